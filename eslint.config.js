@@ -1,0 +1,23 @@
+// Lint config: typescript-eslint's recommended rules, plus the project's own
+// boundary rule: commands never touch `process` or `console` (they get an IO).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'completions/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', performance: 'readonly', structuredClone: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/commands/**/*.ts', 'src/api/**/*.ts', 'src/output/**/*.ts', 'src/http/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'process', message: 'Use the injected IO/context instead.' }],
+      'no-console': 'error',
+    },
+  },
+);

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `npm run demo`: a real walkthrough. Starts `cpk emulator` on a free loopback
+// port and drives the built CLI against it, printing each command as a user
+// would type it. Nothing leaves this machine.
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const bin = fileURLToPath(new URL('../bin/cpk.js', import.meta.url));
+const emulator = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--json', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const first = await new Promise((resolve, reject) => {
+  createInterface({ input: emulator.stdout }).once('line', resolve);
+  emulator.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
+});
+const { base_url: baseUrl, token } = JSON.parse(first);
+const env = { ...process.env, CPK_BASE_URL: baseUrl, CPK_TOKEN: token };
+const bold = (s) => (process.stdout.isTTY && !process.env.NO_COLOR ? `\u001b[1m${s}\u001b[0m` : s);
+
+function say(text) {
+  console.log(`\n${bold(`# ${text}`)}`);
+}
+
+/** Shows and runs `cpk ...args`; returns its stdout when capture is set. */
+function cpk(args, { capture = false, shown = args } = {}) {
+  console.log(bold(`$ cpk ${shown.map((a) => (/[\s"'{}]/.test(a) ? `'${a}'` : a)).join(' ')}`));
+  const result = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], encoding: 'utf8' });
+  if (capture) process.stdout.write(result.stdout);
+  if (result.status !== 0) console.log(`(exit code ${result.status})`);
+  return result.stdout;
+}
+
+try {
+  say(`The emulator is running at ${baseUrl}; this demo uses its development token through CPK_TOKEN.`);
+  say('Create a monitor: people get a table');
+  cpk(['monitors', 'create', '--name', 'Checkout API', '--type', 'http', '--target', 'https://shop.example.com/health', '--interval', '1m']);
+
+  say('Scripts take the id alone with -q');
+  const id = cpk(['monitors', 'create', '--name', 'Search API', '--target', 'https://search.example.com/health', '-q'], { capture: true }).trim();
+
+  say('Show it (the emulator ran its first simulated check)');
+  cpk(['monitors', 'get', id]);
+
+  say('The same as exact JSON, for scripts');
+  const detail = JSON.parse(cpk(['monitors', 'get', id, '--json'], { capture: true }));
+
+  say('Change only what you name: the interval and a custom nested field');
+  cpk(['monitors', 'update', id, '--interval', '5m', '--set-string', 'notify.email=ops@example.com']);
+
+  if (typeof detail.report_id === 'string') {
+    say("Read the monitor's report");
+    cpk(['reports', 'get', detail.report_id]);
+  }
+
+  say('Change a channel setting');
+  cpk(['channels', 'update', 'ch_ops', '--set', 'enabled=false', '--json']);
+
+  say('Errors are one line with the request id, and a documented exit code (6: not found)');
+  cpk(['monitors', 'get', 'mon_doesnotexist']);
+
+  say('The server judges the rules: an invalid interval is rejected (exit 7)');
+  cpk(['monitors', 'update', id, '--interval', '5']);
+
+  say('Delete (scripts pass --yes; a terminal would be asked)');
+  cpk(['monitors', 'delete', id, '--yes', '--json']);
+
+  say('Done. Try it yourself: `node bin/cpk.js emulator`, then export the two variables it prints.');
+} finally {
+  emulator.kill('SIGTERM');
+}

@@ -1,0 +1,92 @@
+// The service's six endpoints and its public OpenAPI document, typed. This
+// layer knows the interface (../shared/service-interface.md) and nothing about
+// terminals. Where the interface leaves a shape open ("not shown"), the type is
+// an open object and nothing beyond the documented fields is assumed.
+import { ApiError } from '../errors.js';
+import type { HttpClient, HttpResponse } from '../http/client.js';
+import { isPlainObject, type JsonObject } from '../parse/fields.js';
+
+/** Fields accepted on creation; any other field passes through. */
+export interface MonitorInput extends JsonObject {
+  name?: string;
+  type?: string;
+  target?: string;
+  interval_seconds?: number;
+}
+
+/** What create and update return: id and status are required; more may come. */
+export interface MonitorRef extends JsonObject {
+  id: string;
+  status: string;
+}
+
+export interface DeleteResult {
+  /** The server's body, or undefined when it sent none (e.g. 204). */
+  body: unknown;
+  status: number;
+}
+
+export interface ChannelUpdateResult extends JsonObject {
+  ok: boolean;
+}
+
+export class Api {
+  constructor(readonly http: HttpClient) {}
+
+  async createMonitor(input: MonitorInput): Promise<MonitorRef> {
+    const res = await this.http.request({ method: 'POST', segments: ['monitors'], body: input });
+    return expectMonitorRef(res);
+  }
+
+  async getMonitor(id: string): Promise<JsonObject> {
+    return expectObject(await this.http.request({ method: 'GET', segments: ['monitors', id] }));
+  }
+
+  async updateMonitor(id: string, changes: JsonObject): Promise<MonitorRef> {
+    return expectMonitorRef(await this.http.request({ method: 'PATCH', segments: ['monitors', id], body: changes }));
+  }
+
+  async deleteMonitor(id: string): Promise<DeleteResult> {
+    const res = await this.http.request({ method: 'DELETE', segments: ['monitors', id] });
+    return { body: res.body, status: res.status };
+  }
+
+  async updateChannel(id: string, changes: JsonObject): Promise<ChannelUpdateResult> {
+    const res = await this.http.request({ method: 'PATCH', segments: ['channels', id], body: changes });
+    const body = expectObject(res);
+    if (typeof body.ok !== 'boolean') throw unexpected(res, 'a boolean "ok"');
+    return body as ChannelUpdateResult;
+  }
+
+  async getReport(id: string): Promise<JsonObject> {
+    return expectObject(await this.http.request({ method: 'GET', segments: ['reports', id] }));
+  }
+
+  /** The public OpenAPI document: sent without a token (interface, section 5). */
+  async getOpenApi(): Promise<JsonObject> {
+    return expectObject(await this.http.request({ method: 'GET', segments: ['openapi.json'], auth: false }));
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}
+
+function unexpected(res: HttpResponse, wanted: string): ApiError {
+  return new ApiError(
+    `unexpected response to ${res.method} ${res.url}: status ${res.status}, expected a JSON object with ${wanted}`,
+    { status: res.status, method: res.method, url: res.url, requestId: res.requestId, contentType: res.headers['content-type'] },
+    { exitCode: 1 },
+  );
+}
+
+function expectObject(res: HttpResponse): JsonObject {
+  if (!isPlainObject(res.body)) throw unexpected(res, 'fields');
+  return res.body;
+}
+
+function expectMonitorRef(res: HttpResponse): MonitorRef {
+  const body = expectObject(res);
+  if (typeof body.id !== 'string' || typeof body.status !== 'string') throw unexpected(res, 'string "id" and "status"');
+  return body as MonitorRef;
+}

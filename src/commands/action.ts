@@ -1,0 +1,34 @@
+// Glue between commander and a command's run function: builds the Context from
+// the global options and hands it over. Commander's raw values stop here.
+import type { Command } from 'commander';
+import { Context, parseGlobals } from '../context.js';
+import type { IO } from '../io.js';
+
+export interface Runtime {
+  io: IO;
+  signal?: AbortSignal | undefined;
+  /** The context of the command that ran, so main can close it and read its exit code. */
+  context?: Context;
+}
+
+/** The options commander parsed for `cmd`, typed loosely: each command narrows them in its parse step. */
+export type RawOptions = Record<string, unknown>;
+
+export function action(runtime: Runtime, handler: (ctx: Context, args: string[], opts: RawOptions, cmd: Command) => Promise<void>) {
+  return async (...params: unknown[]): Promise<void> => {
+    const cmd = params[params.length - 1] as Command;
+    const args = params.slice(0, -2).flatMap((p) => (Array.isArray(p) ? (p as string[]) : [p as string]));
+    const ctx = new Context(runtime.io, parseGlobals(cmd.optsWithGlobals()), runtime.signal);
+    runtime.context = ctx;
+    await handler(ctx, args, cmd.opts(), cmd);
+  };
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Appends an Examples section to a command's help. */
+export function examples(cmd: Command, ...lines: string[]): Command {
+  return cmd.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
+}

@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { action, examples, type Runtime } from './action.js';
+
+export interface EmulatorCommandOptions {
+  host: string;
+  port: number;
+  token?: string | undefined;
+  latencyMs: number;
+  failRate: number;
+  adminSecret?: string | undefined;
+  quiet: boolean;
+}
+
+function parseNumber(value: unknown, flag: string, check: (n: number) => boolean, expected: string): number {
+  const n = Number(value);
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n) || !check(n)) {
+    throw new UsageError(`invalid ${flag} "${String(value)}": expected ${expected}`);
+  }
+  return n;
+}
+
+export function register(program: Command, runtime: Runtime): void {
+  const cmd = program
+    .command('emulator')
+    .description('Run a local emulator of the service (in memory), for trying cpk and testing scripts')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
+    .option('--token <token>', 'the development token to accept (must start with cpk_)')
+    .option('--latency <ms>', 'delay every API response by this many milliseconds', '0')
+    .option('--fail-rate <p>', 'answer this fraction (0..1) of API requests with a 503', '0')
+    .option('--admin-secret <secret>', 'secret for the fault-injection routes (default: random, printed)')
+    .option('-q, --quiet', 'do not log requests to stderr')
+    .action(
+      action(runtime, (ctx, _args, opts) =>
+        run(
+          {
+            host: String(opts.host),
+            port: parseNumber(opts.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port from 0 to 65535'),
+            token: opts.token as string | undefined,
+            latencyMs: parseNumber(opts.latency, '--latency', (n) => n >= 0, 'milliseconds >= 0'),
+            failRate: parseNumber(opts.failRate, '--fail-rate', (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1'),
+            adminSecret: opts.adminSecret as string | undefined,
+            quiet: opts.quiet === true,
+          },
+          ctx,
+        ),
+      ),
+    );
+  examples(cmd, 'cpk emulator', 'cpk emulator --port 0 --json     # prints {"base_url": ..., "token": ...} on one line', 'cpk emulator --latency 500 --fail-rate 0.1');
+}
+
+export async function run(opts: EmulatorCommandOptions, ctx: Context): Promise<void> {
+  if (opts.token !== undefined && !opts.token.startsWith('cpk_')) throw new UsageError('--token must start with cpk_');
+  const { startEmulator } = await import('../emulator/server.js');
+  let emulator;
+  try {
+    emulator = await startEmulator({
+      host: opts.host,
+      port: opts.port,
+      token: opts.token,
+      adminSecret: opts.adminSecret,
+      latencyMs: opts.latencyMs,
+      failRate: opts.failRate,
+      log: opts.quiet ? undefined : (line) => ctx.out.info(line),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${opts.port} is in use: pick another with --port (0 picks a free one)`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${opts.host}`);
+    throw error;
+  }
+  if (ctx.out.json) {
+    ctx.out.printJson({ base_url: emulator.baseUrl, token: emulator.token, admin_secret: emulator.adminSecret }, { compact: true });
+  } else {
+    ctx.out.printLine(`cpk emulator listening on ${emulator.baseUrl}`);
+    ctx.out.printLine(`  token:        ${emulator.token}`);
+    ctx.out.printLine(`  admin secret: ${emulator.adminSecret}`);
+    ctx.out.printLine('');
+    ctx.out.printLine(`  export CPK_BASE_URL=${emulator.baseUrl} CPK_TOKEN=${emulator.token}`);
+    ctx.out.printLine('Press Ctrl-C to stop. Data lives in memory and is gone when it stops.');
+  }
+  await new Promise<void>((resolve) => {
+    if (!ctx.signal || ctx.signal.aborted) return resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await emulator.close();
+}

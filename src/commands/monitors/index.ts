@@ -1,0 +1,14 @@
+import type { Command } from 'commander';
+import type { Runtime } from '../action.js';
+import { register as create } from './create.js';
+import { register as get } from './get.js';
+import { register as update } from './update.js';
+import { register as del } from './delete.js';
+
+export function register(program: Command, runtime: Runtime): void {
+  const monitors = program.command('monitors').description('Create, show, change and delete monitors');
+  create(monitors, runtime);
+  get(monitors, runtime);
+  update(monitors, runtime);
+  del(monitors, runtime);
+}

@@ -1,0 +1,98 @@
+// The context a command runs with: its IO, the global options, an Output, and
+// a lazily built API client (so `--help` never loads undici).
+import type { IO } from './io.js';
+import { Output } from './output/output.js';
+import { resolveBaseUrl, resolveToken } from './config/resolve.js';
+import type { Api } from './api/client.js';
+import { UsageError } from './errors.js';
+import { version } from './version.js';
+
+export interface GlobalOptions {
+  baseUrl?: string | undefined;
+  json: boolean;
+  timeoutSeconds: number;
+  debug: boolean;
+  color: boolean;
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+/** Turns commander's raw global values into GlobalOptions (usage errors on bad input). */
+export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
+  let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
+  if (raw.timeout !== undefined) {
+    const text = String(raw.timeout).trim();
+    const n = Number(text);
+    if (text === '' || !Number.isFinite(n) || n <= 0) {
+      throw new UsageError(`invalid --timeout "${String(raw.timeout)}": expected a positive number of seconds`);
+    }
+    timeoutSeconds = n;
+  }
+  return {
+    baseUrl: typeof raw.baseUrl === 'string' ? raw.baseUrl : undefined,
+    json: raw.json === true,
+    timeoutSeconds,
+    debug: raw.debug === true,
+    color: raw.color !== false,
+  };
+}
+
+export interface ApiOptions {
+  /** Send no token (the public OpenAPI document). */
+  anonymous?: boolean;
+}
+
+export class Context {
+  readonly out: Output;
+  private readonly apis: Api[] = [];
+  constructor(
+    readonly io: IO,
+    readonly globals: GlobalOptions,
+    readonly signal?: AbortSignal,
+  ) {
+    this.out = new Output(io, { json: globals.json, colorFlag: globals.color, debug: globals.debug });
+  }
+
+  get env(): Readonly<Record<string, string | undefined>> {
+    return this.io.env;
+  }
+
+  /** Builds the API client: resolves base URL and token first, so a missing token fails before any import. */
+  async api(options: ApiOptions = {}): Promise<Api> {
+    const baseUrl = resolveBaseUrl(this.globals.baseUrl, this.env);
+    const token = options.anonymous ? undefined : resolveToken(this.env);
+    const [{ HttpClient }, { Api }] = await Promise.all([import('./http/client.js'), import('./api/client.js')]);
+    const env = this.env;
+    const http = new HttpClient({
+      baseUrl: baseUrl.value,
+      token: token?.value,
+      timeoutMs: this.globals.timeoutSeconds * 1000,
+      userAgent: `cpk/${version} node/${process.versions.node}`,
+      transport: async () => (await import('./http/undici-transport.js')).createUndiciTransport(env),
+      debug: this.globals.debug ? (line) => this.out.debug(line) : undefined,
+      signal: this.signal,
+    });
+    const api = new Api(http);
+    this.apis.push(api);
+    return api;
+  }
+
+  /** Asks a yes/no question on stderr and reads the answer from stdin. */
+  async confirm(question: string): Promise<boolean> {
+    const { createInterface } = await import('node:readline');
+    const rl = createInterface({ input: this.io.stdin, output: this.io.stderr as NodeJS.WritableStream, terminal: false });
+    try {
+      const answer = await new Promise<string | undefined>((resolve) => {
+        rl.once('close', () => resolve(undefined));
+        rl.question(`${question} [y/N] `, resolve);
+      });
+      return answer !== undefined && /^y(es)?$/i.test(answer.trim());
+    } finally {
+      rl.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.apis.map((api) => api.close()));
+  }
+}

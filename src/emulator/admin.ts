@@ -1,0 +1,97 @@
+// Admin routes under /__emulator: fault queue and request log. They are not
+// part of the emulated service, so they answer a plain 404 (indistinguishable
+// from any unknown path) unless X-Emulator-Admin carries the admin secret.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { redactAuthorization } from './auth.js';
+import { FaultError, normalizeFault, type Fault, type FaultQueue } from './faults.js';
+import { ADMIN_HEADER, ADMIN_PREFIX } from './model.js';
+import { sendError, sendJson, type ReadBody } from './respond.js';
+import { parseJsonObject } from './validation.js';
+
+export interface RecordedRequest {
+  method: string;
+  /** Raw URL as received, e.g. '/v1/monitors/a%2Fb?x=1'. */
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface AdminContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  path: string;
+  body: ReadBody;
+  adminSecret: string;
+  faults: FaultQueue;
+  requests: RecordedRequest[];
+}
+
+/** Constant-time comparison; hashing first makes the lengths equal. */
+export function secretMatches(given: string | string[] | undefined, secret: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(secret).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** Copy of a recorded request safe to hand out: credentials redacted. */
+export function redactRequest(r: RecordedRequest): RecordedRequest {
+  const headers: IncomingHttpHeaders = { ...r.headers };
+  if (typeof headers.authorization === 'string') headers.authorization = redactAuthorization(headers.authorization);
+  if (headers['proxy-authorization'] !== undefined) headers['proxy-authorization'] = '…';
+  if (headers[ADMIN_HEADER] !== undefined) headers[ADMIN_HEADER] = '…';
+  return { method: r.method, path: r.path, headers, body: r.body };
+}
+
+const ADMIN_ROUTES: Record<string, string[]> = {
+  [`${ADMIN_PREFIX}/faults`]: ['GET', 'POST', 'DELETE'],
+  [`${ADMIN_PREFIX}/requests`]: ['GET', 'DELETE'],
+};
+
+export function handleAdmin(ctx: AdminContext): void {
+  const { req, res, path, faults, requests } = ctx;
+  if (!secretMatches(req.headers[ADMIN_HEADER], ctx.adminSecret)) return sendError(res, 404, 'not found');
+  const allowed = ADMIN_ROUTES[path];
+  if (!allowed) return sendError(res, 404, 'not found');
+  const method = req.method ?? 'GET';
+  if (!allowed.includes(method)) {
+    return sendError(res, 405, `method ${method} not allowed; allowed: ${allowed.join(', ')}`, { Allow: allowed.join(', ') });
+  }
+
+  if (path === `${ADMIN_PREFIX}/requests`) {
+    if (method === 'GET') return sendJson(res, 200, { requests: requests.map(redactRequest) });
+    const cleared = requests.length;
+    requests.length = 0;
+    return sendJson(res, 200, { ok: true, cleared });
+  }
+
+  if (method === 'GET') return sendJson(res, 200, { faults: faults.list() });
+  if (method === 'DELETE') return sendJson(res, 200, { ok: true, cleared: faults.clear() });
+
+  // POST: one fault object, or an array of them queued in order; all or nothing.
+  if (ctx.body.tooLarge) return sendError(res, 413, 'request body too large');
+  let parsed: unknown;
+  const text = ctx.body.text.trim();
+  if (text.startsWith('[')) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return sendError(res, 400, 'malformed JSON body');
+    }
+  } else {
+    const object = parseJsonObject(text);
+    if (!object.ok) return sendError(res, 400, object.message);
+    parsed = object.value;
+  }
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  let normalized: Fault[];
+  try {
+    normalized = list.map(normalizeFault);
+  } catch (err) {
+    if (err instanceof FaultError) return sendError(res, 422, err.message);
+    throw err;
+  }
+  for (const fault of normalized) faults.add(fault);
+  return sendJson(res, 201, { ok: true, queued: normalized.length, pending: faults.list().length });
+}

@@ -1,0 +1,96 @@
+// Bearer-token authentication. Tokens are opaque strings looked up in a
+// table; each belongs to an account and carries scopes. The checks run in the
+// order of the interface's section 5 so that every 401/403 case has its own
+// message (scripts can tell "expired" from "revoked" from "typo").
+import { DEFAULT_DEV_TOKEN, DEV_ACCOUNT, SCOPES, SEEDED_TOKENS, type Scope } from './model.js';
+
+export interface TokenInfo {
+  account: string;
+  scopes: ReadonlySet<Scope>;
+  expired: boolean;
+  revoked: boolean;
+}
+
+export type AuthOutcome =
+  | { ok: true; account: string; scopes: ReadonlySet<Scope> }
+  | { ok: false; status: 401 | 403; message: string; challenge?: string };
+
+const REALM = 'Bearer realm="cpk"';
+const TOKEN_SHAPE = /^cpk_[\x21-\x7e]+$/;
+
+/** Builds the token table: the seeded test tokens plus the development token. */
+export function buildTokenTable(devToken: string = DEFAULT_DEV_TOKEN): Map<string, TokenInfo> {
+  if (typeof devToken !== 'string' || !devToken.startsWith('cpk_')) {
+    throw new Error('emulator token must start with cpk_');
+  }
+  if (!TOKEN_SHAPE.test(devToken)) {
+    throw new Error('emulator token must be cpk_ followed by visible ASCII characters (no spaces)');
+  }
+  if (SEEDED_TOKENS.some((t) => t.token === devToken)) {
+    throw new Error(`emulator token ${devToken} collides with a seeded test token`);
+  }
+  const table = new Map<string, TokenInfo>();
+  for (const t of SEEDED_TOKENS) {
+    table.set(t.token, { account: t.account, scopes: new Set(t.scopes), expired: t.expired ?? false, revoked: t.revoked ?? false });
+  }
+  table.set(devToken, { account: DEV_ACCOUNT, scopes: new Set(SCOPES), expired: false, revoked: false });
+  return table;
+}
+
+const invalid = (message: string): AuthOutcome => ({
+  ok: false,
+  status: 401,
+  message,
+  challenge: `${REALM}, error="invalid_token", error_description="${message}"`,
+});
+
+/**
+ * Checks an Authorization header value. `isSuspended` is consulted only for a
+ * token that is otherwise valid, so a suspended account never hides a 401.
+ */
+export function authenticate(
+  header: string | undefined,
+  tokens: ReadonlyMap<string, TokenInfo>,
+  isSuspended: (account: string) => boolean,
+): AuthOutcome {
+  if (header === undefined || header === '') {
+    return { ok: false, status: 401, message: 'missing Authorization header', challenge: REALM };
+  }
+  // The scheme name is case-insensitive (RFC 9110 §11.1); exactly one token follows.
+  const match = /^bearer +(\S+)$/i.exec(header);
+  if (!match) return invalid("malformed Authorization header: expected 'Bearer <token>'");
+  const token = match[1] ?? '';
+  if (!token.startsWith('cpk_')) return invalid('malformed token: API tokens start with cpk_');
+  const info = tokens.get(token);
+  if (!info) return invalid('invalid token');
+  if (info.revoked) return invalid('token revoked');
+  if (info.expired) return invalid('token expired');
+  if (isSuspended(info.account)) return { ok: false, status: 403, message: 'account suspended' };
+  return { ok: true, account: info.account, scopes: info.scopes };
+}
+
+export function scopeError(scope: Scope): AuthOutcome {
+  return {
+    ok: false,
+    status: 403,
+    message: `token lacks required scope ${scope}`,
+    challenge: `${REALM}, error="insufficient_scope", scope="${scope}"`,
+  };
+}
+
+/** "Bearer cpk_dev_emulator_token" -> "Bearer cpk_…oken"; never reveals more than 4 characters. */
+export function redactAuthorization(value: string): string {
+  const match = /^(\S+)\s+(.*)$/.exec(value);
+  const scheme = match ? `${match[1]} ` : '';
+  const secret = match ? (match[2] ?? '') : value;
+  const prefix = secret.startsWith('cpk_') ? 'cpk_' : '';
+  const rest = secret.slice(prefix.length);
+  // Short secrets would be mostly revealed by their last 4 characters.
+  const tail = rest.length > 8 ? rest.slice(-4) : '';
+  return `${scheme}${prefix}…${tail}`;
+}
+
+/** Removes anything token-shaped from free text (log lines, paths). */
+export function redactTokens(text: string): string {
+  return text.replace(/cpk_[^\s/?&#"']*/g, 'cpk_…');
+}

@@ -1,0 +1,208 @@
+// Fault injection: queued, one-shot (or n-shot) misbehaviours that replace the
+// normal answer to matching /v1 requests, so client scripts can be tested
+// against gateways that fail, lie about lengths, reset or never answer.
+// A faulted request never reaches authentication or the store.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import { API_PREFIX } from './model.js';
+
+export const FAULT_KINDS = ['status', 'html', 'truncated', 'reset', 'hang', 'redirect'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface Fault {
+  method?: string;
+  path?: string;
+  times?: number;
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  retryAfter?: string;
+  kind?: FaultKind;
+  location?: string;
+  delayMs?: number;
+}
+
+/** Defaults and bounds, also published in the OpenAPI document. */
+export const FAULT_DEFAULTS = {
+  times: 1,
+  statusByKind: { status: 503, html: 502, truncated: 200, redirect: 307 },
+  maxDelayMs: 600_000,
+} as const;
+
+const FAULT_KEYS = ['method', 'path', 'times', 'status', 'body', 'headers', 'retryAfter', 'kind', 'location', 'delayMs'];
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+export class FaultError extends Error {}
+
+function isInteger(v: unknown, min: number, max: number): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+}
+
+/** Checks and normalises a fault (method upper-cased, defaults filled); throws FaultError. */
+export function normalizeFault(input: unknown): Fault {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new FaultError('fault must be a JSON object');
+  const f = input as Record<string, unknown>;
+  for (const key of Object.keys(f)) {
+    if (!FAULT_KEYS.includes(key)) throw new FaultError(`unknown fault field: ${key}`);
+  }
+  const out: Fault = {};
+  const kind = f.kind ?? 'status';
+  if (typeof kind !== 'string' || !(FAULT_KINDS as readonly string[]).includes(kind)) {
+    throw new FaultError(`kind must be one of ${FAULT_KINDS.join(', ')}`);
+  }
+  out.kind = kind as FaultKind;
+  if (f.method !== undefined) {
+    if (typeof f.method !== 'string' || !/^[A-Za-z]+$/.test(f.method)) throw new FaultError('method must be an HTTP method name');
+    out.method = f.method.toUpperCase();
+  }
+  if (f.path !== undefined) {
+    if (typeof f.path !== 'string' || !f.path.startsWith('/')) throw new FaultError('path must be a string starting with /');
+    out.path = f.path;
+  }
+  const times = f.times ?? FAULT_DEFAULTS.times;
+  if (!isInteger(times, 1, Number.MAX_SAFE_INTEGER)) throw new FaultError('times must be a positive integer');
+  out.times = times;
+  if (f.status !== undefined) {
+    const [min, max] = out.kind === 'redirect' ? [300, 399] : [200, 599];
+    if (!isInteger(f.status, min, max)) throw new FaultError(`status must be an integer between ${min} and ${max} for kind ${out.kind}`);
+    out.status = f.status;
+  }
+  if (f.body !== undefined) {
+    if (typeof f.body !== 'string') throw new FaultError('body must be a string');
+    out.body = f.body;
+  }
+  if (f.headers !== undefined) {
+    if (typeof f.headers !== 'object' || f.headers === null || Array.isArray(f.headers)) throw new FaultError('headers must be an object of strings');
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(f.headers as Record<string, unknown>)) {
+      if (!HEADER_NAME.test(name)) throw new FaultError(`invalid header name: ${name}`);
+      if (typeof value !== 'string' || !HEADER_VALUE.test(value)) throw new FaultError(`invalid value for header ${name}`);
+      Object.defineProperty(headers, name, { value, enumerable: true });
+    }
+    out.headers = headers;
+  }
+  if (f.retryAfter !== undefined) {
+    if (typeof f.retryAfter !== 'string' || !HEADER_VALUE.test(f.retryAfter)) throw new FaultError('retryAfter must be a string');
+    out.retryAfter = f.retryAfter;
+  }
+  if (f.location !== undefined) {
+    if (typeof f.location !== 'string' || f.location === '' || !HEADER_VALUE.test(f.location)) throw new FaultError('location must be a non-empty string');
+    out.location = f.location;
+  }
+  if (out.kind === 'redirect' && out.location === undefined) throw new FaultError('location is required for kind redirect');
+  if (f.delayMs !== undefined) {
+    if (!isInteger(f.delayMs, 0, FAULT_DEFAULTS.maxDelayMs)) throw new FaultError(`delayMs must be an integer between 0 and ${FAULT_DEFAULTS.maxDelayMs}`);
+    out.delayMs = f.delayMs;
+  }
+  return out;
+}
+
+/** Does a fault's path pattern match? Trailing "*" = prefix match; otherwise exact. */
+function pathMatches(pattern: string, path: string): boolean {
+  return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
+}
+
+export class FaultQueue {
+  private entries: Array<{ fault: Fault; remaining: number }> = [];
+
+  add(fault: Fault): void {
+    this.entries.push({ fault, remaining: fault.times ?? 1 });
+  }
+
+  clear(): number {
+    const n = this.entries.length;
+    this.entries = [];
+    return n;
+  }
+
+  /** Pending faults with how many more requests each will hit. */
+  list(): Array<Fault & { remaining: number }> {
+    return this.entries.map((e) => ({ ...e.fault, remaining: e.remaining }));
+  }
+
+  /**
+   * Consumes one use of the first queued fault matching the request (FIFO).
+   * A fault without `path` targets API requests only, not the public OpenAPI
+   * document; a fault with a path matches whatever /v1 path it names.
+   */
+  take(method: string, path: string): Fault | undefined {
+    const isDocument = path === `${API_PREFIX}/openapi.json`;
+    const index = this.entries.findIndex(({ fault }) => {
+      if (fault.method !== undefined && fault.method !== method.toUpperCase()) return false;
+      if (fault.path === undefined) return !isDocument;
+      return pathMatches(fault.path, path);
+    });
+    const entry = this.entries[index];
+    if (!entry) return undefined;
+    entry.remaining -= 1;
+    if (entry.remaining <= 0) this.entries.splice(index, 1);
+    return entry.fault;
+  }
+}
+
+const DEFAULT_TRUNCATED_BODY = JSON.stringify({
+  id: 'mon_aaaaaaaaaaaa',
+  name: 'truncated response',
+  status: 'up',
+  note: 'this body is cut short by an injected fault; the connection closes before Content-Length bytes arrive',
+});
+
+function defaultHtml(status: number): string {
+  const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
+  return `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>emulated-gateway</center></body></html>\n`;
+}
+
+/** The standard error object body used when a fault does not give its own body. */
+export function injectedErrorBody(status: number, requestId: string): string {
+  const reason = (STATUS_CODES[status] ?? 'error').toLowerCase();
+  return JSON.stringify({ error: `${reason} (injected fault)`, request_id: requestId });
+}
+
+/** Writes (or withholds) the faulty answer. `requestId` is already set as a header. */
+export function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, requestId: string): void {
+  const kind = fault.kind ?? 'status';
+  if (kind === 'hang') return; // the socket stays open until the client gives up or close() runs
+  if (kind === 'reset') {
+    // A TCP RST where supported (Node >= 16.17), so clients see ECONNRESET.
+    req.socket.resetAndDestroy();
+    return;
+  }
+  const extra = (): void => {
+    if (fault.retryAfter !== undefined) res.setHeader('Retry-After', fault.retryAfter);
+    for (const [name, value] of Object.entries(fault.headers ?? {})) res.setHeader(name, value);
+  };
+  if (kind === 'redirect') {
+    res.statusCode = fault.status ?? FAULT_DEFAULTS.statusByKind.redirect;
+    res.setHeader('Location', fault.location ?? '/');
+    res.setHeader('Content-Length', '0');
+    extra();
+    res.end();
+    return;
+  }
+  if (kind === 'truncated') {
+    const full = Buffer.from(fault.body ?? DEFAULT_TRUNCATED_BODY, 'utf8');
+    res.statusCode = fault.status ?? FAULT_DEFAULTS.statusByKind.truncated;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', String(full.length));
+    extra();
+    // Half the promised bytes, then the connection dies mid-body.
+    res.write(full.subarray(0, Math.floor(full.length / 2)), () => req.socket.destroy());
+    return;
+  }
+  const status = fault.status ?? FAULT_DEFAULTS.statusByKind[kind];
+  if (status === 204 || status === 304) {
+    // These statuses cannot carry a body (RFC 9110); send headers only.
+    res.statusCode = status;
+    extra();
+    res.end();
+    return;
+  }
+  const body = kind === 'html' ? (fault.body ?? defaultHtml(status)) : (fault.body ?? injectedErrorBody(status, requestId));
+  const buf = Buffer.from(body, 'utf8');
+  res.statusCode = status;
+  res.setHeader('Content-Type', kind === 'html' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', String(buf.length));
+  extra();
+  res.end(buf);
+}

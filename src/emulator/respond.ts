@@ -1,0 +1,75 @@
+// Low-level HTTP helpers shared by the API and admin handlers: request ids,
+// JSON/error responses and size-limited body reading.
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { MAX_BODY_BYTES } from './model.js';
+
+export function newRequestId(): string {
+  return `req_${randomBytes(8).toString('hex')}`;
+}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown, headers: OutgoingHttpHeaders = {}): void {
+  if (res.destroyed || res.headersSent) return;
+  const body = Buffer.from(JSON.stringify(value), 'utf8');
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', String(body.length));
+  res.setHeader('Cache-Control', 'no-store');
+  for (const [name, v] of Object.entries(headers)) if (v !== undefined) res.setHeader(name, v);
+  res.end(body);
+}
+
+/** Every error is `{"error": message, "request_id": ...}`, matching the X-Request-Id header. */
+export function sendError(res: ServerResponse, status: number, message: string, headers: OutgoingHttpHeaders = {}): void {
+  const requestId = String(res.getHeader('X-Request-Id') ?? '');
+  sendJson(res, status, { error: message, request_id: requestId }, headers);
+}
+
+export function sendNoContent(res: ServerResponse, headers: OutgoingHttpHeaders = {}): void {
+  if (res.destroyed || res.headersSent) return;
+  res.statusCode = 204;
+  for (const [name, v] of Object.entries(headers)) if (v !== undefined) res.setHeader(name, v);
+  res.end();
+}
+
+export interface ReadBody {
+  /** The body as UTF-8 text, cut at MAX_BODY_BYTES. */
+  text: string;
+  /** True when more than MAX_BODY_BYTES arrived (the rest was drained and dropped). */
+  tooLarge: boolean;
+}
+
+/**
+ * Reads the whole request body but keeps at most MAX_BODY_BYTES of it. The
+ * excess is drained rather than cut off, so the client can read the 413
+ * instead of seeing its upload fail with EPIPE.
+ */
+export function readBody(req: IncomingMessage): Promise<ReadBody> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      if (tooLarge) return;
+      if (size + chunk.length > MAX_BODY_BYTES) {
+        chunks.push(chunk.subarray(0, MAX_BODY_BYTES - size));
+        tooLarge = true;
+        return;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    const done = () => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge });
+    req.on('end', done);
+    // An aborted upload still resolves: the handler then finds the socket gone.
+    req.on('error', done);
+    req.on('close', done);
+  });
+}
+
+/** Is the Content-Type a JSON media type (application/json or any +json)? */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const type = value.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}

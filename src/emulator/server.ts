@@ -1,0 +1,250 @@
+// Local emulator of the cpk monitoring service: HTTP plumbing and the request
+// pipeline. Per request:
+//   record (/v1 only) -> read body -> area?
+//     outside /v1 and /__emulator        -> 404
+//     /__emulator/*                      -> admin.ts (404 without the secret)
+//     /v1/*                              -> queued fault? -> random failure? -> latency
+//                                           -> openapi.json (public) or api.ts
+// It never opens an outbound connection: checks are simulated in store.ts.
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import { handleAdmin, type RecordedRequest } from './admin.js';
+import { handleApi } from './api.js';
+import { buildTokenTable, redactTokens } from './auth.js';
+import { applyFault, FaultQueue, normalizeFault, type Fault } from './faults.js';
+import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { newRequestId, readBody, sendError, sendJson } from './respond.js';
+import { matchRoute } from './routes.js';
+import { monitorJson, Store } from './store.js';
+
+export type { Fault, FaultKind } from './faults.js';
+export type { RecordedRequest } from './admin.js';
+
+export interface EmulatorOptions {
+  /** Interface to listen on (default '127.0.0.1'). */
+  host?: string;
+  /** Port (default 4010); 0 picks a free port. */
+  port?: number;
+  /** The development token: all scopes, account acct_dev. Must start with cpk_. */
+  token?: string;
+  /** Secret for the /__emulator admin routes (default: 24 random hex characters). */
+  adminSecret?: string;
+  /** Delay added before every API response (not the OpenAPI document). */
+  latencyMs?: number;
+  /** 0..1 probability that an API request is answered with a 503 error object. */
+  failRate?: number;
+  /** RNG for failRate and monitor ids (default Math.random / crypto). */
+  random?: () => number;
+  /** Receives one line per request, e.g. "GET /v1/monitors/x 404 2ms"; never contains tokens. */
+  log?: (line: string) => void;
+}
+
+export interface Emulator {
+  url: string;
+  baseUrl: string;
+  token: string;
+  adminSecret: string;
+  /** Every /v1 request (API and openapi.json) in arrival order, faulted ones included; headers unredacted. */
+  requests: RecordedRequest[];
+  injectFault(fault: Fault): void;
+  monitors(accountId?: string): Array<Record<string, unknown>>;
+  channels(accountId?: string): Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
+
+function checkOptions(opts: EmulatorOptions): void {
+  const { port, latencyMs, failRate, adminSecret, host } = opts;
+  if (host !== undefined && (typeof host !== 'string' || host === '')) throw new Error('host must be a non-empty string');
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new Error('port must be an integer between 0 and 65535');
+  if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new Error('latencyMs must be a non-negative number');
+  if (failRate !== undefined && !(failRate >= 0 && failRate <= 1)) throw new Error('failRate must be between 0 and 1');
+  if (adminSecret !== undefined && (typeof adminSecret !== 'string' || adminSecret === '')) throw new Error('adminSecret must be a non-empty string');
+  if (opts.random !== undefined && typeof opts.random !== 'function') throw new Error('random must be a function');
+}
+
+type Area = 'document' | 'api' | 'admin' | 'outside';
+
+function areaOf(path: string): Area {
+  if (path === DOCUMENT_PATH) return 'document';
+  if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) return 'api';
+  if (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)) return 'admin';
+  return 'outside';
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
+  checkOptions(opts);
+  const host = opts.host ?? '127.0.0.1';
+  const token = opts.token ?? DEFAULT_DEV_TOKEN;
+  const tokens = buildTokenTable(token); // throws on a token without cpk_
+  const adminSecret = opts.adminSecret ?? randomBytes(12).toString('hex');
+  const latencyMs = opts.latencyMs ?? 0;
+  const failRate = opts.failRate ?? 0;
+  const random = opts.random ?? Math.random;
+  const log = opts.log;
+
+  const store = new Store(opts.random);
+  const faults = new FaultQueue();
+  const requests: RecordedRequest[] = [];
+  let document: Record<string, unknown> = {};
+  let closed = false;
+  // Pending delays, so close() can cancel them instead of leaving timers behind.
+  const delays = new Map<ReturnType<typeof setTimeout>, (go: boolean) => void>();
+
+  /** Resolves true after `ms`, or false as soon as the emulator closes. */
+  const delay = (ms: number): Promise<boolean> => {
+    if (closed) return Promise.resolve(false);
+    if (ms <= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        delays.delete(timer);
+        resolve(!closed);
+      }, ms);
+      delays.set(timer, resolve);
+    });
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const method = req.method ?? 'GET';
+    const rawUrl = req.url ?? '/';
+    const path = rawUrl.split('?', 1)[0] ?? '';
+    const area = areaOf(path);
+    res.setHeader('X-Request-Id', newRequestId());
+
+    // Recorded on arrival (body filled in once read) so the log keeps arrival order.
+    const record: RecordedRequest | undefined =
+      area === 'document' || area === 'api' ? { method, path: rawUrl, headers: { ...req.headers }, body: '' } : undefined;
+    if (record) requests.push(record);
+
+    let outcome: string | undefined; // log label for answers that are not a normal response
+    if (log) {
+      res.once('close', () => {
+        const label = outcome ?? (res.writableFinished ? String(res.statusCode) : 'aborted');
+        try {
+          log(`${method} ${redactTokens(rawUrl)} ${label} ${Math.round(performance.now() - started)}ms`);
+        } catch {
+          // A throwing logger must not take the emulator down.
+        }
+      });
+    }
+
+    const body = await readBody(req);
+    if (record) record.body = body.text;
+    if (closed || req.socket.destroyed) return;
+
+    if (area === 'outside') return sendError(res, 404, 'not found');
+    if (area === 'admin') return handleAdmin({ req, res, path, body, adminSecret, faults, requests });
+
+    const apiLatency = area === 'api' ? latencyMs : 0;
+    const fault = faults.take(method, path);
+    if (fault) {
+      if (!(await delay(apiLatency + (fault.delayMs ?? 0)))) return;
+      const kind = fault.kind ?? 'status';
+      if (kind === 'reset' || kind === 'hang') outcome = kind;
+      if (kind === 'truncated') outcome = `${fault.status ?? 200} truncated`;
+      applyFault(fault, req, res, String(res.getHeader('X-Request-Id')));
+      return;
+    }
+    // random() is only consulted when a failure rate is set, so with the
+    // default failRate 0 an injected RNG feeds the monitor ids alone.
+    const fails = area === 'api' && failRate > 0 && random() < failRate;
+    if (!(await delay(apiLatency))) return;
+    if (fails) return sendError(res, 503, 'service unavailable (simulated failure)');
+
+    if (area === 'document') {
+      if (method !== 'GET') return sendError(res, 405, `method ${method} not allowed; allowed: GET`, { Allow: 'GET' });
+      return sendJson(res, 200, document);
+    }
+    handleApi({ req, res, body, route: matchRoute(method, path), store, tokens });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendError(res, 500, 'internal emulator error');
+      else res.destroy();
+    });
+  });
+
+  // Requests Node cannot parse never reach the handler; answer them in the
+  // same shape as every other error (JSON body + X-Request-Id) instead of
+  // Node's bare default.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const requestId = newRequestId();
+    const message = { 400: 'malformed HTTP request', 408: 'request timeout', 431: 'request headers too large' }[status];
+    const body = JSON.stringify({ error: message, request_id: requestId });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 4010, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('emulator did not bind a TCP port');
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  const baseUrl = url + API_PREFIX;
+  document = buildOpenApiDocument(baseUrl);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    baseUrl,
+    token,
+    adminSecret,
+    requests,
+    injectFault(fault: Fault): void {
+      faults.add(normalizeFault(fault));
+    },
+    monitors(accountId = DEV_ACCOUNT) {
+      return store.listMonitors(accountId).map(monitorJson);
+    },
+    channels(accountId = DEV_ACCOUNT) {
+      return store.listChannels(accountId).map((c) => structuredClone(c) as unknown as Record<string, unknown>);
+    },
+    close(): Promise<void> {
+      closing ??= new Promise<void>((resolve) => {
+        closed = true;
+        for (const [timer, resolveDelay] of delays) {
+          clearTimeout(timer);
+          resolveDelay(false);
+        }
+        delays.clear();
+        // Resolve only once every socket has emitted 'close' (libuv closes
+        // handles after the server reports closed), so no log line or socket
+        // event of this emulator fires after close() resolved.
+        const socketsClosed = [...sockets].map((socket) => new Promise<void>((done) => socket.once('close', () => done())));
+        const serverClosed = new Promise<void>((done) => server.close(() => done()));
+        // Destroys keep-alive sockets and requests left hanging by faults.
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+        // libuv frees the listening handle in the close-callbacks phase after
+        // 'close' was emitted; two turns of the loop get past that phase.
+        void Promise.all([serverClosed, ...socketsClosed]).then(() => setImmediate(() => setImmediate(resolve)));
+      });
+      return closing;
+    },
+  };
+}

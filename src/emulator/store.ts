@@ -1,0 +1,291 @@
+// In-memory state of the emulated service: accounts, their monitors and
+// channels, and the reports derived from monitors. Everything is keyed by
+// account first, which is what makes cross-account access a plain "not found".
+//
+// Checks are simulated: the outcome is a pure function of the monitor's
+// target string, so tests are deterministic and no network is ever used.
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  ACCOUNTS,
+  FLAKY_UPTIME,
+  ID_ALPHABET,
+  ID_LENGTH,
+  MONITOR_ID_PREFIX,
+  MONITOR_STATUSES,
+  REPORT_ID_PREFIX,
+  REPORT_PERIOD,
+  SEEDED_CHANNELS,
+  SUMMARY_REPORT_ID,
+  type ChannelRecord,
+  type MonitorStatus,
+} from './model.js';
+import { hostOfTarget, type ChannelChanges, type MonitorChanges, type MonitorInput } from './validation.js';
+
+export interface LastCheck {
+  status: 'up' | 'down';
+  latency_ms: number | null;
+  checked_at: string;
+}
+
+export interface MonitorRecord extends MonitorInput {
+  id: string;
+  status: MonitorStatus;
+  created_at: string;
+  updated_at: string;
+  last_check: LastCheck | null;
+  report_id: string;
+  extras: Record<string, unknown>;
+}
+
+interface AccountState {
+  suspended: boolean;
+  monitors: Map<string, MonitorRecord>;
+  channels: Map<string, ChannelRecord>;
+}
+
+const now = () => new Date().toISOString();
+
+/** Length of the report period ("24h") in seconds. */
+const PERIOD_SECONDS = 24 * 60 * 60;
+
+/** Stable 32-bit number from a string, for simulated latencies. */
+function hash32(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0);
+}
+
+/** Copies own enumerable keys with defineProperty so "__proto__" stays data. */
+function assignData(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(source)) {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+}
+
+export class Store {
+  private readonly accounts = new Map<string, AccountState>();
+  /** Every monitor id ever issued, so a deleted id is never reused. */
+  private readonly issuedIds = new Set<string>();
+
+  constructor(private readonly random?: () => number) {
+    for (const account of ACCOUNTS) {
+      const channels = new Map(SEEDED_CHANNELS.map((c) => [c.id, { ...c, events: [...c.events] }]));
+      this.accounts.set(account.id, { suspended: account.suspended, monitors: new Map(), channels });
+    }
+  }
+
+  isSuspended(account: string): boolean {
+    return this.accounts.get(account)?.suspended ?? false;
+  }
+
+  private account(account: string): AccountState {
+    const state = this.accounts.get(account);
+    if (!state) throw new Error(`unknown account ${account}`);
+    return state;
+  }
+
+  // ------------------------------------------------------------ ids
+
+  private randomSuffix(): string {
+    if (this.random) {
+      let out = '';
+      for (let i = 0; i < ID_LENGTH; i++) {
+        const n = Math.floor(this.random() * ID_ALPHABET.length);
+        out += ID_ALPHABET[Math.min(Math.max(n, 0), ID_ALPHABET.length - 1)];
+      }
+      return out;
+    }
+    // 256 is a multiple of 32, so masking keeps the distribution uniform.
+    return [...randomBytes(ID_LENGTH)].map((b) => ID_ALPHABET[b & 31]).join('');
+  }
+
+  private newSuffix(): string {
+    // An injected RNG may repeat itself (e.g. a constant in a test); after a
+    // few collisions fall back to crypto rather than loop forever.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const suffix = this.randomSuffix();
+      if (!this.issuedIds.has(suffix)) return suffix;
+    }
+    let suffix: string;
+    do suffix = [...randomBytes(ID_LENGTH)].map((b) => ID_ALPHABET[b & 31]).join('');
+    while (this.issuedIds.has(suffix));
+    return suffix;
+  }
+
+  // ------------------------------------------------------------ monitors
+
+  createMonitor(account: string, input: MonitorInput, extras: Record<string, unknown>): MonitorRecord {
+    const suffix = this.newSuffix();
+    this.issuedIds.add(suffix);
+    const at = now();
+    const record: MonitorRecord = {
+      ...input,
+      id: MONITOR_ID_PREFIX + suffix,
+      status: input.paused ? 'paused' : 'pending',
+      created_at: at,
+      updated_at: at,
+      last_check: null,
+      report_id: REPORT_ID_PREFIX + suffix,
+      extras: {},
+    };
+    assignData(record.extras, extras);
+    this.account(account).monitors.set(record.id, record);
+    return record;
+  }
+
+  getMonitor(account: string, id: string): MonitorRecord | undefined {
+    return this.accounts.get(account)?.monitors.get(id);
+  }
+
+  /**
+   * The simulated check: a pending monitor becomes up, or down when the
+   * target's host contains "down" (or when there is no target to check).
+   * Runs once per pending period; up/down/paused monitors are left as they are.
+   */
+  runPendingCheck(monitor: MonitorRecord): void {
+    if (monitor.status !== 'pending') return;
+    const host = monitor.target === null ? null : hostOfTarget(monitor.type, monitor.target);
+    const down = host === null || host.toLowerCase().includes('down');
+    monitor.status = down ? 'down' : 'up';
+    monitor.last_check = {
+      status: monitor.status,
+      latency_ms: down ? null : 20 + (hash32(`${monitor.id}|${monitor.target}`) % 280),
+      checked_at: now(),
+    };
+  }
+
+  updateMonitor(monitor: MonitorRecord, changes: MonitorChanges): void {
+    const { fields } = changes;
+    const targetChanged =
+      (fields.target !== undefined && fields.target !== monitor.target) || (fields.type !== undefined && fields.type !== monitor.type);
+    if (fields.name !== undefined) monitor.name = fields.name;
+    if (fields.type !== undefined) monitor.type = fields.type;
+    if (fields.target !== undefined) monitor.target = fields.target;
+    if (fields.interval_seconds !== undefined) monitor.interval_seconds = fields.interval_seconds;
+    if (fields.paused === true) {
+      monitor.paused = true;
+      monitor.status = 'paused';
+    } else if (fields.paused === false && monitor.paused) {
+      monitor.paused = false;
+      monitor.status = 'pending';
+    }
+    // A different target makes the previous result meaningless: check again.
+    if (targetChanged) {
+      monitor.last_check = null;
+      if (!monitor.paused) monitor.status = 'pending';
+    }
+    assignData(monitor.extras, changes.extras);
+    monitor.updated_at = now();
+  }
+
+  deleteMonitor(account: string, id: string): boolean {
+    return this.accounts.get(account)?.monitors.delete(id) ?? false;
+  }
+
+  listMonitors(account: string): MonitorRecord[] {
+    return [...(this.accounts.get(account)?.monitors.values() ?? [])];
+  }
+
+  // ------------------------------------------------------------ channels
+
+  getChannel(account: string, id: string): ChannelRecord | undefined {
+    return this.accounts.get(account)?.channels.get(id);
+  }
+
+  updateChannel(channel: ChannelRecord, changes: ChannelChanges): void {
+    if (changes.name !== undefined) channel.name = changes.name;
+    if (changes.enabled !== undefined) channel.enabled = changes.enabled;
+    if (changes.target !== undefined) channel.target = changes.target;
+    if (changes.events !== undefined) channel.events = [...changes.events];
+  }
+
+  listChannels(account: string): ChannelRecord[] {
+    return [...(this.accounts.get(account)?.channels.values() ?? [])];
+  }
+
+  // ------------------------------------------------------------ reports
+
+  /** Report detail, or undefined when the account has no such report. */
+  getReport(account: string, id: string): Record<string, unknown> | undefined {
+    if (id === SUMMARY_REPORT_ID) return this.summaryReport(account);
+    if (!id.startsWith(REPORT_ID_PREFIX)) return undefined;
+    const monitor = this.getMonitor(account, MONITOR_ID_PREFIX + id.slice(REPORT_ID_PREFIX.length));
+    return monitor ? monitorReport(monitor) : undefined;
+  }
+
+  private summaryReport(account: string): Record<string, unknown> {
+    const monitors = this.listMonitors(account);
+    const stats = monitors.map(reportStats);
+    const counts: Record<string, number> = { total: monitors.length };
+    for (const status of MONITOR_STATUSES) counts[status] = monitors.filter((m) => m.status === status).length;
+    const uptimes = stats.map((s) => s.uptime_percent).filter((u): u is number => u !== null);
+    const latencies = stats.map((s) => s.avg_latency_ms).filter((l): l is number => l !== null);
+    return {
+      id: SUMMARY_REPORT_ID,
+      monitor_id: null,
+      period: REPORT_PERIOD,
+      uptime_percent: uptimes.length === 0 ? null : round2(uptimes.reduce((a, b) => a + b, 0) / uptimes.length),
+      checks: stats.reduce((a, s) => a + s.checks, 0),
+      failures: stats.reduce((a, s) => a + s.failures, 0),
+      avg_latency_ms: latencies.length === 0 ? null : Math.round(latencies.reduce((a, b) => a + b, 0) / latencies.length),
+      generated_at: now(),
+      monitors: counts,
+    };
+  }
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+interface ReportStats {
+  uptime_percent: number | null;
+  checks: number;
+  failures: number;
+  avg_latency_ms: number | null;
+}
+
+/**
+ * Figures of a monitor's simulated 24h report, derived only from the monitor:
+ * never checked -> null uptime and 0 checks; last check down -> 0%;
+ * up -> 100%, or 87.5% when the target contains "flaky". The number of checks
+ * is what the interval yields in 24 hours.
+ */
+export function reportStats(monitor: MonitorRecord): ReportStats {
+  const check = monitor.last_check;
+  if (check === null) return { uptime_percent: null, checks: 0, failures: 0, avg_latency_ms: null };
+  const checks = Math.max(1, Math.floor(PERIOD_SECONDS / monitor.interval_seconds));
+  if (check.status === 'down') return { uptime_percent: 0, checks, failures: checks, avg_latency_ms: null };
+  const uptime = (monitor.target ?? '').toLowerCase().includes('flaky') ? FLAKY_UPTIME : 100;
+  return {
+    uptime_percent: uptime,
+    checks,
+    failures: Math.round((checks * (100 - uptime)) / 100),
+    avg_latency_ms: check.latency_ms,
+  };
+}
+
+function monitorReport(monitor: MonitorRecord): Record<string, unknown> {
+  return {
+    id: monitor.report_id,
+    monitor_id: monitor.id,
+    period: REPORT_PERIOD,
+    ...reportStats(monitor),
+    monitor_status: monitor.status,
+    generated_at: now(),
+  };
+}
+
+/** The wire form of a monitor: known fields first, then the client's extra fields as sent. */
+export function monitorJson(m: MonitorRecord): Record<string, unknown> {
+  return {
+    id: m.id,
+    name: m.name,
+    type: m.type,
+    target: m.target,
+    interval_seconds: m.interval_seconds,
+    paused: m.paused,
+    status: m.status,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+    last_check: m.last_check === null ? null : { ...m.last_check },
+    report_id: m.report_id,
+    ...structuredClone(m.extras),
+  };
+}

@@ -1,0 +1,99 @@
+// cpk's error types. Everything that can go wrong ends as one of these, and
+// only src/main.ts turns them into an exit code and a message (the exit-code
+// table is documented in the README; keep the two in step).
+
+export const ExitCode = {
+  OK: 0,
+  FAILURE: 1,
+  USAGE: 2,
+  NETWORK: 3,
+  AUTH: 4,
+  FORBIDDEN: 5,
+  NOT_FOUND: 6,
+  INVALID: 7,
+  INTERRUPTED: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface CpkErrorOptions {
+  cause?: unknown;
+  /** The next step for the person who has to act, appended to the message. */
+  hint?: string;
+}
+
+export class CpkError extends Error {
+  readonly exitCode: number;
+  readonly hint: string | undefined;
+  constructor(message: string, exitCode: number, options: CpkErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.hint = options.hint;
+  }
+}
+
+/** Bad command, flag, argument or local input. Nothing was sent. */
+export class UsageError extends CpkError {
+  constructor(message: string, options?: CpkErrorOptions) {
+    super(message, ExitCode.USAGE, options);
+  }
+}
+
+/** No token, or a token cpk refuses to send. Nothing was sent. */
+export class AuthError extends CpkError {
+  constructor(message: string, options?: CpkErrorOptions) {
+    super(message, ExitCode.AUTH, options);
+  }
+}
+
+/** Could not talk to the server: connect, DNS, TLS, timeout. */
+export class NetworkError extends CpkError {
+  constructor(message: string, options?: CpkErrorOptions) {
+    super(message, ExitCode.NETWORK, options);
+  }
+}
+
+export interface ApiErrorDetails {
+  status: number;
+  method: string;
+  url: string;
+  requestId?: string | undefined;
+  contentType?: string | undefined;
+}
+
+/** Maps an HTTP status to cpk's exit code (README: "Exit codes"). */
+export function exitCodeForStatus(status: number): number {
+  if (status === 401) return ExitCode.AUTH;
+  if (status === 403) return ExitCode.FORBIDDEN;
+  if (status === 404) return ExitCode.NOT_FOUND;
+  if (status >= 400 && status < 500) return ExitCode.INVALID;
+  return ExitCode.FAILURE;
+}
+
+/**
+ * The server answered, and the answer is a failure: a non-2xx status, or a
+ * response cpk cannot use (not JSON, truncated, unexpected shape). The URL
+ * never carries the token (it travels in a header only).
+ */
+export class ApiError extends CpkError {
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  readonly requestId: string | undefined;
+  readonly contentType: string | undefined;
+  constructor(message: string, details: ApiErrorDetails, options: CpkErrorOptions & { exitCode?: number } = {}) {
+    super(message, options.exitCode ?? exitCodeForStatus(details.status), options);
+    this.status = details.status;
+    this.method = details.method;
+    this.url = details.url;
+    this.requestId = details.requestId;
+    this.contentType = details.contentType;
+  }
+}
+
+/** The user pressed Ctrl-C. */
+export class InterruptedError extends CpkError {
+  constructor() {
+    super('interrupted', ExitCode.INTERRUPTED);
+  }
+}

@@ -1,0 +1,271 @@
+// The one HTTP choke point. Every request cpk makes goes through
+// HttpClient.request: it builds the URL (path segments percent-encoded), adds
+// the token for the configured origin only, bounds each attempt in time,
+// retries what is safe to retry, traces under --debug with the token redacted,
+// and turns every failure into a CpkError. Nothing above it sees the transport.
+import { ApiError, NetworkError, InterruptedError } from '../errors.js';
+import { TransportError, type Transport, type TransportResponse } from './transport.js';
+import { backoffMs, DEFAULT_ATTEMPTS, isIdempotent, isRetryableStatus, parseRetryAfter, RETRY_AFTER_MAX_MS } from './retry.js';
+import { sanitizeLine } from '../output/sanitize.js';
+
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export interface HttpClientOptions {
+  /** Normalized base URL, e.g. https://api.example.com/v1 (no trailing slash). */
+  baseUrl: string;
+  token?: string | undefined;
+  timeoutMs: number;
+  attempts?: number;
+  userAgent: string;
+  transport: () => Promise<Transport>;
+  /** Receives --debug trace lines; absent when not debugging. */
+  debug?: ((line: string) => void) | undefined;
+  signal?: AbortSignal | undefined;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+export interface RequestSpec {
+  method: string;
+  /** Path segments below the base URL; each is percent-encoded as one segment. */
+  segments?: string[];
+  /** A raw path below the base URL (for `cpk api`), used as given. */
+  rawPath?: string;
+  body?: unknown;
+  /** Send the bearer token (default true). */
+  auth?: boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The parsed JSON body, or undefined when the body is empty. */
+  body: unknown;
+  text: string;
+  requestId: string | undefined;
+  method: string;
+  url: string;
+}
+
+export function encodeSegment(segment: string): string {
+  // encodeURIComponent leaves `.` alone; ids of `.`/`..` are refused earlier
+  // (src/parse/id.ts), and here we make sure nothing else can climb.
+  return encodeURIComponent(segment);
+}
+
+export function redactAuthorization(value: string): string {
+  return value.replace(/^(Bearer\s+).*$/i, '$1[REDACTED]');
+}
+
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new InterruptedError());
+      },
+      { once: true },
+    );
+  });
+
+export class HttpClient {
+  private transportPromise: Promise<Transport> | undefined;
+  constructor(private readonly options: HttpClientOptions) {}
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  buildUrl(spec: Pick<RequestSpec, 'segments' | 'rawPath'>): string {
+    if (spec.rawPath !== undefined) {
+      const path = spec.rawPath.startsWith('/') ? spec.rawPath : `/${spec.rawPath}`;
+      return this.options.baseUrl + path;
+    }
+    return [this.options.baseUrl, ...(spec.segments ?? []).map(encodeSegment)].join('/');
+  }
+
+  headersFor(spec: RequestSpec): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+    };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.auth !== false && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    return headers;
+  }
+
+  async request(spec: RequestSpec): Promise<HttpResponse> {
+    const method = spec.method.toUpperCase();
+    const url = this.buildUrl(spec);
+    const headers = this.headersFor(spec);
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const attempts = Math.max(1, this.options.attempts ?? DEFAULT_ATTEMPTS);
+    const sleep = this.options.sleep ?? defaultSleep;
+    const debug = this.options.debug;
+    const idempotent = isIdempotent(method);
+
+    for (let attempt = 1; ; attempt++) {
+      const started = Date.now();
+      if (debug) {
+        debug(`> ${method} ${url}${attempts > 1 ? ` (attempt ${attempt}/${attempts})` : ''}`);
+        for (const [name, value] of Object.entries(headers)) {
+          debug(`> ${name}: ${name === 'authorization' ? redactAuthorization(value) : value}`);
+        }
+        if (body !== undefined) debug(`> ${body.length} bytes of JSON`);
+      }
+      let response: TransportResponse;
+      try {
+        const transport = await (this.transportPromise ??= this.options.transport());
+        response = await transport.send({
+          method,
+          url,
+          headers,
+          body,
+          timeoutMs: this.options.timeoutMs,
+          maxBodyBytes: MAX_BODY_BYTES,
+          signal: this.options.signal,
+        });
+      } catch (error) {
+        const failure = error instanceof TransportError ? error : new TransportError('reset', String(error), undefined, { cause: error });
+        if (failure.kind === 'aborted') throw new InterruptedError();
+        if (debug) debug(`< ${failure.kind}: ${sanitizeLine(failure.message)} after ${Date.now() - started}ms`);
+        // POST and PATCH are retried only when no byte of the request left
+        // (refused, DNS): a retry after that could create a second monitor.
+        const safe = idempotent ? failure.kind !== 'too-large' && failure.kind !== 'incomplete' : failure.kind === 'connect';
+        if (safe && attempt < attempts) {
+          await this.wait(backoffMs(attempt, this.options.random), attempt, sleep, debug);
+          continue;
+        }
+        throw this.transportError(failure, method, url);
+      }
+
+      const result = toHttpResponse(response, method, url);
+      if (debug) {
+        debug(`< ${response.status} in ${Date.now() - started}ms`);
+        for (const [name, value] of Object.entries(response.headers)) debug(`< ${name}: ${sanitizeLine(value)}`);
+      }
+      if (response.status >= 200 && response.status < 300) {
+        return parseSuccess(result, response);
+      }
+      if (idempotent && isRetryableStatus(response.status) && attempt < attempts) {
+        const retryAfter = parseRetryAfter(response.headers['retry-after']);
+        if (retryAfter !== undefined && retryAfter > RETRY_AFTER_MAX_MS) {
+          throw failureFromResponse(result, response, {
+            suffix: `; the server asks to retry after ${Math.ceil(retryAfter / 1000)}s (${new Date(Date.now() + retryAfter).toISOString()}), longer than cpk waits`,
+          });
+        }
+        await this.wait(retryAfter ?? backoffMs(attempt, this.options.random), attempt, sleep, debug);
+        continue;
+      }
+      throw failureFromResponse(result, response);
+    }
+  }
+
+  private async wait(ms: number, attempt: number, sleep: NonNullable<HttpClientOptions['sleep']>, debug: HttpClientOptions['debug']) {
+    if (debug) debug(`  waiting ${ms}ms before attempt ${attempt + 1}`);
+    await sleep(ms, this.options.signal);
+  }
+
+  private transportError(failure: TransportError, method: string, url: string): Error {
+    const where = `${method} ${url}`;
+    switch (failure.kind) {
+      case 'connect':
+        return new NetworkError(`cannot connect to ${originOf(url)} (${failure.code ?? 'connection failed'})`, {
+          cause: failure,
+          hint: 'check --base-url / CPK_BASE_URL and your network',
+        });
+      case 'timeout':
+        return new NetworkError(`${where} timed out after ${this.options.timeoutMs / 1000}s`, { cause: failure, hint: 'raise --timeout or try again later' });
+      case 'tls':
+        return new NetworkError(`TLS error talking to ${originOf(url)}: ${sanitizeLine(failure.message)}`, {
+          cause: failure,
+          hint: 'for a private CA, set NODE_EXTRA_CA_CERTS',
+        });
+      case 'reset':
+        return new NetworkError(`connection to ${originOf(url)} closed before a response (${failure.code ?? 'reset'})`, { cause: failure });
+      case 'incomplete':
+        return new ApiError(`the response to ${where} was cut short`, { status: 0, method, url }, { cause: failure, exitCode: 1 });
+      case 'too-large':
+        return new ApiError(`the response to ${where} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`, { status: 0, method, url }, { cause: failure, exitCode: 1 });
+      default:
+        return new InterruptedError();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.transportPromise) await (await this.transportPromise).close();
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+function toHttpResponse(response: TransportResponse, method: string, url: string): HttpResponse {
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: undefined,
+    text: response.body.toString('utf8'),
+    requestId: response.headers['x-request-id'],
+    method,
+    url,
+  };
+}
+
+function describeType(response: TransportResponse): string {
+  return response.headers['content-type']?.split(';')[0]?.trim() || 'no content type';
+}
+
+function parseSuccess(result: HttpResponse, response: TransportResponse): HttpResponse {
+  if (result.text.trim() === '') return result;
+  try {
+    result.body = JSON.parse(result.text);
+  } catch {
+    throw new ApiError(
+      `unreadable response to ${result.method} ${result.url}: status ${response.status}, ${describeType(response)}, not valid JSON`,
+      { status: response.status, method: result.method, url: result.url, requestId: result.requestId, contentType: describeType(response) },
+      { exitCode: 1 },
+    );
+  }
+  return result;
+}
+
+/** A non-2xx answer as an ApiError, in the server's words when it gave them. */
+function failureFromResponse(result: HttpResponse, response: TransportResponse, extra: { suffix?: string } = {}): ApiError {
+  let serverMessage: string | undefined;
+  let requestId = result.requestId;
+  try {
+    const parsed = JSON.parse(result.text) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const { error, request_id } = parsed as { error?: unknown; request_id?: unknown };
+      if (typeof error === 'string' && error.trim()) serverMessage = sanitizeLine(error);
+      if (typeof request_id === 'string' && request_id) requestId = sanitizeLine(request_id);
+    }
+  } catch {
+    // not JSON: described by status and content type below
+  }
+  const status = response.status;
+  let message: string;
+  if (status >= 300 && status < 400) {
+    const location = response.headers.location;
+    message = `the server redirected ${result.method} ${result.url} (${status}) to ${location ? sanitizeLine(location) : 'an unnamed location'}; cpk does not follow redirects: check the base URL`;
+  } else if (serverMessage) {
+    message = serverMessage;
+  } else {
+    message = `the server answered ${status} with ${describeType(response)} to ${result.method} ${result.url}`;
+  }
+  return new ApiError(message + (extra.suffix ?? ''), {
+    status,
+    method: result.method,
+    url: result.url,
+    requestId,
+    contentType: describeType(response),
+  });
+}

@@ -1,0 +1,59 @@
+import { ApiError, CpkError, ExitCode } from '../errors.js';
+import type { IO } from '../io.js';
+import { toJson } from './json.js';
+import { sanitizeLine } from './sanitize.js';
+
+export interface ErrorReport {
+  message: string;
+  exitCode: number;
+  status: number | null;
+  requestId: string | null;
+}
+
+/** What the person sees about an error: one line, in the service's words where it gave them. */
+export function describeError(error: unknown): ErrorReport {
+  if (error instanceof CpkError) {
+    const api = error instanceof ApiError ? error : undefined;
+    const base = sanitizeLine(error.message);
+    return {
+      message: error.hint ? `${base}; ${sanitizeLine(error.hint)}` : base,
+      exitCode: error.exitCode,
+      status: api && api.status > 0 ? api.status : null,
+      requestId: api?.requestId ?? null,
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    message: `unexpected error: ${sanitizeLine(message)} (run with --debug for details)`,
+    exitCode: ExitCode.FAILURE,
+    status: null,
+    requestId: null,
+  };
+}
+
+/** Writes an error to stderr: one line, or one JSON object under --json. */
+export function writeError(io: IO, error: unknown, options: { json: boolean; debug: boolean }): number {
+  const report = describeError(error);
+  if (options.json) {
+    io.stderr.write(
+      `${toJson({ error: report.message, status: report.status, request_id: report.requestId, exit_code: report.exitCode }, 0)}\n`,
+    );
+  } else {
+    const id = report.requestId ? ` (request id: ${sanitizeLine(report.requestId)})` : '';
+    io.stderr.write(`cpk: ${report.message}${id}\n`);
+  }
+  if (options.debug && error instanceof Error && error.stack && !(error instanceof CpkError && error.exitCode === ExitCode.USAGE)) {
+    io.stderr.write(`${sanitizeStack(error)}\n`);
+  }
+  return report.exitCode;
+}
+
+function sanitizeStack(error: Error): string {
+  let text = error.stack ?? '';
+  let cause = error.cause;
+  while (cause instanceof Error) {
+    text += `\ncaused by: ${cause.stack ?? cause.message}`;
+    cause = cause.cause;
+  }
+  return text.replace(/cpk_[A-Za-z0-9_\-.]+/g, 'cpk_[REDACTED]');
+}

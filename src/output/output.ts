@@ -1,0 +1,133 @@
+// Everything cpk prints goes through an Output: results to stdout, messages,
+// spinners and errors to stderr. Decoration (color, spinners) only on a
+// terminal, never under --json, NO_COLOR or CI.
+import type { IO } from '../io.js';
+import { toJson } from './json.js';
+import { sanitize, sanitizeLine } from './sanitize.js';
+import { flatten } from './flatten.js';
+
+export interface OutputSettings {
+  json: boolean;
+  /** false under --no-color */
+  colorFlag: boolean;
+  debug: boolean;
+}
+
+function envFlag(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** Whether decoration is allowed on a stream: a terminal, no NO_COLOR, no CI, no --json, no --no-color. */
+export function decorate(io: IO, isTTY: boolean, settings: Pick<OutputSettings, 'json' | 'colorFlag'>): boolean {
+  if (!isTTY || settings.json || !settings.colorFlag) return false;
+  // NO_COLOR: any non-empty value disables color (no-color.org). chalk alone does not honour it.
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  if (envFlag(io.env.CI)) return false;
+  if (io.env.TERM === 'dumb') return false;
+  return true;
+}
+
+type Painter = (text: string) => string;
+interface Palette {
+  key: Painter;
+  dim: Painter;
+  ok: Painter;
+  bad: Painter;
+  warn: Painter;
+}
+const PLAIN: Palette = { key: (t) => t, dim: (t) => t, ok: (t) => t, bad: (t) => t, warn: (t) => t };
+
+export class Output {
+  readonly stdoutColor: boolean;
+  readonly stderrColor: boolean;
+  constructor(
+    readonly io: IO,
+    readonly settings: OutputSettings,
+  ) {
+    this.stdoutColor = decorate(io, io.stdoutIsTTY, settings);
+    this.stderrColor = decorate(io, io.stderrIsTTY, settings);
+  }
+
+  get json(): boolean {
+    return this.settings.json;
+  }
+
+  /** A JSON result on stdout, exactly the value given. */
+  printJson(value: unknown, options: { compact?: boolean } = {}): void {
+    this.io.stdout.write(`${toJson(value, options.compact ? 0 : 2)}\n`);
+  }
+
+  /** A plain line of result on stdout (sanitized: it may hold server text). */
+  printLine(text: string): void {
+    this.io.stdout.write(`${sanitize(text)}\n`);
+  }
+
+  /** A message for the person on stderr (progress, confirmations, warnings). */
+  info(text: string): void {
+    this.io.stderr.write(`${sanitize(text)}\n`);
+  }
+
+  warn(text: string): void {
+    this.io.stderr.write(`${sanitizeLine(`warning: ${text}`)}\n`);
+  }
+
+  debug(text: string): void {
+    if (this.settings.debug) this.io.stderr.write(`${sanitizeLine(text)}\n`);
+  }
+
+  private async palette(): Promise<Palette> {
+    if (!this.stdoutColor) return PLAIN;
+    const { Chalk } = await import('chalk');
+    const chalk = new Chalk({ level: 1 });
+    return { key: chalk.bold, dim: chalk.dim, ok: chalk.green, bad: chalk.red, warn: chalk.yellow };
+  }
+
+  /** A detail object as a key/value table: nested fields as dotted keys. */
+  async printDetail(value: unknown): Promise<void> {
+    const rows = flatten(value);
+    const paint = await this.palette();
+    const { default: Table } = await import('cli-table3');
+    const table = new Table({
+      chars: {
+        top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+        left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+      },
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+    });
+    for (const [key, text] of rows) {
+      table.push([paint.key(sanitizeLine(key)), colorValue(key, sanitize(text), paint)]);
+    }
+    // cli-table3 pads every cell; trailing blanks only get in the way of grep and diff.
+    const text = rows.length === 0 ? '(empty)' : table.toString().split('\n').map((line) => line.trimEnd()).join('\n');
+    this.io.stdout.write(`${text}\n`);
+  }
+
+  /** Runs `work` with a spinner on stderr when decoration is allowed and the work is slow. */
+  async spin<T>(text: string, work: () => Promise<T>): Promise<T> {
+    if (!this.stderrColor) return work();
+    let spinner: { stop(): void } | undefined;
+    let done = false;
+    // Only slow calls get a spinner, so fast ones never pay for loading ora.
+    const timer = setTimeout(() => {
+      void import('ora').then(({ default: ora }) => {
+        if (done) return;
+        spinner = ora({ text, stream: this.io.stderr as NodeJS.WritableStream, discardStdin: false }).start();
+      });
+    }, 150);
+    try {
+      return await work();
+    } finally {
+      done = true;
+      clearTimeout(timer);
+      spinner?.stop();
+    }
+  }
+}
+
+function colorValue(key: string, text: string, paint: Palette): string {
+  if (key !== 'status' && !key.endsWith('.status')) return text;
+  if (/^(up|ok|active|healthy|passing)$/i.test(text)) return paint.ok(text);
+  if (/^(down|failing|error|critical)$/i.test(text)) return paint.bad(text);
+  if (/^(paused|pending|degraded|warning)$/i.test(text)) return paint.warn(text);
+  return text;
+}

@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+import { readAll } from '../io.js';
+import { isPlainObject, type JsonObject } from './fields.js';
+
+/**
+ * `--data`: a JSON object literal, `@path` to read one from a file, or `-` for
+ * stdin. Anything but a JSON object is a usage error.
+ */
+export async function parseDataFlag(value: string, stdin: NodeJS.ReadableStream): Promise<JsonObject> {
+  let text: string;
+  let source: string;
+  if (value === '-') {
+    text = await readAll(stdin);
+    source = 'stdin';
+  } else if (value.startsWith('@')) {
+    const path = value.slice(1);
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(`cannot read --data file "${path}"${code ? ` (${code})` : ''}`);
+    }
+    source = `file "${path}"`;
+  } else {
+    text = value;
+    source = 'argument';
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--data ${source} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isPlainObject(parsed)) throw new UsageError(`--data ${source} must be a JSON object`);
+  return parsed;
+}

@@ -1,0 +1,89 @@
+import { UsageError } from '../errors.js';
+
+export type JsonObject = Record<string, unknown>;
+
+export function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Sets an own property without going through a setter, so that a key such as
+ * `__proto__` (from `--set __proto__.x=1` or from server JSON) is data, never
+ * a change to an object's prototype.
+ */
+export function setOwn(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function getOwn(target: JsonObject, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(target, key) ? target[key] : undefined;
+}
+
+/** Splits `a.b.c=value` into a key path and the raw value. */
+export function parseAssignment(input: string, flag: string): { path: string[]; raw: string } {
+  const eq = input.indexOf('=');
+  if (eq <= 0) throw new UsageError(`invalid ${flag} "${input}": expected key=value`);
+  const key = input.slice(0, eq);
+  const path = key.split('.');
+  if (path.some((segment) => segment === '')) {
+    throw new UsageError(`invalid ${flag} "${input}": empty segment in key "${key}"`);
+  }
+  return { path, raw: input.slice(eq + 1) };
+}
+
+/** `--set`: a JSON literal when the value is one (true, 3, null, {"a":1}), else a string. */
+export function parseSetValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Writes `value` at `path` inside `target`, creating objects on the way. */
+export function setPath(target: JsonObject, path: string[], value: unknown, flag: string): void {
+  let node = target;
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i] as string;
+    const existing = getOwn(node, key);
+    if (existing === undefined) {
+      const child: JsonObject = {};
+      setOwn(node, key, child);
+      node = child;
+    } else if (isPlainObject(existing)) {
+      node = existing;
+    } else {
+      throw new UsageError(`invalid ${flag}: "${path.slice(0, i + 1).join('.')}" is already set to a value that is not an object`);
+    }
+  }
+  setOwn(node, path[path.length - 1] as string, value);
+}
+
+/** Deep-merges `over` onto `base` (objects merge, everything else replaces). */
+export function mergeInto(base: JsonObject, over: JsonObject): JsonObject {
+  for (const [key, value] of Object.entries(over)) {
+    const existing = getOwn(base, key);
+    if (isPlainObject(existing) && isPlainObject(value)) mergeInto(existing, value);
+    else setOwn(base, key, value);
+  }
+  return base;
+}
+
+export interface FieldFlags {
+  set?: string[];
+  setString?: string[];
+}
+
+/** Builds the object described by repeated `--set` and `--set-string` flags. */
+export function fieldsFromFlags(flags: FieldFlags): JsonObject {
+  const out: JsonObject = {};
+  for (const item of flags.set ?? []) {
+    const { path, raw } = parseAssignment(item, '--set');
+    setPath(out, path, parseSetValue(raw), '--set');
+  }
+  for (const item of flags.setString ?? []) {
+    const { path, raw } = parseAssignment(item, '--set-string');
+    setPath(out, path, raw, '--set-string');
+  }
+  return out;
+}

@@ -1,0 +1,52 @@
+// The command tree. Every module imported here is on the start-up path of
+// every command, `--help` included: keep them light (commander and our own
+// definitions only; the work is loaded from the actions).
+import { Command } from 'commander';
+import type { Runtime } from './commands/action.js';
+import { register as monitors } from './commands/monitors/index.js';
+import { register as channels } from './commands/channels/update.js';
+import { register as reports } from './commands/reports/get.js';
+import { register as openapi } from './commands/openapi.js';
+import { register as emulator } from './commands/emulator.js';
+import { DEFAULT_TIMEOUT_SECONDS } from './context.js';
+import { version } from './version.js';
+
+export function buildProgram(runtime: Runtime): Command {
+  const program = new Command('cpk');
+  program
+    .description('Command-line client for the cpk monitoring service')
+    .version(version, '--version', 'print the version')
+    .option('--base-url <url>', 'service base URL (env CPK_BASE_URL; default http://127.0.0.1:4010/v1, the local emulator)')
+    .option('--json', 'print results as JSON (errors as one JSON object on stderr)')
+    .option('--timeout <seconds>', `time limit for each request attempt (default ${DEFAULT_TIMEOUT_SECONDS})`)
+    .option('--debug', 'trace requests and responses on stderr (the token is redacted)')
+    .option('--no-color', 'no color (also NO_COLOR=1 or CI=true)')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand(false)
+    .exitOverride()
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureOutput({
+      writeOut: (text) => runtime.io.stdout.write(text),
+      writeErr: (text) => runtime.io.stderr.write(text),
+      // Errors are printed by main, in cpk's one-line format.
+      outputError: () => {},
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ cpk emulator                                  # a local service to try things against
+  $ export CPK_TOKEN=cpk_dev_emulator_token
+  $ cpk monitors create --name "Checkout API" --target https://shop.example.com/health --interval 1m
+  $ cpk monitors get mon_123 --json
+
+Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not found, 7 rejected as invalid.
+`,
+    );
+  monitors(program, runtime);
+  channels(program, runtime);
+  reports(program, runtime);
+  openapi(program, runtime);
+  emulator(program, runtime);
+  return program;
+}

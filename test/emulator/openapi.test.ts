@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { call, useEmulator } from './helpers.js';
+
+/** Collects every "$ref" string in a JSON value. */
+function refs(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((v) => refs(v, out));
+  else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref' && typeof v === 'string') out.push(v);
+      else refs(v, out);
+    }
+  }
+  return out;
+}
+
+function resolvePointer(doc: unknown, ref: string): unknown {
+  return ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+}
+
+describe('GET /v1/openapi.json', () => {
+  const emu = useEmulator();
+
+  it('is public and a valid OpenAPI 3.1 document', async () => {
+    const res = await call(emu(), 'GET', 'openapi.json', { token: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{16}$/);
+    const validator = new Validator();
+    const result = await validator.validate(res.json);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(res.json.openapi).toBe('3.1.0');
+  });
+
+  it('ignores even a bad token', async () => {
+    const res = await call(emu(), 'GET', 'openapi.json', { token: 'nope' });
+    expect(res.status).toBe(200);
+  });
+
+  it('has only resolvable internal references', async () => {
+    const doc = (await call(emu(), 'GET', 'openapi.json')).json;
+    const all = refs(doc);
+    expect(all.length).toBeGreaterThan(20);
+    for (const ref of all) {
+      expect(ref.startsWith('#/'), ref).toBe(true);
+      expect(resolvePointer(doc, ref), ref).toBeDefined();
+    }
+  });
+
+  it('describes every endpoint with its status codes and scope', async () => {
+    const doc = (await call(emu(), 'GET', 'openapi.json')).json;
+    expect(doc.servers[0].url).toBe(emu().baseUrl);
+    const ops = (path: string, method: string) => doc.paths[path][method];
+    expect(Object.keys(ops('/monitors', 'post').responses).sort()).toEqual(['201', '400', '401', '403', '413', '415', '422', '503']);
+    expect(Object.keys(ops('/monitors/{id}', 'get').responses).sort()).toEqual(['200', '401', '403', '404', '503']);
+    expect(Object.keys(ops('/monitors/{id}', 'patch').responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '422', '503']);
+    expect(Object.keys(ops('/monitors/{id}', 'delete').responses).sort()).toEqual(['204', '401', '403', '404', '503']);
+    expect(Object.keys(ops('/channels/{id}', 'patch').responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '422', '503']);
+    expect(Object.keys(ops('/reports/{id}', 'get').responses).sort()).toEqual(['200', '401', '403', '404', '503']);
+    expect(doc.paths['/channels/{id}'].get).toBeUndefined();
+    expect(doc.paths['/channels/{id}']['x-allowed-methods']).toEqual(['PATCH']);
+    expect(ops('/openapi.json', 'get').security).toEqual([]);
+    const scopes = {
+      'post /monitors': 'monitors:write',
+      'get /monitors/{id}': 'monitors:read',
+      'patch /monitors/{id}': 'monitors:write',
+      'delete /monitors/{id}': 'monitors:write',
+      'patch /channels/{id}': 'channels:write',
+      'get /reports/{id}': 'reports:read',
+    };
+    for (const [key, scope] of Object.entries(scopes)) {
+      const [method, path] = key.split(' ') as [string, string];
+      expect(ops(path, method)['x-required-scope']).toBe(scope);
+      expect(ops(path, method).security).toEqual([{ bearerAuth: [scope] }]);
+    }
+  });
+
+  it('documents the choices: tokens, states, bounds, faults', async () => {
+    const doc = (await call(emu(), 'GET', 'openapi.json')).json;
+    expect(doc['x-seeded-tokens'].map((t: { token: string }) => t.token)).toEqual([
+      '<the development token, printed when the emulator starts>',
+      'cpk_test_other',
+      'cpk_test_readonly',
+      'cpk_test_expired',
+      'cpk_test_revoked',
+      'cpk_test_suspended',
+    ]);
+    const monitor = doc.components.schemas.Monitor;
+    expect(monitor['x-state-transitions'].map((t: { to: unknown }) => t.to)).toEqual(['pending', 'paused', 'up', 'down', 'paused', 'pending', 'pending', null]);
+    expect(doc.components.schemas.MonitorStatus.enum).toEqual(['pending', 'up', 'down', 'paused']);
+    expect(doc.components.schemas.MonitorType.enum).toEqual(['http', 'tcp', 'ping', 'dns']);
+    const create = doc.components.schemas.MonitorCreate;
+    expect(create.required).toEqual(['name']);
+    expect(create.properties.interval_seconds).toMatchObject({ type: 'integer', minimum: 30, maximum: 86400 });
+    expect(create.properties.name).toMatchObject({ minLength: 1, maxLength: 200 });
+    expect(doc['x-emulator'].limits['max-body-bytes']).toBe(1048576);
+    expect(doc.components.schemas.Fault.properties.kind.enum).toEqual(['status', 'html', 'truncated', 'reset', 'hang', 'redirect']);
+    expect(doc.components.responses.Unauthorized['x-messages']).toContain('token expired');
+    expect(doc.components.schemas.ChannelEvent.enum).toEqual(['down', 'up', 'paused', 'resumed']);
+    expect(doc['x-evaluation-order']).toHaveLength(7);
+  });
+
+  it('answers 405 to other methods, without a token', async () => {
+    const res = await call(emu(), 'POST', 'openapi.json', { token: null, body: {} });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.json).toEqual({ error: 'method POST not allowed; allowed: GET', request_id: res.headers.get('x-request-id') });
+  });
+});
+
+describe('openapi.json and failRate', () => {
+  const emu = useEmulator({ failRate: 1 });
+
+  it('is exempt from failRate while API routes fail', async () => {
+    expect((await call(emu(), 'GET', 'openapi.json')).status).toBe(200);
+    const api = await call(emu(), 'GET', 'reports/rpt_summary');
+    expect(api.status).toBe(503);
+    expect(api.json).toEqual({ error: 'service unavailable (simulated failure)', request_id: api.headers.get('x-request-id') });
+  });
+});

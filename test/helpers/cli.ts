@@ -1,0 +1,61 @@
+// Runs the built CLI (bin/cpk.js) as a child process, the way users run it.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const BIN = resolve(import.meta.dirname, '../../bin/cpk.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+  /** Called with the child once it started (to send signals). */
+  onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+}
+
+/** A clean environment: no proxies, no CI/NO_COLOR leaking from the host, a private HOME. */
+export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const home = mkdtempSync(join(tmpdir(), 'cpk-home-'));
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    CPK_CONFIG_DIR: join(home, 'cpk-config'),
+    LANG: 'C.UTF-8',
+    ...extra,
+  };
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: baseEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+    child.stdin.on('error', () => {});
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else child.stdin.end();
+    options.onSpawn?.(child);
+  });
+}

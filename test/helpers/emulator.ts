@@ -1,0 +1,31 @@
+// Starts an in-process emulator on 127.0.0.1:0 for a test file, and gives the
+// environment that points the CLI at it.
+import { afterAll, beforeAll } from 'vitest';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/server.js';
+import { runCli, type CliOptions } from './cli.js';
+
+export interface EmulatorFixture {
+  emu: Emulator;
+  env: Record<string, string>;
+  cpk(args: string[], options?: CliOptions): ReturnType<typeof runCli>;
+  /** Requests that reached the server since the call of `mark()`. */
+  mark(): () => Emulator['requests'];
+}
+
+export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
+  const fixture = {} as EmulatorFixture;
+  beforeAll(async () => {
+    const emu = await startEmulator({ port: 0, ...options });
+    fixture.emu = emu;
+    fixture.env = { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: emu.token };
+    fixture.cpk = (args, opts = {}) => runCli(args, { ...opts, env: { ...fixture.env, ...opts.env } });
+    fixture.mark = () => {
+      const start = emu.requests.length;
+      return () => emu.requests.slice(start);
+    };
+  });
+  afterAll(async () => {
+    await fixture.emu?.close();
+  });
+  return fixture;
+}

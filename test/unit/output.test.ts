@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sanitize, sanitizeLine } from '../../src/output/sanitize.js';
+import { toJson } from '../../src/output/json.js';
+import { flatten } from '../../src/output/flatten.js';
+import { decorate } from '../../src/output/output.js';
+import type { IO } from '../../src/io.js';
+
+describe('sanitize', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['\u001b[2Jcleared', 'cleared'],
+    ['\u001b[31mred\u001b[0m', 'red'],
+    ['\u001b]0;title\u0007after', 'after'],
+    ['\u001b]8;;https://evil\u001b\\link\u001b]8;;\u001b\\', 'link'],
+    ['bell\u0007', 'bell'],
+    ['a\u009b2Jb', 'ab'],
+    ['tab\tand\nnewline', 'tab\tand\nnewline'],
+    ['cr\rback', 'crback'],
+    ['del\u007f', 'del'],
+    ['rtl\u202eevil', 'rtlevil'],
+    ['emoji ✓ ü', 'emoji ✓ ü'],
+  ])('%j -> %j', (input, output) => {
+    expect(sanitize(input)).toBe(output);
+  });
+
+  it('sanitizeLine folds newlines and tabs', () => {
+    expect(sanitizeLine('a\nb\tc')).toBe('a b c');
+  });
+
+  it('property: output never holds a control character other than newline and tab', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        // eslint-disable-next-line no-control-regex
+        expect(sanitize(s)).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+        // eslint-disable-next-line no-control-regex
+        expect(sanitizeLine(s)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+      }),
+    );
+  });
+});
+
+describe('toJson', () => {
+  it('escapes DEL, C1 controls and JS line separators, and stays the same JSON value', () => {
+    const value = { name: 'a\u007fb\u0085c\u2028d\u2029e\u001bf' };
+    const text = toJson(value);
+    expect(text).toBe('{\n  "name": "a\\u007fb\\u0085c\\u2028d\\u2029e\\u001bf"\n}');
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
+  it('property: no raw control byte, and it parses back to the same value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = toJson(value);
+        // eslint-disable-next-line no-control-regex
+        expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+    );
+  });
+});
+
+describe('flatten', () => {
+  it('flattens nested fields to dotted keys and joins arrays', () => {
+    expect(
+      flatten({ id: 'm1', last_check: { latency_ms: 12, ok: true }, tags: ['a', 'b'], rules: [{ x: 1 }], none: null, empty: {} }),
+    ).toEqual([
+      ['id', 'm1'],
+      ['last_check.latency_ms', '12'],
+      ['last_check.ok', 'true'],
+      ['tags', 'a, b'],
+      ['rules', '[{"x":1}]'],
+      ['none', '-'],
+      ['empty', '{}'],
+    ]);
+  });
+});
+
+describe('decorate', () => {
+  const io = (env: Record<string, string>): IO => ({
+    stdout: { write: () => true },
+    stderr: { write: () => true },
+    stdin: process.stdin,
+    stdinIsTTY: true,
+    stdoutIsTTY: true,
+    stderrIsTTY: true,
+    env,
+  });
+  const on = { json: false, colorFlag: true };
+  it('is on for a terminal with nothing set', () => expect(decorate(io({}), true, on)).toBe(true));
+  it('is off off a terminal', () => expect(decorate(io({}), false, on)).toBe(false));
+  it('is off under NO_COLOR', () => expect(decorate(io({ NO_COLOR: '1' }), true, on)).toBe(false));
+  it('is off under CI', () => expect(decorate(io({ CI: 'true' }), true, on)).toBe(false));
+  it('is off under --json', () => expect(decorate(io({}), true, { json: true, colorFlag: true })).toBe(false));
+  it('is off under --no-color', () => expect(decorate(io({}), true, { json: false, colorFlag: false })).toBe(false));
+});
