@@ -21,11 +21,12 @@ function say(text) {
 }
 
 /** Shows and runs `cpk ...args`; returns its stdout when capture is set. */
-function cpk(args, { capture = false, shown = args } = {}) {
+function cpk(args, { capture = false, shown = args, expect = 0 } = {}) {
   console.log(bold(`$ cpk ${shown.map((a) => (/[\s"'{}]/.test(a) ? `'${a}'` : a)).join(' ')}`));
   const result = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], encoding: 'utf8' });
   if (capture) process.stdout.write(result.stdout);
   if (result.status !== 0) console.log(`(exit code ${result.status})`);
+  if (result.status !== expect) throw new Error(`demo step failed: expected exit ${expect}, got ${result.status}`);
   return result.stdout;
 }
 
@@ -55,15 +56,18 @@ try {
   cpk(['channels', 'update', 'ch_ops', '--set', 'enabled=false', '--json']);
 
   say('Errors are one line with the request id, and a documented exit code (6: not found)');
-  cpk(['monitors', 'get', 'mon_doesnotexist']);
+  cpk(['monitors', 'get', 'mon_doesnotexist'], { expect: 6 });
 
   say('The server judges the rules: an invalid interval is rejected (exit 7)');
-  cpk(['monitors', 'update', id, '--interval', '5']);
+  cpk(['monitors', 'update', id, '--interval', '5'], { expect: 7 });
 
   say('Delete (scripts pass --yes; a terminal would be asked)');
   cpk(['monitors', 'delete', id, '--yes', '--json']);
 
   say('Done. Try it yourself: `node bin/cpk.js emulator`, then export the two variables it prints.');
+} catch (error) {
+  console.error(error.message);
+  process.exitCode = 1;
 } finally {
   emulator.kill('SIGTERM');
 }

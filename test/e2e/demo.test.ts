@@ -1,0 +1,18 @@
+// The README's first command: `npm run demo` must be a real, passing walkthrough.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { baseEnv } from '../helpers/cli.js';
+
+describe('npm run demo', () => {
+  it('walks through every command against the emulator and exits 0', () => {
+    const script = resolve(import.meta.dirname, '../../scripts/demo.mjs');
+    const r = spawnSync(process.execPath, [script], { env: baseEnv(), encoding: 'utf8', timeout: 30_000 });
+    expect(r.stderr).toContain('cpk: monitor not found (request id: req_');
+    expect(r.status).toBe(0);
+    for (const step of ['$ cpk monitors create', '$ cpk monitors get', '$ cpk monitors update', '$ cpk reports get', '$ cpk channels update', '$ cpk monitors delete']) {
+      expect(r.stdout).toContain(step);
+    }
+    expect(r.stdout).toContain('"deleted": true');
+  });
+});
