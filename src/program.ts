@@ -8,6 +8,7 @@ import { register as channels } from './commands/channels/update.js';
 import { register as reports } from './commands/reports/get.js';
 import { register as openapi } from './commands/openapi.js';
 import { register as emulator } from './commands/emulator.js';
+import { register as completion } from './commands/completion.js';
 import { DEFAULT_TIMEOUT_SECONDS } from './context.js';
 import { version } from './version.js';
 
@@ -48,5 +49,6 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not foun
   reports(program, runtime);
   openapi(program, runtime);
   emulator(program, runtime);
+  completion(program, runtime);
   return program;
 }

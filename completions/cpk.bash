@@ -1,0 +1,120 @@
+# bash completion for cpk.
+# Generated from the command tree by `cpk completion`; `npm run gen` rewrites completions/. Do not edit.
+#
+# Install: add  source <(cpk completion bash)  to ~/.bashrc, or save this file as
+# ~/.local/share/bash-completion/completions/cpk (loaded on demand by bash-completion).
+
+# __cpk_command PATH WORD: sets __cpk_reply to the subcommand WORD names at PATH ('' if none).
+__cpk_command() {
+  case "$1/$2" in
+    '/monitors') __cpk_reply='monitors' ;;
+    '/channels') __cpk_reply='channels' ;;
+    '/reports') __cpk_reply='reports' ;;
+    '/openapi') __cpk_reply='openapi' ;;
+    '/emulator') __cpk_reply='emulator' ;;
+    '/completion') __cpk_reply='completion' ;;
+    'monitors/create') __cpk_reply='create' ;;
+    'monitors/get') __cpk_reply='get' ;;
+    'monitors/update') __cpk_reply='update' ;;
+    'monitors/delete') __cpk_reply='delete' ;;
+    'monitors/help') __cpk_reply='help' ;;
+    'channels/update') __cpk_reply='update' ;;
+    'channels/help') __cpk_reply='help' ;;
+    'reports/get') __cpk_reply='get' ;;
+    'reports/help') __cpk_reply='help' ;;
+    *) __cpk_reply= ;;
+  esac
+}
+
+# __cpk_value_option PATH WORD: whether option WORD takes a value at PATH.
+__cpk_value_option() {
+  case "$1/$2" in
+    '/--base-url'|'/--timeout') return 0 ;;
+    'monitors/--base-url'|'monitors/--timeout') return 0 ;;
+    'monitors create/--name'|'monitors create/--type'|'monitors create/--target'|'monitors create/--interval'|'monitors create/--set'|'monitors create/--set-string'|'monitors create/--data'|'monitors create/--base-url'|'monitors create/--timeout') return 0 ;;
+    'monitors get/--base-url'|'monitors get/--timeout') return 0 ;;
+    'monitors update/--name'|'monitors update/--type'|'monitors update/--target'|'monitors update/--interval'|'monitors update/--set'|'monitors update/--set-string'|'monitors update/--data'|'monitors update/--base-url'|'monitors update/--timeout') return 0 ;;
+    'monitors delete/--base-url'|'monitors delete/--timeout') return 0 ;;
+    'monitors help/--base-url'|'monitors help/--timeout') return 0 ;;
+    'channels/--base-url'|'channels/--timeout') return 0 ;;
+    'channels update/--set'|'channels update/--set-string'|'channels update/--data'|'channels update/--base-url'|'channels update/--timeout') return 0 ;;
+    'channels help/--base-url'|'channels help/--timeout') return 0 ;;
+    'reports/--base-url'|'reports/--timeout') return 0 ;;
+    'reports get/--base-url'|'reports get/--timeout') return 0 ;;
+    'reports help/--base-url'|'reports help/--timeout') return 0 ;;
+    'openapi/--base-url'|'openapi/--timeout') return 0 ;;
+    'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--base-url'|'emulator/--timeout') return 0 ;;
+    'completion/--base-url'|'completion/--timeout') return 0 ;;
+  esac
+  return 1
+}
+
+# __cpk_words KEY: sets __cpk_reply to the words to offer. KEY is PATH/ for
+# subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
+__cpk_words() {
+  case "$1" in
+    '/') __cpk_reply='monitors channels reports openapi emulator completion' ;;
+    '/-') __cpk_reply='--version --base-url --json --timeout --debug --no-color --help -h' ;;
+    'monitors/') __cpk_reply='create get update delete help' ;;
+    'monitors/-') __cpk_reply='--help -h --version --base-url --json --timeout --debug --no-color' ;;
+    'monitors create/-') __cpk_reply='--name --type --target --interval --set --set-string --data --quiet -q --help -h --version --base-url --json --timeout --debug --no-color' ;;
+    'monitors get/-') __cpk_reply='--help -h --version --base-url --json --timeout --debug --no-color' ;;
+    'monitors update/-') __cpk_reply='--name --type --target --interval --set --set-string --data --help -h --version --base-url --json --timeout --debug --no-color' ;;
+    'monitors delete/-') __cpk_reply='--yes -y --help -h --version --base-url --json --timeout --debug --no-color' ;;
+    'monitors help/-') __cpk_reply='--version --base-url --json --timeout --debug --no-color' ;;
+    'channels/') __cpk_reply='update help' ;;
+    'channels/-') __cpk_reply='--help -h --version --base-url --json --timeout --debug --no-color' ;;
+    'channels update/-') __cpk_reply='--set --set-string --data --help -h --version --base-url --json --timeout --debug --no-color' ;;
+    'channels help/-') __cpk_reply='--version --base-url --json --timeout --debug --no-color' ;;
+    'reports/') __cpk_reply='get help' ;;
+    'reports/-') __cpk_reply='--help -h --version --base-url --json --timeout --debug --no-color' ;;
+    'reports get/-') __cpk_reply='--help -h --version --base-url --json --timeout --debug --no-color' ;;
+    'reports help/-') __cpk_reply='--version --base-url --json --timeout --debug --no-color' ;;
+    'openapi/-') __cpk_reply='--help -h --version --base-url --json --timeout --debug --no-color' ;;
+    'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --quiet -q --help -h --version --base-url --json --timeout --debug --no-color' ;;
+    'completion/') __cpk_reply='bash zsh fish powershell' ;;
+    'completion/-') __cpk_reply='--help -h --version --base-url --json --timeout --debug --no-color' ;;
+    *) __cpk_reply= ;;
+  esac
+}
+
+_cpk() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmdpath= word i skip=0 __cpk_reply
+  # Find the command path: the words that name subcommands, skipping options
+  # and the values of the options that take one.
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word=${COMP_WORDS[i]}
+    if ((skip)); then
+      # bash splits --opt=value at '=' (COMP_WORDBREAKS): the value comes after it.
+      skip=0
+      [[ $word == = ]] && skip=1
+      continue
+    fi
+    case $word in
+      -*=*) ;;
+      -*) __cpk_value_option "$cmdpath" "$word" && skip=1 ;;
+      *)
+        __cpk_command "$cmdpath" "$word"
+        [[ -n $__cpk_reply ]] && cmdpath=${cmdpath:+$cmdpath }$__cpk_reply
+        ;;
+    esac
+  done
+  COMPREPLY=()
+  if ((skip)); then
+    # The value of an option: its choices, or (none) bash's default file completion.
+    [[ $prev == = ]] && prev=${COMP_WORDS[COMP_CWORD-2]}
+    __cpk_words "$cmdpath/$prev="
+  elif [[ $cur == = ]]; then
+    return 0
+  elif [[ $cur == -* ]]; then
+    __cpk_words "$cmdpath/-"
+  else
+    __cpk_words "$cmdpath/"
+  fi
+  # The words are option and command names: no spaces or glob characters to split on.
+  # shellcheck disable=SC2207
+  [[ -n $__cpk_reply ]] && COMPREPLY=($(compgen -W "$__cpk_reply" -- "$cur"))
+  return 0
+}
+
+complete -o default -F _cpk cpk

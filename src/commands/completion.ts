@@ -1,0 +1,37 @@
+import { Argument, type Command } from 'commander';
+import type { Context } from '../context.js';
+import { SHELLS, type Shell } from '../completion/shells.js';
+import { action, examples, type Runtime } from './action.js';
+
+export interface CompletionOptions {
+  shell: Shell;
+  /** The root of the command tree to complete. */
+  program: Command;
+}
+
+function root(cmd: Command): Command {
+  let c = cmd;
+  while (c.parent) c = c.parent;
+  return c;
+}
+
+export function register(program: Command, runtime: Runtime): void {
+  const cmd = program
+    .command('completion')
+    .description('Print the shell completion script for bash, zsh, fish or powershell')
+    .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
+    .action(action(runtime, (ctx, [shell], _opts, cmd) => run({ shell: shell as Shell, program: root(cmd) }, ctx)));
+  examples(
+    cmd,
+    'source <(cpk completion bash)                                   # in ~/.bashrc',
+    'cpk completion zsh > "${fpath[1]}/_cpk"                         # then restart zsh',
+    'cpk completion fish > ~/.config/fish/completions/cpk.fish',
+    'cpk completion powershell | Out-String | Invoke-Expression     # in $PROFILE',
+  );
+}
+
+export async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
+  // The generators are loaded only here: they stay off every other command's start-up.
+  const { completionScript } = await import('../completion/index.js');
+  ctx.io.stdout.write(completionScript(opts.shell, opts.program));
+}

@@ -1,0 +1,101 @@
+// The bash completion script. Plain bash 3.2+ builtins only (macOS still ships 3.2) (complete, compgen):
+// it needs no bash-completion package.
+import { GENERATED_NOTE, optionChoices, optionWords, valueOptionWords, type PathEntry } from './table.js';
+
+/** A word in single quotes, safe in any bash context. */
+export function shQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function caseArms(arms: Array<[patterns: string[], body: string]>, indent = '    '): string {
+  return arms
+    .filter(([patterns]) => patterns.length > 0)
+    .map(([patterns, body]) => `${indent}${patterns.join('|')}) ${body} ;;`)
+    .join('\n');
+}
+
+export function bashScript(table: PathEntry[]): string {
+  const commandArms = table.flatMap((p) =>
+    p.subcommands.map((s): [string[], string] => [[shQuote(`${p.key}/${s.word}`)], `__cpk_reply=${shQuote(s.name)}`]),
+  );
+  const valueArms = table.map((p): [string[], string] => [valueOptionWords(p).map((o) => shQuote(`${p.key}/${o}`)), 'return 0']);
+  const wordArms: Array<[string[], string]> = [];
+  for (const p of table) {
+    const commands = [...p.subcommands.map((s) => s.word), ...p.argumentChoices];
+    if (commands.length) wordArms.push([[shQuote(`${p.key}/`)], `__cpk_reply=${shQuote(commands.join(' '))}`]);
+    if (p.options.length) wordArms.push([[shQuote(`${p.key}/-`)], `__cpk_reply=${shQuote(optionWords(p).join(' '))}`]);
+    for (const c of optionChoices(p)) wordArms.push([[shQuote(`${p.key}/${c.option}=`)], `__cpk_reply=${shQuote(c.choices.join(' '))}`]);
+  }
+  return `# bash completion for cpk.
+# ${GENERATED_NOTE}
+#
+# Install: add  source <(cpk completion bash)  to ~/.bashrc, or save this file as
+# ~/.local/share/bash-completion/completions/cpk (loaded on demand by bash-completion).
+
+# __cpk_command PATH WORD: sets __cpk_reply to the subcommand WORD names at PATH ('' if none).
+__cpk_command() {
+  case "$1/$2" in
+${caseArms(commandArms)}
+    *) __cpk_reply= ;;
+  esac
+}
+
+# __cpk_value_option PATH WORD: whether option WORD takes a value at PATH.
+__cpk_value_option() {
+  case "$1/$2" in
+${caseArms(valueArms)}
+  esac
+  return 1
+}
+
+# __cpk_words KEY: sets __cpk_reply to the words to offer. KEY is PATH/ for
+# subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
+__cpk_words() {
+  case "$1" in
+${caseArms(wordArms)}
+    *) __cpk_reply= ;;
+  esac
+}
+
+_cpk() {
+  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} cmdpath= word i skip=0 __cpk_reply
+  # Find the command path: the words that name subcommands, skipping options
+  # and the values of the options that take one.
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word=\${COMP_WORDS[i]}
+    if ((skip)); then
+      # bash splits --opt=value at '=' (COMP_WORDBREAKS): the value comes after it.
+      skip=0
+      [[ $word == = ]] && skip=1
+      continue
+    fi
+    case $word in
+      -*=*) ;;
+      -*) __cpk_value_option "$cmdpath" "$word" && skip=1 ;;
+      *)
+        __cpk_command "$cmdpath" "$word"
+        [[ -n $__cpk_reply ]] && cmdpath=\${cmdpath:+$cmdpath }$__cpk_reply
+        ;;
+    esac
+  done
+  COMPREPLY=()
+  if ((skip)); then
+    # The value of an option: its choices, or (none) bash's default file completion.
+    [[ $prev == = ]] && prev=\${COMP_WORDS[COMP_CWORD-2]}
+    __cpk_words "$cmdpath/$prev="
+  elif [[ $cur == = ]]; then
+    return 0
+  elif [[ $cur == -* ]]; then
+    __cpk_words "$cmdpath/-"
+  else
+    __cpk_words "$cmdpath/"
+  fi
+  # The words are option and command names: no spaces or glob characters to split on.
+  # shellcheck disable=SC2207
+  [[ -n $__cpk_reply ]] && COMPREPLY=($(compgen -W "$__cpk_reply" -- "$cur"))
+  return 0
+}
+
+complete -o default -F _cpk cpk
+`;
+}

@@ -1,0 +1,79 @@
+// The fish completion script: fish's own `complete` entries, each guarded by
+// the command path the words typed so far lead to.
+import { GENERATED_NOTE, valueOptionWords, type PathEntry } from './table.js';
+
+/** A word in fish single quotes (where only \\ and \' are escapes). */
+export function fishQuote(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+export function fishScript(table: PathEntry[]): string {
+  const commandCases = table.flatMap((p) => p.subcommands.map((s) => `        case ${fishQuote(`${p.key}/${s.word}`)}\n            echo ${fishQuote(s.name)}`));
+  const valuePatterns = table.flatMap((p) => valueOptionWords(p).map((o) => fishQuote(`${p.key}/${o}`)));
+  const lines: string[] = [];
+  for (const p of table) {
+    const at = `-n ${fishQuote(`__cpk_at ${fishQuote(p.key)}`)}`;
+    for (const s of p.subcommands) lines.push(`complete -c cpk ${at} -f -a ${fishQuote(s.word)} -d ${fishQuote(s.description)}`);
+    if (p.argumentChoices.length) lines.push(`complete -c cpk ${at} -f -a ${fishQuote(p.argumentChoices.join(' '))}`);
+    for (const o of p.options) {
+      const flags = [o.long ? `-l ${fishQuote(o.long.slice(2))}` : '', o.short ? `-s ${fishQuote(o.short.slice(1))}` : ''].filter(Boolean).join(' ');
+      const value = o.takesValue ? (o.choices.length ? ` -x -a ${fishQuote(o.choices.join(' '))}` : ' -r -F') : '';
+      lines.push(`complete -c cpk ${at} ${flags}${value} -d ${fishQuote(o.description)}`);
+    }
+  }
+  return `# fish completion for cpk.
+# ${GENERATED_NOTE}
+#
+# Install: cpk completion fish > ~/.config/fish/completions/cpk.fish
+
+# The subcommand a word names at a command path (aliases resolved), if any.
+function __cpk_command --argument-names cmdpath word
+    switch "$cmdpath/$word"
+${commandCases.join('\n')}
+    end
+end
+
+function __cpk_value_option --argument-names cmdpath word
+    switch "$cmdpath/$word"
+        case ${valuePatterns.join(' ') || "''"}
+            return 0
+    end
+    return 1
+end
+
+# The command path the words typed so far lead to, e.g. "monitors create".
+function __cpk_path
+    set -l cmdpath ''
+    set -l skip 0
+    for word in (commandline -opc)[2..-1]
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch $word
+            case '-*=*'
+            case '-*'
+                __cpk_value_option "$cmdpath" $word; and set skip 1
+            case '*'
+                set -l name (__cpk_command "$cmdpath" $word)
+                if test -n "$name"
+                    if test -z "$cmdpath"
+                        set cmdpath $name
+                    else
+                        set cmdpath "$cmdpath $name"
+                    end
+                end
+        end
+    end
+    echo $cmdpath
+end
+
+function __cpk_at --argument-names want
+    set -l here (__cpk_path)
+    test "$here" = "$want"
+end
+
+complete -c cpk -f
+${lines.join('\n')}
+`;
+}

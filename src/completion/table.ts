@@ -1,0 +1,65 @@
+// What a completion script needs to know at each command path, flattened
+// from the command tree. The four shell generators render the same table.
+import { acceptedOptions, allCommands, pathKey, type CommandSpec } from './tree.js';
+
+export interface OptionEntry {
+  long?: string | undefined;
+  short?: string | undefined;
+  /** Long name first, then short. */
+  names: string[];
+  description: string;
+  takesValue: boolean;
+  choices: string[];
+}
+
+export interface PathEntry {
+  /** Names from the root's child down, joined by one space; '' for the root. */
+  key: string;
+  /** Subcommand words (names and aliases) and the canonical name each stands for. */
+  subcommands: Array<{ word: string; name: string; description: string }>;
+  /** Options accepted here, own and inherited. */
+  options: OptionEntry[];
+  /** Allowed values of the positional arguments, where fixed. */
+  argumentChoices: string[];
+}
+
+/** One line, no control characters: descriptions end up inside shell strings. */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+export function completionTable(root: CommandSpec): PathEntry[] {
+  return allCommands(root).map((cmd) => ({
+    key: pathKey(cmd),
+    subcommands: cmd.subcommands.flatMap((sub) =>
+      [sub.name, ...sub.aliases].map((word) => ({ word, name: sub.name, description: oneLine(sub.description) })),
+    ),
+    options: acceptedOptions(cmd).map((o) => ({
+      long: o.long,
+      short: o.short,
+      names: [o.long, o.short].filter((n): n is string => n !== undefined),
+      description: oneLine(o.description),
+      takesValue: o.takesValue,
+      choices: o.choices,
+    })),
+    argumentChoices: [...new Set(cmd.arguments.flatMap((a) => a.choices))],
+  }));
+}
+
+/** Every option name at a path, long and short. */
+export function optionWords(entry: PathEntry): string[] {
+  return entry.options.flatMap((o) => o.names);
+}
+
+/** Names of the options at a path that take a value. */
+export function valueOptionWords(entry: PathEntry): string[] {
+  return entry.options.filter((o) => o.takesValue).flatMap((o) => o.names);
+}
+
+/** Each option name with a fixed list of values, and the list. */
+export function optionChoices(entry: PathEntry): Array<{ option: string; choices: string[] }> {
+  return entry.options.filter((o) => o.takesValue && o.choices.length > 0).flatMap((o) => o.names.map((option) => ({ option, choices: o.choices })));
+}
+
+export const GENERATED_NOTE = 'Generated from the command tree by `cpk completion`; `npm run gen` rewrites completions/. Do not edit.';

@@ -1,0 +1,135 @@
+// A plain description of commander's command tree: what the completion
+// scripts and docs/commands.md are generated from, so neither can drift from
+// the real commands and flags (issue #5). Read through commander's public Help
+// API, so hidden commands and options stay hidden and the help option appears
+// where commander adds it.
+import type { EventEmitter } from 'node:events';
+import type { Argument, Command, Help, Option } from 'commander';
+
+export interface OptionSpec {
+  /** As declared, e.g. `-q, --quiet` or `--name <name>`. */
+  flags: string;
+  short?: string | undefined;
+  long?: string | undefined;
+  /** The option is followed by a value (`<x>` or `[x]`). */
+  takesValue: boolean;
+  /** The option's own description. */
+  description: string;
+  /** The description as `--help` shows it (with default and choices). */
+  helpDescription: string;
+  choices: string[];
+}
+
+export interface ArgumentSpec {
+  name: string;
+  /** As usage shows it: `<id>`, `[file]`, `<ids...>`. */
+  term: string;
+  required: boolean;
+  variadic: boolean;
+  description: string;
+  choices: string[];
+}
+
+export interface CommandSpec {
+  name: string;
+  aliases: string[];
+  /** Names from the root's child down to this command; [] for the root. */
+  path: string[];
+  description: string;
+  /** Usage line as `--help` shows it, with the full command path. */
+  usage: string;
+  /** This command's own options (help included). */
+  options: OptionSpec[];
+  /** Options of its ancestors, which commander accepts here too (nearest first, no duplicates of `options`). */
+  inherited: OptionSpec[];
+  arguments: ArgumentSpec[];
+  subcommands: CommandSpec[];
+  /** The text `--help` prints after the option list (examples, exit codes), without trailing blank lines. */
+  helpAfter: string;
+}
+
+function optionSpec(option: Option, help: Help): OptionSpec {
+  return {
+    flags: option.flags,
+    short: option.short,
+    long: option.long,
+    takesValue: option.required || option.optional,
+    description: option.description,
+    helpDescription: help.optionDescription(option),
+    choices: option.argChoices ? [...option.argChoices] : [],
+  };
+}
+
+function argumentSpec(argument: Argument, help: Help): ArgumentSpec {
+  const name = argument.name();
+  const dots = argument.variadic ? '...' : '';
+  return {
+    name,
+    term: argument.required ? `<${name}${dots}>` : `[${name}${dots}]`,
+    required: argument.required,
+    variadic: argument.variadic,
+    description: help.argumentDescription(argument),
+    choices: argument.argChoices ? [...argument.argChoices] : [],
+  };
+}
+
+/**
+ * The text commander writes after a command's help (addHelpText('after', ...)).
+ * Commander keeps it as an 'afterHelp' listener (a Command is an EventEmitter,
+ * which its typings do not say), so it is replayed into a string.
+ */
+function helpAfter(cmd: Command): string {
+  let text = '';
+  (cmd as unknown as EventEmitter).emit('afterHelp', { error: false, command: cmd, write: (chunk: string) => (text += chunk) });
+  return text.replace(/^\n+/, '').trimEnd();
+}
+
+function fullName(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+export function describeCommand(cmd: Command, path: string[] = [], inherited: OptionSpec[] = []): CommandSpec {
+  const help = cmd.createHelp();
+  const options = help.visibleOptions(cmd).map((o) => optionSpec(o, help));
+  const own = new Set(options.map((o) => o.flags));
+  const ownNames = new Set(options.flatMap((o) => [o.short, o.long]).filter(Boolean));
+  const passedOn = inherited.filter((o) => !own.has(o.flags) && !ownNames.has(o.long) && !ownNames.has(o.short));
+  // What commander accepts below this command: its non-help options and everything it accepted itself.
+  const helpFlags = help.visibleOptions(cmd).filter((o) => o.long === '--help').map((o) => o.flags);
+  const forChildren = [...options.filter((o) => !helpFlags.includes(o.flags)), ...passedOn];
+  const usage = help.commandUsage(cmd);
+  return {
+    name: cmd.name(),
+    aliases: cmd.aliases(),
+    path,
+    description: help.commandDescription(cmd),
+    usage: usage.startsWith(fullName(cmd)) ? usage : `${fullName(cmd)} ${usage}`,
+    options,
+    inherited: passedOn,
+    arguments: cmd.registeredArguments.map((a) => argumentSpec(a, help)),
+    subcommands: help.visibleCommands(cmd).map((sub) => describeCommand(sub, [...path, sub.name()], forChildren)),
+    helpAfter: helpAfter(cmd),
+  };
+}
+
+/** Every command of the tree, depth first, the root first. */
+export function allCommands(root: CommandSpec): CommandSpec[] {
+  return [root, ...root.subcommands.flatMap(allCommands)];
+}
+
+/** Everything that can be typed at a command: its own options and the inherited ones. */
+export function acceptedOptions(cmd: CommandSpec): OptionSpec[] {
+  return [...cmd.options, ...cmd.inherited];
+}
+
+/** The option names (short and long) of a list of options. */
+export function optionNames(options: OptionSpec[]): string[] {
+  return options.flatMap((o) => [o.long, o.short].filter((n): n is string => n !== undefined));
+}
+
+/** A command's path as the scripts key it: names joined by one space, '' for the root. */
+export function pathKey(cmd: CommandSpec): string {
+  return cmd.path.join(' ');
+}

@@ -1,0 +1,25 @@
+// Every generated file of the repository and its content, from the live
+// command tree. `npm run gen` (scripts/gen.mjs) writes them; a test fails
+// when the files on disk differ.
+import { Readable } from 'node:stream';
+import { buildProgram } from '../program.js';
+import { completionScript } from '../completion/index.js';
+import { COMPLETION_FILES, SHELLS } from '../completion/shells.js';
+import type { IO } from '../io.js';
+import { commandsMarkdown } from './commands-md.js';
+
+/** The program as every user gets it; its IO is never used (nothing runs). */
+export function referenceProgram() {
+  const sink = { write: () => true };
+  const io: IO = { stdout: sink, stderr: sink, stdin: Readable.from([]), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env: {} };
+  return buildProgram({ io });
+}
+
+/** Repository-relative path -> content. */
+export function generatedFiles(): Record<string, string> {
+  const program = referenceProgram();
+  const files: Record<string, string> = {};
+  for (const shell of SHELLS) files[COMPLETION_FILES[shell]] = completionScript(shell, program);
+  files['docs/commands.md'] = commandsMarkdown(program);
+  return files;
+}

@@ -1,0 +1,161 @@
+// Completions and docs/commands.md are generated from the command tree: the
+// files in the repository must match it, and the scripts must offer what the
+// tree holds, checked in real shells.
+import { describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { generatedFiles, referenceProgram } from '../../src/gen/files.js';
+import { completionScript } from '../../src/completion/index.js';
+import { COMPLETION_FILES } from '../../src/completion/shells.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function sub(cmd: Command, ...names: string[]): Command {
+  return names.reduce((c, name) => {
+    const found = c.commands.find((s) => s.name() === name);
+    if (!found) throw new Error(`no command ${name}`);
+    return found;
+  }, cmd);
+}
+
+/** Subcommand names as commander's own help lists them (its implicit `help` included). */
+function subcommands(cmd: Command): string[] {
+  return cmd.createHelp().visibleCommands(cmd).map((c) => c.name());
+}
+
+/** Long options commander accepts at `cmd`: its own, its ancestors', and --help. */
+function longOptions(cmd: Command): string[] {
+  const names = new Set<string>(['--help']);
+  for (let c: Command | null = cmd; c; c = c.parent) for (const o of c.options) if (o.long) names.add(o.long);
+  return [...names].sort();
+}
+
+/**
+ * Runs a bash completion script in a real bash and returns what each command
+ * line (the last word being completed) gets in COMPREPLY, sorted.
+ */
+function bashComplete(script: string, lines: string[][]): string[][] {
+  const cases = lines.map((words) => `comp ${words.map((w) => `'${w}'`).join(' ')}`).join('\n');
+  const driver = `${script}
+comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=(); _cpk; printf '%s\\n' "\${COMPREPLY[@]}" | LC_ALL=C sort | tr '\\n' ' '; echo; }
+complete -p cpk >/dev/null || echo 'cpk is not registered' >&2
+${cases}`;
+  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', driver], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return out.split('\n').slice(0, lines.length).map((line) => line.split(' ').filter(Boolean));
+}
+
+const program = referenceProgram();
+const sorted = (words: string[]) => [...words].sort();
+
+describe('generated files', () => {
+  it.each(Object.entries(generatedFiles()))('%s matches the command tree (npm run gen rewrites it)', (path, content) => {
+    const onDisk = readFileSync(resolve(ROOT, path), 'utf8');
+    expect(onDisk, `${path} is out of date: run npm run gen`).toBe(content);
+  });
+});
+
+describe('bash completion (completions/cpk.bash in a real bash)', () => {
+  const script = readFileSync(resolve(ROOT, COMPLETION_FILES.bash), 'utf8');
+
+  it('is valid bash', () => {
+    const r = spawnSync('bash', ['-n', resolve(ROOT, COMPLETION_FILES.bash)], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('completes commands, subcommands, options and fixed values', () => {
+    const [mon, monitors, createFlags, afterValue, shells, root, longOnly] = bashComplete(script, [
+      ['cpk', 'mon'],
+      ['cpk', 'monitors', ''],
+      ['cpk', 'monitors', 'create', '--'],
+      // --base-url takes a value: "monitors" is that value, not the command.
+      ['cpk', '--base-url', 'monitors', ''],
+      ['cpk', 'completion', ''],
+      ['cpk', '--json', 're'],
+      ['cpk', 'monitors', 'create', '--int'],
+    ]);
+    expect(mon).toEqual(['monitors']);
+    expect(monitors).toEqual(expect.arrayContaining(['create', 'delete', 'get', 'update']));
+    expect(monitors).toEqual(sorted(subcommands(sub(program, 'monitors'))));
+    expect(createFlags).toEqual(expect.arrayContaining(['--name', '--type', '--target', '--interval', '--data', '--quiet', '--json', '--base-url', '--help']));
+    expect(createFlags).toEqual(longOptions(sub(program, 'monitors', 'create')));
+    expect(afterValue).toEqual(sorted(subcommands(program)));
+    expect(shells).toEqual(['bash', 'fish', 'powershell', 'zsh']);
+    expect(root).toEqual(['reports']);
+    expect(longOnly).toEqual(['--interval']);
+  });
+
+  it('follows the tree: a command or flag added to it is completed without touching the generator', () => {
+    const changed = referenceProgram();
+    sub(changed, 'monitors', 'create').option('--brand-new <x>', 'added by a test');
+    changed.command('zebra').description('added by a test').command('stripe');
+    const [flags, top, nested] = bashComplete(completionScript('bash', changed), [
+      ['cpk', 'monitors', 'create', '--br'],
+      ['cpk', 'ze'],
+      ['cpk', 'zebra', ''],
+    ]);
+    expect(flags).toEqual(['--brand-new']);
+    expect(top).toEqual(['zebra']);
+    expect(nested).toEqual(expect.arrayContaining(['stripe']));
+  });
+});
+
+function installed(shell: string): boolean {
+  return spawnSync(shell, ['-c', 'exit 0'], { stdio: 'ignore' }).status === 0;
+}
+
+// zsh and fish are not part of the project's toolchain: these checks run
+// where they are installed (a developer's machine), and are not defined otherwise.
+if (installed('zsh')) {
+  describe('zsh completion (completions/cpk.zsh in a real zsh)', () => {
+    it('parses and offers commands and options', () => {
+      const file = resolve(ROOT, COMPLETION_FILES.zsh);
+      expect(spawnSync('zsh', ['-n', file]).status).toBe(0);
+      // _describe and compdef belong to zsh's completion system, which needs a
+      // terminal: stand-ins print what they were asked to offer.
+      const driver = `compdef() { :; }
+_describe() { local -a names; names=("\${(@)\${(P)4}%%:*}"); print -r -- "\${(j: :)\${(@M)names:#\${words[CURRENT]}*}}"; }
+_files() { print files; }
+source ${file}
+comp() { words=("$@"); CURRENT=$#; _cpk; }
+comp cpk mon
+comp cpk monitors ''
+comp cpk monitors create --i`;
+      const out = execFileSync('zsh', ['-f', '-c', driver], { encoding: 'utf8' }).split('\n');
+      expect(out.slice(0, 3)).toEqual(['monitors', subcommands(sub(program, 'monitors')).join(' '), '--interval']);
+    });
+  });
+}
+
+if (installed('fish')) {
+  describe('fish completion (completions/cpk.fish in a real fish)', () => {
+    it('offers commands and options', () => {
+      const file = resolve(ROOT, COMPLETION_FILES.fish);
+      const cmd = `source ${file}; complete -C 'cpk mon'; echo ---; complete -C 'cpk monitors create --int'; echo ---; complete -C 'cpk --base-url monitors '`;
+      const [mon, flags, afterValue] = execFileSync('fish', ['-N', '-c', cmd], { encoding: 'utf8' }).split('---\n');
+      expect(mon).toMatch(/^monitors\t/);
+      expect(flags).toMatch(/^--interval\t/);
+      expect(afterValue!.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(sorted(subcommands(program)));
+    });
+  });
+}
+
+describe('docs/commands.md', () => {
+  const doc = readFileSync(resolve(ROOT, 'docs/commands.md'), 'utf8');
+
+  function walk(cmd: Command, path: string[]): Array<[string[], Command]> {
+    return [[path, cmd], ...cmd.commands.flatMap((c) => walk(c, [...path, c.name()]))];
+  }
+
+  it('has a section for every command, naming each of its options', () => {
+    for (const [path, cmd] of walk(program, [])) {
+      const heading = `\n## ${['cpk', ...path].join(' ')}\n`;
+      expect(doc, `no section for ${heading.trim()}`).toContain(heading);
+      const section = doc.slice(doc.indexOf(heading) + heading.length).split('\n## ')[0]!;
+      const options = path.length === 0 ? doc.slice(doc.indexOf('## Global options')) : section;
+      for (const option of cmd.options) expect(options, `${path.join(' ')} ${option.flags}`).toContain(`| \`${option.flags}\` |`);
+    }
+  });
+});
