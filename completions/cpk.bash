@@ -40,7 +40,7 @@ __cpk_value_option() {
     'channels update/--set'|'channels update/--set-string'|'channels update/--data'|'channels update/--base-url'|'channels update/--timeout') return 0 ;;
     'channels help/--base-url'|'channels help/--timeout') return 0 ;;
     'reports/--base-url'|'reports/--timeout') return 0 ;;
-    'reports get/--base-url'|'reports get/--timeout') return 0 ;;
+    'reports get/--every'|'reports get/--base-url'|'reports get/--timeout') return 0 ;;
     'reports help/--base-url'|'reports help/--timeout') return 0 ;;
     'openapi/--base-url'|'openapi/--timeout') return 0 ;;
     'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--base-url'|'emulator/--timeout') return 0 ;;
@@ -68,7 +68,7 @@ __cpk_words() {
     'channels help/-') __cpk_reply='--version --base-url --json --timeout --debug --no-color' ;;
     'reports/') __cpk_reply='get help' ;;
     'reports/-') __cpk_reply='--help -h --version --base-url --json --timeout --debug --no-color' ;;
-    'reports get/-') __cpk_reply='--help -h --version --base-url --json --timeout --debug --no-color' ;;
+    'reports get/-') __cpk_reply='--watch -w --every --help -h --version --base-url --json --timeout --debug --no-color' ;;
     'reports help/-') __cpk_reply='--version --base-url --json --timeout --debug --no-color' ;;
     'openapi/-') __cpk_reply='--help -h --version --base-url --json --timeout --debug --no-color' ;;
     'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --quiet -q --help -h --version --base-url --json --timeout --debug --no-color' ;;

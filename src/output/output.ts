@@ -34,8 +34,14 @@ interface Palette {
   ok: Painter;
   bad: Painter;
   warn: Painter;
+  changed: Painter;
 }
-const PLAIN: Palette = { key: (t) => t, dim: (t) => t, ok: (t) => t, bad: (t) => t, warn: (t) => t };
+const PLAIN: Palette = { key: (t) => t, dim: (t) => t, ok: (t) => t, bad: (t) => t, warn: (t) => t, changed: (t) => t };
+
+export interface DetailOptions {
+  /** Keys whose value changed since the last display, with the old value's text ('' when the key is new). */
+  changed?: ReadonlyMap<string, string>;
+}
 
 export class Output {
   readonly stdoutColor: boolean;
@@ -79,11 +85,15 @@ export class Output {
     if (!this.stdoutColor) return PLAIN;
     const { Chalk } = await import('chalk');
     const chalk = new Chalk({ level: 1 });
-    return { key: chalk.bold, dim: chalk.dim, ok: chalk.green, bad: chalk.red, warn: chalk.yellow };
+    return { key: chalk.bold, dim: chalk.dim, ok: chalk.green, bad: chalk.red, warn: chalk.yellow, changed: chalk.inverse };
   }
 
-  /** A detail object as a key/value table: nested fields as dotted keys. */
-  async printDetail(value: unknown): Promise<void> {
+  /**
+   * A detail object as a key/value table: nested fields as dotted keys.
+   * Changed values are shown in inverse video, or without color followed by
+   * the value they had (`(was 100)`), so the change is visible either way.
+   */
+  async printDetail(value: unknown, options: DetailOptions = {}): Promise<void> {
     const rows = flatten(value);
     const paint = await this.palette();
     const { default: Table } = await import('cli-table3');
@@ -95,7 +105,10 @@ export class Output {
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
     });
     for (const [key, text] of rows) {
-      table.push([paint.key(sanitizeLine(key)), colorValue(key, sanitize(text), paint)]);
+      const old = options.changed?.get(key);
+      let cell = colorValue(key, sanitize(text), paint);
+      if (old !== undefined) cell = this.stdoutColor ? paint.changed(cell) : `${cell}  (${old === '' ? 'new' : `was ${sanitizeLine(old)}`})`;
+      table.push([paint.key(sanitizeLine(key)), cell]);
     }
     // cli-table3 pads every cell; trailing blanks only get in the way of grep and diff.
     const text = rows.length === 0 ? '(empty)' : table.toString().split('\n').map((line) => line.trimEnd()).join('\n');

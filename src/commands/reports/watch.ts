@@ -1,0 +1,127 @@
+// `cpk reports get ID --watch`: fetch the report every --every until Ctrl-C.
+//
+// - On a terminal (and without --json) the table is redrawn in place, the
+//   values that changed since the last refresh highlighted.
+// - Otherwise (a pipe, a file, --json) one compact JSON line is printed per
+//   refresh that changed something; the first refresh always prints.
+// - Ctrl-C (or SIGTERM) ends the watch with exit 0: stopping is how a watch is
+//   meant to end, and every line printed is complete.
+// - The first fetch failing ends the watch with that error's exit code (a
+//   wrong id, token or URL should fail fast). Later, a server or network
+//   failure (exit 1 or 3, after the HTTP layer's retries) is a warning on
+//   stderr and the next refresh tries again; 401, 403, 404 and other 4xx end
+//   the watch with their exit code.
+import type { Context } from '../../context.js';
+import { CpkError, ExitCode } from '../../errors.js';
+import { describeError } from '../../output/errors.js';
+import { flatten } from '../../output/flatten.js';
+import type { JsonObject } from '../../parse/fields.js';
+
+export interface WatchOptions {
+  id: string;
+  everyMs: number;
+}
+
+export interface WatchDeps {
+  /** Waits `ms`; resolves false when the signal ended the wait. */
+  pause?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
+  now?: () => Date;
+}
+
+/**
+ * Top-level fields that change on every fetch by nature (the emulator stamps
+ * each report with the time it was generated): they alone are not a change.
+ */
+export const VOLATILE_FIELDS: readonly string[] = ['generated_at'];
+
+/** Home the cursor and clear the screen. */
+const CLEAR_SCREEN = '\u001b[H\u001b[2J';
+
+export function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The report as compared between refreshes: keys sorted, volatile fields left out. */
+export function comparable(report: JsonObject): string {
+  const sortKeys = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(sortKeys);
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+    }
+    return value;
+  };
+  const rest = Object.fromEntries(Object.entries(report).filter(([key]) => !VOLATILE_FIELDS.includes(key)));
+  return JSON.stringify(sortKeys(rest));
+}
+
+/** The table rows (dotted keys) whose text differs from the previous report's, with the old text ('' when new). */
+export function changedRows(previous: JsonObject | undefined, current: JsonObject): Map<string, string> {
+  const changed = new Map<string, string>();
+  if (previous === undefined) return changed;
+  const before = new Map(flatten(previous));
+  for (const [key, text] of flatten(current)) {
+    if (VOLATILE_FIELDS.includes(key)) continue;
+    const old = before.get(key);
+    if (old !== text) changed.set(key, old ?? '');
+  }
+  return changed;
+}
+
+/** Server and network failures: the next refresh may well succeed. */
+function transient(error: unknown): boolean {
+  return error instanceof CpkError && (error.exitCode === ExitCode.FAILURE || error.exitCode === ExitCode.NETWORK);
+}
+
+function clock(date: Date): string {
+  return date.toTimeString().slice(0, 8);
+}
+
+function every(ms: number): string {
+  const s = ms / 1000;
+  return s % 60 === 0 ? `${s / 60}m` : `${s}s`;
+}
+
+export async function watchReport(opts: WatchOptions, ctx: Context, deps: WatchDeps = {}): Promise<void> {
+  const wait = deps.pause ?? pause;
+  const now = deps.now ?? (() => new Date());
+  const live = !ctx.out.json && ctx.io.stdoutIsTTY;
+  const api = await ctx.api();
+  let previous: JsonObject | undefined;
+  let lastLine: string | undefined;
+  for (;;) {
+    let report: JsonObject | undefined;
+    try {
+      report = await api.getReport(opts.id);
+    } catch (error) {
+      if (ctx.signal?.aborted) return;
+      if (previous === undefined || !transient(error)) throw error;
+      ctx.out.warn(`refresh at ${clock(now())} failed: ${describeError(error).message}; trying again in ${every(opts.everyMs)}`);
+    }
+    if (report !== undefined) {
+      if (live) {
+        const changed = changedRows(previous, report);
+        // A dumb terminal gets no escape sequences: the tables follow each other.
+        ctx.io.stdout.write(ctx.env.TERM === 'dumb' ? '\n' : CLEAR_SCREEN);
+        await ctx.out.printDetail(report, { changed });
+        if (ctx.io.stderrIsTTY) ctx.out.info(`refreshed at ${clock(now())}, every ${every(opts.everyMs)}; Ctrl-C to stop`);
+      } else {
+        const line = comparable(report);
+        if (line !== lastLine) ctx.out.printJson(report, { compact: true });
+        lastLine = line;
+      }
+      previous = report;
+    }
+    if (!(await wait(opts.everyMs, ctx.signal))) return;
+  }
+}
