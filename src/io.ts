@@ -16,6 +16,14 @@ export interface IO {
 }
 
 export function processIO(): IO {
+  // A reader that stops early (`cpk ... | head -1`) closes the pipe: that is
+  // not an error worth a stack trace. Stop quietly, as cat and gh do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
   return {
     stdout: process.stdout,
     stderr: process.stderr,

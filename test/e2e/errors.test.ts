@@ -225,3 +225,13 @@ describe('the token never appears in output', () => {
     expect(runs[1]!.stderr).toMatch(/< 404 in \d+ms/);
   });
 });
+
+describe('a closed pipe', () => {
+  it('a reader that stops early gets no stack trace', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { BIN } = await import('../helpers/cli.js');
+    const r = spawnSync('bash', ['-c', `node "${BIN}" --help | head -c 10 >/dev/null; node "${BIN}" monitors create --help | true`], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
