@@ -3,7 +3,7 @@
 // terminals. Where the interface leaves a shape open ("not shown"), the type is
 // an open object and nothing beyond the documented fields is assumed.
 import { ApiError } from '../errors.js';
-import type { HttpClient, HttpResponse } from '../http/client.js';
+import type { HttpClient, HttpResponse, RequestSpec } from '../http/client.js';
 import { isPlainObject, type JsonObject } from '../parse/fields.js';
 
 /** Fields accepted on creation; any other field passes through. */
@@ -30,41 +30,61 @@ export interface ChannelUpdateResult extends JsonObject {
   ok: boolean;
 }
 
+/**
+ * How each endpoint's request is built, in one place: Api sends them, and
+ * --dry-run describes exactly the same request without sending it.
+ */
+export const endpoints = {
+  createMonitor: (input: MonitorInput): RequestSpec => ({ method: 'POST', segments: ['monitors'], body: input }),
+  getMonitor: (id: string): RequestSpec => ({ method: 'GET', segments: ['monitors', id] }),
+  updateMonitor: (id: string, changes: JsonObject): RequestSpec => ({ method: 'PATCH', segments: ['monitors', id], body: changes }),
+  deleteMonitor: (id: string): RequestSpec => ({ method: 'DELETE', segments: ['monitors', id] }),
+  updateChannel: (id: string, changes: JsonObject): RequestSpec => ({ method: 'PATCH', segments: ['channels', id], body: changes }),
+  getReport: (id: string): RequestSpec => ({ method: 'GET', segments: ['reports', id] }),
+  /** The public OpenAPI document: sent without a token (interface, section 5). */
+  getOpenApi: (): RequestSpec => ({ method: 'GET', segments: ['openapi.json'], auth: false }),
+};
+
 export class Api {
   constructor(readonly http: HttpClient) {}
 
   async createMonitor(input: MonitorInput): Promise<MonitorRef> {
-    const res = await this.http.request({ method: 'POST', segments: ['monitors'], body: input });
+    const res = await this.http.request(endpoints.createMonitor(input));
     return expectMonitorRef(res);
   }
 
   async getMonitor(id: string): Promise<JsonObject> {
-    return expectObject(await this.http.request({ method: 'GET', segments: ['monitors', id] }));
+    return expectObject(await this.http.request(endpoints.getMonitor(id)));
   }
 
   async updateMonitor(id: string, changes: JsonObject): Promise<MonitorRef> {
-    return expectMonitorRef(await this.http.request({ method: 'PATCH', segments: ['monitors', id], body: changes }));
+    return expectMonitorRef(await this.http.request(endpoints.updateMonitor(id, changes)));
   }
 
   async deleteMonitor(id: string): Promise<DeleteResult> {
-    const res = await this.http.request({ method: 'DELETE', segments: ['monitors', id] });
+    const res = await this.http.request(endpoints.deleteMonitor(id));
     return { body: res.body, status: res.status };
   }
 
   async updateChannel(id: string, changes: JsonObject): Promise<ChannelUpdateResult> {
-    const res = await this.http.request({ method: 'PATCH', segments: ['channels', id], body: changes });
+    const res = await this.http.request(endpoints.updateChannel(id, changes));
     const body = expectObject(res);
     if (typeof body.ok !== 'boolean') throw unexpected(res, 'a boolean "ok"');
     return body as ChannelUpdateResult;
   }
 
   async getReport(id: string): Promise<JsonObject> {
-    return expectObject(await this.http.request({ method: 'GET', segments: ['reports', id] }));
+    return expectObject(await this.http.request(endpoints.getReport(id)));
   }
 
   /** The public OpenAPI document: sent without a token (interface, section 5). */
   async getOpenApi(): Promise<JsonObject> {
-    return expectObject(await this.http.request({ method: 'GET', segments: ['openapi.json'], auth: false }));
+    return expectObject(await this.http.request(endpoints.getOpenApi()));
+  }
+
+  /** A raw request below the base URL (`cpk api`): any 2xx body, JSON or not. */
+  raw(spec: RequestSpec): Promise<HttpResponse> {
+    return this.http.request({ ...spec, anyBody: true });
   }
 
   close(): Promise<void> {

@@ -34,7 +34,21 @@ export interface RequestSpec {
   body?: unknown;
   /** Send the bearer token (default true). */
   auth?: boolean;
+  /** Accept any 2xx body (for `cpk api`): parsed when it is JSON, else only `text` is set. */
+  anyBody?: boolean;
 }
+
+/** A request as it would be sent, with the token replaced by `$CPK_TOKEN` (for --dry-run). */
+export interface RequestDescription {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The exact body text that would be sent. */
+  body?: string;
+}
+
+/** What --dry-run shows instead of the token: a shell variable, so the printed command stays runnable. */
+export const TOKEN_PLACEHOLDER = '$CPK_TOKEN';
 
 export interface HttpResponse {
   status: number;
@@ -96,6 +110,21 @@ export class HttpClient {
     return headers;
   }
 
+  /**
+   * The request `request(spec)` would send, built by the same code, without
+   * sending anything and without the token: the authorization header, when the
+   * request carries one, names $CPK_TOKEN instead (whether or not a token is
+   * configured, since a dry run needs none).
+   */
+  describe(spec: RequestSpec): RequestDescription {
+    const headers = this.headersFor(spec);
+    delete headers.authorization;
+    if (spec.auth !== false) headers.authorization = `Bearer ${TOKEN_PLACEHOLDER}`;
+    const description: RequestDescription = { method: spec.method.toUpperCase(), url: this.buildUrl(spec), headers };
+    if (spec.body !== undefined) description.body = JSON.stringify(spec.body);
+    return description;
+  }
+
   async request(spec: RequestSpec): Promise<HttpResponse> {
     const method = spec.method.toUpperCase();
     const url = this.buildUrl(spec);
@@ -147,7 +176,7 @@ export class HttpClient {
         for (const [name, value] of Object.entries(response.headers)) debug(`< ${name}: ${sanitizeLine(value)}`);
       }
       if (response.status >= 200 && response.status < 300) {
-        return parseSuccess(result, response);
+        return spec.anyBody ? parseLenient(result) : parseSuccess(result, response);
       }
       if (idempotent && isRetryableStatus(response.status) && attempt < attempts) {
         const retryAfter = parseRetryAfter(response.headers['retry-after']);
@@ -233,6 +262,17 @@ function parseSuccess(result: HttpResponse, response: TransportResponse): HttpRe
       { status: response.status, method: result.method, url: result.url, requestId: result.requestId, contentType: describeType(response) },
       { exitCode: 1 },
     );
+  }
+  return result;
+}
+
+/** Any 2xx body: JSON when it parses as JSON, else left as text. */
+function parseLenient(result: HttpResponse): HttpResponse {
+  if (result.text.trim() === '') return result;
+  try {
+    result.body = JSON.parse(result.text);
+  } catch {
+    // not JSON: the caller prints `text` as it came
   }
   return result;
 }
