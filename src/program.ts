@@ -9,6 +9,7 @@ import { register as reports } from './commands/reports/get.js';
 import { register as openapi } from './commands/openapi.js';
 import { register as emulator } from './commands/emulator.js';
 import { register as completion } from './commands/completion.js';
+import { register as api } from './commands/api.js';
 import { DEFAULT_TIMEOUT_SECONDS } from './context.js';
 import { version } from './version.js';
 
@@ -19,6 +20,7 @@ export function buildProgram(runtime: Runtime): Command {
     .version(version, '--version', 'print the version')
     .option('--base-url <url>', 'service base URL (env CPK_BASE_URL; default http://127.0.0.1:4010/v1, the local emulator)')
     .option('--json', 'print results as JSON (errors as one JSON object on stderr)')
+    .option('--query <expr>', 'JMESPath expression applied to the JSON result; implies --json; a string prints raw')
     .option('--timeout <seconds>', `time limit for each request attempt (default ${DEFAULT_TIMEOUT_SECONDS})`)
     .option('--debug', 'trace requests and responses on stderr (the token is redacted)')
     .option('--no-color', 'no color (also NO_COLOR=1 or CI=true)')
@@ -48,6 +50,7 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not foun
   channels(program, runtime);
   reports(program, runtime);
   openapi(program, runtime);
+  api(program, runtime);
   emulator(program, runtime);
   completion(program, runtime);
   return program;

@@ -8,6 +8,13 @@ import { isPlainObject, type JsonObject } from './fields.js';
  * stdin. Anything but a JSON object is a usage error.
  */
 export async function parseDataFlag(value: string, stdin: NodeJS.ReadableStream): Promise<JsonObject> {
+  const { parsed, source } = await parseJsonFlag(value, stdin);
+  if (!isPlainObject(parsed)) throw new UsageError(`--data ${source} must be a JSON object`);
+  return parsed;
+}
+
+/** `--data` as any JSON value (for `cpk api`, whose body may be an array or a scalar). */
+export async function parseJsonFlag(value: string, stdin: NodeJS.ReadableStream): Promise<{ parsed: unknown; source: string }> {
   let text: string;
   let source: string;
   if (value === '-') {
@@ -32,6 +39,5 @@ export async function parseDataFlag(value: string, stdin: NodeJS.ReadableStream)
   } catch (error) {
     throw new UsageError(`--data ${source} is not valid JSON: ${(error as Error).message}`);
   }
-  if (!isPlainObject(parsed)) throw new UsageError(`--data ${source} must be a JSON object`);
-  return parsed;
+  return { parsed, source };
 }
