@@ -13,6 +13,8 @@ export interface GlobalOptions {
   timeoutSeconds: number;
   debug: boolean;
   color: boolean;
+  /** --query: a JMESPath expression applied to the JSON result (implies --json). */
+  query?: string | undefined;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -30,10 +32,11 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
   }
   return {
     baseUrl: typeof raw.baseUrl === 'string' ? raw.baseUrl : undefined,
-    json: raw.json === true,
+    json: raw.json === true || typeof raw.query === 'string',
     timeoutSeconds,
     debug: raw.debug === true,
     color: raw.color !== false,
+    query: typeof raw.query === 'string' ? raw.query : undefined,
   };
 }
 

@@ -23,7 +23,7 @@ export async function main(argv: string[], io: IO = processIO(), options: { hand
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  const wantsJson = argv.includes('--json');
+  const wantsJson = argv.includes('--json') || argv.some((a) => a === '--query' || a.startsWith('--query='));
   const wantsDebug = argv.includes('--debug');
   try {
     const program = buildProgram(runtime);

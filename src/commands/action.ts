@@ -20,6 +20,8 @@ export function action(runtime: Runtime, handler: (ctx: Context, args: string[],
     const args = params.slice(0, -2).flatMap((p) => (Array.isArray(p) ? (p as string[]) : [p as string]));
     const ctx = new Context(runtime.io, parseGlobals(cmd.optsWithGlobals()), runtime.signal);
     runtime.context = ctx;
+    // A bad --query is a usage error before anything is sent.
+    if (ctx.globals.query !== undefined) ctx.out.query = await (await import('../output/query.js')).compileQuery(ctx.globals.query);
     await handler(ctx, args, cmd.opts(), cmd);
   };
 }

@@ -46,6 +46,8 @@ export interface DetailOptions {
 export class Output {
   readonly stdoutColor: boolean;
   readonly stderrColor: boolean;
+  /** --query, applied to every JSON result (src/output/query.ts). */
+  query: ((value: unknown) => unknown) | undefined;
   constructor(
     readonly io: IO,
     readonly settings: OutputSettings,
@@ -58,8 +60,20 @@ export class Output {
     return this.settings.json;
   }
 
-  /** A JSON result on stdout, exactly the value given. */
+  /**
+   * A JSON result on stdout, exactly the value given; under --query, what the
+   * expression selects, and a string raw (no quotes) so `$(cpk ... --query id)`
+   * gives the value itself.
+   */
   printJson(value: unknown, options: { compact?: boolean } = {}): void {
+    if (this.query) {
+      const selected = this.query(value);
+      if (typeof selected === 'string') {
+        this.io.stdout.write(`${this.io.stdoutIsTTY ? sanitize(selected) : selected}\n`);
+        return;
+      }
+      value = selected;
+    }
     this.io.stdout.write(`${toJson(value, options.compact ? 0 : 2)}\n`);
   }
 
@@ -115,6 +129,16 @@ export class Output {
     this.io.stdout.write(`${text}\n`);
   }
 
+  /** Rows under a header, in columns (for lists such as the monitors create --from made). */
+  async printRows(head: string[], rows: string[][]): Promise<void> {
+    const paint = await this.palette();
+    const { default: Table } = await import('cli-table3');
+    const table = new Table({ chars: BORDERLESS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 } });
+    table.push(head.map((h) => paint.key(sanitizeLine(h))));
+    for (const row of rows) table.push(row.map((cell, i) => colorValue(head[i] ?? '', sanitizeLine(cell), paint)));
+    this.io.stdout.write(`${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
+  }
+
   /** Runs `work` with a spinner on stderr when decoration is allowed and the work is slow. */
   async spin<T>(text: string, work: () => Promise<T>): Promise<T> {
     if (!this.stderrColor) return work();
@@ -136,6 +160,11 @@ export class Output {
     }
   }
 }
+
+const BORDERLESS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+};
 
 function colorValue(key: string, text: string, paint: Palette): string {
   if (key !== 'status' && !key.endsWith('.status')) return text;

@@ -1,0 +1,60 @@
+// --query: a JMESPath expression (the AWS and Azure CLIs' --query) applied to
+// a command's JSON result. jmespath is imported only when --query is given.
+import { UsageError } from '../errors.js';
+
+// The functions of the JMESPath specification, so that a misspelt function is
+// a usage error before anything is sent (jmespath itself finds out only when
+// it evaluates the expression, after the request).
+const FUNCTIONS = new Set([
+  'abs', 'avg', 'ceil', 'contains', 'ends_with', 'floor', 'join', 'keys', 'length', 'map', 'max', 'max_by', 'merge', 'min', 'min_by',
+  'not_null', 'reverse', 'sort', 'sort_by', 'starts_with', 'sum', 'to_array', 'to_number', 'to_string', 'type', 'values',
+]);
+
+interface AstNode {
+  type?: string;
+  name?: string;
+  children?: unknown[];
+}
+
+function unknownFunction(node: unknown): string | undefined {
+  if (Array.isArray(node)) {
+    for (const child of node) {
+      const found = unknownFunction(child);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof node !== 'object' || node === null) return undefined;
+  const n = node as AstNode;
+  if (n.type === 'Function' && typeof n.name === 'string' && !FUNCTIONS.has(n.name)) return n.name;
+  return unknownFunction(n.children ?? []);
+}
+
+export type Query = (value: unknown) => unknown;
+
+interface JmesPath {
+  compile(expression: string): unknown;
+  search(data: unknown, expression: string): unknown;
+}
+
+/** Checks `expression` and returns the function that applies it (usage errors on a bad one). */
+export async function compileQuery(expression: string): Promise<Query> {
+  const mod = (await import('jmespath')) as unknown as JmesPath & { default?: JmesPath };
+  const jmespath = mod.default ?? mod;
+  if (expression.trim() === '') throw new UsageError('--query must not be empty');
+  let ast: unknown;
+  try {
+    ast = jmespath.compile(expression);
+  } catch (error) {
+    throw new UsageError(`invalid --query "${expression}": ${(error as Error).message}; nothing was sent`);
+  }
+  const fn = unknownFunction(ast);
+  if (fn) throw new UsageError(`invalid --query "${expression}": unknown function ${fn}(); nothing was sent`);
+  return (value) => {
+    try {
+      return jmespath.search(value, expression);
+    } catch (error) {
+      throw new UsageError(`--query "${expression}" cannot be applied to the result: ${(error as Error).message}`);
+    }
+  };
+}
