@@ -57,3 +57,20 @@ function sanitizeStack(error: Error): string {
   }
   return text.replace(/cpk_[A-Za-z0-9_\-.]+/g, 'cpk_[REDACTED]');
 }
+
+/**
+ * One failed item of a bulk command: one line naming the item, or under
+ * --json one JSON object that also carries the item's fields (e.g. its id).
+ */
+export function writeItemError(io: IO, item: { label: string; fields: Record<string, unknown> }, error: unknown, options: { json: boolean }): number {
+  const report = describeError(error);
+  if (options.json) {
+    io.stderr.write(
+      `${toJson({ ...item.fields, error: report.message, status: report.status, request_id: report.requestId, exit_code: report.exitCode }, 0)}\n`,
+    );
+  } else {
+    const id = report.requestId ? ` (request id: ${sanitizeLine(report.requestId)})` : '';
+    io.stderr.write(`cpk: ${sanitizeLine(item.label)}: ${report.message}${id}\n`);
+  }
+  return report.exitCode;
+}

@@ -1,19 +1,38 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { endpoints, type MonitorRef } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
+import { readAll } from '../../io.js';
 import type { JsonObject } from '../../parse/fields.js';
+import { parseConcurrency } from '../../parse/ids.js';
+import { parseRecords, type SourcedRecord } from '../../parse/records.js';
 import { action, collect, examples, type Runtime } from '../action.js';
+import { runBulk } from '../bulk.js';
+import { printDryRun } from '../dry-run.js';
 import { bodyFromFlags } from './fields.js';
 
 export interface CreateOptions {
   body: JsonObject;
   quiet: boolean;
+  dryRun: boolean;
 }
+
+export interface BulkCreateOptions {
+  records: SourcedRecord[];
+  quiet: boolean;
+  dryRun: boolean;
+  concurrency: number;
+}
+
+const BODY_FLAGS = ['name', 'type', 'target', 'interval', 'set', 'setString', 'data'] as const;
+const FLAG_NAMES: Record<(typeof BODY_FLAGS)[number], string> = {
+  name: '--name', type: '--type', target: '--target', interval: '--interval', set: '--set', setString: '--set-string', data: '--data',
+};
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
     .command('create')
-    .description('Create a monitor')
+    .description('Create a monitor, or many with --from')
     .option('--name <name>', 'human label of the monitor (required unless given in --data)')
     .option('--type <type>', 'kind of check, e.g. http')
     .option('--target <url>', 'what is checked; for an HTTP check, a URL')
@@ -21,12 +40,25 @@ export function register(parent: Command, runtime: Runtime): void {
     .option('--set <key=value>', 'set any other field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)', collect)
     .option('--set-string <key=value>', 'set any other field to a string, always (repeatable)', collect)
     .option('--data <json>', 'the request body: a JSON object, @file, or - for stdin (flags are merged over it)')
-    .option('-q, --quiet', 'print only the new monitor id')
+    .option('--from <file>', 'create one monitor per object of FILE (a JSON array or NDJSON; - for stdin)')
+    .option('--concurrency <n>', 'creates in flight at once with --from (default 8)')
+    .option('-q, --quiet', 'print only the new monitor id (one per line with --from)')
+    .option('--dry-run', 'print the request(s) as curl commands and send nothing')
     .action(
       action(runtime, async (ctx, _args, opts) => {
+        const quiet = opts.quiet === true;
+        const dryRun = opts.dryRun === true;
+        if (typeof opts.from === 'string') {
+          const clash = BODY_FLAGS.find((flag) => opts[flag] !== undefined);
+          if (clash) throw new UsageError(`--from cannot be combined with ${FLAG_NAMES[clash]}: put the fields in the file`);
+          const records = await readRecords(opts.from, ctx.io.stdin);
+          await runBulkCreate({ records, quiet, dryRun, concurrency: parseConcurrency(opts.concurrency) }, ctx);
+          return;
+        }
+        if (opts.concurrency !== undefined) throw new UsageError('--concurrency applies to --from only');
         const body = await bodyFromFlags(opts, ctx.io.stdin);
         if (body.name === undefined) throw new UsageError('--name is required (or a "name" field in --data)');
-        await run({ body, quiet: opts.quiet === true }, ctx);
+        await run({ body, quiet, dryRun }, ctx);
       }),
     );
   examples(
@@ -34,13 +66,62 @@ export function register(parent: Command, runtime: Runtime): void {
     'cpk monitors create --name "Checkout API" --type http --target https://shop.example.com/health --interval 1m',
     'cpk monitors create --name api -q            # prints the id alone',
     'cpk monitors create --data @monitor.json --json',
+    'cpk monitors create --from monitors.ndjson --json   # one {id, status} per monitor, in file order',
+    'cpk monitors create --name api --dry-run     # prints the curl command, sends nothing',
   );
 }
 
+async function readRecords(from: string, stdin: NodeJS.ReadableStream): Promise<SourcedRecord[]> {
+  let text: string;
+  if (from === '-') {
+    text = await readAll(stdin);
+  } else {
+    const { readFile } = await import('node:fs/promises');
+    try {
+      text = await readFile(from, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(`cannot read --from file "${from}"${code ? ` (${code})` : ''}`);
+    }
+  }
+  const source = from === '-' ? '--from stdin' : `--from file "${from}"`;
+  const records = parseRecords(text, source);
+  // The one field the interface requires, checked for every item before any is sent.
+  const nameless = records.find((r) => r.value.name === undefined);
+  if (nameless) throw new UsageError(`${source} ${nameless.label} has no "name" field; nothing was sent`);
+  return records;
+}
+
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
+  if (opts.dryRun) return printDryRun(ctx, [endpoints.createMonitor(opts.body)], { single: true });
   const api = await ctx.api();
   const created = await ctx.out.spin('Creating monitor', () => api.createMonitor(opts.body));
   if (ctx.out.json) ctx.out.printJson(created);
   else if (opts.quiet) ctx.out.printLine(created.id);
   else await ctx.out.printDetail(created);
+}
+
+/**
+ * `--from`: one POST per item, `concurrency` at a time. A POST is never
+ * retried once sent (src/http/retry.ts), so a failure never creates twice;
+ * failures are reported with their line (NDJSON) or element index (array).
+ */
+export async function runBulkCreate(opts: BulkCreateOptions, ctx: Context): Promise<void> {
+  if (opts.dryRun) return printDryRun(ctx, opts.records.map((r) => endpoints.createMonitor(r.value)), { single: false });
+  const api = await ctx.api();
+  const items = opts.records.map((r) => ({
+    label: r.label,
+    fields: r.label.startsWith('line') ? { line: r.position } : { index: r.position },
+    input: r.value,
+  }));
+  const bulk = await runBulk(ctx, items, (body) => api.createMonitor(body), { concurrency: opts.concurrency, progress: 'Creating monitors' });
+  const created = bulk.done.map(({ value }: { value: MonitorRef }) => ({ id: value.id, status: value.status }));
+  if (ctx.out.json) {
+    ctx.out.printJson(created);
+  } else if (opts.quiet) {
+    for (const c of created) ctx.out.printLine(c.id);
+  } else if (created.length > 0) {
+    await ctx.out.printRows(['id', 'status'], created.map((c) => [c.id, c.status]));
+  }
+  bulk.finish({ noun: 'monitors', verb: 'created' });
 }

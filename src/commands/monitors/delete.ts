@@ -1,39 +1,77 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { endpoints } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
-import { checkId } from '../../parse/id.js';
+import { parseConcurrency, readIdList } from '../../parse/ids.js';
 import { action, examples, type Runtime } from '../action.js';
+import { runBulk } from '../bulk.js';
+import { printDryRun } from '../dry-run.js';
 
 export interface DeleteOptions {
-  id: string;
+  ids: string[];
+  /** One id given as an argument: print one object, as before bulk ids existed. */
+  single: boolean;
+  /** The ids came from stdin, so stdin cannot also answer a confirmation. */
+  fromStdin: boolean;
   yes: boolean;
+  dryRun: boolean;
+  concurrency: number;
 }
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
     .command('delete')
-    .description('Delete a monitor (asks first on a terminal)')
-    .argument('<id>', 'monitor id')
+    .description('Delete monitors (asks first on a terminal; several ids, or - to read them from stdin)')
+    .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line (needs --yes)')
     .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
-    .action(action(runtime, (ctx, [id], opts) => run({ id: checkId(id as string, 'monitor id'), yes: opts.yes === true }, ctx)));
-  examples(cmd, 'cpk monitors delete mon_123', 'cpk monitors delete mon_123 --yes --json');
+    .option('--concurrency <n>', 'requests in flight at once for several ids (default 8)')
+    .option('--dry-run', 'print the requests as curl commands and send nothing')
+    .action(
+      action(runtime, async (ctx, args, opts) => {
+        const yes = opts.yes === true;
+        const dryRun = opts.dryRun === true;
+        const concurrency = parseConcurrency(opts.concurrency);
+        // Checked before stdin is read: a script that forgot --yes learns it at once.
+        if (!yes && !dryRun && !ctx.io.stdinIsTTY) {
+          const what = args.length === 1 && args[0] !== '-' ? `monitor ${args[0]}` : 'monitors';
+          throw new UsageError(`refusing to delete ${what} without --yes (stdin is not a terminal); nothing was sent`);
+        }
+        if (!yes && !dryRun && args.includes('-')) {
+          throw new UsageError('ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent');
+        }
+        const list = await readIdList(args, ctx.io.stdin, 'monitor id');
+        await run({ ids: list.ids, single: list.single, fromStdin: list.fromStdin, yes, dryRun, concurrency }, ctx);
+      }),
+    );
+  examples(
+    cmd,
+    'cpk monitors delete mon_123',
+    'cpk monitors delete mon_123 --yes --json',
+    'cpk monitors delete mon_1 mon_2 mon_3 --yes',
+    'grep -v "^#" ids.txt | cpk monitors delete - --yes',
+    'cpk monitors delete mon_123 --dry-run       # prints the curl command, sends nothing',
+  );
 }
 
 export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
-  if (!opts.yes) {
-    if (!ctx.io.stdinIsTTY) {
-      throw new UsageError(`refusing to delete monitor ${opts.id} without --yes (stdin is not a terminal); nothing was sent`);
-    }
-    if (!(await ctx.confirm(`Delete monitor ${opts.id}?`))) {
-      throw new UsageError('delete cancelled; nothing was sent');
-    }
+  if (opts.dryRun) return printDryRun(ctx, opts.ids.map(endpoints.deleteMonitor), { single: opts.single });
+  if (!opts.yes && opts.ids.length > 0) {
+    const question = opts.ids.length === 1 ? `Delete monitor ${opts.ids[0]}?` : `Delete ${opts.ids.length} monitors?`;
+    if (!(await ctx.confirm(question))) throw new UsageError('delete cancelled; nothing was sent');
   }
   const api = await ctx.api();
-  const result = await ctx.out.spin('Deleting monitor', () => api.deleteMonitor(opts.id));
-  if (ctx.out.json) {
+  const printed = (id: string, body: unknown) => (body !== undefined ? body : { id, deleted: true });
+  if (opts.single) {
+    const id = opts.ids[0] as string;
+    const result = await ctx.out.spin('Deleting monitor', () => api.deleteMonitor(id));
     // The interface does not give DELETE's body: print the server's when it sent one.
-    ctx.out.printJson(result.body !== undefined ? result.body : { id: opts.id, deleted: true });
-  } else {
-    ctx.out.info(`Deleted monitor ${opts.id}.`);
+    if (ctx.out.json) ctx.out.printJson(printed(id, result.body));
+    else ctx.out.info(`Deleted monitor ${id}.`);
+    return;
   }
+  const items = opts.ids.map((id) => ({ label: id, fields: { id }, input: id }));
+  const bulk = await runBulk(ctx, items, (id) => api.deleteMonitor(id), { concurrency: opts.concurrency, progress: 'Deleting monitors' });
+  if (ctx.out.json) ctx.out.printJson(bulk.done.map((d) => printed(opts.ids[d.index] as string, d.value.body)));
+  else if (bulk.done.length > 0) ctx.out.info(`Deleted ${bulk.done.length} monitor${bulk.done.length === 1 ? '' : 's'}.`);
+  bulk.finish({ noun: 'monitors', verb: 'deleted' });
 }

@@ -1,24 +1,56 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { checkId } from '../../parse/id.js';
+import { parseConcurrency, readIdList } from '../../parse/ids.js';
 import { action, examples, type Runtime } from '../action.js';
+import { runBulk } from '../bulk.js';
 
 export interface GetOptions {
-  id: string;
+  ids: string[];
+  /** One id given as an argument: print one object, as before bulk ids existed. */
+  single: boolean;
+  concurrency: number;
 }
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
     .command('get')
-    .description('Show a monitor')
-    .argument('<id>', 'monitor id')
-    .action(action(runtime, (ctx, [id]) => run({ id: checkId(id as string, 'monitor id') }, ctx)));
-  examples(cmd, 'cpk monitors get mon_123', 'cpk monitors get mon_123 --json');
+    .description('Show monitors (several ids, or - to read them from stdin)')
+    .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line')
+    .option('--concurrency <n>', 'requests in flight at once for several ids (default 8)')
+    .action(
+      action(runtime, async (ctx, args, opts) => {
+        const concurrency = parseConcurrency(opts.concurrency);
+        const list = await readIdList(args, ctx.io.stdin, 'monitor id');
+        await run({ ids: list.ids, single: list.single, concurrency }, ctx);
+      }),
+    );
+  examples(
+    cmd,
+    'cpk monitors get mon_123',
+    'cpk monitors get mon_123 --json',
+    'cpk monitors get mon_123 --query status      # prints the status alone',
+    'cpk monitors get mon_1 mon_2 --json          # a JSON array, in the order given',
+    'cpk monitors get - --query "[].status" < ids.txt',
+  );
 }
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
-  const monitor = await ctx.out.spin('Fetching monitor', () => api.getMonitor(opts.id));
-  if (ctx.out.json) ctx.out.printJson(monitor);
-  else await ctx.out.printDetail(monitor);
+  if (opts.single) {
+    const monitor = await ctx.out.spin('Fetching monitor', () => api.getMonitor(opts.ids[0] as string));
+    if (ctx.out.json) ctx.out.printJson(monitor);
+    else await ctx.out.printDetail(monitor);
+    return;
+  }
+  const items = opts.ids.map((id) => ({ label: id, fields: { id }, input: id }));
+  const bulk = await runBulk(ctx, items, (id) => api.getMonitor(id), { concurrency: opts.concurrency, progress: 'Fetching monitors' });
+  if (ctx.out.json) {
+    ctx.out.printJson(bulk.done.map((d) => d.value));
+  } else {
+    for (const [n, d] of bulk.done.entries()) {
+      if (n > 0) ctx.io.stdout.write('\n');
+      await ctx.out.printDetail(d.value);
+    }
+  }
+  bulk.finish({ noun: 'monitors', verb: 'fetched' });
 }

@@ -1,0 +1,53 @@
+// Id lists for bulk commands: ids given as arguments, and `-` for ids read
+// from stdin, one per line (blank lines and `#` comment lines skipped).
+import { UsageError } from '../errors.js';
+import { readAll } from '../io.js';
+import { checkId } from './id.js';
+
+export interface IdList {
+  ids: string[];
+  /** True for exactly one id given as an argument: commands keep their single-object output. */
+  single: boolean;
+  fromStdin: boolean;
+}
+
+/** Parses the text of an id list: one id per line, surrounding blanks trimmed. */
+export function parseIdLines(text: string, what = 'id'): string[] {
+  const ids: string[] = [];
+  text.split('\n').forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    try {
+      ids.push(checkId(line, what));
+    } catch (error) {
+      throw new UsageError(`stdin line ${index + 1}: ${(error as Error).message}; nothing was sent`);
+    }
+  });
+  return ids;
+}
+
+/** Expands `-` (at most once) into the ids on stdin, keeping the order given. */
+export async function readIdList(args: string[], stdin: NodeJS.ReadableStream, what = 'id'): Promise<IdList> {
+  const dashes = args.filter((a) => a === '-').length;
+  if (dashes > 1) throw new UsageError('- (read ids from stdin) may be given only once');
+  const ids: string[] = [];
+  for (const arg of args) {
+    if (arg === '-') ids.push(...parseIdLines(await readAll(stdin), what));
+    else ids.push(checkId(arg, what));
+  }
+  return { ids, single: args.length === 1 && dashes === 0, fromStdin: dashes === 1 };
+}
+
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 64;
+
+/** `--concurrency N`: a whole number from 1 to 64. */
+export function parseConcurrency(value: unknown): number {
+  if (value === undefined) return DEFAULT_CONCURRENCY;
+  const text = String(value).trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > MAX_CONCURRENCY) {
+    throw new UsageError(`invalid --concurrency "${String(value)}": expected a whole number from 1 to ${MAX_CONCURRENCY}`);
+  }
+  return n;
+}

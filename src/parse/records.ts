@@ -1,0 +1,49 @@
+// `--from`: many objects to create, as one JSON array or as NDJSON (one JSON
+// object per line). Each item keeps a label naming where it came from, so a
+// failure can be traced back: "line 3" for NDJSON (1-based, blank lines
+// counted, as an editor shows them), "element [2]" for a JSON array (0-based,
+// as jq's `.[2]` addresses it).
+import { UsageError } from '../errors.js';
+import { isPlainObject, type JsonObject } from './fields.js';
+
+export interface SourcedRecord {
+  /** "line 3" or "element [2]". */
+  label: string;
+  /** The NDJSON line number, or the array index. */
+  position: number;
+  value: JsonObject;
+}
+
+/** Parses the whole input first: one bad item refuses all of it, before anything is sent. */
+export function parseRecords(text: string, source: string): SourcedRecord[] {
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.trimStart().startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch (error) {
+      throw new UsageError(`${source} is not a valid JSON array: ${(error as Error).message}; nothing was sent`);
+    }
+    if (!Array.isArray(parsed)) throw new UsageError(`${source} must be a JSON array or NDJSON; nothing was sent`);
+    return parsed.map((value, index) => {
+      const label = `element [${index}]`;
+      if (!isPlainObject(value)) throw new UsageError(`${source} ${label} is not a JSON object; nothing was sent`);
+      return { label, position: index, value };
+    });
+  }
+  const records: SourcedRecord[] = [];
+  body.split('\n').forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '') return;
+    const label = `line ${index + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      throw new UsageError(`${source} ${label} is not valid JSON: ${(error as Error).message}; nothing was sent`);
+    }
+    if (!isPlainObject(value)) throw new UsageError(`${source} ${label} is not a JSON object; nothing was sent`);
+    records.push({ label, position: index + 1, value });
+  });
+  return records;
+}
