@@ -1,0 +1,342 @@
+// The pure pieces of the scripting features: id lists, --from records, the
+// `cpk api` path check, curl quoting, request descriptions, --query, the
+// bulk pool and the progress count.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import fc from 'fast-check';
+import { parseConcurrency, parseIdLines, readIdList } from '../../src/parse/ids.js';
+import { parseRecords } from '../../src/parse/records.js';
+import { resolveRawPath } from '../../src/http/raw-path.js';
+import { shellQuote, toCurl } from '../../src/http/curl.js';
+import { HttpClient } from '../../src/http/client.js';
+import { compileQuery } from '../../src/output/query.js';
+import { Output } from '../../src/output/output.js';
+import { startProgress } from '../../src/output/progress.js';
+import { mapPool } from '../../src/commands/bulk.js';
+import { InterruptedError, UsageError } from '../../src/errors.js';
+import type { IO } from '../../src/io.js';
+
+const BASE = 'http://127.0.0.1:4010/v1';
+
+describe('id lists', () => {
+  it('skips blank lines and # comment lines, trims, keeps order', () => {
+    expect(parseIdLines('# header\nmon_b\n\n  mon_a  \r\n#mon_skipped\nmon_c')).toEqual(['mon_b', 'mon_a', 'mon_c']);
+  });
+
+  it('refuses an invalid id on stdin naming its line', () => {
+    expect(() => parseIdLines('mon_a\n..\n')).toThrow(/stdin line 2: invalid id "\.\."/);
+  });
+
+  it('expands - in place, once; one argument id is "single"', async () => {
+    const list = await readIdList(['mon_1', '-', 'mon_9'], Readable.from(['mon_2\nmon_3\n']));
+    expect(list).toEqual({ ids: ['mon_1', 'mon_2', 'mon_3', 'mon_9'], single: false, fromStdin: true });
+    expect((await readIdList(['mon_1'], Readable.from([]))).single).toBe(true);
+    expect((await readIdList(['-'], Readable.from(['mon_1\n']))).single).toBe(false);
+    await expect(readIdList(['-', '-'], Readable.from([]))).rejects.toThrow(UsageError);
+  });
+
+  it.each([
+    [undefined, 8],
+    ['1', 1],
+    ['64', 64],
+  ])('--concurrency %s -> %d', (input, n) => expect(parseConcurrency(input)).toBe(n));
+
+  it.each(['0', '65', '-1', '2.5', 'many', ''])('--concurrency %j is a usage error', (input) => {
+    expect(() => parseConcurrency(input)).toThrow(UsageError);
+  });
+});
+
+describe('--from records', () => {
+  it('reads NDJSON with 1-based line numbers, blank lines counted', () => {
+    const records = parseRecords('{"name":"a"}\n\n{"name":"b"}\n', 'f');
+    expect(records.map((r) => [r.label, r.position, r.value])).toEqual([
+      ['line 1', 1, { name: 'a' }],
+      ['line 3', 3, { name: 'b' }],
+    ]);
+  });
+
+  it('reads a JSON array with 0-based element indexes', () => {
+    const records = parseRecords(' [{"name":"a"},\n{"name":"b"}]', 'f');
+    expect(records.map((r) => [r.label, r.position])).toEqual([
+      ['element [0]', 0],
+      ['element [1]', 1],
+    ]);
+  });
+
+  it.each([
+    ['{"name":"a"}\n{oops\n', /f line 2 is not valid JSON/],
+    ['{"name":"a"}\n[1]\n', /f line 2 is not a JSON object/],
+    ['[{"name":"a"}, 3]', /f element \[1\] is not a JSON object/],
+    ['[{"name":"a"}', /f is not a valid JSON array/],
+  ])('refuses %j as a whole', (text, message) => {
+    expect(() => parseRecords(text, 'f')).toThrow(message);
+  });
+});
+
+describe('cpk api PATH', () => {
+  it.each([
+    ['/monitors/mon_1', '/monitors/mon_1'],
+    ['monitors/mon_1', '/monitors/mon_1'],
+    ['/v1/monitors/mon_1', '/monitors/mon_1'],
+    ['/v1', ''],
+    ['/v1x/y', '/v1x/y'],
+    ['/monitors?x=1&y=a%20b', '/monitors?x=1&y=a%20b'],
+    ['/monitors/a%2Fb', '/monitors/a%2Fb'],
+    [`${BASE}/monitors/mon_1`, '/monitors/mon_1'],
+    ['/monitors/caf\u00e9', '/monitors/caf%C3%A9'],
+  ])('%s -> %s', (input, output) => {
+    expect(resolveRawPath(BASE, input)).toBe(output);
+  });
+
+  it.each([
+    'https://evil.example.com/v1/monitors',
+    '//evil.example.com/v1/monitors',
+    'http://127.0.0.1:4011/v1/monitors',
+    'http://127.0.0.1:4010/__emulator/faults',
+    'http://user:pw@127.0.0.1:4010/v1/monitors',
+    '/monitors/../../__emulator/faults',
+    '/..',
+    '/monitors/%2e%2E/x',
+    '/monitors/.%2e',
+    '/monitors\\..\\x',
+    '/monitors/a b',
+    '/monitors#frag',
+    '',
+  ])('refuses %j', (input) => {
+    expect(() => resolveRawPath(BASE, input)).toThrow(UsageError);
+  });
+
+  it('property: whatever is accepted stays under the base URL', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('/', '.', '%', '2', 'e', 'E', 'a', '?', ':', '\\', 'v', '1', '@') }), (input) => {
+        let path: string;
+        try {
+          path = resolveRawPath(BASE, input);
+        } catch (error) {
+          expect(error).toBeInstanceOf(UsageError);
+          return;
+        }
+        const url = new URL(BASE + (path.startsWith('/') || path === '' ? path : `/${path}`));
+        expect(url.origin).toBe('http://127.0.0.1:4010');
+        expect(url.pathname === '/v1' || url.pathname.startsWith('/v1/')).toBe(true);
+      }),
+    );
+  });
+});
+
+/** Runs `command` in a real bash where curl is a function printing its arguments one per line. */
+function argvInBash(command: string, env: Record<string, string> = {}): string[] {
+  const script = `curl() { printf '%s\\n' "$@"; }\n${command}\n`;
+  const r = spawnSync('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  expect(r.status).toBe(0);
+  return r.stdout.split('\n').slice(0, -1);
+}
+
+describe('curl command lines', () => {
+  it('property: shellQuote survives a real shell unchanged (one bash for 300 samples)', () => {
+    const words = fc.sample(fc.string({ minLength: 1, unit: 'binary' }).filter((s) => !s.includes('\u0000') && !s.includes('\n')), 300);
+    words.push(`it's`, '$HOME', '`id`', '"q"', '\\', '!x', '*', '~', '-X', '=a', 'a b');
+    expect(argvInBash(`curl ${words.map(shellQuote).join(' ')}`)).toEqual(words);
+  });
+
+  it('describes the request without the token, and the printed command runs with $CPK_TOKEN', () => {
+    const http = new HttpClient({
+      baseUrl: BASE,
+      token: 'cpk_secret_value_123',
+      timeoutMs: 1000,
+      userAgent: 'cpk/test',
+      transport: () => Promise.reject(new Error('a description must not open a transport')),
+    });
+    const body = { name: `it's "quoted" $HOME \`x\``, n: 1 };
+    const described = http.describe({ method: 'post', segments: ['monitors', 'a b'], body });
+    expect(described).toEqual({
+      method: 'POST',
+      url: `${BASE}/monitors/a%20b`,
+      headers: { accept: 'application/json', 'user-agent': 'cpk/test', 'content-type': 'application/json', authorization: 'Bearer $CPK_TOKEN' },
+      body: JSON.stringify(body),
+    });
+    const line = toCurl(described);
+    expect(line).not.toContain('cpk_secret_value_123');
+    expect(argvInBash(line, { CPK_TOKEN: 'cpk_from_env' })).toEqual([
+      '-X',
+      'POST',
+      `${BASE}/monitors/a%20b`,
+      '-H',
+      'Accept: application/json',
+      '-H',
+      'User-Agent: cpk/test',
+      '-H',
+      'Content-Type: application/json',
+      '-H',
+      'Authorization: Bearer cpk_from_env',
+      '--data-raw',
+      JSON.stringify(body),
+    ]);
+  });
+
+  it('a GET has no -X and no body; an anonymous request no authorization', () => {
+    const http = new HttpClient({ baseUrl: BASE, timeoutMs: 1000, userAgent: 'ua', transport: () => Promise.reject(new Error('no')) });
+    expect(toCurl(http.describe({ method: 'GET', segments: ['openapi.json'], auth: false }))).toBe(
+      `curl ${BASE}/openapi.json -H 'Accept: application/json' -H 'User-Agent: ua'`,
+    );
+  });
+});
+
+describe('--query', () => {
+  it('selects from objects and arrays', async () => {
+    const q = await compileQuery('[].{id: id, up: status == `up`}');
+    expect(q([{ id: 'a', status: 'up' }, { id: 'b', status: 'down' }])).toEqual([
+      { id: 'a', up: true },
+      { id: 'b', up: false },
+    ]);
+  });
+
+  it.each(['foo[', '', 'a ||', 'nosuch(@)', 'sort_by(@, &x).bogus_fn(@)'])('refuses %j before anything is sent', async (expr) => {
+    await expect(compileQuery(expr)).rejects.toThrow(UsageError);
+  });
+
+  it('an expression that fails on the result is a usage error', async () => {
+    const q = await compileQuery('length(@)');
+    expect(() => q(5)).toThrow(UsageError);
+  });
+});
+
+function fakeIO(options: { stdoutIsTTY?: boolean; stderr?: IO['stderr'] } = {}): IO & { out: string[] } {
+  const out: string[] = [];
+  return {
+    out,
+    stdout: { write: (chunk: string) => out.push(chunk) },
+    stderr: options.stderr ?? { write: () => true },
+    stdin: Readable.from([]),
+    stdinIsTTY: false,
+    stdoutIsTTY: options.stdoutIsTTY ?? false,
+    stderrIsTTY: options.stderr !== undefined,
+    env: {},
+  };
+}
+
+describe('Output.printJson with --query', () => {
+  it('prints a string raw, null and other values as JSON', async () => {
+    const io = fakeIO();
+    const out = new Output(io, { json: true, colorFlag: true, debug: false });
+    out.query = await compileQuery('name');
+    out.printJson({ name: 'a "b"' });
+    out.printJson({});
+    out.query = await compileQuery('tags');
+    out.printJson({ tags: ['x'] });
+    expect(io.out.join('')).toBe('a "b"\nnull\n[\n  "x"\n]\n');
+  });
+
+  it('sanitizes a raw string only when it goes to a terminal', async () => {
+    const tty = fakeIO({ stdoutIsTTY: true });
+    const piped = fakeIO();
+    for (const io of [tty, piped]) {
+      const out = new Output(io, { json: true, colorFlag: true, debug: false });
+      out.query = await compileQuery('name');
+      out.printJson({ name: 'x\u001b[2Jy' });
+    }
+    expect(tty.out.join('')).toBe('xy\n');
+    expect(piped.out.join('')).toBe('x\u001b[2Jy\n');
+  });
+});
+
+describe('mapPool', () => {
+  it('keeps input order, never runs more than the limit at once, and goes on after a failure', async () => {
+    let running = 0;
+    let peak = 0;
+    const items = Array.from({ length: 20 }, (_, i) => i);
+    const outcomes = await mapPool(items, 3, async (n) => {
+      running++;
+      peak = Math.max(peak, running);
+      // finish out of order: later items resolve sooner
+      await new Promise((resolve) => setImmediate(resolve));
+      if (n % 2 === 0) await new Promise((resolve) => setImmediate(resolve));
+      running--;
+      if (n === 5) throw new Error('five');
+      return n * 10;
+    });
+    expect(peak).toBe(3);
+    expect(outcomes.map((o) => (o?.ok ? o.value : 'x'))).toEqual(items.map((n) => (n === 5 ? 'x' : n * 10)));
+  });
+
+  it('starts nothing new once the signal aborts, and leaves interrupted items unsettled', async () => {
+    const controller = new AbortController();
+    const started: number[] = [];
+    const outcomes = await mapPool(
+      [0, 1, 2, 3, 4],
+      2,
+      async (n) => {
+        started.push(n);
+        if (n === 1) {
+          controller.abort();
+          throw new InterruptedError();
+        }
+        return n;
+      },
+      { signal: controller.signal },
+    );
+    expect(started).toEqual([0, 1]);
+    expect(outcomes).toEqual([{ ok: true, value: 0 }, undefined, undefined, undefined, undefined]);
+  });
+});
+
+describe('progress', () => {
+  it('counts on a terminal', async () => {
+    let text = '';
+    const stream = Object.assign(
+      new Writable({
+        write(chunk, _enc, done) {
+          text += String(chunk);
+          done();
+        },
+      }),
+      { isTTY: true, columns: 80, cursorTo: () => true, moveCursor: () => true, clearLine: () => true },
+    );
+    const out = new Output(fakeIO({ stderr: stream }), { json: false, colorFlag: true, debug: false });
+    const progress = await startProgress(out, 'Deleting monitors', 3);
+    progress.tick();
+    progress.tick();
+    progress.stop();
+    expect(text).toContain('Deleting monitors 0/3');
+    expect(text).toContain('Deleting monitors 2/3');
+  });
+
+  it('shows nothing off a terminal', async () => {
+    const writes: string[] = [];
+    const out = new Output(fakeIO(), { json: false, colorFlag: true, debug: false });
+    out.io.stderr.write = (chunk: string) => writes.push(chunk);
+    const progress = await startProgress(out, 'Deleting monitors', 3);
+    progress.tick();
+    progress.stop();
+    expect(writes).toEqual([]);
+  });
+});
+
+describe('monitors delete on a terminal', () => {
+  async function runMain(args: string[], stdinText: string): Promise<{ code: number; stderr: string }> {
+    const { main } = await import('../../src/main.js');
+    let stderr = '';
+    const io: IO = {
+      stdout: { write: () => true },
+      stderr: { write: (chunk: string) => (stderr += chunk) },
+      stdin: Readable.from([stdinText]),
+      stdinIsTTY: true,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      env: { CPK_BASE_URL: 'http://127.0.0.1:9/v1', CPK_TOKEN: 'cpk_unused' },
+    };
+    const code = await main(args, io, { handleSignals: false });
+    return { code, stderr };
+  }
+
+  it('asks once for several ids, naming how many; "n" sends nothing', async () => {
+    const r = await runMain(['monitors', 'delete', 'mon_1', 'mon_2', 'mon_3'], 'n\n');
+    expect(r).toEqual({ code: 2, stderr: 'Delete 3 monitors? [y/N] cpk: delete cancelled; nothing was sent\n' });
+  });
+
+  it('needs --yes when the ids come from stdin, even on a terminal', async () => {
+    const r = await runMain(['monitors', 'delete', '-'], 'mon_1\n');
+    expect(r).toEqual({ code: 2, stderr: 'cpk: ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent\n' });
+  });
+});
