@@ -43,11 +43,17 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
 export interface ApiOptions {
   /** Send no token (the public OpenAPI document). */
   anonymous?: boolean;
+  /** Aborts requests instead of the command's interrupt signal (apply lets requests already sent finish, #6). */
+  signal?: AbortSignal;
 }
 
 export class Context {
   readonly out: Output;
   private readonly apis: Api[] = [];
+  /** The exit code of a command that succeeded but has something to signal (plan: 10 when there are changes). */
+  exitCode: number | undefined;
+  /** How long main waits, after the first Ctrl-C or SIGTERM, for the command to unwind before it exits 130. */
+  interruptGraceMs = 2_000;
   constructor(
     readonly io: IO,
     readonly globals: GlobalOptions,
@@ -73,7 +79,7 @@ export class Context {
       userAgent: `cpk/${version} node/${process.versions.node}`,
       transport: async () => (await import('./http/undici-transport.js')).createUndiciTransport(env),
       debug: this.globals.debug ? (line) => this.out.debug(line) : undefined,
-      signal: this.signal,
+      signal: options.signal ?? this.signal,
     });
     const api = new Api(http);
     this.apis.push(api);

@@ -11,6 +11,8 @@ export const ExitCode = {
   FORBIDDEN: 5,
   NOT_FOUND: 6,
   INVALID: 7,
+  /** `cpk plan` only: the plan has changes (like `terraform plan -detailed-exitcode`). */
+  PLAN_CHANGES: 10,
   INTERRUPTED: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

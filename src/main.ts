@@ -17,7 +17,7 @@ export async function main(argv: string[], io: IO = processIO(), options: { hand
   const onSignal = () => {
     if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED);
     controller.abort();
-    setTimeout(() => process.exit(ExitCode.INTERRUPTED), 2_000).unref();
+    setTimeout(() => process.exit(ExitCode.INTERRUPTED), runtime.context?.interruptGraceMs ?? 2_000).unref();
   };
   if (handleSignals) {
     process.on('SIGINT', onSignal);
@@ -32,7 +32,7 @@ export async function main(argv: string[], io: IO = processIO(), options: { hand
       return ExitCode.OK;
     }
     await program.parseAsync(argv, { from: 'user' });
-    return ExitCode.OK;
+    return runtime.context?.exitCode ?? ExitCode.OK;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {

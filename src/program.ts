@@ -10,6 +10,9 @@ import { register as openapi } from './commands/openapi.js';
 import { register as emulator } from './commands/emulator.js';
 import { register as completion } from './commands/completion.js';
 import { register as api } from './commands/api.js';
+import { register as plan } from './commands/plan.js';
+import { register as apply } from './commands/apply.js';
+import { register as importMonitors } from './commands/import.js';
 import { DEFAULT_TIMEOUT_SECONDS } from './context.js';
 import { version } from './version.js';
 
@@ -43,7 +46,8 @@ Examples:
   $ cpk monitors create --name "Checkout API" --target https://shop.example.com/health --interval 1m
   $ cpk monitors get mon_123 --json
 
-Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not found, 7 rejected as invalid.
+Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not found, 7 rejected as invalid,
+10 (plan only) changes to apply.
 `,
     );
   monitors(program, runtime);
@@ -51,6 +55,9 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not foun
   reports(program, runtime);
   openapi(program, runtime);
   api(program, runtime);
+  plan(program, runtime);
+  apply(program, runtime);
+  importMonitors(program, runtime);
   emulator(program, runtime);
   completion(program, runtime);
   return program;

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { parseConcurrency, readIdList } from '../../parse/ids.js';
+import type { JsonObject } from '../../parse/fields.js';
+import { sanitize } from '../../output/sanitize.js';
 import { action, examples, type Runtime } from '../action.js';
 import { runBulk } from '../bulk.js';
 
@@ -9,6 +11,8 @@ export interface GetOptions {
   /** One id given as an argument: print one object, as before bulk ids existed. */
   single: boolean;
   concurrency: number;
+  /** Print the monitors as manifest entries (monitors as code, #6). */
+  manifest?: boolean;
 }
 
 export function register(parent: Command, runtime: Runtime): void {
@@ -17,11 +21,12 @@ export function register(parent: Command, runtime: Runtime): void {
     .description('Show monitors (several ids, or - to read them from stdin)')
     .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line')
     .option('--concurrency <n>', 'requests in flight at once for several ids (default 8)')
+    .option('--manifest', 'print them as manifest entries for cpk.yaml (YAML; JSON with --json)')
     .action(
       action(runtime, async (ctx, args, opts) => {
         const concurrency = parseConcurrency(opts.concurrency);
         const list = await readIdList(args, ctx.io.stdin, 'monitor id');
-        await run({ ids: list.ids, single: list.single, concurrency }, ctx);
+        await run({ ids: list.ids, single: list.single, concurrency, manifest: opts.manifest === true }, ctx);
       }),
     );
   examples(
@@ -31,6 +36,7 @@ export function register(parent: Command, runtime: Runtime): void {
     'cpk monitors get mon_123 --query status      # prints the status alone',
     'cpk monitors get mon_1 mon_2 --json          # a JSON array, in the order given',
     'cpk monitors get - --query "[].status" < ids.txt',
+    'cpk monitors get mon_1 mon_2 --manifest > cpk.yaml',
   );
 }
 
@@ -38,13 +44,19 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   if (opts.single) {
     const monitor = await ctx.out.spin('Fetching monitor', () => api.getMonitor(opts.ids[0] as string));
+    if (opts.manifest) return printManifestEntries([monitor], ctx);
     if (ctx.out.json) ctx.out.printJson(monitor);
     else await ctx.out.printDetail(monitor);
     return;
   }
   const items = opts.ids.map((id) => ({ label: id, fields: { id }, input: id }));
   const bulk = await runBulk(ctx, items, (id) => api.getMonitor(id), { concurrency: opts.concurrency, progress: 'Fetching monitors' });
-  if (ctx.out.json) {
+  if (opts.manifest) {
+    await printManifestEntries(
+      bulk.done.map((d) => d.value),
+      ctx,
+    );
+  } else if (ctx.out.json) {
     ctx.out.printJson(bulk.done.map((d) => d.value));
   } else {
     for (const [n, d] of bulk.done.entries()) {
@@ -53,4 +65,10 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
     }
   }
   bulk.finish({ noun: 'monitors', verb: 'fetched' });
+}
+
+async function printManifestEntries(monitors: JsonObject[], ctx: Context): Promise<void> {
+  const entry = await import('../../manifest/entry.js');
+  if (ctx.out.json) ctx.out.printJson(entry.manifestFor(monitors).document);
+  else ctx.io.stdout.write(sanitize(await entry.manifestYaml(monitors)));
 }

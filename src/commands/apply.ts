@@ -1,0 +1,136 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { CpkError, ExitCode, InterruptedError, UsageError } from '../errors.js';
+import { action, examples, type Runtime } from './action.js';
+import { addConcurrencyOption, addManifestOptions, failuresError, openManifest, parseConcurrency, parseManifestFlags, type ManifestFlags } from './manifest-flags.js';
+
+export interface ApplyCommandOptions extends ManifestFlags {
+  prune: boolean;
+  createUncertain: boolean;
+  concurrency: number;
+  yes: boolean;
+}
+
+/**
+ * After Ctrl-C or SIGTERM, how long requests already sent may take to answer
+ * so that what they did is recorded. Below the 7.5 s GitHub Actions leaves
+ * between its first signal and its second when a run is cancelled.
+ */
+export const APPLY_GRACE_MS = 5_000;
+
+export function register(program: Command, runtime: Runtime): void {
+  const cmd = program
+    .command('apply')
+    .description('Make the service match the manifest: create and update monitors, set channels, and with --prune delete removed ones');
+  addManifestOptions(cmd);
+  cmd
+    .option('--prune', 'delete monitors the state records but the manifest no longer names (never any other monitor)')
+    .option('--create-uncertain', 'create again monitors whose earlier create has an unknown outcome (may make a duplicate)')
+    .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)');
+  addConcurrencyOption(cmd).action(action(runtime, (ctx, _args, opts) => run(parseApplyOptions(opts), ctx)));
+  examples(cmd, 'cpk apply', 'cpk apply --yes --prune            # in CI', 'cpk apply -f infra/cpk.yaml --state infra/staging.state.json --yes');
+}
+
+export function parseApplyOptions(opts: Record<string, unknown>): ApplyCommandOptions {
+  return {
+    ...parseManifestFlags(opts),
+    prune: opts.prune === true,
+    createUncertain: opts.createUncertain === true,
+    concurrency: parseConcurrency(opts.concurrency),
+    yes: opts.yes === true,
+  };
+}
+
+export async function run(opts: ApplyCommandOptions, ctx: Context): Promise<void> {
+  if (!opts.yes && !ctx.io.stdinIsTTY) {
+    throw new UsageError('refusing to apply without --yes (stdin is not a terminal); nothing was sent');
+  }
+  // Requests run on their own signal: the first Ctrl-C or SIGTERM stops new
+  // work at once, but what was already sent gets APPLY_GRACE_MS to answer,
+  // so that a create that reached the service is recorded, not lost.
+  const inflight = new AbortController();
+  const graceMs = Math.min(APPLY_GRACE_MS, ctx.globals.timeoutSeconds * 1000);
+  ctx.interruptGraceMs = graceMs + 2_000;
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  const onInterrupt = () => {
+    if (!ctx.out.json) ctx.out.info(`interrupted: starting nothing new; waiting up to ${graceMs / 1000}s for requests already sent, to record them`);
+    graceTimer = setTimeout(() => inflight.abort(), graceMs);
+  };
+  if (ctx.signal?.aborted) throw new InterruptedError();
+  ctx.signal?.addEventListener('abort', onInterrupt, { once: true });
+  try {
+    await carryOut(opts, ctx, inflight.signal);
+  } finally {
+    ctx.signal?.removeEventListener('abort', onInterrupt);
+    clearTimeout(graceTimer);
+  }
+}
+
+async function carryOut(opts: ApplyCommandOptions, ctx: Context, inflight: AbortSignal): Promise<void> {
+  const { manifest, state, api } = await openManifest(ctx, opts, { signal: inflight });
+  const [{ buildPlan, hasChanges }, { applyPlan }, render] = await Promise.all([
+    import('../manifest/plan.js'),
+    import('../manifest/apply.js'),
+    import('../manifest/render.js'),
+  ]);
+  const { plan, failures } = await ctx.out.spin('Reading managed monitors', () =>
+    buildPlan(manifest, state, api, { prune: opts.prune, createUncertain: opts.createUncertain, concurrency: opts.concurrency, stop: ctx.signal }),
+  );
+  if (ctx.signal?.aborted) throw new InterruptedError();
+  if (failures.length > 0) {
+    throw failuresError(
+      ctx,
+      failures.map((f) => render.failureLine(`read ${f.key} (${f.id})`, f.error)),
+      failures.map((f) => f.error),
+      `could not read ${failures.length} of the monitors ${state.path} records; nothing was changed`,
+    );
+  }
+  const paint = await render.paintFor(ctx.out);
+  if (!ctx.out.json) ctx.io.stdout.write(render.renderPlan(plan, paint));
+
+  if (hasChanges(plan)) {
+    if (!opts.yes && !(await ctx.confirm(`Apply these changes to ${plan.baseUrl}?`))) {
+      throw new UsageError('apply cancelled; nothing was changed');
+    }
+    if (ctx.signal?.aborted) throw new InterruptedError();
+    for (const step of plan.monitors) {
+      if (step.action === 'create' && step.replaces) ctx.out.warn(`monitor ${step.replaces} of "${step.key}" answers 404 (deleted outside cpk); creating it again`);
+    }
+  }
+  // Written before any change: it binds a new state to this base URL, and a
+  // state that cannot be written stops apply before anything is sent.
+  if (hasChanges(plan) || plan.droppedChannels.length > 0) {
+    try {
+      await state.save();
+    } catch (error) {
+      throw new CpkError(`cannot write the state file ${state.path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was changed`, ExitCode.FAILURE);
+    }
+  }
+  const outcomes = await applyPlan(plan, state, api, {
+    concurrency: opts.concurrency,
+    stop: ctx.signal,
+    onOutcome: (outcome) => {
+      if (ctx.out.json) return;
+      if (outcome.result === 'failed') ctx.io.stderr.write(`${render.outcomeLine(outcome)}\n`);
+      else if (outcome.result === 'done') ctx.out.info(render.outcomeLine(outcome));
+    },
+  });
+
+  const summary = render.summarize(plan, outcomes);
+  if (ctx.out.json) ctx.out.printJson(render.applyJson(plan, outcomes));
+  else if (hasChanges(plan)) ctx.io.stdout.write(render.renderSummary(summary));
+
+  if (ctx.signal?.aborted) {
+    if (!ctx.out.json) ctx.out.info(`${state.path} records everything that was done; run cpk apply again to finish`);
+    throw new InterruptedError();
+  }
+  const failed = outcomes.filter((o) => o.result === 'failed');
+  if (failed.length > 0) {
+    throw failuresError(
+      ctx,
+      [],
+      failed.map((o) => o.error),
+      `${failed.length} of ${outcomes.length} changes failed (${ctx.out.json ? 'see "error" in the result' : 'see above'}); ${state.path} records what was done; run cpk apply again to retry`,
+    );
+  }
+}

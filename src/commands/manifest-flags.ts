@@ -1,0 +1,92 @@
+// What plan, apply and import share: the manifest and state flags, and
+// opening both. The manifest code (yaml, ajv, the schema) is imported here,
+// lazily, so `cpk --help` and the other commands never load it.
+import type { Command } from 'commander';
+import type { Api } from '../api/client.js';
+import type { ApiOptions, Context } from '../context.js';
+import { CpkError, UsageError } from '../errors.js';
+import type { Manifest } from '../manifest/load.js';
+import type { StateStore } from '../manifest/state.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../manifest/pool.js';
+import type { RawOptions } from './action.js';
+
+export const DEFAULT_MANIFEST = 'cpk.yaml';
+
+export interface ManifestFlags {
+  file: string;
+  /** undefined: beside the manifest (cpk.yaml -> cpk.state.json). */
+  state: string | undefined;
+}
+
+export function addManifestOptions(cmd: Command): Command {
+  return cmd
+    .option('-f, --file <path>', `the manifest, YAML or JSON (default ${DEFAULT_MANIFEST})`)
+    .option('--state <path>', 'the state file (default: beside the manifest, cpk.yaml -> cpk.state.json); one per service');
+}
+
+export function addConcurrencyOption(cmd: Command): Command {
+  return cmd.option('--concurrency <n>', `requests at a time, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`);
+}
+
+function nonEmpty(value: unknown, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (text.trim() === '') throw new UsageError(`${flag} must not be empty`);
+  return text;
+}
+
+export function parseManifestFlags(opts: RawOptions): ManifestFlags {
+  return { file: nonEmpty(opts.file, '--file') ?? DEFAULT_MANIFEST, state: nonEmpty(opts.state, '--state') };
+}
+
+/** `--concurrency N`: a whole number from 1 to 64 (as for the bulk commands). */
+export function parseConcurrency(value: unknown): number {
+  if (value === undefined) return DEFAULT_CONCURRENCY;
+  const text = String(value).trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > MAX_CONCURRENCY) {
+    throw new UsageError(`invalid --concurrency "${String(value)}": expected a whole number from 1 to ${MAX_CONCURRENCY}`);
+  }
+  return n;
+}
+
+export interface Opened {
+  manifest: Manifest;
+  state: StateStore;
+  api: Api;
+}
+
+/**
+ * Reads and checks the manifest (every problem on its own line, file:line:col,
+ * before anything is sent), builds the API client, and reads the state for
+ * the base URL that client talks to.
+ */
+export async function openManifest(ctx: Context, flags: ManifestFlags, apiOptions: ApiOptions = {}): Promise<Opened> {
+  const [{ readManifest, ManifestError }, { StateStore, defaultStatePath }] = await Promise.all([import('../manifest/load.js'), import('../manifest/state.js')]);
+  let manifest: Manifest;
+  try {
+    manifest = await readManifest(flags.file);
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    // People get one line per problem; --json gets them all in the one error object.
+    if (!ctx.out.json) for (const line of error.lines()) ctx.out.info(line);
+    else throw new UsageError(`${error.message}: ${error.lines().join('; ')}`);
+    throw error;
+  }
+  const api = await ctx.api(apiOptions);
+  const state = await StateStore.load(flags.state ?? defaultStatePath(flags.file), { baseUrl: api.http.baseUrl, manifestPath: flags.file });
+  return { manifest, state, api };
+}
+
+/**
+ * Reports the failures of a step that did several things, each on its own
+ * line (people only), and returns the error that ends the command: its exit
+ * code is that of the first failure.
+ */
+export function failuresError(ctx: Context, lines: string[], errors: unknown[], summary: string): CpkError {
+  if (!ctx.out.json) for (const line of lines) ctx.io.stderr.write(`${line}\n`);
+  const first = errors[0];
+  const code = first instanceof CpkError ? first.exitCode : 1;
+  const detail = ctx.out.json ? `: ${lines.map((l) => l.replace(/^cpk: /, '')).join('; ')}` : '';
+  return new CpkError(`${summary}${detail}`, code);
+}

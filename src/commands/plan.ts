@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { ExitCode } from '../errors.js';
+import { action, examples, type Runtime } from './action.js';
+import { addConcurrencyOption, addManifestOptions, failuresError, openManifest, parseConcurrency, parseManifestFlags, type ManifestFlags } from './manifest-flags.js';
+
+export interface PlanCommandOptions extends ManifestFlags {
+  prune: boolean;
+  createUncertain: boolean;
+  concurrency: number;
+}
+
+export function register(program: Command, runtime: Runtime): void {
+  const cmd = program
+    .command('plan')
+    .description('Show what `cpk apply` would change to make the service match the manifest (exit 0: nothing, 10: changes)');
+  addManifestOptions(cmd);
+  cmd
+    .option('--prune', 'plan to delete monitors the state records but the manifest no longer names')
+    .option('--create-uncertain', 'plan to create again monitors whose earlier create has an unknown outcome');
+  addConcurrencyOption(cmd).action(action(runtime, (ctx, _args, opts) => run(parsePlanOptions(opts), ctx)));
+  examples(cmd, 'cpk plan', 'cpk plan -f infra/cpk.yaml --prune', 'cpk plan --json | jq \'.monitors[] | select(.action != "unchanged")\'');
+}
+
+export function parsePlanOptions(opts: Record<string, unknown>): PlanCommandOptions {
+  return { ...parseManifestFlags(opts), prune: opts.prune === true, createUncertain: opts.createUncertain === true, concurrency: parseConcurrency(opts.concurrency) };
+}
+
+export async function run(opts: PlanCommandOptions, ctx: Context): Promise<void> {
+  const { manifest, state, api } = await openManifest(ctx, opts);
+  const [{ buildPlan, hasChanges }, render] = await Promise.all([import('../manifest/plan.js'), import('../manifest/render.js')]);
+  const { plan, failures } = await ctx.out.spin('Reading managed monitors', () =>
+    buildPlan(manifest, state, api, { prune: opts.prune, createUncertain: opts.createUncertain, concurrency: opts.concurrency, stop: ctx.signal }),
+  );
+  if (failures.length > 0) {
+    throw failuresError(
+      ctx,
+      failures.map((f) => render.failureLine(`read ${f.key} (${f.id})`, f.error)),
+      failures.map((f) => f.error),
+      `could not read ${failures.length} of the monitors ${state.path} records; no plan was made`,
+    );
+  }
+  if (ctx.out.json) ctx.out.printJson(render.planJson(plan));
+  else ctx.io.stdout.write(render.renderPlan(plan, await render.paintFor(ctx.out)));
+  ctx.exitCode = hasChanges(plan) ? ExitCode.PLAN_CHANGES : ExitCode.OK;
+}

@@ -1,0 +1,189 @@
+// Carries a plan out, keeping the state file true to what happened after
+// every single change (README, "Monitors as code": what cpk guarantees).
+//
+// Creates, updates and channel settings run first, `concurrency` at a time;
+// deletes (--prune) run last, so a renamed key never leaves a gap with no
+// monitor. Once `stop` aborts (Ctrl-C, SIGTERM) nothing new starts; what was
+// already sent is waited for by the caller's bound and recorded.
+import type { Api } from '../api/client.js';
+import { ApiError, AuthError, CpkError, ExitCode, NetworkError, UsageError } from '../errors.js';
+import { TransportError } from '../http/transport.js';
+import { setOwn, type JsonObject } from '../parse/fields.js';
+import type { ChannelStep, MonitorStep, Plan } from './plan.js';
+import { runPool } from './pool.js';
+import type { StateStore } from './state.js';
+
+export type Step = { kind: 'monitor'; step: MonitorStep } | { kind: 'channel'; step: ChannelStep };
+
+export interface Outcome {
+  kind: 'monitor' | 'channel';
+  step: MonitorStep | ChannelStep;
+  result: 'done' | 'failed' | 'skipped';
+  /** The monitor id after the step (the new one for a create). */
+  id?: string | undefined;
+  /** E.g. "already gone" for a delete answered 404. */
+  note?: string | undefined;
+  error?: unknown;
+}
+
+export interface ApplyOptions {
+  concurrency: number;
+  stop?: AbortSignal | undefined;
+  onOutcome?: (outcome: Outcome) => void;
+}
+
+/** A create whose answer never arrived: the monitor may exist, and the state says so. */
+export class UncertainCreateError extends CpkError {
+  constructor(key: string, cause: unknown, statePath: string) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`${reason}; the create may have reached the service, so ${statePath} marks "${key}" as uncertain`, cause instanceof CpkError ? cause.exitCode : ExitCode.FAILURE, {
+      cause,
+      hint: `if the monitor exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`,
+    });
+  }
+}
+
+/** A create sent earlier whose outcome is unknown: not sent again without --create-uncertain. */
+export function uncertainError(key: string, since: string): CpkError {
+  return new CpkError(`a create of "${key}" sent at ${since} never got its answer recorded, so the monitor may already exist (the service cannot list monitors)`, ExitCode.FAILURE, {
+    hint: `if it exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`,
+  });
+}
+
+/**
+ * Whether a failed create certainly made nothing: the service answered with a
+ * failure, or no byte of the request left. 502 and 504 come from a gateway
+ * that may have passed the request on, so they count as unknown, as do
+ * timeouts, resets, cut-short answers and an interruption.
+ */
+export function certainlyNotCreated(error: unknown): boolean {
+  if (error instanceof UsageError || error instanceof AuthError) return true;
+  if (error instanceof ApiError) return error.status >= 300 && error.status !== 502 && error.status !== 504;
+  if (error instanceof NetworkError) return error.cause instanceof TransportError && (error.cause.kind === 'connect' || error.cause.kind === 'tls');
+  return false;
+}
+
+function stateWriteError(statePath: string, error: unknown, what: string): CpkError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new CpkError(`cannot write the state file ${statePath} (${code ?? String(error)}): ${what}`, ExitCode.FAILURE, { cause: error });
+}
+
+export async function applyPlan(plan: Plan, state: StateStore, api: Api, options: ApplyOptions): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  // A state file that can no longer be written stops everything: carrying on would make changes cpk cannot record.
+  const halt = new AbortController();
+  const stop = options.stop ? AbortSignal.any([options.stop, halt.signal]) : halt.signal;
+  const report = (outcome: Outcome) => {
+    outcomes.push(outcome);
+    options.onOutcome?.(outcome);
+  };
+
+  const save = async (what: string) => {
+    try {
+      await state.save();
+    } catch (error) {
+      halt.abort();
+      throw stateWriteError(state.path, error, what);
+    }
+  };
+
+  const createMonitor = async (step: Extract<MonitorStep, { action: 'create' }>): Promise<Outcome> => {
+    const previous = state.record(step.key);
+    // Write-ahead: the marker is on disk before the request leaves.
+    state.markCreating(step.key);
+    await save(`nothing was sent for "${step.key}"`);
+    let id: string;
+    try {
+      id = (await api.createMonitor(step.body)).id;
+    } catch (error) {
+      if (!certainlyNotCreated(error)) throw new UncertainCreateError(step.key, error, state.path);
+      if (previous) setOwn(state.data.monitors, step.key, previous);
+      else state.forget(step.key);
+      await save(`it still marks "${step.key}" as uncertain, but the service refused the create`);
+      throw error;
+    }
+    state.setId(step.key, id);
+    try {
+      await save(`monitor "${step.key}" was created as ${id}`);
+    } catch (error) {
+      throw new CpkError((error as Error).message, ExitCode.FAILURE, { cause: error, hint: `record it with \`cpk import ${step.key}=${id}\`` });
+    }
+    return { kind: 'monitor', step, result: 'done', id };
+  };
+
+  const run = async (item: Step): Promise<Outcome> => {
+    if (item.kind === 'channel') {
+      const step = item.step;
+      if (step.action !== 'update') return { ...item, result: 'done' };
+      const answer = await api.updateChannel(step.id, step.patch);
+      if (answer.ok !== true) {
+        throw new ApiError(
+          `the server did not confirm the update of channel ${step.id} (ok: false)`,
+          { status: 200, method: 'PATCH', url: api.http.buildUrl({ segments: ['channels', step.id] }) },
+          { exitCode: ExitCode.FAILURE },
+        );
+      }
+      const applied: JsonObject = { ...(state.applied(step.id) ?? {}) };
+      for (const [field, value] of Object.entries(step.patch)) setOwn(applied, field, value);
+      state.setApplied(step.id, applied);
+      await save(`channel ${step.id} was updated, but the next apply will send the same settings again`);
+      return { ...item, result: 'done' };
+    }
+    const step = item.step;
+    switch (step.action) {
+      case 'create':
+        return createMonitor(step);
+      case 'update':
+        await api.updateMonitor(step.id, step.patch);
+        return { ...item, result: 'done', id: step.id };
+      case 'delete': {
+        let note: string | undefined;
+        try {
+          await api.deleteMonitor(step.id);
+        } catch (error) {
+          if (!(error instanceof ApiError && error.status === 404)) throw error;
+          note = 'already gone';
+        }
+        state.forget(step.key);
+        await save(`monitor ${step.id} of "${step.key}" was deleted, but the state still names it`);
+        return { ...item, result: 'done', id: step.id, note };
+      }
+      case 'forget':
+        state.forget(step.key);
+        await save(`"${step.key}" is still marked as uncertain`);
+        return { ...item, result: 'done' };
+      case 'uncertain':
+        throw uncertainError(step.key, step.uncertainSince);
+      default:
+        return { ...item, result: 'done' };
+    }
+  };
+
+  const attempt = async (item: Step) => {
+    try {
+      report(await run(item));
+    } catch (error) {
+      report({ ...item, result: 'failed', error, id: item.kind === 'monitor' && 'id' in item.step ? item.step.id : undefined });
+    }
+  };
+
+  const first: Step[] = [];
+  const last: Step[] = [];
+  for (const step of plan.monitors) {
+    if (step.action === 'delete' || step.action === 'forget') last.push({ kind: 'monitor', step });
+    else if (step.action === 'create' || step.action === 'update' || step.action === 'uncertain') first.push({ kind: 'monitor', step });
+  }
+  for (const step of plan.channels) if (step.action === 'update') first.push({ kind: 'channel', step });
+
+  await runPool(first, options.concurrency, attempt, stop);
+  await runPool(last, options.concurrency, attempt, stop);
+
+  if (!stop.aborted && plan.droppedChannels.length > 0) {
+    for (const id of plan.droppedChannels) state.forgetChannel(id);
+    await save('it still records channels the manifest no longer names').catch(() => {});
+  }
+  // Steps never started (interrupted, or the state could not be written) are reported as skipped.
+  const started = new Set(outcomes.map((o) => o.step));
+  for (const item of [...first, ...last]) if (!started.has(item.step)) report({ ...item, result: 'skipped' });
+  return outcomes;
+}

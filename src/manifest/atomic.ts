@@ -1,0 +1,35 @@
+// Replaces a file so that a reader (or a crash, a Ctrl-C, a power cut) sees
+// either the old content or the new, never half of it: write a temporary file
+// in the same directory, fsync it, rename it over the target (atomic within a
+// file system), then fsync the directory so the rename itself is durable.
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const file = await open(temp, 'wx');
+  try {
+    try {
+      await file.writeFile(text, 'utf8');
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Not every platform can open or fsync a directory (Windows): the rename is still atomic there.
+  }
+}

@@ -1,0 +1,80 @@
+// A monitor as the service returns it, turned into a manifest entry
+// (`cpk monitors get ID --manifest`), so a team can start a cpk.yaml from the
+// monitors it already has and adopt them with `cpk import KEY=ID`.
+import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
+
+/**
+ * Fields the service sets: never part of a manifest (the schema refuses them).
+ * The interface documents id and status; the rest are the emulator's.
+ */
+export const SERVER_OWNED_FIELDS = ['id', 'status', 'created_at', 'updated_at', 'last_check', 'report_id'];
+
+const UNITS: Array<[string, number]> = [
+  ['d', 86400],
+  ['h', 3600],
+  ['m', 60],
+  ['s', 1],
+];
+
+/** 60 -> 1m, 90 -> 1m30s, 3600 -> 1h: the form --interval and the manifest read back to the same seconds. */
+export function formatDuration(seconds: number): string {
+  if (seconds === 0) return '0';
+  let rest = seconds;
+  let out = '';
+  for (const [unit, size] of UNITS) {
+    const n = Math.floor(rest / size);
+    if (n > 0) {
+      out += `${n}${unit}`;
+      rest -= n * size;
+    }
+  }
+  return out;
+}
+
+/** A manifest key from a monitor's name: "Checkout API" -> checkout-api; the id when the name gives nothing. */
+export function keyFor(monitor: JsonObject): string {
+  const name = typeof monitor.name === 'string' ? monitor.name : '';
+  const slug = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100)
+    .replace(/-+$/, '');
+  if (slug) return slug;
+  return typeof monitor.id === 'string' && /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(monitor.id) ? monitor.id : 'monitor';
+}
+
+/** The fields of a manifest entry: what the service has, less what it owns, the interval as a duration. */
+export function entryFor(monitor: JsonObject): JsonObject {
+  const entry: JsonObject = {};
+  for (const [field, value] of Object.entries(monitor)) {
+    if (SERVER_OWNED_FIELDS.includes(field)) continue;
+    if (field === 'interval_seconds' && typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) setOwn(entry, 'interval', formatDuration(value));
+    else setOwn(entry, field, value);
+  }
+  return entry;
+}
+
+/** `{monitors: {key: entry}}` for one or more monitors; keys made unique with -2, -3... */
+export function manifestFor(monitors: JsonObject[]): { document: JsonObject; keys: Array<{ key: string; id: unknown }> } {
+  const entries: JsonObject = {};
+  const keys: Array<{ key: string; id: unknown }> = [];
+  for (const monitor of monitors) {
+    const base = keyFor(monitor);
+    let key = base;
+    for (let n = 2; Object.hasOwn(entries, key); n++) key = `${base.slice(0, 95)}-${n}`;
+    setOwn(entries, key, entryFor(isPlainObject(monitor) ? monitor : {}));
+    keys.push({ key, id: monitor.id });
+  }
+  return { document: { monitors: entries }, keys };
+}
+
+/** The YAML text: a comment that says how to adopt, then the document. */
+export async function manifestYaml(monitors: JsonObject[]): Promise<string> {
+  const { stringify } = await import('yaml');
+  const { document, keys } = manifestFor(monitors);
+  // The id is the server's text: only a plain one goes into the comment.
+  const adopt = keys.map(({ key, id }) => `${key}=${typeof id === 'string' && /^[\w.:-]+$/.test(id) ? id : 'ID'}`).join(' ');
+  return `# adopt with: cpk import ${adopt}\n${stringify(document)}`;
+}

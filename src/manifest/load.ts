@@ -1,0 +1,272 @@
+// Reads a manifest (cpk.yaml, or the same structure as JSON, which YAML reads
+// too) and checks it against schema/manifest.schema.json. Every problem is
+// reported with file:line:column before anything is sent (issue #6). yaml and
+// ajv are imported here only, and only plan, apply and import load this module.
+import { readFile } from 'node:fs/promises';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair } from 'yaml';
+import { Ajv, type ErrorObject } from 'ajv';
+import schema from '../../schema/manifest.schema.json' with { type: 'json' };
+import { UsageError } from '../errors.js';
+import { parseDuration } from '../parse/duration.js';
+import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
+
+export interface MonitorEntry {
+  /** cpk's stable name for the monitor: never sent. */
+  key: string;
+  /** The fields to send, as the manifest gives them, `interval` turned into `interval_seconds`. */
+  body: JsonObject;
+}
+
+export interface ChannelEntry {
+  id: string;
+  settings: JsonObject;
+}
+
+export interface Manifest {
+  /** The path as the user gave it (problems and messages name it so). */
+  path: string;
+  /** In manifest order. */
+  monitors: MonitorEntry[];
+  channels: ChannelEntry[];
+}
+
+export interface Problem {
+  line: number;
+  col: number;
+  message: string;
+}
+
+/** The manifest cannot be used; each problem carries its line and column. Nothing was sent. */
+export class ManifestError extends UsageError {
+  constructor(
+    readonly file: string,
+    readonly problems: Problem[],
+  ) {
+    super(`${file} is not a valid manifest (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was sent`);
+  }
+
+  /** One line per problem, `file:line:col: message`, the way compilers and editors read them. */
+  lines(): string[] {
+    return this.problems.map((p) => `${this.file}:${p.line}:${p.col}: ${p.message}`);
+  }
+}
+
+export async function readManifest(path: string): Promise<Manifest> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read the manifest ${path}${code ? ` (${code})` : ''}`, {
+      hint: code === 'ENOENT' ? 'write one (README: "Monitors as code") or point at it with -f FILE' : undefined,
+    });
+  }
+  return parseManifest(text, path);
+}
+
+const DURATION_SHAPE = new RegExp(schema.definitions.monitor.properties.interval.pattern);
+
+let validator: ReturnType<Ajv['compile']> | undefined;
+function validate(value: unknown): ErrorObject[] {
+  if (!validator) {
+    // verbose: errors carry their schema, whose errorMessage (also read by
+    // editors) is the message for people; the two keywords only annotate.
+    const ajv = new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true });
+    ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
+    validator = ajv.compile(schema);
+  }
+  return validator(value) ? [] : [...(validator.errors ?? [])];
+}
+
+/** Parses and validates manifest text; `path` names the file in problems. */
+export function parseManifest(text: string, path: string): Manifest {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
+  const at = (offset: number | undefined): { line: number; col: number } => (offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset));
+
+  const syntax = [...doc.errors, ...doc.warnings];
+  if (syntax.length > 0) {
+    throw new ManifestError(
+      path,
+      syntax.map((e) => {
+        const pos = e.linePos?.[0] ?? at(e.pos[0]);
+        // yaml's message goes on with " at line N, column M:" and a code excerpt.
+        const message = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
+        return { line: pos.line, col: pos.col, message };
+      }),
+    );
+  }
+
+  const value: unknown = doc.toJS({ maxAliasCount: 100 });
+  const problems: Problem[] = [];
+  const add = (node: Node | null | undefined, message: string) => problems.push({ ...at(node?.range?.[0]), message });
+
+  for (const error of validate(value)) {
+    const problem = describe(error, doc);
+    if (problem) add(problem.node, problem.message);
+  }
+  for (const path of nonFinite(value)) add(locate(doc, path).value, `${showPath(path)} must be a finite number`);
+
+  // The checks JSON Schema cannot express run even when it found problems, so that every problem is reported at once.
+  const manifest: Manifest = { path, monitors: [], channels: [] };
+  if (isPlainObject(value)) {
+    const monitors = isPlainObject(value.monitors) ? value.monitors : {};
+    for (const key of keysInOrder(doc, ['monitors'], monitors)) {
+      const fields = monitors[key];
+      if (!isPlainObject(fields)) continue;
+      const where = (field: string) => locate(doc, ['monitors', key, field]);
+      if (Object.hasOwn(fields, 'interval') && Object.hasOwn(fields, 'interval_seconds')) {
+        add(where('interval').key, `${showPath(['monitors', key])}: give interval or interval_seconds, not both`);
+        continue;
+      }
+      const body: JsonObject = {};
+      for (const field of keysInOrder(doc, ['monitors', key], fields)) {
+        if (field !== 'interval') {
+          setOwn(body, field, fields[field]);
+          continue;
+        }
+        const interval = fields.interval;
+        // Wrong types and shapes were reported by the schema; parseDuration catches the rest ("1m1m").
+        if (typeof interval !== 'number' && !(typeof interval === 'string' && DURATION_SHAPE.test(interval))) continue;
+        try {
+          setOwn(body, 'interval_seconds', typeof interval === 'number' ? interval : parseDuration(String(interval), 'interval'));
+        } catch (error) {
+          add(where('interval').value, `${showPath(['monitors', key, 'interval'])}: ${(error as Error).message}`);
+        }
+      }
+      manifest.monitors.push({ key, body });
+    }
+    const channels = isPlainObject(value.channels) ? value.channels : {};
+    for (const id of keysInOrder(doc, ['channels'], channels)) {
+      const settings = channels[id];
+      if (isPlainObject(settings)) manifest.channels.push({ id, settings });
+    }
+  }
+  if (problems.length > 0) {
+    problems.sort((a, b) => a.line - b.line || a.col - b.col);
+    const seen = new Set<string>();
+    throw new ManifestError(
+      path,
+      problems.filter((p) => {
+        const id = `${p.line}:${p.col}:${p.message}`;
+        return seen.has(id) ? false : (seen.add(id), true);
+      }),
+    );
+  }
+  return manifest;
+}
+
+// ---------------------------------------------------------------- positions
+
+function keyText(key: unknown): string {
+  return isScalar(key) ? String(key.value) : String(key);
+}
+
+function resolve(doc: Document, node: unknown): unknown {
+  return isAlias(node) ? node.resolve(doc) : node;
+}
+
+/**
+ * Finds the YAML nodes at a path of keys: the value and the key that holds it
+ * (problems about a whole entry point at its key, `checkout-api:`). Stops at
+ * the deepest node that exists.
+ */
+function locate(doc: Document, path: string[]): { key: Node | undefined; value: Node | undefined } {
+  let current = resolve(doc, doc.contents);
+  let key: Node | undefined;
+  for (const segment of path) {
+    if (isMap(current)) {
+      const pair = (current.items as Array<Pair<unknown, unknown>>).find((p) => keyText(p.key) === segment);
+      if (!pair) break;
+      key = pair.key as Node;
+      // `checkout-api:` with nothing after it has no value node: point at the key.
+      current = resolve(doc, pair.value) ?? pair.key;
+    } else if (isSeq(current)) {
+      const item = resolve(doc, current.items[Number(segment)]);
+      if (item === undefined) break;
+      key = undefined;
+      current = item;
+    } else {
+      break;
+    }
+  }
+  const value = current as Node | undefined;
+  return { key: key ?? value, value };
+}
+
+/** The keys of the map at `path` in file order (JS objects put integer-like keys first). */
+function keysInOrder(doc: Document, path: string[], value: JsonObject): string[] {
+  const node = locate(doc, path).value;
+  const ordered = isMap(node) ? node.items.map((p) => keyText(p.key)) : [];
+  const keys = Object.keys(value);
+  return [...new Set([...ordered.filter((k) => keys.includes(k)), ...keys])];
+}
+
+// ---------------------------------------------------------------- messages
+
+function decodePointer(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** monitors.checkout-api.interval, with keys that would confuse quoted. */
+export function showPath(path: string[]): string {
+  return path.map((segment) => (/^[A-Za-z0-9_-]+$/.test(segment) ? segment : JSON.stringify(segment))).join('.');
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'a mapping',
+  array: 'a list',
+};
+
+function describe(error: ErrorObject, doc: Document): { node: Node | undefined; message: string } | undefined {
+  const path = decodePointer(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  const custom = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage;
+  // A propertyNames failure comes twice: the wrapper, and the rule the name broke (with propertyName set).
+  if (error.keyword === 'propertyNames') return undefined;
+  const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;
+  if (propertyName !== undefined) {
+    return { node: locate(doc, [...path, propertyName]).key, message: `${showPath([...path, propertyName])}: ${custom ?? error.message ?? 'invalid key'}` };
+  }
+  if (path.length === 0 && error.keyword === 'type') {
+    return { node: doc.contents ?? undefined, message: 'the manifest must be a mapping with monitors: and/or channels:' };
+  }
+  const here = showPath(path);
+  switch (error.keyword) {
+    case 'required':
+      return { node: locate(doc, path).key, message: `${here}: missing required field "${String(params.missingProperty)}"` };
+    case 'additionalProperties': {
+      const field = String(params.additionalProperty);
+      const expected = path.length === 0 ? ' (expected monitors, channels or $schema)' : '';
+      return { node: locate(doc, [...path, field]).key, message: `${here ? `${here}: ` : ''}unknown field "${field}"${expected}` };
+    }
+  }
+  const node = locate(doc, path).value;
+  if (custom) return { node, message: `${here} ${custom}` };
+  switch (error.keyword) {
+    case 'type': {
+      const types = ([] as unknown[]).concat(params.type).map(String).filter((t) => t !== 'null');
+      return { node, message: `${here} must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}` };
+    }
+    case 'minLength':
+      return { node, message: params.limit === 1 ? `${here} must not be empty` : `${here} ${error.message}` };
+    case 'minimum':
+      return { node, message: `${here} must be at least ${String(params.limit)}` };
+    case 'uniqueItems':
+      return { node, message: `${here} must not list an item twice` };
+    default:
+      return { node, message: `${here} ${error.message ?? `fails ${error.keyword}`}` };
+  }
+}
+
+/** Paths to numbers JSON cannot carry (YAML's .inf and .nan). */
+function nonFinite(value: unknown, path: string[] = [], out: string[][] = []): string[][] {
+  if (typeof value === 'number' && !Number.isFinite(value)) out.push(path);
+  else if (Array.isArray(value)) value.forEach((item, i) => nonFinite(item, [...path, String(i)], out));
+  else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) nonFinite(v, [...path, k], out);
+  return out;
+}

@@ -1,0 +1,126 @@
+// Works out what apply would do: reads each managed monitor (GET by the id
+// the state records) and compares it with the manifest. Nothing is changed.
+//
+// What --prune deletes: only monitors the state records under a key that the
+// manifest no longer names. cpk never touches a monitor it did not create or
+// adopt (`cpk import`), since the interface cannot list monitors anyway.
+import type { Api } from '../api/client.js';
+import { ApiError } from '../errors.js';
+import type { JsonObject } from '../parse/fields.js';
+import { diffFields, patchOf, type FieldChange } from './diff.js';
+import type { Manifest } from './load.js';
+import { runPool } from './pool.js';
+import type { StateStore } from './state.js';
+
+export type MonitorStep =
+  /** `replaces`: the recorded id answered 404. `uncertainSince`: re-sent with --create-uncertain. */
+  | { action: 'create'; key: string; body: JsonObject; replaces?: string; uncertainSince?: string }
+  | { action: 'update'; key: string; id: string; changes: FieldChange[]; patch: JsonObject }
+  | { action: 'unchanged'; key: string; id: string }
+  | { action: 'delete'; key: string; id: string }
+  /** In the state, not in the manifest, no --prune: left alone. */
+  | { action: 'orphaned'; key: string; id?: string; uncertainSince?: string }
+  /** An earlier create's answer never arrived: it may exist. Not created again without --create-uncertain. */
+  | { action: 'uncertain'; key: string; uncertainSince: string }
+  /** --prune of an uncertain create the manifest no longer names: there is no id to delete, so cpk forgets it. */
+  | { action: 'forget'; key: string; uncertainSince: string };
+
+export type ChannelStep = { action: 'update'; id: string; changes: FieldChange[]; patch: JsonObject } | { action: 'unchanged'; id: string };
+
+export interface Plan {
+  manifest: string;
+  state: string;
+  baseUrl: string;
+  monitors: MonitorStep[];
+  channels: ChannelStep[];
+  /** Channels the state records and the manifest no longer names: forgotten by apply (a channel cannot be deleted). */
+  droppedChannels: string[];
+}
+
+export interface PlanFailure {
+  key: string;
+  id: string;
+  error: unknown;
+}
+
+export interface PlanOptions {
+  prune: boolean;
+  createUncertain: boolean;
+  concurrency: number;
+  /** Stop reading further monitors (Ctrl-C). */
+  stop?: AbortSignal | undefined;
+}
+
+const CHANGES = new Set(['create', 'update', 'delete', 'uncertain', 'forget']);
+
+export function isChange(step: MonitorStep | ChannelStep): boolean {
+  return CHANGES.has(step.action);
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.monitors.some(isChange) || plan.channels.some(isChange);
+}
+
+export function countSteps(plan: Plan): Record<'create' | 'update' | 'delete' | 'unchanged' | 'uncertain' | 'orphaned' | 'forget', number> {
+  const counts = { create: 0, update: 0, delete: 0, unchanged: 0, uncertain: 0, orphaned: 0, forget: 0 };
+  for (const step of [...plan.monitors, ...plan.channels]) counts[step.action] += 1;
+  return counts;
+}
+
+export async function buildPlan(manifest: Manifest, state: StateStore, api: Api, options: PlanOptions): Promise<{ plan: Plan; failures: PlanFailure[] }> {
+  const plan: Plan = { manifest: manifest.path, state: state.path, baseUrl: state.data.base_url, monitors: [], channels: [], droppedChannels: [] };
+  const failures: PlanFailure[] = [];
+  const steps = new Map<string, MonitorStep>();
+  const reads: Array<{ key: string; id: string; body: JsonObject }> = [];
+
+  for (const { key, body } of manifest.monitors) {
+    const record = state.record(key);
+    if (record?.id !== undefined) reads.push({ key, id: record.id, body });
+    else if (record?.create_started_at === undefined) steps.set(key, { action: 'create', key, body });
+    else if (options.createUncertain) steps.set(key, { action: 'create', key, body, uncertainSince: record.create_started_at });
+    else steps.set(key, { action: 'uncertain', key, uncertainSince: record.create_started_at });
+  }
+
+  await runPool(
+    reads,
+    options.concurrency,
+    async ({ key, id, body }) => {
+      try {
+        const actual = await api.getMonitor(id);
+        const changes = diffFields(actual, body);
+        steps.set(key, changes.length === 0 ? { action: 'unchanged', key, id } : { action: 'update', key, id, changes, patch: patchOf(changes) });
+      } catch (error) {
+        // Deleted behind cpk's back: apply creates it again (and says so).
+        if (error instanceof ApiError && error.status === 404) steps.set(key, { action: 'create', key, body, replaces: id });
+        else failures.push({ key, id, error });
+      }
+    },
+    options.stop,
+  );
+
+  for (const { key } of manifest.monitors) {
+    const step = steps.get(key);
+    if (step) plan.monitors.push(step);
+  }
+  const named = new Set(manifest.monitors.map((m) => m.key));
+  for (const key of Object.keys(state.data.monitors).sort()) {
+    if (named.has(key)) continue;
+    const record = state.record(key) ?? {};
+    if (record.id !== undefined) plan.monitors.push(options.prune ? { action: 'delete', key, id: record.id } : { action: 'orphaned', key, id: record.id });
+    else if (record.create_started_at !== undefined) {
+      const since = record.create_started_at;
+      plan.monitors.push(options.prune ? { action: 'forget', key, uncertainSince: since } : { action: 'orphaned', key, uncertainSince: since });
+    }
+  }
+
+  for (const { id, settings } of manifest.channels) {
+    const changes = diffFields(state.applied(id) ?? {}, settings);
+    plan.channels.push(changes.length === 0 ? { action: 'unchanged', id } : { action: 'update', id, changes, patch: patchOf(changes) });
+  }
+  const channelIds = new Set(manifest.channels.map((c) => c.id));
+  plan.droppedChannels = Object.keys(state.data.channels).filter((id) => !channelIds.has(id));
+  // In manifest order, so the exit code is that of the first failure there.
+  const order = new Map(manifest.monitors.map((m, i) => [m.key, i]));
+  failures.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
+  return { plan, failures };
+}

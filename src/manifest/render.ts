@@ -1,0 +1,221 @@
+// How plans and apply results look: text for people (colored on a terminal),
+// and stable JSON for machines (--json). Every piece of text from the state
+// file or the service is sanitized before it reaches a terminal.
+import type { Output } from '../output/output.js';
+import { describeError } from '../output/errors.js';
+import { toJson } from '../output/json.js';
+import { sanitizeLine } from '../output/sanitize.js';
+import type { JsonObject } from '../parse/fields.js';
+import type { Outcome } from './apply.js';
+import type { FieldChange } from './diff.js';
+import { countSteps, hasChanges, type ChannelStep, type MonitorStep, type Plan } from './plan.js';
+
+type Painter = (text: string) => string;
+export interface Paint {
+  add: Painter;
+  change: Painter;
+  remove: Painter;
+  warn: Painter;
+  dim: Painter;
+}
+const plain: Painter = (text) => text;
+const PLAIN: Paint = { add: plain, change: plain, remove: plain, warn: plain, dim: plain };
+
+/** Colors for stdout: only on a terminal, never under --json, --no-color, NO_COLOR or CI (see Output). */
+export async function paintFor(out: Output): Promise<Paint> {
+  if (!out.stdoutColor) return PLAIN;
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk({ level: 1 });
+  return { add: chalk.green, change: chalk.yellow, remove: chalk.red, warn: chalk.magenta, dim: chalk.dim };
+}
+
+/** A value as compact JSON on one line, safe for a terminal. */
+export function show(value: unknown): string {
+  return sanitizeLine(toJson(value, 0));
+}
+
+const safe = sanitizeLine;
+
+function changeLines(changes: FieldChange[], unset: string, paint: Paint): string[] {
+  return changes.map((c) => `    ${safe(c.field)}: ${'from' in c ? show(c.from) : paint.dim(unset)} -> ${show(c.to)}`);
+}
+
+function monitorLines(step: MonitorStep, paint: Paint): string[] {
+  const key = safe(step.key);
+  switch (step.action) {
+    case 'create': {
+      let why = '';
+      if (step.replaces) why = ` (${safe(step.replaces)} answers 404: it was deleted outside cpk, so it is created again)`;
+      if (step.uncertainSince) why = ` (again: --create-uncertain, though the create sent at ${safe(step.uncertainSince)} may have reached the service)`;
+      return [paint.add(`+ ${key}: create${why}`), ...Object.entries(step.body).map(([field, value]) => `    ${safe(field)}: ${show(value)}`)];
+    }
+    case 'update':
+      return [paint.change(`~ ${key} (${safe(step.id)}): update`), ...changeLines(step.changes, '(unset)', paint)];
+    case 'unchanged':
+      return [paint.dim(`  ${key} (${safe(step.id)}): unchanged`)];
+    case 'delete':
+      return [paint.remove(`- ${key} (${safe(step.id)}): delete`)];
+    case 'orphaned':
+      return step.id !== undefined
+        ? [paint.warn(`  ${key} (${safe(step.id)}): not in the manifest; kept (apply --prune deletes it)`)]
+        : [paint.warn(`  ${key}: not in the manifest; an uncertain create from ${safe(step.uncertainSince ?? '?')} (apply --prune forgets it)`)];
+    case 'uncertain':
+      return [
+        paint.warn(`! ${key}: uncertain: a create sent at ${safe(step.uncertainSince)} may have reached the service; apply will not create it again`),
+        `    if it exists, adopt it with: cpk import ${key}=ID; if not: cpk apply --create-uncertain`,
+      ];
+    case 'forget':
+      return [paint.remove(`- ${key}: forget the uncertain create from ${safe(step.uncertainSince)} (no id is known, so nothing can be deleted)`)];
+  }
+}
+
+function channelLines(step: ChannelStep, paint: Paint): string[] {
+  if (step.action === 'unchanged') return [paint.dim(`  channel ${safe(step.id)}: unchanged`)];
+  return [paint.change(`~ channel ${safe(step.id)}: update`), ...changeLines(step.changes, '(not applied by cpk yet)', paint)];
+}
+
+export function renderPlan(plan: Plan, paint: Paint): string {
+  const lines = [paint.dim(`Plan for ${safe(plan.manifest)} against ${safe(plan.baseUrl)} (state: ${safe(plan.state)})`), ''];
+  for (const step of plan.monitors) lines.push(...monitorLines(step, paint));
+  for (const step of plan.channels) lines.push(...channelLines(step, paint));
+  if (plan.monitors.length + plan.channels.length > 0) lines.push('');
+  const n = countSteps(plan);
+  const kept = n.orphaned > 0 ? ` ${n.orphaned} not in the manifest ${n.orphaned === 1 ? 'is' : 'are'} kept (--prune deletes them).` : '';
+  if (!hasChanges(plan)) {
+    lines.push(`No changes: the service matches ${safe(plan.manifest)}.${kept}`);
+  } else {
+    const parts = [`${n.create} to create`, `${n.update} to update`, `${n.delete} to delete`, `${n.unchanged} unchanged`];
+    if (n.uncertain > 0) parts.push(`${n.uncertain} uncertain`);
+    if (n.forget > 0) parts.push(`${n.forget} to forget`);
+    lines.push(`Plan: ${parts.join(', ')}.${kept}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function changesJson(changes: FieldChange[]): JsonObject[] {
+  return changes.map((c) => ('from' in c ? { field: c.field, from: c.from, to: c.to } : { field: c.field, to: c.to }));
+}
+
+function monitorJson(step: MonitorStep): JsonObject {
+  const out: JsonObject = { key: step.key, action: step.action };
+  if ('id' in step && step.id !== undefined) out.id = step.id;
+  if (step.action === 'create') {
+    if (step.replaces) out.replaces = step.replaces;
+    out.body = step.body;
+  }
+  if (step.action === 'update') out.changes = changesJson(step.changes);
+  if ('uncertainSince' in step && step.uncertainSince !== undefined) out.uncertain_since = step.uncertainSince;
+  return out;
+}
+
+function channelJson(step: ChannelStep): JsonObject {
+  return step.action === 'update' ? { id: step.id, action: step.action, changes: changesJson(step.changes) } : { id: step.id, action: step.action };
+}
+
+/** `cpk plan --json`. */
+export function planJson(plan: Plan): JsonObject {
+  return {
+    manifest: plan.manifest,
+    state: plan.state,
+    base_url: plan.baseUrl,
+    changes: hasChanges(plan),
+    monitors: plan.monitors.map(monitorJson),
+    channels: plan.channels.map(channelJson),
+    summary: countSteps(plan),
+  };
+}
+
+export interface ApplySummary {
+  created: number;
+  updated: number;
+  deleted: number;
+  unchanged: number;
+  failed: number;
+  skipped: number;
+}
+
+export function summarize(plan: Plan, outcomes: Outcome[]): ApplySummary {
+  const s: ApplySummary = { created: 0, updated: 0, deleted: 0, unchanged: countSteps(plan).unchanged, failed: 0, skipped: 0 };
+  for (const o of outcomes) {
+    if (o.result === 'failed') s.failed += 1;
+    else if (o.result === 'skipped') s.skipped += 1;
+    else if (o.step.action === 'create') s.created += 1;
+    else if (o.step.action === 'update') s.updated += 1;
+    else if (o.step.action === 'delete' || o.step.action === 'forget') s.deleted += 1;
+  }
+  return s;
+}
+
+export function renderSummary(summary: ApplySummary): string {
+  const parts = [`${summary.created} created`, `${summary.updated} updated`, `${summary.deleted} deleted`, `${summary.unchanged} unchanged`, `${summary.failed} failed`];
+  if (summary.skipped > 0) parts.push(`${summary.skipped} not started`);
+  return `Apply: ${parts.join(', ')}.\n`;
+}
+
+function errorJson(error: unknown): JsonObject {
+  const report = describeError(error);
+  return { message: report.message, status: report.status, request_id: report.requestId, exit_code: report.exitCode };
+}
+
+/** `cpk apply --json`: every step of the plan with what became of it. */
+export function applyJson(plan: Plan, outcomes: Outcome[]): JsonObject {
+  const byStep = new Map<unknown, Outcome>(outcomes.map((o) => [o.step, o]));
+  const withResult = (base: JsonObject, step: MonitorStep | ChannelStep): JsonObject => {
+    const outcome = byStep.get(step);
+    // Steps apply had nothing to do for: unchanged, or not in the manifest and kept.
+    if (!outcome) return { ...base, result: step.action === 'orphaned' ? 'kept' : 'unchanged' };
+    const out: JsonObject = { ...base, result: outcome.result };
+    if (outcome.kind === 'monitor' && outcome.id !== undefined) out.id = outcome.id;
+    if (outcome.note) out.note = outcome.note;
+    if (outcome.result === 'failed') out.error = errorJson(outcome.error);
+    return out;
+  };
+  return {
+    manifest: plan.manifest,
+    state: plan.state,
+    base_url: plan.baseUrl,
+    monitors: plan.monitors.map((step) => withResult(monitorJson(step), step)),
+    channels: plan.channels.map((step) => withResult(channelJson(step), step)),
+    summary: summarize(plan, outcomes),
+  };
+}
+
+/** One line on stderr as each step finishes (people only; --json reports at the end). */
+export function outcomeLine(outcome: Outcome): string {
+  if (outcome.kind === 'channel') {
+    const step = outcome.step as ChannelStep;
+    const fields = step.action === 'update' ? step.changes.map((c) => c.field).join(', ') : '';
+    return outcome.result === 'failed' ? `cpk: update channel ${safe(step.id)}: ${failure(outcome.error)}` : `updated channel ${safe(step.id)}: ${safe(fields)}`;
+  }
+  const step = outcome.step;
+  const s = step as MonitorStep;
+  const key = safe(s.key);
+  const id = outcome.id !== undefined ? safe(outcome.id) : undefined;
+  if (outcome.result === 'failed') return `cpk: ${verb(s)} ${key}${id ? ` (${id})` : ''}: ${failure(outcome.error)}`;
+  switch (s.action) {
+    case 'create':
+      return `created ${key}: ${id ?? '?'}${s.replaces ? ` (replacing ${safe(s.replaces)}, which answered 404)` : ''}`;
+    case 'update':
+      return `updated ${key} (${id}): ${safe(s.changes.map((c) => c.field).join(', '))}`;
+    case 'delete':
+      return `deleted ${key} (${id})${outcome.note ? ` (${outcome.note})` : ''}`;
+    case 'forget':
+      return `forgot ${key} (an uncertain create; no id to delete)`;
+    default:
+      return `${s.action} ${key}`;
+  }
+}
+
+function verb(step: MonitorStep): string {
+  return step.action === 'uncertain' ? 'create' : step.action;
+}
+
+/** `cpk: <what>: <message> (request id: ...)`, the line for one failed step. */
+export function failureLine(what: string, error: unknown): string {
+  return `cpk: ${safe(what)}: ${failure(error)}`;
+}
+
+function failure(error: unknown): string {
+  const report = describeError(error);
+  return `${report.message}${report.requestId ? ` (request id: ${safe(report.requestId)})` : ''}`;
+}
