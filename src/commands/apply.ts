@@ -124,7 +124,9 @@ async function carryOut(opts: ApplyCommandOptions, ctx: Context, inflight: Abort
     if (!ctx.out.json) ctx.out.info(`${state.path} records everything that was done; run cpk apply again to finish`);
     throw new InterruptedError();
   }
-  const failed = outcomes.filter((o) => o.result === 'failed');
+  // In plan order (not the order they finished in), so the exit code is that of the first failure there.
+  const order: unknown[] = [...plan.monitors, ...plan.channels];
+  const failed = outcomes.filter((o) => o.result === 'failed').sort((a, b) => order.indexOf(a.step) - order.indexOf(b.step));
   if (failed.length > 0) {
     throw failuresError(
       ctx,

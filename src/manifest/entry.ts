@@ -36,6 +36,7 @@ export function keyFor(monitor: JsonObject): string {
   const name = typeof monitor.name === 'string' ? monitor.name : '';
   const slug = name
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '') // the accents NFKD split off: Café -> cafe
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

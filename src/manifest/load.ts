@@ -179,8 +179,10 @@ function locate(doc: Document, path: string[]): { key: Node | undefined; value: 
       const pair = (current.items as Array<Pair<unknown, unknown>>).find((p) => keyText(p.key) === segment);
       if (!pair) break;
       key = pair.key as Node;
-      // `checkout-api:` with nothing after it has no value node: point at the key.
-      current = resolve(doc, pair.value) ?? pair.key;
+      // `checkout-api:` with nothing after it has no value, or an empty one: point at the key.
+      const value = resolve(doc, pair.value);
+      const empty = value === null || value === undefined || (isScalar(value) && value.range?.[0] === value.range?.[1]);
+      current = empty ? pair.key : value;
     } else if (isSeq(current)) {
       const item = resolve(doc, current.items[Number(segment)]);
       if (item === undefined) break;
@@ -245,7 +247,8 @@ function describe(error: ErrorObject, doc: Document): { node: Node | undefined; 
       return { node: locate(doc, [...path, field]).key, message: `${here ? `${here}: ` : ''}unknown field "${field}"${expected}` };
     }
   }
-  const node = locate(doc, path).value;
+  // A field that must not be there at all: point at its name.
+  const node = error.keyword === 'not' ? locate(doc, path).key : locate(doc, path).value;
   if (custom) return { node, message: `${here} ${custom}` };
   switch (error.keyword) {
     case 'type': {
