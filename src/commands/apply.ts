@@ -77,6 +77,9 @@ async function carryOut(opts: ApplyCommandOptions, ctx: Context, inflight: Abort
     buildPlan(manifest, state, api, { prune: opts.prune, createUncertain: opts.createUncertain, concurrency: opts.concurrency, stop: ctx.signal }),
   );
   if (ctx.signal?.aborted) throw new InterruptedError();
+  if (plan.allRecordedGone) {
+    ctx.out.warn(`none of the monitors ${state.path} records exists for this token (all answer 404): if the token belongs to another account, apply would create them all there`);
+  }
   if (failures.length > 0) {
     throw failuresError(
       ctx,

@@ -32,6 +32,9 @@ export async function run(opts: PlanCommandOptions, ctx: Context): Promise<void>
   const { plan, failures } = await ctx.out.spin('Reading managed monitors', () =>
     buildPlan(manifest, state, api, { prune: opts.prune, createUncertain: opts.createUncertain, concurrency: opts.concurrency, stop: ctx.signal }),
   );
+  if (plan.allRecordedGone) {
+    ctx.out.warn(`none of the monitors ${state.path} records exists for this token (all answer 404): if the token belongs to another account, apply would create them all there`);
+  }
   if (failures.length > 0) {
     throw failuresError(
       ctx,

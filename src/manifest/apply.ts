@@ -89,16 +89,22 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
 
   const createMonitor = async (step: Extract<MonitorStep, { action: 'create' }>): Promise<Outcome> => {
     const previous = state.record(step.key);
+    const restore = () => (previous ? setOwn(state.data.monitors, step.key, previous) : state.forget(step.key));
     // Write-ahead: the marker is on disk before the request leaves.
     state.markCreating(step.key);
     await save(`nothing was sent for "${step.key}"`);
+    if (stop.aborted) {
+      // Interrupted while the marker was written: this create has not left yet, and now will not.
+      restore();
+      await save(`it marks "${step.key}" as uncertain, but nothing was sent`);
+      return { kind: 'monitor', step, result: 'skipped' };
+    }
     let id: string;
     try {
       id = (await api.createMonitor(step.body)).id;
     } catch (error) {
       if (!certainlyNotCreated(error)) throw new UncertainCreateError(step.key, error, state.path);
-      if (previous) setOwn(state.data.monitors, step.key, previous);
-      else state.forget(step.key);
+      restore();
       await save(`it still marks "${step.key}" as uncertain, but the service refused the create`);
       throw error;
     }

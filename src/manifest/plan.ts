@@ -35,6 +35,12 @@ export interface Plan {
   channels: ChannelStep[];
   /** Channels the state records and the manifest no longer names: forgotten by apply (a channel cannot be deleted). */
   droppedChannels: string[];
+  /**
+   * Every one of several recorded monitors answered 404: more likely a token
+   * of another account than monitors deleted one by one. Worth a warning,
+   * since apply would create them all again there.
+   */
+  allRecordedGone: boolean;
 }
 
 export interface PlanFailure {
@@ -68,7 +74,7 @@ export function countSteps(plan: Plan): Record<'create' | 'update' | 'delete' | 
 }
 
 export async function buildPlan(manifest: Manifest, state: StateStore, api: Api, options: PlanOptions): Promise<{ plan: Plan; failures: PlanFailure[] }> {
-  const plan: Plan = { manifest: manifest.path, state: state.path, baseUrl: state.data.base_url, monitors: [], channels: [], droppedChannels: [] };
+  const plan: Plan = { manifest: manifest.path, state: state.path, baseUrl: state.data.base_url, monitors: [], channels: [], droppedChannels: [], allRecordedGone: false };
   const failures: PlanFailure[] = [];
   const steps = new Map<string, MonitorStep>();
   const reads: Array<{ key: string; id: string; body: JsonObject }> = [];
@@ -98,6 +104,11 @@ export async function buildPlan(manifest: Manifest, state: StateStore, api: Api,
     options.stop,
   );
 
+  const gone = (key: string) => {
+    const step = steps.get(key);
+    return step?.action === 'create' && step.replaces !== undefined;
+  };
+  plan.allRecordedGone = reads.length >= 2 && reads.every(({ key }) => gone(key));
   for (const { key } of manifest.monitors) {
     const step = steps.get(key);
     if (step) plan.monitors.push(step);

@@ -233,6 +233,16 @@ describe('cpk apply and plan', () => {
     expect(elsewhere.stdout).toContain('+ a: create');
   });
 
+  it('warns when none of the recorded monitors exists for the token (another account)', async () => {
+    const dir = workdir();
+    const file = write(dir, manifest('acct', ['a', 'b']));
+    expect((await f.cpk(['apply', '-f', file, '--yes'])).code).toBe(0);
+    const r = await f.cpk(['plan', '-f', file], { env: { CPK_TOKEN: 'cpk_test_other' } });
+    expect(r.code).toBe(10);
+    expect(r.stderr).toContain('warning: none of the monitors');
+    expect(r.stderr).toContain('if the token belongs to another account, apply would create them all there');
+  });
+
   it('off a terminal, apply requires --yes and sends nothing without it', async () => {
     const dir = workdir();
     const file = write(dir, manifest('noyes', ['a']));

@@ -355,6 +355,7 @@ describe('buildPlan', () => {
       { action: 'update', id: 'ch_b', changes: [{ field: 'enabled', from: true, to: false }, { field: 'events', to: ['down'] }], patch: { enabled: false, events: ['down'] } },
     ]);
     expect(plan.droppedChannels).toEqual(['ch_removed']);
+    expect(plan.allRecordedGone).toBe(false);
     expect(calls.every(([method]) => method === 'GET')).toBe(true);
 
     const pruned = await buildPlan(MANIFEST, state, api, { prune: true, createUncertain: true, concurrency: 2 });
@@ -373,6 +374,14 @@ describe('buildPlan', () => {
     expect(hasChanges(plan)).toBe(false);
     const both = await buildPlan(MANIFEST, await storeWith({ changed: { id: 'mon_changed' }, same: { id: 'mon_same' } }), api, { prune: false, createUncertain: false, concurrency: 2 });
     expect(both.failures.map((f) => f.key)).toEqual(['changed']);
+  });
+
+  it('notices when every one of several recorded monitors answers 404 (another account?)', async () => {
+    const { api } = fakeApi({});
+    const two = await buildPlan(MANIFEST, await storeWith({ new: { id: 'mon_a' }, gone: { id: 'mon_b' } }), api, { prune: false, createUncertain: false, concurrency: 2 });
+    expect(two.plan.allRecordedGone).toBe(true);
+    const one = await buildPlan(MANIFEST, await storeWith({ gone: { id: 'mon_b' } }), api, { prune: false, createUncertain: false, concurrency: 2 });
+    expect(one.plan.allRecordedGone).toBe(false);
   });
 });
 
@@ -425,6 +434,22 @@ describe('applyPlan', () => {
     expect((outcomes[1]!.error as NetworkError).exitCode).toBe(3);
     const saved = parseState(readFileSync(state.path, 'utf8'), state.path);
     expect(saved.monitors).toEqual({ lost: { create_started_at: expect.any(String) }, unsure: { create_started_at: '2025-01-01T00:00:00.000Z' } });
+  });
+
+  it('a create interrupted while its marker was written is not sent, and leaves no marker', async () => {
+    const { api, calls } = fakeApi({});
+    const state = await storeWith({});
+    const { plan } = await buildPlan(parseManifest('monitors:\n  a: {name: A}\n', 'cpk.yaml'), state, api, { prune: false, createUncertain: false, concurrency: 1 });
+    const stop = new AbortController();
+    const save = state.save.bind(state);
+    state.save = () => {
+      stop.abort();
+      return save();
+    };
+    const outcomes = await applyPlan(plan, state, api, { concurrency: 1, stop: stop.signal });
+    expect(outcomes.map((o) => o.result)).toEqual(['skipped']);
+    expect(calls).toEqual([]);
+    expect(parseState(readFileSync(state.path, 'utf8'), state.path).monitors).toEqual({});
   });
 
   it('starts nothing once stopped, and reports what never started as skipped', async () => {
