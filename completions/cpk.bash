@@ -12,6 +12,9 @@ __cpk_command() {
     '/reports') __cpk_reply='reports' ;;
     '/openapi') __cpk_reply='openapi' ;;
     '/api') __cpk_reply='api' ;;
+    '/plan') __cpk_reply='plan' ;;
+    '/apply') __cpk_reply='apply' ;;
+    '/import') __cpk_reply='import' ;;
     '/emulator') __cpk_reply='emulator' ;;
     '/completion') __cpk_reply='completion' ;;
     'monitors/create') __cpk_reply='create' ;;
@@ -45,6 +48,9 @@ __cpk_value_option() {
     'reports help/--base-url'|'reports help/--query'|'reports help/--timeout') return 0 ;;
     'openapi/--base-url'|'openapi/--query'|'openapi/--timeout') return 0 ;;
     'api/--set'|'api/--set-string'|'api/--data'|'api/--base-url'|'api/--query'|'api/--timeout') return 0 ;;
+    'plan/--file'|'plan/-f'|'plan/--state'|'plan/--concurrency'|'plan/--base-url'|'plan/--query'|'plan/--timeout') return 0 ;;
+    'apply/--file'|'apply/-f'|'apply/--state'|'apply/--concurrency'|'apply/--base-url'|'apply/--query'|'apply/--timeout') return 0 ;;
+    'import/--file'|'import/-f'|'import/--state'|'import/--base-url'|'import/--query'|'import/--timeout') return 0 ;;
     'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--base-url'|'emulator/--query'|'emulator/--timeout') return 0 ;;
     'completion/--base-url'|'completion/--query'|'completion/--timeout') return 0 ;;
   esac
@@ -55,12 +61,12 @@ __cpk_value_option() {
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
 __cpk_words() {
   case "$1" in
-    '/') __cpk_reply='monitors channels reports openapi api emulator completion' ;;
+    '/') __cpk_reply='monitors channels reports openapi api plan apply import emulator completion' ;;
     '/-') __cpk_reply='--version --base-url --json --query --timeout --debug --no-color --help -h' ;;
     'monitors/') __cpk_reply='create get update delete help' ;;
     'monitors/-') __cpk_reply='--help -h --version --base-url --json --query --timeout --debug --no-color' ;;
     'monitors create/-') __cpk_reply='--name --type --target --interval --set --set-string --data --from --concurrency --quiet -q --dry-run --help -h --version --base-url --json --query --timeout --debug --no-color' ;;
-    'monitors get/-') __cpk_reply='--concurrency --help -h --version --base-url --json --query --timeout --debug --no-color' ;;
+    'monitors get/-') __cpk_reply='--concurrency --manifest --help -h --version --base-url --json --query --timeout --debug --no-color' ;;
     'monitors update/-') __cpk_reply='--name --type --target --interval --set --set-string --data --dry-run --help -h --version --base-url --json --query --timeout --debug --no-color' ;;
     'monitors delete/-') __cpk_reply='--yes -y --concurrency --dry-run --help -h --version --base-url --json --query --timeout --debug --no-color' ;;
     'monitors help/-') __cpk_reply='--version --base-url --json --query --timeout --debug --no-color' ;;
@@ -74,6 +80,9 @@ __cpk_words() {
     'reports help/-') __cpk_reply='--version --base-url --json --query --timeout --debug --no-color' ;;
     'openapi/-') __cpk_reply='--help -h --version --base-url --json --query --timeout --debug --no-color' ;;
     'api/-') __cpk_reply='--set --set-string --data --include -i --dry-run --help -h --version --base-url --json --query --timeout --debug --no-color' ;;
+    'plan/-') __cpk_reply='--file -f --state --prune --create-uncertain --concurrency --help -h --version --base-url --json --query --timeout --debug --no-color' ;;
+    'apply/-') __cpk_reply='--file -f --state --prune --create-uncertain --yes -y --concurrency --help -h --version --base-url --json --query --timeout --debug --no-color' ;;
+    'import/-') __cpk_reply='--file -f --state --replace --help -h --version --base-url --json --query --timeout --debug --no-color' ;;
     'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --quiet -q --help -h --version --base-url --json --query --timeout --debug --no-color' ;;
     'completion/') __cpk_reply='bash zsh fish powershell' ;;
     'completion/-') __cpk_reply='--help -h --version --base-url --json --query --timeout --debug --no-color' ;;

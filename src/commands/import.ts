@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { ApiError, InterruptedError, UsageError } from '../errors.js';
 import { checkId } from '../parse/id.js';
+import { DEFAULT_CONCURRENCY } from '../parse/ids.js';
 import { action, examples, type Runtime } from './action.js';
 import { addManifestOptions, failuresError, openManifest, parseManifestFlags, type ManifestFlags } from './manifest-flags.js';
 
@@ -59,7 +60,7 @@ export async function run(opts: ImportOptions, ctx: Context): Promise<void> {
   }
   // Every id must exist before anything is recorded: all or nothing.
   const errors: Array<{ key: string; id: string; error: unknown }> = [];
-  const { runPool, DEFAULT_CONCURRENCY } = await import('../manifest/pool.js');
+  const { runPool } = await import('../manifest/pool.js');
   await ctx.out.spin('Checking monitors', () =>
     runPool(
       todo,

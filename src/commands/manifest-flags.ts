@@ -7,7 +7,7 @@ import type { ApiOptions, Context } from '../context.js';
 import { CpkError, UsageError } from '../errors.js';
 import type { Manifest } from '../manifest/load.js';
 import type { StateStore } from '../manifest/state.js';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../manifest/pool.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, parseConcurrency } from '../parse/ids.js';
 import type { RawOptions } from './action.js';
 
 export const DEFAULT_MANIFEST = 'cpk.yaml';
@@ -39,16 +39,8 @@ export function parseManifestFlags(opts: RawOptions): ManifestFlags {
   return { file: nonEmpty(opts.file, '--file') ?? DEFAULT_MANIFEST, state: nonEmpty(opts.state, '--state') };
 }
 
-/** `--concurrency N`: a whole number from 1 to 64 (as for the bulk commands). */
-export function parseConcurrency(value: unknown): number {
-  if (value === undefined) return DEFAULT_CONCURRENCY;
-  const text = String(value).trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > MAX_CONCURRENCY) {
-    throw new UsageError(`invalid --concurrency "${String(value)}": expected a whole number from 1 to ${MAX_CONCURRENCY}`);
-  }
-  return n;
-}
+/** `--concurrency N`, as for the bulk commands. */
+export { parseConcurrency };
 
 export interface Opened {
   manifest: Manifest;

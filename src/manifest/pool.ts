@@ -1,5 +1,8 @@
 // Runs tasks at most `concurrency` at a time (--concurrency), and starts no new
 // task once `stop` is aborted (Ctrl-C, SIGTERM); tasks already running finish.
+// Unlike the bulk commands' mapPool (src/commands/bulk.ts), each task reports
+// its own outcome, and an interrupted one is still waited for: apply records
+// what a request that was already sent did.
 export async function runPool<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>, stop?: AbortSignal): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -10,6 +13,3 @@ export async function runPool<T>(items: readonly T[], concurrency: number, task:
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
 }
-
-export const DEFAULT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 64;
