@@ -334,6 +334,12 @@ describe('starting from existing monitors', () => {
       monitors: { 'adopted-api': { name: 'Adopted API', type: 'http', target: 'https://adopt.example.com', interval: '1m30s', paused: false, tags: ['x'] } },
     });
 
+    const second = (await f.cpk(['monitors', 'create', '--name', 'Adopted API', '-q'])).stdout.trim();
+    const both = await f.cpk(['monitors', 'get', id, second, '--manifest']);
+    expect(both.code).toBe(0);
+    expect(both.stdout.split('\n')[0]).toBe(`# adopt with: cpk import adopted-api=${id} adopted-api-2=${second}`);
+    expect(both.stdout).toContain('\n  adopted-api-2:\n    name: Adopted API\n');
+
     const dir = workdir();
     const file = write(dir, entry.stdout);
     const sent = f.mark();
