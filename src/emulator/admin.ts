@@ -15,6 +15,8 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** Arrival time, ms since the epoch (Date.now()): lets tests check the waits between attempts. */
+  receivedAt: number;
 }
 
 export interface AdminContext {
@@ -41,7 +43,7 @@ export function redactRequest(r: RecordedRequest): RecordedRequest {
   if (typeof headers.authorization === 'string') headers.authorization = redactAuthorization(headers.authorization);
   if (headers['proxy-authorization'] !== undefined) headers['proxy-authorization'] = '…';
   if (headers[ADMIN_HEADER] !== undefined) headers[ADMIN_HEADER] = '…';
-  return { method: r.method, path: r.path, headers, body: r.body };
+  return { method: r.method, path: r.path, headers, body: r.body, receivedAt: r.receivedAt };
 }
 
 const ADMIN_ROUTES: Record<string, string[]> = {

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import { API_PREFIX } from './model.js';
 
-export const FAULT_KINDS = ['status', 'html', 'truncated', 'reset', 'hang', 'redirect'] as const;
+export const FAULT_KINDS = ['status', 'html', 'truncated', 'stall', 'reset', 'hang', 'redirect'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -25,7 +25,7 @@ export interface Fault {
 /** Defaults and bounds, also published in the OpenAPI document. */
 export const FAULT_DEFAULTS = {
   times: 1,
-  statusByKind: { status: 503, html: 502, truncated: 200, redirect: 307 },
+  statusByKind: { status: 503, html: 502, truncated: 200, stall: 200, redirect: 307 },
   maxDelayMs: 600_000,
 } as const;
 
@@ -180,14 +180,18 @@ export function applyFault(fault: Fault, req: IncomingMessage, res: ServerRespon
     res.end();
     return;
   }
-  if (kind === 'truncated') {
+  if (kind === 'truncated' || kind === 'stall') {
     const full = Buffer.from(fault.body ?? DEFAULT_TRUNCATED_BODY, 'utf8');
-    res.statusCode = fault.status ?? FAULT_DEFAULTS.statusByKind.truncated;
+    res.statusCode = fault.status ?? FAULT_DEFAULTS.statusByKind[kind];
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Length', String(full.length));
     extra();
-    // Half the promised bytes, then the connection dies mid-body.
-    res.write(full.subarray(0, Math.floor(full.length / 2)), () => req.socket.destroy());
+    // Half the promised bytes, then the connection dies mid-body (truncated),
+    // or stays open with nothing more to come (stall) until the client gives
+    // up or close() runs.
+    res.write(full.subarray(0, Math.floor(full.length / 2)), () => {
+      if (kind === 'truncated') req.socket.destroy();
+    });
     return;
   }
   const status = fault.status ?? FAULT_DEFAULTS.statusByKind[kind];

@@ -119,7 +119,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 
     // Recorded on arrival (body filled in once read) so the log keeps arrival order.
     const record: RecordedRequest | undefined =
-      area === 'document' || area === 'api' ? { method, path: rawUrl, headers: { ...req.headers }, body: '' } : undefined;
+      area === 'document' || area === 'api' ? { method, path: rawUrl, headers: { ...req.headers }, body: '', receivedAt: Date.now() } : undefined;
     if (record) requests.push(record);
 
     let outcome: string | undefined; // log label for answers that are not a normal response
@@ -147,7 +147,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       if (!(await delay(apiLatency + (fault.delayMs ?? 0)))) return;
       const kind = fault.kind ?? 'status';
       if (kind === 'reset' || kind === 'hang') outcome = kind;
-      if (kind === 'truncated') outcome = `${fault.status ?? 200} truncated`;
+      if (kind === 'truncated' || kind === 'stall') outcome = `${fault.status ?? 200} ${kind}`;
       applyFault(fault, req, res, String(res.getHeader('X-Request-Id')));
       return;
     }

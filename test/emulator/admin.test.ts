@@ -41,7 +41,7 @@ describe('admin routes', () => {
   it('rejects invalid faults (422) and malformed JSON (400), queuing nothing', async () => {
     const bad = await raw(emu(), 'POST', '/__emulator/faults', admin, JSON.stringify([{ status: 500 }, { kind: 'nope' }]));
     expect(bad.status).toBe(422);
-    expect(JSON.parse(bad.body).error).toBe('kind must be one of status, html, truncated, reset, hang, redirect');
+    expect(JSON.parse(bad.body).error).toBe('kind must be one of status, html, truncated, stall, reset, hang, redirect');
     const malformed = await raw(emu(), 'POST', '/__emulator/faults', admin, '{');
     expect(malformed.status).toBe(400);
     expect(JSON.parse(malformed.body).error).toBe('malformed JSON body');
@@ -73,6 +73,10 @@ describe('admin routes', () => {
     expect(requests[0].headers.authorization).toBe('Bearer cpk_…oken');
     expect(requests[0].headers['content-type']).toBe('application/json');
     expect(requests[0].body).toBe('{"name":"logged"}');
+    // Arrival times, in arrival order: what tests of retry waits measure.
+    const times = requests.map((r: { receivedAt: number }) => r.receivedAt);
+    expect(times.every((t: unknown) => typeof t === 'number' && Number.isInteger(t))).toBe(true);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
     expect(requests[1].headers.authorization).toBeUndefined();
     expect(requests[2].headers.authorization).toBe('Bearer cpk_…only');
     expect(requests[3].headers.authorization).toBe('Basic …ZA==');

@@ -93,6 +93,25 @@ describe('fault injection', () => {
     expect(res.error).toBeDefined();
   });
 
+  it('kind stall: 200 and half the body, then nothing more until the client gives up', async () => {
+    emu().injectFault({ kind: 'stall', body: '{"id":"mon_aaaaaaaaaaaa","status":"up"}' });
+    const controller = new AbortController();
+    const res = await fetch(`${emu().baseUrl}/reports/rpt_summary`, { headers: auth(), signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe('39');
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(Buffer.from(first.value!).toString('utf8')).toBe('{"id":"mon_aaaaaaaa');
+    // The connection stays open: the next read ends only because the client aborts.
+    const next = reader.read().then(
+      () => 'more data',
+      (err: Error) => err.name,
+    );
+    controller.abort();
+    expect(await next).toBe('AbortError');
+    expect((await call(emu(), 'GET', 'reports/rpt_summary')).status).toBe(200);
+  });
+
   it('kind truncated breaks fetch body reading', async () => {
     emu().injectFault({ kind: 'truncated' });
     const res = await fetch(`${emu().baseUrl}/reports/rpt_summary`, { headers: auth() });
@@ -139,7 +158,7 @@ describe('fault injection', () => {
 
   it('invalid faults are rejected', () => {
     const bad: Array<[unknown, string]> = [
-      [{ kind: 'explode' }, 'kind must be one of status, html, truncated, reset, hang, redirect'],
+      [{ kind: 'explode' }, 'kind must be one of status, html, truncated, stall, reset, hang, redirect'],
       [{ times: 0 }, 'times must be a positive integer'],
       [{ status: 99 }, 'status must be an integer between 200 and 599 for kind status'],
       [{ kind: 'redirect' }, 'location is required for kind redirect'],

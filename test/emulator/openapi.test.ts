@@ -99,7 +99,7 @@ describe('GET /v1/openapi.json', () => {
     expect(create.properties.interval_seconds).toMatchObject({ type: 'integer', minimum: 30, maximum: 86400 });
     expect(create.properties.name).toMatchObject({ minLength: 1, maxLength: 200 });
     expect(doc['x-emulator'].limits['max-body-bytes']).toBe(1048576);
-    expect(doc.components.schemas.Fault.properties.kind.enum).toEqual(['status', 'html', 'truncated', 'reset', 'hang', 'redirect']);
+    expect(doc.components.schemas.Fault.properties.kind.enum).toEqual(['status', 'html', 'truncated', 'stall', 'reset', 'hang', 'redirect']);
     expect(doc.components.responses.Unauthorized['x-messages']).toContain('token expired');
     expect(doc.components.schemas.ChannelEvent.enum).toEqual(['down', 'up', 'paused', 'resumed']);
     expect(doc['x-evaluation-order']).toHaveLength(7);
