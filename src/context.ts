@@ -6,11 +6,14 @@ import { resolveBaseUrl, resolveToken } from './config/resolve.js';
 import type { Api } from './api/client.js';
 import { UsageError } from './errors.js';
 import { version } from './version.js';
+import { parseRetriesFlag, resolveAttempts } from './config/attempts.js';
 
 export interface GlobalOptions {
   baseUrl?: string | undefined;
   json: boolean;
   timeoutSeconds: number;
+  /** `--retries N`: retries after the first attempt; undefined when not given (CPK_MAX_ATTEMPTS or the default apply). */
+  retries?: number | undefined;
   debug: boolean;
   color: boolean;
   /** --query: a JMESPath expression applied to the JSON result (implies --json). */
@@ -18,6 +21,8 @@ export interface GlobalOptions {
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
+/** One day: longer has no use, and Node timers cannot go past about 24.8 days. */
+export const MAX_TIMEOUT_SECONDS = 86_400;
 
 /** Turns commander's raw global values into GlobalOptions (usage errors on bad input). */
 export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
@@ -25,8 +30,8 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
   if (raw.timeout !== undefined) {
     const text = String(raw.timeout).trim();
     const n = Number(text);
-    if (text === '' || !Number.isFinite(n) || n <= 0) {
-      throw new UsageError(`invalid --timeout "${String(raw.timeout)}": expected a positive number of seconds`);
+    if (text === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIMEOUT_SECONDS) {
+      throw new UsageError(`invalid --timeout "${String(raw.timeout)}": expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`);
     }
     timeoutSeconds = n;
   }
@@ -34,6 +39,7 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
     baseUrl: typeof raw.baseUrl === 'string' ? raw.baseUrl : undefined,
     json: raw.json === true || typeof raw.query === 'string',
     timeoutSeconds,
+    retries: raw.retries === undefined ? undefined : parseRetriesFlag(raw.retries),
     debug: raw.debug === true,
     color: raw.color !== false,
     query: typeof raw.query === 'string' ? raw.query : undefined,
@@ -69,6 +75,7 @@ export class Context {
   /** Builds the API client: resolves base URL and token first, so a missing token fails before any import. */
   async api(options: ApiOptions = {}): Promise<Api> {
     const baseUrl = resolveBaseUrl(this.globals.baseUrl, this.env);
+    const attempts = resolveAttempts(this.globals.retries, this.env);
     const token = options.anonymous ? undefined : resolveToken(this.env);
     const [{ HttpClient }, { Api }] = await Promise.all([import('./http/client.js'), import('./api/client.js')]);
     const env = this.env;
@@ -76,6 +83,7 @@ export class Context {
       baseUrl: baseUrl.value,
       token: token?.value,
       timeoutMs: this.globals.timeoutSeconds * 1000,
+      attempts,
       userAgent: `cpk/${version} node/${process.versions.node}`,
       transport: async () => (await import('./http/undici-transport.js')).createUndiciTransport(env),
       debug: this.globals.debug ? (line) => this.out.debug(line) : undefined,

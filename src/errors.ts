@@ -68,6 +68,9 @@ export function exitCodeForStatus(status: number): number {
   if (status === 401) return ExitCode.AUTH;
   if (status === 403) return ExitCode.FORBIDDEN;
   if (status === 404) return ExitCode.NOT_FOUND;
+  // Timed out or rate limited by the server (after cpk's retries): not a
+  // rejection of the request itself, so the generic failure, like a 503.
+  if (status === 408 || status === 429) return ExitCode.FAILURE;
   if (status >= 400 && status < 500) return ExitCode.INVALID;
   return ExitCode.FAILURE;
 }

@@ -5,6 +5,7 @@
 import { ApiError } from '../errors.js';
 import type { HttpClient, HttpResponse, RequestSpec } from '../http/client.js';
 import { isPlainObject, type JsonObject } from '../parse/fields.js';
+import { ownField } from '../http/json.js';
 
 /** Fields accepted on creation; any other field passes through. */
 export interface MonitorInput extends JsonObject {
@@ -69,7 +70,7 @@ export class Api {
   async updateChannel(id: string, changes: JsonObject): Promise<ChannelUpdateResult> {
     const res = await this.http.request(endpoints.updateChannel(id, changes));
     const body = expectObject(res);
-    if (typeof body.ok !== 'boolean') throw unexpected(res, 'a boolean "ok"');
+    if (typeof ownField(body, 'ok') !== 'boolean') throw unexpected(res, 'a boolean "ok"');
     return body as ChannelUpdateResult;
   }
 
@@ -107,6 +108,7 @@ function expectObject(res: HttpResponse): JsonObject {
 
 function expectMonitorRef(res: HttpResponse): MonitorRef {
   const body = expectObject(res);
-  if (typeof body.id !== 'string' || typeof body.status !== 'string') throw unexpected(res, 'string "id" and "status"');
+  // Own fields only: a "__proto__" key in the body is data, never a source of id or status.
+  if (typeof ownField(body, 'id') !== 'string' || typeof ownField(body, 'status') !== 'string') throw unexpected(res, 'string "id" and "status"');
   return body as MonitorRef;
 }

@@ -3,10 +3,13 @@
 // the token for the configured origin only, bounds each attempt in time,
 // retries what is safe to retry, traces under --debug with the token redacted,
 // and turns every failure into a CpkError. Nothing above it sees the transport.
-import { ApiError, NetworkError, InterruptedError } from '../errors.js';
+import { performance } from 'node:perf_hooks';
+import { ApiError, ExitCode, NetworkError, InterruptedError } from '../errors.js';
 import { TransportError, type Transport, type TransportResponse } from './transport.js';
 import { backoffMs, DEFAULT_ATTEMPTS, isIdempotent, isRetryableStatus, parseRetryAfter, RETRY_AFTER_MAX_MS } from './retry.js';
 import { sanitizeLine } from '../output/sanitize.js';
+import { isPlainObject } from '../parse/fields.js';
+import { ownField, parseJson } from './json.js';
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -71,18 +74,40 @@ export function redactAuthorization(value: string): string {
   return value.replace(/^(Bearer\s+).*$/i, '$1[REDACTED]');
 }
 
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
+/**
+ * Waits `ms` (never less: timers may fire a millisecond early, and a
+ * Retry-After is a lower bound), or rejects with InterruptedError on Ctrl-C.
+ */
+export const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new InterruptedError());
-      },
-      { once: true },
-    );
+    if (signal?.aborted) return reject(new InterruptedError());
+    const end = performance.now() + ms;
+    let timer: ReturnType<typeof setTimeout>;
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    };
+    const tick = () => {
+      const left = end - performance.now();
+      if (left > 0) {
+        timer = setTimeout(tick, Math.ceil(left));
+        return;
+      }
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    tick();
   });
+
+/** Which transport failures are worth another attempt, by whether the method may be repeated. */
+function retryableFailure(kind: TransportError['kind'], idempotent: boolean): boolean {
+  // Nothing reached the server: safe for any method (a create cannot be duplicated).
+  if (kind === 'connect' || kind === 'proxy') return true;
+  // The request may have been applied: only methods that can be repeated.
+  // 'tls' (a certificate problem does not fix itself) and 'too-large' are final.
+  return idempotent && (kind === 'timeout' || kind === 'reset' || kind === 'incomplete');
+}
 
 export class HttpClient {
   private transportPromise: Promise<Transport> | undefined;
@@ -90,6 +115,11 @@ export class HttpClient {
 
   get baseUrl(): string {
     return this.options.baseUrl;
+  }
+
+  /** Attempts in all for a request that may be retried. */
+  get attempts(): number {
+    return Math.max(1, this.options.attempts ?? DEFAULT_ATTEMPTS);
   }
 
   buildUrl(spec: Pick<RequestSpec, 'segments' | 'rawPath'>): string {
@@ -130,7 +160,7 @@ export class HttpClient {
     const url = this.buildUrl(spec);
     const headers = this.headersFor(spec);
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    const attempts = Math.max(1, this.options.attempts ?? DEFAULT_ATTEMPTS);
+    const attempts = this.attempts;
     const sleep = this.options.sleep ?? defaultSleep;
     const debug = this.options.debug;
     const idempotent = isIdempotent(method);
@@ -142,11 +172,12 @@ export class HttpClient {
         for (const [name, value] of Object.entries(headers)) {
           debug(`> ${name}: ${name === 'authorization' ? redactAuthorization(value) : value}`);
         }
-        if (body !== undefined) debug(`> ${body.length} bytes of JSON`);
+        if (body !== undefined) debug(`> ${Buffer.byteLength(body)} bytes of JSON`);
       }
       let response: TransportResponse;
+      let transport: Transport | undefined;
       try {
-        const transport = await (this.transportPromise ??= this.options.transport());
+        transport = await (this.transportPromise ??= this.options.transport());
         response = await transport.send({
           method,
           url,
@@ -158,16 +189,16 @@ export class HttpClient {
         });
       } catch (error) {
         const failure = error instanceof TransportError ? error : new TransportError('reset', String(error), undefined, { cause: error });
-        if (failure.kind === 'aborted') throw new InterruptedError();
+        if (failure.kind === 'aborted' || this.options.signal?.aborted) throw new InterruptedError();
         if (debug) debug(`< ${failure.kind}: ${sanitizeLine(failure.message)} after ${Date.now() - started}ms`);
         // POST and PATCH are retried only when no byte of the request left
-        // (refused, DNS): a retry after that could create a second monitor.
-        const safe = idempotent ? failure.kind !== 'too-large' && failure.kind !== 'incomplete' : failure.kind === 'connect';
-        if (safe && attempt < attempts) {
+        // (refused, DNS, a proxy refusing the tunnel): a retry after that
+        // could create a second monitor (issue #4).
+        if (retryableFailure(failure.kind, idempotent) && attempt < attempts) {
           await this.wait(backoffMs(attempt, this.options.random), attempt, sleep, debug);
           continue;
         }
-        throw this.transportError(failure, method, url);
+        throw this.transportError(failure, method, url, idempotent, transport?.proxy);
       }
 
       const result = toHttpResponse(response, method, url);
@@ -178,15 +209,22 @@ export class HttpClient {
       if (response.status >= 200 && response.status < 300) {
         return spec.anyBody ? parseLenient(result) : parseSuccess(result, response);
       }
-      if (idempotent && isRetryableStatus(response.status) && attempt < attempts) {
+      if (isRetryableStatus(response.status)) {
         const retryAfter = parseRetryAfter(response.headers['retry-after']);
-        if (retryAfter !== undefined && retryAfter > RETRY_AFTER_MAX_MS) {
-          throw failureFromResponse(result, response, {
-            suffix: `; the server asks to retry after ${Math.ceil(retryAfter / 1000)}s (${new Date(Date.now() + retryAfter).toISOString()}), longer than cpk waits`,
-          });
+        if (idempotent && attempt < attempts) {
+          if (retryAfter !== undefined && retryAfter > RETRY_AFTER_MAX_MS) {
+            throw failureFromResponse(result, response, {
+              suffix: `; the server asks to retry after ${describeWait(retryAfter)}, longer than cpk waits (${RETRY_AFTER_MAX_MS / 1000}s): try again then`,
+              exitCode: ExitCode.FAILURE,
+            });
+          }
+          await this.wait(retryAfter ?? backoffMs(attempt, this.options.random), attempt, sleep, debug);
+          continue;
         }
-        await this.wait(retryAfter ?? backoffMs(attempt, this.options.random), attempt, sleep, debug);
-        continue;
+        throw failureFromResponse(result, response, {
+          suffix: retryAfter !== undefined ? `; the server asks to retry after ${describeWait(retryAfter)}` : '',
+          hint: idempotent ? undefined : notRetriedHint(method),
+        });
       }
       throw failureFromResponse(result, response);
     }
@@ -197,27 +235,51 @@ export class HttpClient {
     await sleep(ms, this.options.signal);
   }
 
-  private transportError(failure: TransportError, method: string, url: string): Error {
+  private transportError(failure: TransportError, method: string, url: string, idempotent: boolean, proxy: string | undefined): Error {
     const where = `${method} ${url}`;
+    const proxyHint = proxy ? `a proxy is set (${proxy}): check it, or list the host in NO_PROXY` : undefined;
+    const got = failure.response;
+    const gotText = got ? `status ${got.status}, ${typeFromHeaders(got.headers)}` : undefined;
+    const details = { status: got?.status ?? 0, method, url, contentType: got ? typeFromHeaders(got.headers) : undefined };
+    const maybeApplied = idempotent ? undefined : notRetriedHint(method);
     switch (failure.kind) {
       case 'connect':
         return new NetworkError(`cannot connect to ${originOf(url)} (${failure.code ?? 'connection failed'})`, {
           cause: failure,
-          hint: 'check --base-url / CPK_BASE_URL and your network',
+          hint: proxyHint ?? 'check --base-url / CPK_BASE_URL and your network',
+        });
+      case 'proxy':
+        return new NetworkError(`cannot reach ${originOf(url)} through the proxy: ${sanitizeLine(failure.message)}`, {
+          cause: failure,
+          hint: proxyHint,
         });
       case 'timeout':
-        return new NetworkError(`${where} timed out after ${this.options.timeoutMs / 1000}s`, { cause: failure, hint: 'raise --timeout or try again later' });
+        return new NetworkError(
+          `${where} timed out after ${this.options.timeoutMs / 1000}s${gotText ? ` (${gotText} arrived, then the body stalled)` : ''}`,
+          { cause: failure, hint: maybeApplied ?? 'raise --timeout or try again later' },
+        );
       case 'tls':
         return new NetworkError(`TLS error talking to ${originOf(url)}: ${sanitizeLine(failure.message)}`, {
           cause: failure,
-          hint: 'for a private CA, set NODE_EXTRA_CA_CERTS',
+          hint: 'for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file',
         });
       case 'reset':
-        return new NetworkError(`connection to ${originOf(url)} closed before a response (${failure.code ?? 'reset'})`, { cause: failure });
+        return new NetworkError(`connection to ${originOf(url)} closed before a response (${failure.code ?? 'reset'})`, {
+          cause: failure,
+          hint: maybeApplied,
+        });
       case 'incomplete':
-        return new ApiError(`the response to ${where} was cut short`, { status: 0, method, url }, { cause: failure, exitCode: 1 });
+        return new ApiError(
+          `the response to ${where} was cut short${gotText ? ` (${gotText}, ${got?.receivedBytes ?? 0} bytes received)` : ''}`,
+          details,
+          { cause: failure, exitCode: ExitCode.FAILURE, hint: maybeApplied },
+        );
       case 'too-large':
-        return new ApiError(`the response to ${where} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`, { status: 0, method, url }, { cause: failure, exitCode: 1 });
+        return new ApiError(
+          `the response to ${where}${gotText ? ` (${gotText})` : ''} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, more than cpk accepts`,
+          details,
+          { cause: failure, exitCode: ExitCode.FAILURE },
+        );
       default:
         return new InterruptedError();
     }
@@ -226,6 +288,15 @@ export class HttpClient {
   async close(): Promise<void> {
     if (this.transportPromise) await (await this.transportPromise).close();
   }
+}
+
+function notRetriedHint(method: string): string {
+  return `${method} is not retried automatically, since it may have been applied: check before running it again`;
+}
+
+/** "45s (at 2030-01-01T00:00:00.000Z)": how long, and when, for a person to act on. */
+function describeWait(ms: number): string {
+  return `${Math.ceil(ms / 1000)}s (at ${new Date(Date.now() + ms).toISOString()})`;
 }
 
 function originOf(url: string): string {
@@ -248,19 +319,24 @@ function toHttpResponse(response: TransportResponse, method: string, url: string
   };
 }
 
+function typeFromHeaders(headers: Record<string, string>): string {
+  return headers['content-type']?.split(';')[0]?.trim() || 'no content type';
+}
+
 function describeType(response: TransportResponse): string {
-  return response.headers['content-type']?.split(';')[0]?.trim() || 'no content type';
+  return typeFromHeaders(response.headers);
 }
 
 function parseSuccess(result: HttpResponse, response: TransportResponse): HttpResponse {
   if (result.text.trim() === '') return result;
-  try {
-    result.body = JSON.parse(result.text);
-  } catch {
+  const parsed = parseJson(result.text);
+  if (parsed.ok) {
+    result.body = parsed.value;
+  } else {
     throw new ApiError(
       `unreadable response to ${result.method} ${result.url}: status ${response.status}, ${describeType(response)}, not valid JSON`,
       { status: response.status, method: result.method, url: result.url, requestId: result.requestId, contentType: describeType(response) },
-      { exitCode: 1 },
+      { exitCode: ExitCode.FAILURE },
     );
   }
   return result;
@@ -278,34 +354,57 @@ function parseLenient(result: HttpResponse): HttpResponse {
 }
 
 /** A non-2xx answer as an ApiError, in the server's words when it gave them. */
-function failureFromResponse(result: HttpResponse, response: TransportResponse, extra: { suffix?: string } = {}): ApiError {
+function failureFromResponse(
+  result: HttpResponse,
+  response: TransportResponse,
+  extra: { suffix?: string; exitCode?: number; hint?: string | undefined } = {},
+): ApiError {
   let serverMessage: string | undefined;
   let requestId = result.requestId;
-  try {
-    const parsed = JSON.parse(result.text) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      const { error, request_id } = parsed as { error?: unknown; request_id?: unknown };
-      if (typeof error === 'string' && error.trim()) serverMessage = sanitizeLine(error);
-      if (typeof request_id === 'string' && request_id) requestId = sanitizeLine(request_id);
-    }
-  } catch {
-    // not JSON: described by status and content type below
+  const parsed = parseJson(result.text);
+  if (parsed.ok && isPlainObject(parsed.value)) {
+    const error = ownField(parsed.value, 'error');
+    const request_id = ownField(parsed.value, 'request_id');
+    if (typeof error === 'string' && error.trim()) serverMessage = sanitizeLine(error);
+    if (typeof request_id === 'string' && request_id) requestId = sanitizeLine(request_id);
   }
   const status = response.status;
   let message: string;
   if (status >= 300 && status < 400) {
-    const location = response.headers.location;
-    message = `the server redirected ${result.method} ${result.url} (${status}) to ${location ? sanitizeLine(location) : 'an unnamed location'}; cpk does not follow redirects: check the base URL`;
+    message = describeRedirect(result, response);
   } else if (serverMessage) {
     message = serverMessage;
   } else {
     message = `the server answered ${status} with ${describeType(response)} to ${result.method} ${result.url}`;
   }
-  return new ApiError(message + (extra.suffix ?? ''), {
-    status,
-    method: result.method,
-    url: result.url,
-    requestId,
-    contentType: describeType(response),
-  });
+  return new ApiError(
+    message + (extra.suffix ?? ''),
+    { status, method: result.method, url: result.url, requestId, contentType: describeType(response) },
+    { ...(extra.exitCode !== undefined ? { exitCode: extra.exitCode } : {}), ...(extra.hint !== undefined ? { hint: extra.hint } : {}) },
+  );
+}
+
+/**
+ * cpk follows no redirect, to the same origin or another: the token is only
+ * ever sent to the configured base URL (issue #4). The target is named, made
+ * absolute, so the person can fix the base URL.
+ */
+function describeRedirect(result: HttpResponse, response: TransportResponse): string {
+  const location = response.headers.location;
+  let target = 'an unnamed location';
+  let elsewhere = false;
+  if (location) {
+    try {
+      const absolute = new URL(location, result.url);
+      target = absolute.href;
+      elsewhere = absolute.origin !== new URL(result.url).origin;
+    } catch {
+      target = location;
+      elsewhere = true;
+    }
+  }
+  return (
+    `the server redirected ${result.method} ${result.url} (${response.status}) to ${sanitizeLine(target)}` +
+    `${elsewhere ? ', another origin' : ''}; cpk does not follow redirects and sent nothing there: check the base URL`
+  );
 }

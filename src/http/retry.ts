@@ -1,8 +1,11 @@
-// The retry policy in numbers (README, "Reliability"): 3 attempts, exponential
-// backoff with full jitter from 250 ms capped at 5 s, Retry-After honoured up
-// to 30 s. Only idempotent methods are retried after a request was sent.
+// The retry policy in numbers (README, "Reliability"): 3 attempts by default
+// (--retries N / CPK_MAX_ATTEMPTS change it), exponential backoff with full
+// jitter from 250 ms capped at 5 s, Retry-After honoured up to 30 s. Only
+// idempotent methods are retried after a request was sent.
 
 export const DEFAULT_ATTEMPTS = 3;
+/** The most `--retries` accepts: 10 retries, 11 attempts in all. */
+export const MAX_RETRIES = 10;
 export const BACKOFF_BASE_MS = 250;
 export const BACKOFF_CAP_MS = 5_000;
 export const RETRY_AFTER_MAX_MS = 30_000;
@@ -29,6 +32,9 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   if (value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Only an HTTP date (RFC 9110: IMF-fixdate or the obsolete forms) counts;
+  // Date.parse alone would also take "1.5" or "tomorrow" as dates.
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

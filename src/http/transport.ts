@@ -31,27 +31,46 @@ export type TransportFailure =
   | 'incomplete'
   /** The response body is larger than cpk accepts. */
   | 'too-large'
+  /** The proxy would not open a tunnel: no byte of the request reached the server. */
+  | 'proxy'
   /** The caller aborted (Ctrl-C). */
   | 'aborted';
 
+/** What had arrived when a body failed: the status line and headers. */
+export interface PartialResponse {
+  status: number;
+  headers: Record<string, string>;
+  receivedBytes: number;
+}
+
 export class TransportError extends Error {
+  /** Set when the failure came after the response headers ('incomplete', 'too-large', or a timeout mid-body). */
+  response: PartialResponse | undefined;
   constructor(
     readonly kind: TransportFailure,
     message: string,
     readonly code: string | undefined,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; response?: PartialResponse | undefined },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TransportError';
+    this.response = options?.response;
   }
 }
 
 export interface Transport {
   send(request: TransportRequest): Promise<TransportResponse>;
   close(): Promise<void>;
+  /** The environment's proxy settings, for error hints ("HTTPS_PROXY=http://proxy:3128"); undefined without a proxy. */
+  readonly proxy?: string | undefined;
 }
 
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+
+// Node's TLS errors (ERR_TLS_*, ERR_SSL_*) and OpenSSL's certificate
+// verification codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN,
+// CERT_HAS_EXPIRED, HOSTNAME_MISMATCH, ...), as they appear in err.code.
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_)|CERT|^UNABLE_TO_|SELF_SIGNED|^INVALID_CA$|^INVALID_PURPOSE$|^PATH_LENGTH_EXCEEDED$|^HOSTNAME_MISMATCH$|CRL/;
 
 /** Sorts a low-level error into a TransportFailure. */
 export function classify(error: unknown, phase: 'request' | 'body'): TransportError {
@@ -60,10 +79,13 @@ export function classify(error: unknown, phase: 'request' | 'body'): TransportEr
   const code = err?.code ?? err?.cause?.code;
   const message = err?.message ?? String(error);
   if (code && CONNECT_CODES.has(code)) return new TransportError('connect', message, code, { cause: error });
+  // undici's ProxyAgent: the proxy answered the CONNECT with something other than 200.
+  const proxyStatus = /^Proxy response \((\d{3})\) !== 200/.exec(message);
+  if (proxyStatus) return new TransportError('proxy', `the proxy answered ${proxyStatus[1]} to the tunnel request`, code, { cause: error });
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT') {
     return new TransportError('timeout', message, code, { cause: error });
   }
-  if (code && (code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('CERT') || code.startsWith('ERR_SSL'))) {
+  if (code && TLS_CODE.test(code)) {
     return new TransportError('tls', message, code, { cause: error });
   }
   return new TransportError(phase === 'body' ? 'incomplete' : 'reset', message, code, { cause: error });

@@ -1,14 +1,47 @@
 // The undici transport: one keep-alive Agent per process (bulk commands share
 // its pool), or EnvHttpProxyAgent when proxy variables are set, which honours
-// HTTP_PROXY, HTTPS_PROXY and NO_PROXY the way curl does.
+// HTTP_PROXY, HTTPS_PROXY and NO_PROXY (README, "Proxies and private CAs").
+// One attempt is bounded as a whole by one timer: connect, headers and every
+// byte of the body, so a server that stalls mid-body cannot stretch it.
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { classify, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+import { classify, TransportError, type PartialResponse, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
-const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+type Env = Readonly<Record<string, string | undefined>>;
 
-export function createUndiciTransport(env: Readonly<Record<string, string | undefined>>): Transport {
-  const useProxy = PROXY_VARS.some((name) => env[name]);
-  const dispatcher: Dispatcher = useProxy ? new EnvHttpProxyAgent() : new Agent({ keepAliveTimeout: 4_000 });
+/**
+ * Proxy settings as undici reads them (lower case first), taken from the IO's
+ * env rather than process.env. Empty strings, not undefined, for what is unset:
+ * undici would otherwise fall back to process.env. Without HTTPS_PROXY, undici
+ * sends https:// requests through HTTP_PROXY too.
+ */
+export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string; noProxy: string } | undefined {
+  const pick = (name: string) => env[name.toLowerCase()] || env[name] || '';
+  const httpProxy = pick('HTTP_PROXY');
+  const httpsProxy = pick('HTTPS_PROXY');
+  if (!httpProxy && !httpsProxy) return undefined;
+  return { httpProxy, httpsProxy, noProxy: env.no_proxy ?? env.NO_PROXY ?? '' };
+}
+
+/** A proxy URL fit for a message: credentials dropped. */
+function showProxy(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return 'a proxy URL that does not parse';
+  }
+}
+
+export function createUndiciTransport(env: Env): Transport {
+  const proxy = proxySettings(env);
+  const dispatcher: Dispatcher = proxy
+    ? new EnvHttpProxyAgent({ ...proxy, keepAliveTimeout: 4_000 })
+    : new Agent({ keepAliveTimeout: 4_000 });
+  const proxyText = proxy
+    ? [proxy.httpsProxy && `HTTPS_PROXY=${showProxy(proxy.httpsProxy)}`, proxy.httpProxy && `HTTP_PROXY=${showProxy(proxy.httpProxy)}`]
+        .filter(Boolean)
+        .join(', ')
+    : undefined;
 
   async function send(req: TransportRequest): Promise<TransportResponse> {
     const controller = new AbortController();
@@ -19,10 +52,14 @@ export function createUndiciTransport(env: Readonly<Record<string, string | unde
     }, req.timeoutMs);
     const onAbort = () => controller.abort();
     req.signal?.addEventListener('abort', onAbort, { once: true });
+    let partial: PartialResponse | undefined;
     const fail = (error: unknown, phase: 'request' | 'body'): TransportError => {
-      if (timedOut) return new TransportError('timeout', `no complete answer within ${req.timeoutMs / 1000}s`, 'TIMEOUT', { cause: error });
-      if (req.signal?.aborted) return new TransportError('aborted', 'aborted', 'ABORTED', { cause: error });
-      return classify(error, phase);
+      let failure: TransportError;
+      if (req.signal?.aborted) failure = new TransportError('aborted', 'aborted', 'ABORTED', { cause: error });
+      else if (timedOut) failure = new TransportError('timeout', `no complete answer within ${req.timeoutMs / 1000}s`, 'TIMEOUT', { cause: error });
+      else failure = classify(error, phase);
+      failure.response ??= partial;
+      return failure;
     };
     try {
       let res: Dispatcher.ResponseData;
@@ -39,23 +76,27 @@ export function createUndiciTransport(env: Readonly<Record<string, string | unde
       } catch (error) {
         throw fail(error, 'request');
       }
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      partial = { status: res.statusCode, headers, receivedBytes: 0 };
       const chunks: Buffer[] = [];
-      let size = 0;
       try {
+        const declared = Number(headers['content-length']);
+        if (Number.isFinite(declared) && declared > req.maxBodyBytes) {
+          throw new TransportError('too-large', `the response declares ${declared} bytes`, 'TOO_LARGE');
+        }
         for await (const chunk of res.body) {
-          size += (chunk as Buffer).length;
-          if (size > req.maxBodyBytes) {
-            res.body.destroy();
-            throw new TransportError('too-large', `response body larger than ${req.maxBodyBytes} bytes`, 'TOO_LARGE');
+          partial.receivedBytes += (chunk as Buffer).length;
+          if (partial.receivedBytes > req.maxBodyBytes) {
+            throw new TransportError('too-large', `the response body is larger than ${req.maxBodyBytes} bytes`, 'TOO_LARGE');
           }
           chunks.push(chunk as Buffer);
         }
       } catch (error) {
+        res.body.destroy();
         throw fail(error, 'body');
-      }
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
       }
       return { status: res.statusCode, headers, body: Buffer.concat(chunks) };
     } finally {
@@ -66,6 +107,9 @@ export function createUndiciTransport(env: Readonly<Record<string, string | unde
 
   return {
     send,
-    close: () => dispatcher.close(),
+    // Every request has ended by the time cpk closes (each is awaited), so
+    // destroy only drops idle keep-alive sockets; it never waits on a server.
+    close: () => dispatcher.destroy(),
+    proxy: proxyText,
   };
 }
