@@ -1,7 +1,8 @@
 import { ApiError, CpkError, ExitCode } from '../errors.js';
 import type { IO } from '../io.js';
 import { toJson } from './json.js';
-import { sanitizeLine } from './sanitize.js';
+import { sanitize, sanitizeLine } from './sanitize.js';
+import { redactSecrets } from './redact.js';
 
 export interface ErrorReport {
   message: string;
@@ -14,9 +15,9 @@ export interface ErrorReport {
 export function describeError(error: unknown): ErrorReport {
   if (error instanceof CpkError) {
     const api = error instanceof ApiError ? error : undefined;
-    const base = sanitizeLine(error.message);
+    const base = redactSecrets(sanitizeLine(error.message));
     return {
-      message: error.hint ? `${base}; ${sanitizeLine(error.hint)}` : base,
+      message: error.hint ? `${base}; ${redactSecrets(sanitizeLine(error.hint))}` : base,
       exitCode: error.exitCode,
       status: api && api.status > 0 ? api.status : null,
       requestId: api?.requestId ?? null,
@@ -24,7 +25,7 @@ export function describeError(error: unknown): ErrorReport {
   }
   const message = error instanceof Error ? error.message : String(error);
   return {
-    message: `unexpected error: ${sanitizeLine(message)} (run with --debug for details)`,
+    message: `unexpected error: ${redactSecrets(sanitizeLine(message))} (run with --debug for details)`,
     exitCode: ExitCode.FAILURE,
     status: null,
     requestId: null,
@@ -55,7 +56,8 @@ function sanitizeStack(error: Error): string {
     text += `\ncaused by: ${cause.stack ?? cause.message}`;
     cause = cause.cause;
   }
-  return text.replace(/cpk_[A-Za-z0-9_\-.]+/g, 'cpk_[REDACTED]');
+  // A stack holds messages, and messages may hold server text.
+  return redactSecrets(sanitize(text));
 }
 
 /**

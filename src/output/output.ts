@@ -5,6 +5,7 @@ import type { IO } from '../io.js';
 import { toJson } from './json.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 import { flatten } from './flatten.js';
+import { redactSecrets } from './redact.js';
 
 export interface OutputSettings {
   json: boolean;
@@ -88,11 +89,11 @@ export class Output {
   }
 
   warn(text: string): void {
-    this.io.stderr.write(`${sanitizeLine(`warning: ${text}`)}\n`);
+    this.io.stderr.write(`${redactSecrets(sanitizeLine(`warning: ${text}`))}\n`);
   }
 
   debug(text: string): void {
-    if (this.settings.debug) this.io.stderr.write(`${sanitizeLine(text)}\n`);
+    if (this.settings.debug) this.io.stderr.write(`${redactSecrets(sanitizeLine(text))}\n`);
   }
 
   private async palette(): Promise<Palette> {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { sanitize, sanitizeLine } from '../../src/output/sanitize.js';
 import { toJson } from '../../src/output/json.js';
 import { flatten } from '../../src/output/flatten.js';
+import { redactSecrets } from '../../src/output/redact.js';
 import { decorate } from '../../src/output/output.js';
 import type { IO } from '../../src/io.js';
 
@@ -73,6 +74,59 @@ describe('flatten', () => {
       ['none', '-'],
       ['empty', '{}'],
     ]);
+  });
+});
+
+describe('server JSON with keys such as __proto__', () => {
+  const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'polluted'), fc.string({ maxLength: 5 }));
+  // JSON text, not JS objects: what the server sends.
+  const jsonText: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.jsonValue({ maxDepth: 0 }).map((v) => JSON.stringify(v)),
+      fc.array(fc.tuple(key, tie('node')), { maxLength: 4 }).map((pairs) => `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+    ),
+  })).node;
+
+  it('property: parsing, flattening and printing keep every key as data and no prototype changes', () => {
+    fc.assert(
+      fc.property(jsonText, (text) => {
+        const value = JSON.parse(text) as unknown;
+        flatten(value);
+        // What --json prints is the same JSON value, __proto__ keys included.
+        expect(toJson(value, 0)).toBe(JSON.stringify(JSON.parse(text)));
+        expect(Object.keys(Object.prototype)).toEqual([]);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      }),
+    );
+  });
+
+  it('flattens a __proto__ key as a field', () => {
+    expect(flatten(JSON.parse('{"__proto__":{"polluted":true},"id":"x"}'))).toEqual([
+      ['__proto__.polluted', 'true'],
+      ['id', 'x'],
+    ]);
+  });
+});
+
+describe('redactSecrets', () => {
+  it.each([
+    ['token cpk_dev_emulator_token here', 'token cpk_[REDACTED] here'],
+    ['Authorization: Bearer abc.def-ghi', 'Authorization: Bearer [REDACTED]'],
+    ['Bearer [REDACTED] stays', 'Bearer [REDACTED] stays'],
+    ['must start with cpk_', 'must start with cpk_'],
+    ['short cpk_abc is not a token', 'short cpk_abc is not a token'],
+  ])('%j -> %j', (input, output) => {
+    expect(redactSecrets(input)).toBe(output);
+  });
+
+  it('property: a cpk_ token inside any text never survives', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.stringMatching(/^[A-Za-z0-9_]{8,40}$/), fc.string(), (before, secret, after) => {
+        const token = `cpk_${secret}`;
+        expect(redactSecrets(`${before} ${token} ${after}`)).not.toContain(token);
+      }),
+    );
   });
 });
 

@@ -123,6 +123,49 @@ describe('--set and --set-string', () => {
   });
 });
 
+describe('--set: property tests over untrusted keys', () => {
+  const segment = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'), fc.string({ minLength: 1, maxLength: 6 }));
+
+  it('property: any item either builds a plain object holding the value at its path, or is a UsageError', () => {
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.string(), (path, raw) => {
+        const item = `${path.join('.')}=${raw}`;
+        let out: Record<string, unknown>;
+        try {
+          out = fieldsFromFlags({ set: [item] });
+        } catch (error) {
+          expect(error).toBeInstanceOf(UsageError);
+          return;
+        }
+        // The key ends at the first "=", so a segment holding "=" moves the split.
+        const eq = item.indexOf('=');
+        const keys = item.slice(0, eq).split('.');
+        let node: unknown = out;
+        for (const key of keys) {
+          expect(Object.prototype.hasOwnProperty.call(node, key)).toBe(true);
+          node = (node as Record<string, unknown>)[key];
+        }
+        expect(node).toEqual(parseSetValue(item.slice(eq + 1)));
+        expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+        // Nothing was written to Object.prototype on the way.
+        expect(Object.keys(Object.prototype)).toEqual([]);
+      }),
+    );
+  });
+
+  it('property: merging any JSON over --data never changes a prototype', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(segment, fc.jsonValue()), { maxLength: 5 }), fc.array(fc.tuple(segment, fc.jsonValue()), { maxLength: 5 }), (a, b) => {
+        const toObject = (pairs: Array<[string, unknown]>) => JSON.parse(`{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`) as Record<string, unknown>;
+        const merged = mergeInto(toObject(a), toObject(b));
+        expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+        expect(Object.keys(Object.prototype)).toEqual([]);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      }),
+    );
+  });
+});
+
 describe('ids as path segments', () => {
   it.each(['', '.', '..', 'a\u0000b', 'x\ny', '\u001b[2J', 'a\u0085'])('refuses %j', (id) => {
     expect(() => checkId(id)).toThrow(UsageError);
