@@ -4,7 +4,7 @@ import type { IO } from './io.js';
 import { Output } from './output/output.js';
 import { resolveBaseUrl, resolveToken } from './config/resolve.js';
 import type { Api } from './api/client.js';
-import { UsageError } from './errors.js';
+import { InterruptedError, UsageError } from './errors.js';
 import { version } from './version.js';
 import { parseRetriesFlag, resolveAttempts } from './config/attempts.js';
 
@@ -65,7 +65,7 @@ export class Context {
     readonly globals: GlobalOptions,
     readonly signal?: AbortSignal,
   ) {
-    this.out = new Output(io, { json: globals.json, colorFlag: globals.color, debug: globals.debug });
+    this.out = new Output(io, { json: globals.json, colorFlag: globals.color, debug: globals.debug, signal });
   }
 
   get env(): Readonly<Record<string, string | undefined>> {
@@ -94,17 +94,22 @@ export class Context {
     return api;
   }
 
-  /** Asks a yes/no question on stderr and reads the answer from stdin. */
+  /** Asks a yes/no question on stderr and reads the answer from stdin; Ctrl-C ends it with InterruptedError. */
   async confirm(question: string): Promise<boolean> {
+    if (this.signal?.aborted) throw new InterruptedError();
     const { createInterface } = await import('node:readline');
     const rl = createInterface({ input: this.io.stdin, output: this.io.stderr as NodeJS.WritableStream, terminal: false });
+    let onAbort: (() => void) | undefined;
     try {
-      const answer = await new Promise<string | undefined>((resolve) => {
+      const answer = await new Promise<string | undefined>((resolve, reject) => {
+        onAbort = () => reject(new InterruptedError());
+        this.signal?.addEventListener('abort', onAbort, { once: true });
         rl.once('close', () => resolve(undefined));
         rl.question(`${question} [y/N] `, resolve);
       });
       return answer !== undefined && /^y(es)?$/i.test(answer.trim());
     } finally {
+      if (onAbort) this.signal?.removeEventListener('abort', onAbort);
       rl.close();
     }
   }

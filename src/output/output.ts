@@ -2,6 +2,7 @@
 // spinners and errors to stderr. Decoration (color, spinners) only on a
 // terminal, never under --json, NO_COLOR or CI.
 import type { IO } from '../io.js';
+import { InterruptedError } from '../errors.js';
 import { toJson } from './json.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 import { flatten } from './flatten.js';
@@ -12,6 +13,8 @@ export interface OutputSettings {
   /** false under --no-color */
   colorFlag: boolean;
   debug: boolean;
+  /** Aborted on Ctrl-C: a running spinner stops at once and the terminal is restored. */
+  signal?: AbortSignal | undefined;
 }
 
 function envFlag(value: string | undefined): boolean {
@@ -140,24 +143,51 @@ export class Output {
     this.io.stdout.write(`${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
   }
 
-  /** Runs `work` with a spinner on stderr when decoration is allowed and the work is slow. */
+  /**
+   * Runs `work` with a spinner on stderr when decoration is allowed and the
+   * work is slow. On Ctrl-C the spinner stops at once (its line cleared, the
+   * cursor shown again) and this rejects with InterruptedError without waiting
+   * for `work`, which gets the same signal and unwinds on its own.
+   */
   async spin<T>(text: string, work: () => Promise<T>): Promise<T> {
     if (!this.stderrColor) return work();
+    const signal = this.settings.signal;
+    if (signal?.aborted) throw new InterruptedError();
     let spinner: { stop(): void } | undefined;
     let done = false;
-    // Only slow calls get a spinner, so fast ones never pay for loading ora.
-    const timer = setTimeout(() => {
-      void import('ora').then(({ default: ora }) => {
-        if (done) return;
-        spinner = ora({ text, stream: this.io.stderr as NodeJS.WritableStream, discardStdin: false }).start();
-      });
-    }, 150);
-    try {
-      return await work();
-    } finally {
+    const stop = () => {
       done = true;
       clearTimeout(timer);
       spinner?.stop();
+      spinner = undefined;
+    };
+    // Only slow calls get a spinner, so fast ones never pay for loading ora.
+    const timer = setTimeout(() => {
+      import('ora')
+        .then(({ default: ora }) => {
+          if (done) return;
+          // isEnabled: decorate() already decided (it reads the IO's env, not process.env).
+          spinner = ora({ text, stream: this.io.stderr as NodeJS.WritableStream, discardStdin: false, isEnabled: true }).start();
+        })
+        .catch(() => {}); // no spinner is no loss
+    }, 150);
+    let onAbort: (() => void) | undefined;
+    const interrupted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        stop();
+        reject(new InterruptedError());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    const running = work();
+    // Whichever loses the race must not become an unhandled rejection.
+    running.catch(() => {});
+    interrupted.catch(() => {});
+    try {
+      return await Promise.race([running, interrupted]);
+    } finally {
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      stop();
     }
   }
 }
