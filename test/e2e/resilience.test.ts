@@ -1,0 +1,291 @@
+// Issue #4 through the built CLI: retries that never duplicate, bounded
+// waits, no leaks. Each test owns its own request path, so they run
+// concurrently against one emulator without taking each other's faults.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { useEmulator } from '../helpers/emulator.js';
+import { startRecorder } from '../helpers/net.js';
+import type { RecordedRequest } from '../../src/emulator/server.js';
+
+const f = useEmulator();
+const ids: string[] = [];
+
+/** The requests that reached the emulator for `path` (arrival order). */
+function arrivals(path: string, method = 'GET'): RecordedRequest[] {
+  return f.emu.requests.filter((r) => r.path === path && r.method === method);
+}
+
+/** A monitor of its own for each test that needs one that exists. */
+function monitor(n: number): { id: string; path: string } {
+  const id = ids[n];
+  if (!id) throw new Error(`no monitor ${n}`);
+  return { id, path: `/v1/monitors/${id}` };
+}
+
+beforeAll(async () => {
+  for (let i = 0; i < 8; i++) {
+    const res = await fetch(`${f.emu.baseUrl}/monitors`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${f.emu.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `resilience ${i}`, target: 'https://shop.example.com/health' }),
+    });
+    ids.push(((await res.json()) as { id: string }).id);
+  }
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+describe.concurrent('retries', () => {
+  it('503, 503, 200: success after 3 attempts', async () => {
+    const { id, path } = monitor(0);
+    f.emu.injectFault({ method: 'GET', path, status: 503, times: 2 });
+    const r = await f.cpk(['monitors', 'get', id, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).id).toBe(id);
+    expect(arrivals(path)).toHaveLength(3);
+  });
+
+  it('429 with Retry-After: 2: the second attempt comes no sooner than 2 s after the first', async () => {
+    const { id, path } = monitor(1);
+    f.emu.injectFault({ method: 'GET', path, status: 429, retryAfter: '2' });
+    const r = await f.cpk(['monitors', 'get', id, '--json', '--debug']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('waiting 2000ms before attempt 2');
+    const [first, second] = arrivals(path);
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('a Retry-After over 30 s: exit 1 at once, saying when to retry', async () => {
+    const { id, path } = monitor(2);
+    f.emu.injectFault({ method: 'GET', path, status: 429, retryAfter: '120', times: 3 });
+    const r = await f.cpk(['monitors', 'get', id]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^cpk: too many requests \(injected fault\); the server asks to retry after 120s \(at \d{4}-[\d-]+T[\d:.]+Z\), longer than cpk waits \(30s\): try again then \(request id: req_\w+\)\n$/);
+    expect(arrivals(path)).toHaveLength(1);
+  });
+
+  it('POST answered 503: exactly one POST reached the server, nothing created, exit 1', async () => {
+    const before = f.emu.monitors().length;
+    const posts = () => f.emu.requests.filter((q) => q.method === 'POST' && q.path === '/v1/monitors').length;
+    const sentBefore = posts();
+    // Once is enough: a retry would succeed, create a monitor and exit 0.
+    f.emu.injectFault({ method: 'POST', path: '/v1/monitors', status: 503 });
+    const r = await f.cpk(['monitors', 'create', '--name', 'only once']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/POST is not retried automatically, since it may have been applied/);
+    expect(posts() - sentBefore).toBe(1);
+    expect(f.emu.monitors().length).toBe(before);
+  });
+
+  it('--retries 0 and CPK_MAX_ATTEMPTS=2 set the attempts; the flag wins', async () => {
+    const { id, path } = monitor(3);
+    f.emu.injectFault({ method: 'GET', path, status: 503, times: 20 });
+    const once = await f.cpk(['monitors', 'get', id, '--retries', '0']);
+    expect(once.code).toBe(1);
+    expect(arrivals(path)).toHaveLength(1);
+    const twice = await f.cpk(['monitors', 'get', id], { env: { CPK_MAX_ATTEMPTS: '2' } });
+    expect(twice.code).toBe(1);
+    expect(arrivals(path)).toHaveLength(3);
+    const flagWins = await f.cpk(['monitors', 'get', id, '--retries', '0'], { env: { CPK_MAX_ATTEMPTS: '5' } });
+    expect(flagWins.code).toBe(1);
+    expect(arrivals(path)).toHaveLength(4);
+  });
+
+  it('a bad --retries or CPK_MAX_ATTEMPTS is a usage error and sends nothing', async () => {
+    const { id, path } = monitor(4);
+    const runs = await Promise.all([
+      f.cpk(['monitors', 'get', id, '--retries', 'many']),
+      f.cpk(['monitors', 'get', id, '--retries', '11']),
+      f.cpk(['monitors', 'get', id], { env: { CPK_MAX_ATTEMPTS: '0' } }),
+      f.cpk(['monitors', 'get', id], { env: { CPK_MAX_ATTEMPTS: 'lots' } }),
+    ]);
+    for (const r of runs) {
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^cpk: invalid (--retries|CPK_MAX_ATTEMPTS) .+\n$/);
+    }
+    expect(arrivals(path)).toHaveLength(0);
+  });
+});
+
+describe.concurrent('bad answers', () => {
+  it('an HTML 502 page: exit 1 naming 502 and text/html, nothing on stdout', async () => {
+    const path = '/v1/reports/rpt_html';
+    f.emu.injectFault({ method: 'GET', path, kind: 'html', times: 3 });
+    const r = await f.cpk(['reports', 'get', 'rpt_html']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^cpk: the server answered 502 with text\/html to GET http:\/\/127\.0\.0\.1:\d+\/v1\/reports\/rpt_html \(request id: req_\w+\)\n$/);
+    expect(arrivals(path)).toHaveLength(3);
+  });
+
+  it('truncated JSON: exit 1, empty stdout, naming status and content type', async () => {
+    const { id, path } = monitor(5);
+    f.emu.injectFault({ method: 'GET', path, kind: 'truncated', times: 3 });
+    const r = await f.cpk(['monitors', 'get', id, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: expect.stringMatching(/^the response to GET \S+ was cut short \(status 200, application\/json, \d+ bytes received\)$/),
+      status: 200,
+      request_id: null,
+      exit_code: 1,
+    });
+  });
+
+  it('a body over 32 MiB: exit 1, empty stdout, naming status and content type', async () => {
+    const path = '/v1/reports/rpt_huge';
+    f.emu.injectFault({ method: 'GET', path, status: 200, body: `{"pad":"${'x'.repeat(32 * 1024 * 1024)}"}` });
+    const r = await f.cpk(['reports', 'get', 'rpt_huge']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^cpk: the response to GET \S+ \(status 200, application\/json\) is larger than 32 MiB, more than cpk accepts\n$/);
+    expect(arrivals(path)).toHaveLength(1);
+  });
+
+  it('a 307 to another origin is not followed: the token never arrives there', async () => {
+    const elsewhere = await startRecorder();
+    try {
+      const { id, path } = monitor(6);
+      const location = `${elsewhere.url}/v1/monitors/${id}`;
+      f.emu.injectFault({ method: 'GET', path, kind: 'redirect', status: 307, location });
+      const r = await f.cpk(['monitors', 'get', id]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`(307) to ${location}, another origin; cpk does not follow redirects and sent nothing there`);
+      expect(r.stderr).not.toContain(f.emu.token);
+      expect(elsewhere.seen).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('JSON keys like __proto__ are data: printed as sent, never a prototype', async () => {
+    const path = '/v1/reports/rpt_proto';
+    const body = '{"id":"rpt_proto","__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}';
+    f.emu.injectFault({ method: 'GET', path, status: 200, body, times: 2 });
+    const asJson = await f.cpk(['reports', 'get', 'rpt_proto', '--json']);
+    expect(asJson.code).toBe(0);
+    expect(asJson.stdout).toBe(`${JSON.stringify(JSON.parse(body), null, 2)}\n`);
+    expect(asJson.stdout).toContain('"__proto__": {');
+    const table = await f.cpk(['reports', 'get', 'rpt_proto']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^__proto__\.polluted\s+true$/m);
+    expect(table.stdout).toMatch(/^constructor\.prototype\.x\s+1$/m);
+  });
+
+  it('id, status or ok found only under __proto__ is an unexpected shape, exit 1', async () => {
+    // The only POST of this suite (the suites run one after another).
+    f.emu.injectFault({ method: 'POST', path: '/v1/monitors', status: 201, body: '{"__proto__":{"id":"mon_x","status":"up"}}' });
+    f.emu.injectFault({ method: 'PATCH', path: '/v1/channels/ch_proto', status: 200, body: '{"__proto__":{"ok":true}}' });
+    const [create, update] = await Promise.all([
+      f.cpk(['monitors', 'create', '--name', 'proto']),
+      f.cpk(['channels', 'update', 'ch_proto', '--set', 'enabled=true']),
+    ]);
+    expect(create.code).toBe(1);
+    expect(create.stderr).toMatch(/unexpected response .* expected a JSON object with string "id" and "status"/);
+    expect(update.code).toBe(1);
+    expect(update.stderr).toMatch(/unexpected response .* expected a JSON object with a boolean "ok"/);
+  });
+});
+
+describe.concurrent('time bounds and signals', () => {
+  it('a server that never answers, with --timeout 1: exit 3 after 3 attempts, within the bound', async () => {
+    const path = '/v1/reports/rpt_hang';
+    f.emu.injectFault({ method: 'GET', path, kind: 'hang', times: 3 });
+    const started = Date.now();
+    // The bound: 3 attempts x 1 s + two backoff waits (at most 250 + 500 ms).
+    // The generous slack is for a loaded machine; a hang would blow past it.
+    const bound = 3 * 1000 + 750;
+    const res = await f.cpk(['reports', 'get', 'rpt_hang', '--timeout', '1'], { timeoutMs: bound + 15_000 });
+    const elapsed = Date.now() - started;
+    expect(res.code).toBe(3);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(/^cpk: GET \S+\/v1\/reports\/rpt_hang timed out after 1s; raise --timeout or try again later\n$/);
+    expect(arrivals(path)).toHaveLength(3);
+    // Each attempt waited its full second before giving up (a lower bound: not
+    // flaky), and the whole command ended (an upper bound with wide slack).
+    expect(elapsed).toBeGreaterThanOrEqual(3 * 1000);
+    expect(elapsed).toBeLessThan(bound + 15_000);
+  });
+
+  it('a server that stalls mid-body, with --timeout 1: exit 3, the body bounded too', async () => {
+    const path = '/v1/reports/rpt_stall';
+    f.emu.injectFault({ method: 'GET', path, kind: 'stall' });
+    const r = await f.cpk(['reports', 'get', 'rpt_stall', '--timeout', '1', '--retries', '0']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/timed out after 1s \(status 200, application\/json arrived, then the body stalled\)/);
+  });
+
+  it('a refused port: exit 3, for a POST too', async () => {
+    const port = await freePort();
+    const r = await f.cpk(['monitors', 'create', '--name', 'x'], { env: { CPK_BASE_URL: `http://127.0.0.1:${port}` } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^cpk: cannot connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\); check --base-url/);
+  });
+
+  it('SIGINT mid-request: exit 130, nothing on stdout or stderr', async () => {
+    const path = '/v1/reports/rpt_sigint';
+    f.emu.injectFault({ method: 'GET', path, kind: 'hang' });
+    const r = await f.cpk(['reports', 'get', 'rpt_sigint'], {
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (arrivals(path).length > 0) {
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 20);
+        child.once('exit', () => clearInterval(poll));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('');
+  });
+});
+
+describe.concurrent('secrets', () => {
+  it('--debug shows the request, each attempt and wait, and never the token', async () => {
+    const path = '/v1/reports/rpt_debug';
+    f.emu.injectFault({ method: 'GET', path, status: 503 });
+    f.emu.injectFault({ method: 'GET', path, status: 200, body: '{"id":"rpt_debug"}' });
+    const r = await f.cpk(['reports', 'get', 'rpt_debug', '--debug']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^> GET http:\/\/127\.0\.0\.1:\d+\/v1\/reports\/rpt_debug \(attempt 1\/3\)$/m);
+    expect(r.stderr).toMatch(/^< 503 in \d+ms$/m);
+    expect(r.stderr).toMatch(/^ {2}waiting \d+ms before attempt 2$/m);
+    expect(r.stderr).toMatch(/^> GET \S+ \(attempt 2\/3\)$/m);
+    expect(r.stderr).toContain('> authorization: Bearer [REDACTED]');
+    expect(r.stdout + r.stderr).not.toContain(f.emu.token);
+  });
+
+  it('a server echoing the token in an error or a header does not get it printed', async () => {
+    const path = '/v1/reports/rpt_echo';
+    const token = f.emu.token;
+    f.emu.injectFault({
+      method: 'GET',
+      path,
+      status: 400,
+      body: JSON.stringify({ error: `bad credentials: Bearer ${token}`, request_id: 'req_echo' }),
+      headers: { 'X-Echo': `token=${token}` },
+    });
+    const r = await f.cpk(['reports', 'get', 'rpt_echo', '--debug']);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('cpk: bad credentials: Bearer [REDACTED] (request id: req_echo)');
+    expect(r.stderr).toContain('< x-echo: token=cpk_[REDACTED]');
+    expect(r.stdout + r.stderr).not.toContain(token);
+  });
+});
