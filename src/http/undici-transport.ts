@@ -4,6 +4,7 @@
 // One attempt is bounded as a whole by one timer: connect, headers and every
 // byte of the body, so a server that stalls mid-body cannot stretch it.
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { setOwn } from '../parse/fields.js';
 import { classify, TransportError, type PartialResponse, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -78,7 +79,8 @@ export function createUndiciTransport(env: Env): Transport {
       }
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(res.headers)) {
-        if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+        // defineProperty: a header named "__proto__" is a header, not a prototype.
+        if (value !== undefined) setOwn(headers, name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
       }
       partial = { status: res.statusCode, headers, receivedBytes: 0 };
       const chunks: Buffer[] = [];

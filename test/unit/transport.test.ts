@@ -39,6 +39,11 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '4096' });
     res.write('x'); // the declared length alone is enough to refuse it
   });
+  handlers.set('/proto-header', (res) => {
+    res.setHeader('__proto__', 'from the server');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{}');
+  });
   handlers.set('/ok', (res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"ok":true}');
@@ -81,6 +86,12 @@ describe('undici transport', () => {
     const res = await send('/ok');
     expect(res.status).toBe(200);
     expect(res.body.toString()).toBe('{"ok":true}');
+  });
+
+  it('a response header named __proto__ is kept as a header, never a prototype', async () => {
+    const res = await send('/proto-header');
+    expect(Object.getOwnPropertyDescriptor(res.headers, '__proto__')?.value).toBe('from the server');
+    expect(Object.getPrototypeOf(res.headers)).toBe(Object.prototype);
   });
 
   it('a body that stalls mid-way ends as a timeout, keeping the status that arrived', async () => {
