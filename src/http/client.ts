@@ -221,9 +221,11 @@ export class HttpClient {
           await this.wait(retryAfter ?? backoffMs(attempt, this.options.random), attempt, sleep, debug);
           continue;
         }
+        // A POST or PATCH answered with an error status is not retried either;
+        // the server's own words say what happened, so no "may have been
+        // applied" hint (that is for answers that never came).
         throw failureFromResponse(result, response, {
           suffix: retryAfter !== undefined ? `; the server asks to retry after ${describeWait(retryAfter)}` : '',
-          hint: idempotent ? undefined : notRetriedHint(method),
         });
       }
       throw failureFromResponse(result, response);

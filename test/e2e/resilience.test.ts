@@ -83,7 +83,7 @@ describe.concurrent('retries', () => {
     const r = await f.cpk(['monitors', 'create', '--name', 'only once']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/POST is not retried automatically, since it may have been applied/);
+    expect(r.stderr).toMatch(/^cpk: service unavailable \(injected fault\) \(request id: req_\w+\)\n$/);
     expect(posts() - sentBefore).toBe(1);
     expect(f.emu.monitors().length).toBe(before);
   });
@@ -227,6 +227,20 @@ describe.concurrent('time bounds and signals', () => {
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/timed out after 1s \(status 200, application\/json arrived, then the body stalled\)/);
+  });
+
+  it('a POST that times out is sent once: exit 3, saying it may have been applied', async () => {
+    // The only POST to the emulator in this suite (the suites run one after another).
+    const posts = () => f.emu.requests.filter((q) => q.method === 'POST' && q.path === '/v1/monitors').length;
+    const sentBefore = posts();
+    f.emu.injectFault({ method: 'POST', path: '/v1/monitors', kind: 'hang' });
+    const r = await f.cpk(['monitors', 'create', '--name', 'slow create', '--timeout', '1']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^cpk: POST \S+\/v1\/monitors timed out after 1s; POST is not retried automatically, since it may have been applied: check before running it again\n$/,
+    );
+    expect(posts() - sentBefore).toBe(1);
   });
 
   it('a refused port: exit 3, for a POST too', async () => {
