@@ -2,8 +2,9 @@
 // a lazily built API client (so `--help` never loads undici).
 import type { IO } from './io.js';
 import { Output } from './output/output.js';
-import { resolveBaseUrl, resolveToken } from './config/resolve.js';
 import type { Api } from './api/client.js';
+import type { SecretStore } from './config/keychain.js';
+import type { Session } from './config/session.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { version } from './version.js';
 import { parseRetriesFlag, resolveAttempts } from './config/attempts.js';
@@ -18,6 +19,8 @@ export interface GlobalOptions {
   color: boolean;
   /** --query: a JMESPath expression applied to the JSON result (implies --json). */
   query?: string | undefined;
+  /** --profile (validated where it is used). */
+  profile?: string | undefined;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -43,6 +46,7 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
     debug: raw.debug === true,
     color: raw.color !== false,
     query: typeof raw.query === 'string' ? raw.query : undefined,
+    profile: typeof raw.profile === 'string' ? raw.profile : undefined,
   };
 }
 
@@ -51,6 +55,8 @@ export interface ApiOptions {
   anonymous?: boolean;
   /** Aborts requests instead of the command's interrupt signal (apply lets requests already sent finish, #6). */
   signal?: AbortSignal;
+  /** Talk to exactly this base URL with this token (`auth login` verifying a new token). */
+  credentials?: { baseUrl: string; token: string };
 }
 
 export class Context {
@@ -60,6 +66,8 @@ export class Context {
   exitCode: number | undefined;
   /** How long main waits, after the first Ctrl-C or SIGTERM, for the command to unwind before it exits 130. */
   interruptGraceMs = 2_000;
+  /** The OS keychain; tests inject a fake one here. */
+  secretStore: SecretStore | undefined;
   constructor(
     readonly io: IO,
     readonly globals: GlobalOptions,
@@ -72,16 +80,41 @@ export class Context {
     return this.io.env;
   }
 
+  async secrets(): Promise<SecretStore> {
+    this.secretStore ??= (await import('./config/keychain.js')).systemKeychain();
+    return this.secretStore;
+  }
+
+  /** Base URL, profile and token per flag > environment > stored profile (src/config/session.ts). */
+  async session(options: { anonymous?: boolean } = {}): Promise<Session> {
+    const { resolveSession } = await import('./config/session.js');
+    return resolveSession({
+      flags: { baseUrl: this.globals.baseUrl, profile: this.globals.profile },
+      env: this.env,
+      anonymous: options.anonymous,
+      secrets: () => this.secrets(),
+      warn: (text) => this.out.warn(text),
+    });
+  }
+
   /** Builds the API client: resolves base URL and token first, so a missing token fails before any import. */
   async api(options: ApiOptions = {}): Promise<Api> {
-    const baseUrl = resolveBaseUrl(this.globals.baseUrl, this.env);
     const attempts = resolveAttempts(this.globals.retries, this.env);
-    const token = options.anonymous ? undefined : resolveToken(this.env);
+    let baseUrl: string;
+    let token: string | undefined;
+    if (options.credentials) {
+      ({ baseUrl, token } = options.credentials);
+    } else {
+      const session = await this.session({ anonymous: options.anonymous });
+      if (!options.anonymous && session.tokenProblem) throw session.tokenProblem;
+      baseUrl = session.baseUrl.value;
+      token = session.token?.value;
+    }
     const [{ HttpClient }, { Api }] = await Promise.all([import('./http/client.js'), import('./api/client.js')]);
     const env = this.env;
     const http = new HttpClient({
-      baseUrl: baseUrl.value,
-      token: token?.value,
+      baseUrl,
+      token,
       timeoutMs: this.globals.timeoutSeconds * 1000,
       attempts,
       userAgent: `cpk/${version} node/${process.versions.node}`,

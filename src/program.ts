@@ -13,6 +13,8 @@ import { register as api } from './commands/api.js';
 import { register as plan } from './commands/plan.js';
 import { register as apply } from './commands/apply.js';
 import { register as importMonitors } from './commands/import.js';
+import { register as auth } from './commands/auth/index.js';
+import { register as profile } from './commands/profile/index.js';
 import { DEFAULT_TIMEOUT_SECONDS } from './context.js';
 import { version } from './version.js';
 
@@ -22,6 +24,7 @@ export function buildProgram(runtime: Runtime): Command {
     .description('Command-line client for the cpk monitoring service')
     .version(version, '--version', 'print the version')
     .option('--base-url <url>', 'service base URL (env CPK_BASE_URL; default http://127.0.0.1:4010/v1, the local emulator)')
+    .option('--profile <name>', 'use this stored profile (env CPK_PROFILE; default: the current profile, see `cpk profile list`)')
     .option('--json', 'print results as JSON (errors as one JSON object on stderr)')
     .option('--query <expr>', 'JMESPath expression applied to the JSON result; implies --json; a string prints raw')
     .option('--timeout <seconds>', `time limit for each request attempt (default ${DEFAULT_TIMEOUT_SECONDS})`)
@@ -43,6 +46,7 @@ export function buildProgram(runtime: Runtime): Command {
       `
 Examples:
   $ cpk emulator                                  # a local service to try things against
+  $ cpk auth login                                # store a token (asks for it, hidden); or set CPK_TOKEN
   $ export CPK_TOKEN=cpk_dev_emulator_token
   $ cpk monitors create --name "Checkout API" --target https://shop.example.com/health --interval 1m
   $ cpk monitors get mon_123 --json
@@ -61,5 +65,7 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not foun
   importMonitors(program, runtime);
   emulator(program, runtime);
   completion(program, runtime);
+  auth(program, runtime);
+  profile(program, runtime);
   return program;
 }

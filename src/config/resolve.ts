@@ -2,6 +2,7 @@
 // Precedence: flag > environment > stored profile > built-in default.
 import { AuthError } from '../errors.js';
 import { DEFAULT_BASE_URL, normalizeBaseUrl } from './base-url.js';
+import { checkProfileName, type ConfigData, type ProfileRecord } from './schema.js';
 
 export const TOKEN_PREFIX = 'cpk_';
 
@@ -10,10 +11,54 @@ export interface Resolved<T> {
   source: string;
 }
 
-export function resolveBaseUrl(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): Resolved<string> {
+/** A profile chosen by --profile, CPK_PROFILE or the stored current profile, with its record when it exists. */
+export interface ProfileChoice {
+  name: string;
+  source: '--profile' | 'CPK_PROFILE' | 'current profile';
+  record: ProfileRecord | undefined;
+}
+
+/** A profile's record: own properties only (a profile named "constructor" is just a name). */
+export function profileRecord(data: ConfigData, name: string): ProfileRecord | undefined {
+  return data.profiles && Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined;
+}
+
+/** The profile in use: --profile > CPK_PROFILE > the stored current profile > none. */
+export function selectProfile(flag: string | undefined, env: Readonly<Record<string, string | undefined>>, data: ConfigData): ProfileChoice | undefined {
+  if (flag !== undefined) {
+    const name = checkProfileName(flag, '--profile');
+    return { name, source: '--profile', record: profileRecord(data, name) };
+  }
+  const fromEnv = env.CPK_PROFILE?.trim();
+  if (fromEnv) {
+    const name = checkProfileName(fromEnv, 'CPK_PROFILE');
+    return { name, source: 'CPK_PROFILE', record: profileRecord(data, name) };
+  }
+  const current = data.current_profile;
+  // A current profile that no longer exists (hand-edited) counts as none.
+  if (current && profileRecord(data, current)) return { name: current, source: 'current profile', record: profileRecord(data, current) };
+  return undefined;
+}
+
+/** The profile's base URL as stored (normalized), or the default. */
+export function profileBaseUrl(choice: { name: string; record: ProfileRecord | undefined }): string {
+  const stored = choice.record?.base_url;
+  return stored ? normalizeBaseUrl(stored, `profile "${choice.name}"`) : DEFAULT_BASE_URL;
+}
+
+export function resolveBaseUrl(
+  flag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  profile?: { name: string; record: ProfileRecord | undefined },
+): Resolved<string> {
   if (flag !== undefined) return { value: normalizeBaseUrl(flag, '--base-url'), source: '--base-url' };
   const fromEnv = env.CPK_BASE_URL;
   if (fromEnv) return { value: normalizeBaseUrl(fromEnv, 'CPK_BASE_URL'), source: 'CPK_BASE_URL' };
+  const stored = profile?.record?.base_url;
+  if (stored) {
+    const source = `profile "${profile.name}"`;
+    return { value: normalizeBaseUrl(stored, source), source };
+  }
   return { value: DEFAULT_BASE_URL, source: 'default (local emulator)' };
 }
 

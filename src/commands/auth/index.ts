@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import type { Runtime } from '../action.js';
+import { register as login } from './login.js';
+import { register as status } from './status.js';
+import { register as logout } from './logout.js';
+import { register as token } from './token.js';
+
+export function register(program: Command, runtime: Runtime): void {
+  const auth = program
+    .command('auth')
+    .description('Sign in and out: store a token per profile (keychain, or a 0600 file), show which one is in use');
+  login(auth, runtime);
+  status(auth, runtime);
+  logout(auth, runtime);
+  token(auth, runtime);
+}

@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { action, examples, type Runtime } from '../action.js';
+
+export function register(parent: Command, runtime: Runtime): void {
+  const cmd = parent
+    .command('list')
+    .description('List the profiles; the current one is marked with *')
+    .action(action(runtime, (ctx) => run(ctx)));
+  examples(cmd, 'cpk profile list', 'cpk profile list --json');
+}
+
+export async function run(ctx: Context): Promise<void> {
+  const { listProfiles } = await import('../../config/profiles.js');
+  const { profiles, location } = listProfiles(ctx.env, (text) => ctx.out.warn(text));
+  if (ctx.out.json) {
+    ctx.out.printJson(profiles);
+    return;
+  }
+  if (profiles.length === 0) {
+    ctx.out.info(`No profiles yet (${location.file}): run \`cpk auth login\`.`);
+    return;
+  }
+  const width = Math.max(...profiles.map((p) => p.name.length));
+  for (const p of profiles) {
+    const token = p.token_storage === 'keychain' ? 'token in keychain' : p.token_storage === 'file' ? 'token in config file' : 'logged out';
+    ctx.out.printLine(`${p.current ? '*' : ' '} ${p.name.padEnd(width)}  ${p.base_url ?? '(default base URL)'}  ${token}`);
+  }
+}

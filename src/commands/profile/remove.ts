@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { checkProfileName } from '../../config/schema.js';
+import { action, examples, type Runtime } from '../action.js';
+
+export function register(parent: Command, runtime: Runtime): void {
+  const cmd = parent
+    .command('remove')
+    .description('Remove a profile and its token')
+    .argument('<name>', 'profile name')
+    .action(action(runtime, (ctx, [name]) => run({ name: checkProfileName(name as string, 'the argument') }, ctx)));
+  examples(cmd, 'cpk profile remove staging');
+}
+
+export async function run(opts: { name: string }, ctx: Context): Promise<void> {
+  const { removeProfile } = await import('../../config/profiles.js');
+  const result = await removeProfile(ctx.env, opts.name, { secrets: () => ctx.secrets(), warn: (text) => ctx.out.warn(text) });
+  ctx.out.info(`Removed profile "${opts.name}"${result.removed ? ' and its token' : ''}.`);
+  if (result.wasCurrent) ctx.out.info('There is no current profile now: pick one with `cpk profile use NAME`, or log in again.');
+  if (ctx.out.json) ctx.out.printJson({ removed: opts.name, token_removed: result.removed !== undefined, was_current: result.wasCurrent });
+}

@@ -1,0 +1,96 @@
+// Reading the config file. Commands that only read (every API command, `auth
+// status`, `auth token`, `profile list`) read the JSON directly: conf costs
+// ~40 ms to import and creates its directory when constructed, and a read must
+// create nothing. Writes go through conf (store.ts), to the same file.
+import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { configLocation, type ConfigLocation } from './paths.js';
+import { ConfigError, findProblem, type ConfigData } from './schema.js';
+
+export const FILE_MODE = 0o600;
+export const DIR_MODE = 0o700;
+
+export interface LoadedConfig {
+  location: ConfigLocation;
+  exists: boolean;
+  data: ConfigData;
+}
+
+export interface LoadOptions {
+  /** Told when cpk repaired a file mode that let others read the token. */
+  warn?: (text: string) => void;
+}
+
+/** Describes a JSON syntax error by line and column, never quoting the file (it may hold a token). */
+export function describeJsonError(text: string, error: unknown): string {
+  if (text.trim() === '') return 'is empty, not a JSON object';
+  const message = error instanceof Error ? error.message : '';
+  const match = /at position (\d+)/.exec(message);
+  if (match) {
+    const position = Math.min(Number(match[1]), text.length);
+    const before = text.slice(0, position);
+    const line = before.split('\n').length;
+    const column = position - before.lastIndexOf('\n');
+    return `is not valid JSON (line ${line}, column ${column})`;
+  }
+  if (/end of JSON input/i.test(message)) return 'is not valid JSON (it ends too early)';
+  return 'is not valid JSON';
+}
+
+/** Parses and checks the file's text; throws ConfigError naming the file. */
+export function parseConfig(text: string, file: string): ConfigData {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(file, describeJsonError(text, error));
+  }
+  const problem = findProblem(data);
+  if (problem) throw new ConfigError(file, problem);
+  return data as ConfigData;
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'EACCES' || code === 'EPERM') throw new ConfigError(file, 'cannot be read (permission denied)');
+    if (code === 'EISDIR') throw new ConfigError(file, 'is a directory, not a file');
+    if (code === 'ENOTDIR') throw new ConfigError(file, 'cannot be read: a part of its path is a file, not a directory (check CPK_CONFIG_DIR)');
+    throw new ConfigError(file, `cannot be read (${code ?? String(error)})`);
+  }
+}
+
+/**
+ * Tightens a config file that others can read or write to 0600 (issue 3:
+ * repair the mode of an existing file that is wider). Only called on a file
+ * that parsed: a broken file is left exactly as it was.
+ */
+export function repairFileMode(file: string, warn?: (text: string) => void): void {
+  if (process.platform === 'win32') return;
+  let mode: number;
+  try {
+    mode = statSync(file).mode & 0o777;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) === 0) return;
+  const octal = mode.toString(8).padStart(4, '0');
+  try {
+    chmodSync(file, FILE_MODE);
+    warn?.(`config file ${file} was readable by others (mode ${octal}); cpk set it to 0600`);
+  } catch {
+    warn?.(`config file ${file} is readable by others (mode ${octal}) and cpk could not change it: run chmod 600 "${file}"`);
+  }
+}
+
+/** Reads the config file if there is one. Never creates anything. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, options: LoadOptions = {}): LoadedConfig {
+  const location = configLocation(env);
+  const text = readText(location.file);
+  if (text === undefined) return { location, exists: false, data: {} };
+  const data = parseConfig(text, location.file);
+  repairFileMode(location.file, options.warn);
+  return { location, exists: true, data };
+}

@@ -1,0 +1,211 @@
+// What the auth and profile commands do to the stored profiles. The commands
+// (src/commands/auth, src/commands/profile) parse and print; this file decides
+// where a token goes and keeps the config file and the keychain in step.
+import { UsageError } from '../errors.js';
+import { loadConfig } from './file.js';
+import { KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainAccount, withDeadline, type SecretStore } from './keychain.js';
+import { configLocation, type ConfigLocation } from './paths.js';
+import { profileRecord } from './resolve.js';
+import { hasToken, type ConfigData, type KeychainRef, type ProfileRecord, type TokenStorage } from './schema.js';
+import { updateConfig } from './store.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface KeychainAccess {
+  secrets: () => Promise<SecretStore>;
+  /** Default 3 s (issue 3); tests shorten it. */
+  keychainTimeoutMs?: number;
+  warn?: (text: string) => void;
+}
+
+export interface SaveTokenInput extends KeychainAccess {
+  env: Env;
+  profile: string;
+  baseUrl: string;
+  token: string;
+  /** --insecure-storage: the config file even when a keychain answers. */
+  insecureStorage: boolean;
+}
+
+export interface SaveTokenResult {
+  location: ConfigLocation;
+  storage: TokenStorage;
+  /** The keychain's name when the token went there. */
+  keychainName: string | undefined;
+  /** Why the keychain was not used, when it was tried and did not answer. */
+  fallbackReason: string | undefined;
+  /** Whether the profile is the current one after login (the first profile logged in becomes current). */
+  current: boolean;
+}
+
+function withoutToken(record: ProfileRecord | undefined): ProfileRecord {
+  const rest: ProfileRecord = { ...record };
+  delete rest.token;
+  delete rest.keychain;
+  delete rest.token_storage;
+  return rest;
+}
+
+function sameRef(a: KeychainRef | undefined, b: KeychainRef | undefined): boolean {
+  return a !== undefined && b !== undefined && a.service === b.service && a.account === b.account;
+}
+
+function hasCurrent(data: ConfigData): boolean {
+  return data.current_profile !== undefined && profileRecord(data, data.current_profile) !== undefined;
+}
+
+/** Removes a keychain entry; a keychain that does not answer is reported, not fatal (the config no longer points at it). */
+async function forget(ref: KeychainRef, access: KeychainAccess): Promise<string | undefined> {
+  let name = 'keychain';
+  try {
+    const store = await access.secrets();
+    name = store.name;
+    await withDeadline((signal) => store.delete(ref.service, ref.account, signal), access.keychainTimeoutMs ?? KEYCHAIN_TIMEOUT_MS);
+    return undefined;
+  } catch (error) {
+    const problem = `could not remove the token from the ${name} (${(error as Error).message}): delete the entry service "${ref.service}", account "${ref.account}" with your keychain tool`;
+    access.warn?.(problem);
+    return problem;
+  }
+}
+
+/** Stores a login: the token in the keychain when one answers in time, else in the 0600 config file. */
+export async function saveToken(input: SaveTokenInput): Promise<SaveTokenResult> {
+  const location = configLocation(input.env);
+  let storage: TokenStorage = 'file';
+  let ref: KeychainRef | undefined;
+  let keychainName: string | undefined;
+  let fallbackReason: string | undefined;
+  if (!input.insecureStorage) {
+    const candidate = { service: KEYCHAIN_SERVICE, account: keychainAccount(input.profile, location.file) };
+    try {
+      const store = await input.secrets();
+      keychainName = store.name;
+      await withDeadline((signal) => store.set(candidate.service, candidate.account, input.token, signal), input.keychainTimeoutMs ?? KEYCHAIN_TIMEOUT_MS);
+      storage = 'keychain';
+      ref = candidate;
+    } catch (error) {
+      fallbackReason = `${keychainName ?? 'keychain'}: ${(error as Error).message}`;
+      keychainName = undefined;
+    }
+  }
+  let previous: ProfileRecord | undefined;
+  const { result: current } = await updateConfig(
+    input.env,
+    (data) => {
+      previous = profileRecord(data, input.profile);
+      const record: ProfileRecord = { ...withoutToken(previous), base_url: input.baseUrl, token_storage: storage };
+      if (storage === 'keychain') record.keychain = ref;
+      else record.token = input.token;
+      const hadCurrent = hasCurrent(data);
+      data.profiles ??= {};
+      data.profiles[input.profile] = record;
+      if (!hadCurrent) data.current_profile = input.profile;
+      return data.current_profile === input.profile;
+    },
+    { warn: input.warn },
+  );
+  // The token now lives elsewhere: do not leave the old copy in the keychain.
+  const old = previous?.token_storage === 'keychain' ? previous.keychain : undefined;
+  if (old && !sameRef(old, ref)) await forget(old, input);
+  return { location, storage, keychainName, fallbackReason, current };
+}
+
+/** The profile's record, read without writing anything; a usage error when there is no such profile. */
+export function existingProfile(env: Env, name: string, warn?: (text: string) => void): { record: ProfileRecord; location: ConfigLocation } {
+  const loaded = loadConfig(env, { warn });
+  const record = profileRecord(loaded.data, name);
+  if (!record) {
+    const names = Object.keys(loaded.data.profiles ?? {});
+    throw new UsageError(`no profile "${name}"${loaded.exists ? ` in ${loaded.location.file}` : ' (no config file yet)'}`, {
+      hint: names.length ? `profiles: ${names.join(', ')}` : 'log in with `cpk auth login --profile NAME`',
+    });
+  }
+  return { record, location: loaded.location };
+}
+
+export interface RemovalResult {
+  location: ConfigLocation;
+  /** Where the token was, or undefined when the profile had none. */
+  removed: TokenStorage | undefined;
+  /** Set when the keychain entry could not be deleted. */
+  keychainProblem: string | undefined;
+}
+
+/** `auth logout`: drops the profile's token, keeps the profile (its base URL) for the next login. */
+export async function logout(env: Env, name: string, access: KeychainAccess): Promise<RemovalResult> {
+  const { location, record } = existingProfile(env, name, access.warn);
+  if (!hasToken(record)) return { location, removed: undefined, keychainProblem: undefined };
+  let previous: ProfileRecord | undefined;
+  await updateConfig(
+    env,
+    (data) => {
+      previous = profileRecord(data, name);
+      if (previous && data.profiles) data.profiles[name] = withoutToken(previous);
+    },
+    { warn: access.warn },
+  );
+  return finishRemoval(location, previous, access);
+}
+
+/** `profile remove`: the profile and its token; the current profile is unset when it was this one. */
+export async function removeProfile(env: Env, name: string, access: KeychainAccess): Promise<RemovalResult & { wasCurrent: boolean }> {
+  existingProfile(env, name, access.warn);
+  let previous: ProfileRecord | undefined;
+  const { result: wasCurrent, location } = await updateConfig(
+    env,
+    (data) => {
+      previous = profileRecord(data, name);
+      if (previous && data.profiles) delete data.profiles[name];
+      if (data.current_profile !== name) return false;
+      delete data.current_profile;
+      return true;
+    },
+    { warn: access.warn },
+  );
+  return { ...(await finishRemoval(location, previous, access)), wasCurrent };
+}
+
+async function finishRemoval(location: ConfigLocation, previous: ProfileRecord | undefined, access: KeychainAccess): Promise<RemovalResult> {
+  if (!previous || !hasToken(previous)) return { location, removed: undefined, keychainProblem: undefined };
+  if (previous.token_storage === 'keychain' && previous.keychain) {
+    return { location, removed: 'keychain', keychainProblem: await forget(previous.keychain, access) };
+  }
+  return { location, removed: 'file', keychainProblem: undefined };
+}
+
+/** `profile use`: makes an existing profile the current one. */
+export async function useProfile(env: Env, name: string, warn?: (text: string) => void): Promise<ConfigLocation> {
+  existingProfile(env, name, warn);
+  const { location } = await updateConfig(
+    env,
+    (data) => {
+      if (!profileRecord(data, name)) throw new UsageError(`no profile "${name}" (it was just removed)`);
+      data.current_profile = name;
+    },
+    { warn },
+  );
+  return location;
+}
+
+export interface ProfileSummary {
+  name: string;
+  current: boolean;
+  base_url: string | null;
+  token_storage: TokenStorage | null;
+}
+
+/** `profile list`: read only. */
+export function listProfiles(env: Env, warn?: (text: string) => void): { location: ConfigLocation; profiles: ProfileSummary[] } {
+  const loaded = loadConfig(env, { warn });
+  const current = hasCurrent(loaded.data) ? loaded.data.current_profile : undefined;
+  const profiles = Object.entries(loaded.data.profiles ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, record]) => ({
+      name,
+      current: name === current,
+      base_url: record.base_url ?? null,
+      token_storage: hasToken(record) ? (record.token_storage ?? 'file') : null,
+    }));
+  return { location: loaded.location, profiles };
+}
