@@ -62,22 +62,91 @@ function describe(error: unknown): string {
   return message.split('\n')[0]!.replace(/\s+/g, ' ').trim().slice(0, 200) || 'unknown error';
 }
 
+// The keychain calls run in a child process. A keychain that hangs (a session
+// bus that accepts the connection and never answers, a locked keyring waiting
+// on a prompt) blocks the calling thread inside the native binding, even in
+// its constructor: no timer on that thread could fire, and a worker thread
+// stuck that way keeps the process from ever exiting. A child process can be
+// killed. The secret travels on the child's stdin, never in its arguments.
+const CHILD_SOURCE = `
+let input = '';
+process.stdin.setEncoding('utf8').on('data', (d) => (input += d)).on('end', async () => {
+  const { moduleUrl, op, service, account, secret } = JSON.parse(input);
+  let reply;
+  try {
+    const { Entry } = await import(moduleUrl);
+    const entry = new Entry(service, account, { linux: { store: 'secret-service' } });
+    let value = null;
+    if (op === 'get') value = entry.getPassword();
+    else if (op === 'set') entry.setPassword(secret);
+    else value = entry.deletePassword();
+    reply = { ok: true, value };
+  } catch (error) {
+    reply = { ok: false, message: String((error && error.message) || error) };
+  }
+  process.stdout.write(JSON.stringify(reply));
+});
+`;
+
+interface ChildRequest {
+  op: 'get' | 'set' | 'delete';
+  service: string;
+  account: string;
+  secret?: string;
+}
+
+async function callInChild(request: ChildRequest, signal?: AbortSignal): Promise<unknown> {
+  if (signal?.aborted) throw new KeychainUnavailable('no answer in time');
+  const { spawn } = await import('node:child_process');
+  const moduleUrl = import.meta.resolve('@napi-rs/keyring');
+  const child = spawn(process.execPath, ['-e', CHILD_SOURCE], { stdio: ['pipe', 'pipe', 'ignore'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      fn();
+    };
+    const onAbort = () =>
+      settle(() => {
+        child.kill('SIGKILL');
+        reject(new KeychainUnavailable('no answer in time'));
+      });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.on('error', (error) => settle(() => reject(new KeychainUnavailable(error.message))));
+    child.on('close', (code, sig) =>
+      settle(() => {
+        let reply: { ok?: boolean; value?: unknown; message?: string } | undefined;
+        try {
+          reply = JSON.parse(out) as typeof reply;
+        } catch {
+          reply = undefined;
+        }
+        if (reply?.ok) resolve(reply.value);
+        else reject(new KeychainUnavailable(reply?.message ?? `the keychain helper stopped (${sig ?? code})`));
+      }),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdin.on('error', () => {});
+    child.stdin.end(JSON.stringify({ moduleUrl, ...request }));
+  });
+}
+
 /** The system keychain, loaded only when a command needs it. */
 export function systemKeychain(platform: NodeJS.Platform = process.platform): SecretStore {
-  const entry = async (service: string, account: string) => {
-    const { AsyncEntry } = await import('@napi-rs/keyring');
-    return new AsyncEntry(service, account, { linux: { store: 'secret-service' } });
-  };
   return {
     name: keychainName(platform),
     async get(service, account, signal) {
-      return (await entry(service, account)).getPassword(signal);
+      const value = await callInChild({ op: 'get', service, account }, signal);
+      return typeof value === 'string' ? value : null;
     },
     async set(service, account, secret, signal) {
-      await (await entry(service, account)).setPassword(secret, signal);
+      await callInChild({ op: 'set', service, account, secret }, signal);
     },
     async delete(service, account, signal) {
-      return (await entry(service, account)).deletePassword(signal);
+      return (await callInChild({ op: 'delete', service, account }, signal)) === true;
     },
   };
 }
