@@ -94,7 +94,7 @@ export function findProblem(data: unknown): string | undefined {
   return undefined;
 }
 
-/** Where a profile's token is, for messages: "the system keychain", "the config file" or undefined (logged out). */
+/** Whether the profile holds a token (in the keychain or the file); false once logged out. */
 export function hasToken(record: ProfileRecord | undefined): boolean {
   if (!record) return false;
   if (record.token_storage === 'keychain') return record.keychain !== undefined;

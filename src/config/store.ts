@@ -14,7 +14,7 @@ export interface UpdateOptions {
 }
 
 /** How long a lock left by a killed cpk counts as held (proper-lockfile refreshes a live one). */
-const LOCK_STALE_MS = 5_000;
+const LOCK_STALE_MS = 3_000;
 
 /** Creates the directory 0700; tightens cpk's own default directory when it is wider. */
 export function ensureDirectory(location: ConfigLocation, warn?: (text: string) => void): void {

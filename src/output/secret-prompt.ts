@@ -13,8 +13,10 @@ export async function promptSecret(io: IO, question: string, signal?: AbortSigna
       callback();
     },
   });
-  io.stderr.write(question);
+  // Raw mode first, then the question: a token typed or pasted the moment the
+  // question shows must not be echoed by the terminal.
   const rl = createInterface({ input: io.stdin, output: sink, terminal: true });
+  io.stderr.write(question);
   return new Promise<string>((resolve, reject) => {
     let settled = false;
     const finish = (settle: () => void) => {
