@@ -17,6 +17,8 @@ __cpk_command() {
     '/import') __cpk_reply='import' ;;
     '/emulator') __cpk_reply='emulator' ;;
     '/completion') __cpk_reply='completion' ;;
+    '/auth') __cpk_reply='auth' ;;
+    '/profile') __cpk_reply='profile' ;;
     'monitors/create') __cpk_reply='create' ;;
     'monitors/get') __cpk_reply='get' ;;
     'monitors/update') __cpk_reply='update' ;;
@@ -26,6 +28,15 @@ __cpk_command() {
     'channels/help') __cpk_reply='help' ;;
     'reports/get') __cpk_reply='get' ;;
     'reports/help') __cpk_reply='help' ;;
+    'auth/login') __cpk_reply='login' ;;
+    'auth/status') __cpk_reply='status' ;;
+    'auth/logout') __cpk_reply='logout' ;;
+    'auth/token') __cpk_reply='token' ;;
+    'auth/help') __cpk_reply='help' ;;
+    'profile/list') __cpk_reply='list' ;;
+    'profile/use') __cpk_reply='use' ;;
+    'profile/remove') __cpk_reply='remove' ;;
+    'profile/help') __cpk_reply='help' ;;
     *) __cpk_reply= ;;
   esac
 }
@@ -33,26 +44,37 @@ __cpk_command() {
 # __cpk_value_option PATH WORD: whether option WORD takes a value at PATH.
 __cpk_value_option() {
   case "$1/$2" in
-    '/--base-url'|'/--query'|'/--timeout'|'/--retries') return 0 ;;
-    'monitors/--base-url'|'monitors/--query'|'monitors/--timeout'|'monitors/--retries') return 0 ;;
-    'monitors create/--name'|'monitors create/--type'|'monitors create/--target'|'monitors create/--interval'|'monitors create/--set'|'monitors create/--set-string'|'monitors create/--data'|'monitors create/--from'|'monitors create/--concurrency'|'monitors create/--base-url'|'monitors create/--query'|'monitors create/--timeout'|'monitors create/--retries') return 0 ;;
-    'monitors get/--concurrency'|'monitors get/--base-url'|'monitors get/--query'|'monitors get/--timeout'|'monitors get/--retries') return 0 ;;
-    'monitors update/--name'|'monitors update/--type'|'monitors update/--target'|'monitors update/--interval'|'monitors update/--set'|'monitors update/--set-string'|'monitors update/--data'|'monitors update/--base-url'|'monitors update/--query'|'monitors update/--timeout'|'monitors update/--retries') return 0 ;;
-    'monitors delete/--concurrency'|'monitors delete/--base-url'|'monitors delete/--query'|'monitors delete/--timeout'|'monitors delete/--retries') return 0 ;;
-    'monitors help/--base-url'|'monitors help/--query'|'monitors help/--timeout'|'monitors help/--retries') return 0 ;;
-    'channels/--base-url'|'channels/--query'|'channels/--timeout'|'channels/--retries') return 0 ;;
-    'channels update/--set'|'channels update/--set-string'|'channels update/--data'|'channels update/--base-url'|'channels update/--query'|'channels update/--timeout'|'channels update/--retries') return 0 ;;
-    'channels help/--base-url'|'channels help/--query'|'channels help/--timeout'|'channels help/--retries') return 0 ;;
-    'reports/--base-url'|'reports/--query'|'reports/--timeout'|'reports/--retries') return 0 ;;
-    'reports get/--every'|'reports get/--base-url'|'reports get/--query'|'reports get/--timeout'|'reports get/--retries') return 0 ;;
-    'reports help/--base-url'|'reports help/--query'|'reports help/--timeout'|'reports help/--retries') return 0 ;;
-    'openapi/--base-url'|'openapi/--query'|'openapi/--timeout'|'openapi/--retries') return 0 ;;
-    'api/--set'|'api/--set-string'|'api/--data'|'api/--base-url'|'api/--query'|'api/--timeout'|'api/--retries') return 0 ;;
-    'plan/--file'|'plan/-f'|'plan/--state'|'plan/--concurrency'|'plan/--base-url'|'plan/--query'|'plan/--timeout'|'plan/--retries') return 0 ;;
-    'apply/--file'|'apply/-f'|'apply/--state'|'apply/--concurrency'|'apply/--base-url'|'apply/--query'|'apply/--timeout'|'apply/--retries') return 0 ;;
-    'import/--file'|'import/-f'|'import/--state'|'import/--base-url'|'import/--query'|'import/--timeout'|'import/--retries') return 0 ;;
-    'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--base-url'|'emulator/--query'|'emulator/--timeout'|'emulator/--retries') return 0 ;;
-    'completion/--base-url'|'completion/--query'|'completion/--timeout'|'completion/--retries') return 0 ;;
+    '/--base-url'|'/--profile'|'/--query'|'/--timeout'|'/--retries') return 0 ;;
+    'monitors/--base-url'|'monitors/--profile'|'monitors/--query'|'monitors/--timeout'|'monitors/--retries') return 0 ;;
+    'monitors create/--name'|'monitors create/--type'|'monitors create/--target'|'monitors create/--interval'|'monitors create/--set'|'monitors create/--set-string'|'monitors create/--data'|'monitors create/--from'|'monitors create/--concurrency'|'monitors create/--base-url'|'monitors create/--profile'|'monitors create/--query'|'monitors create/--timeout'|'monitors create/--retries') return 0 ;;
+    'monitors get/--concurrency'|'monitors get/--base-url'|'monitors get/--profile'|'monitors get/--query'|'monitors get/--timeout'|'monitors get/--retries') return 0 ;;
+    'monitors update/--name'|'monitors update/--type'|'monitors update/--target'|'monitors update/--interval'|'monitors update/--set'|'monitors update/--set-string'|'monitors update/--data'|'monitors update/--base-url'|'monitors update/--profile'|'monitors update/--query'|'monitors update/--timeout'|'monitors update/--retries') return 0 ;;
+    'monitors delete/--concurrency'|'monitors delete/--base-url'|'monitors delete/--profile'|'monitors delete/--query'|'monitors delete/--timeout'|'monitors delete/--retries') return 0 ;;
+    'monitors help/--base-url'|'monitors help/--profile'|'monitors help/--query'|'monitors help/--timeout'|'monitors help/--retries') return 0 ;;
+    'channels/--base-url'|'channels/--profile'|'channels/--query'|'channels/--timeout'|'channels/--retries') return 0 ;;
+    'channels update/--set'|'channels update/--set-string'|'channels update/--data'|'channels update/--base-url'|'channels update/--profile'|'channels update/--query'|'channels update/--timeout'|'channels update/--retries') return 0 ;;
+    'channels help/--base-url'|'channels help/--profile'|'channels help/--query'|'channels help/--timeout'|'channels help/--retries') return 0 ;;
+    'reports/--base-url'|'reports/--profile'|'reports/--query'|'reports/--timeout'|'reports/--retries') return 0 ;;
+    'reports get/--every'|'reports get/--base-url'|'reports get/--profile'|'reports get/--query'|'reports get/--timeout'|'reports get/--retries') return 0 ;;
+    'reports help/--base-url'|'reports help/--profile'|'reports help/--query'|'reports help/--timeout'|'reports help/--retries') return 0 ;;
+    'openapi/--base-url'|'openapi/--profile'|'openapi/--query'|'openapi/--timeout'|'openapi/--retries') return 0 ;;
+    'api/--set'|'api/--set-string'|'api/--data'|'api/--base-url'|'api/--profile'|'api/--query'|'api/--timeout'|'api/--retries') return 0 ;;
+    'plan/--file'|'plan/-f'|'plan/--state'|'plan/--concurrency'|'plan/--base-url'|'plan/--profile'|'plan/--query'|'plan/--timeout'|'plan/--retries') return 0 ;;
+    'apply/--file'|'apply/-f'|'apply/--state'|'apply/--concurrency'|'apply/--base-url'|'apply/--profile'|'apply/--query'|'apply/--timeout'|'apply/--retries') return 0 ;;
+    'import/--file'|'import/-f'|'import/--state'|'import/--base-url'|'import/--profile'|'import/--query'|'import/--timeout'|'import/--retries') return 0 ;;
+    'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--base-url'|'emulator/--profile'|'emulator/--query'|'emulator/--timeout'|'emulator/--retries') return 0 ;;
+    'completion/--base-url'|'completion/--profile'|'completion/--query'|'completion/--timeout'|'completion/--retries') return 0 ;;
+    'auth/--base-url'|'auth/--profile'|'auth/--query'|'auth/--timeout'|'auth/--retries') return 0 ;;
+    'auth login/--base-url'|'auth login/--profile'|'auth login/--query'|'auth login/--timeout'|'auth login/--retries') return 0 ;;
+    'auth status/--base-url'|'auth status/--profile'|'auth status/--query'|'auth status/--timeout'|'auth status/--retries') return 0 ;;
+    'auth logout/--base-url'|'auth logout/--profile'|'auth logout/--query'|'auth logout/--timeout'|'auth logout/--retries') return 0 ;;
+    'auth token/--base-url'|'auth token/--profile'|'auth token/--query'|'auth token/--timeout'|'auth token/--retries') return 0 ;;
+    'auth help/--base-url'|'auth help/--profile'|'auth help/--query'|'auth help/--timeout'|'auth help/--retries') return 0 ;;
+    'profile/--base-url'|'profile/--profile'|'profile/--query'|'profile/--timeout'|'profile/--retries') return 0 ;;
+    'profile list/--base-url'|'profile list/--profile'|'profile list/--query'|'profile list/--timeout'|'profile list/--retries') return 0 ;;
+    'profile use/--base-url'|'profile use/--profile'|'profile use/--query'|'profile use/--timeout'|'profile use/--retries') return 0 ;;
+    'profile remove/--base-url'|'profile remove/--profile'|'profile remove/--query'|'profile remove/--timeout'|'profile remove/--retries') return 0 ;;
+    'profile help/--base-url'|'profile help/--profile'|'profile help/--query'|'profile help/--timeout'|'profile help/--retries') return 0 ;;
   esac
   return 1
 }
@@ -61,31 +83,44 @@ __cpk_value_option() {
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
 __cpk_words() {
   case "$1" in
-    '/') __cpk_reply='monitors channels reports openapi api plan apply import emulator completion' ;;
-    '/-') __cpk_reply='--version --base-url --json --query --timeout --retries --debug --no-color --help -h' ;;
+    '/') __cpk_reply='monitors channels reports openapi api plan apply import emulator completion auth profile' ;;
+    '/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color --help -h' ;;
     'monitors/') __cpk_reply='create get update delete help' ;;
-    'monitors/-') __cpk_reply='--help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'monitors create/-') __cpk_reply='--name --type --target --interval --set --set-string --data --from --concurrency --quiet -q --dry-run --help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'monitors get/-') __cpk_reply='--concurrency --manifest --help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'monitors update/-') __cpk_reply='--name --type --target --interval --set --set-string --data --dry-run --help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'monitors delete/-') __cpk_reply='--yes -y --concurrency --dry-run --help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'monitors help/-') __cpk_reply='--version --base-url --json --query --timeout --retries --debug --no-color' ;;
+    'monitors/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'monitors create/-') __cpk_reply='--name --type --target --interval --set --set-string --data --from --concurrency --quiet -q --dry-run --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'monitors get/-') __cpk_reply='--concurrency --manifest --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'monitors update/-') __cpk_reply='--name --type --target --interval --set --set-string --data --dry-run --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'monitors delete/-') __cpk_reply='--yes -y --concurrency --dry-run --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'monitors help/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
     'channels/') __cpk_reply='update help' ;;
-    'channels/-') __cpk_reply='--help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'channels update/-') __cpk_reply='--set --set-string --data --dry-run --help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'channels help/-') __cpk_reply='--version --base-url --json --query --timeout --retries --debug --no-color' ;;
+    'channels/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'channels update/-') __cpk_reply='--set --set-string --data --dry-run --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'channels help/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
     'reports/') __cpk_reply='get help' ;;
-    'reports/-') __cpk_reply='--help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'reports get/-') __cpk_reply='--watch -w --every --help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'reports help/-') __cpk_reply='--version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'openapi/-') __cpk_reply='--help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'api/-') __cpk_reply='--set --set-string --data --include -i --dry-run --help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'plan/-') __cpk_reply='--file -f --state --prune --create-uncertain --concurrency --help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'apply/-') __cpk_reply='--file -f --state --prune --create-uncertain --yes -y --concurrency --help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'import/-') __cpk_reply='--file -f --state --replace --help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
-    'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --quiet -q --help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
+    'reports/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'reports get/-') __cpk_reply='--watch -w --every --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'reports help/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'openapi/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'api/-') __cpk_reply='--set --set-string --data --include -i --dry-run --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'plan/-') __cpk_reply='--file -f --state --prune --create-uncertain --concurrency --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'apply/-') __cpk_reply='--file -f --state --prune --create-uncertain --yes -y --concurrency --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'import/-') __cpk_reply='--file -f --state --replace --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --quiet -q --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
     'completion/') __cpk_reply='bash zsh fish powershell' ;;
-    'completion/-') __cpk_reply='--help -h --version --base-url --json --query --timeout --retries --debug --no-color' ;;
+    'completion/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'auth/') __cpk_reply='login status logout token help' ;;
+    'auth/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'auth login/-') __cpk_reply='--with-token --no-verify --insecure-storage --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'auth status/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'auth logout/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'auth token/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'auth help/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'profile/') __cpk_reply='list use remove help' ;;
+    'profile/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'profile list/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'profile use/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'profile remove/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'profile help/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
     *) __cpk_reply= ;;
   esac
 }
