@@ -1,7 +1,9 @@
 // Sign-in and profiles (issue 3), through the built CLI and the emulator. Each
 // test has its own HOME and CPK_CONFIG_DIR; no session bus answers, so the
 // token goes to the 0600 file for real (the keychain path is in
-// test/unit/auth.test.ts, with a fake store).
+// test/unit/auth.test.ts, with a fake store). Blocks that assert exactly which
+// requests reached the shared emulator run one test at a time; the others run
+// their tests side by side.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -269,7 +271,7 @@ describe('auth logout', () => {
   });
 });
 
-describe('auth status and auth token', () => {
+describe.concurrent('auth status and auth token', () => {
   it('shows the profile and why, the base URL, the token masked and its source, and that the service accepts it', async () => {
     const s = sandbox();
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'dev']);
@@ -322,7 +324,7 @@ describe('auth status and auth token', () => {
   });
 });
 
-describe('profile list, use, remove', () => {
+describe.concurrent('profile list, use, remove', () => {
   it('lists profiles with the current one marked; remove of the current one leaves none current', async () => {
     const s = sandbox();
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'prod']);
@@ -358,7 +360,15 @@ describe('profile list, use, remove', () => {
   });
 });
 
-describe('a corrupted or hand-broken config file', () => {
+describe.concurrent('a corrupted or hand-broken config file', () => {
+  // Its own emulator: the shared one hears from the tests running alongside.
+  let quiet: Emulator;
+  beforeAll(async () => {
+    quiet = await startEmulator({ port: 0 });
+  });
+  afterAll(async () => {
+    await quiet?.close();
+  });
   const SECRET = 'cpk_secret_inside_the_broken_file';
   const broken: Record<string, string> = {
     'not JSON': `{"profiles": {"a": {"token": "${SECRET}"}},,}`,
@@ -386,8 +396,7 @@ describe('a corrupted or hand-broken config file', () => {
     mkdirSync(s.dir, { recursive: true, mode: 0o700 });
     writeFileSync(s.file, text, { mode: 0o644 });
     const before = statSync(s.file);
-    const sent = f.mark();
-    const results = await Promise.all(commands.map((args) => s.cpk(args, { input: `${f.emu.token}\n`, env: { CPK_BASE_URL: f.emu.baseUrl } })));
+    const results = await Promise.all(commands.map((args) => s.cpk(args, { input: `${quiet.token}\n`, env: { CPK_BASE_URL: quiet.baseUrl } })));
     results.forEach((r, i) => {
       const what = commands[i]!.join(' ');
       expect(r.code, what).toBe(2);
@@ -400,7 +409,7 @@ describe('a corrupted or hand-broken config file', () => {
     expect(after.mtimeMs).toBe(before.mtimeMs);
     expect(after.mode & 0o777).toBe(0o644);
     expect(readdirSync(s.dir)).toEqual(['config.json']);
-    expect(sent()).toEqual([]);
+    expect(quiet.requests).toEqual([]);
   });
 
   it('says where a JSON syntax error is, by line and column', async () => {
@@ -412,7 +421,7 @@ describe('a corrupted or hand-broken config file', () => {
   });
 });
 
-describe('commands that need no token', () => {
+describe.concurrent('commands that need no token', () => {
   it('--help, --version, openapi and emulator work with no config and create none', async () => {
     const s = sandbox();
     const [help, version, authHelp, openapi] = await Promise.all([
@@ -433,7 +442,7 @@ describe('commands that need no token', () => {
   });
 });
 
-describe('atomic writes', () => {
+describe.concurrent('atomic writes', () => {
   // A hook (test/fixtures/kill-during-write.mjs) SIGKILLs cpk at a chosen point of the config write.
   const HOOK = join(import.meta.dirname, '../fixtures/kill-during-write.mjs');
   it.each([
