@@ -1,0 +1,189 @@
+#!/usr/bin/env node
+// `npm run bench`: the speed targets of README "Performance", measured as
+// ratios against Node's own floor, side by side in one run. Runs alternate
+// between the commands compared so that machine drift cancels out. Starts its
+// own emulator on loopback and writes nothing outside a temp dir (unless
+// `--out FILE` is given). `--quick` runs a tiny version (used by the test
+// suite to check that the benchmark works; its figures mean nothing).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const outIndex = args.indexOf('--out');
+const outFile = outIndex >= 0 ? args[outIndex + 1] : undefined;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin/cpk.js');
+const node = process.execPath;
+const RUNS = quick ? 2 : 30;
+const BULK_RUNS = quick ? 1 : 5;
+const BULK_IDS = quick ? 20 : 1000;
+
+const dir = mkdtempSync(join(tmpdir(), 'cpk-bench-'));
+const env = { PATH: process.env.PATH, HOME: dir, CPK_CONFIG_DIR: join(dir, 'config'), LANG: 'C.UTF-8' };
+delete env.NODE_EXTRA_CA_CERTS;
+
+// --- the emulator, in its own process so it does not share the measured ones' CPU time accounting
+const emulator = spawn(node, [bin, 'emulator', '--port', '0', '--json', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'], env });
+const info = JSON.parse(await new Promise((resolve, reject) => {
+  createInterface({ input: emulator.stdout }).once('line', resolve);
+  emulator.once('exit', (code) => reject(new Error(`emulator exited ${code}`)));
+}));
+const apiEnv = { ...env, CPK_BASE_URL: info.base_url, CPK_TOKEN: info.token };
+
+// --- baselines: minimal scripts doing the same work with Node alone
+const undiciUrl = pathToFileURL(join(root, 'node_modules/undici/index.js')).href;
+writeFileSync(join(dir, 'get-http.mjs'), `
+import { request } from 'node:http';
+const [url, token] = process.argv.slice(2);
+request(url, { headers: { authorization: 'Bearer ' + token } }, (res) => {
+  const chunks = [];
+  res.on('data', (c) => chunks.push(c));
+  res.on('end', () => process.stdout.write(Buffer.concat(chunks)));
+}).end();
+`);
+writeFileSync(join(dir, 'delete-pool.mjs'), `
+import { Pool } from ${JSON.stringify(undiciUrl)};
+import { readFileSync } from 'node:fs';
+const [base, token] = process.argv.slice(2);
+const ids = readFileSync(0, 'utf8').split('\\n').filter(Boolean);
+const url = new URL(base);
+const pool = new Pool(url.origin, { connections: 16 });
+let next = 0;
+async function worker() {
+  while (next < ids.length) {
+    const id = ids[next++];
+    const res = await pool.request({ method: 'DELETE', path: url.pathname + '/monitors/' + encodeURIComponent(id), headers: { authorization: 'Bearer ' + token } });
+    await res.body.dump();
+  }
+}
+await Promise.all(Array.from({ length: 16 }, worker));
+await pool.close();
+`);
+writeFileSync(join(dir, 'create-pool.mjs'), `
+import { Pool } from ${JSON.stringify(undiciUrl)};
+const [base, token, count] = process.argv.slice(2);
+const url = new URL(base);
+const pool = new Pool(url.origin, { connections: 16 });
+const ids = [];
+let made = 0;
+async function worker() {
+  while (made < Number(count)) {
+    made++;
+    const res = await pool.request({ method: 'POST', path: url.pathname + '/monitors', headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' }, body: '{"name":"bench"}' });
+    ids.push((await res.body.json()).id);
+  }
+}
+await Promise.all(Array.from({ length: 16 }, worker));
+await pool.close();
+process.stdout.write(ids.join('\\n') + '\\n');
+`);
+
+function run(cmd, argv, options = {}) {
+  const started = process.hrtime.bigint();
+  const r = spawnSync(cmd, argv, { env: options.env ?? env, input: options.input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 300)}`);
+  return { ms, stdout: r.stdout };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** Alternates a and b `runs` times (after one warm-up of each); returns both series. */
+function compare(a, b, runs, prepare) {
+  const ta = [];
+  const tb = [];
+  for (const x of [a, b]) run(...x(prepare?.()));
+  for (let i = 0; i < runs; i++) {
+    const [first, second] = i % 2 ? [[b, tb], [a, ta]] : [[a, ta], [b, tb]];
+    for (const [x, into] of [first, second]) into.push(run(...x(prepare?.())).ms);
+  }
+  return { a: ta, b: tb };
+}
+
+const rows = [];
+function report(what, against, series, target, { lowerIsBetter = true } = {}) {
+  const ma = median(series.a);
+  const mb = median(series.b);
+  const ratio = ma / mb;
+  rows.push({
+    what,
+    against,
+    cpk: `${ma.toFixed(1)} (${Math.min(...series.a).toFixed(1)}-${Math.max(...series.a).toFixed(1)})`,
+    base: `${mb.toFixed(1)} (${Math.min(...series.b).toFixed(1)}-${Math.max(...series.b).toFixed(1)})`,
+    ratio: ratio.toFixed(2),
+    target: `<= ${target}x`,
+    pass: lowerIsBetter ? ratio <= target : ratio >= target,
+  });
+}
+
+const floor = () => [node, ['-e', '0']];
+const monitorId = JSON.parse(run(node, [bin, 'monitors', 'create', '--name', 'bench', '--target', 'https://example.com', '--json'], { env: apiEnv }).stdout).id;
+run(node, [bin, 'monitors', 'get', monitorId], { env: apiEnv });
+
+try {
+  report('cpk --version', 'node -e 0', compare(() => [node, [bin, '--version']], floor, RUNS), 1.5);
+  report('cpk --help', 'node -e 0', compare(() => [node, [bin, '--help']], floor, RUNS), 2.5);
+  report('cpk monitors --help', 'node -e 0', compare(() => [node, [bin, 'monitors', '--help']], floor, RUNS), 2.5);
+  const httpGet = () => [node, [join(dir, 'get-http.mjs'), `${info.base_url}/monitors/${monitorId}`, info.token]];
+  const cpkGet = (json) => () => [node, [bin, 'monitors', 'get', monitorId, ...(json ? ['--json'] : [])], { env: apiEnv }];
+  report('cpk monitors get ID --json', 'node:http GET script', compare(cpkGet(true), httpGet, RUNS), 1.5);
+  report('cpk monitors get ID (table)', 'node:http GET script', compare(cpkGet(false), httpGet, RUNS), 2);
+
+  // Peak RSS, read by the kernel's rusage of each child (GNU time or python3).
+  const rss = (argv, runEnv) => {
+    const py = spawnSync('python3', ['-c', 'import resource,subprocess,sys,os; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, env=os.environ); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)', ...argv], { env: runEnv, encoding: 'utf8' });
+    if (py.status !== 0) return undefined;
+    return Number(py.stdout.trim()) / 1024;
+  };
+  const rssA = [];
+  const rssB = [];
+  for (let i = 0; i < (quick ? 1 : 10); i++) {
+    rssA.push(rss([node, bin, 'monitors', 'get', monitorId, '--json'], apiEnv));
+    rssB.push(rss([node, '-e', '0'], env));
+  }
+  if (rssA.every((x) => x !== undefined)) {
+    const ma = median(rssA);
+    const mb = median(rssB);
+    rows.push({ what: 'peak RSS of cpk monitors get ID --json (MiB)', against: 'node -e 0', cpk: ma.toFixed(1), base: mb.toFixed(1), ratio: (ma / mb).toFixed(2), target: '<= 1.4x', pass: ma / mb <= 1.4 });
+  }
+
+  // Bulk: 1000 DELETEs from stdin, against a minimal undici Pool script with 16 in flight.
+  const makeIds = () => run(node, [join(dir, 'create-pool.mjs'), info.base_url, info.token, String(BULK_IDS)]).stdout;
+  const bulk = compare(
+    (ids) => [node, [bin, 'monitors', 'delete', '-', '--yes'], { env: apiEnv, input: ids }],
+    (ids) => [node, [join(dir, 'delete-pool.mjs'), info.base_url, info.token], { input: ids }],
+    BULK_RUNS,
+    makeIds,
+  );
+  report(`cpk monitors delete - --yes (${BULK_IDS} ids)`, 'undici Pool script, 16 in flight', bulk, 1.3);
+  // A bash loop of curl, once (it is slow): cpk must be at least 5x faster.
+  const curlIds = makeIds();
+  const script = `while read -r id; do curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $CPK_TOKEN" "$CPK_BASE_URL/monitors/$id"; done`;
+  const curl = run('bash', ['-c', script], { env: apiEnv, input: curlIds });
+  const cpkMedian = median(bulk.a);
+  rows.push({ what: `bash loop of curl (${BULK_IDS} DELETEs) / cpk`, against: 'cpk monitors delete -', cpk: cpkMedian.toFixed(1), base: curl.ms.toFixed(1), ratio: (curl.ms / cpkMedian).toFixed(2), target: '>= 5x', pass: curl.ms / cpkMedian >= 5 });
+} finally {
+  emulator.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const lines = [
+  `Node ${process.version} on ${process.platform}/${process.arch}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${quick ? 'QUICK RUN (figures meaningless)' : `${RUNS} runs each (bulk: ${BULK_RUNS}), alternating`}; times in ms, median (min-max)`,
+  '',
+  '| what | against | cpk | baseline | ratio | target | result |',
+  '|---|---|---|---|---|---|---|',
+  ...rows.map((r) => `| ${r.what} | ${r.against} | ${r.cpk} | ${r.base} | ${r.ratio} | ${r.target} | ${r.pass ? 'pass' : 'FAIL'} |`),
+];
+const text = lines.join('\n');
+console.log(text);
+if (outFile) writeFileSync(outFile, `# Benchmark results\n\nWritten by \`npm run bench -- --out bench/RESULTS.md\` on ${new Date().toISOString().slice(0, 10)}.\n\n${text}\n`);
+if (!quick && rows.some((r) => !r.pass)) process.exitCode = 1;

@@ -1,0 +1,90 @@
+// The node:http(s) transport, for the common case of one request with no
+// proxy: Node's own HTTP stack is already loaded, so a single `cpk monitors get`
+// does not pay for importing undici and its WebAssembly parser (README,
+// "Performance"). Bulk commands and proxies use the undici transport; both sit
+// under src/http/client.ts, which owns retries, timeouts, redaction and errors.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { setOwn } from '../parse/fields.js';
+import { classify, TransportError, type PartialResponse, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+
+export function createNodeTransport(): Transport {
+  return { send, close: async () => {} };
+}
+
+function send(req: TransportRequest): Promise<TransportResponse> {
+  return new Promise<TransportResponse>((resolve, reject) => {
+    const url = new URL(req.url);
+    const requestFn = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    let partial: PartialResponse | undefined;
+    let settled = false;
+    let timedOut = false;
+    let phase: 'request' | 'body' = 'request';
+
+    const finish = (error: unknown, response?: TransportResponse) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
+      if (response) return resolve(response);
+      let failure: TransportError;
+      if (req.signal?.aborted) failure = new TransportError('aborted', 'aborted', 'ABORTED', { cause: error });
+      else if (timedOut) failure = new TransportError('timeout', `no complete answer within ${req.timeoutMs / 1000}s`, 'TIMEOUT', { cause: error });
+      else failure = classify(error, phase);
+      failure.response ??= partial;
+      reject(failure);
+    };
+
+    const body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
+    const headers: Record<string, string> = { ...req.headers };
+    if (body) headers['content-length'] = String(body.length);
+    // One request per process: no keep-alive socket should hold the process open.
+    headers.connection = 'close';
+    const clientRequest = requestFn(url, { method: req.method, headers, agent: false });
+
+    const abort = (reason: Error) => {
+      clientRequest.destroy(reason);
+      finish(reason);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort(new Error('timeout'));
+    }, req.timeoutMs);
+    const onAbort = () => abort(new Error('aborted'));
+    if (req.signal?.aborted) return onAbort();
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+
+    clientRequest.on('error', (error) => finish(error));
+    clientRequest.on('response', (res: IncomingMessage) => {
+      phase = 'body';
+      const responseHeaders: Record<string, string> = {};
+      for (const [name, value] of Object.entries(res.headers)) {
+        // defineProperty: a header named "__proto__" is a header, not a prototype.
+        if (value !== undefined) setOwn(responseHeaders, name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
+      }
+      const status = res.statusCode ?? 0;
+      partial = { status, headers: responseHeaders, receivedBytes: 0 };
+      const declared = Number(responseHeaders['content-length']);
+      if (Number.isFinite(declared) && declared > req.maxBodyBytes) {
+        res.destroy();
+        return finish(new TransportError('too-large', `the response declares ${declared} bytes`, 'TOO_LARGE'));
+      }
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => {
+        partial!.receivedBytes += chunk.length;
+        if (partial!.receivedBytes > req.maxBodyBytes) {
+          res.destroy();
+          return finish(new TransportError('too-large', `the response body is larger than ${req.maxBodyBytes} bytes`, 'TOO_LARGE'));
+        }
+        chunks.push(chunk);
+      });
+      res.on('error', (error) => finish(error));
+      res.on('aborted', () => finish(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' })));
+      res.on('end', () => {
+        if (!res.complete) return finish(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }));
+        finish(undefined, { status, headers: responseHeaders, body: Buffer.concat(chunks) });
+      });
+    });
+    clientRequest.end(body);
+  });
+}
