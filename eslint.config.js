@@ -14,6 +14,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS on purpose: the start-up path (bin/, README "Performance") and its helpers.
+    files: ['**/*.cjs', 'bin/cpk.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', __filename: 'readonly', exports: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/commands/**/*.ts', 'src/api/**/*.ts', 'src/output/**/*.ts', 'src/http/**/*.ts'],
     rules: {
       'no-restricted-globals': ['error', { name: 'process', message: 'Use the injected IO/context instead.' }],

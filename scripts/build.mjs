@@ -1,20 +1,76 @@
-// Builds dist/ from src/ with esbuild: one ESM entry for the CLI, code-split so
-// that modules imported with `await import()` (undici, ora, cli-table3, the
-// emulator) load only when a command needs them. Dependencies stay external.
+// Builds dist/ from src/ (README, "Design" and "Performance"):
+// - dist/cli.cjs: one CommonJS bundle of cpk and the two small modules every
+//   command needs (commander, env-paths). Everything else stays an external
+//   package, loaded with `await import()` where it is used (undici, conf, ora,
+//   chalk, cli-table3, the keychain, YAML, JSON Schema), so `--help` pays for
+//   none of them. CommonJS because Node 20's ESM loader alone costs several ms.
+// - dist/cli.cjs.cache: a V8 code cache of that bundle, made by running the
+//   bundle's hot paths once; bin/load.cjs hands it to vm.Script so that start-up
+//   skips most parsing and compiling. A cache V8 rejects (another Node) is
+//   ignored: it only makes start-up slower, never wrong.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const BUNDLED = new Set(['commander', 'env-paths']);
+const external = Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name));
+
+// commander requires node:child_process at load time, for executable
+// subcommands cpk does not use; loading it (and net, stream, ...) costs every
+// command ~1.5 ms. Require it when a subcommand is spawned instead.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error(`commander changed: "${eager}" not found in ${args.path}`);
+      return { contents: source.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+    });
+  },
+};
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/main.ts' },
-  outdir: 'dist',
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/cli.cjs',
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
-  sourcemap: false,
+  external,
+  plugins: [lazyChildProcess],
+  // import.meta does not exist in CommonJS: give the one use (resolving a
+  // package from cpk's own location) the bundle's file URL.
+  define: { 'import.meta.url': '__cpkModuleUrl' },
+  banner: {
+    js: [
+      "const __cpkModuleUrl = require('node:url').pathToFileURL(__filename).href;",
+      // V8 drops a vm.Script's import() callback for functions that come from
+      // a code cache (Node 20), so the bundle imports packages through a
+      // function bin/load.cjs provides, defined outside the vm.
+      "const __cpkImport = globalThis[Symbol.for('cpk.import')] || ((specifier) => import(specifier));",
+    ].join('\n'),
+  },
   logLevel: 'warning',
-  chunkNames: 'chunks/[name]-[hash]',
+  absWorkingDir: root,
+  write: false,
+}).then(({ outputFiles }) => {
+  for (const file of outputFiles) {
+    // Only `import("package")` with a literal specifier: esbuild has already
+    // inlined cpk's own lazy modules, and any other text stays as it is.
+    const code = file.text.replace(/\bimport\((?=["'])/g, '__cpkImport(');
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, code);
+  }
 });
+
+// The code cache is made in a child process with this Node and no inherited
+// NODE_OPTIONS, so its V8 flags match what `node bin/cpk.js` will run with.
+const env = { ...process.env };
+delete env.NODE_OPTIONS;
+execFileSync(process.execPath, [fileURLToPath(new URL('./make-code-cache.cjs', import.meta.url))], { stdio: 'inherit', env });

@@ -57,6 +57,8 @@ export interface ApiOptions {
   signal?: AbortSignal;
   /** Talk to exactly this base URL with this token (`auth login` verifying a new token). */
   credentials?: { baseUrl: string; token: string };
+  /** Several requests at once (bulk, plan/apply): use undici's keep-alive pool (src/http/select.ts). */
+  many?: boolean;
 }
 
 export class Context {
@@ -112,13 +114,15 @@ export class Context {
     }
     const [{ HttpClient }, { Api }] = await Promise.all([import('./http/client.js'), import('./api/client.js')]);
     const env = this.env;
+    const { chooseTransport, createTransport } = await import('./http/select.js');
+    chooseTransport(env, options.many === true); // a bad CPK_TRANSPORT is a usage error before anything is sent
     const http = new HttpClient({
       baseUrl,
       token,
       timeoutMs: this.globals.timeoutSeconds * 1000,
       attempts,
       userAgent: `cpk/${version} node/${process.versions.node}`,
-      transport: async () => (await import('./http/undici-transport.js')).createUndiciTransport(env),
+      transport: () => createTransport(env, options.many === true),
       debug: this.globals.debug ? (line) => this.out.debug(line) : undefined,
       signal: options.signal ?? this.signal,
     });

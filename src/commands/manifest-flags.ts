@@ -65,7 +65,7 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, apiOption
     else throw new UsageError(`${error.message}: ${error.lines().join('; ')}`);
     throw error;
   }
-  const api = await ctx.api(apiOptions);
+  const api = await ctx.api({ many: true, ...apiOptions });
   const state = await StateStore.load(flags.state ?? defaultStatePath(flags.file), { baseUrl: api.http.baseUrl, manifestPath: flags.file });
   return { manifest, state, api };
 }

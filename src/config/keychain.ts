@@ -4,6 +4,12 @@
 // the kernel keyring on Linux, which forgets at logout: issue 3 says that does
 // not count, so the entry is pinned to the Secret Service.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { KeychainUnavailable } from './deadline.js';
+
+// Kept in ./deadline.js so that resolving a session does not load node:crypto.
+export { KEYCHAIN_TIMEOUT_MS, KeychainUnavailable, withDeadline } from './deadline.js';
 
 export interface SecretStore {
   /** For messages: "macOS Keychain", "Secret Service", ... */
@@ -13,11 +19,7 @@ export interface SecretStore {
   delete(service: string, account: string, signal?: AbortSignal): Promise<boolean>;
 }
 
-/** How long cpk waits for a keychain to answer before using the file (issue 3). */
-export const KEYCHAIN_TIMEOUT_MS = 3_000;
 export const KEYCHAIN_SERVICE = 'cpk';
-
-export class KeychainUnavailable extends Error {}
 
 export function keychainName(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'darwin') return 'macOS Keychain';
@@ -31,35 +33,6 @@ export function keychainName(platform: NodeJS.Platform = process.platform): stri
  */
 export function keychainAccount(profile: string, configFile: string): string {
   return `${profile}@${createHash('sha256').update(configFile).digest('hex').slice(0, 12)}`;
-}
-
-/** Runs a keychain call with a deadline; a slow or failing keychain becomes KeychainUnavailable. */
-export async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new KeychainUnavailable(`no answer within ${ms / 1000} s`));
-    }, ms);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([
-      (async () => work(controller.signal))().catch((error: unknown) => {
-        throw error instanceof KeychainUnavailable ? error : new KeychainUnavailable(describe(error));
-      }),
-      deadline,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  // The binding's messages can run over several lines; the first says it.
-  return message.split('\n')[0]!.replace(/\s+/g, ' ').trim().slice(0, 200) || 'unknown error';
 }
 
 // The keychain calls run in a child process. A keychain that hangs (a session
@@ -98,7 +71,7 @@ interface ChildRequest {
 async function callInChild(request: ChildRequest, signal?: AbortSignal): Promise<unknown> {
   if (signal?.aborted) throw new KeychainUnavailable('no answer in time');
   const { spawn } = await import('node:child_process');
-  const moduleUrl = import.meta.resolve('@napi-rs/keyring');
+  const moduleUrl = pathToFileURL(createRequire(import.meta.url).resolve('@napi-rs/keyring')).href;
   const child = spawn(process.execPath, ['-e', CHILD_SOURCE], { stdio: ['pipe', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     let out = '';

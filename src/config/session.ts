@@ -3,7 +3,8 @@
 // environment variable > stored profile"; README "Sign-in and profiles").
 import { AuthError, type CpkError, UsageError } from '../errors.js';
 import { loadConfig } from './file.js';
-import { KEYCHAIN_TIMEOUT_MS, withDeadline, type SecretStore } from './keychain.js';
+import { KEYCHAIN_TIMEOUT_MS, withDeadline } from './deadline.js';
+import type { SecretStore } from './keychain.js';
 import { configLocation, type ConfigLocation } from './paths.js';
 import { checkTokenPrefix, profileBaseUrl, resolveBaseUrl, selectProfile, type ProfileChoice, type Resolved } from './resolve.js';
 import { hasToken, type ConfigData, type TokenStorage } from './schema.js';

@@ -5,23 +5,8 @@
 // byte of the body, so a server that stalls mid-body cannot stretch it.
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { setOwn } from '../parse/fields.js';
+import { proxySettings, type Env } from './select.js';
 import { classify, TransportError, type PartialResponse, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-/**
- * Proxy settings as undici reads them (lower case first), taken from the IO's
- * env rather than process.env. Empty strings, not undefined, for what is unset:
- * undici would otherwise fall back to process.env. Without HTTPS_PROXY, undici
- * sends https:// requests through HTTP_PROXY too.
- */
-export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string; noProxy: string } | undefined {
-  const pick = (name: string) => env[name.toLowerCase()] || env[name] || '';
-  const httpProxy = pick('HTTP_PROXY');
-  const httpsProxy = pick('HTTPS_PROXY');
-  if (!httpProxy && !httpsProxy) return undefined;
-  return { httpProxy, httpsProxy, noProxy: env.no_proxy ?? env.NO_PROXY ?? '' };
-}
 
 /** A proxy URL fit for a message: credentials dropped. */
 function showProxy(url: string): string {

@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { useEmulator } from '../helpers/emulator.js';
 import { startRecorder } from '../helpers/net.js';
-import type { RecordedRequest } from '../../src/emulator/server.js';
+import { startEmulator, type RecordedRequest } from '../../src/emulator/server.js';
+import { runCli } from '../helpers/cli.js';
 
 const f = useEmulator();
 const ids: string[] = [];
@@ -230,17 +231,21 @@ describe.concurrent('time bounds and signals', () => {
   });
 
   it('a POST that times out is sent once: exit 3, saying it may have been applied', async () => {
-    // The only POST to the emulator in this suite (the suites run one after another).
-    const posts = () => f.emu.requests.filter((q) => q.method === 'POST' && q.path === '/v1/monitors').length;
-    const sentBefore = posts();
-    f.emu.injectFault({ method: 'POST', path: '/v1/monitors', kind: 'hang' });
-    const r = await f.cpk(['monitors', 'create', '--name', 'slow create', '--timeout', '1']);
-    expect(r.code).toBe(3);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(
-      /^cpk: POST \S+\/v1\/monitors timed out after 1s; POST is not retried automatically, since it may have been applied: check before running it again\n$/,
-    );
-    expect(posts() - sentBefore).toBe(1);
+    // Its own emulator: other blocks of this file POST at the same time, and a
+    // POST fault must not be taken by theirs.
+    const emu = await startEmulator({ port: 0 });
+    try {
+      emu.injectFault({ method: 'POST', path: '/v1/monitors', kind: 'hang' });
+      const r = await runCli(['monitors', 'create', '--name', 'slow create', '--timeout', '1'], { env: { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: emu.token } });
+      expect(r.code).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^cpk: POST \S+\/v1\/monitors timed out after 1s; POST is not retried automatically, since it may have been applied: check before running it again\n$/,
+      );
+      expect(emu.requests.filter((q) => q.method === 'POST').length).toBe(1);
+    } finally {
+      await emu.close();
+    }
   });
 
   it('a refused port: exit 3, for a POST too', async () => {

@@ -1,31 +1,39 @@
-// What `cpk --help` (and every command) loads before its action runs: the
-// static imports of the built entry, followed through cpk's own chunks.
-// Heavy and stateful modules must only ever be imported where used.
+// What a command loads: heavy and stateful modules only where they are used
+// (README, "Performance"). Runs the built CLI with a preload that records every
+// require and every package import.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { useEmulator } from '../helpers/emulator.js';
 
-const ENTRY = resolve(import.meta.dirname, '../../dist/cli.js');
+const PRELOAD = resolve(import.meta.dirname, '../fixtures/record-loads.cjs');
+const f = useEmulator();
 
-function staticImports(file: string, seen = new Set<string>(), packages = new Set<string>()): Set<string> {
-  if (seen.has(file)) return packages;
-  seen.add(file);
-  const code = readFileSync(file, 'utf8');
-  // `import x from "y"`, `import { a } from "y"`, `import "y"`; not `import("y")`.
-  for (const match of code.matchAll(/^import\s+(?:[^'"()]*?\s+from\s+)?["']([^"']+)["']/gm)) {
-    const spec = match[1]!;
-    if (spec.startsWith('.')) staticImports(join(dirname(file), spec), seen, packages);
-    else packages.add(spec);
-  }
-  return packages;
+async function loads(args: string[]): Promise<string[]> {
+  // The automatic transport choice, whatever the suite's CPK_TRANSPORT.
+  const r = await f.cpk(args, { nodeArgs: ['-r', PRELOAD], env: { CPK_TRANSPORT: undefined } });
+  const line = r.stderr.split('\n').find((l) => l.startsWith('LOADED '));
+  expect(line, r.stderr).toBeDefined();
+  return JSON.parse(line!.slice('LOADED '.length)) as string[];
 }
 
+const HEAVY = ['undici', 'conf', '@napi-rs/keyring', 'proper-lockfile', 'ora', 'cli-table3', 'chalk', 'jmespath', 'yaml', 'ajv', 'child_process', 'crypto', 'readline'];
+
 describe('start-up', () => {
-  it('loads no config, keychain, lock, HTTP or terminal-widget module before a command needs it', () => {
-    const loaded = staticImports(ENTRY);
-    expect(loaded.has('commander')).toBe(true);
-    for (const lazy of ['conf', '@napi-rs/keyring', 'proper-lockfile', 'env-paths', 'undici', 'ora', 'cli-table3', 'chalk', 'node:child_process', 'node:crypto']) {
-      expect(loaded.has(lazy), lazy).toBe(false);
-    }
+  it.each([[['--help']], [['monitors', '--help']], [['--version']]])('%j loads none of the heavy modules', async (args) => {
+    const loaded = await loads(args);
+    for (const name of HEAVY) expect(loaded, name).not.toContain(name);
+  });
+
+  it('one `monitors get --json` loads no HTTP library, config library, keychain or widget', async () => {
+    const id = (await f.cpk(['monitors', 'create', '--name', 'startup', '-q'])).stdout.trim();
+    const loaded = await loads(['monitors', 'get', id, '--json']);
+    for (const name of HEAVY) expect(loaded, name).not.toContain(name);
+    expect(loaded).toContain('http');
+  });
+
+  it('several ids use the undici keep-alive pool', async () => {
+    const id = (await f.cpk(['monitors', 'create', '--name', 'startup', '-q'])).stdout.trim();
+    const loaded = await loads(['monitors', 'get', id, id, '--json']);
+    expect(loaded).toContain('undici');
   });
 });

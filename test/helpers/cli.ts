@@ -17,6 +17,8 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
+  /** Options for node itself, before the script (e.g. ['-r', preload]). */
+  nodeArgs?: string[];
   /** Called with the child once it started (to send signals). */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
 }
@@ -30,6 +32,9 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     XDG_CONFIG_HOME: join(home, '.config'),
     CPK_CONFIG_DIR: join(home, 'cpk-config'),
     LANG: 'C.UTF-8',
+    // `npm test` runs the end-to-end suite twice: automatic transport choice,
+    // then CPK_TRANSPORT=undici for every request (src/http/select.ts).
+    CPK_TRANSPORT: process.env.CPK_TRANSPORT,
     ...extra,
   };
   const out: Record<string, string> = {};
@@ -39,7 +44,7 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
       env: baseEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });

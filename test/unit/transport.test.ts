@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { createUndiciTransport, proxySettings } from '../../src/http/undici-transport.js';
+import { createUndiciTransport } from '../../src/http/undici-transport.js';
+import { proxySettings } from '../../src/http/select.js';
 import { classify, TransportError } from '../../src/http/transport.js';
 
 type Handler = (res: ServerResponse) => void;

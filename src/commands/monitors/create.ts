@@ -108,7 +108,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
  */
 export async function runBulkCreate(opts: BulkCreateOptions, ctx: Context): Promise<void> {
   if (opts.dryRun) return printDryRun(ctx, opts.records.map((r) => endpoints.createMonitor(r.value)), { single: false });
-  const api = await ctx.api();
+  const api = await ctx.api({ many: true });
   const items = opts.records.map((r) => ({
     label: r.label,
     fields: r.label.startsWith('line') ? { line: r.position } : { index: r.position },

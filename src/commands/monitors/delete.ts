@@ -59,7 +59,7 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
     const question = opts.ids.length === 1 ? `Delete monitor ${opts.ids[0]}?` : `Delete ${opts.ids.length} monitors?`;
     if (!(await ctx.confirm(question))) throw new UsageError('delete cancelled; nothing was sent');
   }
-  const api = await ctx.api();
+  const api = await ctx.api({ many: !opts.single });
   const printed = (id: string, body: unknown) => (body !== undefined ? body : { id, deleted: true });
   if (opts.single) {
     const id = opts.ids[0] as string;

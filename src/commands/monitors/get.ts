@@ -41,7 +41,7 @@ export function register(parent: Command, runtime: Runtime): void {
 }
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
-  const api = await ctx.api();
+  const api = await ctx.api({ many: !opts.single });
   if (opts.single) {
     const monitor = await ctx.out.spin('Fetching monitor', () => api.getMonitor(opts.ids[0] as string));
     if (opts.manifest) return printManifestEntries([monitor], ctx);

@@ -1,0 +1,36 @@
+// The keychain's deadline, apart from src/config/keychain.ts so that resolving
+// a session (every command) does not load what the keychain itself needs.
+
+/** How long cpk waits for a keychain to answer before using the file (issue 3). */
+export const KEYCHAIN_TIMEOUT_MS = 3_000;
+
+export class KeychainUnavailable extends Error {}
+
+/** Runs a keychain call with a deadline; a slow or failing keychain becomes KeychainUnavailable. */
+export async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new KeychainUnavailable(`no answer within ${ms / 1000} s`));
+    }, ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([
+      (async () => work(controller.signal))().catch((error: unknown) => {
+        throw error instanceof KeychainUnavailable ? error : new KeychainUnavailable(describe(error));
+      }),
+      deadline,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // The binding's messages can run over several lines; the first says it.
+  return message.split('\n')[0]!.replace(/\s+/g, ' ').trim().slice(0, 200) || 'unknown error';
+}
