@@ -16,6 +16,7 @@ __cpk_command() {
     '/apply') __cpk_reply='apply' ;;
     '/import') __cpk_reply='import' ;;
     '/emulator') __cpk_reply='emulator' ;;
+    '/doctor') __cpk_reply='doctor' ;;
     '/completion') __cpk_reply='completion' ;;
     '/auth') __cpk_reply='auth' ;;
     '/profile') __cpk_reply='profile' ;;
@@ -63,6 +64,7 @@ __cpk_value_option() {
     'apply/--file'|'apply/-f'|'apply/--state'|'apply/--concurrency'|'apply/--base-url'|'apply/--profile'|'apply/--query'|'apply/--timeout'|'apply/--retries') return 0 ;;
     'import/--file'|'import/-f'|'import/--state'|'import/--base-url'|'import/--profile'|'import/--query'|'import/--timeout'|'import/--retries') return 0 ;;
     'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--base-url'|'emulator/--profile'|'emulator/--query'|'emulator/--timeout'|'emulator/--retries') return 0 ;;
+    'doctor/--base-url'|'doctor/--profile'|'doctor/--query'|'doctor/--timeout'|'doctor/--retries') return 0 ;;
     'completion/--base-url'|'completion/--profile'|'completion/--query'|'completion/--timeout'|'completion/--retries') return 0 ;;
     'auth/--base-url'|'auth/--profile'|'auth/--query'|'auth/--timeout'|'auth/--retries') return 0 ;;
     'auth login/--base-url'|'auth login/--profile'|'auth login/--query'|'auth login/--timeout'|'auth login/--retries') return 0 ;;
@@ -83,7 +85,7 @@ __cpk_value_option() {
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
 __cpk_words() {
   case "$1" in
-    '/') __cpk_reply='monitors channels reports openapi api plan apply import emulator completion auth profile' ;;
+    '/') __cpk_reply='monitors channels reports openapi api plan apply import emulator doctor completion auth profile' ;;
     '/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color --help -h' ;;
     'monitors/') __cpk_reply='create get update delete help' ;;
     'monitors/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
@@ -106,6 +108,7 @@ __cpk_words() {
     'apply/-') __cpk_reply='--file -f --state --prune --create-uncertain --yes -y --concurrency --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
     'import/-') __cpk_reply='--file -f --state --replace --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
     'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --quiet -q --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'doctor/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
     'completion/') __cpk_reply='bash zsh fish powershell' ;;
     'completion/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
     'auth/') __cpk_reply='login status logout token help' ;;

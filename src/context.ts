@@ -63,6 +63,8 @@ export interface ApiOptions {
 
 export class Context {
   readonly out: Output;
+  /** The Node.js version running cpk (`cpk doctor`). */
+  readonly nodeVersion: string = process.versions.node;
   private readonly apis: Api[] = [];
   /** The exit code of a command that succeeded but has something to signal (plan: 10 when there are changes). */
   exitCode: number | undefined;

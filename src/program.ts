@@ -9,6 +9,7 @@ import { register as reports } from './commands/reports/get.js';
 import { register as openapi } from './commands/openapi.js';
 import { register as emulator } from './commands/emulator.js';
 import { register as completion } from './commands/completion.js';
+import { register as doctor } from './commands/doctor.js';
 import { register as api } from './commands/api.js';
 import { register as plan } from './commands/plan.js';
 import { register as apply } from './commands/apply.js';
@@ -64,6 +65,7 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not foun
   apply(program, runtime);
   importMonitors(program, runtime);
   emulator(program, runtime);
+  doctor(program, runtime);
   completion(program, runtime);
   auth(program, runtime);
   profile(program, runtime);

@@ -3,7 +3,8 @@
 // HTTP_PROXY, HTTPS_PROXY and NO_PROXY (README, "Proxies and private CAs").
 // One attempt is bounded as a whole by one timer: connect, headers and every
 // byte of the body, so a server that stalls mid-body cannot stretch it.
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { setOwn } from '../parse/fields.js';
 import { proxySettings, type Env } from './select.js';
 import { classify, TransportError, type PartialResponse, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
@@ -18,11 +19,42 @@ function showProxy(url: string): string {
   }
 }
 
+type RequestFn = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+interface UndiciParts {
+  /** Agent, or EnvHttpProxyAgent when proxy settings are given. */
+  dispatcher: Dispatcher;
+  request: RequestFn;
+}
+
+/**
+ * undici's index loads fetch, WebSocket, caches and more: ~40 ms before the
+ * first request. The Agent and the request API alone take ~14 ms, and bulk
+ * commands are measured against a script that does the same work (README,
+ * "Performance"). The proxy agents need the index: it adds the `connect` API
+ * their tunnels use to every dispatcher. undici has no `exports` map, so the
+ * files are reachable; if a release moves them, cpk falls back to the index.
+ */
+export function loadUndici(proxy: ReturnType<typeof proxySettings>): UndiciParts {
+  const load = createRequire(import.meta.url);
+  const options = { keepAliveTimeout: 4_000 };
+  if (!proxy) {
+    try {
+      const DeepAgent = load('undici/lib/dispatcher/agent.js') as typeof Agent;
+      return { dispatcher: new DeepAgent(options), request: load('undici/lib/api/api-request.js') as RequestFn };
+    } catch {
+      // moved in this release: the index below
+    }
+  }
+  const undici = load('undici') as typeof import('undici');
+  const request = undici.Dispatcher.prototype.request as unknown as RequestFn;
+  const Proxied: typeof EnvHttpProxyAgent = undici.EnvHttpProxyAgent;
+  return { dispatcher: proxy ? new Proxied({ ...proxy, ...options }) : new undici.Agent(options), request };
+}
+
 export function createUndiciTransport(env: Env): Transport {
   const proxy = proxySettings(env);
-  const dispatcher: Dispatcher = proxy
-    ? new EnvHttpProxyAgent({ ...proxy, keepAliveTimeout: 4_000 })
-    : new Agent({ keepAliveTimeout: 4_000 });
+  const undici = loadUndici(proxy);
+  const dispatcher = undici.dispatcher;
   const proxyText = proxy
     ? [proxy.httpsProxy && `HTTPS_PROXY=${showProxy(proxy.httpsProxy)}`, proxy.httpProxy && `HTTP_PROXY=${showProxy(proxy.httpProxy)}`]
         .filter(Boolean)
@@ -50,12 +82,14 @@ export function createUndiciTransport(env: Env): Transport {
     try {
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(req.url, {
+        const url = new URL(req.url);
+        res = await undici.request.call(dispatcher, {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
           method: req.method as Dispatcher.HttpMethod,
           headers: req.headers,
           body: req.body,
           signal: controller.signal,
-          dispatcher,
           headersTimeout: req.timeoutMs,
           bodyTimeout: req.timeoutMs,
         });
@@ -74,13 +108,20 @@ export function createUndiciTransport(env: Env): Transport {
         if (Number.isFinite(declared) && declared > req.maxBodyBytes) {
           throw new TransportError('too-large', `the response declares ${declared} bytes`, 'TOO_LARGE');
         }
-        for await (const chunk of res.body) {
-          partial.receivedBytes += (chunk as Buffer).length;
-          if (partial.receivedBytes > req.maxBodyBytes) {
-            throw new TransportError('too-large', `the response body is larger than ${req.maxBodyBytes} bytes`, 'TOO_LARGE');
-          }
-          chunks.push(chunk as Buffer);
-        }
+        // Events rather than `for await`: bulk commands read thousands of
+        // small bodies, and the async iterator costs more than the bytes.
+        await new Promise<void>((resolve, reject) => {
+          res.body.on('data', (chunk: Buffer) => {
+            partial!.receivedBytes += chunk.length;
+            if (partial!.receivedBytes > req.maxBodyBytes) {
+              reject(new TransportError('too-large', `the response body is larger than ${req.maxBodyBytes} bytes`, 'TOO_LARGE'));
+              return;
+            }
+            chunks.push(chunk);
+          });
+          res.body.once('end', resolve);
+          res.body.once('error', reject);
+        });
       } catch (error) {
         res.body.destroy();
         throw fail(error, 'body');
