@@ -1,0 +1,29 @@
+// The benchmark is not part of the suite (timings on a shared machine are not
+// behaviour); this only checks that `npm run bench` runs and reports every row.
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { baseEnv } from './helpers/cli.js';
+
+describe('npm run bench', () => {
+  it('runs (tiny --quick version) and prints every target with a ratio', async () => {
+    const script = resolve(import.meta.dirname, '../scripts/bench.mjs');
+    const child = spawn(process.execPath, [script, '--quick'], { env: baseEnv() });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code).toBe(0);
+    const rows = out.split('\n').filter((l) => /^\| (cpk|peak|bash)/.test(l));
+    expect(rows.map((r) => r.split('|')[1]!.trim())).toEqual([
+      'cpk --version',
+      'cpk --help',
+      'cpk monitors --help',
+      'cpk monitors get ID --json',
+      'cpk monitors get ID (table)',
+      'peak RSS of cpk monitors get ID --json (MiB)',
+      'cpk monitors delete - --yes (20 ids)',
+      'bash loop of curl (20 DELETEs) / cpk',
+    ]);
+    for (const row of rows) expect(row).toMatch(/\| \d+\.\d\d \| (<=|>=) [\d.]+x \| (pass|FAIL) \|$/);
+  }, 60_000);
+});
