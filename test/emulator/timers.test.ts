@@ -17,7 +17,9 @@ describe('close()', () => {
     while (count('Timeout') <= timersListening) await new Promise((r) => setImmediate(r));
     await emu.close();
     expect((await slow).error).toBe('ECONNRESET');
-    expect(count('Timeout')).toBe(timersBefore);
+    // At most as many as before: the worker's own timers (vitest's) may have
+    // ended meanwhile on a loaded machine, but none of the emulator's remain.
+    expect(count('Timeout')).toBeLessThanOrEqual(timersBefore);
     expect(count('TCPServerWrap')).toBe(serversBefore);
     expect(count('TCPSocketWrap')).toBe(0);
   });
