@@ -41,6 +41,9 @@ function send(req: TransportRequest): Promise<TransportResponse> {
     // One request per process: no keep-alive socket should hold the process open.
     headers.connection = 'close';
     const clientRequest = requestFn(url, { method: req.method, headers, agent: false });
+    // Before anything can destroy the request: a signal aborted before the
+    // send destroys it at once, and an 'error' with no listener would throw.
+    clientRequest.on('error', (error) => finish(error));
 
     const abort = (reason: Error) => {
       clientRequest.destroy(reason);
@@ -54,7 +57,6 @@ function send(req: TransportRequest): Promise<TransportResponse> {
     if (req.signal?.aborted) return onAbort();
     req.signal?.addEventListener('abort', onAbort, { once: true });
 
-    clientRequest.on('error', (error) => finish(error));
     clientRequest.on('response', (res: IncomingMessage) => {
       phase = 'body';
       const responseHeaders: Record<string, string> = {};

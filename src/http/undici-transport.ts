@@ -70,6 +70,8 @@ export function createUndiciTransport(env: Env): Transport {
     }, req.timeoutMs);
     const onAbort = () => controller.abort();
     req.signal?.addEventListener('abort', onAbort, { once: true });
+    // Aborted before the send: the listener above never fires, so send nothing.
+    if (req.signal?.aborted) controller.abort();
     let partial: PartialResponse | undefined;
     const fail = (error: unknown, phase: 'request' | 'body'): TransportError => {
       let failure: TransportError;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createUndiciTransport } from '../../src/http/undici-transport.js';
+import { createNodeTransport } from '../../src/http/node-transport.js';
 import { proxySettings } from '../../src/http/select.js';
 import { classify, TransportError } from '../../src/http/transport.js';
 
@@ -124,6 +125,33 @@ describe('undici transport', () => {
     const pending = failureOf(send('/stall', { timeoutMs: 10_000, signal: controller.signal }));
     setTimeout(() => controller.abort(), 50);
     expect((await pending).kind).toBe('aborted');
+  });
+});
+
+describe('a signal aborted before the send', () => {
+  it.each([
+    ['node:http', createNodeTransport],
+    ['undici', () => createUndiciTransport({})],
+  ])('%s: fails as "aborted" with no stray error event, and sends nothing', async (_name, make) => {
+    let arrived = 0;
+    handlers.set('/count', (res) => {
+      arrived++;
+      res.end('{}');
+    });
+    const transport = make();
+    const controller = new AbortController();
+    controller.abort();
+    try {
+      const error = await failureOf(
+        transport.send({ method: 'GET', url: `${base}/count`, headers: {}, timeoutMs: 2000, maxBodyBytes: 1024, signal: controller.signal }),
+      );
+      expect(error.kind).toBe('aborted');
+      // A request that had left would be answered before this later one.
+      await send('/ok');
+    } finally {
+      await transport.close();
+    }
+    expect(arrived).toBe(0);
   });
 });
 
