@@ -166,6 +166,8 @@ export class HttpClient {
     const idempotent = isIdempotent(method);
 
     for (let attempt = 1; ; attempt++) {
+      // Interrupted before this attempt left: send nothing (either transport).
+      if (this.options.signal?.aborted) throw new InterruptedError();
       const started = Date.now();
       if (debug) {
         debug(`> ${method} ${url}${attempts > 1 ? ` (attempt ${attempt}/${attempts})` : ''}`);

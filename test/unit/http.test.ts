@@ -239,9 +239,19 @@ describe('--debug trace and interruption', () => {
   it('an aborted signal ends with InterruptedError, not a retry', async () => {
     const controller = new AbortController();
     const { client, sent } = scripted([fail('aborted'), json(200, {})], { signal: controller.signal });
+    // Aborted once the attempt has started: the transport reports it.
+    const pending = client.request({ method: 'GET', segments: ['x'] });
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(InterruptedError);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('a signal aborted before the request: InterruptedError, and nothing is sent', async () => {
+    const controller = new AbortController();
+    const { client, sent } = scripted([json(200, {})], { signal: controller.signal });
     controller.abort();
     await expect(client.request({ method: 'GET', segments: ['x'] })).rejects.toBeInstanceOf(InterruptedError);
-    expect(sent).toHaveLength(1);
+    expect(sent).toHaveLength(0);
   });
 
   it('defaultSleep waits at least the time asked, and stops on abort', async () => {
