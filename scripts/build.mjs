@@ -8,11 +8,15 @@
 //   bundle's hot paths once; bin/load.cjs hands it to vm.Script so that start-up
 //   skips most parsing and compiling. A cache V8 rejects (another Node) is
 //   ignored: it only makes start-up slower, never wrong.
+// - dist/index.js: the programmatic entry (`import { createClient } from 'cpk'`,
+//   src/index.ts), one ESM file with every package external; and its
+//   declarations in dist/types/ (tsc, tsconfig.build.json), for `exports.types`.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -68,6 +72,24 @@ await build({
     writeFileSync(file.path, code);
   }
 });
+
+// The programmatic entry: ESM (package.json's "type"), packages resolved from
+// the installed package at run time. Not on the command line's start-up path.
+await build({
+  entryPoints: ['src/index.ts'],
+  outfile: 'dist/index.js',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+  absWorkingDir: root,
+});
+// Its declarations (tsc, ~1 s): what `exports.types` points at.
+const require = createRequire(import.meta.url);
+const tsc = require.resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit', cwd: root });
 
 // The code cache is made in a child process with this Node and no inherited
 // NODE_OPTIONS, so its V8 flags match what `node bin/cpk.js` will run with.

@@ -1,0 +1,143 @@
+// The programmatic entry point: `import { createClient } from 'cpk'` (issue #8,
+// README "From JavaScript"). It builds the same Api over the same HttpClient
+// the command line uses, so a script gets the CLI's URL building, timeouts,
+// retries, redaction, transport choice and typed errors, without a terminal.
+//
+// What it reads: explicit options first, then the environment (CPK_BASE_URL,
+// CPK_TOKEN, CPK_MAX_ATTEMPTS, CPK_TRANSPORT and the proxy variables), then the
+// defaults. It never reads cpk's config file, profiles or the OS keychain: a
+// library that quietly picks up a person's stored credentials would surprise
+// the script that imports it (use `cpk auth token` to hand one over on purpose).
+import { Api } from './api/client.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from './context.js';
+import { AuthError, UsageError } from './errors.js';
+import { HttpClient, type HttpResponse, type RequestSpec } from './http/client.js';
+import { MAX_RETRIES } from './http/retry.js';
+import { chooseTransport, createTransport, type Env } from './http/select.js';
+import { resolveAttempts } from './config/attempts.js';
+import { normalizeBaseUrl } from './config/base-url.js';
+import { checkTokenPrefix, resolveBaseUrl } from './config/resolve.js';
+import { version } from './version.js';
+
+export { Api, endpoints } from './api/client.js';
+export type { ChannelUpdateResult, DeleteResult, MonitorInput, MonitorRef } from './api/client.js';
+export type { HttpResponse, RequestSpec, RequestDescription } from './http/client.js';
+export type { JsonObject } from './parse/fields.js';
+export { CpkError, UsageError, AuthError, NetworkError, ApiError, InterruptedError, PartialFailure, ExitCode, exitCodeForStatus } from './errors.js';
+export type { ApiErrorDetails, CpkErrorOptions, ExitCodeValue } from './errors.js';
+export { DEFAULT_BASE_URL } from './config/base-url.js';
+export { version };
+
+export interface ClientOptions {
+  /**
+   * The service's base URL, e.g. `https://api.example.com` (`/v1` is appended
+   * when the path is empty). https, or http for loopback hosts only.
+   * Default: `CPK_BASE_URL`, else `http://127.0.0.1:4010/v1` (`cpk emulator`).
+   */
+  baseUrl?: string | undefined;
+  /** The API token (`cpk_...`). Default: `CPK_TOKEN`. */
+  token?: string | undefined;
+  /** Bounds each attempt as a whole (connect, headers, body), in seconds. Default 30, at most 86400. */
+  timeoutSeconds?: number | undefined;
+  /**
+   * Retries after the first attempt, 0 to 10, as `--retries`. Default:
+   * `CPK_MAX_ATTEMPTS` (attempts in all), else 2. POST and PATCH are retried
+   * only when no byte of the request was sent, as on the command line.
+   */
+  retries?: number | undefined;
+  /**
+   * Many requests at once: send them through undici's keep-alive pool, as the
+   * CLI's bulk commands do. Default false: one node:http connection per request.
+   */
+  keepAlive?: boolean | undefined;
+  /** Aborting it cancels requests in flight and retry waits: they reject with InterruptedError. */
+  signal?: AbortSignal | undefined;
+  /** Receives the `--debug` trace, one line at a time, with the token redacted. */
+  debug?: ((line: string) => void) | undefined;
+  /**
+   * Where CPK_BASE_URL, CPK_TOKEN, CPK_MAX_ATTEMPTS, CPK_TRANSPORT and
+   * HTTP_PROXY/HTTPS_PROXY/NO_PROXY are read. Default `process.env`; `{}`
+   * reads none.
+   */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+/** The typed API layer of the command line: one method per endpoint, plus `raw` and `close`. */
+export type Client = Api;
+
+/**
+ * Refuses, before sending anything, a request that needs the token when there
+ * is none: the CLI's rule (exit 4, nothing sent) as a rejected promise.
+ */
+class LibraryHttpClient extends HttpClient {
+  constructor(
+    options: ConstructorParameters<typeof HttpClient>[0],
+    private readonly hasToken: boolean,
+  ) {
+    super(options);
+  }
+
+  override request(spec: RequestSpec): Promise<HttpResponse> {
+    if (spec.auth !== false && !this.hasToken) {
+      return Promise.reject(new AuthError('no token: pass { token } to createClient or set CPK_TOKEN'));
+    }
+    return super.request(spec);
+  }
+}
+
+function checkTimeout(value: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_SECONDS) {
+    throw new UsageError(`invalid timeoutSeconds ${String(value)}: expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`);
+  }
+  return value;
+}
+
+function checkRetries(value: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_RETRIES) {
+    throw new UsageError(`invalid retries ${String(value)}: expected a whole number of retries from 0 to ${MAX_RETRIES}`);
+  }
+  return value;
+}
+
+/**
+ * A client for the service with the command line's behaviour. Options are
+ * checked here (UsageError, AuthError); nothing is sent until a method is
+ * called. Call `close()` when done (it releases a keep-alive pool).
+ *
+ * ```js
+ * import { createClient, ApiError } from 'cpk';
+ * const cpk = createClient({ baseUrl: 'https://api.example.com', token: process.env.CPK_TOKEN });
+ * const { id } = await cpk.createMonitor({ name: 'api', target: 'https://api.example.com/health' });
+ * ```
+ */
+export function createClient(options: ClientOptions = {}): Client {
+  const env: Env = options.env ?? process.env;
+  const baseUrl =
+    options.baseUrl !== undefined ? normalizeBaseUrl(options.baseUrl, 'createClient({ baseUrl })') : resolveBaseUrl(undefined, env).value;
+  let token: string | undefined;
+  if (options.token !== undefined) {
+    token = options.token.trim();
+    checkTokenPrefix(token, 'createClient({ token })');
+  } else if (env.CPK_TOKEN?.trim()) {
+    token = env.CPK_TOKEN.trim();
+    checkTokenPrefix(token, 'CPK_TOKEN');
+  }
+  const timeoutSeconds = options.timeoutSeconds === undefined ? DEFAULT_TIMEOUT_SECONDS : checkTimeout(options.timeoutSeconds);
+  const attempts = resolveAttempts(options.retries === undefined ? undefined : checkRetries(options.retries), env);
+  const many = options.keepAlive === true;
+  chooseTransport(env, many); // a bad CPK_TRANSPORT is a UsageError now, not at the first request
+  const http = new LibraryHttpClient(
+    {
+      baseUrl,
+      token,
+      timeoutMs: timeoutSeconds * 1000,
+      attempts,
+      userAgent: `cpk/${version} node/${process.versions.node}`,
+      transport: () => createTransport(env, many),
+      debug: options.debug,
+      signal: options.signal,
+    },
+    token !== undefined,
+  );
+  return new Api(http);
+}
