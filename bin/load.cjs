@@ -1,5 +1,5 @@
-// Loads dist/cli.cjs with its V8 code cache (dist/cli.cjs.cache, made at build
-// time by scripts/make-code-cache.cjs): start-up then skips most parsing and
+// Loads dist/cli.cjs with its V8 code cache (dist/cli.cjs.<platform>-<arch>-<node
+// version>.cache, made at build time by scripts/make-code-cache.cjs): start-up then skips most parsing and
 // compiling (README, "Performance"). Node >= 22.1 has module.enableCompileCache
 // for this; Node 20 has vm.Script's cachedData. Without the vm feature that
 // lets the bundle use import(), or without a cache, it is a plain require.
@@ -10,7 +10,10 @@ const vm = require('node:vm');
 const { createRequire } = require('node:module');
 
 const BUNDLE = join(__dirname, '..', 'dist', 'cli.cjs');
-const CACHE = `${BUNDLE}.cache`;
+// Keyed by the exact Node build that made it: V8 checks only its own version,
+// and Node 20.18 and 20.20 both run V8 11.3.244.8, yet each crashes (SIGSEGV)
+// on the other's cache. Another Node finds no cache and compiles as usual.
+const CACHE = `${BUNDLE}.${process.platform}-${process.arch}-${process.version}.cache`;
 
 // The bundle's import() of packages (see scripts/build.mjs): resolved from here,
 // which is the package's own location too.

@@ -4,10 +4,11 @@
 //   package, loaded with `await import()` where it is used (undici, conf, ora,
 //   chalk, cli-table3, the keychain, YAML, JSON Schema), so `--help` pays for
 //   none of them. CommonJS because Node 20's ESM loader alone costs several ms.
-// - dist/cli.cjs.cache: a V8 code cache of that bundle, made by running the
-//   bundle's hot paths once; bin/load.cjs hands it to vm.Script so that start-up
-//   skips most parsing and compiling. A cache V8 rejects (another Node) is
-//   ignored: it only makes start-up slower, never wrong.
+// - dist/cli.cjs.<platform>-<arch>-<node version>.cache: a V8 code cache of
+//   that bundle, made by running the bundle's hot paths once; bin/load.cjs
+//   hands it to vm.Script so that start-up skips most parsing and compiling.
+//   Only the Node that made it uses it (bin/load.cjs says why); any other
+//   Node, or a cache V8 rejects, only makes start-up slower, never wrong.
 // - dist/index.js: the programmatic entry (`import { createClient } from 'cpk'`,
 //   src/index.ts), one ESM file with every package external; and its
 //   declarations in dist/types/ (tsc, tsconfig.build.json), for `exports.types`.

@@ -61,25 +61,44 @@ describe('the built package', () => {
 });
 
 describe('the V8 code cache', () => {
-  // The published cache is made by the publisher's Node; on any other Node V8
-  // rejects it (the Node 24 run of the suite meets this everywhere). Here a
-  // damaged cache stands in for it.
-  it('one V8 rejects only costs speed: --help is the same, and the bundle loaded without it', async () => {
+  const key = `${process.platform}-${process.arch}-${process.version}`;
+  const run = promisify(execFile);
+
+  /** bin/ and the bundle in a temp dir, with the given cache files; returns what --help printed and whether V8 got a cache and rejected it. */
+  async function withCaches(caches: Record<string, Buffer>) {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-cache-'));
     try {
       for (const path of ['bin', 'dist/cli.cjs', 'package.json']) cpSync(join(ROOT, path), join(dir, path), { recursive: true });
-      writeFileSync(join(dir, 'dist/cli.cjs.cache'), Buffer.alloc(4096, 7));
-      const run = promisify(execFile);
+      for (const [name, data] of Object.entries(caches)) writeFileSync(join(dir, 'dist', name), data);
       const env = baseEnv();
-      const [copy, original, loaded] = await Promise.all([
+      const [help, loaded] = await Promise.all([
         run(process.execPath, [join(dir, 'bin/cpk.js'), '--help'], { env }),
-        run(process.execPath, [join(ROOT, 'bin/cpk.js'), '--help'], { env }),
-        run(process.execPath, ['-e', `const { script } = require(${JSON.stringify(join(dir, 'bin/load.cjs'))}).load(); console.log(script.cachedDataRejected)`], { env }),
+        run(process.execPath, ['-e', `const { script } = require(${JSON.stringify(join(dir, 'bin/load.cjs'))}).load(); console.log(String(script.cachedDataRejected))`], { env }),
       ]);
-      expect(copy).toEqual(original);
-      expect(loaded.stdout).toBe('true\n');
+      return { help, rejected: loaded.stdout.trim() };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  it('is named for the Node build that made it', () => {
+    expect(readFileSync(join(ROOT, `dist/cli.cjs.${key}.cache`)).length).toBeGreaterThan(0);
+  });
+
+  it('one V8 rejects (damaged) only costs speed: --help is the same', async () => {
+    const [damaged, original] = await Promise.all([
+      withCaches({ [`cli.cjs.${key}.cache`]: Buffer.alloc(4096, 7) }),
+      run(process.execPath, [join(ROOT, 'bin/cpk.js'), '--help'], { env: baseEnv() }),
+    ]);
+    expect(damaged.rejected).toBe('true');
+    expect(damaged.help).toEqual(original);
+  });
+
+  // V8 accepts a cache from another build of the same V8 version and then
+  // crashes (Node 20.18.1 on 20.20.2's cache): another Node's is never read.
+  it("another Node's cache, or one without the key, is never handed to V8", async () => {
+    const other = await withCaches({ 'cli.cjs.cache': Buffer.alloc(4096, 7), [`cli.cjs.${process.platform}-${process.arch}-v0.0.1.cache`]: Buffer.alloc(4096, 7) });
+    expect(other.rejected).toBe('undefined');
+    expect(other.help.stdout).toMatch(/^Usage: cpk /);
   });
 });

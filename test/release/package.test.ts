@@ -33,7 +33,8 @@ const REQUIRED = [
   'bin/load.cjs',
   'bin/package.json',
   'dist/cli.cjs',
-  'dist/cli.cjs.cache',
+  // Packed by this Node, so its code cache is this Node's (bin/load.cjs).
+  `dist/cli.cjs.${process.platform}-${process.arch}-${process.version}.cache`,
   'dist/index.js',
   'dist/types/index.d.ts',
   'completions/cpk.bash',
@@ -199,6 +200,13 @@ describe('the installed command, run from outside the work tree', () => {
     expect(help.stderr).toBe('');
     expectOk(completion, 'cpk completion bash');
     expect(completion.stdout).toBe(readFileSync(join(ROOT, 'completions', 'cpk.bash'), 'utf8'));
+  });
+
+  it('the same Node that packed it starts the installed command with its code cache', async () => {
+    const loadCjs = JSON.stringify(join(installed, 'bin', 'load.cjs'));
+    const r = await run(process.execPath, ['-e', `const { script } = require(${loadCjs}).load(); console.log(String(script.cachedDataRejected))`], { env: userEnv });
+    expectOk(r, 'load()');
+    expect(r.stdout).toBe('false\n');
   });
 
   it('cpk emulator, a create, get and delete round trip, and createClient from a script', async () => {
