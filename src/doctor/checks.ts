@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { CpkError } from '../errors.js';
 import { describeError } from '../output/errors.js';
 import { proxySettings } from '../http/select.js';
+import pkg from '../../package.json' with { type: 'json' };
 
 export interface Check {
   name: string;
@@ -16,7 +17,14 @@ export interface Check {
   fix?: string | undefined;
 }
 
-export const MIN_NODE = [20, 18] as const;
+/** The minimum Node.js, from package.json's engines.node (">=x.y.z"): one source of truth (README, "Supported Node versions"). */
+export const MIN_NODE = minimumOf(pkg.engines.node);
+
+function minimumOf(range: string): [number, number, number] {
+  const match = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(range);
+  if (!match) throw new Error(`engines.node "${range}" is not of the form ">=x.y.z"`);
+  return [Number(match[1]), Number(match[2]), Number(match[3])];
+}
 /** More clock difference than this makes expiry checks and logs confusing. */
 export const MAX_SKEW_SECONDS = 60;
 
@@ -26,8 +34,9 @@ export interface DoctorInput {
 }
 
 export function checkNode(version: string): Check {
-  const [major = 0, minor = 0] = version.split('.').map(Number);
-  const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+  const parts = version.replace(/^v/, '').split('.').map(Number);
+  const first = MIN_NODE.findIndex((min, i) => (parts[i] || 0) !== min);
+  const ok = first === -1 || (parts[first] || 0) > MIN_NODE[first]!;
   return {
     name: 'Node.js',
     ok,
