@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Runtime } from '../action.js';
+import { examples, type Runtime } from '../action.js';
 import { register as login } from './login.js';
 import { register as status } from './status.js';
 import { register as logout } from './logout.js';
@@ -9,6 +9,7 @@ export function register(program: Command, runtime: Runtime): void {
   const auth = program
     .command('auth')
     .description('Sign in and out: store a token per profile (keychain, or a 0600 file), show which one is in use');
+  examples(auth, 'cpk auth login', 'echo "$TOKEN" | cpk auth login --with-token --profile prod --base-url https://api.example.com', 'cpk auth status');
   login(auth, runtime);
   status(auth, runtime);
   logout(auth, runtime);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Runtime } from '../action.js';
+import { examples, type Runtime } from '../action.js';
 import { register as create } from './create.js';
 import { register as get } from './get.js';
 import { register as update } from './update.js';
@@ -7,6 +7,7 @@ import { register as del } from './delete.js';
 
 export function register(program: Command, runtime: Runtime): void {
   const monitors = program.command('monitors').description('Create, show, change and delete monitors');
+  examples(monitors, 'cpk monitors create --name api --target https://api.example.com/health -q', 'cpk monitors get mon_123 --json', 'cpk monitors delete mon_123 --yes');
   create(monitors, runtime);
   get(monitors, runtime);
   update(monitors, runtime);

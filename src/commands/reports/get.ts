@@ -27,6 +27,7 @@ export function parseWatch(opts: RawOptions): number | undefined {
 
 export function register(program: Command, runtime: Runtime): void {
   const reports = program.command('reports').description('Read reports');
+  examples(reports, 'cpk reports get rpt_123', 'cpk reports get rpt_123 --query uptime_percent');
   const cmd = reports
     .command('get')
     .description('Show a report')
