@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { CpkError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { action, examples, type Runtime } from './action.js';
-import { addConcurrencyOption, addManifestOptions, failuresError, openManifest, parseConcurrency, parseManifestFlags, type ManifestFlags } from './manifest-flags.js';
+import { addConcurrencyOption, addManifestOptions, failuresError, openManifest, parseConcurrency, parseManifestFlags, readPlan, type ManifestFlags } from './manifest-flags.js';
 
 export interface ApplyCommandOptions extends ManifestFlags {
   prune: boolean;
@@ -68,26 +68,13 @@ export async function run(opts: ApplyCommandOptions, ctx: Context): Promise<void
 
 async function carryOut(opts: ApplyCommandOptions, ctx: Context, inflight: AbortSignal): Promise<void> {
   const { manifest, state, api } = await openManifest(ctx, opts, { signal: inflight });
-  const [{ buildPlan, hasChanges }, { applyPlan }, render] = await Promise.all([
+  const [{ hasChanges }, { applyPlan }, render] = await Promise.all([
     import('../manifest/plan.js'),
     import('../manifest/apply.js'),
     import('../manifest/render.js'),
   ]);
-  const { plan, failures } = await ctx.out.spin('Reading managed monitors', () =>
-    buildPlan(manifest, state, api, { prune: opts.prune, createUncertain: opts.createUncertain, concurrency: opts.concurrency, stop: ctx.signal }),
-  );
+  const plan = await readPlan(ctx, { manifest, state, api }, opts, 'nothing was changed');
   if (ctx.signal?.aborted) throw new InterruptedError();
-  if (plan.allRecordedGone) {
-    ctx.out.warn(`none of the monitors ${state.path} records exists for this token (all answer 404): if the token belongs to another account, apply would create them all there`);
-  }
-  if (failures.length > 0) {
-    throw failuresError(
-      ctx,
-      failures.map((f) => render.failureLine(`read ${f.key} (${f.id})`, f.error)),
-      failures.map((f) => f.error),
-      `could not read ${failures.length} of the monitors ${state.path} records; nothing was changed`,
-    );
-  }
   const paint = await render.paintFor(ctx.out);
   if (!ctx.out.json) ctx.io.stdout.write(render.renderPlan(plan, paint));
 

@@ -82,3 +82,34 @@ export function failuresError(ctx: Context, lines: string[], errors: unknown[], 
   const detail = ctx.out.json ? `: ${lines.map((l) => l.replace(/^cpk: /, '')).join('; ')}` : '';
   return new CpkError(`${summary}${detail}`, code);
 }
+
+export interface PlanFlags {
+  prune: boolean;
+  createUncertain: boolean;
+  concurrency: number;
+}
+
+/**
+ * Reads every managed monitor and builds the plan, for `plan` and `apply`
+ * alike: warns when every recorded monitor is gone (another account's token?),
+ * and fails, saying `consequence`, when any could not be read.
+ */
+export async function readPlan(ctx: Context, opened: Opened, flags: PlanFlags, consequence: string): Promise<import('../manifest/plan.js').Plan> {
+  const { manifest, state, api } = opened;
+  const [{ buildPlan }, { failureLine }] = await Promise.all([import('../manifest/plan.js'), import('../manifest/render.js')]);
+  const { plan, failures } = await ctx.out.spin('Reading managed monitors', () =>
+    buildPlan(manifest, state, api, { prune: flags.prune, createUncertain: flags.createUncertain, concurrency: flags.concurrency, stop: ctx.signal }),
+  );
+  if (plan.allRecordedGone) {
+    ctx.out.warn(`none of the monitors ${state.path} records exists for this token (all answer 404): if the token belongs to another account, apply would create them all there`);
+  }
+  if (failures.length > 0) {
+    throw failuresError(
+      ctx,
+      failures.map((f) => failureLine(`read ${f.key} (${f.id})`, f.error)),
+      failures.map((f) => f.error),
+      `could not read ${failures.length} of the monitors ${state.path} records; ${consequence}`,
+    );
+  }
+  return plan;
+}

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { action, examples, type Runtime } from './action.js';
-import { addConcurrencyOption, addManifestOptions, failuresError, openManifest, parseConcurrency, parseManifestFlags, type ManifestFlags } from './manifest-flags.js';
+import { addConcurrencyOption, addManifestOptions, openManifest, parseConcurrency, parseManifestFlags, readPlan, type ManifestFlags } from './manifest-flags.js';
 
 export interface PlanCommandOptions extends ManifestFlags {
   prune: boolean;
@@ -27,22 +27,9 @@ export function parsePlanOptions(opts: Record<string, unknown>): PlanCommandOpti
 }
 
 export async function run(opts: PlanCommandOptions, ctx: Context): Promise<void> {
-  const { manifest, state, api } = await openManifest(ctx, opts);
-  const [{ buildPlan, hasChanges }, render] = await Promise.all([import('../manifest/plan.js'), import('../manifest/render.js')]);
-  const { plan, failures } = await ctx.out.spin('Reading managed monitors', () =>
-    buildPlan(manifest, state, api, { prune: opts.prune, createUncertain: opts.createUncertain, concurrency: opts.concurrency, stop: ctx.signal }),
-  );
-  if (plan.allRecordedGone) {
-    ctx.out.warn(`none of the monitors ${state.path} records exists for this token (all answer 404): if the token belongs to another account, apply would create them all there`);
-  }
-  if (failures.length > 0) {
-    throw failuresError(
-      ctx,
-      failures.map((f) => render.failureLine(`read ${f.key} (${f.id})`, f.error)),
-      failures.map((f) => f.error),
-      `could not read ${failures.length} of the monitors ${state.path} records; no plan was made`,
-    );
-  }
+  const opened = await openManifest(ctx, opts);
+  const [{ hasChanges }, render] = await Promise.all([import('../manifest/plan.js'), import('../manifest/render.js')]);
+  const plan = await readPlan(ctx, opened, opts, 'no plan was made');
   if (ctx.out.json) ctx.out.printJson(render.planJson(plan));
   else ctx.io.stdout.write(render.renderPlan(plan, await render.paintFor(ctx.out)));
   ctx.exitCode = hasChanges(plan) ? ExitCode.PLAN_CHANGES : ExitCode.OK;
