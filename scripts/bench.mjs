@@ -28,16 +28,23 @@ const env = { PATH: process.env.PATH, HOME: dir, CPK_CONFIG_DIR: join(dir, 'conf
 delete env.NODE_EXTRA_CA_CERTS;
 
 // --- the emulator, in its own process so it does not share the measured ones' CPU time accounting
-const emulator = spawn(node, [bin, 'emulator', '--port', '0', '--json', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'], env });
-const info = JSON.parse(await new Promise((resolve, reject) => {
-  createInterface({ input: emulator.stdout }).once('line', resolve);
-  emulator.once('exit', (code) => reject(new Error(`emulator exited ${code}`)));
-}));
+const emulator = spawn(node, [bin, 'emulator', '--port', '0', '--json', '--quiet'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env,
+});
+const info = JSON.parse(
+  await new Promise((resolve, reject) => {
+    createInterface({ input: emulator.stdout }).once('line', resolve);
+    emulator.once('exit', (code) => reject(new Error(`emulator exited ${code}`)));
+  }),
+);
 const apiEnv = { ...env, CPK_BASE_URL: info.base_url, CPK_TOKEN: info.token };
 
 // --- baselines: minimal scripts doing the same work with Node alone
 const undiciUrl = pathToFileURL(join(root, 'node_modules/undici/index.js')).href;
-writeFileSync(join(dir, 'get-http.mjs'), `
+writeFileSync(
+  join(dir, 'get-http.mjs'),
+  `
 import { request } from 'node:http';
 const [url, token] = process.argv.slice(2);
 request(url, { headers: { authorization: 'Bearer ' + token } }, (res) => {
@@ -45,8 +52,11 @@ request(url, { headers: { authorization: 'Bearer ' + token } }, (res) => {
   res.on('data', (c) => chunks.push(c));
   res.on('end', () => process.stdout.write(Buffer.concat(chunks)));
 }).end();
-`);
-writeFileSync(join(dir, 'delete-pool.mjs'), `
+`,
+);
+writeFileSync(
+  join(dir, 'delete-pool.mjs'),
+  `
 import { Pool } from ${JSON.stringify(undiciUrl)};
 import { readFileSync } from 'node:fs';
 const [base, token] = process.argv.slice(2);
@@ -63,8 +73,11 @@ async function worker() {
 }
 await Promise.all(Array.from({ length: 16 }, worker));
 await pool.close();
-`);
-writeFileSync(join(dir, 'create-pool.mjs'), `
+`,
+);
+writeFileSync(
+  join(dir, 'create-pool.mjs'),
+  `
 import { Pool } from ${JSON.stringify(undiciUrl)};
 const [base, token, count] = process.argv.slice(2);
 const url = new URL(base);
@@ -81,11 +94,17 @@ async function worker() {
 await Promise.all(Array.from({ length: 16 }, worker));
 await pool.close();
 process.stdout.write(ids.join('\\n') + '\\n');
-`);
+`,
+);
 
 function run(cmd, argv, options = {}) {
   const started = process.hrtime.bigint();
-  const r = spawnSync(cmd, argv, { env: options.env ?? env, input: options.input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(cmd, argv, {
+    env: options.env ?? env,
+    input: options.input,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 300)}`);
   return { ms, stdout: r.stdout };
@@ -103,7 +122,16 @@ function compare(a, b, runs, prepare) {
   const tb = [];
   for (const x of [a, b]) run(...x(prepare?.()));
   for (let i = 0; i < runs; i++) {
-    const [first, second] = i % 2 ? [[b, tb], [a, ta]] : [[a, ta], [b, tb]];
+    const [first, second] =
+      i % 2
+        ? [
+            [b, tb],
+            [a, ta],
+          ]
+        : [
+            [a, ta],
+            [b, tb],
+          ];
     for (const [x, into] of [first, second]) into.push(run(...x(prepare?.())).ms);
   }
   return { a: ta, b: tb };
@@ -126,21 +154,52 @@ function report(what, against, series, target, { lowerIsBetter = true } = {}) {
 }
 
 const floor = () => [node, ['-e', '0']];
-const monitorId = JSON.parse(run(node, [bin, 'monitors', 'create', '--name', 'bench', '--target', 'https://example.com', '--json'], { env: apiEnv }).stdout).id;
+const monitorId = JSON.parse(
+  run(node, [bin, 'monitors', 'create', '--name', 'bench', '--target', 'https://example.com', '--json'], {
+    env: apiEnv,
+  }).stdout,
+).id;
 run(node, [bin, 'monitors', 'get', monitorId], { env: apiEnv });
 
 try {
-  report('cpk --version', 'node -e 0', compare(() => [node, [bin, '--version']], floor, RUNS), 1.5);
-  report('cpk --help', 'node -e 0', compare(() => [node, [bin, '--help']], floor, RUNS), 2.5);
-  report('cpk monitors --help', 'node -e 0', compare(() => [node, [bin, 'monitors', '--help']], floor, RUNS), 2.5);
+  report(
+    'cpk --version',
+    'node -e 0',
+    compare(() => [node, [bin, '--version']], floor, RUNS),
+    1.5,
+  );
+  report(
+    'cpk --help',
+    'node -e 0',
+    compare(() => [node, [bin, '--help']], floor, RUNS),
+    2.5,
+  );
+  report(
+    'cpk monitors --help',
+    'node -e 0',
+    compare(() => [node, [bin, 'monitors', '--help']], floor, RUNS),
+    2.5,
+  );
   const httpGet = () => [node, [join(dir, 'get-http.mjs'), `${info.base_url}/monitors/${monitorId}`, info.token]];
-  const cpkGet = (json) => () => [node, [bin, 'monitors', 'get', monitorId, ...(json ? ['--json'] : [])], { env: apiEnv }];
+  const cpkGet = (json) => () => [
+    node,
+    [bin, 'monitors', 'get', monitorId, ...(json ? ['--json'] : [])],
+    { env: apiEnv },
+  ];
   report('cpk monitors get ID --json', 'node:http GET script', compare(cpkGet(true), httpGet, RUNS), 1.5);
   report('cpk monitors get ID (table)', 'node:http GET script', compare(cpkGet(false), httpGet, RUNS), 2);
 
   // Peak RSS, read by the kernel's rusage of each child (GNU time or python3).
   const rss = (argv, runEnv) => {
-    const py = spawnSync('python3', ['-c', 'import resource,subprocess,sys,os; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, env=os.environ); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)', ...argv], { env: runEnv, encoding: 'utf8' });
+    const py = spawnSync(
+      'python3',
+      [
+        '-c',
+        'import resource,subprocess,sys,os; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, env=os.environ); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)',
+        ...argv,
+      ],
+      { env: runEnv, encoding: 'utf8' },
+    );
     if (py.status !== 0) return undefined;
     return Number(py.stdout.trim()) / 1024;
   };
@@ -153,7 +212,15 @@ try {
   if (rssA.every((x) => x !== undefined)) {
     const ma = median(rssA);
     const mb = median(rssB);
-    rows.push({ what: 'peak RSS of cpk monitors get ID --json (MiB)', against: 'node -e 0', cpk: ma.toFixed(1), base: mb.toFixed(1), ratio: (ma / mb).toFixed(2), target: '<= 1.4x', pass: ma / mb <= 1.4 });
+    rows.push({
+      what: 'peak RSS of cpk monitors get ID --json (MiB)',
+      against: 'node -e 0',
+      cpk: ma.toFixed(1),
+      base: mb.toFixed(1),
+      ratio: (ma / mb).toFixed(2),
+      target: '<= 1.4x',
+      pass: ma / mb <= 1.4,
+    });
   }
 
   // Bulk: 1000 DELETEs from stdin, against a minimal undici Pool script with 16 in flight.
@@ -170,7 +237,15 @@ try {
   const script = `while read -r id; do curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $CPK_TOKEN" "$CPK_BASE_URL/monitors/$id"; done`;
   const curl = run('bash', ['-c', script], { env: apiEnv, input: curlIds });
   const cpkMedian = median(bulk.a);
-  rows.push({ what: `bash loop of curl (${BULK_IDS} DELETEs) / cpk`, against: 'cpk monitors delete -', cpk: cpkMedian.toFixed(1), base: curl.ms.toFixed(1), ratio: (curl.ms / cpkMedian).toFixed(2), target: '>= 5x', pass: curl.ms / cpkMedian >= 5 });
+  rows.push({
+    what: `bash loop of curl (${BULK_IDS} DELETEs) / cpk`,
+    against: 'cpk monitors delete -',
+    cpk: cpkMedian.toFixed(1),
+    base: curl.ms.toFixed(1),
+    ratio: (curl.ms / cpkMedian).toFixed(2),
+    target: '>= 5x',
+    pass: curl.ms / cpkMedian >= 5,
+  });
 } finally {
   emulator.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
@@ -181,9 +256,16 @@ const lines = [
   '',
   '| what | against | cpk | baseline | ratio | target | result |',
   '|---|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.what} | ${r.against} | ${r.cpk} | ${r.base} | ${r.ratio} | ${r.target} | ${r.pass ? 'pass' : 'FAIL'} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.what} | ${r.against} | ${r.cpk} | ${r.base} | ${r.ratio} | ${r.target} | ${r.pass ? 'pass' : 'FAIL'} |`,
+  ),
 ];
 const text = lines.join('\n');
 console.log(text);
-if (outFile) writeFileSync(outFile, `# Benchmark results\n\nWritten by \`npm run bench -- --out bench/RESULTS.md\` on ${new Date().toISOString().slice(0, 10)}.\n\n${text}\n`);
+if (outFile)
+  writeFileSync(
+    outFile,
+    `# Benchmark results\n\nWritten by \`npm run bench -- --out bench/RESULTS.md\` on ${new Date().toISOString().slice(0, 10)}.\n\n${text}\n`,
+  );
 if (!quick && rows.some((r) => !r.pass)) process.exitCode = 1;

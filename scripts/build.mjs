@@ -34,7 +34,13 @@ const lazyChildProcess = {
       const source = readFileSync(args.path, 'utf8');
       const eager = "const childProcess = require('node:child_process');";
       if (!source.includes(eager)) throw new Error(`commander changed: "${eager}" not found in ${args.path}`);
-      return { contents: source.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+      return {
+        contents: source.replace(
+          eager,
+          "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+        ),
+        loader: 'js',
+      };
     });
   },
 };
@@ -96,4 +102,7 @@ execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inh
 // NODE_OPTIONS, so its V8 flags match what `node bin/cpk.js` will run with.
 const env = { ...process.env };
 delete env.NODE_OPTIONS;
-execFileSync(process.execPath, [fileURLToPath(new URL('./make-code-cache.cjs', import.meta.url))], { stdio: 'inherit', env });
+execFileSync(process.execPath, [fileURLToPath(new URL('./make-code-cache.cjs', import.meta.url))], {
+  stdio: 'inherit',
+  env,
+});

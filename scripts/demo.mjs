@@ -7,7 +7,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/cpk.js', import.meta.url));
-const emulator = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--json', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const emulator = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--json', '--quiet'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const first = await new Promise((resolve, reject) => {
   createInterface({ input: emulator.stdout }).once('line', resolve);
   emulator.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
@@ -23,7 +25,11 @@ function say(text) {
 /** Shows and runs `cpk ...args`; returns its stdout when capture is set. */
 function cpk(args, { capture = false, shown = args, expect = 0 } = {}) {
   console.log(bold(`$ cpk ${shown.map((a) => (/[\s"'{}]/.test(a) ? `'${a}'` : a)).join(' ')}`));
-  const result = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    env,
+    stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
+    encoding: 'utf8',
+  });
   if (capture) process.stdout.write(result.stdout);
   if (result.status !== 0) console.log(`(exit code ${result.status})`);
   if (result.status !== expect) throw new Error(`demo step failed: expected exit ${expect}, got ${result.status}`);
@@ -33,10 +39,24 @@ function cpk(args, { capture = false, shown = args, expect = 0 } = {}) {
 try {
   say(`The emulator is running at ${baseUrl}; this demo uses its development token through CPK_TOKEN.`);
   say('Create a monitor: people get a table');
-  cpk(['monitors', 'create', '--name', 'Checkout API', '--type', 'http', '--target', 'https://shop.example.com/health', '--interval', '1m']);
+  cpk([
+    'monitors',
+    'create',
+    '--name',
+    'Checkout API',
+    '--type',
+    'http',
+    '--target',
+    'https://shop.example.com/health',
+    '--interval',
+    '1m',
+  ]);
 
   say('Scripts take the id alone with -q');
-  const id = cpk(['monitors', 'create', '--name', 'Search API', '--target', 'https://search.example.com/health', '-q'], { capture: true }).trim();
+  const id = cpk(
+    ['monitors', 'create', '--name', 'Search API', '--target', 'https://search.example.com/health', '-q'],
+    { capture: true },
+  ).trim();
 
   say('Show it (the emulator ran its first simulated check)');
   cpk(['monitors', 'get', id]);

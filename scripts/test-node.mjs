@@ -55,7 +55,10 @@ if (!version || !fits(version)) {
   // The package's preinstall script puts the platform's binary (another
   // registry package) in place: allowed by name, for npm versions that gate
   // install scripts (allowScripts, npm >= 11.16).
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ private: true, allowScripts: { node: true } }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ private: true, allowScripts: { node: true } }, null, 2)}\n`,
+  );
   process.stderr.write(`test-node: installing node@${spec} into ${dir}\n`);
   execFileSync('npm', ['install', `node@${spec}`, '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error'], {
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -34,7 +34,9 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
     const text = String(raw.timeout).trim();
     const n = Number(text);
     if (text === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIMEOUT_SECONDS) {
-      throw new UsageError(`invalid --timeout "${String(raw.timeout)}": expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`);
+      throw new UsageError(
+        `invalid --timeout "${String(raw.timeout)}": expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
+      );
     }
     timeoutSeconds = n;
   }
@@ -137,7 +139,11 @@ export class Context {
   async confirm(question: string): Promise<boolean> {
     if (this.signal?.aborted) throw new InterruptedError();
     const { createInterface } = await import('node:readline');
-    const rl = createInterface({ input: this.io.stdin, output: this.io.stderr as NodeJS.WritableStream, terminal: false });
+    const rl = createInterface({
+      input: this.io.stdin,
+      output: this.io.stderr as NodeJS.WritableStream,
+      terminal: false,
+    });
     let onAbort: (() => void) | undefined;
     try {
       const answer = await new Promise<string | undefined>((resolve, reject) => {

@@ -23,7 +23,17 @@ export { Api, endpoints } from './api/client.js';
 export type { ChannelUpdateResult, DeleteResult, MonitorInput, MonitorRef } from './api/client.js';
 export type { HttpResponse, RequestSpec, RequestDescription } from './http/client.js';
 export type { JsonObject } from './parse/fields.js';
-export { CpkError, UsageError, AuthError, NetworkError, ApiError, InterruptedError, PartialFailure, ExitCode, exitCodeForStatus } from './errors.js';
+export {
+  CpkError,
+  UsageError,
+  AuthError,
+  NetworkError,
+  ApiError,
+  InterruptedError,
+  PartialFailure,
+  ExitCode,
+  exitCodeForStatus,
+} from './errors.js';
 export type { ApiErrorDetails, CpkErrorOptions, ExitCodeValue } from './errors.js';
 export { DEFAULT_BASE_URL } from './config/base-url.js';
 export { version };
@@ -87,14 +97,18 @@ class LibraryHttpClient extends HttpClient {
 
 function checkTimeout(value: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_SECONDS) {
-    throw new UsageError(`invalid timeoutSeconds ${String(value)}: expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`);
+    throw new UsageError(
+      `invalid timeoutSeconds ${String(value)}: expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
+    );
   }
   return value;
 }
 
 function checkRetries(value: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_RETRIES) {
-    throw new UsageError(`invalid retries ${String(value)}: expected a whole number of retries from 0 to ${MAX_RETRIES}`);
+    throw new UsageError(
+      `invalid retries ${String(value)}: expected a whole number of retries from 0 to ${MAX_RETRIES}`,
+    );
   }
   return value;
 }
@@ -113,7 +127,9 @@ function checkRetries(value: number): number {
 export function createClient(options: ClientOptions = {}): Client {
   const env: Env = options.env ?? process.env;
   const baseUrl =
-    options.baseUrl !== undefined ? normalizeBaseUrl(options.baseUrl, 'createClient({ baseUrl })') : resolveBaseUrl(undefined, env).value;
+    options.baseUrl !== undefined
+      ? normalizeBaseUrl(options.baseUrl, 'createClient({ baseUrl })')
+      : resolveBaseUrl(undefined, env).value;
   let token: string | undefined;
   if (options.token !== undefined) {
     token = options.token.trim();
@@ -122,7 +138,8 @@ export function createClient(options: ClientOptions = {}): Client {
     token = env.CPK_TOKEN.trim();
     checkTokenPrefix(token, 'CPK_TOKEN');
   }
-  const timeoutSeconds = options.timeoutSeconds === undefined ? DEFAULT_TIMEOUT_SECONDS : checkTimeout(options.timeoutSeconds);
+  const timeoutSeconds =
+    options.timeoutSeconds === undefined ? DEFAULT_TIMEOUT_SECONDS : checkTimeout(options.timeoutSeconds);
   const attempts = resolveAttempts(options.retries === undefined ? undefined : checkRetries(options.retries), env);
   const many = options.keepAlive === true;
   chooseTransport(env, many); // a bad CPK_TRANSPORT is a UsageError now, not at the first request

@@ -8,7 +8,11 @@ import type { Runtime } from './commands/action.js';
 import { writeError } from './output/errors.js';
 
 /** Runs cpk with `argv` (without node and script) and returns the exit code. */
-export async function main(argv: string[], io: IO = processIO(), options: { handleSignals?: boolean } = {}): Promise<number> {
+export async function main(
+  argv: string[],
+  io: IO = processIO(),
+  options: { handleSignals?: boolean } = {},
+): Promise<number> {
   const controller = new AbortController();
   const runtime: Runtime = { io, signal: controller.signal };
   const handleSignals = options.handleSignals ?? true;
@@ -35,7 +39,11 @@ export async function main(argv: string[], io: IO = processIO(), options: { hand
     return runtime.context?.exitCode ?? ExitCode.OK;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      ) {
         return ExitCode.OK;
       }
       const message = error.message.replace(/^error: /, '');

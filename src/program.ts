@@ -24,12 +24,21 @@ export function buildProgram(runtime: Runtime): Command {
   program
     .description('Command-line client for the cpk monitoring service')
     .version(version, '--version', 'print the version')
-    .option('--base-url <url>', 'service base URL (env CPK_BASE_URL; default http://127.0.0.1:4010/v1, the local emulator)')
-    .option('--profile <name>', 'use this stored profile (env CPK_PROFILE; default: the current profile, see `cpk profile list`)')
+    .option(
+      '--base-url <url>',
+      'service base URL (env CPK_BASE_URL; default http://127.0.0.1:4010/v1, the local emulator)',
+    )
+    .option(
+      '--profile <name>',
+      'use this stored profile (env CPK_PROFILE; default: the current profile, see `cpk profile list`)',
+    )
     .option('--json', 'print results as JSON (errors as one JSON object on stderr)')
     .option('--query <expr>', 'JMESPath expression applied to the JSON result; implies --json; a string prints raw')
     .option('--timeout <seconds>', `time limit for each request attempt (default ${DEFAULT_TIMEOUT_SECONDS})`)
-    .option('--retries <n>', 'retries of a failed request that is safe to repeat (default 2, i.e. 3 attempts; env CPK_MAX_ATTEMPTS counts attempts in all)')
+    .option(
+      '--retries <n>',
+      'retries of a failed request that is safe to repeat (default 2, i.e. 3 attempts; env CPK_MAX_ATTEMPTS counts attempts in all)',
+    )
     .option('--debug', 'trace requests and responses on stderr (the token is redacted)')
     .option('--no-color', 'no color (also NO_COLOR=1 or CI=true)')
     .helpOption('-h, --help', 'show help')

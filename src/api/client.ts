@@ -38,9 +38,17 @@ export interface ChannelUpdateResult extends JsonObject {
 export const endpoints = {
   createMonitor: (input: MonitorInput): RequestSpec => ({ method: 'POST', segments: ['monitors'], body: input }),
   getMonitor: (id: string): RequestSpec => ({ method: 'GET', segments: ['monitors', id] }),
-  updateMonitor: (id: string, changes: JsonObject): RequestSpec => ({ method: 'PATCH', segments: ['monitors', id], body: changes }),
+  updateMonitor: (id: string, changes: JsonObject): RequestSpec => ({
+    method: 'PATCH',
+    segments: ['monitors', id],
+    body: changes,
+  }),
   deleteMonitor: (id: string): RequestSpec => ({ method: 'DELETE', segments: ['monitors', id] }),
-  updateChannel: (id: string, changes: JsonObject): RequestSpec => ({ method: 'PATCH', segments: ['channels', id], body: changes }),
+  updateChannel: (id: string, changes: JsonObject): RequestSpec => ({
+    method: 'PATCH',
+    segments: ['channels', id],
+    body: changes,
+  }),
   getReport: (id: string): RequestSpec => ({ method: 'GET', segments: ['reports', id] }),
   /** The public OpenAPI document: sent without a token (interface, section 5). */
   getOpenApi: (): RequestSpec => ({ method: 'GET', segments: ['openapi.json'], auth: false }),
@@ -96,7 +104,13 @@ export class Api {
 function unexpected(res: HttpResponse, wanted: string): ApiError {
   return new ApiError(
     `unexpected response to ${res.method} ${res.url}: status ${res.status}, expected a JSON object with ${wanted}`,
-    { status: res.status, method: res.method, url: res.url, requestId: res.requestId, contentType: res.headers['content-type'] },
+    {
+      status: res.status,
+      method: res.method,
+      url: res.url,
+      requestId: res.requestId,
+      contentType: res.headers['content-type'],
+    },
     { exitCode: 1 },
   );
 }
@@ -109,6 +123,7 @@ function expectObject(res: HttpResponse): JsonObject {
 function expectMonitorRef(res: HttpResponse): MonitorRef {
   const body = expectObject(res);
   // Own fields only: a "__proto__" key in the body is data, never a source of id or status.
-  if (typeof ownField(body, 'id') !== 'string' || typeof ownField(body, 'status') !== 'string') throw unexpected(res, 'string "id" and "status"');
+  if (typeof ownField(body, 'id') !== 'string' || typeof ownField(body, 'status') !== 'string')
+    throw unexpected(res, 'string "id" and "status"');
   return body as MonitorRef;
 }

@@ -20,12 +20,22 @@ export interface ProbeResult {
 export function explainProbeFailure(error: unknown, consequence: string, hint?: string): unknown {
   if (!(error instanceof CpkError)) return error;
   if (error instanceof ApiError) {
-    const details = { status: error.status, method: error.method, url: error.url, requestId: error.requestId, contentType: error.contentType };
+    const details = {
+      status: error.status,
+      method: error.method,
+      url: error.url,
+      requestId: error.requestId,
+      contentType: error.contentType,
+    };
     // 401: the token is no good, and storing it anyway would not help; 403: a
     // real token the service refuses here (suspended account, missing scope).
     const refused = error.status === 401 || error.status === 403;
     const message = refused ? `the service refused the token (${error.status}: ${error.message})` : error.message;
-    return new ApiError(`${message}; ${consequence}`, details, { cause: error, exitCode: error.exitCode, hint: error.hint ?? (error.status === 401 ? undefined : hint) });
+    return new ApiError(`${message}; ${consequence}`, details, {
+      cause: error,
+      exitCode: error.exitCode,
+      hint: error.hint ?? (error.status === 401 ? undefined : hint),
+    });
   }
   return new CpkError(`${error.message}; ${consequence}`, error.exitCode, { cause: error, hint: error.hint ?? hint });
 }
@@ -36,10 +46,17 @@ export async function probeToken(api: Api): Promise<ProbeResult> {
     return { status: res.status, method: res.method, url: res.url };
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
-      if (error.contentType?.toLowerCase().includes('json')) return { status: 404, method: error.method, url: error.url };
+      if (error.contentType?.toLowerCase().includes('json'))
+        return { status: 404, method: error.method, url: error.url };
       throw new ApiError(
         `cannot tell whether the token works: ${error.method} ${error.url} answered 404 with ${error.contentType ?? 'no content type'}, not the service's JSON error`,
-        { status: 404, method: error.method, url: error.url, requestId: error.requestId, contentType: error.contentType },
+        {
+          status: 404,
+          method: error.method,
+          url: error.url,
+          requestId: error.requestId,
+          contentType: error.contentType,
+        },
         { cause: error, hint: 'check the base URL (it usually ends in /v1)' },
       );
     }

@@ -14,14 +14,18 @@ export interface Runtime {
 /** The options commander parsed for `cmd`, typed loosely: each command narrows them in its parse step. */
 export type RawOptions = Record<string, unknown>;
 
-export function action(runtime: Runtime, handler: (ctx: Context, args: string[], opts: RawOptions, cmd: Command) => Promise<void>) {
+export function action(
+  runtime: Runtime,
+  handler: (ctx: Context, args: string[], opts: RawOptions, cmd: Command) => Promise<void>,
+) {
   return async (...params: unknown[]): Promise<void> => {
     const cmd = params[params.length - 1] as Command;
     const args = params.slice(0, -2).flatMap((p) => (Array.isArray(p) ? (p as string[]) : [p as string]));
     const ctx = new Context(runtime.io, parseGlobals(cmd.optsWithGlobals()), runtime.signal);
     runtime.context = ctx;
     // A bad --query is a usage error before anything is sent.
-    if (ctx.globals.query !== undefined) ctx.out.query = await (await import('../output/query.js')).compileQuery(ctx.globals.query);
+    if (ctx.globals.query !== undefined)
+      ctx.out.query = await (await import('../output/query.js')).compileQuery(ctx.globals.query);
     await handler(ctx, args, cmd.opts(), cmd);
   };
 }

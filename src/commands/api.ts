@@ -29,25 +29,39 @@ export function register(program: Command, runtime: Runtime): void {
     .description('Send an authenticated request to any path below the base URL (for operations cpk does not wrap yet)')
     .argument('<method>', 'HTTP method: GET, POST, PATCH, PUT, DELETE, ...')
     .argument('<path>', 'path below the base URL, e.g. /monitors/mon_123 (a leading /v1 is not doubled)')
-    .option('--set <key=value>', 'set a body field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)', collect)
+    .option(
+      '--set <key=value>',
+      'set a body field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)',
+      collect,
+    )
     .option('--set-string <key=value>', 'set a body field to a string, always (repeatable)', collect)
-    .option('--data <json>', 'the request body: any JSON value, @file, or - for stdin (--set fields are merged over an object)')
+    .option(
+      '--data <json>',
+      'the request body: any JSON value, @file, or - for stdin (--set fields are merged over an object)',
+    )
     .option('-i, --include', 'print the status line and the response headers before the body')
     .option('--dry-run', 'print the request as a curl command and send nothing')
     .action(
       action(runtime, async (ctx, [method, path], opts) => {
-        if (!/^[A-Za-z]+$/.test(method ?? '')) throw new UsageError(`invalid METHOD "${method ?? ''}": expected an HTTP method such as GET or PATCH`);
+        if (!/^[A-Za-z]+$/.test(method ?? ''))
+          throw new UsageError(`invalid METHOD "${method ?? ''}": expected an HTTP method such as GET or PATCH`);
         const upper = (method as string).toUpperCase();
-        let body: unknown = typeof opts.data === 'string' ? (await parseJsonFlag(opts.data, ctx.io.stdin)).parsed : undefined;
-        const fields = fieldsFromFlags({ set: opts.set as string[] | undefined, setString: opts.setString as string[] | undefined });
+        let body: unknown =
+          typeof opts.data === 'string' ? (await parseJsonFlag(opts.data, ctx.io.stdin)).parsed : undefined;
+        const fields = fieldsFromFlags({
+          set: opts.set as string[] | undefined,
+          setString: opts.setString as string[] | undefined,
+        });
         if (Object.keys(fields).length > 0) {
           if (body === undefined) body = fields;
           else if (isPlainObject(body)) mergeInto(body, fields);
           else throw new UsageError('--set and --set-string need --data to be a JSON object');
         }
-        if (body !== undefined && NO_BODY.has(upper)) throw new UsageError(`a ${upper} request carries no body: drop --data/--set, or put parameters in PATH`);
+        if (body !== undefined && NO_BODY.has(upper))
+          throw new UsageError(`a ${upper} request carries no body: drop --data/--set, or put parameters in PATH`);
         const include = opts.include === true;
-        if (include && ctx.globals.query !== undefined) throw new UsageError('--include and --query cannot be combined: --query selects from the JSON body only');
+        if (include && ctx.globals.query !== undefined)
+          throw new UsageError('--include and --query cannot be combined: --query selects from the JSON body only');
         await run({ method: upper, path: path as string, body, include, dryRun: opts.dryRun === true }, ctx);
       }),
     );
@@ -74,7 +88,8 @@ export async function run(opts: ApiCommandOptions, ctx: Context): Promise<void> 
   if (opts.include) {
     const { STATUS_CODES } = await import('node:http');
     out.write(`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd() + '\n');
-    for (const [name, value] of Object.entries(res.headers)) out.write(`${sanitizeLine(name)}: ${sanitizeLine(value)}\n`);
+    for (const [name, value] of Object.entries(res.headers))
+      out.write(`${sanitizeLine(name)}: ${sanitizeLine(value)}\n`);
     out.write('\n');
   }
   if (res.text === '') return;
@@ -84,13 +99,17 @@ export async function run(opts: ApiCommandOptions, ctx: Context): Promise<void> 
   }
   if (ctx.globals.query !== undefined) {
     const type = res.headers['content-type']?.split(';')[0]?.trim() || 'no content type';
-    throw new ApiError(`--query needs a JSON response, but ${res.method} ${res.url} answered ${res.status} with ${type}`, {
-      status: res.status,
-      method: res.method,
-      url: res.url,
-      requestId: res.requestId,
-      contentType: type,
-    }, { exitCode: 1 });
+    throw new ApiError(
+      `--query needs a JSON response, but ${res.method} ${res.url} answered ${res.status} with ${type}`,
+      {
+        status: res.status,
+        method: res.method,
+        url: res.url,
+        requestId: res.requestId,
+        contentType: type,
+      },
+      { exitCode: 1 },
+    );
   }
   // Not JSON: the body as it came, made safe only when it goes to a terminal.
   const text = ctx.io.stdoutIsTTY ? sanitize(res.text) : res.text;

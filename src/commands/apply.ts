@@ -2,7 +2,16 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { CpkError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { action, examples, type Runtime } from './action.js';
-import { addConcurrencyOption, addManifestOptions, failuresError, openManifest, parseConcurrency, parseManifestFlags, readPlan, type ManifestFlags } from './manifest-flags.js';
+import {
+  addConcurrencyOption,
+  addManifestOptions,
+  failuresError,
+  openManifest,
+  parseConcurrency,
+  parseManifestFlags,
+  readPlan,
+  type ManifestFlags,
+} from './manifest-flags.js';
 
 export interface ApplyCommandOptions extends ManifestFlags {
   prune: boolean;
@@ -21,14 +30,24 @@ export const APPLY_GRACE_MS = 5_000;
 export function register(program: Command, runtime: Runtime): void {
   const cmd = program
     .command('apply')
-    .description('Make the service match the manifest: create and update monitors, set channels, and with --prune delete removed ones');
+    .description(
+      'Make the service match the manifest: create and update monitors, set channels, and with --prune delete removed ones',
+    );
   addManifestOptions(cmd);
   cmd
     .option('--prune', 'delete monitors the state records but the manifest no longer names (never any other monitor)')
-    .option('--create-uncertain', 'create again monitors whose earlier create has an unknown outcome (may make a duplicate)')
+    .option(
+      '--create-uncertain',
+      'create again monitors whose earlier create has an unknown outcome (may make a duplicate)',
+    )
     .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)');
   addConcurrencyOption(cmd).action(action(runtime, (ctx, _args, opts) => run(parseApplyOptions(opts), ctx)));
-  examples(cmd, 'cpk apply', 'cpk apply --yes --prune            # in CI', 'cpk apply -f infra/cpk.yaml --state infra/staging.state.json --yes');
+  examples(
+    cmd,
+    'cpk apply',
+    'cpk apply --yes --prune            # in CI',
+    'cpk apply -f infra/cpk.yaml --state infra/staging.state.json --yes',
+  );
 }
 
 export function parseApplyOptions(opts: Record<string, unknown>): ApplyCommandOptions {
@@ -53,7 +72,10 @@ export async function run(opts: ApplyCommandOptions, ctx: Context): Promise<void
   ctx.interruptGraceMs = graceMs + 2_000;
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
   const onInterrupt = () => {
-    if (!ctx.out.json) ctx.out.info(`interrupted: starting nothing new; waiting up to ${graceMs / 1000}s for requests already sent, to record them`);
+    if (!ctx.out.json)
+      ctx.out.info(
+        `interrupted: starting nothing new; waiting up to ${graceMs / 1000}s for requests already sent, to record them`,
+      );
     graceTimer = setTimeout(() => inflight.abort(), graceMs);
   };
   if (ctx.signal?.aborted) throw new InterruptedError();
@@ -84,7 +106,8 @@ async function carryOut(opts: ApplyCommandOptions, ctx: Context, inflight: Abort
     }
     if (ctx.signal?.aborted) throw new InterruptedError();
     for (const step of plan.monitors) {
-      if (step.action === 'create' && step.replaces) ctx.out.warn(`monitor ${step.replaces} of "${step.key}" answers 404 (deleted outside cpk); creating it again`);
+      if (step.action === 'create' && step.replaces)
+        ctx.out.warn(`monitor ${step.replaces} of "${step.key}" answers 404 (deleted outside cpk); creating it again`);
     }
   }
   // Written before any change: it binds a new state to this base URL, and a
@@ -93,7 +116,10 @@ async function carryOut(opts: ApplyCommandOptions, ctx: Context, inflight: Abort
     try {
       await state.save();
     } catch (error) {
-      throw new CpkError(`cannot write the state file ${state.path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was changed`, ExitCode.FAILURE);
+      throw new CpkError(
+        `cannot write the state file ${state.path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was changed`,
+        ExitCode.FAILURE,
+      );
     }
   }
   const outcomes = await applyPlan(plan, state, api, {
@@ -116,7 +142,9 @@ async function carryOut(opts: ApplyCommandOptions, ctx: Context, inflight: Abort
   }
   // In plan order (not the order they finished in), so the exit code is that of the first failure there.
   const order: unknown[] = [...plan.monitors, ...plan.channels];
-  const failed = outcomes.filter((o) => o.result === 'failed').sort((a, b) => order.indexOf(a.step) - order.indexOf(b.step));
+  const failed = outcomes
+    .filter((o) => o.result === 'failed')
+    .sort((a, b) => order.indexOf(a.step) - order.indexOf(b.step));
   if (failed.length > 0) {
     throw failuresError(
       ctx,

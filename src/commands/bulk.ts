@@ -61,7 +61,12 @@ export interface BulkRun<R> {
   finish(what: { noun: string; verb: string }): void;
 }
 
-export async function runBulk<T, R>(ctx: Context, items: Array<BulkItem<T>>, work: (input: T) => Promise<R>, options: BulkOptions): Promise<BulkRun<R>> {
+export async function runBulk<T, R>(
+  ctx: Context,
+  items: Array<BulkItem<T>>,
+  work: (input: T) => Promise<R>,
+  options: BulkOptions,
+): Promise<BulkRun<R>> {
   if (items.length === 0 && !ctx.out.json) ctx.out.info('Nothing to do: the list is empty.');
   // Every request in flight (and every retry wait) listens to the Ctrl-C
   // signal; with --concurrency above 10, Node would warn about a leak that is not one.
@@ -69,7 +74,10 @@ export async function runBulk<T, R>(ctx: Context, items: Array<BulkItem<T>>, wor
   const progress = await startProgress(ctx.out, options.progress, items.length);
   let outcomes: Array<Outcome<R> | undefined>;
   try {
-    outcomes = await mapPool(items, options.concurrency, (item) => work(item.input), { signal: ctx.signal, onSettled: () => progress.tick() });
+    outcomes = await mapPool(items, options.concurrency, (item) => work(item.input), {
+      signal: ctx.signal,
+      onSettled: () => progress.tick(),
+    });
   } finally {
     progress.stop();
   }
@@ -97,7 +105,12 @@ export async function runBulk<T, R>(ctx: Context, items: Array<BulkItem<T>>, wor
         throw new InterruptedError();
       }
       if (firstCode !== undefined) {
-        throw new PartialFailure(`${failed} of ${items.length} ${noun} could not be ${verb}`, firstCode, failed, items.length);
+        throw new PartialFailure(
+          `${failed} of ${items.length} ${noun} could not be ${verb}`,
+          firstCode,
+          failed,
+          items.length,
+        );
       }
     },
   };

@@ -13,10 +13,15 @@ export function register(program: Command, runtime: Runtime): void {
 
 export async function run(ctx: Context): Promise<void> {
   const { runChecks } = await import('../doctor/checks.js');
-  const checks = await ctx.out.spin('Checking', () => runChecks(ctx, { nodeVersion: ctx.nodeVersion, now: () => Date.now() }));
+  const checks = await ctx.out.spin('Checking', () =>
+    runChecks(ctx, { nodeVersion: ctx.nodeVersion, now: () => Date.now() }),
+  );
   const ok = checks.every((c) => c.ok);
   if (ctx.out.json) {
-    ctx.out.printJson({ ok, checks: checks.map((c) => ({ name: c.name, ok: c.ok, detail: c.detail, fix: c.fix ?? null })) });
+    ctx.out.printJson({
+      ok,
+      checks: checks.map((c) => ({ name: c.name, ok: c.ok, detail: c.detail, fix: c.fix ?? null })),
+    });
   } else {
     for (const c of checks) {
       ctx.out.printLine(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`);

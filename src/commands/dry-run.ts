@@ -11,7 +11,10 @@ export async function printDryRun(ctx: Context, specs: RequestSpec[], options: {
   const api = await ctx.api({ anonymous: true });
   const described = specs.map((spec) => api.http.describe(spec));
   if (ctx.out.json) {
-    const values = described.map((d) => ({ ...d, body: d.body === undefined ? undefined : (JSON.parse(d.body) as unknown) }));
+    const values = described.map((d) => ({
+      ...d,
+      body: d.body === undefined ? undefined : (JSON.parse(d.body) as unknown),
+    }));
     ctx.out.printJson(options.single ? values[0] : values);
     return;
   }

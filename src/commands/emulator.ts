@@ -37,7 +37,12 @@ export function register(program: Command, runtime: Runtime): void {
         run(
           {
             host: String(opts.host),
-            port: parseNumber(opts.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port from 0 to 65535'),
+            port: parseNumber(
+              opts.port,
+              '--port',
+              (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
+              'a port from 0 to 65535',
+            ),
             token: opts.token as string | undefined,
             latencyMs: parseNumber(opts.latency, '--latency', (n) => n >= 0, 'milliseconds >= 0'),
             failRate: parseNumber(opts.failRate, '--fail-rate', (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1'),
@@ -48,7 +53,12 @@ export function register(program: Command, runtime: Runtime): void {
         ),
       ),
     );
-  examples(cmd, 'cpk emulator', 'cpk emulator --port 0 --json     # prints {"base_url": ..., "token": ...} on one line', 'cpk emulator --latency 500 --fail-rate 0.1');
+  examples(
+    cmd,
+    'cpk emulator',
+    'cpk emulator --port 0 --json     # prints {"base_url": ..., "token": ...} on one line',
+    'cpk emulator --latency 500 --fail-rate 0.1',
+  );
 }
 
 export async function run(opts: EmulatorCommandOptions, ctx: Context): Promise<void> {
@@ -67,12 +77,16 @@ export async function run(opts: EmulatorCommandOptions, ctx: Context): Promise<v
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${opts.port} is in use: pick another with --port (0 picks a free one)`);
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`port ${opts.port} is in use: pick another with --port (0 picks a free one)`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${opts.host}`);
     throw error;
   }
   if (ctx.out.json) {
-    ctx.out.printJson({ base_url: emulator.baseUrl, token: emulator.token, admin_secret: emulator.adminSecret }, { compact: true });
+    ctx.out.printJson(
+      { base_url: emulator.baseUrl, token: emulator.token, admin_secret: emulator.adminSecret },
+      { compact: true },
+    );
   } else {
     ctx.out.printLine(`cpk emulator listening on ${emulator.baseUrl}`);
     ctx.out.printLine(`  token:        ${emulator.token}`);

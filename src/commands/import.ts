@@ -4,7 +4,13 @@ import { ApiError, InterruptedError, UsageError } from '../errors.js';
 import { checkId } from '../parse/id.js';
 import { DEFAULT_CONCURRENCY } from '../parse/ids.js';
 import { action, examples, type Runtime } from './action.js';
-import { addManifestOptions, failuresError, openManifest, parseManifestFlags, type ManifestFlags } from './manifest-flags.js';
+import {
+  addManifestOptions,
+  failuresError,
+  openManifest,
+  parseManifestFlags,
+  type ManifestFlags,
+} from './manifest-flags.js';
 
 export interface ImportOptions extends ManifestFlags {
   pairs: Array<{ key: string; id: string }>;
@@ -14,10 +20,15 @@ export interface ImportOptions extends ManifestFlags {
 export function register(program: Command, runtime: Runtime): void {
   const cmd = program
     .command('import')
-    .description('Adopt existing monitors: record KEY=ID in the state file, so the manifest entry KEY manages monitor ID')
+    .description(
+      'Adopt existing monitors: record KEY=ID in the state file, so the manifest entry KEY manages monitor ID',
+    )
     .argument('<key=id...>', 'a manifest key and the id of the monitor it should manage');
   addManifestOptions(cmd)
-    .option('--replace', 'let a key that already manages another monitor manage this one instead (the other is left alone, no longer managed)')
+    .option(
+      '--replace',
+      'let a key that already manages another monitor manage this one instead (the other is left alone, no longer managed)',
+    )
     .action(action(runtime, (ctx, args, opts) => run(parseImportOptions(args, opts), ctx)));
   examples(
     cmd,
@@ -31,11 +42,13 @@ export function parseImportOptions(args: string[], opts: Record<string, unknown>
   const pairs: Array<{ key: string; id: string }> = [];
   for (const arg of args) {
     const eq = arg.indexOf('=');
-    if (eq <= 0 || eq === arg.length - 1) throw new UsageError(`invalid "${arg}": expected KEY=ID, e.g. checkout-api=mon_123`);
+    if (eq <= 0 || eq === arg.length - 1)
+      throw new UsageError(`invalid "${arg}": expected KEY=ID, e.g. checkout-api=mon_123`);
     const key = arg.slice(0, eq);
     const id = checkId(arg.slice(eq + 1), 'monitor id');
     if (pairs.some((p) => p.key === key)) throw new UsageError(`key "${key}" is given twice`);
-    if (pairs.some((p) => p.id === id)) throw new UsageError(`monitor ${id} is given twice: one monitor can have one key`);
+    if (pairs.some((p) => p.id === id))
+      throw new UsageError(`monitor ${id} is given twice: one monitor can have one key`);
     pairs.push({ key, id });
   }
   return { ...parseManifestFlags(opts), pairs, replace: opts.replace === true };
@@ -48,13 +61,18 @@ export async function run(opts: ImportOptions, ctx: Context): Promise<void> {
   for (const { key, id } of opts.pairs) {
     // Only keys the manifest names: a key it does not name would be deleted by the next apply --prune.
     if (!keys.has(key)) {
-      throw new UsageError(`"${key}" is not a monitor key in ${manifest.path}; add the entry first`, { hint: `\`cpk monitors get ${id} --manifest\` prints one` });
+      throw new UsageError(`"${key}" is not a monitor key in ${manifest.path}; add the entry first`, {
+        hint: `\`cpk monitors get ${id} --manifest\` prints one`,
+      });
     }
     const owner = state.keyOf(id);
-    if (owner !== undefined && owner !== key) throw new UsageError(`monitor ${id} is already managed as "${owner}" in ${state.path}`);
+    if (owner !== undefined && owner !== key)
+      throw new UsageError(`monitor ${id} is already managed as "${owner}" in ${state.path}`);
     const current = state.record(key)?.id;
     if (current !== undefined && current !== id && !opts.replace) {
-      throw new UsageError(`"${key}" already manages ${current} in ${state.path}`, { hint: `pass --replace to manage ${id} instead (${current} is left alone)` });
+      throw new UsageError(`"${key}" already manages ${current} in ${state.path}`, {
+        hint: `pass --replace to manage ${id} instead (${current} is left alone)`,
+      });
     }
     if (current !== id) todo.push({ key, id });
   }
@@ -90,9 +108,13 @@ export async function run(opts: ImportOptions, ctx: Context): Promise<void> {
   for (const { key, id } of todo) state.setId(key, id);
   if (todo.length > 0) await state.save();
   if (ctx.out.json) {
-    ctx.out.printJson({ state: state.path, imported: opts.pairs.map(({ key, id }) => ({ key, id, changed: todo.some((t) => t.key === key) })) });
+    ctx.out.printJson({
+      state: state.path,
+      imported: opts.pairs.map(({ key, id }) => ({ key, id, changed: todo.some((t) => t.key === key) })),
+    });
   } else {
-    for (const { key, id } of opts.pairs) ctx.out.info(todo.some((t) => t.key === key) ? `imported ${key}: ${id}` : `${key} already manages ${id}`);
+    for (const { key, id } of opts.pairs)
+      ctx.out.info(todo.some((t) => t.key === key) ? `imported ${key}: ${id}` : `${key} already manages ${id}`);
     ctx.out.info(`recorded in ${state.path}; run cpk plan to see how the monitors differ from ${manifest.path}`);
   }
 }

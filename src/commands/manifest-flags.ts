@@ -21,11 +21,17 @@ export interface ManifestFlags {
 export function addManifestOptions(cmd: Command): Command {
   return cmd
     .option('-f, --file <path>', `the manifest, YAML or JSON (default ${DEFAULT_MANIFEST})`)
-    .option('--state <path>', 'the state file (default: beside the manifest, cpk.yaml -> cpk.state.json); one per service');
+    .option(
+      '--state <path>',
+      'the state file (default: beside the manifest, cpk.yaml -> cpk.state.json); one per service',
+    );
 }
 
 export function addConcurrencyOption(cmd: Command): Command {
-  return cmd.option('--concurrency <n>', `requests at a time, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`);
+  return cmd.option(
+    '--concurrency <n>',
+    `requests at a time, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`,
+  );
 }
 
 function nonEmpty(value: unknown, flag: string): string | undefined {
@@ -54,7 +60,10 @@ export interface Opened {
  * the base URL that client talks to.
  */
 export async function openManifest(ctx: Context, flags: ManifestFlags, apiOptions: ApiOptions = {}): Promise<Opened> {
-  const [{ readManifest, ManifestError }, { StateStore, defaultStatePath }] = await Promise.all([import('../manifest/load.js'), import('../manifest/state.js')]);
+  const [{ readManifest, ManifestError }, { StateStore, defaultStatePath }] = await Promise.all([
+    import('../manifest/load.js'),
+    import('../manifest/state.js'),
+  ]);
   let manifest: Manifest;
   try {
     manifest = await readManifest(flags.file);
@@ -66,7 +75,10 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, apiOption
     throw error;
   }
   const api = await ctx.api({ many: true, ...apiOptions });
-  const state = await StateStore.load(flags.state ?? defaultStatePath(flags.file), { baseUrl: api.http.baseUrl, manifestPath: flags.file });
+  const state = await StateStore.load(flags.state ?? defaultStatePath(flags.file), {
+    baseUrl: api.http.baseUrl,
+    manifestPath: flags.file,
+  });
   return { manifest, state, api };
 }
 
@@ -94,14 +106,29 @@ export interface PlanFlags {
  * alike: warns when every recorded monitor is gone (another account's token?),
  * and fails, saying `consequence`, when any could not be read.
  */
-export async function readPlan(ctx: Context, opened: Opened, flags: PlanFlags, consequence: string): Promise<import('../manifest/plan.js').Plan> {
+export async function readPlan(
+  ctx: Context,
+  opened: Opened,
+  flags: PlanFlags,
+  consequence: string,
+): Promise<import('../manifest/plan.js').Plan> {
   const { manifest, state, api } = opened;
-  const [{ buildPlan }, { failureLine }] = await Promise.all([import('../manifest/plan.js'), import('../manifest/render.js')]);
+  const [{ buildPlan }, { failureLine }] = await Promise.all([
+    import('../manifest/plan.js'),
+    import('../manifest/render.js'),
+  ]);
   const { plan, failures } = await ctx.out.spin('Reading managed monitors', () =>
-    buildPlan(manifest, state, api, { prune: flags.prune, createUncertain: flags.createUncertain, concurrency: flags.concurrency, stop: ctx.signal }),
+    buildPlan(manifest, state, api, {
+      prune: flags.prune,
+      createUncertain: flags.createUncertain,
+      concurrency: flags.concurrency,
+      stop: ctx.signal,
+    }),
   );
   if (plan.allRecordedGone) {
-    ctx.out.warn(`none of the monitors ${state.path} records exists for this token (all answer 404): if the token belongs to another account, apply would create them all there`);
+    ctx.out.warn(
+      `none of the monitors ${state.path} records exists for this token (all answer 404): if the token belongs to another account, apply would create them all there`,
+    );
   }
   if (failures.length > 0) {
     throw failuresError(

@@ -2,7 +2,15 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { action, examples, type Runtime } from './action.js';
-import { addConcurrencyOption, addManifestOptions, openManifest, parseConcurrency, parseManifestFlags, readPlan, type ManifestFlags } from './manifest-flags.js';
+import {
+  addConcurrencyOption,
+  addManifestOptions,
+  openManifest,
+  parseConcurrency,
+  parseManifestFlags,
+  readPlan,
+  type ManifestFlags,
+} from './manifest-flags.js';
 
 export interface PlanCommandOptions extends ManifestFlags {
   prune: boolean;
@@ -13,17 +21,29 @@ export interface PlanCommandOptions extends ManifestFlags {
 export function register(program: Command, runtime: Runtime): void {
   const cmd = program
     .command('plan')
-    .description('Show what `cpk apply` would change to make the service match the manifest (exit 0: nothing, 10: changes)');
+    .description(
+      'Show what `cpk apply` would change to make the service match the manifest (exit 0: nothing, 10: changes)',
+    );
   addManifestOptions(cmd);
   cmd
     .option('--prune', 'plan to delete monitors the state records but the manifest no longer names')
     .option('--create-uncertain', 'plan to create again monitors whose earlier create has an unknown outcome');
   addConcurrencyOption(cmd).action(action(runtime, (ctx, _args, opts) => run(parsePlanOptions(opts), ctx)));
-  examples(cmd, 'cpk plan', 'cpk plan -f infra/cpk.yaml --prune', 'cpk plan --json | jq \'.monitors[] | select(.action != "unchanged")\'');
+  examples(
+    cmd,
+    'cpk plan',
+    'cpk plan -f infra/cpk.yaml --prune',
+    'cpk plan --json | jq \'.monitors[] | select(.action != "unchanged")\'',
+  );
 }
 
 export function parsePlanOptions(opts: Record<string, unknown>): PlanCommandOptions {
-  return { ...parseManifestFlags(opts), prune: opts.prune === true, createUncertain: opts.createUncertain === true, concurrency: parseConcurrency(opts.concurrency) };
+  return {
+    ...parseManifestFlags(opts),
+    prune: opts.prune === true,
+    createUncertain: opts.createUncertain === true,
+    concurrency: parseConcurrency(opts.concurrency),
+  };
 }
 
 export async function run(opts: PlanCommandOptions, ctx: Context): Promise<void> {

@@ -18,13 +18,17 @@ export function bashScript(table: PathEntry[]): string {
   const commandArms = table.flatMap((p) =>
     p.subcommands.map((s): [string[], string] => [[shQuote(`${p.key}/${s.word}`)], `__cpk_reply=${shQuote(s.name)}`]),
   );
-  const valueArms = table.map((p): [string[], string] => [valueOptionWords(p).map((o) => shQuote(`${p.key}/${o}`)), 'return 0']);
+  const valueArms = table.map((p): [string[], string] => [
+    valueOptionWords(p).map((o) => shQuote(`${p.key}/${o}`)),
+    'return 0',
+  ]);
   const wordArms: Array<[string[], string]> = [];
   for (const p of table) {
     const commands = [...p.subcommands.map((s) => s.word), ...p.argumentChoices];
     if (commands.length) wordArms.push([[shQuote(`${p.key}/`)], `__cpk_reply=${shQuote(commands.join(' '))}`]);
     if (p.options.length) wordArms.push([[shQuote(`${p.key}/-`)], `__cpk_reply=${shQuote(optionWords(p).join(' '))}`]);
-    for (const c of optionChoices(p)) wordArms.push([[shQuote(`${p.key}/${c.option}=`)], `__cpk_reply=${shQuote(c.choices.join(' '))}`]);
+    for (const c of optionChoices(p))
+      wordArms.push([[shQuote(`${p.key}/${c.option}=`)], `__cpk_reply=${shQuote(c.choices.join(' '))}`]);
   }
   return `# bash completion for cpk.
 # ${GENERATED_NOTE}

@@ -8,15 +8,23 @@ export function fishQuote(text: string): string {
 }
 
 export function fishScript(table: PathEntry[]): string {
-  const commandCases = table.flatMap((p) => p.subcommands.map((s) => `        case ${fishQuote(`${p.key}/${s.word}`)}\n            echo ${fishQuote(s.name)}`));
+  const commandCases = table.flatMap((p) =>
+    p.subcommands.map((s) => `        case ${fishQuote(`${p.key}/${s.word}`)}\n            echo ${fishQuote(s.name)}`),
+  );
   const valuePatterns = table.flatMap((p) => valueOptionWords(p).map((o) => fishQuote(`${p.key}/${o}`)));
   const lines: string[] = [];
   for (const p of table) {
     const at = `-n ${fishQuote(`__cpk_at ${fishQuote(p.key)}`)}`;
-    for (const s of p.subcommands) lines.push(`complete -c cpk ${at} -f -a ${fishQuote(s.word)} -d ${fishQuote(s.description)}`);
+    for (const s of p.subcommands)
+      lines.push(`complete -c cpk ${at} -f -a ${fishQuote(s.word)} -d ${fishQuote(s.description)}`);
     if (p.argumentChoices.length) lines.push(`complete -c cpk ${at} -f -a ${fishQuote(p.argumentChoices.join(' '))}`);
     for (const o of p.options) {
-      const flags = [o.long ? `-l ${fishQuote(o.long.slice(2))}` : '', o.short ? `-s ${fishQuote(o.short.slice(1))}` : ''].filter(Boolean).join(' ');
+      const flags = [
+        o.long ? `-l ${fishQuote(o.long.slice(2))}` : '',
+        o.short ? `-s ${fishQuote(o.short.slice(1))}` : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
       const value = o.takesValue ? (o.choices.length ? ` -x -a ${fishQuote(o.choices.join(' '))}` : ' -r -F') : '';
       lines.push(`complete -c cpk ${at} ${flags}${value} -d ${fishQuote(o.description)}`);
     }

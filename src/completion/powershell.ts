@@ -17,11 +17,22 @@ export function powershellScript(table: PathEntry[]): string {
   const set = (name: string, key: string, value: string) => `  $${name}[${psQuote(key)}] = ${value}`;
   const names = table.flatMap((p) => p.subcommands.map((s) => set('names', `${p.key}/${s.word}`, psQuote(s.name))));
   const commands = table.map((p) =>
-    set('commands', p.key, list([...p.subcommands.flatMap((s) => [s.word, s.description || s.word]), ...p.argumentChoices.flatMap((c) => [c, c])])),
+    set(
+      'commands',
+      p.key,
+      list([
+        ...p.subcommands.flatMap((s) => [s.word, s.description || s.word]),
+        ...p.argumentChoices.flatMap((c) => [c, c]),
+      ]),
+    ),
   );
-  const options = table.map((p) => set('options', p.key, list(p.options.flatMap((o) => o.names.flatMap((n) => [n, o.description || n])))));
+  const options = table.map((p) =>
+    set('options', p.key, list(p.options.flatMap((o) => o.names.flatMap((n) => [n, o.description || n])))),
+  );
   const valued = table.map((p) => set('valued', p.key, list(valueOptionWords(p))));
-  const choices = table.flatMap((p) => optionChoices(p).map((c) => set('choices', `${p.key}/${c.option}`, list(c.choices))));
+  const choices = table.flatMap((p) =>
+    optionChoices(p).map((c) => set('choices', `${p.key}/${c.option}`, list(c.choices))),
+  );
   return `# PowerShell completion for cpk.
 # ${GENERATED_NOTE}
 #

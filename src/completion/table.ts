@@ -25,8 +25,13 @@ export interface PathEntry {
 
 /** One line, no control characters: descriptions end up inside shell strings. */
 export function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 export function completionTable(root: CommandSpec): PathEntry[] {
@@ -59,7 +64,10 @@ export function valueOptionWords(entry: PathEntry): string[] {
 
 /** Each option name with a fixed list of values, and the list. */
 export function optionChoices(entry: PathEntry): Array<{ option: string; choices: string[] }> {
-  return entry.options.filter((o) => o.takesValue && o.choices.length > 0).flatMap((o) => o.names.map((option) => ({ option, choices: o.choices })));
+  return entry.options
+    .filter((o) => o.takesValue && o.choices.length > 0)
+    .flatMap((o) => o.names.map((option) => ({ option, choices: o.choices })));
 }
 
-export const GENERATED_NOTE = 'Generated from the command tree by `cpk completion`; `npm run gen` rewrites completions/. Do not edit.';
+export const GENERATED_NOTE =
+  'Generated from the command tree by `cpk completion`; `npm run gen` rewrites completions/. Do not edit.';

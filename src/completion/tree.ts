@@ -80,7 +80,11 @@ function argumentSpec(argument: Argument, help: Help): ArgumentSpec {
  */
 function helpAfter(cmd: Command): string {
   let text = '';
-  (cmd as unknown as EventEmitter).emit('afterHelp', { error: false, command: cmd, write: (chunk: string) => (text += chunk) });
+  (cmd as unknown as EventEmitter).emit('afterHelp', {
+    error: false,
+    command: cmd,
+    write: (chunk: string) => (text += chunk),
+  });
   return text.replace(/^\n+/, '').trimEnd();
 }
 
@@ -97,7 +101,10 @@ export function describeCommand(cmd: Command, path: string[] = [], inherited: Op
   const ownNames = new Set(options.flatMap((o) => [o.short, o.long]).filter(Boolean));
   const passedOn = inherited.filter((o) => !own.has(o.flags) && !ownNames.has(o.long) && !ownNames.has(o.short));
   // What commander accepts below this command: its non-help options and everything it accepted itself.
-  const helpFlags = help.visibleOptions(cmd).filter((o) => o.long === '--help').map((o) => o.flags);
+  const helpFlags = help
+    .visibleOptions(cmd)
+    .filter((o) => o.long === '--help')
+    .map((o) => o.flags);
   const forChildren = [...options.filter((o) => !helpFlags.includes(o.flags)), ...passedOn];
   const usage = help.commandUsage(cmd);
   return {

@@ -19,13 +19,26 @@ export function zshScript(table: PathEntry[]): string {
   );
   const valueArms: Array<[string, string]> = table
     .filter((p) => valueOptionWords(p).length > 0)
-    .map((p) => [valueOptionWords(p).map((o) => shQuote(`${p.key}/${o}`)).join('|'), 'return 0']);
+    .map((p) => [
+      valueOptionWords(p)
+        .map((o) => shQuote(`${p.key}/${o}`))
+        .join('|'),
+      'return 0',
+    ]);
   const listArms: Array<[string, string]> = [];
   for (const p of table) {
-    const commands = [...p.subcommands.map((s) => entry(s.word, s.description)), ...p.argumentChoices.map((c) => entry(c, ''))];
+    const commands = [
+      ...p.subcommands.map((s) => entry(s.word, s.description)),
+      ...p.argumentChoices.map((c) => entry(c, '')),
+    ];
     if (commands.length) listArms.push([shQuote(`${p.key}/`), `__cpk_list=(${commands.join(' ')})`]);
-    if (p.options.length) listArms.push([shQuote(`${p.key}/-`), `__cpk_list=(${p.options.flatMap((o) => o.names.map((n) => entry(n, o.description))).join(' ')})`]);
-    for (const c of optionChoices(p)) listArms.push([shQuote(`${p.key}/${c.option}=`), `__cpk_list=(${c.choices.map((v) => entry(v, '')).join(' ')})`]);
+    if (p.options.length)
+      listArms.push([
+        shQuote(`${p.key}/-`),
+        `__cpk_list=(${p.options.flatMap((o) => o.names.map((n) => entry(n, o.description))).join(' ')})`,
+      ]);
+    for (const c of optionChoices(p))
+      listArms.push([shQuote(`${p.key}/${c.option}=`), `__cpk_list=(${c.choices.map((v) => entry(v, '')).join(' ')})`]);
   }
   return `#compdef cpk
 # zsh completion for cpk.

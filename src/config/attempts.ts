@@ -17,20 +17,27 @@ function wholeNumber(text: string, min: number, max: number): number | undefined
 export function parseRetriesFlag(value: unknown): number {
   const n = typeof value === 'string' ? wholeNumber(value, 0, MAX_RETRIES) : undefined;
   if (n === undefined) {
-    throw new UsageError(`invalid --retries "${String(value)}": expected a whole number of retries from 0 to ${MAX_RETRIES}`);
+    throw new UsageError(
+      `invalid --retries "${String(value)}": expected a whole number of retries from 0 to ${MAX_RETRIES}`,
+    );
   }
   return n;
 }
 
 /** Attempts in all: from `--retries` when given, else CPK_MAX_ATTEMPTS, else the default (3). */
-export function resolveAttempts(retries: number | undefined, env: Readonly<Record<string, string | undefined>>): number {
+export function resolveAttempts(
+  retries: number | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): number {
   if (retries !== undefined) return retries + 1;
   const fromEnv = env.CPK_MAX_ATTEMPTS;
   // Empty counts as unset, as for every other cpk variable.
   if (fromEnv === undefined || fromEnv.trim() === '') return DEFAULT_ATTEMPTS;
   const n = wholeNumber(fromEnv, 1, MAX_RETRIES + 1);
   if (n === undefined) {
-    throw new UsageError(`invalid CPK_MAX_ATTEMPTS "${fromEnv}": expected a whole number of attempts from 1 to ${MAX_RETRIES + 1}`);
+    throw new UsageError(
+      `invalid CPK_MAX_ATTEMPTS "${fromEnv}": expected a whole number of attempts from 1 to ${MAX_RETRIES + 1}`,
+    );
   }
   return n;
 }

@@ -25,7 +25,9 @@ export function normalizeBaseUrl(input: string, source = '--base-url'): string {
     throw new UsageError(`invalid base URL "${input}" (from ${source}): use an https:// URL`);
   }
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-    throw new UsageError(`refusing plain http:// for ${url.hostname} (from ${source}): use https://, http is allowed only for loopback hosts`);
+    throw new UsageError(
+      `refusing plain http:// for ${url.hostname} (from ${source}): use https://, http is allowed only for loopback hosts`,
+    );
   }
   if (url.username || url.password) {
     throw new UsageError(`base URL (from ${source}) must not contain credentials: use CPK_TOKEN or cpk auth login`);

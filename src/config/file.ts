@@ -57,7 +57,11 @@ function readText(file: string): string | undefined {
     if (code === 'ENOENT') return undefined;
     if (code === 'EACCES' || code === 'EPERM') throw new ConfigError(file, 'cannot be read (permission denied)');
     if (code === 'EISDIR') throw new ConfigError(file, 'is a directory, not a file');
-    if (code === 'ENOTDIR') throw new ConfigError(file, 'cannot be read: a part of its path is a file, not a directory (check CPK_CONFIG_DIR)');
+    if (code === 'ENOTDIR')
+      throw new ConfigError(
+        file,
+        'cannot be read: a part of its path is a file, not a directory (check CPK_CONFIG_DIR)',
+      );
     throw new ConfigError(file, `cannot be read (${code ?? String(error)})`);
   }
 }
@@ -81,7 +85,9 @@ export function repairFileMode(file: string, warn?: (text: string) => void): voi
     chmodSync(file, FILE_MODE);
     warn?.(`config file ${file} was readable by others (mode ${octal}); cpk set it to 0600`);
   } catch {
-    warn?.(`config file ${file} is readable by others (mode ${octal}) and cpk could not change it: run chmod 600 "${file}"`);
+    warn?.(
+      `config file ${file} is readable by others (mode ${octal}) and cpk could not change it: run chmod 600 "${file}"`,
+    );
   }
 }
 

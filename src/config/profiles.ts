@@ -60,7 +60,10 @@ async function forget(ref: KeychainRef, access: KeychainAccess): Promise<string 
   try {
     const store = await access.secrets();
     name = store.name;
-    await withDeadline((signal) => store.delete(ref.service, ref.account, signal), access.keychainTimeoutMs ?? KEYCHAIN_TIMEOUT_MS);
+    await withDeadline(
+      (signal) => store.delete(ref.service, ref.account, signal),
+      access.keychainTimeoutMs ?? KEYCHAIN_TIMEOUT_MS,
+    );
     return undefined;
   } catch (error) {
     const problem = `could not remove the token from the ${name} (${(error as Error).message}): delete the entry service "${ref.service}", account "${ref.account}" with your keychain tool`;
@@ -81,7 +84,10 @@ export async function saveToken(input: SaveTokenInput): Promise<SaveTokenResult>
     try {
       const store = await input.secrets();
       keychainName = store.name;
-      await withDeadline((signal) => store.set(candidate.service, candidate.account, input.token, signal), input.keychainTimeoutMs ?? KEYCHAIN_TIMEOUT_MS);
+      await withDeadline(
+        (signal) => store.set(candidate.service, candidate.account, input.token, signal),
+        input.keychainTimeoutMs ?? KEYCHAIN_TIMEOUT_MS,
+      );
       storage = 'keychain';
       ref = candidate;
     } catch (error) {
@@ -112,14 +118,21 @@ export async function saveToken(input: SaveTokenInput): Promise<SaveTokenResult>
 }
 
 /** The profile's record, read without writing anything; a usage error when there is no such profile. */
-export function existingProfile(env: Env, name: string, warn?: (text: string) => void): { record: ProfileRecord; location: ConfigLocation } {
+export function existingProfile(
+  env: Env,
+  name: string,
+  warn?: (text: string) => void,
+): { record: ProfileRecord; location: ConfigLocation } {
   const loaded = loadConfig(env, { warn });
   const record = profileRecord(loaded.data, name);
   if (!record) {
     const names = Object.keys(loaded.data.profiles ?? {});
-    throw new UsageError(`no profile "${name}"${loaded.exists ? ` in ${loaded.location.file}` : ' (no config file yet)'}`, {
-      hint: names.length ? `profiles: ${names.join(', ')}` : 'log in with `cpk auth login --profile NAME`',
-    });
+    throw new UsageError(
+      `no profile "${name}"${loaded.exists ? ` in ${loaded.location.file}` : ' (no config file yet)'}`,
+      {
+        hint: names.length ? `profiles: ${names.join(', ')}` : 'log in with `cpk auth login --profile NAME`',
+      },
+    );
   }
   return { record, location: loaded.location };
 }
@@ -149,7 +162,11 @@ export async function logout(env: Env, name: string, access: KeychainAccess): Pr
 }
 
 /** `profile remove`: the profile and its token; the current profile is unset when it was this one. */
-export async function removeProfile(env: Env, name: string, access: KeychainAccess): Promise<RemovalResult & { wasCurrent: boolean }> {
+export async function removeProfile(
+  env: Env,
+  name: string,
+  access: KeychainAccess,
+): Promise<RemovalResult & { wasCurrent: boolean }> {
   existingProfile(env, name, access.warn);
   let previous: ProfileRecord | undefined;
   const { result: wasCurrent, location } = await updateConfig(
@@ -166,7 +183,11 @@ export async function removeProfile(env: Env, name: string, access: KeychainAcce
   return { ...(await finishRemoval(location, previous, access)), wasCurrent };
 }
 
-async function finishRemoval(location: ConfigLocation, previous: ProfileRecord | undefined, access: KeychainAccess): Promise<RemovalResult> {
+async function finishRemoval(
+  location: ConfigLocation,
+  previous: ProfileRecord | undefined,
+  access: KeychainAccess,
+): Promise<RemovalResult> {
   if (!previous || !hasToken(previous)) return { location, removed: undefined, keychainProblem: undefined };
   if (previous.token_storage === 'keychain' && previous.keychain) {
     return { location, removed: 'keychain', keychainProblem: await forget(previous.keychain, access) };
@@ -196,7 +217,10 @@ export interface ProfileSummary {
 }
 
 /** `profile list`: read only. */
-export function listProfiles(env: Env, warn?: (text: string) => void): { location: ConfigLocation; profiles: ProfileSummary[] } {
+export function listProfiles(
+  env: Env,
+  warn?: (text: string) => void,
+): { location: ConfigLocation; profiles: ProfileSummary[] } {
   const loaded = loadConfig(env, { warn });
   const current = hasCurrent(loaded.data) ? loaded.data.current_profile : undefined;
   const profiles = Object.entries(loaded.data.profiles ?? {})

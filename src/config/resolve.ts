@@ -24,7 +24,11 @@ export function profileRecord(data: ConfigData, name: string): ProfileRecord | u
 }
 
 /** The profile in use: --profile > CPK_PROFILE > the stored current profile > none. */
-export function selectProfile(flag: string | undefined, env: Readonly<Record<string, string | undefined>>, data: ConfigData): ProfileChoice | undefined {
+export function selectProfile(
+  flag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  data: ConfigData,
+): ProfileChoice | undefined {
   if (flag !== undefined) {
     const name = checkProfileName(flag, '--profile');
     return { name, source: '--profile', record: profileRecord(data, name) };
@@ -36,7 +40,8 @@ export function selectProfile(flag: string | undefined, env: Readonly<Record<str
   }
   const current = data.current_profile;
   // A current profile that no longer exists (hand-edited) counts as none.
-  if (current && profileRecord(data, current)) return { name: current, source: 'current profile', record: profileRecord(data, current) };
+  if (current && profileRecord(data, current))
+    return { name: current, source: 'current profile', record: profileRecord(data, current) };
   return undefined;
 }
 

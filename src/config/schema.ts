@@ -71,16 +71,20 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Checks the parsed file; returns a description of the first problem, or undefined when it is usable. */
 export function findProblem(data: unknown): string | undefined {
-  if (!isObject(data)) return `holds ${Array.isArray(data) ? 'an array' : typeof data === 'object' ? 'null' : `a ${typeof data}`}, not a JSON object`;
-  if (data.current_profile !== undefined && typeof data.current_profile !== 'string') return 'has a "current_profile" that is not a string';
+  if (!isObject(data))
+    return `holds ${Array.isArray(data) ? 'an array' : typeof data === 'object' ? 'null' : `a ${typeof data}`}, not a JSON object`;
+  if (data.current_profile !== undefined && typeof data.current_profile !== 'string')
+    return 'has a "current_profile" that is not a string';
   if (data.profiles === undefined) return undefined;
   if (!isObject(data.profiles)) return 'has a "profiles" that is not an object';
   for (const [name, record] of Object.entries(data.profiles)) {
     const where = `profile "${name.slice(0, 64)}"`;
     if (!isProfileName(name)) return `has a profile with an invalid name ("${name.slice(0, 64)}")`;
     if (!isObject(record)) return `has a ${where} that is not an object`;
-    if (record.base_url !== undefined && typeof record.base_url !== 'string') return `has a ${where} whose "base_url" is not a string`;
-    if (record.token !== undefined && typeof record.token !== 'string') return `has a ${where} whose "token" is not a string`;
+    if (record.base_url !== undefined && typeof record.base_url !== 'string')
+      return `has a ${where} whose "base_url" is not a string`;
+    if (record.token !== undefined && typeof record.token !== 'string')
+      return `has a ${where} whose "token" is not a string`;
     if (record.token_storage !== undefined && record.token_storage !== 'file' && record.token_storage !== 'keychain') {
       return `has a ${where} whose "token_storage" is not "file" or "keychain"`;
     }

@@ -6,7 +6,14 @@ import { loadConfig } from './file.js';
 import { KEYCHAIN_TIMEOUT_MS, withDeadline } from './deadline.js';
 import type { SecretStore } from './keychain.js';
 import { configLocation, type ConfigLocation } from './paths.js';
-import { checkTokenPrefix, profileBaseUrl, resolveBaseUrl, selectProfile, type ProfileChoice, type Resolved } from './resolve.js';
+import {
+  checkTokenPrefix,
+  profileBaseUrl,
+  resolveBaseUrl,
+  selectProfile,
+  type ProfileChoice,
+  type Resolved,
+} from './resolve.js';
 import { hasToken, type ConfigData, type TokenStorage } from './schema.js';
 
 export type TokenOrigin = 'env' | TokenStorage;
@@ -42,8 +49,11 @@ export async function resolveSession(input: SessionInput): Promise<Session> {
   const envToken = env.CPK_TOKEN?.trim();
   const baseUrlGiven = flags.baseUrl !== undefined || Boolean(env.CPK_BASE_URL);
   // CI with CPK_TOKEN and CPK_BASE_URL never touches the config file.
-  const needConfig = flags.profile !== undefined || Boolean(env.CPK_PROFILE?.trim()) || !baseUrlGiven || (!input.anonymous && !envToken);
-  const loaded = needConfig ? loadConfig(env, { warn: input.warn }) : { location: configLocation(env), exists: false, data: {} };
+  const needConfig =
+    flags.profile !== undefined || Boolean(env.CPK_PROFILE?.trim()) || !baseUrlGiven || (!input.anonymous && !envToken);
+  const loaded = needConfig
+    ? loadConfig(env, { warn: input.warn })
+    : { location: configLocation(env), exists: false, data: {} };
   const profile = selectProfile(flags.profile, env, loaded.data);
   if (profile && !profile.record && profile.source !== 'current profile') {
     const names = Object.keys(loaded.data.profiles ?? {});
@@ -73,7 +83,11 @@ export async function resolveSession(input: SessionInput): Promise<Session> {
   return session;
 }
 
-async function resolveToken(input: SessionInput, profile: ProfileChoice | undefined, baseUrl: Resolved<string>): Promise<Resolved<string> & { origin: TokenOrigin }> {
+async function resolveToken(
+  input: SessionInput,
+  profile: ProfileChoice | undefined,
+  baseUrl: Resolved<string>,
+): Promise<Resolved<string> & { origin: TokenOrigin }> {
   const envToken = input.env.CPK_TOKEN?.trim();
   if (envToken) {
     checkTokenPrefix(envToken, 'CPK_TOKEN');
@@ -83,32 +97,43 @@ async function resolveToken(input: SessionInput, profile: ProfileChoice | undefi
   const { name, record } = profile;
   const label = `profile "${name}"`;
   if (!record || !hasToken(record)) {
-    throw new AuthError(`${label} has no token (logged out)`, { hint: `run \`cpk auth login --profile ${name}\`, or set CPK_TOKEN` });
+    throw new AuthError(`${label} has no token (logged out)`, {
+      hint: `run \`cpk auth login --profile ${name}\`, or set CPK_TOKEN`,
+    });
   }
   // A stored token goes only to the origin it was logged in for: CPK_BASE_URL
   // or --base-url pointing elsewhere must not carry it to another service.
   const home = originOf(profileBaseUrl(profile));
   const target = originOf(baseUrl.value);
   if (home !== target) {
-    throw new AuthError(`the token of ${label} is for ${home}; cpk does not send it to ${target} (from ${baseUrl.source})`, {
-      hint: `set CPK_TOKEN for that service, or log in a profile for it: \`cpk auth login --profile NAME --base-url ${target}\``,
-    });
+    throw new AuthError(
+      `the token of ${label} is for ${home}; cpk does not send it to ${target} (from ${baseUrl.source})`,
+      {
+        hint: `set CPK_TOKEN for that service, or log in a profile for it: \`cpk auth login --profile NAME --base-url ${target}\``,
+      },
+    );
   }
   if (record.token_storage === 'keychain' && record.keychain) {
     const { service, account } = record.keychain;
     const store = await input.secrets();
     let secret: string | null;
     try {
-      secret = await withDeadline((signal) => store.get(service, account, signal), input.keychainTimeoutMs ?? KEYCHAIN_TIMEOUT_MS);
+      secret = await withDeadline(
+        (signal) => store.get(service, account, signal),
+        input.keychainTimeoutMs ?? KEYCHAIN_TIMEOUT_MS,
+      );
     } catch (error) {
       throw new AuthError(`cannot read the token of ${label} from the ${store.name} (${(error as Error).message})`, {
         hint: `unlock the keychain and try again, run \`cpk auth login --profile ${name}\`, or set CPK_TOKEN`,
       });
     }
     if (!secret) {
-      throw new AuthError(`the token of ${label} is missing from the ${store.name} (service "${service}", account "${account}")`, {
-        hint: `run \`cpk auth login --profile ${name}\` again, or set CPK_TOKEN`,
-      });
+      throw new AuthError(
+        `the token of ${label} is missing from the ${store.name} (service "${service}", account "${account}")`,
+        {
+          hint: `run \`cpk auth login --profile ${name}\` again, or set CPK_TOKEN`,
+        },
+      );
     }
     checkTokenPrefix(secret, label);
     return { value: secret, source: label, origin: 'keychain' };

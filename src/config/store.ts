@@ -22,7 +22,10 @@ export function ensureDirectory(location: ConfigLocation, warn?: (text: string) 
     mkdirSync(location.dir, { recursive: true, mode: DIR_MODE });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(location.file, `cannot be written: its directory cannot be created (${code ?? String(error)})`);
+    throw new ConfigError(
+      location.file,
+      `cannot be written: its directory cannot be created (${code ?? String(error)})`,
+    );
   }
   // A directory named by CPK_CONFIG_DIR may be shared with other things (a CI
   // workspace): cpk leaves its mode alone; the file itself is always 0600.
@@ -31,7 +34,9 @@ export function ensureDirectory(location: ConfigLocation, warn?: (text: string) 
     const mode = statSync(location.dir).mode & 0o777;
     if ((mode & 0o077) !== 0) {
       chmodSync(location.dir, DIR_MODE);
-      warn?.(`config directory ${location.dir} was open to others (mode ${mode.toString(8).padStart(4, '0')}); cpk set it to 0700`);
+      warn?.(
+        `config directory ${location.dir} was open to others (mode ${mode.toString(8).padStart(4, '0')}); cpk set it to 0700`,
+      );
     }
   } catch {
     // not ours to change: the file's own 0600 still protects the token
@@ -102,7 +107,10 @@ export async function updateConfig<T>(
       conf.store = data;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new ConfigError(location.file, `cannot be written (${code ?? (error instanceof Error ? error.message : String(error))})`);
+      throw new ConfigError(
+        location.file,
+        `cannot be written (${code ?? (error instanceof Error ? error.message : String(error))})`,
+      );
     }
     return { result, location };
   } finally {

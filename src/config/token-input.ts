@@ -10,14 +10,20 @@ const TOKEN_SHAPE = /^cpk_[\x21-\x7e]+$/;
 /** Trims the input (a trailing newline from `echo`), and refuses what is not one cpk_ token. */
 export function checkTokenInput(raw: string, source: string): string {
   const token = raw.trim();
-  if (token === '') throw new UsageError(`no token on ${source}`, { hint: 'pipe one in: echo "$TOKEN" | cpk auth login --with-token' });
+  if (token === '')
+    throw new UsageError(`no token on ${source}`, { hint: 'pipe one in: echo "$TOKEN" | cpk auth login --with-token' });
   if (!token.startsWith(TOKEN_PREFIX)) {
-    throw new AuthError(`the token from ${source} does not start with "${TOKEN_PREFIX}": cpk API tokens do; nothing was stored`);
+    throw new AuthError(
+      `the token from ${source} does not start with "${TOKEN_PREFIX}": cpk API tokens do; nothing was stored`,
+    );
   }
   if (!TOKEN_SHAPE.test(token)) {
-    throw new AuthError(`the token from ${source} holds spaces, line breaks or other characters a token cannot have; nothing was stored`, {
-      hint: 'give one token alone',
-    });
+    throw new AuthError(
+      `the token from ${source} holds spaces, line breaks or other characters a token cannot have; nothing was stored`,
+      {
+        hint: 'give one token alone',
+      },
+    );
   }
   return token;
 }

@@ -87,7 +87,10 @@ export function checkProxies(env: Readonly<Record<string, string | undefined>>):
   if (!settings) return { name: 'Proxy', ok: true, detail: 'none (HTTPS_PROXY, HTTP_PROXY unset)' };
   const shown: string[] = [];
   const broken: string[] = [];
-  for (const [name, value] of [['HTTPS_PROXY', settings.httpsProxy], ['HTTP_PROXY', settings.httpProxy]] as const) {
+  for (const [name, value] of [
+    ['HTTPS_PROXY', settings.httpsProxy],
+    ['HTTP_PROXY', settings.httpProxy],
+  ] as const) {
     if (!value) continue;
     try {
       const url = new URL(value);
@@ -139,7 +142,11 @@ export async function runChecks(ctx: Context, input: DoctorInput): Promise<Check
     return checks;
   }
   const profile = session.profile ? `profile ${session.profile.name} (from ${session.profile.source}); ` : '';
-  checks.push({ name: 'Profile and base URL', ok: true, detail: `${profile}${session.baseUrl.value} (from ${session.baseUrl.source})` });
+  checks.push({
+    name: 'Profile and base URL',
+    ok: true,
+    detail: `${profile}${session.baseUrl.value} (from ${session.baseUrl.source})`,
+  });
   checks.push(checkProxies(ctx.env));
 
   // Reachable, and the public document answers: its version, and the server's clock.
@@ -151,7 +158,9 @@ export async function runChecks(ctx: Context, input: DoctorInput): Promise<Check
     checks.push({
       name: 'Service',
       ok,
-      detail: ok ? `reachable; openapi.json: OpenAPI ${String(doc.openapi)}, API version ${String(doc.info?.version ?? 'not given')}` : 'reachable, but openapi.json is not an OpenAPI document',
+      detail: ok
+        ? `reachable; openapi.json: OpenAPI ${String(doc.openapi)}, API version ${String(doc.info?.version ?? 'not given')}`
+        : 'reachable, but openapi.json is not an OpenAPI document',
       fix: ok ? undefined : 'check the base URL (it usually ends in /v1)',
     });
     checks.push(checkSkew(res.headers.date, input.now()));

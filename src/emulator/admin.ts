@@ -58,7 +58,9 @@ export function handleAdmin(ctx: AdminContext): void {
   if (!allowed) return sendError(res, 404, 'not found');
   const method = req.method ?? 'GET';
   if (!allowed.includes(method)) {
-    return sendError(res, 405, `method ${method} not allowed; allowed: ${allowed.join(', ')}`, { Allow: allowed.join(', ') });
+    return sendError(res, 405, `method ${method} not allowed; allowed: ${allowed.join(', ')}`, {
+      Allow: allowed.join(', '),
+    });
   }
 
   if (path === `${ADMIN_PREFIX}/requests`) {

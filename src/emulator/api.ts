@@ -56,13 +56,16 @@ export function handleApi(ctx: ApiContext): void {
     return;
   }
   if (route.kind === 'method-not-allowed') {
-    sendError(res, 405, `method ${req.method} not allowed; allowed: ${route.allow.join(', ')}`, { Allow: route.allow.join(', ') });
+    sendError(res, 405, `method ${req.method} not allowed; allowed: ${route.allow.join(', ')}`, {
+      Allow: route.allow.join(', '),
+    });
     return;
   }
   const scope = OPERATION_SCOPES[route.operation];
   if (!auth.scopes.has(scope)) {
     const denied = scopeError(scope);
-    if (!denied.ok) sendError(res, denied.status, denied.message, denied.challenge ? { 'WWW-Authenticate': denied.challenge } : {});
+    if (!denied.ok)
+      sendError(res, denied.status, denied.message, denied.challenge ? { 'WWW-Authenticate': denied.challenge } : {});
     return;
   }
   const account = auth.account;

@@ -31,7 +31,12 @@ export function buildTokenTable(devToken: string = DEFAULT_DEV_TOKEN): Map<strin
   }
   const table = new Map<string, TokenInfo>();
   for (const t of SEEDED_TOKENS) {
-    table.set(t.token, { account: t.account, scopes: new Set(t.scopes), expired: t.expired ?? false, revoked: t.revoked ?? false });
+    table.set(t.token, {
+      account: t.account,
+      scopes: new Set(t.scopes),
+      expired: t.expired ?? false,
+      revoked: t.revoked ?? false,
+    });
   }
   table.set(devToken, { account: DEV_ACCOUNT, scopes: new Set(SCOPES), expired: false, revoked: false });
   return table;

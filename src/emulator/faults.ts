@@ -29,7 +29,18 @@ export const FAULT_DEFAULTS = {
   maxDelayMs: 600_000,
 } as const;
 
-const FAULT_KEYS = ['method', 'path', 'times', 'status', 'body', 'headers', 'retryAfter', 'kind', 'location', 'delayMs'];
+const FAULT_KEYS = [
+  'method',
+  'path',
+  'times',
+  'status',
+  'body',
+  'headers',
+  'retryAfter',
+  'kind',
+  'location',
+  'delayMs',
+];
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
@@ -41,7 +52,8 @@ function isInteger(v: unknown, min: number, max: number): v is number {
 
 /** Checks and normalises a fault (method upper-cased, defaults filled); throws FaultError. */
 export function normalizeFault(input: unknown): Fault {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new FaultError('fault must be a JSON object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new FaultError('fault must be a JSON object');
   const f = input as Record<string, unknown>;
   for (const key of Object.keys(f)) {
     if (!FAULT_KEYS.includes(key)) throw new FaultError(`unknown fault field: ${key}`);
@@ -53,11 +65,13 @@ export function normalizeFault(input: unknown): Fault {
   }
   out.kind = kind as FaultKind;
   if (f.method !== undefined) {
-    if (typeof f.method !== 'string' || !/^[A-Za-z]+$/.test(f.method)) throw new FaultError('method must be an HTTP method name');
+    if (typeof f.method !== 'string' || !/^[A-Za-z]+$/.test(f.method))
+      throw new FaultError('method must be an HTTP method name');
     out.method = f.method.toUpperCase();
   }
   if (f.path !== undefined) {
-    if (typeof f.path !== 'string' || !f.path.startsWith('/')) throw new FaultError('path must be a string starting with /');
+    if (typeof f.path !== 'string' || !f.path.startsWith('/'))
+      throw new FaultError('path must be a string starting with /');
     out.path = f.path;
   }
   const times = f.times ?? FAULT_DEFAULTS.times;
@@ -65,7 +79,8 @@ export function normalizeFault(input: unknown): Fault {
   out.times = times;
   if (f.status !== undefined) {
     const [min, max] = out.kind === 'redirect' ? [300, 399] : [200, 599];
-    if (!isInteger(f.status, min, max)) throw new FaultError(`status must be an integer between ${min} and ${max} for kind ${out.kind}`);
+    if (!isInteger(f.status, min, max))
+      throw new FaultError(`status must be an integer between ${min} and ${max} for kind ${out.kind}`);
     out.status = f.status;
   }
   if (f.body !== undefined) {
@@ -73,26 +88,32 @@ export function normalizeFault(input: unknown): Fault {
     out.body = f.body;
   }
   if (f.headers !== undefined) {
-    if (typeof f.headers !== 'object' || f.headers === null || Array.isArray(f.headers)) throw new FaultError('headers must be an object of strings');
+    if (typeof f.headers !== 'object' || f.headers === null || Array.isArray(f.headers))
+      throw new FaultError('headers must be an object of strings');
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(f.headers as Record<string, unknown>)) {
       if (!HEADER_NAME.test(name)) throw new FaultError(`invalid header name: ${name}`);
-      if (typeof value !== 'string' || !HEADER_VALUE.test(value)) throw new FaultError(`invalid value for header ${name}`);
+      if (typeof value !== 'string' || !HEADER_VALUE.test(value))
+        throw new FaultError(`invalid value for header ${name}`);
       Object.defineProperty(headers, name, { value, enumerable: true });
     }
     out.headers = headers;
   }
   if (f.retryAfter !== undefined) {
-    if (typeof f.retryAfter !== 'string' || !HEADER_VALUE.test(f.retryAfter)) throw new FaultError('retryAfter must be a string');
+    if (typeof f.retryAfter !== 'string' || !HEADER_VALUE.test(f.retryAfter))
+      throw new FaultError('retryAfter must be a string');
     out.retryAfter = f.retryAfter;
   }
   if (f.location !== undefined) {
-    if (typeof f.location !== 'string' || f.location === '' || !HEADER_VALUE.test(f.location)) throw new FaultError('location must be a non-empty string');
+    if (typeof f.location !== 'string' || f.location === '' || !HEADER_VALUE.test(f.location))
+      throw new FaultError('location must be a non-empty string');
     out.location = f.location;
   }
-  if (out.kind === 'redirect' && out.location === undefined) throw new FaultError('location is required for kind redirect');
+  if (out.kind === 'redirect' && out.location === undefined)
+    throw new FaultError('location is required for kind redirect');
   if (f.delayMs !== undefined) {
-    if (!isInteger(f.delayMs, 0, FAULT_DEFAULTS.maxDelayMs)) throw new FaultError(`delayMs must be an integer between 0 and ${FAULT_DEFAULTS.maxDelayMs}`);
+    if (!isInteger(f.delayMs, 0, FAULT_DEFAULTS.maxDelayMs))
+      throw new FaultError(`delayMs must be an integer between 0 and ${FAULT_DEFAULTS.maxDelayMs}`);
     out.delayMs = f.delayMs;
   }
   return out;
@@ -202,7 +223,8 @@ export function applyFault(fault: Fault, req: IncomingMessage, res: ServerRespon
     res.end();
     return;
   }
-  const body = kind === 'html' ? (fault.body ?? defaultHtml(status)) : (fault.body ?? injectedErrorBody(status, requestId));
+  const body =
+    kind === 'html' ? (fault.body ?? defaultHtml(status)) : (fault.body ?? injectedErrorBody(status, requestId));
   const buf = Buffer.from(body, 'utf8');
   res.statusCode = status;
   res.setHeader('Content-Type', kind === 'html' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8');

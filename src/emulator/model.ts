@@ -26,7 +26,14 @@ export const INTERVAL_MAX = 86400;
 export const DEFAULT_INTERVAL = 60;
 
 /** Fields the server owns: sending any of them in a monitor body is a 422. */
-export const MONITOR_READ_ONLY_FIELDS = ['id', 'status', 'created_at', 'updated_at', 'last_check', 'report_id'] as const;
+export const MONITOR_READ_ONLY_FIELDS = [
+  'id',
+  'status',
+  'created_at',
+  'updated_at',
+  'last_check',
+  'report_id',
+] as const;
 /** Fields a client may send when creating or updating a monitor. */
 export const MONITOR_WRITABLE_FIELDS = ['name', 'type', 'target', 'interval_seconds', 'paused'] as const;
 
@@ -64,11 +71,39 @@ export interface SeededToken {
 
 /** Tokens that exist in every emulator besides the development token. */
 export const SEEDED_TOKENS: readonly SeededToken[] = [
-  { token: 'cpk_test_other', account: OTHER_ACCOUNT, scopes: SCOPES, behaviour: 'valid, all scopes, another account (acct_other): acct_dev resources answer 404 (isolation)' },
-  { token: 'cpk_test_readonly', account: DEV_ACCOUNT, scopes: ['monitors:read', 'reports:read'], behaviour: 'valid for acct_dev with monitors:read and reports:read only: writes answer 403' },
-  { token: 'cpk_test_expired', account: DEV_ACCOUNT, scopes: SCOPES, expired: true, behaviour: 'expired: every authenticated request answers 401 "token expired"' },
-  { token: 'cpk_test_revoked', account: DEV_ACCOUNT, scopes: SCOPES, revoked: true, behaviour: 'revoked: every authenticated request answers 401 "token revoked"' },
-  { token: 'cpk_test_suspended', account: SUSPENDED_ACCOUNT, scopes: SCOPES, behaviour: 'valid but its account acct_suspended is suspended: every authenticated request answers 403 "account suspended"' },
+  {
+    token: 'cpk_test_other',
+    account: OTHER_ACCOUNT,
+    scopes: SCOPES,
+    behaviour: 'valid, all scopes, another account (acct_other): acct_dev resources answer 404 (isolation)',
+  },
+  {
+    token: 'cpk_test_readonly',
+    account: DEV_ACCOUNT,
+    scopes: ['monitors:read', 'reports:read'],
+    behaviour: 'valid for acct_dev with monitors:read and reports:read only: writes answer 403',
+  },
+  {
+    token: 'cpk_test_expired',
+    account: DEV_ACCOUNT,
+    scopes: SCOPES,
+    expired: true,
+    behaviour: 'expired: every authenticated request answers 401 "token expired"',
+  },
+  {
+    token: 'cpk_test_revoked',
+    account: DEV_ACCOUNT,
+    scopes: SCOPES,
+    revoked: true,
+    behaviour: 'revoked: every authenticated request answers 401 "token revoked"',
+  },
+  {
+    token: 'cpk_test_suspended',
+    account: SUSPENDED_ACCOUNT,
+    scopes: SCOPES,
+    behaviour:
+      'valid but its account acct_suspended is suspended: every authenticated request answers 403 "account suspended"',
+  },
 ];
 
 export const ACCOUNTS: ReadonlyArray<{ id: string; suspended: boolean }> = [
@@ -88,9 +123,30 @@ export interface ChannelRecord {
 
 /** Channels cannot be created through the interface, so every account starts with these. */
 export const SEEDED_CHANNELS: readonly ChannelRecord[] = [
-  { id: 'ch_ops', name: 'Ops mailbox', kind: 'email', enabled: true, target: 'ops@example.com', events: ['down', 'up'] },
-  { id: 'ch_oncall', name: 'On-call webhook', kind: 'webhook', enabled: true, target: 'https://hooks.example.com/oncall', events: ['down'] },
-  { id: 'ch_slack', name: 'Slack #alerts', kind: 'slack', enabled: false, target: '#alerts', events: ['down', 'up', 'paused', 'resumed'] },
+  {
+    id: 'ch_ops',
+    name: 'Ops mailbox',
+    kind: 'email',
+    enabled: true,
+    target: 'ops@example.com',
+    events: ['down', 'up'],
+  },
+  {
+    id: 'ch_oncall',
+    name: 'On-call webhook',
+    kind: 'webhook',
+    enabled: true,
+    target: 'https://hooks.example.com/oncall',
+    events: ['down'],
+  },
+  {
+    id: 'ch_slack',
+    name: 'Slack #alerts',
+    kind: 'slack',
+    enabled: false,
+    target: '#alerts',
+    events: ['down', 'up', 'paused', 'resumed'],
+  },
 ];
 
 /** Which scope each operation needs (operation ids match the OpenAPI document). */

@@ -48,7 +48,10 @@ function errorResponse(description: string, messages: string[], extraHeaders: Js
       'application/json': {
         schema: schemaRef('Error'),
         examples: Object.fromEntries(
-          messages.map((message, i) => [`e${i + 1}`, { summary: message, value: { error: message, request_id: 'req_0123456789abcdef' } }]),
+          messages.map((message, i) => [
+            `e${i + 1}`,
+            { summary: message, value: { error: message, request_id: 'req_0123456789abcdef' } },
+          ]),
         ),
       },
     },
@@ -109,7 +112,11 @@ const STATE_TRANSITIONS = [
   { from: null, to: 'pending', on: 'POST /monitors without paused: true' },
   { from: null, to: 'paused', on: 'POST /monitors with paused: true' },
   { from: 'pending', to: 'up', on: 'GET /monitors/{id}: simulated check; the target host does not contain "down"' },
-  { from: 'pending', to: 'down', on: 'GET /monitors/{id}: simulated check; the target host contains "down" (case-insensitive substring), or the monitor has no target' },
+  {
+    from: 'pending',
+    to: 'down',
+    on: 'GET /monitors/{id}: simulated check; the target host contains "down" (case-insensitive substring), or the monitor has no target',
+  },
   { from: ['pending', 'up', 'down'], to: 'paused', on: 'PATCH /monitors/{id} with paused: true' },
   { from: 'paused', to: 'pending', on: 'PATCH /monitors/{id} with paused: false' },
   { from: ['up', 'down'], to: 'pending', on: 'PATCH /monitors/{id} changing target or type (last_check becomes null)' },
@@ -128,7 +135,12 @@ const EVALUATION_ORDER = [
 
 function monitorProperties(): Json {
   return {
-    name: { type: 'string', minLength: 1, maxLength: NAME_MAX_LENGTH, description: `Human label; must not be blank; at most ${NAME_MAX_LENGTH} characters.` },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: NAME_MAX_LENGTH,
+      description: `Human label; must not be blank; at most ${NAME_MAX_LENGTH} characters.`,
+    },
     type: { ...schemaRef('MonitorType') },
     target: {
       type: 'string',
@@ -145,8 +157,16 @@ function monitorProperties(): Json {
         dns: 'hostname or IP address (no scheme, no port)',
       },
     },
-    interval_seconds: { type: 'integer', minimum: INTERVAL_MIN, maximum: INTERVAL_MAX, description: `Seconds between checks; integer ${INTERVAL_MIN}..${INTERVAL_MAX}.` },
-    paused: { type: 'boolean', description: 'true pauses the monitor (status paused); false resumes it (status pending).' },
+    interval_seconds: {
+      type: 'integer',
+      minimum: INTERVAL_MIN,
+      maximum: INTERVAL_MAX,
+      description: `Seconds between checks; integer ${INTERVAL_MIN}..${INTERVAL_MAX}.`,
+    },
+    paused: {
+      type: 'boolean',
+      description: 'true pauses the monitor (status paused); false resumes it (status pending).',
+    },
   };
 }
 
@@ -155,8 +175,19 @@ const readOnlyGuard = { not: { anyOf: MONITOR_READ_ONLY_FIELDS.map((f) => ({ req
 export function buildOpenApiDocument(baseUrl: string): Json {
   const rootUrl = baseUrl.replace(/\/v1$/, '');
   const seededTokens = [
-    { token: '<the development token, printed when the emulator starts>', account: 'acct_dev', scopes: [...SCOPES], behaviour: 'valid, all scopes; set with the emulator\'s --token option (the document never shows it, so a custom token stays private)' },
-    ...SEEDED_TOKENS.map((t) => ({ token: t.token, account: t.account, scopes: [...t.scopes], behaviour: t.behaviour })),
+    {
+      token: '<the development token, printed when the emulator starts>',
+      account: 'acct_dev',
+      scopes: [...SCOPES],
+      behaviour:
+        "valid, all scopes; set with the emulator's --token option (the document never shows it, so a custom token stays private)",
+    },
+    ...SEEDED_TOKENS.map((t) => ({
+      token: t.token,
+      account: t.account,
+      scopes: [...t.scopes],
+      behaviour: t.behaviour,
+    })),
   ];
 
   return {
@@ -171,7 +202,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
         '',
         '- Success codes: POST /monitors 201 (+ Location), GET/PATCH 200, DELETE 204 with no body. Invalid request: 400 for an unreadable body, 422 for invalid fields. Not found: 404.',
         '- Every response carries `X-Request-Id: req_<16 hex>`; every error body is `{"error": "<message>", "request_id": "req_..."}` with the same id.',
-        '- Accounts are isolated: another account\'s monitor, channel or report is 404, never 403.',
+        "- Accounts are isolated: another account's monitor, channel or report is 404, never 403.",
         '- Monitors accept extra client fields (open object): they are stored and returned exactly as sent. Channels are closed: unknown fields are 422.',
         '- There are no list operations and no channel read/create (faithful to the interface). GET /channels/{id} is 405.',
         '- Checks are simulated from the target string; the emulator never makes an outbound request.',
@@ -186,18 +217,24 @@ export function buildOpenApiDocument(baseUrl: string): Json {
       { name: 'channels', description: 'Notification destinations; seeded per account, update only.' },
       { name: 'reports', description: 'Simulated 24h reports, one per monitor plus an account summary.' },
       { name: 'meta', description: 'This document.' },
-      { name: 'emulator-admin', description: 'Emulator-only routes (not part of the service): fault injection and request log.' },
+      {
+        name: 'emulator-admin',
+        description: 'Emulator-only routes (not part of the service): fault injection and request log.',
+      },
     ],
     'x-evaluation-order': EVALUATION_ORDER,
     'x-seeded-tokens': seededTokens,
     'x-emulator': {
       accounts: [
-        { id: 'acct_dev', suspended: false, note: 'the development token\'s account' },
+        { id: 'acct_dev', suspended: false, note: "the development token's account" },
         { id: 'acct_other', suspended: false, note: 'for isolation tests (cpk_test_other)' },
         { id: 'acct_suspended', suspended: true, note: 'every request with its token answers 403 "account suspended"' },
       ],
       'seeded-channels': SEEDED_CHANNELS,
-      'seeded-reports': [`${SUMMARY_REPORT_ID} in every account`, 'rpt_<12 chars> for each monitor mon_<same 12 chars>'],
+      'seeded-reports': [
+        `${SUMMARY_REPORT_ID} in every account`,
+        'rpt_<12 chars> for each monitor mon_<same 12 chars>',
+      ],
       limits: {
         'max-body-bytes': MAX_BODY_BYTES,
         'name-max-length': NAME_MAX_LENGTH,
@@ -205,17 +242,24 @@ export function buildOpenApiDocument(baseUrl: string): Json {
         'interval-seconds': { minimum: INTERVAL_MIN, maximum: INTERVAL_MAX, default: DEFAULT_INTERVAL },
         'rate-limit': 'none',
       },
-      'token-lifetime': 'tokens do not expire in the emulator except the seeded cpk_test_expired; there is no token-creation endpoint',
-      'id-format': { monitor: `mon_${ID_CHARS}`, report: `rpt_${ID_CHARS} (same 12 characters as its monitor) or ${SUMMARY_REPORT_ID}`, request: 'req_[0-9a-f]{16}' },
+      'token-lifetime':
+        'tokens do not expire in the emulator except the seeded cpk_test_expired; there is no token-creation endpoint',
+      'id-format': {
+        monitor: `mon_${ID_CHARS}`,
+        report: `rpt_${ID_CHARS} (same 12 characters as its monitor) or ${SUMMARY_REPORT_ID}`,
+        request: 'req_[0-9a-f]{16}',
+      },
       'latency-and-failures':
         'The emulator options latencyMs (delay before every API response) and failRate (probability of a 503 ' +
         '{"error": "service unavailable (simulated failure)"}, no Retry-After) apply to /v1 API routes, not to GET /v1/openapi.json.',
       'fault-injection': {
         routes: {
-          [`POST ${ADMIN_PREFIX}/faults`]: 'queue one Fault object or an array of them (all validated first) -> 201 {"ok": true, "queued": n, "pending": total}; invalid fault -> 422',
+          [`POST ${ADMIN_PREFIX}/faults`]:
+            'queue one Fault object or an array of them (all validated first) -> 201 {"ok": true, "queued": n, "pending": total}; invalid fault -> 422',
           [`GET ${ADMIN_PREFIX}/faults`]: '200 {"faults": [Fault + remaining]}',
           [`DELETE ${ADMIN_PREFIX}/faults`]: '200 {"ok": true, "cleared": n}',
-          [`GET ${ADMIN_PREFIX}/requests`]: '200 {"requests": [{method, path, headers, body}]} with Authorization redacted to "Bearer cpk_…<last 4>"',
+          [`GET ${ADMIN_PREFIX}/requests`]:
+            '200 {"requests": [{method, path, headers, body}]} with Authorization redacted to "Bearer cpk_…<last 4>"',
           [`DELETE ${ADMIN_PREFIX}/requests`]: '200 {"ok": true, "cleared": n}',
         },
         authentication: `header X-Emulator-Admin: <adminSecret> (constant-time compare); without it every ${ADMIN_PREFIX} path answers 404 "not found"`,
@@ -248,10 +292,15 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           operationId: 'getOpenApiDocument',
           tags: ['meta'],
           summary: 'This OpenAPI document',
-          description: 'Public: no token needed. Exempt from latencyMs and failRate. Other methods answer 405 (Allow: GET).',
+          description:
+            'Public: no token needed. Exempt from latencyMs and failRate. Other methods answer 405 (Allow: GET).',
           security: [],
           responses: {
-            '200': { description: 'The OpenAPI 3.1 document.', headers: requestIdHeader, content: { 'application/json': { schema: { type: 'object' } } } },
+            '200': {
+              description: 'The OpenAPI 3.1 document.',
+              headers: requestIdHeader,
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
           },
         },
       },
@@ -261,19 +310,33 @@ export function buildOpenApiDocument(baseUrl: string): Json {
         post: operation(
           'createMonitor',
           'Create a monitor',
-          'Creates a monitor in the token\'s account, status pending (paused when created with paused: true). Extra fields are stored and echoed as sent.',
+          "Creates a monitor in the token's account, status pending (paused when created with paused: true). Extra fields are stored and echoed as sent.",
           {
             '201': {
               description: 'Created: the full monitor.',
               headers: { ...requestIdHeader, Location: ref('headers', 'Location') },
-              content: { 'application/json': { schema: schemaRef('Monitor'), example: { ...monitorExample, status: 'pending', last_check: null } } },
+              content: {
+                'application/json': {
+                  schema: schemaRef('Monitor'),
+                  example: { ...monitorExample, status: 'pending', last_check: null },
+                },
+              },
             },
             '400': responseRef('BadRequest'),
             '413': responseRef('PayloadTooLarge'),
             '415': responseRef('UnsupportedMediaType'),
             '422': responseRef('UnprocessableMonitor'),
           },
-          { tags: ['monitors'], requestBody: jsonBody('MonitorCreate', { name: 'Homepage', type: 'http', target: 'https://example.com/health', interval_seconds: 60, team: 'web' }) },
+          {
+            tags: ['monitors'],
+            requestBody: jsonBody('MonitorCreate', {
+              name: 'Homepage',
+              type: 'http',
+              target: 'https://example.com/health',
+              interval_seconds: 60,
+              team: 'web',
+            }),
+          },
         ),
       },
       '/monitors/{id}': {
@@ -285,7 +348,11 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           'Get a monitor',
           'Returns the full monitor. The first GET of a pending monitor runs the simulated check (see x-state-transitions on Monitor) and fills last_check.',
           {
-            '200': { description: 'The monitor.', headers: requestIdHeader, content: { 'application/json': { schema: schemaRef('Monitor'), example: monitorExample } } },
+            '200': {
+              description: 'The monitor.',
+              headers: requestIdHeader,
+              content: { 'application/json': { schema: schemaRef('Monitor'), example: monitorExample } },
+            },
             '404': responseRef('MonitorNotFound'),
           },
           { tags: ['monitors'] },
@@ -296,7 +363,11 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           'Partial update: name, type, target, interval_seconds, paused and any extra fields (extra fields are set or overwritten, never removed). ' +
             'Read-only fields are 422; an empty object is 422 "nothing to update". A new type is checked against the stored target and vice versa.',
           {
-            '200': { description: 'Updated: the full monitor.', headers: requestIdHeader, content: { 'application/json': { schema: schemaRef('Monitor') } } },
+            '200': {
+              description: 'Updated: the full monitor.',
+              headers: requestIdHeader,
+              content: { 'application/json': { schema: schemaRef('Monitor') } },
+            },
             '400': responseRef('BadRequest'),
             '404': responseRef('MonitorNotFound'),
             '413': responseRef('PayloadTooLarge'),
@@ -318,14 +389,19 @@ export function buildOpenApiDocument(baseUrl: string): Json {
       },
       '/channels/{id}': {
         parameters: [ref('parameters', 'ChannelId')],
-        description: 'Only PATCH exists (channels cannot be read, listed or created through the interface): other methods, GET included, answer 405 with Allow: PATCH.',
+        description:
+          'Only PATCH exists (channels cannot be read, listed or created through the interface): other methods, GET included, answer 405 with Allow: PATCH.',
         'x-allowed-methods': ['PATCH'],
         patch: operation(
           'updateChannel',
           'Update a channel',
           'Updates name, enabled, target and/or events of a seeded channel (see the Channel schema). Unknown or read-only fields and an empty object are 422.',
           {
-            '200': { description: 'Updated.', headers: requestIdHeader, content: { 'application/json': { schema: schemaRef('ChannelUpdateResult'), example: { ok: true } } } },
+            '200': {
+              description: 'Updated.',
+              headers: requestIdHeader,
+              content: { 'application/json': { schema: schemaRef('ChannelUpdateResult'), example: { ok: true } } },
+            },
             '400': responseRef('BadRequest'),
             '404': responseRef('ChannelNotFound'),
             '413': responseRef('PayloadTooLarge'),
@@ -347,7 +423,9 @@ export function buildOpenApiDocument(baseUrl: string): Json {
             '200': {
               description: 'The report.',
               headers: requestIdHeader,
-              content: { 'application/json': { schema: { oneOf: [schemaRef('MonitorReport'), schemaRef('SummaryReport')] } } },
+              content: {
+                'application/json': { schema: { oneOf: [schemaRef('MonitorReport'), schemaRef('SummaryReport')] } },
+              },
             },
             '404': responseRef('ReportNotFound'),
           },
@@ -357,7 +435,9 @@ export function buildOpenApiDocument(baseUrl: string): Json {
       [`${ADMIN_PREFIX}/faults`]: {
         servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
         description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
-        get: adminOperation('listFaults', 'Pending faults', { '200': { description: '{"faults": [Fault + remaining]}' } }),
+        get: adminOperation('listFaults', 'Pending faults', {
+          '200': { description: '{"faults": [Fault + remaining]}' },
+        }),
         post: {
           ...adminOperation('queueFault', 'Queue one fault or an array of faults (FIFO among matching faults)', {
             '201': { description: '{"ok": true, "queued": n, "pending": total}' },
@@ -366,10 +446,16 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           }),
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { oneOf: [schemaRef('Fault'), { type: 'array', items: schemaRef('Fault') }] } } },
+            content: {
+              'application/json': {
+                schema: { oneOf: [schemaRef('Fault'), { type: 'array', items: schemaRef('Fault') }] },
+              },
+            },
           },
         },
-        delete: adminOperation('clearFaults', 'Remove all pending faults', { '200': { description: '{"ok": true, "cleared": n}' } }),
+        delete: adminOperation('clearFaults', 'Remove all pending faults', {
+          '200': { description: '{"ok": true, "cleared": n}' },
+        }),
       },
       [`${ADMIN_PREFIX}/requests`]: {
         servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
@@ -377,7 +463,9 @@ export function buildOpenApiDocument(baseUrl: string): Json {
         get: adminOperation('listRequests', 'The /v1 request log, Authorization redacted to "Bearer cpk_…<last 4>"', {
           '200': { description: '{"requests": [{method, path, headers, body}]}' },
         }),
-        delete: adminOperation('clearRequests', 'Empty the request log', { '200': { description: '{"ok": true, "cleared": n}' } }),
+        delete: adminOperation('clearRequests', 'Empty the request log', {
+          '200': { description: '{"ok": true, "cleared": n}' },
+        }),
       },
     },
     components: {
@@ -389,23 +477,46 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           description:
             'Authorization: Bearer <token>. The scheme name is case-insensitive; exactly one token follows. Tokens start with cpk_. ' +
             'Scopes (listed per operation in security and x-required-scope): ' +
-            Object.entries(SCOPE_DESCRIPTIONS).map(([s, ops]) => `${s} (${ops})`).join('; ') +
+            Object.entries(SCOPE_DESCRIPTIONS)
+              .map(([s, ops]) => `${s} (${ops})`)
+              .join('; ') +
             '. See x-seeded-tokens for the test tokens every emulator has.',
           'x-token-prefix': 'cpk_',
           'x-scopes': SCOPE_DESCRIPTIONS,
         },
-        adminSecret: { type: 'apiKey', in: 'header', name: 'X-Emulator-Admin', description: 'The emulator\'s admin secret (emulator-only routes).' },
+        adminSecret: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Emulator-Admin',
+          description: "The emulator's admin secret (emulator-only routes).",
+        },
       },
       parameters: {
-        MonitorId: idParameter(`Monitor id, mon_${ID_CHARS}. Percent-decoded once; an id that does not exist in the caller's account (including any id with "/" after decoding) is 404.`),
-        ChannelId: idParameter(`Channel id; every account has ${SEEDED_CHANNELS.map((c) => c.id).join(', ')}. Percent-decoded once.`),
-        ReportId: idParameter(`Report id: rpt_${ID_CHARS} for a monitor, or ${SUMMARY_REPORT_ID}. Percent-decoded once.`),
+        MonitorId: idParameter(
+          `Monitor id, mon_${ID_CHARS}. Percent-decoded once; an id that does not exist in the caller's account (including any id with "/" after decoding) is 404.`,
+        ),
+        ChannelId: idParameter(
+          `Channel id; every account has ${SEEDED_CHANNELS.map((c) => c.id).join(', ')}. Percent-decoded once.`,
+        ),
+        ReportId: idParameter(
+          `Report id: rpt_${ID_CHARS} for a monitor, or ${SUMMARY_REPORT_ID}. Percent-decoded once.`,
+        ),
       },
       headers: {
-        XRequestId: { description: 'Present on every response; equals request_id in error bodies.', schema: { type: 'string', pattern: '^req_[0-9a-f]{16}$' } },
-        Location: { description: 'Path of the created monitor, e.g. /v1/monitors/mon_abcdefgh2345.', schema: { type: 'string' } },
+        XRequestId: {
+          description: 'Present on every response; equals request_id in error bodies.',
+          schema: { type: 'string', pattern: '^req_[0-9a-f]{16}$' },
+        },
+        Location: {
+          description: 'Path of the created monitor, e.g. /v1/monitors/mon_abcdefgh2345.',
+          schema: { type: 'string' },
+        },
         Allow: { description: 'Methods the path supports.', schema: { type: 'string' } },
-        WWWAuthenticate: { description: 'Bearer challenge (RFC 6750): error="invalid_token" on 401, error="insufficient_scope" with scope on a missing-scope 403.', schema: { type: 'string' } },
+        WWWAuthenticate: {
+          description:
+            'Bearer challenge (RFC 6750): error="invalid_token" on 401, error="insufficient_scope" with scope on a missing-scope 403.',
+          schema: { type: 'string' },
+        },
       },
       responses: {
         BadRequest: errorResponse('The body is not a JSON object.', [
@@ -425,15 +536,24 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           ],
           { 'WWW-Authenticate': ref('headers', 'WWWAuthenticate') },
         ),
-        Forbidden: errorResponse('The account is suspended, or the token lacks the operation\'s scope.', [
+        Forbidden: errorResponse("The account is suspended, or the token lacks the operation's scope.", [
           'account suspended',
           ...SCOPES.map((s) => `token lacks required scope ${s}`),
         ]),
-        MonitorNotFound: errorResponse('No such monitor in the caller\'s account (other accounts\' monitors are 404 too).', ['monitor not found']),
-        ChannelNotFound: errorResponse('No such channel in the caller\'s account.', ['channel not found']),
-        ReportNotFound: errorResponse('No such report in the caller\'s account (a deleted monitor\'s report is gone).', ['report not found']),
-        PayloadTooLarge: errorResponse(`The body exceeds ${MAX_BODY_BYTES} bytes.`, [`request body exceeds ${MAX_BODY_BYTES} bytes`]),
-        UnsupportedMediaType: errorResponse('A non-empty body was sent without a JSON Content-Type.', ['Content-Type must be application/json']),
+        MonitorNotFound: errorResponse(
+          "No such monitor in the caller's account (other accounts' monitors are 404 too).",
+          ['monitor not found'],
+        ),
+        ChannelNotFound: errorResponse("No such channel in the caller's account.", ['channel not found']),
+        ReportNotFound: errorResponse("No such report in the caller's account (a deleted monitor's report is gone).", [
+          'report not found',
+        ]),
+        PayloadTooLarge: errorResponse(`The body exceeds ${MAX_BODY_BYTES} bytes.`, [
+          `request body exceeds ${MAX_BODY_BYTES} bytes`,
+        ]),
+        UnsupportedMediaType: errorResponse('A non-empty body was sent without a JSON Content-Type.', [
+          'Content-Type must be application/json',
+        ]),
         UnprocessableMonitor: errorResponse('A field is invalid; the message names the first offending field.', [
           'name is required',
           'name must be a string',
@@ -460,7 +580,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           ...Object.values(CHANNEL_TARGET_RULE_DESCRIPTIONS),
           `events must be an array of distinct values from: ${CHANNEL_EVENTS.join(', ')}`,
         ]),
-        ServiceUnavailable: errorResponse('Simulated outage: the emulator\'s failRate option, or an injected fault.', [
+        ServiceUnavailable: errorResponse("Simulated outage: the emulator's failRate option, or an injected fault.", [
           'service unavailable (simulated failure)',
           'service unavailable (injected fault)',
         ]),
@@ -471,40 +591,72 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           required: ['error'],
           properties: {
             error: { type: 'string', description: 'Human-readable message (see x-messages of each response).' },
-            request_id: { type: 'string', pattern: '^req_[0-9a-f]{16}$', description: 'Always present in the emulator; equals the X-Request-Id header.' },
+            request_id: {
+              type: 'string',
+              pattern: '^req_[0-9a-f]{16}$',
+              description: 'Always present in the emulator; equals the X-Request-Id header.',
+            },
           },
         },
-        MonitorType: { type: 'string', enum: [...MONITOR_TYPES], default: DEFAULT_MONITOR_TYPE, description: `Kind of check; default ${DEFAULT_MONITOR_TYPE}.` },
+        MonitorType: {
+          type: 'string',
+          enum: [...MONITOR_TYPES],
+          default: DEFAULT_MONITOR_TYPE,
+          description: `Kind of check; default ${DEFAULT_MONITOR_TYPE}.`,
+        },
         MonitorStatus: {
           type: 'string',
           enum: [...MONITOR_STATUSES],
-          description: 'pending: not checked yet; up / down: result of the simulated check; paused: not checked while paused.',
+          description:
+            'pending: not checked yet; up / down: result of the simulated check; paused: not checked while paused.',
         },
         LastCheck: {
           type: ['object', 'null'],
           required: ['status', 'latency_ms', 'checked_at'],
           properties: {
             status: { type: 'string', enum: ['up', 'down'] },
-            latency_ms: { type: ['integer', 'null'], description: 'Simulated, stable per monitor and target (20-299); null when down.' },
+            latency_ms: {
+              type: ['integer', 'null'],
+              description: 'Simulated, stable per monitor and target (20-299); null when down.',
+            },
             checked_at: { type: 'string', format: 'date-time' },
           },
-          description: 'Result of the latest simulated check; null until the first check and after target/type changes.',
+          description:
+            'Result of the latest simulated check; null until the first check and after target/type changes.',
         },
         Monitor: {
           type: 'object',
-          required: ['id', 'name', 'type', 'target', 'interval_seconds', 'paused', 'status', 'created_at', 'updated_at', 'last_check', 'report_id'],
+          required: [
+            'id',
+            'name',
+            'type',
+            'target',
+            'interval_seconds',
+            'paused',
+            'status',
+            'created_at',
+            'updated_at',
+            'last_check',
+            'report_id',
+          ],
           properties: {
             id: { type: 'string', pattern: `^mon_${ID_CHARS}$`, readOnly: true },
             ...monitorProperties(),
             target: { type: ['string', 'null'], description: 'The target, or null when none was given.' },
             status: schemaRef('MonitorStatus'),
             created_at: { type: 'string', format: 'date-time', readOnly: true },
-            updated_at: { type: 'string', format: 'date-time', readOnly: true, description: 'Changes on PATCH only (not on simulated checks).' },
+            updated_at: {
+              type: 'string',
+              format: 'date-time',
+              readOnly: true,
+              description: 'Changes on PATCH only (not on simulated checks).',
+            },
             last_check: schemaRef('LastCheck'),
             report_id: { type: 'string', pattern: `^rpt_${ID_CHARS}$`, readOnly: true },
           },
           additionalProperties: true,
-          description: 'A monitor. Extra fields sent by the client (any JSON type) follow the known fields, stored and returned exactly as sent.',
+          description:
+            'A monitor. Extra fields sent by the client (any JSON type) follow the known fields, stored and returned exactly as sent.',
           'x-state-transitions': STATE_TRANSITIONS,
           'x-simulated-check':
             'Deterministic and offline: status up unless the target\'s host contains "down" (case-insensitive substring) or there is no target. ' +
@@ -525,11 +677,16 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           minProperties: 1,
           additionalProperties: true,
           ...readOnlyGuard,
-          description: 'Partial update; same rules as MonitorCreate, nothing required, but at least one field ("nothing to update" otherwise).',
+          description:
+            'Partial update; same rules as MonitorCreate, nothing required, but at least one field ("nothing to update" otherwise).',
           'x-read-only-fields': [...MONITOR_READ_ONLY_FIELDS],
         },
         ChannelKind: { type: 'string', enum: [...CHANNEL_KINDS] },
-        ChannelEvent: { type: 'string', enum: [...CHANNEL_EVENTS], description: 'down/up: a monitor changed to that status; paused/resumed: a monitor was paused or resumed.' },
+        ChannelEvent: {
+          type: 'string',
+          enum: [...CHANNEL_EVENTS],
+          description: 'down/up: a monitor changed to that status; paused/resumed: a monitor was paused or resumed.',
+        },
         Channel: {
           type: 'object',
           required: ['id', 'name', 'kind', 'enabled', 'target', 'events'],
@@ -542,7 +699,8 @@ export function buildOpenApiDocument(baseUrl: string): Json {
             events: { type: 'array', items: schemaRef('ChannelEvent'), uniqueItems: true },
           },
           additionalProperties: false,
-          description: 'A notification channel. Not readable through the interface (there is no GET); documented because PATCH updates these fields. Every account is seeded with x-seeded.',
+          description:
+            'A notification channel. Not readable through the interface (there is no GET); documented because PATCH updates these fields. Every account is seeded with x-seeded.',
           'x-seeded': SEEDED_CHANNELS,
         },
         ChannelUpdate: {
@@ -550,17 +708,37 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           properties: {
             name: { type: 'string', minLength: 1, maxLength: NAME_MAX_LENGTH },
             enabled: { type: 'boolean' },
-            target: { type: 'string', maxLength: TARGET_MAX_LENGTH, description: Object.values(CHANNEL_TARGET_RULE_DESCRIPTIONS).join('; ') },
-            events: { type: 'array', items: schemaRef('ChannelEvent'), uniqueItems: true, description: 'Replaces the list; may be empty.' },
+            target: {
+              type: 'string',
+              maxLength: TARGET_MAX_LENGTH,
+              description: Object.values(CHANNEL_TARGET_RULE_DESCRIPTIONS).join('; '),
+            },
+            events: {
+              type: 'array',
+              items: schemaRef('ChannelEvent'),
+              uniqueItems: true,
+              description: 'Replaces the list; may be empty.',
+            },
           },
           minProperties: 1,
           additionalProperties: false,
-          description: 'Partial update of a channel: id and kind are read-only, any other field is unknown; both are 422.',
+          description:
+            'Partial update of a channel: id and kind are read-only, any other field is unknown; both are 422.',
         },
         ChannelUpdateResult: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean', const: true } } },
         MonitorReport: {
           type: 'object',
-          required: ['id', 'monitor_id', 'period', 'uptime_percent', 'checks', 'failures', 'avg_latency_ms', 'monitor_status', 'generated_at'],
+          required: [
+            'id',
+            'monitor_id',
+            'period',
+            'uptime_percent',
+            'checks',
+            'failures',
+            'avg_latency_ms',
+            'monitor_status',
+            'generated_at',
+          ],
           properties: {
             id: { type: 'string', pattern: `^rpt_${ID_CHARS}$` },
             monitor_id: { type: 'string' },
@@ -573,18 +751,31 @@ export function buildOpenApiDocument(baseUrl: string): Json {
             generated_at: { type: 'string', format: 'date-time' },
           },
           description:
-            'Simulated and deterministic, derived from the monitor\'s last check: never checked -> uptime_percent null, checks 0; ' +
+            "Simulated and deterministic, derived from the monitor's last check: never checked -> uptime_percent null, checks 0; " +
             `last check down -> 0; up -> 100, or ${FLAKY_UPTIME} when the target contains "flaky". ` +
             'checks = floor(86400 / interval_seconds) (at least 1); failures = round(checks * (100 - uptime) / 100); avg_latency_ms = last_check.latency_ms.',
         },
         SummaryReport: {
           type: 'object',
-          required: ['id', 'monitor_id', 'period', 'uptime_percent', 'checks', 'failures', 'avg_latency_ms', 'generated_at', 'monitors'],
+          required: [
+            'id',
+            'monitor_id',
+            'period',
+            'uptime_percent',
+            'checks',
+            'failures',
+            'avg_latency_ms',
+            'generated_at',
+            'monitors',
+          ],
           properties: {
             id: { type: 'string', const: SUMMARY_REPORT_ID },
             monitor_id: { type: 'null' },
             period: { type: 'string', const: REPORT_PERIOD },
-            uptime_percent: { type: ['number', 'null'], description: 'Mean of the monitors\' non-null uptimes, 2 decimals; null when none.' },
+            uptime_percent: {
+              type: ['number', 'null'],
+              description: "Mean of the monitors' non-null uptimes, 2 decimals; null when none.",
+            },
             checks: { type: 'integer', description: 'Sum over monitors.' },
             failures: { type: 'integer', description: 'Sum over monitors.' },
             avg_latency_ms: { type: ['integer', 'null'], description: 'Mean of non-null latencies, rounded.' },
@@ -592,7 +783,9 @@ export function buildOpenApiDocument(baseUrl: string): Json {
             monitors: {
               type: 'object',
               required: ['total', ...MONITOR_STATUSES],
-              properties: Object.fromEntries(['total', ...MONITOR_STATUSES].map((k) => [k, { type: 'integer', minimum: 0 }])),
+              properties: Object.fromEntries(
+                ['total', ...MONITOR_STATUSES].map((k) => [k, { type: 'integer', minimum: 0 }]),
+              ),
               description: 'Number of monitors in the account, by current status.',
             },
           },
@@ -602,15 +795,40 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           type: 'object',
           properties: {
             method: { type: 'string', description: 'Match this method only (case-insensitive). Default: any.' },
-            path: { type: 'string', pattern: '^/', description: 'Match the raw path without query: exact, or prefix when it ends with "*". Default: any API request (not openapi.json).' },
-            times: { type: 'integer', minimum: 1, default: FAULT_DEFAULTS.times, description: 'Number of matching requests it applies to.' },
-            status: { type: 'integer', minimum: 200, maximum: 599, description: 'Response status (redirect: 300-399). Defaults per kind: see x-emulator.fault-injection.kinds.' },
-            body: { type: 'string', description: 'Response body (default: error object JSON; html: an HTML page; truncated and stall: a JSON object).' },
+            path: {
+              type: 'string',
+              pattern: '^/',
+              description:
+                'Match the raw path without query: exact, or prefix when it ends with "*". Default: any API request (not openapi.json).',
+            },
+            times: {
+              type: 'integer',
+              minimum: 1,
+              default: FAULT_DEFAULTS.times,
+              description: 'Number of matching requests it applies to.',
+            },
+            status: {
+              type: 'integer',
+              minimum: 200,
+              maximum: 599,
+              description:
+                'Response status (redirect: 300-399). Defaults per kind: see x-emulator.fault-injection.kinds.',
+            },
+            body: {
+              type: 'string',
+              description:
+                'Response body (default: error object JSON; html: an HTML page; truncated and stall: a JSON object).',
+            },
             headers: { type: 'object', additionalProperties: { type: 'string' } },
             retryAfter: { type: 'string', description: 'Value of Retry-After.' },
             kind: { type: 'string', enum: [...FAULT_KINDS], default: 'status' },
             location: { type: 'string', description: 'Location of kind redirect (required for it).' },
-            delayMs: { type: 'integer', minimum: 0, maximum: FAULT_DEFAULTS.maxDelayMs, description: 'Wait before answering.' },
+            delayMs: {
+              type: 'integer',
+              minimum: 0,
+              maximum: FAULT_DEFAULTS.maxDelayMs,
+              description: 'Wait before answering.',
+            },
           },
           additionalProperties: false,
         },

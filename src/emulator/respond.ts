@@ -20,7 +20,12 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
 }
 
 /** Every error is `{"error": message, "request_id": ...}`, matching the X-Request-Id header. */
-export function sendError(res: ServerResponse, status: number, message: string, headers: OutgoingHttpHeaders = {}): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: OutgoingHttpHeaders = {},
+): void {
   const requestId = String(res.getHeader('X-Request-Id') ?? '');
   sendJson(res, status, { error: message, request_id: requestId }, headers);
 }

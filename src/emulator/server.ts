@@ -60,11 +60,15 @@ const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
 
 function checkOptions(opts: EmulatorOptions): void {
   const { port, latencyMs, failRate, adminSecret, host } = opts;
-  if (host !== undefined && (typeof host !== 'string' || host === '')) throw new Error('host must be a non-empty string');
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new Error('port must be an integer between 0 and 65535');
-  if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new Error('latencyMs must be a non-negative number');
+  if (host !== undefined && (typeof host !== 'string' || host === ''))
+    throw new Error('host must be a non-empty string');
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535))
+    throw new Error('port must be an integer between 0 and 65535');
+  if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0))
+    throw new Error('latencyMs must be a non-negative number');
   if (failRate !== undefined && !(failRate >= 0 && failRate <= 1)) throw new Error('failRate must be between 0 and 1');
-  if (adminSecret !== undefined && (typeof adminSecret !== 'string' || adminSecret === '')) throw new Error('adminSecret must be a non-empty string');
+  if (adminSecret !== undefined && (typeof adminSecret !== 'string' || adminSecret === ''))
+    throw new Error('adminSecret must be a non-empty string');
   if (opts.random !== undefined && typeof opts.random !== 'function') throw new Error('random must be a function');
 }
 
@@ -119,7 +123,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 
     // Recorded on arrival (body filled in once read) so the log keeps arrival order.
     const record: RecordedRequest | undefined =
-      area === 'document' || area === 'api' ? { method, path: rawUrl, headers: { ...req.headers }, body: '', receivedAt: Date.now() } : undefined;
+      area === 'document' || area === 'api'
+        ? { method, path: rawUrl, headers: { ...req.headers }, body: '', receivedAt: Date.now() }
+        : undefined;
     if (record) requests.push(record);
 
     let outcome: string | undefined; // log label for answers that are not a normal response
@@ -235,7 +241,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         // Resolve only once every socket has emitted 'close' (libuv closes
         // handles after the server reports closed), so no log line or socket
         // event of this emulator fires after close() resolved.
-        const socketsClosed = [...sockets].map((socket) => new Promise<void>((done) => socket.once('close', () => done())));
+        const socketsClosed = [...sockets].map(
+          (socket) => new Promise<void>((done) => socket.once('close', () => done())),
+        );
         const serverClosed = new Promise<void>((done) => server.close(() => done()));
         // Destroys keep-alive sockets and requests left hanging by faults.
         server.closeAllConnections();

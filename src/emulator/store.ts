@@ -155,7 +155,8 @@ export class Store {
   updateMonitor(monitor: MonitorRecord, changes: MonitorChanges): void {
     const { fields } = changes;
     const targetChanged =
-      (fields.target !== undefined && fields.target !== monitor.target) || (fields.type !== undefined && fields.type !== monitor.type);
+      (fields.target !== undefined && fields.target !== monitor.target) ||
+      (fields.type !== undefined && fields.type !== monitor.type);
     if (fields.name !== undefined) monitor.name = fields.name;
     if (fields.type !== undefined) monitor.type = fields.type;
     if (fields.target !== undefined) monitor.target = fields.target;
@@ -225,7 +226,8 @@ export class Store {
       uptime_percent: uptimes.length === 0 ? null : round2(uptimes.reduce((a, b) => a + b, 0) / uptimes.length),
       checks: stats.reduce((a, s) => a + s.checks, 0),
       failures: stats.reduce((a, s) => a + s.failures, 0),
-      avg_latency_ms: latencies.length === 0 ? null : Math.round(latencies.reduce((a, b) => a + b, 0) / latencies.length),
+      avg_latency_ms:
+        latencies.length === 0 ? null : Math.round(latencies.reduce((a, b) => a + b, 0) / latencies.length),
       generated_at: now(),
       monitors: counts,
     };

@@ -43,7 +43,8 @@ export function parseJsonObject(text: string): Result<Record<string, unknown>> {
 
 // ---------------------------------------------------------------- targets
 
-const HOSTNAME = /^(?=.{1,253}\.?$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+const HOSTNAME =
+  /^(?=.{1,253}\.?$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
 
 function isHost(host: string): boolean {
   return HOSTNAME.test(host) || isIP(host) !== 0;
@@ -117,7 +118,8 @@ export interface MonitorChanges {
   extras: Record<string, unknown>;
 }
 
-const isMonitorType = (v: unknown): v is MonitorType => typeof v === 'string' && (MONITOR_TYPES as readonly string[]).includes(v);
+const isMonitorType = (v: unknown): v is MonitorType =>
+  typeof v === 'string' && (MONITOR_TYPES as readonly string[]).includes(v);
 const isReadOnlyMonitorField = (k: string) => (MONITOR_READ_ONLY_FIELDS as readonly string[]).includes(k);
 const isWritableMonitorField = (k: string) => (MONITOR_WRITABLE_FIELDS as readonly string[]).includes(k);
 
@@ -146,7 +148,8 @@ function checkMonitorBody(body: Record<string, unknown>, current: MonitorInput |
   const extras: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     // defineProperty, not assignment: a "__proto__" key must stay plain data.
-    if (!isWritableMonitorField(key)) Object.defineProperty(extras, key, { value, enumerable: true, writable: true, configurable: true });
+    if (!isWritableMonitorField(key))
+      Object.defineProperty(extras, key, { value, enumerable: true, writable: true, configurable: true });
   }
 
   if (Object.hasOwn(body, 'name')) {
@@ -186,7 +189,9 @@ function checkMonitorBody(body: Record<string, unknown>, current: MonitorInput |
   return { ok: true, value: { fields, extras } };
 }
 
-export function validateMonitorCreate(body: Record<string, unknown>): Result<{ input: MonitorInput; extras: Record<string, unknown> }> {
+export function validateMonitorCreate(
+  body: Record<string, unknown>,
+): Result<{ input: MonitorInput; extras: Record<string, unknown> }> {
   const checked = checkMonitorBody(body, null);
   if (!checked.ok) return checked;
   const { fields, extras } = checked.value;
@@ -220,8 +225,14 @@ export interface ChannelChanges {
 }
 
 const CHANNEL_TARGET_RULES: Record<ChannelKind, { test: (t: string) => boolean; message: string }> = {
-  email: { test: (t) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(t), message: 'target must be an email address for a channel of kind email' },
-  webhook: { test: (t) => hostOfTarget('http', t) !== null, message: 'target must be an http:// or https:// URL for a channel of kind webhook' },
+  email: {
+    test: (t) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(t),
+    message: 'target must be an email address for a channel of kind email',
+  },
+  webhook: {
+    test: (t) => hostOfTarget('http', t) !== null,
+    message: 'target must be an http:// or https:// URL for a channel of kind webhook',
+  },
   slack: {
     test: (t) => /^#[a-z0-9._-]{1,80}$/.test(t) || (/^https:\/\//i.test(t) && hostOfTarget('http', t) !== null),
     message: 'target must be a #channel name or an https:// webhook URL for a channel of kind slack',

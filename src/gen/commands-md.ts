@@ -18,13 +18,20 @@ function title(cmd: CommandSpec): string {
 
 /** GitHub's heading anchor for a plain-text heading. */
 function anchor(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
 }
 
 const isHelp = (o: OptionSpec) => o.long === '--help';
 
 function optionTable(options: OptionSpec[]): string[] {
-  return ['| option | description |', '|---|---|', ...options.map((o) => `| ${cell(code(o.flags))} | ${cell(o.helpDescription)} |`)];
+  return [
+    '| option | description |',
+    '|---|---|',
+    ...options.map((o) => `| ${cell(code(o.flags))} | ${cell(o.helpDescription)} |`),
+  ];
 }
 
 function section(cmd: CommandSpec): string[] {
@@ -40,7 +47,8 @@ function section(cmd: CommandSpec): string[] {
   if (cmd.path.length > 0 && options.length) lines.push(...optionTable(options), '');
   if (cmd.subcommands.length) {
     lines.push('| command | description |', '|---|---|');
-    for (const sub of cmd.subcommands) lines.push(`| [${cell(code(title(sub)))}](#${anchor(title(sub))}) | ${cell(sub.description)} |`);
+    for (const sub of cmd.subcommands)
+      lines.push(`| [${cell(code(title(sub)))}](#${anchor(title(sub))}) | ${cell(sub.description)} |`);
     lines.push('');
   }
   if (cmd.helpAfter) lines.push('```text', cmd.helpAfter, '```', '');

@@ -11,7 +11,15 @@ import { commandsMarkdown } from './commands-md.js';
 /** The program as every user gets it; its IO is never used (nothing runs). */
 export function referenceProgram() {
   const sink = { write: () => true };
-  const io: IO = { stdout: sink, stderr: sink, stdin: Readable.from([]), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env: {} };
+  const io: IO = {
+    stdout: sink,
+    stderr: sink,
+    stdin: Readable.from([]),
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    env: {},
+  };
   return buildProgram({ io });
 }
 

@@ -6,7 +6,14 @@
 import { performance } from 'node:perf_hooks';
 import { ApiError, ExitCode, NetworkError, InterruptedError } from '../errors.js';
 import { TransportError, type Transport, type TransportResponse } from './transport.js';
-import { backoffMs, DEFAULT_ATTEMPTS, isIdempotent, isRetryableStatus, parseRetryAfter, RETRY_AFTER_MAX_MS } from './retry.js';
+import {
+  backoffMs,
+  DEFAULT_ATTEMPTS,
+  isIdempotent,
+  isRetryableStatus,
+  parseRetryAfter,
+  RETRY_AFTER_MAX_MS,
+} from './retry.js';
 import { sanitizeLine } from '../output/sanitize.js';
 import { isPlainObject } from '../parse/fields.js';
 import { ownField, parseJson } from './json.js';
@@ -190,7 +197,10 @@ export class HttpClient {
           signal: this.options.signal,
         });
       } catch (error) {
-        const failure = error instanceof TransportError ? error : new TransportError('reset', String(error), undefined, { cause: error });
+        const failure =
+          error instanceof TransportError
+            ? error
+            : new TransportError('reset', String(error), undefined, { cause: error });
         if (failure.kind === 'aborted' || this.options.signal?.aborted) throw new InterruptedError();
         if (debug) debug(`< ${failure.kind}: ${sanitizeLine(failure.message)} after ${Date.now() - started}ms`);
         // POST and PATCH are retried only when no byte of the request left
@@ -234,17 +244,33 @@ export class HttpClient {
     }
   }
 
-  private async wait(ms: number, attempt: number, sleep: NonNullable<HttpClientOptions['sleep']>, debug: HttpClientOptions['debug']) {
+  private async wait(
+    ms: number,
+    attempt: number,
+    sleep: NonNullable<HttpClientOptions['sleep']>,
+    debug: HttpClientOptions['debug'],
+  ) {
     if (debug) debug(`  waiting ${ms}ms before attempt ${attempt + 1}`);
     await sleep(ms, this.options.signal);
   }
 
-  private transportError(failure: TransportError, method: string, url: string, idempotent: boolean, proxy: string | undefined): Error {
+  private transportError(
+    failure: TransportError,
+    method: string,
+    url: string,
+    idempotent: boolean,
+    proxy: string | undefined,
+  ): Error {
     const where = `${method} ${url}`;
     const proxyHint = proxy ? `a proxy is set (${proxy}): check it, or list the host in NO_PROXY` : undefined;
     const got = failure.response;
     const gotText = got ? `status ${got.status}, ${typeFromHeaders(got.headers)}` : undefined;
-    const details = { status: got?.status ?? 0, method, url, contentType: got ? typeFromHeaders(got.headers) : undefined };
+    const details = {
+      status: got?.status ?? 0,
+      method,
+      url,
+      contentType: got ? typeFromHeaders(got.headers) : undefined,
+    };
     const maybeApplied = idempotent ? undefined : notRetriedHint(method);
     switch (failure.kind) {
       case 'connect':
@@ -268,10 +294,13 @@ export class HttpClient {
           hint: 'for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file',
         });
       case 'reset':
-        return new NetworkError(`connection to ${originOf(url)} closed before a response (${failure.code ?? 'reset'})`, {
-          cause: failure,
-          hint: maybeApplied,
-        });
+        return new NetworkError(
+          `connection to ${originOf(url)} closed before a response (${failure.code ?? 'reset'})`,
+          {
+            cause: failure,
+            hint: maybeApplied,
+          },
+        );
       case 'incomplete':
         return new ApiError(
           `the response to ${where} was cut short${gotText ? ` (${gotText}, ${got?.receivedBytes ?? 0} bytes received)` : ''}`,
@@ -339,7 +368,13 @@ function parseSuccess(result: HttpResponse, response: TransportResponse): HttpRe
   } else {
     throw new ApiError(
       `unreadable response to ${result.method} ${result.url}: status ${response.status}, ${describeType(response)}, not valid JSON`,
-      { status: response.status, method: result.method, url: result.url, requestId: result.requestId, contentType: describeType(response) },
+      {
+        status: response.status,
+        method: result.method,
+        url: result.url,
+        requestId: result.requestId,
+        contentType: describeType(response),
+      },
       { exitCode: ExitCode.FAILURE },
     );
   }
@@ -384,7 +419,10 @@ function failureFromResponse(
   return new ApiError(
     message + (extra.suffix ?? ''),
     { status, method: result.method, url: result.url, requestId, contentType: describeType(response) },
-    { ...(extra.exitCode !== undefined ? { exitCode: extra.exitCode } : {}), ...(extra.hint !== undefined ? { hint: extra.hint } : {}) },
+    {
+      ...(extra.exitCode !== undefined ? { exitCode: extra.exitCode } : {}),
+      ...(extra.hint !== undefined ? { hint: extra.hint } : {}),
+    },
   );
 }
 

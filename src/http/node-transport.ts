@@ -6,7 +6,14 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { setOwn } from '../parse/fields.js';
-import { classify, TransportError, type PartialResponse, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+import {
+  classify,
+  TransportError,
+  type PartialResponse,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport.js';
 
 export function createNodeTransport(): Transport {
   return { send, close: async () => {} };
@@ -29,7 +36,10 @@ function send(req: TransportRequest): Promise<TransportResponse> {
       if (response) return resolve(response);
       let failure: TransportError;
       if (req.signal?.aborted) failure = new TransportError('aborted', 'aborted', 'ABORTED', { cause: error });
-      else if (timedOut) failure = new TransportError('timeout', `no complete answer within ${req.timeoutMs / 1000}s`, 'TIMEOUT', { cause: error });
+      else if (timedOut)
+        failure = new TransportError('timeout', `no complete answer within ${req.timeoutMs / 1000}s`, 'TIMEOUT', {
+          cause: error,
+        });
       else failure = classify(error, phase);
       failure.response ??= partial;
       reject(failure);
@@ -62,7 +72,8 @@ function send(req: TransportRequest): Promise<TransportResponse> {
       const responseHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(res.headers)) {
         // defineProperty: a header named "__proto__" is a header, not a prototype.
-        if (value !== undefined) setOwn(responseHeaders, name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
+        if (value !== undefined)
+          setOwn(responseHeaders, name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
       }
       const status = res.statusCode ?? 0;
       partial = { status, headers: responseHeaders, receivedBytes: 0 };
@@ -76,14 +87,21 @@ function send(req: TransportRequest): Promise<TransportResponse> {
         partial!.receivedBytes += chunk.length;
         if (partial!.receivedBytes > req.maxBodyBytes) {
           res.destroy();
-          return finish(new TransportError('too-large', `the response body is larger than ${req.maxBodyBytes} bytes`, 'TOO_LARGE'));
+          return finish(
+            new TransportError('too-large', `the response body is larger than ${req.maxBodyBytes} bytes`, 'TOO_LARGE'),
+          );
         }
         chunks.push(chunk);
       });
       res.on('error', (error) => finish(error));
-      res.on('aborted', () => finish(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' })));
+      res.on('aborted', () =>
+        finish(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' })),
+      );
       res.on('end', () => {
-        if (!res.complete) return finish(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }));
+        if (!res.complete)
+          return finish(
+            Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }),
+          );
         finish(undefined, { status, headers: responseHeaders, body: Buffer.concat(chunks) });
       });
     });

@@ -23,7 +23,8 @@ export function resolveRawPath(baseUrl: string, input: string): string {
   const refuse = (why: string) => new UsageError(`invalid PATH "${input}": ${why}; nothing was sent`);
   if (input.trim() === '') throw refuse('it is empty');
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0020\u007f-\u009f]/.test(input)) throw refuse('it contains a space or a control character (percent-encode it)');
+  if (/[\u0000-\u0020\u007f-\u009f]/.test(input))
+    throw refuse('it contains a space or a control character (percent-encode it)');
   if (input.includes('\\')) throw refuse('it contains a backslash');
   if (input.includes('#')) throw refuse('a fragment (#) is never sent');
   const base = new URL(baseUrl);
@@ -55,7 +56,10 @@ export function resolveRawPath(baseUrl: string, input: string): string {
   else if (absolute) throw refuse(`it is outside the base URL ${base.origin}${basePath}`);
   // Let the URL parser percent-encode what needs it, then check where it landed.
   const resolved = new URL(`${base.origin}${basePath}${pathname}${query}`);
-  if (resolved.origin !== base.origin || !(resolved.pathname === basePath || resolved.pathname.startsWith(`${basePath}/`))) {
+  if (
+    resolved.origin !== base.origin ||
+    !(resolved.pathname === basePath || resolved.pathname.startsWith(`${basePath}/`))
+  ) {
     throw refuse('it leaves the base URL');
   }
   return resolved.pathname.slice(basePath.length) + resolved.search;

@@ -30,7 +30,8 @@ export function chooseTransport(env: Env, many: boolean): TransportKind {
   if (proxySettings(env)) return 'undici';
   const forced = env.CPK_TRANSPORT;
   if (forced) {
-    if (forced !== 'node' && forced !== 'undici') throw new UsageError(`invalid CPK_TRANSPORT "${forced}": expected node or undici`);
+    if (forced !== 'node' && forced !== 'undici')
+      throw new UsageError(`invalid CPK_TRANSPORT "${forced}": expected node or undici`);
     return forced;
   }
   return many ? 'undici' : 'node';

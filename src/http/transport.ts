@@ -65,12 +65,21 @@ export interface Transport {
   readonly proxy?: string | undefined;
 }
 
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 // Node's TLS errors (ERR_TLS_*, ERR_SSL_*) and OpenSSL's certificate
 // verification codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN,
 // CERT_HAS_EXPIRED, HOSTNAME_MISMATCH, ...), as they appear in err.code.
-const TLS_CODE = /^(ERR_TLS_|ERR_SSL_)|CERT|^UNABLE_TO_|SELF_SIGNED|^INVALID_CA$|^INVALID_PURPOSE$|^PATH_LENGTH_EXCEEDED$|^HOSTNAME_MISMATCH$|CRL/;
+const TLS_CODE =
+  /^(ERR_TLS_|ERR_SSL_)|CERT|^UNABLE_TO_|SELF_SIGNED|^INVALID_CA$|^INVALID_PURPOSE$|^PATH_LENGTH_EXCEEDED$|^HOSTNAME_MISMATCH$|CRL/;
 
 /** Sorts a low-level error into a TransportFailure. */
 export function classify(error: unknown, phase: 'request' | 'body'): TransportError {
@@ -81,7 +90,10 @@ export function classify(error: unknown, phase: 'request' | 'body'): TransportEr
   if (code && CONNECT_CODES.has(code)) return new TransportError('connect', message, code, { cause: error });
   // undici's ProxyAgent: the proxy answered the CONNECT with something other than 200.
   const proxyStatus = /^Proxy response \((\d{3})\) !== 200/.exec(message);
-  if (proxyStatus) return new TransportError('proxy', `the proxy answered ${proxyStatus[1]} to the tunnel request`, code, { cause: error });
+  if (proxyStatus)
+    return new TransportError('proxy', `the proxy answered ${proxyStatus[1]} to the tunnel request`, code, {
+      cause: error,
+    });
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT') {
     return new TransportError('timeout', message, code, { cause: error });
   }

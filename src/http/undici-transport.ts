@@ -7,7 +7,14 @@ import { createRequire } from 'node:module';
 import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { setOwn } from '../parse/fields.js';
 import { proxySettings, type Env } from './select.js';
-import { classify, TransportError, type PartialResponse, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+import {
+  classify,
+  TransportError,
+  type PartialResponse,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport.js';
 
 /** A proxy URL fit for a message: credentials dropped. */
 function showProxy(url: string): string {
@@ -56,7 +63,10 @@ export function createUndiciTransport(env: Env): Transport {
   const undici = loadUndici(proxy);
   const dispatcher = undici.dispatcher;
   const proxyText = proxy
-    ? [proxy.httpsProxy && `HTTPS_PROXY=${showProxy(proxy.httpsProxy)}`, proxy.httpProxy && `HTTP_PROXY=${showProxy(proxy.httpProxy)}`]
+    ? [
+        proxy.httpsProxy && `HTTPS_PROXY=${showProxy(proxy.httpsProxy)}`,
+        proxy.httpProxy && `HTTP_PROXY=${showProxy(proxy.httpProxy)}`,
+      ]
         .filter(Boolean)
         .join(', ')
     : undefined;
@@ -76,7 +86,10 @@ export function createUndiciTransport(env: Env): Transport {
     const fail = (error: unknown, phase: 'request' | 'body'): TransportError => {
       let failure: TransportError;
       if (req.signal?.aborted) failure = new TransportError('aborted', 'aborted', 'ABORTED', { cause: error });
-      else if (timedOut) failure = new TransportError('timeout', `no complete answer within ${req.timeoutMs / 1000}s`, 'TIMEOUT', { cause: error });
+      else if (timedOut)
+        failure = new TransportError('timeout', `no complete answer within ${req.timeoutMs / 1000}s`, 'TIMEOUT', {
+          cause: error,
+        });
       else failure = classify(error, phase);
       failure.response ??= partial;
       return failure;
@@ -116,7 +129,13 @@ export function createUndiciTransport(env: Env): Transport {
           res.body.on('data', (chunk: Buffer) => {
             partial!.receivedBytes += chunk.length;
             if (partial!.receivedBytes > req.maxBodyBytes) {
-              reject(new TransportError('too-large', `the response body is larger than ${req.maxBodyBytes} bytes`, 'TOO_LARGE'));
+              reject(
+                new TransportError(
+                  'too-large',
+                  `the response body is larger than ${req.maxBodyBytes} bytes`,
+                  'TOO_LARGE',
+                ),
+              );
               return;
             }
             chunks.push(chunk);

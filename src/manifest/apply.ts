@@ -36,18 +36,26 @@ export interface ApplyOptions {
 export class UncertainCreateError extends CpkError {
   constructor(key: string, cause: unknown, statePath: string) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`${reason}; the create may have reached the service, so ${statePath} marks "${key}" as uncertain`, cause instanceof CpkError ? cause.exitCode : ExitCode.FAILURE, {
-      cause,
-      hint: `if the monitor exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`,
-    });
+    super(
+      `${reason}; the create may have reached the service, so ${statePath} marks "${key}" as uncertain`,
+      cause instanceof CpkError ? cause.exitCode : ExitCode.FAILURE,
+      {
+        cause,
+        hint: `if the monitor exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`,
+      },
+    );
   }
 }
 
 /** A create sent earlier whose outcome is unknown: not sent again without --create-uncertain. */
 export function uncertainError(key: string, since: string): CpkError {
-  return new CpkError(`a create of "${key}" sent at ${since} never got its answer recorded, so the monitor may already exist (the service cannot list monitors)`, ExitCode.FAILURE, {
-    hint: `if it exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`,
-  });
+  return new CpkError(
+    `a create of "${key}" sent at ${since} never got its answer recorded, so the monitor may already exist (the service cannot list monitors)`,
+    ExitCode.FAILURE,
+    {
+      hint: `if it exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`,
+    },
+  );
 }
 
 /**
@@ -59,13 +67,18 @@ export function uncertainError(key: string, since: string): CpkError {
 export function certainlyNotCreated(error: unknown): boolean {
   if (error instanceof UsageError || error instanceof AuthError) return true;
   if (error instanceof ApiError) return error.status >= 300 && error.status !== 502 && error.status !== 504;
-  if (error instanceof NetworkError) return error.cause instanceof TransportError && (error.cause.kind === 'connect' || error.cause.kind === 'tls');
+  if (error instanceof NetworkError)
+    return error.cause instanceof TransportError && (error.cause.kind === 'connect' || error.cause.kind === 'tls');
   return false;
 }
 
 function stateWriteError(statePath: string, error: unknown, what: string): CpkError {
   const code = (error as NodeJS.ErrnoException).code;
-  return new CpkError(`cannot write the state file ${statePath} (${code ?? String(error)}): ${what}`, ExitCode.FAILURE, { cause: error });
+  return new CpkError(
+    `cannot write the state file ${statePath} (${code ?? String(error)}): ${what}`,
+    ExitCode.FAILURE,
+    { cause: error },
+  );
 }
 
 export async function applyPlan(plan: Plan, state: StateStore, api: Api, options: ApplyOptions): Promise<Outcome[]> {
@@ -112,7 +125,10 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     try {
       await save(`monitor "${step.key}" was created as ${id}`);
     } catch (error) {
-      throw new CpkError((error as Error).message, ExitCode.FAILURE, { cause: error, hint: `record it with \`cpk import ${step.key}=${id}\`` });
+      throw new CpkError((error as Error).message, ExitCode.FAILURE, {
+        cause: error,
+        hint: `record it with \`cpk import ${step.key}=${id}\``,
+      });
     }
     return { kind: 'monitor', step, result: 'done', id };
   };
@@ -169,7 +185,12 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     try {
       report(await run(item));
     } catch (error) {
-      report({ ...item, result: 'failed', error, id: item.kind === 'monitor' && 'id' in item.step ? item.step.id : undefined });
+      report({
+        ...item,
+        result: 'failed',
+        error,
+        id: item.kind === 'monitor' && 'id' in item.step ? item.step.id : undefined,
+      });
     }
   };
 
@@ -177,7 +198,8 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
   const last: Step[] = [];
   for (const step of plan.monitors) {
     if (step.action === 'delete' || step.action === 'forget') last.push({ kind: 'monitor', step });
-    else if (step.action === 'create' || step.action === 'update' || step.action === 'uncertain') first.push({ kind: 'monitor', step });
+    else if (step.action === 'create' || step.action === 'update' || step.action === 'uncertain')
+      first.push({ kind: 'monitor', step });
   }
   for (const step of plan.channels) if (step.action === 'update') first.push({ kind: 'channel', step });
 

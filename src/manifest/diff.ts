@@ -17,7 +17,10 @@ export interface FieldChange {
 /** Whether `actual` already has everything `desired` names. */
 export function covers(actual: unknown, desired: unknown): boolean {
   if (isPlainObject(desired)) {
-    return isPlainObject(actual) && Object.keys(desired).every((key) => Object.hasOwn(actual, key) && covers(actual[key], desired[key]));
+    return (
+      isPlainObject(actual) &&
+      Object.keys(desired).every((key) => Object.hasOwn(actual, key) && covers(actual[key], desired[key]))
+    );
   }
   return isDeepStrictEqual(actual, desired);
 }

@@ -43,7 +43,9 @@ export function keyFor(monitor: JsonObject): string {
     .slice(0, 100)
     .replace(/-+$/, '');
   if (slug) return slug;
-  return typeof monitor.id === 'string' && /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(monitor.id) ? monitor.id : 'monitor';
+  return typeof monitor.id === 'string' && /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(monitor.id)
+    ? monitor.id
+    : 'monitor';
 }
 
 /** The fields of a manifest entry: what the service has, less what it owns, the interval as a duration. */
@@ -51,14 +53,18 @@ export function entryFor(monitor: JsonObject): JsonObject {
   const entry: JsonObject = {};
   for (const [field, value] of Object.entries(monitor)) {
     if (SERVER_OWNED_FIELDS.includes(field)) continue;
-    if (field === 'interval_seconds' && typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) setOwn(entry, 'interval', formatDuration(value));
+    if (field === 'interval_seconds' && typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
+      setOwn(entry, 'interval', formatDuration(value));
     else setOwn(entry, field, value);
   }
   return entry;
 }
 
 /** `{monitors: {key: entry}}` for one or more monitors; keys made unique with -2, -3... */
-export function manifestFor(monitors: JsonObject[]): { document: JsonObject; keys: Array<{ key: string; id: unknown }> } {
+export function manifestFor(monitors: JsonObject[]): {
+  document: JsonObject;
+  keys: Array<{ key: string; id: unknown }>;
+} {
   const entries: JsonObject = {};
   const keys: Array<{ key: string; id: unknown }> = [];
   for (const monitor of monitors) {
@@ -76,6 +82,8 @@ export async function manifestYaml(monitors: JsonObject[]): Promise<string> {
   const { stringify } = await import('yaml');
   const { document, keys } = manifestFor(monitors);
   // The id is the server's text: only a plain one goes into the comment.
-  const adopt = keys.map(({ key, id }) => `${key}=${typeof id === 'string' && /^[\w.:-]+$/.test(id) ? id : 'ID'}`).join(' ');
+  const adopt = keys
+    .map(({ key, id }) => `${key}=${typeof id === 'string' && /^[\w.:-]+$/.test(id) ? id : 'ID'}`)
+    .join(' ');
   return `# adopt with: cpk import ${adopt}\n${stringify(document)}`;
 }

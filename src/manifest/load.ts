@@ -42,7 +42,9 @@ export class ManifestError extends UsageError {
     readonly file: string,
     readonly problems: Problem[],
   ) {
-    super(`${file} is not a valid manifest (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was sent`);
+    super(
+      `${file} is not a valid manifest (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was sent`,
+    );
   }
 
   /** One line per problem, `file:line:col: message`, the way compilers and editors read them. */
@@ -82,7 +84,8 @@ function validate(value: unknown): ErrorObject[] {
 export function parseManifest(text: string, path: string): Manifest {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
-  const at = (offset: number | undefined): { line: number; col: number } => (offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset));
+  const at = (offset: number | undefined): { line: number; col: number } =>
+    offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
 
   const syntax = [...doc.errors, ...doc.warnings];
   if (syntax.length > 0) {
@@ -129,7 +132,11 @@ export function parseManifest(text: string, path: string): Manifest {
         // Wrong types and shapes were reported by the schema; parseDuration catches the rest ("1m1m").
         if (typeof interval !== 'number' && !(typeof interval === 'string' && DURATION_SHAPE.test(interval))) continue;
         try {
-          setOwn(body, 'interval_seconds', typeof interval === 'number' ? interval : parseDuration(String(interval), 'interval'));
+          setOwn(
+            body,
+            'interval_seconds',
+            typeof interval === 'number' ? interval : parseDuration(String(interval), 'interval'),
+          );
         } catch (error) {
           add(where('interval').value, `${showPath(['monitors', key, 'interval'])}: ${(error as Error).message}`);
         }
@@ -207,7 +214,12 @@ function keysInOrder(doc: Document, path: string[], value: JsonObject): string[]
 // ---------------------------------------------------------------- messages
 
 function decodePointer(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** monitors.checkout-api.interval, with keys that would confuse quoted. */
@@ -232,19 +244,31 @@ function describe(error: ErrorObject, doc: Document): { node: Node | undefined; 
   if (error.keyword === 'propertyNames') return undefined;
   const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;
   if (propertyName !== undefined) {
-    return { node: locate(doc, [...path, propertyName]).key, message: `${showPath([...path, propertyName])}: ${custom ?? error.message ?? 'invalid key'}` };
+    return {
+      node: locate(doc, [...path, propertyName]).key,
+      message: `${showPath([...path, propertyName])}: ${custom ?? error.message ?? 'invalid key'}`,
+    };
   }
   if (path.length === 0 && error.keyword === 'type') {
-    return { node: doc.contents ?? undefined, message: 'the manifest must be a mapping with monitors: and/or channels:' };
+    return {
+      node: doc.contents ?? undefined,
+      message: 'the manifest must be a mapping with monitors: and/or channels:',
+    };
   }
   const here = showPath(path);
   switch (error.keyword) {
     case 'required':
-      return { node: locate(doc, path).key, message: `${here}: missing required field "${String(params.missingProperty)}"` };
+      return {
+        node: locate(doc, path).key,
+        message: `${here}: missing required field "${String(params.missingProperty)}"`,
+      };
     case 'additionalProperties': {
       const field = String(params.additionalProperty);
       const expected = path.length === 0 ? ' (expected monitors, channels or $schema)' : '';
-      return { node: locate(doc, [...path, field]).key, message: `${here ? `${here}: ` : ''}unknown field "${field}"${expected}` };
+      return {
+        node: locate(doc, [...path, field]).key,
+        message: `${here ? `${here}: ` : ''}unknown field "${field}"${expected}`,
+      };
     }
   }
   // A field that must not be there at all: point at its name.
@@ -252,7 +276,10 @@ function describe(error: ErrorObject, doc: Document): { node: Node | undefined; 
   if (custom) return { node, message: `${here} ${custom}` };
   switch (error.keyword) {
     case 'type': {
-      const types = ([] as unknown[]).concat(params.type).map(String).filter((t) => t !== 'null');
+      const types = ([] as unknown[])
+        .concat(params.type)
+        .map(String)
+        .filter((t) => t !== 'null');
       return { node, message: `${here} must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}` };
     }
     case 'minLength':

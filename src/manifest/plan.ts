@@ -25,7 +25,8 @@ export type MonitorStep =
   /** --prune of an uncertain create the manifest no longer names: there is no id to delete, so cpk forgets it. */
   | { action: 'forget'; key: string; uncertainSince: string };
 
-export type ChannelStep = { action: 'update'; id: string; changes: FieldChange[]; patch: JsonObject } | { action: 'unchanged'; id: string };
+export type ChannelStep =
+  { action: 'update'; id: string; changes: FieldChange[]; patch: JsonObject } | { action: 'unchanged'; id: string };
 
 export interface Plan {
   manifest: string;
@@ -67,14 +68,29 @@ export function hasChanges(plan: Plan): boolean {
   return plan.monitors.some(isChange) || plan.channels.some(isChange);
 }
 
-export function countSteps(plan: Plan): Record<'create' | 'update' | 'delete' | 'unchanged' | 'uncertain' | 'orphaned' | 'forget', number> {
+export function countSteps(
+  plan: Plan,
+): Record<'create' | 'update' | 'delete' | 'unchanged' | 'uncertain' | 'orphaned' | 'forget', number> {
   const counts = { create: 0, update: 0, delete: 0, unchanged: 0, uncertain: 0, orphaned: 0, forget: 0 };
   for (const step of [...plan.monitors, ...plan.channels]) counts[step.action] += 1;
   return counts;
 }
 
-export async function buildPlan(manifest: Manifest, state: StateStore, api: Api, options: PlanOptions): Promise<{ plan: Plan; failures: PlanFailure[] }> {
-  const plan: Plan = { manifest: manifest.path, state: state.path, baseUrl: state.data.base_url, monitors: [], channels: [], droppedChannels: [], allRecordedGone: false };
+export async function buildPlan(
+  manifest: Manifest,
+  state: StateStore,
+  api: Api,
+  options: PlanOptions,
+): Promise<{ plan: Plan; failures: PlanFailure[] }> {
+  const plan: Plan = {
+    manifest: manifest.path,
+    state: state.path,
+    baseUrl: state.data.base_url,
+    monitors: [],
+    channels: [],
+    droppedChannels: [],
+    allRecordedGone: false,
+  };
   const failures: PlanFailure[] = [];
   const steps = new Map<string, MonitorStep>();
   const reads: Array<{ key: string; id: string; body: JsonObject }> = [];
@@ -83,7 +99,8 @@ export async function buildPlan(manifest: Manifest, state: StateStore, api: Api,
     const record = state.record(key);
     if (record?.id !== undefined) reads.push({ key, id: record.id, body });
     else if (record?.create_started_at === undefined) steps.set(key, { action: 'create', key, body });
-    else if (options.createUncertain) steps.set(key, { action: 'create', key, body, uncertainSince: record.create_started_at });
+    else if (options.createUncertain)
+      steps.set(key, { action: 'create', key, body, uncertainSince: record.create_started_at });
     else steps.set(key, { action: 'uncertain', key, uncertainSince: record.create_started_at });
   }
 
@@ -94,10 +111,16 @@ export async function buildPlan(manifest: Manifest, state: StateStore, api: Api,
       try {
         const actual = await api.getMonitor(id);
         const changes = diffFields(actual, body);
-        steps.set(key, changes.length === 0 ? { action: 'unchanged', key, id } : { action: 'update', key, id, changes, patch: patchOf(changes) });
+        steps.set(
+          key,
+          changes.length === 0
+            ? { action: 'unchanged', key, id }
+            : { action: 'update', key, id, changes, patch: patchOf(changes) },
+        );
       } catch (error) {
         // Deleted behind cpk's back: apply creates it again (and says so).
-        if (error instanceof ApiError && error.status === 404) steps.set(key, { action: 'create', key, body, replaces: id });
+        if (error instanceof ApiError && error.status === 404)
+          steps.set(key, { action: 'create', key, body, replaces: id });
         else failures.push({ key, id, error });
       }
     },
@@ -117,16 +140,25 @@ export async function buildPlan(manifest: Manifest, state: StateStore, api: Api,
   for (const key of Object.keys(state.data.monitors).sort()) {
     if (named.has(key)) continue;
     const record = state.record(key) ?? {};
-    if (record.id !== undefined) plan.monitors.push(options.prune ? { action: 'delete', key, id: record.id } : { action: 'orphaned', key, id: record.id });
+    if (record.id !== undefined)
+      plan.monitors.push(
+        options.prune ? { action: 'delete', key, id: record.id } : { action: 'orphaned', key, id: record.id },
+      );
     else if (record.create_started_at !== undefined) {
       const since = record.create_started_at;
-      plan.monitors.push(options.prune ? { action: 'forget', key, uncertainSince: since } : { action: 'orphaned', key, uncertainSince: since });
+      plan.monitors.push(
+        options.prune
+          ? { action: 'forget', key, uncertainSince: since }
+          : { action: 'orphaned', key, uncertainSince: since },
+      );
     }
   }
 
   for (const { id, settings } of manifest.channels) {
     const changes = diffFields(state.applied(id) ?? {}, settings);
-    plan.channels.push(changes.length === 0 ? { action: 'unchanged', id } : { action: 'update', id, changes, patch: patchOf(changes) });
+    plan.channels.push(
+      changes.length === 0 ? { action: 'unchanged', id } : { action: 'update', id, changes, patch: patchOf(changes) },
+    );
   }
   const channelIds = new Set(manifest.channels.map((c) => c.id));
   plan.droppedChannels = Object.keys(state.data.channels).filter((id) => !channelIds.has(id));

@@ -3,7 +3,12 @@
 // Unlike the bulk commands' mapPool (src/commands/bulk.ts), each task reports
 // its own outcome, and an interrupted one is still waited for: apply records
 // what a request that was already sent did.
-export async function runPool<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>, stop?: AbortSignal): Promise<void> {
+export async function runPool<T>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T) => Promise<void>,
+  stop?: AbortSignal,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length && !stop?.aborted) {

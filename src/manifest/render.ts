@@ -45,9 +45,14 @@ function monitorLines(step: MonitorStep, paint: Paint): string[] {
   switch (step.action) {
     case 'create': {
       let why = '';
-      if (step.replaces) why = ` (${safe(step.replaces)} answers 404: it was deleted outside cpk, so it is created again)`;
-      if (step.uncertainSince) why = ` (again: --create-uncertain, though the create sent at ${safe(step.uncertainSince)} may have reached the service)`;
-      return [paint.add(`+ ${key}: create${why}`), ...Object.entries(step.body).map(([field, value]) => `    ${safe(field)}: ${show(value)}`)];
+      if (step.replaces)
+        why = ` (${safe(step.replaces)} answers 404: it was deleted outside cpk, so it is created again)`;
+      if (step.uncertainSince)
+        why = ` (again: --create-uncertain, though the create sent at ${safe(step.uncertainSince)} may have reached the service)`;
+      return [
+        paint.add(`+ ${key}: create${why}`),
+        ...Object.entries(step.body).map(([field, value]) => `    ${safe(field)}: ${show(value)}`),
+      ];
     }
     case 'update':
       return [paint.change(`~ ${key} (${safe(step.id)}): update`), ...changeLines(step.changes, '(unset)', paint)];
@@ -58,33 +63,57 @@ function monitorLines(step: MonitorStep, paint: Paint): string[] {
     case 'orphaned':
       return step.id !== undefined
         ? [paint.warn(`  ${key} (${safe(step.id)}): not in the manifest; kept (apply --prune deletes it)`)]
-        : [paint.warn(`  ${key}: not in the manifest; an uncertain create from ${safe(step.uncertainSince ?? '?')} (apply --prune forgets it)`)];
+        : [
+            paint.warn(
+              `  ${key}: not in the manifest; an uncertain create from ${safe(step.uncertainSince ?? '?')} (apply --prune forgets it)`,
+            ),
+          ];
     case 'uncertain':
       return [
-        paint.warn(`! ${key}: uncertain: a create sent at ${safe(step.uncertainSince)} may have reached the service; apply will not create it again`),
+        paint.warn(
+          `! ${key}: uncertain: a create sent at ${safe(step.uncertainSince)} may have reached the service; apply will not create it again`,
+        ),
         `    if it exists, adopt it with: cpk import ${key}=ID; if not: cpk apply --create-uncertain`,
       ];
     case 'forget':
-      return [paint.remove(`- ${key}: forget the uncertain create from ${safe(step.uncertainSince)} (no id is known, so nothing can be deleted)`)];
+      return [
+        paint.remove(
+          `- ${key}: forget the uncertain create from ${safe(step.uncertainSince)} (no id is known, so nothing can be deleted)`,
+        ),
+      ];
   }
 }
 
 function channelLines(step: ChannelStep, paint: Paint): string[] {
   if (step.action === 'unchanged') return [paint.dim(`  channel ${safe(step.id)}: unchanged`)];
-  return [paint.change(`~ channel ${safe(step.id)}: update`), ...changeLines(step.changes, '(not applied by cpk yet)', paint)];
+  return [
+    paint.change(`~ channel ${safe(step.id)}: update`),
+    ...changeLines(step.changes, '(not applied by cpk yet)', paint),
+  ];
 }
 
 export function renderPlan(plan: Plan, paint: Paint): string {
-  const lines = [paint.dim(`Plan for ${safe(plan.manifest)} against ${safe(plan.baseUrl)} (state: ${safe(plan.state)})`), ''];
+  const lines = [
+    paint.dim(`Plan for ${safe(plan.manifest)} against ${safe(plan.baseUrl)} (state: ${safe(plan.state)})`),
+    '',
+  ];
   for (const step of plan.monitors) lines.push(...monitorLines(step, paint));
   for (const step of plan.channels) lines.push(...channelLines(step, paint));
   if (plan.monitors.length + plan.channels.length > 0) lines.push('');
   const n = countSteps(plan);
-  const kept = n.orphaned > 0 ? ` ${n.orphaned} not in the manifest ${n.orphaned === 1 ? 'is' : 'are'} kept (--prune deletes them).` : '';
+  const kept =
+    n.orphaned > 0
+      ? ` ${n.orphaned} not in the manifest ${n.orphaned === 1 ? 'is' : 'are'} kept (--prune deletes them).`
+      : '';
   if (!hasChanges(plan)) {
     lines.push(`No changes: the service matches ${safe(plan.manifest)}.${kept}`);
   } else {
-    const parts = [`${n.create} to create`, `${n.update} to update`, `${n.delete} to delete`, `${n.unchanged} unchanged`];
+    const parts = [
+      `${n.create} to create`,
+      `${n.update} to update`,
+      `${n.delete} to delete`,
+      `${n.unchanged} unchanged`,
+    ];
     if (n.uncertain > 0) parts.push(`${n.uncertain} uncertain`);
     if (n.forget > 0) parts.push(`${n.forget} to forget`);
     lines.push(`Plan: ${parts.join(', ')}.${kept}`);
@@ -109,7 +138,9 @@ function monitorJson(step: MonitorStep): JsonObject {
 }
 
 function channelJson(step: ChannelStep): JsonObject {
-  return step.action === 'update' ? { id: step.id, action: step.action, changes: changesJson(step.changes) } : { id: step.id, action: step.action };
+  return step.action === 'update'
+    ? { id: step.id, action: step.action, changes: changesJson(step.changes) }
+    : { id: step.id, action: step.action };
 }
 
 /** `cpk plan --json`. */
@@ -135,7 +166,14 @@ export interface ApplySummary {
 }
 
 export function summarize(plan: Plan, outcomes: Outcome[]): ApplySummary {
-  const s: ApplySummary = { created: 0, updated: 0, deleted: 0, unchanged: countSteps(plan).unchanged, failed: 0, skipped: 0 };
+  const s: ApplySummary = {
+    created: 0,
+    updated: 0,
+    deleted: 0,
+    unchanged: countSteps(plan).unchanged,
+    failed: 0,
+    skipped: 0,
+  };
   for (const o of outcomes) {
     if (o.result === 'failed') s.failed += 1;
     else if (o.result === 'skipped') s.skipped += 1;
@@ -147,7 +185,13 @@ export function summarize(plan: Plan, outcomes: Outcome[]): ApplySummary {
 }
 
 export function renderSummary(summary: ApplySummary): string {
-  const parts = [`${summary.created} created`, `${summary.updated} updated`, `${summary.deleted} deleted`, `${summary.unchanged} unchanged`, `${summary.failed} failed`];
+  const parts = [
+    `${summary.created} created`,
+    `${summary.updated} updated`,
+    `${summary.deleted} deleted`,
+    `${summary.unchanged} unchanged`,
+    `${summary.failed} failed`,
+  ];
   if (summary.skipped > 0) parts.push(`${summary.skipped} not started`);
   return `Apply: ${parts.join(', ')}.\n`;
 }
@@ -185,7 +229,9 @@ export function outcomeLine(outcome: Outcome): string {
   if (outcome.kind === 'channel') {
     const step = outcome.step as ChannelStep;
     const fields = step.action === 'update' ? step.changes.map((c) => c.field).join(', ') : '';
-    return outcome.result === 'failed' ? `cpk: update channel ${safe(step.id)}: ${failure(outcome.error)}` : `updated channel ${safe(step.id)}: ${safe(fields)}`;
+    return outcome.result === 'failed'
+      ? `cpk: update channel ${safe(step.id)}: ${failure(outcome.error)}`
+      : `updated channel ${safe(step.id)}: ${safe(fields)}`;
   }
   const step = outcome.step;
   const s = step as MonitorStep;

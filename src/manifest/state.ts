@@ -90,14 +90,17 @@ export function parseState(text: string, path: string): StateData {
       owners.set(out.id, key);
     }
     if (record.create_started_at !== undefined) {
-      if (typeof record.create_started_at !== 'string') throw damaged(path, `${where}.create_started_at must be a string`);
+      if (typeof record.create_started_at !== 'string')
+        throw damaged(path, `${where}.create_started_at must be a string`);
       out.create_started_at = record.create_started_at;
     }
-    if (out.id === undefined && out.create_started_at === undefined) throw damaged(path, `${where} has neither "id" nor "create_started_at"`);
+    if (out.id === undefined && out.create_started_at === undefined)
+      throw damaged(path, `${where} has neither "id" nor "create_started_at"`);
     setOwn(data.monitors, key, out);
   }
   for (const [id, record] of Object.entries(channels)) {
-    if (!isPlainObject(record) || !isPlainObject(record.applied)) throw damaged(path, `channels.${id}.applied must be an object`);
+    if (!isPlainObject(record) || !isPlainObject(record.applied))
+      throw damaged(path, `channels.${id}.applied must be an object`);
     setOwn(data.channels, id, { applied: record.applied });
   }
   return data;
@@ -136,7 +139,8 @@ export class StateStore {
    * would change (or --prune delete) monitors on the wrong service.
    */
   static async load(path: string, options: LoadStateOptions): Promise<StateStore> {
-    if (resolve(path) === resolve(options.manifestPath)) throw new UsageError(`the state file and the manifest are the same file (${path}); choose another --state`);
+    if (resolve(path) === resolve(options.manifestPath))
+      throw new UsageError(`the state file and the manifest are the same file (${path}); choose another --state`);
     let text: string | undefined;
     try {
       text = await readFile(path, 'utf8');
@@ -145,15 +149,22 @@ export class StateStore {
       if (code !== 'ENOENT') throw new UsageError(`cannot read the state file ${path} (${code ?? 'error'})`);
     }
     if (text === undefined) {
-      return new StateStore(path, { version: STATE_VERSION, base_url: options.baseUrl, monitors: {}, channels: {} }, false);
+      return new StateStore(
+        path,
+        { version: STATE_VERSION, base_url: options.baseUrl, monitors: {}, channels: {} },
+        false,
+      );
     }
     const data = parseState(text, path);
     if (data.base_url !== options.baseUrl) {
       const empty = Object.keys(data.monitors).length === 0 && Object.keys(data.channels).length === 0;
       if (!empty) {
-        throw new UsageError(`the state file ${path} records monitors of ${data.base_url}, but cpk is pointed at ${options.baseUrl}`, {
-          hint: 'point cpk at that service (--base-url, CPK_BASE_URL), or keep a separate state for this one with --state FILE',
-        });
+        throw new UsageError(
+          `the state file ${path} records monitors of ${data.base_url}, but cpk is pointed at ${options.baseUrl}`,
+          {
+            hint: 'point cpk at that service (--base-url, CPK_BASE_URL), or keep a separate state for this one with --state FILE',
+          },
+        );
       }
       data.base_url = options.baseUrl;
     }

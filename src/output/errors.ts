@@ -43,7 +43,12 @@ export function writeError(io: IO, error: unknown, options: { json: boolean; deb
     const id = report.requestId ? ` (request id: ${sanitizeLine(report.requestId)})` : '';
     io.stderr.write(`cpk: ${report.message}${id}\n`);
   }
-  if (options.debug && error instanceof Error && error.stack && !(error instanceof CpkError && error.exitCode === ExitCode.USAGE)) {
+  if (
+    options.debug &&
+    error instanceof Error &&
+    error.stack &&
+    !(error instanceof CpkError && error.exitCode === ExitCode.USAGE)
+  ) {
     io.stderr.write(`${sanitizeStack(error)}\n`);
   }
   return report.exitCode;
@@ -64,7 +69,12 @@ function sanitizeStack(error: Error): string {
  * One failed item of a bulk command: one line naming the item, or under
  * --json one JSON object that also carries the item's fields (e.g. its id).
  */
-export function writeItemError(io: IO, item: { label: string; fields: Record<string, unknown> }, error: unknown, options: { json: boolean }): number {
+export function writeItemError(
+  io: IO,
+  item: { label: string; fields: Record<string, unknown> },
+  error: unknown,
+  options: { json: boolean },
+): number {
   const report = describeError(error);
   if (options.json) {
     io.stderr.write(

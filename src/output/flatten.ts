@@ -22,7 +22,8 @@ export function flatten(value: unknown, prefix = '', out: Array<[string, string]
 function scalarText(value: unknown): string {
   if (value === null || value === undefined) return '-';
   if (Array.isArray(value)) {
-    if (value.every((item) => item === null || typeof item !== 'object')) return value.map((item) => String(item)).join(', ');
+    if (value.every((item) => item === null || typeof item !== 'object'))
+      return value.map((item) => String(item)).join(', ');
     return JSON.stringify(value);
   }
   if (typeof value === 'object') return JSON.stringify(value);

@@ -103,7 +103,14 @@ export class Output {
     if (!this.stdoutColor) return PLAIN;
     const { Chalk } = await import('chalk');
     const chalk = new Chalk({ level: 1 });
-    return { key: chalk.bold, dim: chalk.dim, ok: chalk.green, bad: chalk.red, warn: chalk.yellow, changed: chalk.inverse };
+    return {
+      key: chalk.bold,
+      dim: chalk.dim,
+      ok: chalk.green,
+      bad: chalk.red,
+      warn: chalk.yellow,
+      changed: chalk.inverse,
+    };
   }
 
   /**
@@ -117,19 +124,40 @@ export class Output {
     const { default: Table } = await import('cli-table3');
     const table = new Table({
       chars: {
-        top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-        left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+        top: '',
+        'top-mid': '',
+        'top-left': '',
+        'top-right': '',
+        bottom: '',
+        'bottom-mid': '',
+        'bottom-left': '',
+        'bottom-right': '',
+        left: '',
+        'left-mid': '',
+        mid: '',
+        'mid-mid': '',
+        right: '',
+        'right-mid': '',
+        middle: '  ',
       },
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
     });
     for (const [key, text] of rows) {
       const old = options.changed?.get(key);
       let cell = colorValue(key, sanitize(text), paint);
-      if (old !== undefined) cell = this.stdoutColor ? paint.changed(cell) : `${cell}  (${old === '' ? 'new' : `was ${sanitizeLine(old)}`})`;
+      if (old !== undefined)
+        cell = this.stdoutColor ? paint.changed(cell) : `${cell}  (${old === '' ? 'new' : `was ${sanitizeLine(old)}`})`;
       table.push([paint.key(sanitizeLine(key)), cell]);
     }
     // cli-table3 pads every cell; trailing blanks only get in the way of grep and diff.
-    const text = rows.length === 0 ? '(empty)' : table.toString().split('\n').map((line) => line.trimEnd()).join('\n');
+    const text =
+      rows.length === 0
+        ? '(empty)'
+        : table
+            .toString()
+            .split('\n')
+            .map((line) => line.trimEnd())
+            .join('\n');
     this.io.stdout.write(`${text}\n`);
   }
 
@@ -137,10 +165,19 @@ export class Output {
   async printRows(head: string[], rows: string[][]): Promise<void> {
     const paint = await this.palette();
     const { default: Table } = await import('cli-table3');
-    const table = new Table({ chars: BORDERLESS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 } });
+    const table = new Table({
+      chars: BORDERLESS,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+    });
     table.push(head.map((h) => paint.key(sanitizeLine(h))));
     for (const row of rows) table.push(row.map((cell, i) => colorValue(head[i] ?? '', sanitizeLine(cell), paint)));
-    this.io.stdout.write(`${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
+    this.io.stdout.write(
+      `${table
+        .toString()
+        .split('\n')
+        .map((line) => line.trimEnd())
+        .join('\n')}\n`,
+    );
   }
 
   /**
@@ -167,7 +204,12 @@ export class Output {
         .then(({ default: ora }) => {
           if (done) return;
           // isEnabled: decorate() already decided (it reads the IO's env, not process.env).
-          spinner = ora({ text, stream: this.io.stderr as NodeJS.WritableStream, discardStdin: false, isEnabled: true }).start();
+          spinner = ora({
+            text,
+            stream: this.io.stderr as NodeJS.WritableStream,
+            discardStdin: false,
+            isEnabled: true,
+          }).start();
         })
         .catch(() => {}); // no spinner is no loss
     }, 150);
@@ -193,8 +235,21 @@ export class Output {
 }
 
 const BORDERLESS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
 };
 
 function colorValue(key: string, text: string, paint: Palette): string {

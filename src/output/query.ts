@@ -6,8 +6,32 @@ import { UsageError } from '../errors.js';
 // a usage error before anything is sent (jmespath itself finds out only when
 // it evaluates the expression, after the request).
 const FUNCTIONS = new Set([
-  'abs', 'avg', 'ceil', 'contains', 'ends_with', 'floor', 'join', 'keys', 'length', 'map', 'max', 'max_by', 'merge', 'min', 'min_by',
-  'not_null', 'reverse', 'sort', 'sort_by', 'starts_with', 'sum', 'to_array', 'to_number', 'to_string', 'type', 'values',
+  'abs',
+  'avg',
+  'ceil',
+  'contains',
+  'ends_with',
+  'floor',
+  'join',
+  'keys',
+  'length',
+  'map',
+  'max',
+  'max_by',
+  'merge',
+  'min',
+  'min_by',
+  'not_null',
+  'reverse',
+  'sort',
+  'sort_by',
+  'starts_with',
+  'sum',
+  'to_array',
+  'to_number',
+  'to_string',
+  'type',
+  'values',
 ]);
 
 interface AstNode {

@@ -4,8 +4,9 @@
 
 // ESC-introduced sequences: CSI (ESC [ ... final), OSC/DCS/PM/APC/SOS (ESC ] ...
 // terminated by BEL or ST), and two-byte escapes. Their 8-bit C1 forms too.
-// eslint-disable-next-line no-control-regex
-const ESCAPE_SEQUENCE = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]P^_X]|[\u0090\u009d\u009e\u009f\u0098])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u007e]?/g;
+const ESCAPE_SEQUENCE =
+  // eslint-disable-next-line no-control-regex
+  /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]P^_X]|[\u0090\u009d\u009e\u009f\u0098])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u007e]?/g;
 // Every other C0 control but tab and newline, DEL, C1 controls, and the bidi
 // overrides that can reorder what a reader sees.
 // eslint-disable-next-line no-control-regex

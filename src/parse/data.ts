@@ -14,7 +14,10 @@ export async function parseDataFlag(value: string, stdin: NodeJS.ReadableStream)
 }
 
 /** `--data` as any JSON value (for `cpk api`, whose body may be an array or a scalar). */
-export async function parseJsonFlag(value: string, stdin: NodeJS.ReadableStream): Promise<{ parsed: unknown; source: string }> {
+export async function parseJsonFlag(
+  value: string,
+  stdin: NodeJS.ReadableStream,
+): Promise<{ parsed: unknown; source: string }> {
   let text: string;
   let source: string;
   if (value === '-') {

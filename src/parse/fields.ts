@@ -53,7 +53,9 @@ export function setPath(target: JsonObject, path: string[], value: unknown, flag
     } else if (isPlainObject(existing)) {
       node = existing;
     } else {
-      throw new UsageError(`invalid ${flag}: "${path.slice(0, i + 1).join('.')}" is already set to a value that is not an object`);
+      throw new UsageError(
+        `invalid ${flag}: "${path.slice(0, i + 1).join('.')}" is already set to a value that is not an object`,
+      );
     }
   }
   setOwn(node, path[path.length - 1] as string, value);

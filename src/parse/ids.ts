@@ -47,7 +47,9 @@ export function parseConcurrency(value: unknown): number {
   const text = String(value).trim();
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < 1 || n > MAX_CONCURRENCY) {
-    throw new UsageError(`invalid --concurrency "${String(value)}": expected a whole number from 1 to ${MAX_CONCURRENCY}`);
+    throw new UsageError(
+      `invalid --concurrency "${String(value)}": expected a whole number from 1 to ${MAX_CONCURRENCY}`,
+    );
   }
   return n;
 }

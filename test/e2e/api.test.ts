@@ -29,7 +29,17 @@ describe('cpk api', () => {
   it('PATCH sends --set/--set-string merged over --data, as JSON', async () => {
     const id = await createMonitor('raw patch');
     const sent = f.mark();
-    const r = await f.cpk(['api', 'patch', `monitors/${id}`, '--data', '{"name":"renamed","meta":{"a":1}}', '--set', 'paused=true', '--set-string', 'meta.b=2']);
+    const r = await f.cpk([
+      'api',
+      'patch',
+      `monitors/${id}`,
+      '--data',
+      '{"name":"renamed","meta":{"a":1}}',
+      '--set',
+      'paused=true',
+      '--set-string',
+      'meta.b=2',
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id, name: 'renamed', status: 'paused', meta: { a: 1, b: '2' } });
     const reqs = sent();
@@ -60,7 +70,13 @@ describe('cpk api', () => {
   });
 
   it('a non-JSON body prints as it came', async () => {
-    f.emu.injectFault({ method: 'GET', path: '/v1/monitors/mon_page', kind: 'html', status: 200, body: '<html>hello</html>' });
+    f.emu.injectFault({
+      method: 'GET',
+      path: '/v1/monitors/mon_page',
+      kind: 'html',
+      status: 200,
+      body: '<html>hello</html>',
+    });
     const r = await f.cpk(['api', 'GET', '/monitors/mon_page']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('<html>hello</html>\n');
@@ -73,7 +89,9 @@ describe('cpk api', () => {
     expect(notFound.stderr).toMatch(/^cpk: monitor not found \(request id: req_\w+\)\n$/);
     const invalid = await f.cpk(['api', 'POST', '/monitors', '--set', 'name=x', '--set', 'interval_seconds=1']);
     expect(invalid.code).toBe(7);
-    const forbidden = await f.cpk(['api', 'POST', '/monitors', '--set', 'name=x'], { env: { CPK_TOKEN: 'cpk_test_readonly' } });
+    const forbidden = await f.cpk(['api', 'POST', '/monitors', '--set', 'name=x'], {
+      env: { CPK_TOKEN: 'cpk_test_readonly' },
+    });
     expect(forbidden.code).toBe(5);
     const noToken = await runCli(['api', 'GET', '/monitors/mon_x'], { env: { CPK_BASE_URL: f.emu.baseUrl } });
     expect(noToken.code).toBe(4);
@@ -104,7 +122,9 @@ describe('cpk api', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout, args.join(' ')).toBe('');
       // --query implies --json, errors included
-      expect(r.stderr, args.join(' ')).toMatch(args.includes('--query') ? /^\{"error":.+,"exit_code":2\}\n$/ : /^cpk: .+\n$/);
+      expect(r.stderr, args.join(' ')).toMatch(
+        args.includes('--query') ? /^\{"error":.+,"exit_code":2\}\n$/ : /^cpk: .+\n$/,
+      );
     }
     expect(sent()).toEqual([]);
   });

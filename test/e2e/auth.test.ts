@@ -17,7 +17,12 @@ import { startEmulator, type Emulator } from '../../src/emulator/server.js';
 const f = useEmulator();
 const PROBE = '/v1/monitors/cpk-auth-probe';
 
-async function login(s: ReturnType<typeof sandbox>, token: string, args: string[] = [], env: Record<string, string | undefined> = {}) {
+async function login(
+  s: ReturnType<typeof sandbox>,
+  token: string,
+  args: string[] = [],
+  env: Record<string, string | undefined> = {},
+) {
   return s.cpk(['auth', 'login', '--with-token', ...args], { input: `${token}\n`, env });
 }
 
@@ -54,7 +59,9 @@ describe('auth login --with-token', () => {
     const s = sandbox();
     const r = await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--insecure-storage', '--no-verify']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`Token stored in ${s.file} (mode 0600, readable only by you), as --insecure-storage asks.`);
+    expect(r.stderr).toContain(
+      `Token stored in ${s.file} (mode 0600, readable only by you), as --insecure-storage asks.`,
+    );
     expect(r.stderr).not.toContain('keychain');
     expect(s.mode(s.dir)).toBe(0o700);
     expect(s.mode(s.file)).toBe(0o600);
@@ -76,7 +83,10 @@ describe('auth login --with-token', () => {
   it('repairs an existing config file that others can read, and says so', async () => {
     const s = sandbox();
     mkdirSync(s.dir, { recursive: true, mode: 0o700 });
-    const text = JSON.stringify({ profiles: { a: { base_url: f.emu.baseUrl, token_storage: 'file', token: f.emu.token } }, current_profile: 'a' });
+    const text = JSON.stringify({
+      profiles: { a: { base_url: f.emu.baseUrl, token_storage: 'file', token: f.emu.token } },
+      current_profile: 'a',
+    });
     writeFileSync(s.file, text, { mode: 0o644 });
     const r = await s.cpk(['profile', 'list']);
     expect(r.code).toBe(0);
@@ -91,7 +101,9 @@ describe('auth login --with-token', () => {
     const r = await login(s, 'ghp_notacpktoken1234', ['--base-url', f.emu.baseUrl]);
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('cpk: the token from stdin does not start with "cpk_": cpk API tokens do; nothing was stored\n');
+    expect(r.stderr).toBe(
+      'cpk: the token from stdin does not start with "cpk_": cpk API tokens do; nothing was stored\n',
+    );
     expect(existsSync(s.dir)).toBe(false);
     expect(sent()).toEqual([]);
 
@@ -110,9 +122,13 @@ describe('auth login --with-token', () => {
       login(s, 'cpk_test_suspended', ['--base-url', f.emu.baseUrl, '--profile', 'sus']),
     ]);
     expect(expired.code).toBe(4);
-    expect(expired.stderr).toMatch(/^cpk: the service refused the token \(401: token expired\); nothing was stored \(request id: req_\w+\)\n$/);
+    expect(expired.stderr).toMatch(
+      /^cpk: the service refused the token \(401: token expired\); nothing was stored \(request id: req_\w+\)\n$/,
+    );
     expect(suspended.code).toBe(5);
-    expect(suspended.stderr).toMatch(/^cpk: the service refused the token \(403: account suspended\); nothing was stored; to store it without checking, add --no-verify/);
+    expect(suspended.stderr).toMatch(
+      /^cpk: the service refused the token \(403: account suspended\); nothing was stored; to store it without checking, add --no-verify/,
+    );
     expect(existsSync(s.file)).toBe(false);
   });
 
@@ -122,14 +138,18 @@ describe('auth login --with-token', () => {
     const r = await login(s, 'cpk_offline_setup_token', ['--base-url', 'https://api.example.com', '--no-verify']);
     expect(r.code).toBe(0);
     expect(sent()).toEqual([]);
-    expect((s.config().profiles as Record<string, { base_url: string }>).default!.base_url).toBe('https://api.example.com/v1');
+    expect((s.config().profiles as Record<string, { base_url: string }>).default!.base_url).toBe(
+      'https://api.example.com/v1',
+    );
   });
 
   it('with CPK_TOKEN set: stores the new token, warns that CPK_TOKEN still wins, never writes CPK_TOKEN to disk', async () => {
     const s = sandbox();
     const r = await login(s, 'cpk_test_other', ['--base-url', f.emu.baseUrl], { CPK_TOKEN: f.emu.token });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('warning: CPK_TOKEN is set in this environment and still wins over the stored token; unset CPK_TOKEN to use profile "default"');
+    expect(r.stderr).toContain(
+      'warning: CPK_TOKEN is set in this environment and still wins over the stored token; unset CPK_TOKEN to use profile "default"',
+    );
     const text = readFileSync(s.file, 'utf8');
     expect(text).toContain('cpk_test_other');
     expect(text).not.toContain(f.emu.token);
@@ -151,7 +171,14 @@ describe('auth login --with-token', () => {
   it('the first profile logged in becomes current; later ones do not', async () => {
     const s = sandbox();
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'first']);
-    const second = await login(s, 'cpk_test_other', ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'second', '--json']);
+    const second = await login(s, 'cpk_test_other', [
+      '--base-url',
+      f.emu.baseUrl,
+      '--no-verify',
+      '--profile',
+      'second',
+      '--json',
+    ]);
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toEqual({
       profile: 'second',
@@ -194,14 +221,24 @@ describe('which profile, base URL and token are used', () => {
     return s;
   }
 
-  async function whereDoesItGo(s: ReturnType<typeof sandbox>, args: string[], env: Record<string, string | undefined> = {}) {
-    const [one, two] = [f.mark(), (() => {
-      const start = emu2.requests.length;
-      return () => emu2.requests.slice(start);
-    })()];
+  async function whereDoesItGo(
+    s: ReturnType<typeof sandbox>,
+    args: string[],
+    env: Record<string, string | undefined> = {},
+  ) {
+    const [one, two] = [
+      f.mark(),
+      (() => {
+        const start = emu2.requests.length;
+        return () => emu2.requests.slice(start);
+      })(),
+    ];
     const r = await s.cpk(['monitors', 'create', '--name', 'where', '-q', ...args], { env });
     expect(r.code, r.stderr).toBe(0);
-    const reqs = [...one().map((q) => ({ to: 'emu1', auth: q.headers.authorization })), ...two().map((q) => ({ to: 'emu2', auth: q.headers.authorization }))];
+    const reqs = [
+      ...one().map((q) => ({ to: 'emu1', auth: q.headers.authorization })),
+      ...two().map((q) => ({ to: 'emu2', auth: q.headers.authorization })),
+    ];
     return reqs;
   }
 
@@ -210,7 +247,9 @@ describe('which profile, base URL and token are used', () => {
     expect(await whereDoesItGo(s, [])).toEqual([{ to: 'emu1', auth: `Bearer ${f.emu.token}` }]);
     expect(await whereDoesItGo(s, ['--profile', 'b'])).toEqual([{ to: 'emu2', auth: `Bearer ${emu2.token}` }]);
     expect(await whereDoesItGo(s, [], { CPK_PROFILE: 'b' })).toEqual([{ to: 'emu2', auth: `Bearer ${emu2.token}` }]);
-    expect(await whereDoesItGo(s, ['--profile', 'a'], { CPK_PROFILE: 'b' })).toEqual([{ to: 'emu1', auth: `Bearer ${f.emu.token}` }]);
+    expect(await whereDoesItGo(s, ['--profile', 'a'], { CPK_PROFILE: 'b' })).toEqual([
+      { to: 'emu1', auth: `Bearer ${f.emu.token}` },
+    ]);
     // profile use changes the current one
     expect((await s.cpk(['profile', 'use', 'b'])).code).toBe(0);
     expect(await whereDoesItGo(s, [])).toEqual([{ to: 'emu2', auth: `Bearer ${emu2.token}` }]);
@@ -218,20 +257,28 @@ describe('which profile, base URL and token are used', () => {
 
   it('CPK_TOKEN beats the stored token', async () => {
     const s = await twoProfiles();
-    expect(await whereDoesItGo(s, [], { CPK_TOKEN: 'cpk_test_other' })).toEqual([{ to: 'emu1', auth: 'Bearer cpk_test_other' }]);
+    expect(await whereDoesItGo(s, [], { CPK_TOKEN: 'cpk_test_other' })).toEqual([
+      { to: 'emu1', auth: 'Bearer cpk_test_other' },
+    ]);
   });
 
   it('CPK_BASE_URL and --base-url beat the stored base URL, but a stored token is never sent to another origin', async () => {
     const s = await twoProfiles();
     // same origin: fine
-    expect(await whereDoesItGo(s, ['--base-url', `${f.emu.baseUrl}/`])).toEqual([{ to: 'emu1', auth: `Bearer ${f.emu.token}` }]);
+    expect(await whereDoesItGo(s, ['--base-url', `${f.emu.baseUrl}/`])).toEqual([
+      { to: 'emu1', auth: `Bearer ${f.emu.token}` },
+    ]);
     // with CPK_TOKEN, CPK_BASE_URL sends anywhere
-    expect(await whereDoesItGo(s, [], { CPK_BASE_URL: emu2.baseUrl, CPK_TOKEN: emu2.token })).toEqual([{ to: 'emu2', auth: `Bearer ${emu2.token}` }]);
+    expect(await whereDoesItGo(s, [], { CPK_BASE_URL: emu2.baseUrl, CPK_TOKEN: emu2.token })).toEqual([
+      { to: 'emu2', auth: `Bearer ${emu2.token}` },
+    ]);
     // profile a's token does not follow CPK_BASE_URL to the second service
     const sent = emu2.requests.length;
     const r = await s.cpk(['monitors', 'get', 'mon_x'], { env: { CPK_BASE_URL: emu2.baseUrl } });
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain(`the token of profile "a" is for ${new URL(f.emu.baseUrl).origin}; cpk does not send it to ${new URL(emu2.baseUrl).origin} (from CPK_BASE_URL)`);
+    expect(r.stderr).toContain(
+      `the token of profile "a" is for ${new URL(f.emu.baseUrl).origin}; cpk does not send it to ${new URL(emu2.baseUrl).origin} (from CPK_BASE_URL)`,
+    );
     expect(emu2.requests.length).toBe(sent);
   });
 
@@ -240,7 +287,9 @@ describe('which profile, base URL and token are used', () => {
     const sent = f.mark();
     const [flag, env] = await Promise.all([
       s.cpk(['monitors', 'get', 'mon_x', '--profile', 'nope']),
-      s.cpk(['monitors', 'get', 'mon_x'], { env: { CPK_PROFILE: 'nope', CPK_TOKEN: f.emu.token, CPK_BASE_URL: f.emu.baseUrl } }),
+      s.cpk(['monitors', 'get', 'mon_x'], {
+        env: { CPK_PROFILE: 'nope', CPK_TOKEN: f.emu.token, CPK_BASE_URL: f.emu.baseUrl },
+      }),
     ]);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('no profile "nope" (from --profile)');
@@ -263,7 +312,9 @@ describe('auth logout', () => {
     const r = await s.cpk(['monitors', 'get', 'mon_x']);
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('cpk: profile "default" has no token (logged out); run `cpk auth login --profile default`, or set CPK_TOKEN\n');
+    expect(r.stderr).toBe(
+      'cpk: profile "default" has no token (logged out); run `cpk auth login --profile default`, or set CPK_TOKEN\n',
+    );
     expect(sent()).toEqual([]);
     // the profile stays, logged out; logging out again is a no-op
     expect((await s.cpk(['profile', 'list'])).stdout).toBe(`* default  ${f.emu.baseUrl}  logged out\n`);
@@ -282,7 +333,9 @@ describe.concurrent('auth status and auth token', () => {
     ]);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^profile\s+dev \(from current profile\)$/m);
-    expect(human.stdout).toMatch(new RegExp(`^base_url\\s+${f.emu.baseUrl.replace(/[.]/g, '\\.')} \\(from profile "dev"\\)$`, 'm'));
+    expect(human.stdout).toMatch(
+      new RegExp(`^base_url\\s+${f.emu.baseUrl.replace(/[.]/g, '\\.')} \\(from profile "dev"\\)$`, 'm'),
+    );
     expect(human.stdout).toMatch(/^token\s+cpk_…oken \(from profile "dev", config file\)$/m);
     expect(human.stdout).toMatch(/^service\s+accepted \(GET .*\/monitors\/cpk-auth-probe answered 404/m);
     expect(JSON.parse(json.stdout)).toEqual({
@@ -298,7 +351,12 @@ describe.concurrent('auth status and auth token', () => {
     });
     // CPK_TOKEN is the source when set; the emulator refuses that one: exit 4, still reported
     expect(viaEnv.code).toBe(4);
-    expect(JSON.parse(viaEnv.stdout)).toMatchObject({ profile_source: 'CPK_PROFILE', token: 'cpk_…_env', token_source: 'CPK_TOKEN (over the token stored for profile "dev")', accepted: false });
+    expect(JSON.parse(viaEnv.stdout)).toMatchObject({
+      profile_source: 'CPK_PROFILE',
+      token: 'cpk_…_env',
+      token_source: 'CPK_TOKEN (over the token stored for profile "dev")',
+      accepted: false,
+    });
     for (const r of [human, json, viaEnv]) {
       expect(r.stdout + r.stderr).not.toContain(f.emu.token);
       expect(r.stdout + r.stderr).not.toContain('cpk_test_other_from_env');
@@ -328,9 +386,17 @@ describe.concurrent('profile list, use, remove', () => {
   it('lists profiles with the current one marked; remove of the current one leaves none current', async () => {
     const s = sandbox();
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'prod']);
-    await login(s, 'cpk_test_other', ['--base-url', 'https://staging.example.com', '--no-verify', '--profile', 'staging']);
+    await login(s, 'cpk_test_other', [
+      '--base-url',
+      'https://staging.example.com',
+      '--no-verify',
+      '--profile',
+      'staging',
+    ]);
     const list = await s.cpk(['profile', 'list']);
-    expect(list.stdout).toBe(`* prod     ${f.emu.baseUrl}  token in config file\n  staging  https://staging.example.com/v1  token in config file\n`);
+    expect(list.stdout).toBe(
+      `* prod     ${f.emu.baseUrl}  token in config file\n  staging  https://staging.example.com/v1  token in config file\n`,
+    );
     expect((await s.cpk(['profile', 'use', 'staging'])).code).toBe(0);
     expect(JSON.parse((await s.cpk(['profile', 'list', '--json'])).stdout)).toEqual([
       { name: 'prod', current: false, base_url: f.emu.baseUrl, token_storage: 'file' },
@@ -390,27 +456,38 @@ describe.concurrent('a corrupted or hand-broken config file', () => {
   ];
 
   // Every command on one broken file; a reader and a writer on each other kind.
-  const cases = Object.entries(broken).map(([kind, text], i) => [kind, text, i === 0 ? commands : [commands[0]!, commands[3]!]] as const);
-  it.each(cases)('%s: exits 2 with one line naming the file and the fix; the file is untouched', async (_kind, text, commands) => {
-    const s = sandbox();
-    mkdirSync(s.dir, { recursive: true, mode: 0o700 });
-    writeFileSync(s.file, text, { mode: 0o644 });
-    const before = statSync(s.file);
-    const results = await Promise.all(commands.map((args) => s.cpk(args, { input: `${quiet.token}\n`, env: { CPK_BASE_URL: quiet.baseUrl } })));
-    results.forEach((r, i) => {
-      const what = commands[i]!.join(' ');
-      expect(r.code, what).toBe(2);
-      expect(r.stdout, what).toBe('');
-      expect(r.stderr, what).toMatch(new RegExp(`^cpk: config file ${s.file.replace(/[.]/g, '\\.')} .+; fix it by hand, or move it away .+ cpk has not changed it\\n$`));
-      expect(r.stderr, what).not.toContain(SECRET);
-    });
-    expect(readFileSync(s.file, 'utf8')).toBe(text);
-    const after = statSync(s.file);
-    expect(after.mtimeMs).toBe(before.mtimeMs);
-    expect(after.mode & 0o777).toBe(0o644);
-    expect(readdirSync(s.dir)).toEqual(['config.json']);
-    expect(quiet.requests).toEqual([]);
-  });
+  const cases = Object.entries(broken).map(
+    ([kind, text], i) => [kind, text, i === 0 ? commands : [commands[0]!, commands[3]!]] as const,
+  );
+  it.each(cases)(
+    '%s: exits 2 with one line naming the file and the fix; the file is untouched',
+    async (_kind, text, commands) => {
+      const s = sandbox();
+      mkdirSync(s.dir, { recursive: true, mode: 0o700 });
+      writeFileSync(s.file, text, { mode: 0o644 });
+      const before = statSync(s.file);
+      const results = await Promise.all(
+        commands.map((args) => s.cpk(args, { input: `${quiet.token}\n`, env: { CPK_BASE_URL: quiet.baseUrl } })),
+      );
+      results.forEach((r, i) => {
+        const what = commands[i]!.join(' ');
+        expect(r.code, what).toBe(2);
+        expect(r.stdout, what).toBe('');
+        expect(r.stderr, what).toMatch(
+          new RegExp(
+            `^cpk: config file ${s.file.replace(/[.]/g, '\\.')} .+; fix it by hand, or move it away .+ cpk has not changed it\\n$`,
+          ),
+        );
+        expect(r.stderr, what).not.toContain(SECRET);
+      });
+      expect(readFileSync(s.file, 'utf8')).toBe(text);
+      const after = statSync(s.file);
+      expect(after.mtimeMs).toBe(before.mtimeMs);
+      expect(after.mode & 0o777).toBe(0o644);
+      expect(readdirSync(s.dir)).toEqual(['config.json']);
+      expect(quiet.requests).toEqual([]);
+    },
+  );
 
   it('says where a JSON syntax error is, by line and column', async () => {
     const s = sandbox();
@@ -453,10 +530,15 @@ describe.concurrent('atomic writes', () => {
     const s = sandbox();
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'old']);
     const old = readFileSync(s.file, 'utf8');
-    const killed = await login(s, 'cpk_the_new_token', ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'new'], {
-      NODE_OPTIONS: `--import ${HOOK}`,
-      CPK_TEST_KILL_AT: at,
-    });
+    const killed = await login(
+      s,
+      'cpk_the_new_token',
+      ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'new'],
+      {
+        NODE_OPTIONS: `--import ${HOOK}`,
+        CPK_TEST_KILL_AT: at,
+      },
+    );
     expect(killed.signal).toBe('SIGKILL');
     const now = readFileSync(s.file, 'utf8');
     if (expected === 'old') {
@@ -500,7 +582,9 @@ describe.concurrent('waits that must end', () => {
   it('20 concurrent writers leave valid JSON holding all 20 profiles, and no temp or lock file', async () => {
     const s = sandbox();
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => login(s, `cpk_writer_${i}_token`, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', `w${i}`])),
+      Array.from({ length: 20 }, (_, i) =>
+        login(s, `cpk_writer_${i}_token`, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', `w${i}`]),
+      ),
     );
     expect(results.map((r) => r.code)).toEqual(Array(20).fill(0));
     const profiles = s.config().profiles as Record<string, { token: string }>;
@@ -513,7 +597,9 @@ describe.concurrent('waits that must end', () => {
     const s = sandbox({ DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` });
     const r = await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`warning: no system keychain answered (Secret Service keyring: no answer within 3 s); the token is stored in plain text in ${s.file}`);
+    expect(r.stderr).toContain(
+      `warning: no system keychain answered (Secret Service keyring: no answer within 3 s); the token is stored in plain text in ${s.file}`,
+    );
     expect(s.mode(s.file)).toBe(0o600);
     expect((s.config().profiles as Record<string, { token: string }>).default!.token).toBe(f.emu.token);
   });
@@ -526,7 +612,8 @@ describe.concurrent('the prompt on a real terminal', () => {
     const command = [process.execPath, BIN, ...args].map(quote).join(' ');
     return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
       const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries({ PATH: process.env.PATH, LANG: 'C.UTF-8', TERM: 'dumb', ...s.env })) if (v !== undefined) env[k] = v;
+      for (const [k, v] of Object.entries({ PATH: process.env.PATH, LANG: 'C.UTF-8', TERM: 'dumb', ...s.env }))
+        if (v !== undefined) env[k] = v;
       const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
       let output = '';
       let typed = false;
@@ -551,7 +638,11 @@ describe.concurrent('the prompt on a real terminal', () => {
   it('asks for the token without echoing it, then stores it', async () => {
     const s = sandbox();
     // cpk_test_other: a token the emulator accepts (another account)
-    const r = await underTerminal(s, ['auth', 'login', '--base-url', f.emu.baseUrl, '--insecure-storage'], 'cpk_test_other\r');
+    const r = await underTerminal(
+      s,
+      ['auth', 'login', '--base-url', f.emu.baseUrl, '--insecure-storage'],
+      'cpk_test_other\r',
+    );
     expect(r.output).toContain(`Token for profile "default" (${f.emu.baseUrl}), input hidden: `);
     expect(r.output).toContain(`The service at ${f.emu.baseUrl} accepted the token.`);
     expect(r.output).toContain('Logged in: profile "default"');

@@ -9,7 +9,11 @@ import { useEmulator } from '../helpers/emulator.js';
 const f = useEmulator();
 
 function ndjson(count: number, prefix: string): string {
-  return Array.from({ length: count }, (_, i) => JSON.stringify({ name: `${prefix}-${i}`, target: `https://${prefix}-${i}.example.com` })).join('\n') + '\n';
+  return (
+    Array.from({ length: count }, (_, i) =>
+      JSON.stringify({ name: `${prefix}-${i}`, target: `https://${prefix}-${i}.example.com` }),
+    ).join('\n') + '\n'
+  );
 }
 
 async function createMany(count: number, prefix: string): Promise<string[]> {
@@ -39,7 +43,7 @@ describe('monitors delete with many ids', () => {
     expect(ids.filter((id) => left.has(id))).toEqual([]);
   });
 
-  it('mixed success and 404: one stderr line per failure, a count, the first failure\'s exit code, the others still deleted', async () => {
+  it("mixed success and 404: one stderr line per failure, a count, the first failure's exit code, the others still deleted", async () => {
     const [a, b] = await createMany(2, 'mixed');
     const r = await f.cpk(['monitors', 'delete', a!, 'mon_missing1', b!, 'mon_missing2', '--yes']);
     expect(r.code).toBe(6);
@@ -58,10 +62,19 @@ describe('monitors delete with many ids', () => {
     const r = await f.cpk(['monitors', 'delete', 'mon_boom', a!, 'mon_gone', '--yes', '--json', '--concurrency', '1']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual([{ id: a, deleted: true }]);
-    const lines = r.stderr.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual([
       { id: 'mon_boom', error: expect.any(String), status: 500, request_id: expect.any(String), exit_code: 1 },
-      { id: 'mon_gone', error: 'monitor not found', status: 404, request_id: expect.stringMatching(/^req_/), exit_code: 6 },
+      {
+        id: 'mon_gone',
+        error: 'monitor not found',
+        status: 404,
+        request_id: expect.stringMatching(/^req_/),
+        exit_code: 6,
+      },
       { error: '2 of 3 monitors could not be deleted', status: null, request_id: null, exit_code: 1 },
     ]);
   });
@@ -70,7 +83,9 @@ describe('monitors delete with many ids', () => {
     const sent = f.mark();
     const r = await f.cpk(['monitors', 'delete', '-'], { input: 'mon_1\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('cpk: refusing to delete monitors without --yes (stdin is not a terminal); nothing was sent\n');
+    expect(r.stderr).toBe(
+      'cpk: refusing to delete monitors without --yes (stdin is not a terminal); nothing was sent\n',
+    );
     expect(sent()).toEqual([]);
   });
 
@@ -135,7 +150,9 @@ describe('monitors get with many ids', () => {
     const r = await f.cpk(['monitors', 'get', a!, 'mon_nope']);
     expect(r.code).toBe(6);
     expect(r.stdout).toMatch(new RegExp(`^id\\s+${a}$`, 'm'));
-    expect(r.stderr).toMatch(/^cpk: mon_nope: monitor not found \(request id: req_\w+\)\ncpk: 1 of 2 monitors could not be fetched\n$/);
+    expect(r.stderr).toMatch(
+      /^cpk: mon_nope: monitor not found \(request id: req_\w+\)\ncpk: 1 of 2 monitors could not be fetched\n$/,
+    );
   });
 });
 
@@ -157,9 +174,18 @@ describe('monitors create --from', () => {
     ]);
     const stored = f.emu.monitors();
     expect(created.map((c) => stored.find((m) => m.id === c.id)?.name)).toEqual(['nd-1', 'nd-4']);
-    const errors = r.stderr.trim().split('\n').map((line) => JSON.parse(line));
+    const errors = r.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(errors).toEqual([
-      { line: 3, error: 'interval_seconds must be an integer between 30 and 86400', status: 422, request_id: expect.stringMatching(/^req_/), exit_code: 7 },
+      {
+        line: 3,
+        error: 'interval_seconds must be an integer between 30 and 86400',
+        status: 422,
+        request_id: expect.stringMatching(/^req_/),
+        exit_code: 7,
+      },
       { error: '1 of 3 monitors could not be created', status: null, request_id: null, exit_code: 7 },
     ]);
     // one POST per item, none retried
@@ -169,11 +195,16 @@ describe('monitors create --from', () => {
   it('a JSON array from a file: failures named by element index, a table for people', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-from-'));
     const file = join(dir, 'monitors.json');
-    writeFileSync(file, JSON.stringify([{ name: 'arr-0' }, { name: 'arr-1', type: 'bogus' }, { name: 'arr-2', paused: true }]));
+    writeFileSync(
+      file,
+      JSON.stringify([{ name: 'arr-0' }, { name: 'arr-1', type: 'bogus' }, { name: 'arr-2', paused: true }]),
+    );
     const r = await f.cpk(['monitors', 'create', '--from', file]);
     expect(r.code).toBe(7);
     expect(r.stdout).toMatch(/^id\s+status\nmon_\w+\s+pending\nmon_\w+\s+paused\n$/);
-    expect(r.stderr).toMatch(/^cpk: element \[1\]: type must be one of http, tcp, ping, dns \(request id: req_\w+\)\ncpk: 1 of 3 monitors could not be created\n$/);
+    expect(r.stderr).toMatch(
+      /^cpk: element \[1\]: type must be one of http, tcp, ping, dns \(request id: req_\w+\)\ncpk: 1 of 3 monitors could not be created\n$/,
+    );
   });
 
   it('a line that is not JSON refuses the whole input: nothing is created', async () => {
@@ -186,7 +217,9 @@ describe('monitors create --from', () => {
 
   it('an item without a name refuses the whole input', async () => {
     const sent = f.mark();
-    const r = await f.cpk(['monitors', 'create', '--from', '-'], { input: '{"name":"ok"}\n{"target":"https://x.example.com"}\n' });
+    const r = await f.cpk(['monitors', 'create', '--from', '-'], {
+      input: '{"name":"ok"}\n{"target":"https://x.example.com"}\n',
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('cpk: --from stdin line 2 has no "name" field; nothing was sent\n');
     expect(sent()).toEqual([]);
@@ -195,7 +228,9 @@ describe('monitors create --from', () => {
   it('a create that fails after it was sent is not retried (no duplicates)', async () => {
     f.emu.injectFault({ method: 'POST', path: '/v1/monitors', status: 503 });
     const sent = f.mark();
-    const r = await f.cpk(['monitors', 'create', '--from', '-', '--concurrency', '1', '-q'], { input: ndjson(2, 'no-dup') });
+    const r = await f.cpk(['monitors', 'create', '--from', '-', '--concurrency', '1', '-q'], {
+      input: ndjson(2, 'no-dup'),
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^mon_\w+\n$/);
     expect(r.stderr).toMatch(/^cpk: line 1: .+\ncpk: 1 of 2 monitors could not be created\n$/);

@@ -17,18 +17,40 @@ async function createMonitor(name = 'probe'): Promise<string> {
 describe('monitors create', () => {
   it('sends exactly the given fields and prints the server JSON with --json', async () => {
     const sent = f.mark();
-    const r = await f.cpk(['monitors', 'create', '--name', 'Checkout API', '--type', 'http', '--target', 'https://shop.example.com/health', '--interval', '1m', '--json']);
+    const r = await f.cpk([
+      'monitors',
+      'create',
+      '--name',
+      'Checkout API',
+      '--type',
+      'http',
+      '--target',
+      'https://shop.example.com/health',
+      '--interval',
+      '1m',
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
-    expect(body).toMatchObject({ name: 'Checkout API', type: 'http', target: 'https://shop.example.com/health', interval_seconds: 60 });
+    expect(body).toMatchObject({
+      name: 'Checkout API',
+      type: 'http',
+      target: 'https://shop.example.com/health',
+      interval_seconds: 60,
+    });
     expect(body.id).toMatch(/^mon_/);
     expect(typeof body.status).toBe('string');
     const reqs = sent();
     expect(reqs).toHaveLength(1);
     expect(reqs[0]!.method).toBe('POST');
     expect(reqs[0]!.path).toBe('/v1/monitors');
-    expect(JSON.parse(reqs[0]!.body)).toEqual({ name: 'Checkout API', type: 'http', target: 'https://shop.example.com/health', interval_seconds: 60 });
+    expect(JSON.parse(reqs[0]!.body)).toEqual({
+      name: 'Checkout API',
+      type: 'http',
+      target: 'https://shop.example.com/health',
+      interval_seconds: 60,
+    });
     expect(reqs[0]!.headers['content-type']).toBe('application/json');
     expect(reqs[0]!.headers.authorization).toBe(`Bearer ${f.emu.token}`);
     // --json output is exactly the stored monitor as the server returned it
@@ -53,9 +75,27 @@ describe('monitors create', () => {
   it('takes --data from a file, with flags merged over it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-data-'));
     const file = join(dir, 'm.json');
-    writeFileSync(file, JSON.stringify({ name: 'from file', target: 'https://f.example.com', tags: ['a', 'b'], notify: { email: 'x@example.com' } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'from file',
+        target: 'https://f.example.com',
+        tags: ['a', 'b'],
+        notify: { email: 'x@example.com' },
+      }),
+    );
     const sent = f.mark();
-    const r = await f.cpk(['monitors', 'create', '--data', `@${file}`, '--name', 'flag wins', '--set', 'notify.sms=false', '--json']);
+    const r = await f.cpk([
+      'monitors',
+      'create',
+      '--data',
+      `@${file}`,
+      '--name',
+      'flag wins',
+      '--set',
+      'notify.sms=false',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(sent()[0]!.body)).toEqual({
       name: 'flag wins',
@@ -67,7 +107,9 @@ describe('monitors create', () => {
 
   it('takes --data from stdin', async () => {
     const sent = f.mark();
-    const r = await f.cpk(['monitors', 'create', '--data', '-', '--json'], { input: '{"name":"from stdin","interval_seconds":120}' });
+    const r = await f.cpk(['monitors', 'create', '--data', '-', '--json'], {
+      input: '{"name":"from stdin","interval_seconds":120}',
+    });
     expect(r.code).toBe(0);
     expect(JSON.parse(sent()[0]!.body)).toEqual({ name: 'from stdin', interval_seconds: 120 });
   });
@@ -99,7 +141,18 @@ describe('monitors update', () => {
     const id = await createMonitor('upd');
     const sent = f.mark();
     const r = await f.cpk([
-      'monitors', 'update', id, '--interval', '5m', '--set', 'paused=true', '--set', 'meta.count=3', '--set-string', 'meta.code=007', '--json',
+      'monitors',
+      'update',
+      id,
+      '--interval',
+      '5m',
+      '--set',
+      'paused=true',
+      '--set',
+      'meta.count=3',
+      '--set-string',
+      'meta.code=007',
+      '--json',
     ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -137,7 +190,16 @@ describe('monitors delete', () => {
 describe('channels update', () => {
   it('PATCHes the channel and prints {ok}', async () => {
     const sent = f.mark();
-    const r = await f.cpk(['channels', 'update', 'ch_ops', '--set', 'enabled=false', '--set-string', 'name=Ops team', '--json']);
+    const r = await f.cpk([
+      'channels',
+      'update',
+      'ch_ops',
+      '--set',
+      'enabled=false',
+      '--set-string',
+      'name=Ops team',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ ok: true });
     expect(sent()[0]!.path).toBe('/v1/channels/ch_ops');
@@ -204,9 +266,13 @@ describe('emulator command', () => {
     const info = JSON.parse(await ready);
     expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(info.token).toMatch(/^cpk_/);
-    const created = await runCli(['monitors', 'create', '--name', 'via command', '-q'], { env: { CPK_BASE_URL: info.base_url, CPK_TOKEN: info.token } });
+    const created = await runCli(['monitors', 'create', '--name', 'via command', '-q'], {
+      env: { CPK_BASE_URL: info.base_url, CPK_TOKEN: info.token },
+    });
     expect(created.code).toBe(0);
-    const got = await runCli(['monitors', 'get', created.stdout.trim(), '--json'], { env: { CPK_BASE_URL: info.base_url, CPK_TOKEN: info.token } });
+    const got = await runCli(['monitors', 'get', created.stdout.trim(), '--json'], {
+      env: { CPK_BASE_URL: info.base_url, CPK_TOKEN: info.token },
+    });
     expect(JSON.parse(got.stdout).name).toBe('via command');
     child!.kill('SIGTERM');
     const result = await done;

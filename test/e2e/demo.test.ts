@@ -10,7 +10,14 @@ describe('npm run demo', () => {
     const r = spawnSync(process.execPath, [script], { env: baseEnv(), encoding: 'utf8', timeout: 30_000 });
     expect(r.stderr).toContain('cpk: monitor not found (request id: req_');
     expect(r.status).toBe(0);
-    for (const step of ['$ cpk monitors create', '$ cpk monitors get', '$ cpk monitors update', '$ cpk reports get', '$ cpk channels update', '$ cpk monitors delete']) {
+    for (const step of [
+      '$ cpk monitors create',
+      '$ cpk monitors get',
+      '$ cpk monitors update',
+      '$ cpk reports get',
+      '$ cpk channels update',
+      '$ cpk monitors delete',
+    ]) {
       expect(r.stdout).toContain(step);
     }
     expect(r.stdout).toContain('"deleted": true');

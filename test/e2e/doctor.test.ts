@@ -14,7 +14,10 @@ interface Report {
   checks: Array<{ name: string; ok: boolean; detail: string; fix: string | null }>;
 }
 
-async function doctor(env: Record<string, string | undefined> = {}, args: string[] = []): Promise<{ code: number | null; report: Report; stderr: string }> {
+async function doctor(
+  env: Record<string, string | undefined> = {},
+  args: string[] = [],
+): Promise<{ code: number | null; report: Report; stderr: string }> {
   const r = await f.cpk(['doctor', '--json', '--retries', '0', ...args], { env });
   return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
 }
@@ -29,7 +32,15 @@ describe('cpk doctor', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const lines = r.stdout.trim().split('\n');
-    expect(lines.map((l) => l.split(':')[0])).toEqual(['✓ Node.js', '✓ Config file', '✓ Profile and base URL', '✓ Proxy', '✓ Service', '✓ Clock', '✓ Token']);
+    expect(lines.map((l) => l.split(':')[0])).toEqual([
+      '✓ Node.js',
+      '✓ Config file',
+      '✓ Profile and base URL',
+      '✓ Proxy',
+      '✓ Service',
+      '✓ Clock',
+      '✓ Token',
+    ]);
     expect(r.stdout).toContain(`${f.emu.baseUrl} (from CPK_BASE_URL)`);
     expect(r.stdout).toMatch(/Service: reachable; openapi\.json: OpenAPI 3\.1\.\d+, API version \S+/);
     expect(r.stdout).toMatch(/Token: cpk_…\S{4} from CPK_TOKEN: accepted by the service/);
@@ -45,7 +56,10 @@ describe('cpk doctor', () => {
 
   it('a config file others can read fails, naming chmod', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-doctor-'));
-    const login = await f.cpk(['auth', 'login', '--with-token', '--no-verify', '--insecure-storage'], { env: { CPK_CONFIG_DIR: dir, CPK_TOKEN: undefined }, input: `${f.emu.token}\n` });
+    const login = await f.cpk(['auth', 'login', '--with-token', '--no-verify', '--insecure-storage'], {
+      env: { CPK_CONFIG_DIR: dir, CPK_TOKEN: undefined },
+      input: `${f.emu.token}\n`,
+    });
     expect(login.code).toBe(0);
     chmodSync(join(dir, 'config.json'), 0o644);
     const { code, report, stderr } = await doctor({ CPK_CONFIG_DIR: dir });
@@ -117,7 +131,11 @@ describe('doctor checks', () => {
   });
 
   it("the minimum is package.json's engines.node", () => {
-    expect(checkNode('20.18.0')).toMatchObject({ ok: false, detail: '20.18.0 (cpk needs >= 20.18.1)', fix: 'install Node.js 20.18.1 or newer' });
+    expect(checkNode('20.18.0')).toMatchObject({
+      ok: false,
+      detail: '20.18.0 (cpk needs >= 20.18.1)',
+      fix: 'install Node.js 20.18.1 or newer',
+    });
   });
 
   it('clock skew within a minute passes', () => {

@@ -16,7 +16,10 @@ function curlArgs(lines: string, env: Record<string, string>): string[][] {
     .trim()
     .split('\n')
     .map((line) => {
-      const r = spawnSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }\n${line}\n`], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+      const r = spawnSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }\n${line}\n`], {
+        env: { PATH: process.env.PATH ?? '', ...env },
+        encoding: 'utf8',
+      });
       expect(r.status).toBe(0);
       return r.stdout.split('\n').slice(0, -1);
     });
@@ -24,7 +27,8 @@ function curlArgs(lines: string, env: Record<string, string>): string[][] {
 
 function header(args: string[], name: string): string | undefined {
   for (let i = 0; i < args.length - 1; i++) {
-    if (args[i] === '-H' && args[i + 1]!.toLowerCase().startsWith(`${name.toLowerCase()}: `)) return args[i + 1]!.slice(name.length + 2);
+    if (args[i] === '-H' && args[i + 1]!.toLowerCase().startsWith(`${name.toLowerCase()}: `))
+      return args[i + 1]!.slice(name.length + 2);
   }
   return undefined;
 }
@@ -66,14 +70,21 @@ describe('--dry-run', () => {
       ['DELETE', `${f.emu.baseUrl}/monitors/mon_b`],
       ['DELETE', `${f.emu.baseUrl}/monitors/mon_a`],
     ]);
-    const from = await f.cpk(['monitors', 'create', '--from', '-', '--dry-run'], { input: '[{"name":"first"},{"name":"second"}]' });
-    expect(curlArgs(from.stdout, {}).map((a) => JSON.parse(a[a.indexOf('--data-raw') + 1]!).name)).toEqual(['first', 'second']);
+    const from = await f.cpk(['monitors', 'create', '--from', '-', '--dry-run'], {
+      input: '[{"name":"first"},{"name":"second"}]',
+    });
+    expect(curlArgs(from.stdout, {}).map((a) => JSON.parse(a[a.indexOf('--data-raw') + 1]!).name)).toEqual([
+      'first',
+      'second',
+    ]);
   });
 
   it('needs no token (it sends nothing), and asks no confirmation', async () => {
     const r = await runCli(['monitors', 'delete', 'mon_x', '--dry-run'], { env: { CPK_BASE_URL: f.emu.baseUrl } });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`curl -X DELETE ${f.emu.baseUrl}/monitors/mon_x -H 'Accept: application/json' -H 'User-Agent: ${userAgent()}' -H "Authorization: Bearer $CPK_TOKEN"\n`);
+    expect(r.stdout).toBe(
+      `curl -X DELETE ${f.emu.baseUrl}/monitors/mon_x -H 'Accept: application/json' -H 'User-Agent: ${userAgent()}' -H "Authorization: Bearer $CPK_TOKEN"\n`,
+    );
   });
 
   it('with --json describes the request as JSON (and --query can pick from it)', async () => {
@@ -81,7 +92,12 @@ describe('--dry-run', () => {
     expect(JSON.parse(r.stdout)).toEqual({
       method: 'PATCH',
       url: `${f.emu.baseUrl}/monitors/mon_x`,
-      headers: { accept: 'application/json', 'user-agent': userAgent(), 'content-type': 'application/json', authorization: 'Bearer $CPK_TOKEN' },
+      headers: {
+        accept: 'application/json',
+        'user-agent': userAgent(),
+        'content-type': 'application/json',
+        authorization: 'Bearer $CPK_TOKEN',
+      },
       body: { name: 'n' },
     });
     const q = await f.cpk(['monitors', 'delete', 'a', 'b', '--dry-run', '--query', '[].url']);
@@ -103,7 +119,9 @@ describe('--query', () => {
   });
 
   it('objects, numbers and null print as JSON', async () => {
-    const id = (await f.cpk(['monitors', 'create', '--name', 'q2', '--target', 'https://q2.example.com', '-q'])).stdout.trim();
+    const id = (
+      await f.cpk(['monitors', 'create', '--name', 'q2', '--target', 'https://q2.example.com', '-q'])
+    ).stdout.trim();
     const [picked, number, missing] = await Promise.all([
       f.cpk(['monitors', 'get', id, '--query', '{name: name, every: interval_seconds}']),
       f.cpk(['monitors', 'get', id, '--query', 'interval_seconds']),
@@ -115,7 +133,11 @@ describe('--query', () => {
   });
 
   it('applies to arrays from several ids', async () => {
-    const [a, b] = (await f.cpk(['monitors', 'create', '--from', '-', '-q'], { input: '{"name":"arr-a"}\n{"name":"arr-b"}\n' })).stdout.trim().split('\n');
+    const [a, b] = (
+      await f.cpk(['monitors', 'create', '--from', '-', '-q'], { input: '{"name":"arr-a"}\n{"name":"arr-b"}\n' })
+    ).stdout
+      .trim()
+      .split('\n');
     const [r, joined] = await Promise.all([
       f.cpk(['monitors', 'get', b!, a!, '--query', '[].name']),
       f.cpk(['monitors', 'get', b!, a!, '--query', "join(',', [].id)"]),
@@ -137,7 +159,10 @@ describe('--query', () => {
       f.cpk(['monitors', 'get', 'mon_x', '--query', 'lenght(@)']),
     ]);
     expect(syntax.code).toBe(2);
-    expect(JSON.parse(syntax.stderr)).toMatchObject({ error: expect.stringContaining('invalid --query "id["'), exit_code: 2 });
+    expect(JSON.parse(syntax.stderr)).toMatchObject({
+      error: expect.stringContaining('invalid --query "id["'),
+      exit_code: 2,
+    });
     expect(fn.code).toBe(2);
     expect(JSON.parse(fn.stderr).error).toContain('unknown function lenght()');
     expect(sent()).toEqual([]);

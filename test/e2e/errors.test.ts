@@ -19,7 +19,12 @@ async function freePort(): Promise<number> {
 
 describe('exit codes', () => {
   it('1: a 5xx from the server', async () => {
-    f.emu.injectFault({ method: 'GET', status: 500, times: 3, body: JSON.stringify({ error: 'database on fire', request_id: 'req_fire' }) });
+    f.emu.injectFault({
+      method: 'GET',
+      status: 500,
+      times: 3,
+      body: JSON.stringify({ error: 'database on fire', request_id: 'req_fire' }),
+    });
     const r = await f.cpk(['monitors', 'get', 'mon_x']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -113,7 +118,7 @@ describe('exit codes', () => {
     expect(r.stderr).toMatch(/^cpk: monitor not found \(request id: req_[0-9a-f]+\)\n$/);
   });
 
-  it('6: another account\'s monitor is not found', async () => {
+  it("6: another account's monitor is not found", async () => {
     const mine = await f.cpk(['monitors', 'create', '--name', 'private', '-q']);
     const r = await f.cpk(['monitors', 'get', mine.stdout.trim()], { env: { CPK_TOKEN: 'cpk_test_other' } });
     expect(r.code).toBe(6);
@@ -133,16 +138,31 @@ describe('exit codes', () => {
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     const err = JSON.parse(lines[0]!);
-    expect(err).toEqual({ error: 'monitor not found', status: 404, request_id: expect.stringMatching(/^req_/), exit_code: 6 });
+    expect(err).toEqual({
+      error: 'monitor not found',
+      status: 404,
+      request_id: expect.stringMatching(/^req_/),
+      exit_code: 6,
+    });
   });
 
   it('with --json a local error has status null', async () => {
     const r = await f.cpk(['monitors', 'get', '..', '--json']);
-    expect(JSON.parse(r.stderr)).toEqual({ error: 'invalid monitor id ".."', status: null, request_id: null, exit_code: 2 });
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: 'invalid monitor id ".."',
+      status: null,
+      request_id: null,
+      exit_code: 2,
+    });
   });
 
   it('a 2xx that is not JSON is exit 1, naming status and content type', async () => {
-    f.emu.injectFault({ method: 'GET', status: 200, body: '<html>hi</html>', headers: { 'content-type': 'text/html' } });
+    f.emu.injectFault({
+      method: 'GET',
+      status: 200,
+      body: '<html>hi</html>',
+      headers: { 'content-type': 'text/html' },
+    });
     const r = await f.cpk(['monitors', 'get', 'mon_1']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -150,7 +170,12 @@ describe('exit codes', () => {
   });
 
   it('a create answered without id/status is exit 1 (unexpected shape)', async () => {
-    f.emu.injectFault({ method: 'POST', status: 201, body: '{"hello":"world"}', headers: { 'content-type': 'application/json' } });
+    f.emu.injectFault({
+      method: 'POST',
+      status: 201,
+      body: '{"hello":"world"}',
+      headers: { 'content-type': 'application/json' },
+    });
     const r = await f.cpk(['monitors', 'create', '--name', 'x']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/unexpected response/);
@@ -200,7 +225,11 @@ describe('server text is sanitized', () => {
   });
 
   it('server error messages are sanitized too', async () => {
-    f.emu.injectFault({ method: 'GET', status: 404, body: JSON.stringify({ error: 'gone\u001b[2J\nreally', request_id: 'req_\u001b[31mx' }) });
+    f.emu.injectFault({
+      method: 'GET',
+      status: 404,
+      body: JSON.stringify({ error: 'gone\u001b[2J\nreally', request_id: 'req_\u001b[31mx' }),
+    });
     const r = await f.cpk(['monitors', 'get', 'mon_1']);
     expect(r.stderr).toBe('cpk: gone really (request id: req_x)\n');
   });
@@ -230,7 +259,11 @@ describe('a closed pipe', () => {
   it('a reader that stops early gets no stack trace', async () => {
     const { spawnSync } = await import('node:child_process');
     const { BIN } = await import('../helpers/cli.js');
-    const r = spawnSync('bash', ['-c', `node "${BIN}" --help | head -c 10 >/dev/null; node "${BIN}" monitors create --help | true`], { encoding: 'utf8' });
+    const r = spawnSync(
+      'bash',
+      ['-c', `node "${BIN}" --help | head -c 10 >/dev/null; node "${BIN}" monitors create --help | true`],
+      { encoding: 'utf8' },
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });

@@ -49,7 +49,9 @@ function countByName(prefix: string): Map<string, number> {
 describe('apply interrupted midway', () => {
   it('SIGTERM lets the create in flight finish and records it; the next apply creates no duplicates', async () => {
     const { dir, file, names } = setup('term', 4);
-    const killed = await f.cpk(['apply', '-f', file, '--yes', '--concurrency', '1'], { onSpawn: killAfterFirstPost('SIGTERM') });
+    const killed = await f.cpk(['apply', '-f', file, '--yes', '--concurrency', '1'], {
+      onSpawn: killAfterFirstPost('SIGTERM'),
+    });
     expect(killed.code).toBe(130);
     expect(killed.stderr).toContain('interrupted: starting nothing new');
     expect(killed.stderr).toContain('records everything that was done; run cpk apply again to finish');
@@ -70,7 +72,9 @@ describe('apply interrupted midway', () => {
 
   it('after SIGKILL the create in flight is marked uncertain: never re-sent on its own, adopted with import', async () => {
     const { dir, file, names } = setup('kill', 3);
-    const killed = await f.cpk(['apply', '-f', file, '--yes', '--concurrency', '1'], { onSpawn: killAfterFirstPost('SIGKILL') });
+    const killed = await f.cpk(['apply', '-f', file, '--yes', '--concurrency', '1'], {
+      onSpawn: killAfterFirstPost('SIGKILL'),
+    });
     expect(killed.signal).toBe('SIGKILL');
     expect(readState(dir).monitors.m0).toEqual({ create_started_at: expect.any(String) });
     // The request had reached the server, which creates the monitor once its latency is over.

@@ -20,7 +20,14 @@ function write(dir: string, text: string, name = 'cpk.yaml'): string {
   return file;
 }
 
-function state(dir: string, name = 'cpk.state.json'): { base_url: string; monitors: Record<string, { id?: string; create_started_at?: string }>; channels: Record<string, unknown> } {
+function state(
+  dir: string,
+  name = 'cpk.state.json',
+): {
+  base_url: string;
+  monitors: Record<string, { id?: string; create_started_at?: string }>;
+  channels: Record<string, unknown>;
+} {
   return JSON.parse(readFileSync(join(dir, name), 'utf8'));
 }
 
@@ -30,14 +37,22 @@ function named(prefix: string) {
 
 /** A manifest of monitors `<prefix> a`, `<prefix> b`, ... */
 function manifest(prefix: string, keys: string[], extra = ''): string {
-  const monitors = keys.map((k) => `  ${k}:\n    name: ${prefix} ${k}\n    type: http\n    target: https://${k}.example.com/health\n    interval: 1m\n`).join('');
+  const monitors = keys
+    .map(
+      (k) =>
+        `  ${k}:\n    name: ${prefix} ${k}\n    type: http\n    target: https://${k}.example.com/health\n    interval: 1m\n`,
+    )
+    .join('');
   return `monitors:\n${monitors}${extra}`;
 }
 
 describe('cpk apply and plan', () => {
   it('first apply creates everything and writes the state; then plan shows no changes (exit 0)', async () => {
     const dir = workdir();
-    const file = write(dir, `${manifest('first', ['web', 'api'])}    tags: [prod, payments]\nchannels:\n  ch_oncall:\n    enabled: false\n    events: [down, up]\n`);
+    const file = write(
+      dir,
+      `${manifest('first', ['web', 'api'])}    tags: [prod, payments]\nchannels:\n  ch_oncall:\n    enabled: false\n    events: [down, up]\n`,
+    );
 
     const before = await f.cpk(['plan', '-f', file]);
     expect(before.stderr).toBe('');
@@ -52,28 +67,49 @@ describe('cpk apply and plan', () => {
     const posts = sent().filter((q) => q.method === 'POST');
     expect(posts.map((q) => JSON.parse(q.body))).toEqual([
       { name: 'first web', type: 'http', target: 'https://web.example.com/health', interval_seconds: 60 },
-      { name: 'first api', type: 'http', target: 'https://api.example.com/health', interval_seconds: 60, tags: ['prod', 'payments'] },
+      {
+        name: 'first api',
+        type: 'http',
+        target: 'https://api.example.com/health',
+        interval_seconds: 60,
+        tags: ['prod', 'payments'],
+      },
     ]);
     const patch = sent().filter((q) => q.method === 'PATCH');
-    expect(patch.map((q) => [q.path, JSON.parse(q.body)])).toEqual([['/v1/channels/ch_oncall', { enabled: false, events: ['down', 'up'] }]]);
+    expect(patch.map((q) => [q.path, JSON.parse(q.body)])).toEqual([
+      ['/v1/channels/ch_oncall', { enabled: false, events: ['down', 'up'] }],
+    ]);
 
     const s = state(dir);
     expect(s.base_url).toBe(f.emu.baseUrl);
     expect(Object.keys(s.monitors)).toEqual(['api', 'web']);
-    const ids = named('first ').map((m) => m.id).sort();
+    const ids = named('first ')
+      .map((m) => m.id)
+      .sort();
     expect(ids).toHaveLength(2);
     expect([s.monitors.api!.id, s.monitors.web!.id].sort()).toEqual(ids);
     expect(s.channels).toEqual({ ch_oncall: { applied: { enabled: false, events: ['down', 'up'] } } });
-    expect(f.emu.channels().find((c) => c.id === 'ch_oncall')).toMatchObject({ enabled: false, events: ['down', 'up'] });
+    expect(f.emu.channels().find((c) => c.id === 'ch_oncall')).toMatchObject({
+      enabled: false,
+      events: ['down', 'up'],
+    });
     expect(readdirSync(dir).sort()).toEqual(['cpk.state.json', 'cpk.yaml']); // no temporary file left behind
 
     const quiet = f.mark();
-    const [plan, json, again] = await Promise.all([f.cpk(['plan', '-f', file]), f.cpk(['plan', '-f', file, '--json']), f.cpk(['apply', '-f', file, '--yes'])]);
+    const [plan, json, again] = await Promise.all([
+      f.cpk(['plan', '-f', file]),
+      f.cpk(['plan', '-f', file, '--json']),
+      f.cpk(['apply', '-f', file, '--yes']),
+    ]);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('No changes: the service matches');
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout);
-    expect(parsed).toMatchObject({ changes: false, base_url: f.emu.baseUrl, summary: { create: 0, update: 0, delete: 0, unchanged: 3 } });
+    expect(parsed).toMatchObject({
+      changes: false,
+      base_url: f.emu.baseUrl,
+      summary: { create: 0, update: 0, delete: 0, unchanged: 3 },
+    });
     expect(parsed.monitors).toEqual([
       { key: 'web', action: 'unchanged', id: s.monitors.web!.id },
       { key: 'api', action: 'unchanged', id: s.monitors.api!.id },
@@ -89,12 +125,23 @@ describe('cpk apply and plan', () => {
     const dir = workdir();
     const file = write(dir, manifest('edit', ['one', 'two']));
     expect((await f.cpk(['apply', '-f', file, '--yes'])).code).toBe(0);
-    write(dir, manifest('edit', ['one', 'two']).replace('https://two.example.com/health\n    interval: 1m', 'https://two.example.com/health\n    interval: 5m'));
+    write(
+      dir,
+      manifest('edit', ['one', 'two']).replace(
+        'https://two.example.com/health\n    interval: 1m',
+        'https://two.example.com/health\n    interval: 5m',
+      ),
+    );
 
     const plan = await f.cpk(['plan', '-f', file, '--json']);
     expect(plan.code).toBe(10);
     const id = state(dir).monitors.two!.id;
-    expect(JSON.parse(plan.stdout).monitors[1]).toEqual({ key: 'two', action: 'update', id, changes: [{ field: 'interval_seconds', from: 60, to: 300 }] });
+    expect(JSON.parse(plan.stdout).monitors[1]).toEqual({
+      key: 'two',
+      action: 'update',
+      id,
+      changes: [{ field: 'interval_seconds', from: 60, to: 300 }],
+    });
 
     const sent = f.mark();
     const r = await f.cpk(['apply', '-f', file, '--yes']);
@@ -130,7 +177,11 @@ describe('cpk apply and plan', () => {
     const r = await f.cpk(['apply', '-f', file, '--yes', '--prune']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Apply: 0 created, 0 updated, 1 deleted, 1 unchanged, 0 failed.');
-    expect(del().filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path}`)).toEqual([`DELETE /v1/monitors/${dropId}`]);
+    expect(
+      del()
+        .filter((q) => q.method !== 'GET')
+        .map((q) => `${q.method} ${q.path}`),
+    ).toEqual([`DELETE /v1/monitors/${dropId}`]);
     expect(named('prune ').map((m) => m.name)).toEqual(['prune keep']);
     expect(Object.keys(state(dir).monitors)).toEqual(['keep']);
   });
@@ -190,7 +241,9 @@ describe('cpk apply and plan', () => {
     }
     const json = await f.cpk(['plan', '-f', file, '--json']);
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.stderr).error).toContain(`${file}:4:23: monitors.checkout.interval_seconds must be an integer; ${file}:5:3:`);
+    expect(JSON.parse(json.stderr).error).toContain(
+      `${file}:4:23: monitors.checkout.interval_seconds must be an integer; ${file}:5:3:`,
+    );
     expect(sent()).toEqual([]);
     expect(readdirSync(dir)).toEqual(['cpk.yaml']);
   });
@@ -198,18 +251,28 @@ describe('cpk apply and plan', () => {
   it('reports YAML syntax errors and bad durations with their position', async () => {
     const dir = workdir();
     const syntax = write(dir, 'monitors:\n  a:\n    name: x\n    name: y\n', 'dup.yaml');
-    const duration = write(dir, 'monitors:\n  a:\n    name: x\n    interval: 1m1m\n  b:\n    name: y\n    interval: 1m\n    interval_seconds: 60\n', 'dur.json');
+    const duration = write(
+      dir,
+      'monitors:\n  a:\n    name: x\n    interval: 1m1m\n  b:\n    name: y\n    interval: 1m\n    interval_seconds: 60\n',
+      'dur.json',
+    );
     const [r1, r2] = await Promise.all([f.cpk(['plan', '-f', syntax]), f.cpk(['plan', '-f', duration])]);
     expect(r1.code).toBe(2);
     expect(r1.stderr).toContain(`${syntax}:4:5: Map keys must be unique\n`);
     expect(r2.code).toBe(2);
-    expect(r2.stderr).toContain(`${duration}:4:15: monitors.a.interval: invalid interval "1m1m": unit "m" given twice\n`);
+    expect(r2.stderr).toContain(
+      `${duration}:4:15: monitors.a.interval: invalid interval "1m1m": unit "m" given twice\n`,
+    );
     expect(r2.stderr).toContain(`${duration}:7:5: monitors.b: give interval or interval_seconds, not both\n`);
   });
 
   it('reads the same structure as JSON', async () => {
     const dir = workdir();
-    const file = write(dir, JSON.stringify({ monitors: { j: { name: 'json j', interval_seconds: 90 } } }, null, 2), 'monitors.json');
+    const file = write(
+      dir,
+      JSON.stringify({ monitors: { j: { name: 'json j', interval_seconds: 90 } } }, null, 2),
+      'monitors.json',
+    );
     const r = await f.cpk(['apply', '-f', file, '--yes']);
     expect(r.code).toBe(0);
     expect(named('json ')).toMatchObject([{ name: 'json j', interval_seconds: 90 }]);
@@ -256,17 +319,29 @@ describe('cpk apply and plan', () => {
   it('a failed create fails apply, keeps the others recorded, and the next apply completes it', async () => {
     const dir = workdir();
     const file = write(dir, manifest('partial', ['a', 'b', 'c']));
-    f.emu.injectFault({ method: 'POST', path: '/v1/monitors', status: 503, times: 1, body: JSON.stringify({ error: 'busy, try later', request_id: 'req_busy' }) });
+    f.emu.injectFault({
+      method: 'POST',
+      path: '/v1/monitors',
+      status: 503,
+      times: 1,
+      body: JSON.stringify({ error: 'busy, try later', request_id: 'req_busy' }),
+    });
     const r = await f.cpk(['apply', '-f', file, '--yes', '--concurrency', '1']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('cpk: create a: busy, try later (request id: req_busy)\n');
     expect(r.stdout).toContain('Apply: 2 created, 0 updated, 0 deleted, 0 unchanged, 1 failed.');
-    expect(r.stderr).toMatch(/cpk: 1 of 3 changes failed \(see above\); .* records what was done; run cpk apply again to retry\n$/);
+    expect(r.stderr).toMatch(
+      /cpk: 1 of 3 changes failed \(see above\); .* records what was done; run cpk apply again to retry\n$/,
+    );
     // The service refused it, so nothing is uncertain: the next apply simply creates it.
     expect(state(dir).monitors.a).toBeUndefined();
     const again = await f.cpk(['apply', '-f', file, '--yes']);
     expect(again.code).toBe(0);
-    expect(named('partial ').map((m) => m.name).sort()).toEqual(['partial a', 'partial b', 'partial c']);
+    expect(
+      named('partial ')
+        .map((m) => m.name)
+        .sort(),
+    ).toEqual(['partial a', 'partial b', 'partial c']);
   });
 
   it('channel settings are PATCHed when they differ from what was last applied, one field at a time', async () => {
@@ -278,7 +353,9 @@ describe('cpk apply and plan', () => {
     const sent = f.mark();
     const r = await f.cpk(['apply', '-f', file, '--yes']);
     expect(r.code).toBe(0);
-    expect(sent().map((q) => [q.method, q.path, JSON.parse(q.body)])).toEqual([['PATCH', '/v1/channels/ch_slack', { target: '#ops' }]]);
+    expect(sent().map((q) => [q.method, q.path, JSON.parse(q.body)])).toEqual([
+      ['PATCH', '/v1/channels/ch_slack', { target: '#ops' }],
+    ]);
     expect(state(dir).channels).toEqual({ ch_slack: { applied: { enabled: true, target: '#ops' } } });
   });
 
@@ -310,7 +387,19 @@ describe('cpk apply and plan', () => {
 
 describe('starting from existing monitors', () => {
   it('monitors get --manifest prints an entry that, once imported, plans no changes', async () => {
-    const created = await f.cpk(['monitors', 'create', '--name', 'Adopted API', '--target', 'https://adopt.example.com', '--interval', '90', '--set', 'tags=["x"]', '-q']);
+    const created = await f.cpk([
+      'monitors',
+      'create',
+      '--name',
+      'Adopted API',
+      '--target',
+      'https://adopt.example.com',
+      '--interval',
+      '90',
+      '--set',
+      'tags=["x"]',
+      '-q',
+    ]);
     const id = created.stdout.trim();
     const entry = await f.cpk(['monitors', 'get', id, '--manifest']);
     expect(entry.code).toBe(0);
@@ -331,7 +420,16 @@ describe('starting from existing monitors', () => {
     );
     const json = await f.cpk(['monitors', 'get', id, '--manifest', '--json']);
     expect(JSON.parse(json.stdout)).toEqual({
-      monitors: { 'adopted-api': { name: 'Adopted API', type: 'http', target: 'https://adopt.example.com', interval: '1m30s', paused: false, tags: ['x'] } },
+      monitors: {
+        'adopted-api': {
+          name: 'Adopted API',
+          type: 'http',
+          target: 'https://adopt.example.com',
+          interval: '1m30s',
+          paused: false,
+          tags: ['x'],
+        },
+      },
     });
 
     const second = (await f.cpk(['monitors', 'create', '--name', 'Adopted API', '-q'])).stdout.trim();
@@ -355,7 +453,10 @@ describe('starting from existing monitors', () => {
     const dir = workdir();
     const file = write(dir, manifest('imp', ['a', 'b']));
     const id = (await f.cpk(['monitors', 'create', '--name', 'imp other', '-q'])).stdout.trim();
-    const [unknownKey, missing] = await Promise.all([f.cpk(['import', `zzz=${id}`, '-f', file]), f.cpk(['import', 'a=mon_doesnotexist', '-f', file])]);
+    const [unknownKey, missing] = await Promise.all([
+      f.cpk(['import', `zzz=${id}`, '-f', file]),
+      f.cpk(['import', 'a=mon_doesnotexist', '-f', file]),
+    ]);
     expect(unknownKey.code).toBe(2);
     expect(unknownKey.stderr).toContain('"zzz" is not a monitor key in');
     expect(missing.code).toBe(6);
@@ -364,7 +465,10 @@ describe('starting from existing monitors', () => {
 
     expect((await f.cpk(['import', `a=${id}`, '-f', file])).code).toBe(0);
     const other = (await f.cpk(['monitors', 'create', '--name', 'imp third', '-q'])).stdout.trim();
-    const [taken, twice] = await Promise.all([f.cpk(['import', `a=${other}`, '-f', file]), f.cpk(['import', `b=${id}`, '-f', file])]);
+    const [taken, twice] = await Promise.all([
+      f.cpk(['import', `a=${other}`, '-f', file]),
+      f.cpk(['import', `b=${id}`, '-f', file]),
+    ]);
     expect(taken.code).toBe(2);
     expect(taken.stderr).toContain(`"a" already manages ${id}`);
     expect(twice.code).toBe(2);

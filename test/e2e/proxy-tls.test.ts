@@ -13,7 +13,11 @@ let emuPort: number;
 
 beforeAll(async () => {
   emuPort = Number(new URL(f.emu.baseUrl).port);
-  [proxy, refusing, tls] = await Promise.all([startTestProxy(), startTestProxy({ refuseConnect: 403 }), startTlsFront(emuPort)]);
+  [proxy, refusing, tls] = await Promise.all([
+    startTestProxy(),
+    startTestProxy({ refuseConnect: 403 }),
+    startTlsFront(emuPort),
+  ]);
 });
 
 afterAll(async () => {
@@ -86,12 +90,16 @@ describe('private CAs (NODE_EXTRA_CA_CERTS)', () => {
     const r = await f.cpk(['reports', 'get', 'rpt_summary'], { env: { CPK_BASE_URL: `${tls.url}/v1` } });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^cpk: TLS error talking to https:\/\/127\.0\.0\.1:\d+: .+; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file\n$/);
+    expect(r.stderr).toMatch(
+      /^cpk: TLS error talking to https:\/\/127\.0\.0\.1:\d+: .+; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file\n$/,
+    );
     expect(f.emu.requests.length).toBe(before);
   });
 
   it('with the CA in NODE_EXTRA_CA_CERTS the same request succeeds', async () => {
-    const r = await f.cpk(['reports', 'get', 'rpt_summary', '--json'], { env: { CPK_BASE_URL: `${tls.url}/v1`, NODE_EXTRA_CA_CERTS: CA_FILE } });
+    const r = await f.cpk(['reports', 'get', 'rpt_summary', '--json'], {
+      env: { CPK_BASE_URL: `${tls.url}/v1`, NODE_EXTRA_CA_CERTS: CA_FILE },
+    });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).id).toBe('rpt_summary');

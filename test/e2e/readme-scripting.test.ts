@@ -24,7 +24,10 @@ interface Run {
 }
 
 /** Runs a README script with sh in its own directory, `cpk` on PATH. */
-function runScript(text: string, options: { env?: Record<string, string>; files?: Record<string, string> } = {}): Promise<Run> {
+function runScript(
+  text: string,
+  options: { env?: Record<string, string>; files?: Record<string, string> } = {},
+): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'cpk-readme-'));
   const shim = join(dir, 'cpk');
   writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
@@ -71,8 +74,16 @@ describe('README: Scripting', () => {
   });
 
   it('bulk delete from a file: all deleted, then a file with an unknown id exits 6', async () => {
-    const ids = (await f.cpk(['monitors', 'create', '--from', '-', '-q'], { input: '{"name":"r1"}\n{"name":"r2"}\n{"name":"r3"}\n' })).stdout.trim().split('\n');
-    const ok = await runScript(script('bulk-delete'), { files: { 'retire.txt': `# retired in the migration\n${ids.join('\n')}\n\n` } });
+    const ids = (
+      await f.cpk(['monitors', 'create', '--from', '-', '-q'], {
+        input: '{"name":"r1"}\n{"name":"r2"}\n{"name":"r3"}\n',
+      })
+    ).stdout
+      .trim()
+      .split('\n');
+    const ok = await runScript(script('bulk-delete'), {
+      files: { 'retire.txt': `# retired in the migration\n${ids.join('\n')}\n\n` },
+    });
     expect(ok.code).toBe(0);
     expect(ok.stdout.match(/^curl -X DELETE /gm)).toHaveLength(3);
     expect(ok.stdout).toMatch(/all deleted\n$/);
@@ -85,13 +96,18 @@ describe('README: Scripting', () => {
   });
 
   it('the CI uptime gate passes above the threshold and fails the build below it', async () => {
-    const [up, flaky] = await Promise.all([monitorWithReport('https://up.example.com'), monitorWithReport('https://flaky.example.com')]);
+    const [up, flaky] = await Promise.all([
+      monitorWithReport('https://up.example.com'),
+      monitorWithReport('https://flaky.example.com'),
+    ]);
     const gate = script('ci-uptime');
     const [pass, fail, fresh] = await Promise.all([
       runScript(gate, { env: { REPORT_ID: up.reportId } }),
       runScript(gate, { env: { REPORT_ID: flaky.reportId, MIN_UPTIME: '90' } }),
       (async () => {
-        const id = (await f.cpk(['monitors', 'create', '--name', 'fresh', '--target', 'https://new.example.com', '-q'])).stdout.trim();
+        const id = (
+          await f.cpk(['monitors', 'create', '--name', 'fresh', '--target', 'https://new.example.com', '-q'])
+        ).stdout.trim();
         return runScript(gate, { env: { REPORT_ID: id.replace(/^mon_/, 'rpt_') } });
       })(),
     ]);

@@ -71,7 +71,9 @@ describe.concurrent('retries', () => {
     const r = await f.cpk(['monitors', 'get', id]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^cpk: too many requests \(injected fault\); the server asks to retry after 120s \(at \d{4}-[\d-]+T[\d:.]+Z\), longer than cpk waits \(30s\): try again then \(request id: req_\w+\)\n$/);
+    expect(r.stderr).toMatch(
+      /^cpk: too many requests \(injected fault\); the server asks to retry after 120s \(at \d{4}-[\d-]+T[\d:.]+Z\), longer than cpk waits \(30s\): try again then \(request id: req_\w+\)\n$/,
+    );
     expect(arrivals(path)).toHaveLength(1);
   });
 
@@ -127,7 +129,9 @@ describe.concurrent('bad answers', () => {
     const r = await f.cpk(['reports', 'get', 'rpt_html']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^cpk: the server answered 502 with text\/html to GET http:\/\/127\.0\.0\.1:\d+\/v1\/reports\/rpt_html \(request id: req_\w+\)\n$/);
+    expect(r.stderr).toMatch(
+      /^cpk: the server answered 502 with text\/html to GET http:\/\/127\.0\.0\.1:\d+\/v1\/reports\/rpt_html \(request id: req_\w+\)\n$/,
+    );
     expect(arrivals(path)).toHaveLength(3);
   });
 
@@ -138,7 +142,9 @@ describe.concurrent('bad answers', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr)).toEqual({
-      error: expect.stringMatching(/^the response to GET \S+ was cut short \(status 200, application\/json, \d+ bytes received\)$/),
+      error: expect.stringMatching(
+        /^the response to GET \S+ was cut short \(status 200, application\/json, \d+ bytes received\)$/,
+      ),
       status: 200,
       request_id: null,
       exit_code: 1,
@@ -151,7 +157,9 @@ describe.concurrent('bad answers', () => {
     const r = await f.cpk(['reports', 'get', 'rpt_huge']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^cpk: the response to GET \S+ \(status 200, application\/json\) is larger than 32 MiB, more than cpk accepts\n$/);
+    expect(r.stderr).toMatch(
+      /^cpk: the response to GET \S+ \(status 200, application\/json\) is larger than 32 MiB, more than cpk accepts\n$/,
+    );
     expect(arrivals(path)).toHaveLength(1);
   });
 
@@ -164,7 +172,9 @@ describe.concurrent('bad answers', () => {
       const r = await f.cpk(['monitors', 'get', id]);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(`(307) to ${location}, another origin; cpk does not follow redirects and sent nothing there`);
+      expect(r.stderr).toContain(
+        `(307) to ${location}, another origin; cpk does not follow redirects and sent nothing there`,
+      );
       expect(r.stderr).not.toContain(f.emu.token);
       expect(elsewhere.seen).toEqual([]);
     } finally {
@@ -188,8 +198,18 @@ describe.concurrent('bad answers', () => {
 
   it('id, status or ok found only under __proto__ is an unexpected shape, exit 1', async () => {
     // The only POST of this suite (the suites run one after another).
-    f.emu.injectFault({ method: 'POST', path: '/v1/monitors', status: 201, body: '{"__proto__":{"id":"mon_x","status":"up"}}' });
-    f.emu.injectFault({ method: 'PATCH', path: '/v1/channels/ch_proto', status: 200, body: '{"__proto__":{"ok":true}}' });
+    f.emu.injectFault({
+      method: 'POST',
+      path: '/v1/monitors',
+      status: 201,
+      body: '{"__proto__":{"id":"mon_x","status":"up"}}',
+    });
+    f.emu.injectFault({
+      method: 'PATCH',
+      path: '/v1/channels/ch_proto',
+      status: 200,
+      body: '{"__proto__":{"ok":true}}',
+    });
     const [create, update] = await Promise.all([
       f.cpk(['monitors', 'create', '--name', 'proto']),
       f.cpk(['channels', 'update', 'ch_proto', '--set', 'enabled=true']),
@@ -213,7 +233,9 @@ describe.concurrent('time bounds and signals', () => {
     const elapsed = Date.now() - started;
     expect(res.code).toBe(3);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toMatch(/^cpk: GET \S+\/v1\/reports\/rpt_hang timed out after 1s; raise --timeout or try again later\n$/);
+    expect(res.stderr).toMatch(
+      /^cpk: GET \S+\/v1\/reports\/rpt_hang timed out after 1s; raise --timeout or try again later\n$/,
+    );
     expect(arrivals(path)).toHaveLength(3);
     // Each attempt waited its full second before giving up (a lower bound: not
     // flaky), and the whole command ended (an upper bound with wide slack).
@@ -236,7 +258,9 @@ describe.concurrent('time bounds and signals', () => {
     const emu = await startEmulator({ port: 0 });
     try {
       emu.injectFault({ method: 'POST', path: '/v1/monitors', kind: 'hang' });
-      const r = await runCli(['monitors', 'create', '--name', 'slow create', '--timeout', '1'], { env: { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: emu.token } });
+      const r = await runCli(['monitors', 'create', '--name', 'slow create', '--timeout', '1'], {
+        env: { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: emu.token },
+      });
       expect(r.code).toBe(3);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(

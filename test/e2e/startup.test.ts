@@ -16,13 +16,31 @@ async function loads(args: string[]): Promise<string[]> {
   return JSON.parse(line!.slice('LOADED '.length)) as string[];
 }
 
-const HEAVY = ['undici', 'undici/lib/dispatcher/agent.js', 'conf', '@napi-rs/keyring', 'proper-lockfile', 'ora', 'cli-table3', 'chalk', 'jmespath', 'yaml', 'ajv', 'child_process', 'crypto', 'readline'];
+const HEAVY = [
+  'undici',
+  'undici/lib/dispatcher/agent.js',
+  'conf',
+  '@napi-rs/keyring',
+  'proper-lockfile',
+  'ora',
+  'cli-table3',
+  'chalk',
+  'jmespath',
+  'yaml',
+  'ajv',
+  'child_process',
+  'crypto',
+  'readline',
+];
 
 describe('start-up', () => {
-  it.each([[['--help']], [['monitors', '--help']], [['--version']]])('%j loads none of the heavy modules', async (args) => {
-    const loaded = await loads(args);
-    for (const name of HEAVY) expect(loaded, name).not.toContain(name);
-  });
+  it.each([[['--help']], [['monitors', '--help']], [['--version']]])(
+    '%j loads none of the heavy modules',
+    async (args) => {
+      const loaded = await loads(args);
+      for (const name of HEAVY) expect(loaded, name).not.toContain(name);
+    },
+  );
 
   it('one `monitors get --json` loads no HTTP library, config library, keychain or widget', async () => {
     const id = (await f.cpk(['monitors', 'create', '--name', 'startup', '-q'])).stdout.trim();

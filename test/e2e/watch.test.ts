@@ -20,7 +20,8 @@ function lines(child: ChildProcess) {
     }
     for (const w of waiters.filter((w) => seen.length >= w.count)) w.resolve();
   });
-  return (count: number) => new Promise<void>((resolve) => (seen.length >= count ? resolve() : waiters.push({ count, resolve })));
+  return (count: number) =>
+    new Promise<void>((resolve) => (seen.length >= count ? resolve() : waiters.push({ count, resolve })));
 }
 
 describe('reports get --watch off a terminal', () => {

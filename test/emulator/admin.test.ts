@@ -7,9 +7,18 @@ describe('admin routes', () => {
   const admin = { 'x-emulator-admin': 'test-admin-secret', 'content-type': 'application/json' };
 
   it('are 404 without the secret, or with a wrong one', async () => {
-    const attempts: Array<Record<string, string>> = [{}, { 'x-emulator-admin': 'wrong' }, { 'x-emulator-admin': 'test-admin-secre' }, { 'x-emulator-admin': '' }];
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { 'x-emulator-admin': 'wrong' },
+      { 'x-emulator-admin': 'test-admin-secre' },
+      { 'x-emulator-admin': '' },
+    ];
     for (const headers of attempts) {
-      for (const [method, path] of [['GET', '/__emulator/requests'], ['POST', '/__emulator/faults'], ['DELETE', '/__emulator/faults']] as const) {
+      for (const [method, path] of [
+        ['GET', '/__emulator/requests'],
+        ['POST', '/__emulator/faults'],
+        ['DELETE', '/__emulator/faults'],
+      ] as const) {
         const res = await raw(emu(), method, path, headers, method === 'POST' ? '{"status":500}' : undefined);
         expect(res.status).toBe(404);
         expect(JSON.parse(res.body)).toEqual({ error: 'not found', request_id: res.headers?.['x-request-id'] });
@@ -20,10 +29,22 @@ describe('admin routes', () => {
   });
 
   it('POST /__emulator/faults queues one fault or an array; GET lists; DELETE clears', async () => {
-    const one = await raw(emu(), 'POST', '/__emulator/faults', admin, JSON.stringify({ path: '/v1/reports/*', status: 500 }));
+    const one = await raw(
+      emu(),
+      'POST',
+      '/__emulator/faults',
+      admin,
+      JSON.stringify({ path: '/v1/reports/*', status: 500 }),
+    );
     expect(one.status).toBe(201);
     expect(JSON.parse(one.body)).toEqual({ ok: true, queued: 1, pending: 1 });
-    const two = await raw(emu(), 'POST', '/__emulator/faults', admin, JSON.stringify([{ status: 502, times: 3 }, { kind: 'html' }]));
+    const two = await raw(
+      emu(),
+      'POST',
+      '/__emulator/faults',
+      admin,
+      JSON.stringify([{ status: 502, times: 3 }, { kind: 'html' }]),
+    );
     expect(JSON.parse(two.body)).toEqual({ ok: true, queued: 2, pending: 3 });
     const listed = JSON.parse((await raw(emu(), 'GET', '/__emulator/faults', admin)).body);
     expect(listed.faults).toEqual([
@@ -39,9 +60,17 @@ describe('admin routes', () => {
   });
 
   it('rejects invalid faults (422) and malformed JSON (400), queuing nothing', async () => {
-    const bad = await raw(emu(), 'POST', '/__emulator/faults', admin, JSON.stringify([{ status: 500 }, { kind: 'nope' }]));
+    const bad = await raw(
+      emu(),
+      'POST',
+      '/__emulator/faults',
+      admin,
+      JSON.stringify([{ status: 500 }, { kind: 'nope' }]),
+    );
     expect(bad.status).toBe(422);
-    expect(JSON.parse(bad.body).error).toBe('kind must be one of status, html, truncated, stall, reset, hang, redirect');
+    expect(JSON.parse(bad.body).error).toBe(
+      'kind must be one of status, html, truncated, stall, reset, hang, redirect',
+    );
     const malformed = await raw(emu(), 'POST', '/__emulator/faults', admin, '{');
     expect(malformed.status).toBe(400);
     expect(JSON.parse(malformed.body).error).toBe('malformed JSON body');
@@ -60,7 +89,10 @@ describe('admin routes', () => {
     await call(emu(), 'POST', 'monitors', { body: { name: 'logged' } });
     await call(emu(), 'GET', 'openapi.json', { token: null });
     await call(emu(), 'GET', 'reports/rpt_summary', { token: 'cpk_test_readonly' });
-    await call(emu(), 'GET', 'reports/rpt_summary', { headers: { authorization: 'Basic dXNlcjpwYXNzd29yZA==' }, token: null });
+    await call(emu(), 'GET', 'reports/rpt_summary', {
+      headers: { authorization: 'Basic dXNlcjpwYXNzd29yZA==' },
+      token: null,
+    });
     const res = await raw(emu(), 'GET', '/__emulator/requests', admin);
     expect(res.status).toBe(200);
     const { requests } = JSON.parse(res.body);

@@ -8,10 +8,22 @@ describe('authentication (401)', () => {
   const cases: Array<[string, Record<string, string>, string]> = [
     ['missing header', {}, 'missing Authorization header'],
     ['empty header', { authorization: '' }, 'missing Authorization header'],
-    ['other scheme', { authorization: 'Basic dXNlcjpwYXNz' }, "malformed Authorization header: expected 'Bearer <token>'"],
+    [
+      'other scheme',
+      { authorization: 'Basic dXNlcjpwYXNz' },
+      "malformed Authorization header: expected 'Bearer <token>'",
+    ],
     ['scheme only', { authorization: 'Bearer' }, "malformed Authorization header: expected 'Bearer <token>'"],
-    ['two tokens', { authorization: 'Bearer cpk_a cpk_b' }, "malformed Authorization header: expected 'Bearer <token>'"],
-    ['token without scheme', { authorization: 'cpk_dev_emulator_token' }, "malformed Authorization header: expected 'Bearer <token>'"],
+    [
+      'two tokens',
+      { authorization: 'Bearer cpk_a cpk_b' },
+      "malformed Authorization header: expected 'Bearer <token>'",
+    ],
+    [
+      'token without scheme',
+      { authorization: 'cpk_dev_emulator_token' },
+      "malformed Authorization header: expected 'Bearer <token>'",
+    ],
     ['wrong prefix', { authorization: 'Bearer sk_live_123' }, 'malformed token: API tokens start with cpk_'],
     ['unknown token', { authorization: 'Bearer cpk_unknown' }, 'invalid token'],
     ['expired token', { authorization: 'Bearer cpk_test_expired' }, 'token expired'],
@@ -51,8 +63,15 @@ describe('authorization (403)', () => {
   const emu = useEmulator();
 
   it('a suspended account is 403 on every route, including unknown ones', async () => {
-    for (const [method, path] of [['GET', 'reports/rpt_summary'], ['POST', 'monitors'], ['GET', 'nowhere']] as const) {
-      const res = await call(emu(), method, path, { token: 'cpk_test_suspended', body: method === 'POST' ? { name: 'x' } : undefined });
+    for (const [method, path] of [
+      ['GET', 'reports/rpt_summary'],
+      ['POST', 'monitors'],
+      ['GET', 'nowhere'],
+    ] as const) {
+      const res = await call(emu(), method, path, {
+        token: 'cpk_test_suspended',
+        body: method === 'POST' ? { name: 'x' } : undefined,
+      });
       expect(res.status).toBe(403);
       expect(res.json).toEqual({ error: 'account suspended', request_id: res.headers.get('x-request-id') });
     }
@@ -72,10 +91,16 @@ describe('authorization (403)', () => {
       const res = await call(emu(), method, path, { token: 'cpk_test_readonly', body });
       expect(res.status).toBe(403);
       expect(res.json.error).toBe(`token lacks required scope ${scope}`);
-      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="cpk", error="insufficient_scope", scope="${scope}"`);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer realm="cpk", error="insufficient_scope", scope="${scope}"`,
+      );
     }
     expect(emu().monitors()).toHaveLength(1);
-    expect(emu().channels().find((c) => c.id === 'ch_ops')?.enabled).toBe(true);
+    expect(
+      emu()
+        .channels()
+        .find((c) => c.id === 'ch_ops')?.enabled,
+    ).toBe(true);
   });
 
   it('checks scope before existence and validation', async () => {
@@ -114,12 +139,31 @@ describe('account isolation', () => {
 
   it('each account has its own monitors, channels and summary', async () => {
     await createMonitor(emu(), { name: 'theirs', target: 'https://example.org' }, 'cpk_test_other');
-    expect(emu().monitors('acct_other').map((m) => m.name)).toEqual(['theirs']);
-    expect(emu().monitors().map((m) => m.name)).toEqual(['mine']);
-    const patched = await call(emu(), 'PATCH', 'channels/ch_ops', { token: 'cpk_test_other', body: { name: 'Other ops' } });
+    expect(
+      emu()
+        .monitors('acct_other')
+        .map((m) => m.name),
+    ).toEqual(['theirs']);
+    expect(
+      emu()
+        .monitors()
+        .map((m) => m.name),
+    ).toEqual(['mine']);
+    const patched = await call(emu(), 'PATCH', 'channels/ch_ops', {
+      token: 'cpk_test_other',
+      body: { name: 'Other ops' },
+    });
     expect(patched.status).toBe(200);
-    expect(emu().channels('acct_other').find((c) => c.id === 'ch_ops')?.name).toBe('Other ops');
-    expect(emu().channels().find((c) => c.id === 'ch_ops')?.name).toBe('Ops mailbox');
+    expect(
+      emu()
+        .channels('acct_other')
+        .find((c) => c.id === 'ch_ops')?.name,
+    ).toBe('Other ops');
+    expect(
+      emu()
+        .channels()
+        .find((c) => c.id === 'ch_ops')?.name,
+    ).toBe('Ops mailbox');
     const summary = await call(emu(), 'GET', 'reports/rpt_summary', { token: 'cpk_test_other' });
     expect(summary.json.monitors).toEqual({ total: 1, pending: 1, up: 0, down: 0, paused: 0 });
   });

@@ -6,11 +6,36 @@ describe('PATCH /v1/channels/{id}', () => {
 
   it('every account is seeded with three channels', () => {
     expect(emu().channels()).toEqual([
-      { id: 'ch_ops', name: 'Ops mailbox', kind: 'email', enabled: true, target: 'ops@example.com', events: ['down', 'up'] },
-      { id: 'ch_oncall', name: 'On-call webhook', kind: 'webhook', enabled: true, target: 'https://hooks.example.com/oncall', events: ['down'] },
-      { id: 'ch_slack', name: 'Slack #alerts', kind: 'slack', enabled: false, target: '#alerts', events: ['down', 'up', 'paused', 'resumed'] },
+      {
+        id: 'ch_ops',
+        name: 'Ops mailbox',
+        kind: 'email',
+        enabled: true,
+        target: 'ops@example.com',
+        events: ['down', 'up'],
+      },
+      {
+        id: 'ch_oncall',
+        name: 'On-call webhook',
+        kind: 'webhook',
+        enabled: true,
+        target: 'https://hooks.example.com/oncall',
+        events: ['down'],
+      },
+      {
+        id: 'ch_slack',
+        name: 'Slack #alerts',
+        kind: 'slack',
+        enabled: false,
+        target: '#alerts',
+        events: ['down', 'up', 'paused', 'resumed'],
+      },
     ]);
-    expect(emu().channels('acct_other').map((c) => c.id)).toEqual(['ch_ops', 'ch_oncall', 'ch_slack']);
+    expect(
+      emu()
+        .channels('acct_other')
+        .map((c) => c.id),
+    ).toEqual(['ch_ops', 'ch_oncall', 'ch_slack']);
   });
 
   it('updates name, enabled, target and events; answers {"ok": true}', async () => {
@@ -19,7 +44,11 @@ describe('PATCH /v1/channels/{id}', () => {
     });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true });
-    expect(emu().channels().find((c) => c.id === 'ch_oncall')).toEqual({
+    expect(
+      emu()
+        .channels()
+        .find((c) => c.id === 'ch_oncall'),
+    ).toEqual({
       id: 'ch_oncall',
       name: 'Pager',
       kind: 'webhook',
@@ -27,8 +56,12 @@ describe('PATCH /v1/channels/{id}', () => {
       target: 'http://pager.example.com/hook',
       events: ['up', 'paused'],
     });
-    expect((await call(emu(), 'PATCH', 'channels/ch_slack', { body: { target: '#ops-alerts', events: [] } })).status).toBe(200);
-    expect((await call(emu(), 'PATCH', 'channels/ch_ops', { body: { target: 'oncall@example.org' } })).status).toBe(200);
+    expect(
+      (await call(emu(), 'PATCH', 'channels/ch_slack', { body: { target: '#ops-alerts', events: [] } })).status,
+    ).toBe(200);
+    expect((await call(emu(), 'PATCH', 'channels/ch_ops', { body: { target: 'oncall@example.org' } })).status).toBe(
+      200,
+    );
   });
 
   const invalid: Array<[string, string, unknown, string]> = [
@@ -40,12 +73,42 @@ describe('PATCH /v1/channels/{id}', () => {
     ['empty name', 'ch_ops', { name: '' }, 'name must not be empty'],
     ['enabled not boolean', 'ch_ops', { enabled: 'true' }, 'enabled must be a boolean'],
     ['target not string', 'ch_ops', { target: ['a'] }, 'target must be a string'],
-    ['email target', 'ch_ops', { target: 'not-an-address' }, 'target must be an email address for a channel of kind email'],
-    ['webhook target', 'ch_oncall', { target: 'hooks.example.com' }, 'target must be an http:// or https:// URL for a channel of kind webhook'],
-    ['slack target', 'ch_slack', { target: 'alerts' }, 'target must be a #channel name or an https:// webhook URL for a channel of kind slack'],
-    ['events not array', 'ch_ops', { events: 'down' }, 'events must be an array of distinct values from: down, up, paused, resumed'],
-    ['unknown event', 'ch_ops', { events: ['down', 'exploded'] }, 'events must be an array of distinct values from: down, up, paused, resumed'],
-    ['duplicate event', 'ch_ops', { events: ['down', 'down'] }, 'events must be an array of distinct values from: down, up, paused, resumed'],
+    [
+      'email target',
+      'ch_ops',
+      { target: 'not-an-address' },
+      'target must be an email address for a channel of kind email',
+    ],
+    [
+      'webhook target',
+      'ch_oncall',
+      { target: 'hooks.example.com' },
+      'target must be an http:// or https:// URL for a channel of kind webhook',
+    ],
+    [
+      'slack target',
+      'ch_slack',
+      { target: 'alerts' },
+      'target must be a #channel name or an https:// webhook URL for a channel of kind slack',
+    ],
+    [
+      'events not array',
+      'ch_ops',
+      { events: 'down' },
+      'events must be an array of distinct values from: down, up, paused, resumed',
+    ],
+    [
+      'unknown event',
+      'ch_ops',
+      { events: ['down', 'exploded'] },
+      'events must be an array of distinct values from: down, up, paused, resumed',
+    ],
+    [
+      'duplicate event',
+      'ch_ops',
+      { events: ['down', 'down'] },
+      'events must be an array of distinct values from: down, up, paused, resumed',
+    ],
   ];
 
   it.each(invalid)('422 for %s', async (_name, id, body, message) => {
@@ -102,14 +165,37 @@ describe('GET /v1/reports/{id}', () => {
   it('up -> 100, flaky -> 87.5, down -> 0, derived from the check', async () => {
     const up = await createMonitor(emu(), { name: 'up', target: 'https://example.com', interval_seconds: 300 });
     const flaky = await createMonitor(emu(), { name: 'flaky', target: 'https://flaky.example.com' });
-    const down = await createMonitor(emu(), { name: 'down', type: 'tcp', target: 'down.example.com:22', interval_seconds: 86400 });
+    const down = await createMonitor(emu(), {
+      name: 'down',
+      type: 'tcp',
+      target: 'down.example.com:22',
+      interval_seconds: 86400,
+    });
     const latency: Record<string, number | null> = {};
-    for (const m of [up, flaky, down]) latency[m.id] = (await call(emu(), 'GET', `monitors/${m.id}`)).json.last_check.latency_ms;
+    for (const m of [up, flaky, down])
+      latency[m.id] = (await call(emu(), 'GET', `monitors/${m.id}`)).json.last_check.latency_ms;
 
     const r = async (id: string) => (await call(emu(), 'GET', `reports/${id}`)).json;
-    expect(await r(up.report_id)).toMatchObject({ uptime_percent: 100, checks: 288, failures: 0, avg_latency_ms: latency[up.id], monitor_status: 'up' });
-    expect(await r(flaky.report_id)).toMatchObject({ uptime_percent: 87.5, checks: 1440, failures: 180, avg_latency_ms: latency[flaky.id] });
-    expect(await r(down.report_id)).toMatchObject({ uptime_percent: 0, checks: 1, failures: 1, avg_latency_ms: null, monitor_status: 'down' });
+    expect(await r(up.report_id)).toMatchObject({
+      uptime_percent: 100,
+      checks: 288,
+      failures: 0,
+      avg_latency_ms: latency[up.id],
+      monitor_status: 'up',
+    });
+    expect(await r(flaky.report_id)).toMatchObject({
+      uptime_percent: 87.5,
+      checks: 1440,
+      failures: 180,
+      avg_latency_ms: latency[flaky.id],
+    });
+    expect(await r(down.report_id)).toMatchObject({
+      uptime_percent: 0,
+      checks: 1,
+      failures: 1,
+      avg_latency_ms: null,
+      monitor_status: 'down',
+    });
     // Deterministic: the same report twice (apart from generated_at).
     const again = await r(flaky.report_id);
     expect({ ...again, generated_at: 0 }).toEqual({ ...(await r(flaky.report_id)), generated_at: 0 });

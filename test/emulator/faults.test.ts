@@ -16,7 +16,10 @@ describe('fault injection', () => {
     const res = await call(emu(), 'GET', 'reports/rpt_summary');
     expect(res.status).toBe(503);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(res.json).toEqual({ error: 'service unavailable (injected fault)', request_id: res.headers.get('x-request-id') });
+    expect(res.json).toEqual({
+      error: 'service unavailable (injected fault)',
+      request_id: res.headers.get('x-request-id'),
+    });
     expect((await call(emu(), 'GET', 'reports/rpt_summary')).status).toBe(200);
   });
 
@@ -26,7 +29,10 @@ describe('fault injection', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('7');
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
-    expect(limited.json).toEqual({ error: 'too many requests (injected fault)', request_id: limited.headers.get('x-request-id') });
+    expect(limited.json).toEqual({
+      error: 'too many requests (injected fault)',
+      request_id: limited.headers.get('x-request-id'),
+    });
 
     emu().injectFault({ status: 200, body: '{"unexpected": "shape"}' });
     const odd = await call(emu(), 'GET', 'reports/rpt_summary');
@@ -61,7 +67,11 @@ describe('fault injection', () => {
     const before = emu().requests.length;
     const res = await call(emu(), 'POST', 'monitors', { body: { name: 'never' }, token: null });
     expect(res.status).toBe(503);
-    expect(emu().monitors().some((m) => m.name === 'never')).toBe(false);
+    expect(
+      emu()
+        .monitors()
+        .some((m) => m.name === 'never'),
+    ).toBe(false);
     expect(emu().requests.length).toBe(before + 1);
     expect(emu().requests.at(-1)).toMatchObject({ method: 'POST', path: '/v1/monitors', body: '{"name":"never"}' });
   });
@@ -162,7 +172,10 @@ describe('fault injection', () => {
       [{ times: 0 }, 'times must be a positive integer'],
       [{ status: 99 }, 'status must be an integer between 200 and 599 for kind status'],
       [{ kind: 'redirect' }, 'location is required for kind redirect'],
-      [{ kind: 'redirect', location: '/x', status: 200 }, 'status must be an integer between 300 and 399 for kind redirect'],
+      [
+        { kind: 'redirect', location: '/x', status: 200 },
+        'status must be an integer between 300 and 399 for kind redirect',
+      ],
       [{ path: 'v1/monitors' }, 'path must be a string starting with /'],
       [{ headers: { 'bad name': 'x' } }, 'invalid header name: bad name'],
       [{ delayMs: -1 }, 'delayMs must be an integer between 0 and 600000'],

@@ -53,13 +53,21 @@ export interface RawResult {
 }
 
 /** One request on a fresh connection (no keep-alive, no retries), path sent exactly as given. */
-export function raw(emu: Emulator, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawResult> {
+export function raw(
+  emu: Emulator,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<RawResult> {
   const { hostname, port } = new URL(emu.url);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const req = request({ host: hostname, port, method, path, headers, agent: false }, (res) => {
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', (err: NodeJS.ErrnoException) => finish(res.statusCode, res.headers, err.code ?? err.message));
       res.on('aborted', () => finish(res.statusCode, res.headers, 'aborted'));
     });
@@ -85,7 +93,11 @@ export function useEmulator(opts: EmulatorOptions = {}): () => Emulator {
   };
 }
 
-export async function createMonitor(emu: Emulator, body: Record<string, unknown>, token?: string): Promise<Record<string, unknown> & { id: string; report_id: string }> {
+export async function createMonitor(
+  emu: Emulator,
+  body: Record<string, unknown>,
+  token?: string,
+): Promise<Record<string, unknown> & { id: string; report_id: string }> {
   const res = await call(emu, 'POST', 'monitors', { body, token });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return res.json;

@@ -35,7 +35,9 @@ describe('startEmulator / close', () => {
     const emu = await startEmulator({ port: 0 });
     expect((await call(emu, 'GET', 'reports/rpt_summary')).status).toBe(200); // leaves a keep-alive socket
     emu.injectFault({ status: 500, delayMs: 600_000 });
-    const delayed = fetch(`${emu.baseUrl}/reports/rpt_summary`, { headers: { authorization: `Bearer ${emu.token}` } }).then(
+    const delayed = fetch(`${emu.baseUrl}/reports/rpt_summary`, {
+      headers: { authorization: `Bearer ${emu.token}` },
+    }).then(
       (res) => res.status,
       () => 'connection closed',
     );

@@ -7,7 +7,9 @@ describe('POST /v1/monitors', () => {
   const emu = useEmulator();
 
   it('creates a pending monitor with defaults, 201 and Location', async () => {
-    const res = await call(emu(), 'POST', 'monitors', { body: { name: 'Homepage', target: 'https://example.com/health' } });
+    const res = await call(emu(), 'POST', 'monitors', {
+      body: { name: 'Homepage', target: 'https://example.com/health' },
+    });
     expect(res.status).toBe(201);
     const m = res.json;
     expect(m.id).toMatch(/^mon_[a-z2-7]{12}$/);
@@ -27,19 +29,35 @@ describe('POST /v1/monitors', () => {
       report_id: `rpt_${m.id.slice(4)}`,
     });
     expect(m.created_at).toMatch(ISO);
-    expect(emu().monitors().find((x) => x.id === m.id)).toEqual(m);
+    expect(
+      emu()
+        .monitors()
+        .find((x) => x.id === m.id),
+    ).toEqual(m);
   });
 
   it('accepts a monitor without target (stored as null) and every type', async () => {
     expect((await createMonitor(emu(), { name: 'bare' })).target).toBeNull();
-    for (const [type, target] of [['tcp', 'db.example.com:5432'], ['tcp', '[::1]:22'], ['ping', '10.0.0.1'], ['dns', 'example.com']]) {
+    for (const [type, target] of [
+      ['tcp', 'db.example.com:5432'],
+      ['tcp', '[::1]:22'],
+      ['ping', '10.0.0.1'],
+      ['dns', 'example.com'],
+    ]) {
       const m = await createMonitor(emu(), { name: type, type, target, interval_seconds: 30 });
       expect(m).toMatchObject({ type, target, interval_seconds: 30 });
     }
   });
 
   it('stores and returns extra fields exactly as sent, any JSON type', async () => {
-    const extras = { team: 'web', tags: ['a', 1, null], meta: { nested: { deep: true } }, weight: 2.5, note: null, flag: false };
+    const extras = {
+      team: 'web',
+      tags: ['a', 1, null],
+      meta: { nested: { deep: true } },
+      weight: 2.5,
+      note: null,
+      flag: false,
+    };
     const m = await createMonitor(emu(), { name: 'extras', ...extras });
     expect(m).toMatchObject(extras);
     const got = await call(emu(), 'GET', `monitors/${m.id}`);
@@ -65,19 +83,67 @@ describe('POST /v1/monitors', () => {
     ['long name', { name: 'x'.repeat(201) }, 'name must be at most 200 characters'],
     ['unknown type', { name: 'a', type: 'smtp' }, 'type must be one of http, tcp, ping, dns'],
     ['target not a string', { name: 'a', target: 5 }, 'target must be a string'],
-    ['http target not a URL', { name: 'a', target: 'example.com' }, 'target must be an http:// or https:// URL for type http'],
-    ['ftp target', { name: 'a', target: 'ftp://example.com' }, 'target must be an http:// or https:// URL for type http'],
+    [
+      'http target not a URL',
+      { name: 'a', target: 'example.com' },
+      'target must be an http:// or https:// URL for type http',
+    ],
+    [
+      'ftp target',
+      { name: 'a', target: 'ftp://example.com' },
+      'target must be an http:// or https:// URL for type http',
+    ],
     ['empty target', { name: 'a', target: '' }, 'target must be an http:// or https:// URL for type http'],
-    ['long target', { name: 'a', target: `https://example.com/${'x'.repeat(2048)}` }, 'target must be at most 2048 characters'],
-    ['tcp without port', { name: 'a', type: 'tcp', target: 'db.example.com' }, 'target must be host:port (port 1-65535) for type tcp'],
-    ['tcp port 0', { name: 'a', type: 'tcp', target: 'db.example.com:0' }, 'target must be host:port (port 1-65535) for type tcp'],
-    ['tcp port too big', { name: 'a', type: 'tcp', target: 'db:70000' }, 'target must be host:port (port 1-65535) for type tcp'],
-    ['ping URL', { name: 'a', type: 'ping', target: 'https://example.com' }, 'target must be a hostname or IP address for type ping'],
-    ['dns with port', { name: 'a', type: 'dns', target: 'example.com:53' }, 'target must be a hostname or IP address for type dns'],
-    ['interval too small', { name: 'a', interval_seconds: 29 }, 'interval_seconds must be an integer between 30 and 86400'],
-    ['interval too big', { name: 'a', interval_seconds: 86401 }, 'interval_seconds must be an integer between 30 and 86400'],
-    ['interval fraction', { name: 'a', interval_seconds: 60.5 }, 'interval_seconds must be an integer between 30 and 86400'],
-    ['interval string', { name: 'a', interval_seconds: '60' }, 'interval_seconds must be an integer between 30 and 86400'],
+    [
+      'long target',
+      { name: 'a', target: `https://example.com/${'x'.repeat(2048)}` },
+      'target must be at most 2048 characters',
+    ],
+    [
+      'tcp without port',
+      { name: 'a', type: 'tcp', target: 'db.example.com' },
+      'target must be host:port (port 1-65535) for type tcp',
+    ],
+    [
+      'tcp port 0',
+      { name: 'a', type: 'tcp', target: 'db.example.com:0' },
+      'target must be host:port (port 1-65535) for type tcp',
+    ],
+    [
+      'tcp port too big',
+      { name: 'a', type: 'tcp', target: 'db:70000' },
+      'target must be host:port (port 1-65535) for type tcp',
+    ],
+    [
+      'ping URL',
+      { name: 'a', type: 'ping', target: 'https://example.com' },
+      'target must be a hostname or IP address for type ping',
+    ],
+    [
+      'dns with port',
+      { name: 'a', type: 'dns', target: 'example.com:53' },
+      'target must be a hostname or IP address for type dns',
+    ],
+    [
+      'interval too small',
+      { name: 'a', interval_seconds: 29 },
+      'interval_seconds must be an integer between 30 and 86400',
+    ],
+    [
+      'interval too big',
+      { name: 'a', interval_seconds: 86401 },
+      'interval_seconds must be an integer between 30 and 86400',
+    ],
+    [
+      'interval fraction',
+      { name: 'a', interval_seconds: 60.5 },
+      'interval_seconds must be an integer between 30 and 86400',
+    ],
+    [
+      'interval string',
+      { name: 'a', interval_seconds: '60' },
+      'interval_seconds must be an integer between 30 and 86400',
+    ],
     ['paused not boolean', { name: 'a', paused: 'yes' }, 'paused must be a boolean'],
     ['read-only id', { name: 'a', id: 'mon_mine' }, 'id is read-only'],
     ['read-only status', { name: 'a', status: 'up' }, 'status is read-only'],
@@ -109,16 +175,28 @@ describe('POST /v1/monitors', () => {
   ];
 
   it.each(unreadable)('400 for %s', async (_name, body, message) => {
-    const res = await raw(emu(), 'POST', '/v1/monitors', { authorization: `Bearer ${emu().token}`, 'content-type': 'application/json' }, body);
+    const res = await raw(
+      emu(),
+      'POST',
+      '/v1/monitors',
+      { authorization: `Bearer ${emu().token}`, 'content-type': 'application/json' },
+      body,
+    );
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toEqual({ error: message, request_id: res.headers?.['x-request-id'] });
   });
 
   it('415 for a body that is not declared as JSON', async () => {
-    const res = await call(emu(), 'POST', 'monitors', { body: '{"name":"a"}', headers: { 'content-type': 'text/plain' } });
+    const res = await call(emu(), 'POST', 'monitors', {
+      body: '{"name":"a"}',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(415);
     expect(res.json.error).toBe('Content-Type must be application/json');
-    const ok = await call(emu(), 'POST', 'monitors', { body: '{"name":"a"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const ok = await call(emu(), 'POST', 'monitors', {
+      body: '{"name":"a"}',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(ok.status).toBe(201);
   });
 
@@ -151,7 +229,14 @@ describe('GET / PATCH / DELETE /v1/monitors/{id}', () => {
     const m = await createMonitor(emu(), { name: 'p', target: 'https://example.com' });
     const res = await call(emu(), 'PATCH', `monitors/${m.id}`, { body: { name: 'renamed', interval_seconds: 300 } });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ id: m.id, name: 'renamed', interval_seconds: 300, target: 'https://example.com', type: 'http', created_at: m.created_at });
+    expect(res.json).toMatchObject({
+      id: m.id,
+      name: 'renamed',
+      interval_seconds: 300,
+      target: 'https://example.com',
+      type: 'http',
+      created_at: m.created_at,
+    });
     expect(Object.keys(res.json)).toEqual(Object.keys(m));
   });
 
@@ -174,7 +259,11 @@ describe('GET / PATCH / DELETE /v1/monitors/{id}', () => {
     }
     expect((await call(emu(), 'PATCH', `monitors/${m.id}`, { body: '[]' })).status).toBe(400);
     expect((await call(emu(), 'PATCH', `monitors/${m.id}`, { body: '{' })).status).toBe(400);
-    expect(emu().monitors().find((x) => x.id === m.id)).toEqual(m);
+    expect(
+      emu()
+        .monitors()
+        .find((x) => x.id === m.id),
+    ).toEqual(m);
     const both = await call(emu(), 'PATCH', `monitors/${m.id}`, { body: { type: 'tcp', target: 'db:5432' } });
     expect(both.status).toBe(200);
     expect(both.json).toMatchObject({ type: 'tcp', target: 'db:5432' });
@@ -196,7 +285,11 @@ describe('GET / PATCH / DELETE /v1/monitors/{id}', () => {
     const again = await call(emu(), 'DELETE', `monitors/${m.id}`);
     expect(again.status).toBe(404);
     expect(again.json.error).toBe('monitor not found');
-    expect(emu().monitors().some((x) => x.id === m.id)).toBe(false);
+    expect(
+      emu()
+        .monitors()
+        .some((x) => x.id === m.id),
+    ).toBe(false);
   });
 });
 
@@ -264,7 +357,12 @@ describe('routing of monitor ids', () => {
 
   it('an id with %2F is one id that does not exist, never another route', async () => {
     const m = await createMonitor(emu(), { name: 'r' });
-    for (const path of [`/v1/monitors/${m.id}%2F`, `/v1/monitors/x%2F..%2F${m.id}`, '/v1/monitors/..%2Freports%2Frpt_summary', `/v1/monitors/%2E%2E`]) {
+    for (const path of [
+      `/v1/monitors/${m.id}%2F`,
+      `/v1/monitors/x%2F..%2F${m.id}`,
+      '/v1/monitors/..%2Freports%2Frpt_summary',
+      `/v1/monitors/%2E%2E`,
+    ]) {
       const res = await raw(emu(), 'GET', path, auth());
       expect(res.status, path).toBe(404);
       expect(JSON.parse(res.body).error, path).toBe('monitor not found');
@@ -282,7 +380,13 @@ describe('routing of monitor ids', () => {
   });
 
   it('extra segments, trailing slashes and dot segments are unknown routes', async () => {
-    for (const path of ['/v1/monitors/a/b', '/v1/monitors/', '/v1/monitors/mon_x/report', '/v1//monitors', '/v1/monitors/../reports/rpt_summary']) {
+    for (const path of [
+      '/v1/monitors/a/b',
+      '/v1/monitors/',
+      '/v1/monitors/mon_x/report',
+      '/v1//monitors',
+      '/v1/monitors/../reports/rpt_summary',
+    ]) {
       const res = await raw(emu(), 'GET', path, auth());
       expect(res.status, path).toBe(404);
       expect(JSON.parse(res.body).error, path).toBe('not found');
@@ -305,7 +409,10 @@ describe('routing of monitor ids', () => {
       const res = await raw(emu(), method, path, auth());
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers?.allow).toBe(allow);
-      expect(JSON.parse(res.body)).toEqual({ error: `method ${method} not allowed; allowed: ${allow}`, request_id: res.headers?.['x-request-id'] });
+      expect(JSON.parse(res.body)).toEqual({
+        error: `method ${method} not allowed; allowed: ${allow}`,
+        request_id: res.headers?.['x-request-id'],
+      });
     }
   });
 

@@ -18,7 +18,10 @@ function resolvePointer(doc: unknown, ref: string): unknown {
   return ref
     .replace(/^#\//, '')
     .split('/')
-    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    .reduce<unknown>(
+      (node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')],
+      doc,
+    );
 }
 
 describe('GET /v1/openapi.json', () => {
@@ -56,11 +59,40 @@ describe('GET /v1/openapi.json', () => {
     const doc = (await call(emu(), 'GET', 'openapi.json')).json;
     expect(doc.servers[0].url).toBe(emu().baseUrl);
     const ops = (path: string, method: string) => doc.paths[path][method];
-    expect(Object.keys(ops('/monitors', 'post').responses).sort()).toEqual(['201', '400', '401', '403', '413', '415', '422', '503']);
+    expect(Object.keys(ops('/monitors', 'post').responses).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '413',
+      '415',
+      '422',
+      '503',
+    ]);
     expect(Object.keys(ops('/monitors/{id}', 'get').responses).sort()).toEqual(['200', '401', '403', '404', '503']);
-    expect(Object.keys(ops('/monitors/{id}', 'patch').responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '422', '503']);
+    expect(Object.keys(ops('/monitors/{id}', 'patch').responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '415',
+      '422',
+      '503',
+    ]);
     expect(Object.keys(ops('/monitors/{id}', 'delete').responses).sort()).toEqual(['204', '401', '403', '404', '503']);
-    expect(Object.keys(ops('/channels/{id}', 'patch').responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '422', '503']);
+    expect(Object.keys(ops('/channels/{id}', 'patch').responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '415',
+      '422',
+      '503',
+    ]);
     expect(Object.keys(ops('/reports/{id}', 'get').responses).sort()).toEqual(['200', '401', '403', '404', '503']);
     expect(doc.paths['/channels/{id}'].get).toBeUndefined();
     expect(doc.paths['/channels/{id}']['x-allowed-methods']).toEqual(['PATCH']);
@@ -91,7 +123,16 @@ describe('GET /v1/openapi.json', () => {
       'cpk_test_suspended',
     ]);
     const monitor = doc.components.schemas.Monitor;
-    expect(monitor['x-state-transitions'].map((t: { to: unknown }) => t.to)).toEqual(['pending', 'paused', 'up', 'down', 'paused', 'pending', 'pending', null]);
+    expect(monitor['x-state-transitions'].map((t: { to: unknown }) => t.to)).toEqual([
+      'pending',
+      'paused',
+      'up',
+      'down',
+      'paused',
+      'pending',
+      'pending',
+      null,
+    ]);
     expect(doc.components.schemas.MonitorStatus.enum).toEqual(['pending', 'up', 'down', 'paused']);
     expect(doc.components.schemas.MonitorType.enum).toEqual(['http', 'tcp', 'ping', 'dns']);
     const create = doc.components.schemas.MonitorCreate;
@@ -99,7 +140,15 @@ describe('GET /v1/openapi.json', () => {
     expect(create.properties.interval_seconds).toMatchObject({ type: 'integer', minimum: 30, maximum: 86400 });
     expect(create.properties.name).toMatchObject({ minLength: 1, maxLength: 200 });
     expect(doc['x-emulator'].limits['max-body-bytes']).toBe(1048576);
-    expect(doc.components.schemas.Fault.properties.kind.enum).toEqual(['status', 'html', 'truncated', 'stall', 'reset', 'hang', 'redirect']);
+    expect(doc.components.schemas.Fault.properties.kind.enum).toEqual([
+      'status',
+      'html',
+      'truncated',
+      'stall',
+      'reset',
+      'hang',
+      'redirect',
+    ]);
     expect(doc.components.responses.Unauthorized['x-messages']).toContain('token expired');
     expect(doc.components.schemas.ChannelEvent.enum).toEqual(['down', 'up', 'paused', 'resumed']);
     expect(doc['x-evaluation-order']).toHaveLength(7);
@@ -109,7 +158,10 @@ describe('GET /v1/openapi.json', () => {
     const res = await call(emu(), 'POST', 'openapi.json', { token: null, body: {} });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
-    expect(res.json).toEqual({ error: 'method POST not allowed; allowed: GET', request_id: res.headers.get('x-request-id') });
+    expect(res.json).toEqual({
+      error: 'method POST not allowed; allowed: GET',
+      request_id: res.headers.get('x-request-id'),
+    });
   });
 });
 
@@ -120,6 +172,9 @@ describe('openapi.json and failRate', () => {
     expect((await call(emu(), 'GET', 'openapi.json')).status).toBe(200);
     const api = await call(emu(), 'GET', 'reports/rpt_summary');
     expect(api.status).toBe(503);
-    expect(api.json).toEqual({ error: 'service unavailable (simulated failure)', request_id: api.headers.get('x-request-id') });
+    expect(api.json).toEqual({
+      error: 'service unavailable (simulated failure)',
+      request_id: api.headers.get('x-request-id'),
+    });
   });
 });

@@ -2,7 +2,12 @@
 // records what it is asked (CONNECT tunnels and absolute-form requests), a
 // TLS front for the emulator (certificate from test/fixtures/tls), and a
 // plain recorder standing for "another origin".
-import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type Server,
+} from 'node:http';
 import { connect, type Server as NetServer, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { readFileSync } from 'node:fs';

@@ -16,7 +16,10 @@ export interface Sandbox {
   mode(path: string): number;
 }
 
-export function sandbox(extra: Record<string, string | undefined> = {}, options: { defaultLocation?: boolean } = {}): Sandbox {
+export function sandbox(
+  extra: Record<string, string | undefined> = {},
+  options: { defaultLocation?: boolean } = {},
+): Sandbox {
   const home = mkdtempSync(join(tmpdir(), 'cpk-auth-'));
   const dir = options.defaultLocation ? join(home, '.config', 'cpk') : join(home, 'cpk-config');
   const env: Record<string, string | undefined> = {

@@ -20,7 +20,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 /** Package specifiers the built files load: require, import, the bundle's import hook, createRequire(...)(...).resolve. */
 export function loadedSpecifiers(code: string): Set<string> {
   const found = new Set<string>();
-  const pattern = /(?:\brequire|__cpkImport|\bimport|\bload|\.resolve)\(\s*["']([@\w][\w@./:-]*)["']\s*\)|\bfrom\s*["']([@\w][\w@./:-]*)["']/g;
+  const pattern =
+    /(?:\brequire|__cpkImport|\bimport|\bload|\.resolve)\(\s*["']([@\w][\w@./:-]*)["']\s*\)|\bfrom\s*["']([@\w][\w@./:-]*)["']/g;
   for (const match of code.matchAll(pattern)) found.add((match[1] ?? match[2])!);
   return found;
 }
@@ -30,11 +31,14 @@ function packageOf(specifier: string): string {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
 
-const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!);
+const isBuiltin = (specifier: string) =>
+  specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!);
 
 describe('the built package', () => {
   it.each(['dist/cli.cjs', 'dist/index.js'])('%s loads only Node built-ins and runtime dependencies', (file) => {
-    const packages = [...loadedSpecifiers(readFileSync(join(ROOT, file), 'utf8'))].filter((s) => !isBuiltin(s)).map(packageOf);
+    const packages = [...loadedSpecifiers(readFileSync(join(ROOT, file), 'utf8'))]
+      .filter((s) => !isBuiltin(s))
+      .map(packageOf);
     // The scan itself works: both files load undici for the keep-alive pool.
     expect(packages).toContain('undici');
     const missing = [...new Set(packages)].filter((name) => !Object.hasOwn(pkg.dependencies, name));
@@ -48,11 +52,14 @@ describe('the built package', () => {
 
   it("package.json's version, the CHANGELOG's latest release and `cpk --version` agree", async () => {
     const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8');
-    const releases = [...changelog.matchAll(/^## \[(\d+\.\d+\.\d+[^\]]*)\] - (\d{4}-\d{2}-\d{2})$/gm)].map((m) => m[1]!);
+    const releases = [...changelog.matchAll(/^## \[(\d+\.\d+\.\d+[^\]]*)\] - (\d{4}-\d{2}-\d{2})$/gm)].map(
+      (m) => m[1]!,
+    );
     expect(changelog).toMatch(/^## \[Unreleased\]$/m);
     expect(releases[0]).toBe(pkg.version);
     // Keep a Changelog: every release heading has its link reference.
-    for (const release of releases) expect(changelog).toMatch(new RegExp(`^\\[${release.replace(/\./g, '\\.')}\\]: https://`, 'm'));
+    for (const release of releases)
+      expect(changelog).toMatch(new RegExp(`^\\[${release.replace(/\./g, '\\.')}\\]: https://`, 'm'));
     // The shim answers `--version` alone from package.json; with another flag commander answers from the bundle.
     const [shim, bundle] = await Promise.all([runCli(['--version']), runCli(['--version', '--no-color'])]);
     expect(shim).toMatchObject({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
@@ -68,12 +75,20 @@ describe('the V8 code cache', () => {
   async function withCaches(caches: Record<string, Buffer>) {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-cache-'));
     try {
-      for (const path of ['bin', 'dist/cli.cjs', 'package.json']) cpSync(join(ROOT, path), join(dir, path), { recursive: true });
+      for (const path of ['bin', 'dist/cli.cjs', 'package.json'])
+        cpSync(join(ROOT, path), join(dir, path), { recursive: true });
       for (const [name, data] of Object.entries(caches)) writeFileSync(join(dir, 'dist', name), data);
       const env = baseEnv();
       const [help, loaded] = await Promise.all([
         run(process.execPath, [join(dir, 'bin/cpk.js'), '--help'], { env }),
-        run(process.execPath, ['-e', `const { script } = require(${JSON.stringify(join(dir, 'bin/load.cjs'))}).load(); console.log(String(script.cachedDataRejected))`], { env }),
+        run(
+          process.execPath,
+          [
+            '-e',
+            `const { script } = require(${JSON.stringify(join(dir, 'bin/load.cjs'))}).load(); console.log(String(script.cachedDataRejected))`,
+          ],
+          { env },
+        ),
       ]);
       return { help, rejected: loaded.stdout.trim() };
     } finally {
@@ -84,7 +99,9 @@ describe('the V8 code cache', () => {
   it('is named for the Node build that made it (npm run build; the suite may run on another Node)', () => {
     const caches = readdirSync(join(ROOT, 'dist')).filter((name) => name.endsWith('.cache'));
     expect(caches).toHaveLength(1);
-    expect(caches[0]).toMatch(new RegExp(`^cli\\.cjs\\.${process.platform}-${process.arch}-v\\d+\\.\\d+\\.\\d+\\.cache$`));
+    expect(caches[0]).toMatch(
+      new RegExp(`^cli\\.cjs\\.${process.platform}-${process.arch}-v\\d+\\.\\d+\\.\\d+\\.cache$`),
+    );
   });
 
   it('one V8 rejects (damaged) only costs speed: --help is the same', async () => {
@@ -99,7 +116,10 @@ describe('the V8 code cache', () => {
   // V8 accepts a cache from another build of the same V8 version and then
   // crashes (Node 20.18.1 on 20.20.2's cache): another Node's is never read.
   it("another Node's cache, or one without the key, is never handed to V8", async () => {
-    const other = await withCaches({ 'cli.cjs.cache': Buffer.alloc(4096, 7), [`cli.cjs.${process.platform}-${process.arch}-v0.0.1.cache`]: Buffer.alloc(4096, 7) });
+    const other = await withCaches({
+      'cli.cjs.cache': Buffer.alloc(4096, 7),
+      [`cli.cjs.${process.platform}-${process.arch}-v0.0.1.cache`]: Buffer.alloc(4096, 7),
+    });
     expect(other.rejected).toBe('undefined');
     expect(other.help.stdout).toMatch(/^Usage: cpk /);
   });

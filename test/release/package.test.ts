@@ -11,14 +11,28 @@
 // other test files are using at the same time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import semver from 'semver';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; engines: { node: string } };
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  engines: { node: string };
+};
 
 /** README, "Package size": the gzipped tarball every CI job that installs cpk downloads. */
 const TARBALL_BUDGET_BYTES = 350 * 1024;
@@ -61,8 +75,12 @@ const installed = join(prefix, 'lib', 'node_modules', PKG.name);
 
 // This Node first (the suite may run on another one, scripts/test-node.mjs),
 // then the system's PATH without anything inside the work tree.
-const PATH = [dirname(process.execPath), ...(process.env.PATH ?? '').split(delimiter).filter((p) => p && !inside(ROOT, p))].join(delimiter);
-const pick = (names: string[]) => Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]!]] : [])));
+const PATH = [
+  dirname(process.execPath),
+  ...(process.env.PATH ?? '').split(delimiter).filter((p) => p && !inside(ROOT, p)),
+].join(delimiter);
+const pick = (names: string[]) =>
+  Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]!]] : [])));
 /** npm: the user's cache and npmrc (a warm cache keeps the install fast), registry and proxy settings; none of `npm run`'s npm_config_* that point into the work tree. */
 const npmEnv: Record<string, string> = {
   PATH,
@@ -71,7 +89,16 @@ const npmEnv: Record<string, string> = {
   npm_config_cache: process.env.npm_config_cache || join(homedir(), '.npm'),
   npm_config_userconfig: process.env.npm_config_userconfig || join(homedir(), '.npmrc'),
   npm_config_update_notifier: 'false',
-  ...pick(['npm_config_registry', 'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'NODE_EXTRA_CA_CERTS']),
+  ...pick([
+    'npm_config_registry',
+    'HTTPS_PROXY',
+    'https_proxy',
+    'HTTP_PROXY',
+    'http_proxy',
+    'NO_PROXY',
+    'no_proxy',
+    'NODE_EXTRA_CA_CERTS',
+  ]),
 };
 /** A user's shell after the install: the prefix's bin on PATH, nothing else of ours. */
 const userEnv: Record<string, string> = {
@@ -81,9 +108,17 @@ const userEnv: Record<string, string> = {
   LANG: 'C.UTF-8',
 };
 
-function run(command: string, args: string[], options: { env: Record<string, string>; cwd?: string; timeoutMs?: number }): Promise<Result> {
+function run(
+  command: string,
+  args: string[],
+  options: { env: Record<string, string>; cwd?: string; timeoutMs?: number },
+): Promise<Result> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? home, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? home,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -97,7 +132,8 @@ function run(command: string, args: string[], options: { env: Record<string, str
   });
 }
 
-const cpk = (args: string[], env: Record<string, string> = {}) => run(join(prefix, 'bin', 'cpk'), args, { env: { ...userEnv, ...env } });
+const cpk = (args: string[], env: Record<string, string> = {}) =>
+  run(join(prefix, 'bin', 'cpk'), args, { env: { ...userEnv, ...env } });
 
 function expectOk(r: Result, what: string): void {
   expect(r.code, `${what}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(0);
@@ -105,7 +141,9 @@ function expectOk(r: Result, what: string): void {
 
 /** Copies what a fresh clone would hold: tracked files and new files that are not ignored. */
 async function copyClone(): Promise<void> {
-  const r = await run('git', ['-C', ROOT, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], { env: { PATH } });
+  const r = await run('git', ['-C', ROOT, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    env: { PATH },
+  });
   expectOk(r, 'git ls-files (the packaging test packs what a clone of this repository holds)');
   for (const file of r.stdout.split('\0').filter(Boolean)) {
     const from = join(ROOT, file);
@@ -120,7 +158,8 @@ async function copyClone(): Promise<void> {
 /** A user's project with the installed package in its node_modules (as `npm link cpk` places it). */
 function linkProject(): void {
   mkdirSync(join(project, 'node_modules'), { recursive: true });
-  if (!existsSync(join(project, 'node_modules', PKG.name))) symlinkSync(installed, join(project, 'node_modules', PKG.name), 'dir');
+  if (!existsSync(join(project, 'node_modules', PKG.name)))
+    symlinkSync(installed, join(project, 'node_modules', PKG.name), 'dir');
   writeFileSync(join(project, 'package.json'), '{ "private": true, "type": "module" }\n');
 }
 
@@ -138,13 +177,30 @@ let emulator: ChildProcess | undefined;
 beforeAll(async () => {
   mkdirSync(home, { recursive: true });
   await copyClone();
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: tree, env: npmEnv, timeoutMs: 90_000 });
-  expectOk(packed, 'npm pack');
-  tarball = (JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as (typeof tarball)[])[0]!;
-  const install = await run('npm', ['install', '--global', '--prefix', prefix, join(work, tarball.filename), '--prefer-offline', '--no-audit', '--no-fund'], {
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], {
+    cwd: tree,
     env: npmEnv,
     timeoutMs: 90_000,
   });
+  expectOk(packed, 'npm pack');
+  tarball = (JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as (typeof tarball)[])[0]!;
+  const install = await run(
+    'npm',
+    [
+      'install',
+      '--global',
+      '--prefix',
+      prefix,
+      join(work, tarball.filename),
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+    ],
+    {
+      env: npmEnv,
+      timeoutMs: 90_000,
+    },
+  );
   expectOk(install, 'npm install -g --prefix TMP cpk-x.y.z.tgz');
 }, 180_000);
 
@@ -159,9 +215,10 @@ describe('the packed tarball', () => {
     expect(paths.filter((p) => !SHIPPED.test(p))).toEqual([]);
     expect(REQUIRED.filter((p) => !paths.includes(p))).toEqual([]);
     expect(tarball.filename).toBe(`${PKG.name}-${PKG.version}.tgz`);
-    expect(tarball.size, `the tarball is ${tarball.size} bytes; the budget (README, "Package size") is ${TARBALL_BUDGET_BYTES}`).toBeLessThanOrEqual(
-      TARBALL_BUDGET_BYTES,
-    );
+    expect(
+      tarball.size,
+      `the tarball is ${tarball.size} bytes; the budget (README, "Package size") is ${TARBALL_BUDGET_BYTES}`,
+    ).toBeLessThanOrEqual(TARBALL_BUDGET_BYTES);
   });
 
   it('installs only runtime dependencies, and each accepts every Node that engines.node admits', () => {
@@ -177,9 +234,14 @@ describe('the packed tarball', () => {
         }
         const manifest = join(dir, name, 'package.json');
         if (existsSync(manifest)) {
-          const dep = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; version: string; engines?: { node?: string } };
+          const dep = JSON.parse(readFileSync(manifest, 'utf8')) as {
+            name: string;
+            version: string;
+            engines?: { node?: string };
+          };
           const wants = dep.engines?.node;
-          if (wants && !semver.subset(PKG.engines.node, wants)) tooNew.push(`${dep.name}@${dep.version} needs node ${wants}`);
+          if (wants && !semver.subset(PKG.engines.node, wants))
+            tooNew.push(`${dep.name}@${dep.version} needs node ${wants}`);
         }
         walk(join(dir, name, 'node_modules'));
       }
@@ -191,7 +253,11 @@ describe('the packed tarball', () => {
 
 describe('the installed command, run from outside the work tree', () => {
   it('--version, --help and completion bash', async () => {
-    const [version, help, completion] = await Promise.all([cpk(['--version']), cpk(['--help']), cpk(['completion', 'bash'])]);
+    const [version, help, completion] = await Promise.all([
+      cpk(['--version']),
+      cpk(['--help']),
+      cpk(['completion', 'bash']),
+    ]);
     expectOk(version, 'cpk --version');
     expect(version.stdout).toBe(`${PKG.version}\n`);
     expectOk(help, 'cpk --help');
@@ -204,13 +270,21 @@ describe('the installed command, run from outside the work tree', () => {
 
   it('the same Node that packed it starts the installed command with its code cache', async () => {
     const loadCjs = JSON.stringify(join(installed, 'bin', 'load.cjs'));
-    const r = await run(process.execPath, ['-e', `const { script } = require(${loadCjs}).load(); console.log(String(script.cachedDataRejected))`], { env: userEnv });
+    const r = await run(
+      process.execPath,
+      ['-e', `const { script } = require(${loadCjs}).load(); console.log(String(script.cachedDataRejected))`],
+      { env: userEnv },
+    );
     expectOk(r, 'load()');
     expect(r.stdout).toBe('false\n');
   });
 
   it('cpk emulator, a create, get and delete round trip, and createClient from a script', async () => {
-    emulator = spawn(join(prefix, 'bin', 'cpk'), ['emulator', '--port', '0', '--json', '--quiet'], { cwd: home, env: userEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    emulator = spawn(join(prefix, 'bin', 'cpk'), ['emulator', '--port', '0', '--json', '--quiet'], {
+      cwd: home,
+      env: userEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let emulatorErr = '';
     emulator.stderr!.setEncoding('utf8').on('data', (d: string) => (emulatorErr += d));
     const started = await new Promise<string>((done, fail) => {
@@ -220,7 +294,10 @@ describe('the installed command, run from outside the work tree', () => {
     const { base_url: baseUrl, token } = JSON.parse(started) as { base_url: string; token: string };
     const env = { CPK_BASE_URL: baseUrl, CPK_TOKEN: token };
 
-    const created = await cpk(['monitors', 'create', '--name', 'packaged', '--target', 'https://example.com/health', '-q'], env);
+    const created = await cpk(
+      ['monitors', 'create', '--name', 'packaged', '--target', 'https://example.com/health', '-q'],
+      env,
+    );
     expectOk(created, 'monitors create');
     const id = created.stdout.trim();
     expect(id).toMatch(/^mon_/);
@@ -274,7 +351,11 @@ await client.getMonitor(42);
 createClient({ retry: 3 });
 `,
     );
-    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project, env: userEnv, timeoutMs: 60_000 });
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], {
+      cwd: project,
+      env: userEnv,
+      timeoutMs: 60_000,
+    });
     expectOk(tsc, 'tsc -p project');
   });
 });

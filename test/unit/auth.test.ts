@@ -45,7 +45,10 @@ function configDir(): string {
   return join(mkdtempSync(join(tmpdir(), 'cpk-unit-')), 'config');
 }
 
-function context(env: Record<string, string | undefined>, options: { stdin?: string; globals?: Record<string, unknown>; keychain?: SecretStore } = {}) {
+function context(
+  env: Record<string, string | undefined>,
+  options: { stdin?: string; globals?: Record<string, unknown>; keychain?: SecretStore } = {},
+) {
   const out: string[] = [];
   const err: string[] = [];
   const io: IO = {
@@ -80,7 +83,13 @@ describe('the keychain path (fake store)', () => {
     expect(text).not.toContain(TOKEN);
     const account = keychainAccount('default', file);
     expect(JSON.parse(text)).toEqual({
-      profiles: { default: { base_url: 'https://api.example.com/v1', token_storage: 'keychain', keychain: { service: 'cpk', account } } },
+      profiles: {
+        default: {
+          base_url: 'https://api.example.com/v1',
+          token_storage: 'keychain',
+          keychain: { service: 'cpk', account },
+        },
+      },
       current_profile: 'default',
     });
     expect([...keychain.entries]).toEqual([[`cpk/${account}`, TOKEN]]);
@@ -107,7 +116,10 @@ describe('the keychain path (fake store)', () => {
     const keychain = new FakeKeychain();
     await login(NO_CHECK, context(env, { stdin: TOKEN, keychain }).ctx);
     expect(keychain.entries.size).toBe(1);
-    await login({ ...NO_CHECK, insecureStorage: true }, context(env, { stdin: 'cpk_now_in_the_file_5678', keychain }).ctx);
+    await login(
+      { ...NO_CHECK, insecureStorage: true },
+      context(env, { stdin: 'cpk_now_in_the_file_5678', keychain }).ctx,
+    );
     expect(keychain.entries.size).toBe(0);
     expect(JSON.parse(readFileSync(join(env.CPK_CONFIG_DIR, 'config.json'), 'utf8')).profiles.default).toEqual({
       base_url: 'http://127.0.0.1:4010/v1',
@@ -142,12 +154,16 @@ describe('the keychain path (fake store)', () => {
     expect(locked.token).toBeUndefined();
     expect(locked.tokenProblem).toBeInstanceOf(AuthError);
     expect(locked.tokenProblem!.exitCode).toBe(ExitCode.AUTH);
-    expect(locked.tokenProblem!.message).toBe('cannot read the token of profile "default" from the Fake Keychain (the keyring is locked)');
+    expect(locked.tokenProblem!.message).toBe(
+      'cannot read the token of profile "default" from the Fake Keychain (the keyring is locked)',
+    );
 
     keychain.failGet = false;
     keychain.entries.clear();
     const lost = await context(env, { keychain }).ctx.session();
-    expect(lost.tokenProblem!.message).toMatch(/^the token of profile "default" is missing from the Fake Keychain \(service "cpk", account "default@[0-9a-f]{12}"\)$/);
+    expect(lost.tokenProblem!.message).toMatch(
+      /^the token of profile "default" is missing from the Fake Keychain \(service "cpk", account "default@[0-9a-f]{12}"\)$/,
+    );
     await expect(context(env, { keychain }).ctx.api()).rejects.toThrow(AuthError);
   });
 
@@ -158,12 +174,16 @@ describe('the keychain path (fake store)', () => {
     await login(NO_CHECK, context(env, { stdin: TOKEN, keychain, globals: { profile: 'b' } }).ctx);
     expect(keychain.entries.size).toBe(2);
     await removeProfile({ name: 'a' }, context(env, { keychain }).ctx);
-    expect([...keychain.entries.keys()]).toEqual([`cpk/${keychainAccount('b', join(env.CPK_CONFIG_DIR, 'config.json'))}`]);
+    expect([...keychain.entries.keys()]).toEqual([
+      `cpk/${keychainAccount('b', join(env.CPK_CONFIG_DIR, 'config.json'))}`,
+    ]);
 
     keychain.failDelete = true;
     const r = context(env, { keychain });
     await removeProfile({ name: 'b' }, r.ctx);
-    expect(r.stderr()).toMatch(/warning: could not remove the token from the Fake Keychain \(the keyring is locked\): delete the entry service "cpk", account "b@[0-9a-f]{12}" with your keychain tool/);
+    expect(r.stderr()).toMatch(
+      /warning: could not remove the token from the Fake Keychain \(the keyring is locked\): delete the entry service "cpk", account "b@[0-9a-f]{12}" with your keychain tool/,
+    );
     expect(JSON.parse(readFileSync(join(env.CPK_CONFIG_DIR, 'config.json'), 'utf8')).profiles).toEqual({});
   });
 
@@ -176,7 +196,9 @@ describe('the keychain path (fake store)', () => {
       }, 10),
     ).rejects.toThrow(new KeychainUnavailable('no answer within 0.01 s'));
     expect(aborted).toBe(true);
-    await expect(withDeadline(async () => Promise.reject(new Error('first line\nsecond line')), 1000)).rejects.toThrow(new KeychainUnavailable('first line'));
+    await expect(withDeadline(async () => Promise.reject(new Error('first line\nsecond line')), 1000)).rejects.toThrow(
+      new KeychainUnavailable('first line'),
+    );
     await expect(withDeadline(async () => 'ok', 1000)).resolves.toBe('ok');
   });
 });
@@ -192,13 +214,24 @@ describe('the config file', () => {
     [{ profiles: { a: 1 } }, 'has a profile "a" that is not an object'],
     [{ profiles: { a: { base_url: 1 } } }, 'has a profile "a" whose "base_url" is not a string'],
     [{ profiles: { a: { token: false } } }, 'has a profile "a" whose "token" is not a string'],
-    [{ profiles: { a: { token_storage: 'paper' } } }, 'has a profile "a" whose "token_storage" is not "file" or "keychain"'],
-    [{ profiles: { a: { token_storage: 'keychain' } } }, 'has a profile "a" stored in the keychain without a "keychain": {"service", "account"} entry'],
+    [
+      { profiles: { a: { token_storage: 'paper' } } },
+      'has a profile "a" whose "token_storage" is not "file" or "keychain"',
+    ],
+    [
+      { profiles: { a: { token_storage: 'keychain' } } },
+      'has a profile "a" stored in the keychain without a "keychain": {"service", "account"} entry',
+    ],
   ])('refuses %j: %s', (data, problem) => {
     expect(findProblem(data)).toBe(problem);
   });
 
-  it.each([{}, { profiles: {} }, { profiles: { a: {} } }, { future_key: [1], profiles: { a: { base_url: 'https://x', extra: true } } }])('accepts %j', (data) => {
+  it.each([
+    {},
+    { profiles: {} },
+    { profiles: { a: {} } },
+    { future_key: [1], profiles: { a: { base_url: 'https://x', extra: true } } },
+  ])('accepts %j', (data) => {
     expect(findProblem(data)).toBeUndefined();
   });
 
@@ -231,31 +264,48 @@ describe('the config file', () => {
     expect(session.configRead).toBe(false);
     expect(session.token?.value).toBe('cpk_from_ci');
     // but naming a profile reads it, and reports it
-    await expect(resolveSession({ flags: { profile: 'x' }, env: base, secrets: async () => hangingKeychain })).rejects.toThrow(ConfigError);
+    await expect(
+      resolveSession({ flags: { profile: 'x' }, env: base, secrets: async () => hangingKeychain }),
+    ).rejects.toThrow(ConfigError);
   });
 });
 
 describe('precedence and names', () => {
-  const data = { current_profile: 'cur', profiles: { cur: { base_url: 'https://cur.example.com' }, env: {}, flag: {} } };
+  const data = {
+    current_profile: 'cur',
+    profiles: { cur: { base_url: 'https://cur.example.com' }, env: {}, flag: {} },
+  };
 
   it('profile: --profile > CPK_PROFILE > current > none', () => {
     expect(selectProfile('flag', { CPK_PROFILE: 'env' }, data)).toMatchObject({ name: 'flag', source: '--profile' });
-    expect(selectProfile(undefined, { CPK_PROFILE: 'env' }, data)).toMatchObject({ name: 'env', source: 'CPK_PROFILE' });
+    expect(selectProfile(undefined, { CPK_PROFILE: 'env' }, data)).toMatchObject({
+      name: 'env',
+      source: 'CPK_PROFILE',
+    });
     expect(selectProfile(undefined, {}, data)).toMatchObject({ name: 'cur', source: 'current profile' });
     expect(selectProfile(undefined, {}, { current_profile: 'gone', profiles: {} })).toBeUndefined();
     expect(selectProfile(undefined, {}, {})).toBeUndefined();
   });
 
   it('a profile name that is an Object.prototype key is just a name', () => {
-    expect(selectProfile('constructor', {}, data)).toEqual({ name: 'constructor', source: '--profile', record: undefined });
+    expect(selectProfile('constructor', {}, data)).toEqual({
+      name: 'constructor',
+      source: '--profile',
+      record: undefined,
+    });
     expect(selectProfile(undefined, { CPK_PROFILE: 'toString' }, data)!.record).toBeUndefined();
   });
 
   it('base URL: --base-url > CPK_BASE_URL > profile > default', () => {
     const profile = { name: 'cur', record: { base_url: 'https://cur.example.com' } };
-    expect(resolveBaseUrl('https://flag.example.com', { CPK_BASE_URL: 'https://env.example.com' }, profile).source).toBe('--base-url');
+    expect(
+      resolveBaseUrl('https://flag.example.com', { CPK_BASE_URL: 'https://env.example.com' }, profile).source,
+    ).toBe('--base-url');
     expect(resolveBaseUrl(undefined, { CPK_BASE_URL: 'https://env.example.com' }, profile).source).toBe('CPK_BASE_URL');
-    expect(resolveBaseUrl(undefined, {}, profile)).toEqual({ value: 'https://cur.example.com/v1', source: 'profile "cur"' });
+    expect(resolveBaseUrl(undefined, {}, profile)).toEqual({
+      value: 'https://cur.example.com/v1',
+      source: 'profile "cur"',
+    });
     expect(resolveBaseUrl(undefined, {}, { name: 'x', record: {} }).source).toBe('default (local emulator)');
   });
 

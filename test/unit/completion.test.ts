@@ -22,7 +22,10 @@ function sub(cmd: Command, ...names: string[]): Command {
 
 /** Subcommand names as commander's own help lists them (its implicit `help` included). */
 function subcommands(cmd: Command): string[] {
-  return cmd.createHelp().visibleCommands(cmd).map((c) => c.name());
+  return cmd
+    .createHelp()
+    .visibleCommands(cmd)
+    .map((c) => c.name());
 }
 
 /** Long options commander accepts at `cmd`: its own, its ancestors', and --help. */
@@ -42,18 +45,27 @@ function bashComplete(script: string, lines: string[][]): string[][] {
 comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=(); _cpk; printf '%s\\n' "\${COMPREPLY[@]}" | LC_ALL=C sort | tr '\\n' ' '; echo; }
 complete -p cpk >/dev/null || echo 'cpk is not registered' >&2
 ${cases}`;
-  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', driver], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  return out.split('\n').slice(0, lines.length).map((line) => line.split(' ').filter(Boolean));
+  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', driver], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return out
+    .split('\n')
+    .slice(0, lines.length)
+    .map((line) => line.split(' ').filter(Boolean));
 }
 
 const program = referenceProgram();
 const sorted = (words: string[]) => [...words].sort();
 
 describe('generated files', () => {
-  it.each(Object.entries(generatedFiles()))('%s matches the command tree (npm run gen rewrites it)', (path, content) => {
-    const onDisk = readFileSync(resolve(ROOT, path), 'utf8');
-    expect(onDisk, `${path} is out of date: run npm run gen`).toBe(content);
-  });
+  it.each(Object.entries(generatedFiles()))(
+    '%s matches the command tree (npm run gen rewrites it)',
+    (path, content) => {
+      const onDisk = readFileSync(resolve(ROOT, path), 'utf8');
+      expect(onDisk, `${path} is out of date: run npm run gen`).toBe(content);
+    },
+  );
 });
 
 describe('bash completion (completions/cpk.bash in a real bash)', () => {
@@ -79,7 +91,19 @@ describe('bash completion (completions/cpk.bash in a real bash)', () => {
     expect(mon).toEqual(['monitors']);
     expect(monitors).toEqual(expect.arrayContaining(['create', 'delete', 'get', 'update']));
     expect(monitors).toEqual(sorted(subcommands(sub(program, 'monitors'))));
-    expect(createFlags).toEqual(expect.arrayContaining(['--name', '--type', '--target', '--interval', '--data', '--quiet', '--json', '--base-url', '--help']));
+    expect(createFlags).toEqual(
+      expect.arrayContaining([
+        '--name',
+        '--type',
+        '--target',
+        '--interval',
+        '--data',
+        '--quiet',
+        '--json',
+        '--base-url',
+        '--help',
+      ]),
+    );
     expect(createFlags).toEqual(longOptions(sub(program, 'monitors', 'create')));
     expect(afterValue).toEqual(sorted(subcommands(program)));
     expect(shells).toEqual(['bash', 'fish', 'powershell', 'zsh']);
@@ -115,7 +139,8 @@ describe('docs/commands.md', () => {
       expect(doc, `no section for ${heading.trim()}`).toContain(heading);
       const section = doc.slice(doc.indexOf(heading) + heading.length).split('\n## ')[0]!;
       const options = path.length === 0 ? doc.slice(doc.indexOf('## Global options')) : section;
-      for (const option of cmd.options) expect(options, `${path.join(' ')} ${option.flags}`).toContain(`| \`${option.flags}\` |`);
+      for (const option of cmd.options)
+        expect(options, `${path.join(' ')} ${option.flags}`).toContain(`| \`${option.flags}\` |`);
     }
   });
 });

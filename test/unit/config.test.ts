@@ -18,17 +18,24 @@ describe('normalizeBaseUrl', () => {
     expect(normalizeBaseUrl(input)).toBe(output);
   });
 
-  it.each(['http://example.com', 'http://10.0.0.1', 'http://127.0.0.1.example.com', 'ftp://x', 'not a url', 'https://u:p@h.example', 'https://h.example/?a=1'])(
-    'refuses %s',
-    (input) => {
-      expect(() => normalizeBaseUrl(input)).toThrow(UsageError);
-    },
-  );
+  it.each([
+    'http://example.com',
+    'http://10.0.0.1',
+    'http://127.0.0.1.example.com',
+    'ftp://x',
+    'not a url',
+    'https://u:p@h.example',
+    'https://h.example/?a=1',
+  ])('refuses %s', (input) => {
+    expect(() => normalizeBaseUrl(input)).toThrow(UsageError);
+  });
 });
 
 describe('resolution', () => {
   it('--base-url beats CPK_BASE_URL beats the default', () => {
-    expect(resolveBaseUrl('https://a.example', { CPK_BASE_URL: 'https://b.example' }).value).toBe('https://a.example/v1');
+    expect(resolveBaseUrl('https://a.example', { CPK_BASE_URL: 'https://b.example' }).value).toBe(
+      'https://a.example/v1',
+    );
     expect(resolveBaseUrl(undefined, { CPK_BASE_URL: 'https://b.example' }).value).toBe('https://b.example/v1');
     expect(resolveBaseUrl(undefined, {}).value).toBe('http://127.0.0.1:4010/v1');
   });

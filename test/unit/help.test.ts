@@ -5,7 +5,15 @@ import { allCommands, describeCommand, pathKey } from '../../src/completion/tree
 import type { IO } from '../../src/io.js';
 
 const sink = { write: () => true };
-const io: IO = { stdout: sink, stderr: sink, stdin: process.stdin, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env: {} };
+const io: IO = {
+  stdout: sink,
+  stderr: sink,
+  stdin: process.stdin,
+  stdinIsTTY: false,
+  stdoutIsTTY: false,
+  stderrIsTTY: false,
+  env: {},
+};
 
 describe('help', () => {
   const commands = allCommands(describeCommand(buildProgram({ io }))).filter((c) => c.path.at(-1) !== 'help');

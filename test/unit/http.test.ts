@@ -4,7 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { defaultSleep, HttpClient } from '../../src/http/client.js';
-import { TransportError, type Transport, type TransportRequest, type TransportResponse } from '../../src/http/transport.js';
+import {
+  TransportError,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from '../../src/http/transport.js';
 import { backoffMs, BACKOFF_BASE_MS, BACKOFF_CAP_MS, parseRetryAfter } from '../../src/http/retry.js';
 import { ApiError, CpkError, InterruptedError, NetworkError } from '../../src/errors.js';
 import { parseRetriesFlag, resolveAttempts } from '../../src/config/attempts.js';
@@ -15,7 +20,11 @@ type Step = TransportError | TransportResponse;
 const TOKEN = 'cpk_unit_secret_token_value';
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): TransportResponse {
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: Buffer.from(JSON.stringify(body)) };
+  return {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: Buffer.from(JSON.stringify(body)),
+  };
 }
 
 function fail(kind: TransportError['kind'], response?: TransportError['response']): TransportError {
@@ -67,7 +76,11 @@ async function failure(promise: Promise<unknown>): Promise<CpkError> {
 
 describe('retries', () => {
   it('GET: 503, 503, 200 succeeds on the third attempt after two backoff waits', async () => {
-    const { client, sent, waits } = scripted([json(503, { error: 'busy' }), json(503, { error: 'busy' }), json(200, { id: 'm' })]);
+    const { client, sent, waits } = scripted([
+      json(503, { error: 'busy' }),
+      json(503, { error: 'busy' }),
+      json(200, { id: 'm' }),
+    ]);
     const res = await client.request({ method: 'GET', segments: ['monitors', 'm'] });
     expect(res.body).toEqual({ id: 'm' });
     expect(sent).toHaveLength(3);
@@ -86,16 +99,21 @@ describe('retries', () => {
     expect(sent).toHaveLength(1);
   });
 
-  it.each(['connect', 'proxy', 'timeout', 'reset', 'incomplete'] as const)('GET and DELETE are retried after a %s failure', async (kind) => {
-    for (const method of ['GET', 'DELETE']) {
-      const { client, sent } = scripted([fail(kind), json(200, {})]);
-      await client.request({ method, segments: ['x'] });
-      expect(sent, method).toHaveLength(2);
-    }
-  });
+  it.each(['connect', 'proxy', 'timeout', 'reset', 'incomplete'] as const)(
+    'GET and DELETE are retried after a %s failure',
+    async (kind) => {
+      for (const method of ['GET', 'DELETE']) {
+        const { client, sent } = scripted([fail(kind), json(200, {})]);
+        await client.request({ method, segments: ['x'] });
+        expect(sent, method).toHaveLength(2);
+      }
+    },
+  );
 
   it.each(['tls', 'too-large'] as const)('a %s failure is final, even for GET', async (kind) => {
-    const { client, sent } = scripted([fail(kind, { status: 200, headers: { 'content-type': 'application/json' }, receivedBytes: 9 })]);
+    const { client, sent } = scripted([
+      fail(kind, { status: 200, headers: { 'content-type': 'application/json' }, receivedBytes: 9 }),
+    ]);
     const error = await failure(client.request({ method: 'GET', segments: ['x'] }));
     expect(sent).toHaveLength(1);
     expect(error.exitCode).toBe(kind === 'tls' ? 3 : 1);
@@ -109,29 +127,38 @@ describe('retries', () => {
     }
   });
 
-  it.each(['timeout', 'reset', 'incomplete'] as const)('POST and PATCH are never retried once sent (%s)', async (kind) => {
-    for (const method of ['POST', 'PATCH']) {
-      const { client, sent } = scripted([fail(kind), json(201, {})]);
-      const error = await failure(client.request({ method, segments: ['monitors'], body: { name: 'x' } }));
-      expect(sent, method).toHaveLength(1);
-      expect(error.message + (error.hint ?? ''), method).toContain(`${method} is not retried automatically`);
-    }
-  });
+  it.each(['timeout', 'reset', 'incomplete'] as const)(
+    'POST and PATCH are never retried once sent (%s)',
+    async (kind) => {
+      for (const method of ['POST', 'PATCH']) {
+        const { client, sent } = scripted([fail(kind), json(201, {})]);
+        const error = await failure(client.request({ method, segments: ['monitors'], body: { name: 'x' } }));
+        expect(sent, method).toHaveLength(1);
+        expect(error.message + (error.hint ?? ''), method).toContain(`${method} is not retried automatically`);
+      }
+    },
+  );
 
-  it.each([429, 500, 502, 503, 504])('POST answered %i is not retried, and reported in the server\'s words', async (status) => {
-    const { client, sent } = scripted([json(status, { error: 'overloaded' }), json(201, {})]);
-    const error = await failure(client.request({ method: 'POST', segments: ['monitors'], body: { name: 'x' } }));
-    expect(sent).toHaveLength(1);
-    expect(error.exitCode).toBe(1);
-    expect(error.message).toBe('overloaded');
-    expect(error.hint).toBeUndefined();
-  });
+  it.each([429, 500, 502, 503, 504])(
+    "POST answered %i is not retried, and reported in the server's words",
+    async (status) => {
+      const { client, sent } = scripted([json(status, { error: 'overloaded' }), json(201, {})]);
+      const error = await failure(client.request({ method: 'POST', segments: ['monitors'], body: { name: 'x' } }));
+      expect(sent).toHaveLength(1);
+      expect(error.exitCode).toBe(1);
+      expect(error.message).toBe('overloaded');
+      expect(error.hint).toBeUndefined();
+    },
+  );
 
   it('the attempts option bounds the tries (1 = no retry, 5 = four retries)', async () => {
     const one = scripted([json(503, {}), json(200, {})], { attempts: 1 });
     await failure(one.client.request({ method: 'GET', segments: ['x'] }));
     expect(one.sent).toHaveLength(1);
-    const five = scripted(Array.from({ length: 6 }, () => json(503, {})), { attempts: 5 });
+    const five = scripted(
+      Array.from({ length: 6 }, () => json(503, {})),
+      { attempts: 5 },
+    );
     await failure(five.client.request({ method: 'GET', segments: ['x'] }));
     expect(five.sent).toHaveLength(5);
     expect(five.waits).toHaveLength(4);
@@ -139,7 +166,11 @@ describe('retries', () => {
 
   it('honours Retry-After in seconds and as an HTTP date', async () => {
     const date = new Date(Date.now() + 20_000).toUTCString();
-    const { client, waits } = scripted([json(429, {}, { 'retry-after': '3' }), json(503, {}, { 'retry-after': date }), json(200, {})]);
+    const { client, waits } = scripted([
+      json(429, {}, { 'retry-after': '3' }),
+      json(503, {}, { 'retry-after': date }),
+      json(200, {}),
+    ]);
     await client.request({ method: 'GET', segments: ['x'] });
     expect(waits[0]).toBe(3000);
     expect(waits[1]).toBeGreaterThan(17_000);
@@ -147,12 +178,17 @@ describe('retries', () => {
   });
 
   it('a Retry-After over 30 s ends at once with exit 1, saying when to retry', async () => {
-    const { client, sent, waits } = scripted([json(429, { error: 'slow down' }, { 'retry-after': '120' }), json(200, {})]);
+    const { client, sent, waits } = scripted([
+      json(429, { error: 'slow down' }, { 'retry-after': '120' }),
+      json(200, {}),
+    ]);
     const error = await failure(client.request({ method: 'GET', segments: ['x'] }));
     expect(sent).toHaveLength(1);
     expect(waits).toEqual([]);
     expect(error.exitCode).toBe(1);
-    expect(error.message).toMatch(/^slow down; the server asks to retry after 120s \(at \d{4}-\d\d-\d\dT[\d:.]+Z\), longer than cpk waits \(30s\): try again then$/);
+    expect(error.message).toMatch(
+      /^slow down; the server asks to retry after 120s \(at \d{4}-\d\d-\d\dT[\d:.]+Z\), longer than cpk waits \(30s\): try again then$/,
+    );
   });
 
   it('the last 429 names the Retry-After and exits 1, not 7', async () => {
@@ -190,7 +226,9 @@ describe('responses', () => {
     const error = await failure(client.request({ method: 'GET', segments: ['x'] }));
     expect(error).toBeInstanceOf(ApiError);
     expect(error.exitCode).toBe(1);
-    expect(error.message).toBe('the response to GET https://api.example.com/v1/x was cut short (status 200, application/json, 19 bytes received)');
+    expect(error.message).toBe(
+      'the response to GET https://api.example.com/v1/x was cut short (status 200, application/json, 19 bytes received)',
+    );
   });
 
   it('a body that stalls past the timeout is exit 3, naming what arrived', async () => {
@@ -198,21 +236,29 @@ describe('responses', () => {
     const { client } = scripted([fail('timeout', partial)], { attempts: 1 });
     const error = await failure(client.request({ method: 'GET', segments: ['x'] }));
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error.message).toBe('GET https://api.example.com/v1/x timed out after 1s (status 200, application/json arrived, then the body stalled)');
+    expect(error.message).toBe(
+      'GET https://api.example.com/v1/x timed out after 1s (status 200, application/json arrived, then the body stalled)',
+    );
   });
 
   it('a body over the limit names status and content type, exit 1', async () => {
-    const { client } = scripted([fail('too-large', { status: 200, headers: { 'content-type': 'text/plain' }, receivedBytes: 0 })]);
+    const { client } = scripted([
+      fail('too-large', { status: 200, headers: { 'content-type': 'text/plain' }, receivedBytes: 0 }),
+    ]);
     const error = await failure(client.request({ method: 'GET', segments: ['x'] }));
     expect(error.exitCode).toBe(1);
-    expect(error.message).toBe('the response to GET https://api.example.com/v1/x (status 200, text/plain) is larger than 32 MiB, more than cpk accepts');
+    expect(error.message).toBe(
+      'the response to GET https://api.example.com/v1/x (status 200, text/plain) is larger than 32 MiB, more than cpk accepts',
+    );
   });
 
   it('a connection failure through a proxy points at the proxy', async () => {
     const { client } = scripted([fail('connect')], { attempts: 1, proxy: 'HTTPS_PROXY=http://proxy.internal:3128' });
     const error = await failure(client.request({ method: 'GET', segments: ['x'] }));
     expect(error.exitCode).toBe(3);
-    expect(error.hint).toBe('a proxy is set (HTTPS_PROXY=http://proxy.internal:3128): check it, or list the host in NO_PROXY');
+    expect(error.hint).toBe(
+      'a proxy is set (HTTPS_PROXY=http://proxy.internal:3128): check it, or list the host in NO_PROXY',
+    );
   });
 
   it('an error body with a __proto__ key neither pollutes nor supplies the message', async () => {
@@ -268,11 +314,15 @@ describe('--debug trace and interruption', () => {
 describe('policy numbers', () => {
   it('property: backoff is full jitter between 0 and min(5 s, 250 ms x 2^(n-1))', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 60 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, r) => {
-        const ms = backoffMs(attempt, () => r);
-        expect(ms).toBeGreaterThanOrEqual(0);
-        expect(ms).toBeLessThan(Math.max(1, Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1))));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (attempt, r) => {
+          const ms = backoffMs(attempt, () => r);
+          expect(ms).toBeGreaterThanOrEqual(0);
+          expect(ms).toBeLessThan(Math.max(1, Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1))));
+        },
+      ),
     );
   });
 
@@ -282,7 +332,8 @@ describe('policy numbers', () => {
     expect(parseRetryAfter(' 0 ', now)).toBe(0);
     expect(parseRetryAfter('Tue, 01 Jan 2030 00:00:10 GMT', now)).toBe(10_000);
     expect(parseRetryAfter('Mon, 31 Dec 2029 23:00:00 GMT', now)).toBe(0);
-    for (const bad of ['1.5', '-1', 'soon', 'tomorrow', '', '2 s']) expect(parseRetryAfter(bad, now), bad).toBeUndefined();
+    for (const bad of ['1.5', '-1', 'soon', 'tomorrow', '', '2 s'])
+      expect(parseRetryAfter(bad, now), bad).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });
 
@@ -300,7 +351,9 @@ describe('policy numbers', () => {
   });
 
   it.each(['-1', '11', '1.5', 'two', '', ' ', '1e1', '0x3'])('--retries %j is a usage error', (value) => {
-    expect(() => parseRetriesFlag(value)).toThrow(/^invalid --retries ".*": expected a whole number of retries from 0 to 10$/);
+    expect(() => parseRetriesFlag(value)).toThrow(
+      /^invalid --retries ".*": expected a whole number of retries from 0 to 10$/,
+    );
   });
 
   it.each(['0', '12', '-3', '2.5', 'lots'])('CPK_MAX_ATTEMPTS=%j is a usage error', (value) => {

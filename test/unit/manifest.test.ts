@@ -32,7 +32,21 @@ function problems(text: string): string[] {
 describe('parseManifest', () => {
   it('turns interval into interval_seconds in place and keeps every other field as given, in file order', () => {
     const m = parseManifest(
-      ['monitors:', '  b:', '    name: B', '    interval: 1h30m', '    tags: [x]', '  "2":', '    name: Two', '    interval: 90', '  a:', '    name: A', '    interval_seconds: 30', 'channels:', '  ch_ops: {enabled: true}'].join('\n'),
+      [
+        'monitors:',
+        '  b:',
+        '    name: B',
+        '    interval: 1h30m',
+        '    tags: [x]',
+        '  "2":',
+        '    name: Two',
+        '    interval: 90',
+        '  a:',
+        '    name: A',
+        '    interval_seconds: 30',
+        'channels:',
+        '  ch_ops: {enabled: true}',
+      ].join('\n'),
       'm.yaml',
     );
     expect(m.monitors).toEqual([
@@ -45,8 +59,13 @@ describe('parseManifest', () => {
   });
 
   it('accepts JSON, anchors, $schema and empty sections', () => {
-    expect(parseManifest('{"$schema": "./schema.json", "monitors": {"a": {"name": "A"}}}', 'm.json').monitors).toEqual([{ key: 'a', body: { name: 'A' } }]);
-    const anchored = parseManifest('monitors:\n  a: &base\n    name: A\n    type: http\n  b:\n    <<: *base\n    name: B\n  c: *base\n', 'm.yaml');
+    expect(parseManifest('{"$schema": "./schema.json", "monitors": {"a": {"name": "A"}}}', 'm.json').monitors).toEqual([
+      { key: 'a', body: { name: 'A' } },
+    ]);
+    const anchored = parseManifest(
+      'monitors:\n  a: &base\n    name: A\n    type: http\n  b:\n    <<: *base\n    name: B\n  c: *base\n',
+      'm.yaml',
+    );
     expect(anchored.monitors.find((e) => e.key === 'c')!.body).toEqual({ name: 'A', type: 'http' });
     expect(parseManifest('monitors:\nchannels:\n', 'm.yaml')).toEqual({ path: 'm.yaml', monitors: [], channels: [] });
   });
@@ -56,15 +75,38 @@ describe('parseManifest', () => {
     ['- a\n- b\n', ['m.yaml:1:1: the manifest must be a mapping with monitors: and/or channels:']],
     ['monitor:\n  a: {name: A}\n', ['m.yaml:1:1: unknown field "monitor" (expected monitors, channels or $schema)']],
     ['monitors:\n  a:\n    name: ""\n', ['m.yaml:3:11: monitors.a.name must not be empty']],
-    ['monitors:\n  a:\n    name: A\n    status: up\n', ['m.yaml:4:5: monitors.a.status is set by the service and cannot be in a manifest']],
-    ['monitors:\n  a:\n    name: A\n    interval: [1]\n', ['m.yaml:4:15: monitors.a.interval must be seconds (60) or a duration such as 90s, 5m, 1h or 1h30m']],
-    ['monitors:\n  a:\n    name: A\n    interval_seconds: -5\n', ['m.yaml:4:23: monitors.a.interval_seconds must be at least 0']],
+    [
+      'monitors:\n  a:\n    name: A\n    status: up\n',
+      ['m.yaml:4:5: monitors.a.status is set by the service and cannot be in a manifest'],
+    ],
+    [
+      'monitors:\n  a:\n    name: A\n    interval: [1]\n',
+      ['m.yaml:4:15: monitors.a.interval must be seconds (60) or a duration such as 90s, 5m, 1h or 1h30m'],
+    ],
+    [
+      'monitors:\n  a:\n    name: A\n    interval_seconds: -5\n',
+      ['m.yaml:4:23: monitors.a.interval_seconds must be at least 0'],
+    ],
     ['monitors:\n  a:\n', ['m.yaml:2:3: monitors.a must be a mapping']],
-    ['monitors:\n  -bad:\n    name: A\n', ["m.yaml:2:3: monitors.-bad: a monitor key is 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit"]],
-    ['channels:\n  "..": {enabled: true}\n', ["m.yaml:2:3: channels.\"..\": a channel id must not be empty, '.', '..' or contain control characters"]],
-    ['channels:\n  ch_ops:\n    events: [down, down]\n', ['m.yaml:3:13: channels.ch_ops.events must not list an item twice']],
+    [
+      'monitors:\n  -bad:\n    name: A\n',
+      [
+        "m.yaml:2:3: monitors.-bad: a monitor key is 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit",
+      ],
+    ],
+    [
+      'channels:\n  "..": {enabled: true}\n',
+      ["m.yaml:2:3: channels.\"..\": a channel id must not be empty, '.', '..' or contain control characters"],
+    ],
+    [
+      'channels:\n  ch_ops:\n    events: [down, down]\n',
+      ['m.yaml:3:13: channels.ch_ops.events must not list an item twice'],
+    ],
     ['monitors:\n  a:\n    name: A\n    weight: .nan\n', ['m.yaml:4:13: monitors.a.weight must be a finite number']],
-    ['monitors:\n  a: {name: A\n', ['m.yaml:3:1: Flow map in block collection must be sufficiently indented and end with a }']],
+    [
+      'monitors:\n  a: {name: A\n',
+      ['m.yaml:3:1: Flow map in block collection must be sufficiently indented and end with a }'],
+    ],
     ['monitors:\n  a: {name: A}\n  a: {name: B}\n', ['m.yaml:3:3: Map keys must be unique']],
   ])('%j -> %j', (text, expected) => {
     expect(problems(text)).toEqual(expected);
@@ -99,7 +141,14 @@ describe('diff', () => {
   });
 
   it('names only the fields the manifest names, each with the whole manifest value', () => {
-    const actual = { id: 'mon_1', status: 'up', name: 'A', interval_seconds: 60, notify: { email: 'a@x', sms: true }, last_check: null };
+    const actual = {
+      id: 'mon_1',
+      status: 'up',
+      name: 'A',
+      interval_seconds: 60,
+      notify: { email: 'a@x', sms: true },
+      last_check: null,
+    };
     const changes = diffFields(actual, { name: 'A', interval_seconds: 300, notify: { email: 'b@x' }, tags: ['p'] });
     expect(changes).toEqual([
       { field: 'interval_seconds', from: 60, to: 300 },
@@ -138,7 +187,17 @@ describe('manifest entries from monitors', () => {
   });
 
   it('leaves out what the service owns and makes keys unique', () => {
-    const monitor = { id: 'mon_1', status: 'up', created_at: 't', updated_at: 't', last_check: null, report_id: 'rpt_1', name: 'A', interval_seconds: 120, tags: [] };
+    const monitor = {
+      id: 'mon_1',
+      status: 'up',
+      created_at: 't',
+      updated_at: 't',
+      last_check: null,
+      report_id: 'rpt_1',
+      name: 'A',
+      interval_seconds: 120,
+      tags: [],
+    };
     expect(entryFor(monitor)).toEqual({ name: 'A', interval: '2m', tags: [] });
     const { document, keys } = manifestFor([monitor, { ...monitor, id: 'mon_2' }]);
     expect(Object.keys(document.monitors as object)).toEqual(['a', 'a-2']);
@@ -150,7 +209,12 @@ describe('manifest entries from monitors', () => {
 });
 
 describe('state file', () => {
-  const good = { version: 1, base_url: 'https://api.example.com/v1', monitors: { b: { id: 'mon_b' }, a: { create_started_at: '2025-01-01T00:00:00Z' } }, channels: { ch: { applied: { enabled: true } } } };
+  const good = {
+    version: 1,
+    base_url: 'https://api.example.com/v1',
+    monitors: { b: { id: 'mon_b' }, a: { create_started_at: '2025-01-01T00:00:00Z' } },
+    channels: { ch: { applied: { enabled: true } } },
+  };
 
   it.each([
     ['cpk.yaml', 'cpk.state.json'],
@@ -162,7 +226,9 @@ describe('state file', () => {
 
   it('serializes with sorted keys, and parses back to the same state', () => {
     const text = serializeState(parseState(JSON.stringify(good), 's.json'));
-    expect(text).toBe(`${JSON.stringify({ ...good, monitors: { a: good.monitors.a, b: good.monitors.b } }, null, 2)}\n`);
+    expect(text).toBe(
+      `${JSON.stringify({ ...good, monitors: { a: good.monitors.a, b: good.monitors.b } }, null, 2)}\n`,
+    );
     expect(parseState(text, 's.json')).toEqual(good);
   });
 
@@ -174,7 +240,10 @@ describe('state file', () => {
     [JSON.stringify({ ...good, base_url: 3 }), /"base_url" must be a string/],
     [JSON.stringify({ ...good, monitors: { a: {} } }), /neither "id" nor "create_started_at"/],
     [JSON.stringify({ ...good, monitors: { a: { id: '..' } } }), /invalid monitors\.a\.id/],
-    [JSON.stringify({ ...good, monitors: { a: { id: 'mon_1' }, b: { id: 'mon_1' } } }), /monitors\.a and monitors\.b have the same id mon_1/],
+    [
+      JSON.stringify({ ...good, monitors: { a: { id: 'mon_1' }, b: { id: 'mon_1' } } }),
+      /monitors\.a and monitors\.b have the same id mon_1/,
+    ],
     [JSON.stringify({ ...good, channels: { ch: { enabled: true } } }), /channels\.ch\.applied must be an object/],
   ])('refuses %s as a usage error', (text, message) => {
     expect(() => parseState(text, 's.json')).toThrow(UsageError);
@@ -185,12 +254,22 @@ describe('state file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-state-'));
     const path = join(dir, 'cpk.state.json');
     writeFileSync(path, JSON.stringify(good));
-    await expect(StateStore.load(path, { baseUrl: 'https://other.example.com/v1', manifestPath: 'cpk.yaml' })).rejects.toThrow(/records monitors of https:\/\/api\.example\.com\/v1/);
-    await expect(StateStore.load(path, { baseUrl: 'https://api.example.com/v1', manifestPath: path })).rejects.toThrow(/same file/);
-    writeFileSync(path, JSON.stringify({ version: 1, base_url: 'https://api.example.com/v1', monitors: {}, channels: {} }));
+    await expect(
+      StateStore.load(path, { baseUrl: 'https://other.example.com/v1', manifestPath: 'cpk.yaml' }),
+    ).rejects.toThrow(/records monitors of https:\/\/api\.example\.com\/v1/);
+    await expect(StateStore.load(path, { baseUrl: 'https://api.example.com/v1', manifestPath: path })).rejects.toThrow(
+      /same file/,
+    );
+    writeFileSync(
+      path,
+      JSON.stringify({ version: 1, base_url: 'https://api.example.com/v1', monitors: {}, channels: {} }),
+    );
     const rebound = await StateStore.load(path, { baseUrl: 'https://other.example.com/v1', manifestPath: 'cpk.yaml' });
     expect(rebound.data.base_url).toBe('https://other.example.com/v1');
-    const fresh = await StateStore.load(join(dir, 'none.json'), { baseUrl: 'https://x.example.com/v1', manifestPath: 'cpk.yaml' });
+    const fresh = await StateStore.load(join(dir, 'none.json'), {
+      baseUrl: 'https://x.example.com/v1',
+      manifestPath: 'cpk.yaml',
+    });
     expect(fresh.onDisk).toBe(false);
     expect(fresh.data).toEqual({ version: 1, base_url: 'https://x.example.com/v1', monitors: {}, channels: {} });
   });
@@ -222,7 +301,8 @@ describe('state file', () => {
 
 describe('certainlyNotCreated', () => {
   const api = (status: number) => new ApiError('x', { status, method: 'POST', url: 'u' });
-  const net = (kind: ConstructorParameters<typeof TransportError>[0]) => new NetworkError('x', { cause: new TransportError(kind, 'x', undefined) });
+  const net = (kind: ConstructorParameters<typeof TransportError>[0]) =>
+    new NetworkError('x', { cause: new TransportError(kind, 'x', undefined) });
   it.each([
     ['422', api(422), true],
     ['503', api(503), true],
@@ -272,7 +352,8 @@ function fakeApi(monitors: Record<string, Record<string, unknown>>, failures: Re
   const fail = (what: string) => {
     if (what in failures) throw failures[what];
   };
-  const notFound = (method: string, id: string) => new ApiError('monitor not found', { status: 404, method, url: `u/${id}` });
+  const notFound = (method: string, id: string) =>
+    new ApiError('monitor not found', { status: 404, method, url: `u/${id}` });
   const api = {
     http: { buildUrl: () => 'u' },
     async getMonitor(id: string) {
@@ -306,7 +387,10 @@ function fakeApi(monitors: Record<string, Record<string, unknown>>, failures: Re
   return { api: api as unknown as Api, calls, monitors };
 }
 
-async function storeWith(monitors: Record<string, { id?: string; create_started_at?: string }>, channels: Record<string, { applied: Record<string, unknown> }> = {}) {
+async function storeWith(
+  monitors: Record<string, { id?: string; create_started_at?: string }>,
+  channels: Record<string, { applied: Record<string, unknown> }> = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'cpk-plan-'));
   const path = join(dir, 'cpk.state.json');
   writeFileSync(path, JSON.stringify({ version: 1, base_url: 'https://api.example.com/v1', monitors, channels }));
@@ -336,14 +420,35 @@ describe('buildPlan', () => {
       mon_old: { id: 'mon_old', name: 'Old' },
     });
     const state = await storeWith(
-      { same: { id: 'mon_same' }, changed: { id: 'mon_changed' }, gone: { id: 'mon_gone' }, unsure: { create_started_at: 'T' }, old: { id: 'mon_old' }, lost: { create_started_at: 'T0' } },
-      { ch_a: { applied: { enabled: true } }, ch_b: { applied: { enabled: true } }, ch_removed: { applied: { enabled: true } } },
+      {
+        same: { id: 'mon_same' },
+        changed: { id: 'mon_changed' },
+        gone: { id: 'mon_gone' },
+        unsure: { create_started_at: 'T' },
+        old: { id: 'mon_old' },
+        lost: { create_started_at: 'T0' },
+      },
+      {
+        ch_a: { applied: { enabled: true } },
+        ch_b: { applied: { enabled: true } },
+        ch_removed: { applied: { enabled: true } },
+      },
     );
-    const { plan, failures } = await buildPlan(MANIFEST, state, api, { prune: false, createUncertain: false, concurrency: 2 });
+    const { plan, failures } = await buildPlan(MANIFEST, state, api, {
+      prune: false,
+      createUncertain: false,
+      concurrency: 2,
+    });
     expect(failures).toEqual([]);
     expect(plan.monitors).toEqual([
       { action: 'unchanged', key: 'same', id: 'mon_same' },
-      { action: 'update', key: 'changed', id: 'mon_changed', changes: [{ field: 'interval_seconds', from: 60, to: 300 }], patch: { interval_seconds: 300 } },
+      {
+        action: 'update',
+        key: 'changed',
+        id: 'mon_changed',
+        changes: [{ field: 'interval_seconds', from: 60, to: 300 }],
+        patch: { interval_seconds: 300 },
+      },
       { action: 'create', key: 'new', body: { name: 'New' } },
       { action: 'create', key: 'gone', body: { name: 'Gone' }, replaces: 'mon_gone' },
       { action: 'uncertain', key: 'unsure', uncertainSince: 'T' },
@@ -352,7 +457,15 @@ describe('buildPlan', () => {
     ]);
     expect(plan.channels).toEqual([
       { action: 'unchanged', id: 'ch_a' },
-      { action: 'update', id: 'ch_b', changes: [{ field: 'enabled', from: true, to: false }, { field: 'events', to: ['down'] }], patch: { enabled: false, events: ['down'] } },
+      {
+        action: 'update',
+        id: 'ch_b',
+        changes: [
+          { field: 'enabled', from: true, to: false },
+          { field: 'events', to: ['down'] },
+        ],
+        patch: { enabled: false, events: ['down'] },
+      },
     ]);
     expect(plan.droppedChannels).toEqual(['ch_removed']);
     expect(plan.allRecordedGone).toBe(false);
@@ -367,28 +480,57 @@ describe('buildPlan', () => {
   });
 
   it('a plan with only unchanged and kept monitors has no changes; failures to read are returned, in manifest order', async () => {
-    const { api } = fakeApi({ mon_same: { name: 'Same', interval_seconds: 60 } }, { 'GET mon_changed': new ApiError('boom', { status: 500, method: 'GET', url: 'u' }) });
+    const { api } = fakeApi(
+      { mon_same: { name: 'Same', interval_seconds: 60 } },
+      { 'GET mon_changed': new ApiError('boom', { status: 500, method: 'GET', url: 'u' }) },
+    );
     const manifest = parseManifest('monitors:\n  same: {name: Same, interval: 60}\n', 'cpk.yaml');
     const state = await storeWith({ same: { id: 'mon_same' }, other: { id: 'mon_other' } });
     const { plan } = await buildPlan(manifest, state, api, { prune: false, createUncertain: false, concurrency: 1 });
     expect(hasChanges(plan)).toBe(false);
-    const both = await buildPlan(MANIFEST, await storeWith({ changed: { id: 'mon_changed' }, same: { id: 'mon_same' } }), api, { prune: false, createUncertain: false, concurrency: 2 });
+    const both = await buildPlan(
+      MANIFEST,
+      await storeWith({ changed: { id: 'mon_changed' }, same: { id: 'mon_same' } }),
+      api,
+      { prune: false, createUncertain: false, concurrency: 2 },
+    );
     expect(both.failures.map((f) => f.key)).toEqual(['changed']);
   });
 
   it('notices when every one of several recorded monitors answers 404 (another account?)', async () => {
     const { api } = fakeApi({});
-    const two = await buildPlan(MANIFEST, await storeWith({ new: { id: 'mon_a' }, gone: { id: 'mon_b' } }), api, { prune: false, createUncertain: false, concurrency: 2 });
+    const two = await buildPlan(MANIFEST, await storeWith({ new: { id: 'mon_a' }, gone: { id: 'mon_b' } }), api, {
+      prune: false,
+      createUncertain: false,
+      concurrency: 2,
+    });
     expect(two.plan.allRecordedGone).toBe(true);
-    const one = await buildPlan(MANIFEST, await storeWith({ gone: { id: 'mon_b' } }), api, { prune: false, createUncertain: false, concurrency: 2 });
+    const one = await buildPlan(MANIFEST, await storeWith({ gone: { id: 'mon_b' } }), api, {
+      prune: false,
+      createUncertain: false,
+      concurrency: 2,
+    });
     expect(one.plan.allRecordedGone).toBe(false);
   });
 });
 
 describe('applyPlan', () => {
   it('creates, updates and sets channels first, deletes last, and records each change', async () => {
-    const { api, calls } = fakeApi({ mon_changed: { name: 'Changed' }, mon_old: { name: 'Old' }, mon_same: { name: 'Same', interval_seconds: 60 } });
-    const state = await storeWith({ same: { id: 'mon_same' }, changed: { id: 'mon_changed' }, gone: { id: 'mon_gone' }, old: { id: 'mon_old' }, lost: { create_started_at: 'T0' } }, { ch_removed: { applied: {} } });
+    const { api, calls } = fakeApi({
+      mon_changed: { name: 'Changed' },
+      mon_old: { name: 'Old' },
+      mon_same: { name: 'Same', interval_seconds: 60 },
+    });
+    const state = await storeWith(
+      {
+        same: { id: 'mon_same' },
+        changed: { id: 'mon_changed' },
+        gone: { id: 'mon_gone' },
+        old: { id: 'mon_old' },
+        lost: { create_started_at: 'T0' },
+      },
+      { ch_removed: { applied: {} } },
+    );
     const manifest = parseManifest(
       'monitors:\n  same: {name: Same, interval: 1m}\n  changed: {name: Changed, paused: true}\n  new: {name: New}\n  gone: {name: Gone}\nchannels:\n  ch_a: {enabled: true}\n',
       'cpk.yaml',
@@ -412,15 +554,26 @@ describe('applyPlan', () => {
       ['DELETE', 'mon_old'],
     ]);
     const saved = parseState(readFileSync(state.path, 'utf8'), state.path);
-    expect(saved.monitors).toEqual({ same: { id: 'mon_same' }, changed: { id: 'mon_changed' }, new: { id: 'mon_new1' }, gone: { id: 'mon_new2' } });
+    expect(saved.monitors).toEqual({
+      same: { id: 'mon_same' },
+      changed: { id: 'mon_changed' },
+      new: { id: 'mon_new1' },
+      gone: { id: 'mon_new2' },
+    });
     expect(saved.channels).toEqual({ ch_a: { applied: { enabled: true } } });
   });
 
   it('a create the service refused leaves no marker; one whose answer was lost stays uncertain; a delete of a gone monitor is done', async () => {
     const timeout = new NetworkError('timed out', { cause: new TransportError('timeout', 't', undefined) });
-    const { api } = fakeApi({}, { 'POST Refused': new ApiError('invalid', { status: 422, method: 'POST', url: 'u' }), 'POST Lost': timeout });
+    const { api } = fakeApi(
+      {},
+      { 'POST Refused': new ApiError('invalid', { status: 422, method: 'POST', url: 'u' }), 'POST Lost': timeout },
+    );
     const state = await storeWith({ gone: { id: 'mon_gone' } });
-    const manifest = parseManifest('monitors:\n  refused: {name: Refused}\n  lost: {name: Lost}\n  unsure: {name: Unsure}\n', 'cpk.yaml');
+    const manifest = parseManifest(
+      'monitors:\n  refused: {name: Refused}\n  lost: {name: Lost}\n  unsure: {name: Unsure}\n',
+      'cpk.yaml',
+    );
     state.markCreating('unsure', new Date('2025-01-01T00:00:00Z'));
     const { plan } = await buildPlan(manifest, state, api, { prune: true, createUncertain: false, concurrency: 1 });
     const outcomes = await applyPlan(plan, state, api, { concurrency: 1 });
@@ -430,16 +583,25 @@ describe('applyPlan', () => {
       ['unsure', 'failed', undefined],
       ['gone', 'done', 'already gone'],
     ]);
-    expect(String((outcomes[1]!.error as Error).message)).toMatch(/timed out; the create may have reached the service, so .* marks "lost" as uncertain/);
+    expect(String((outcomes[1]!.error as Error).message)).toMatch(
+      /timed out; the create may have reached the service, so .* marks "lost" as uncertain/,
+    );
     expect((outcomes[1]!.error as NetworkError).exitCode).toBe(3);
     const saved = parseState(readFileSync(state.path, 'utf8'), state.path);
-    expect(saved.monitors).toEqual({ lost: { create_started_at: expect.any(String) }, unsure: { create_started_at: '2025-01-01T00:00:00.000Z' } });
+    expect(saved.monitors).toEqual({
+      lost: { create_started_at: expect.any(String) },
+      unsure: { create_started_at: '2025-01-01T00:00:00.000Z' },
+    });
   });
 
   it('a create interrupted while its marker was written is not sent, and leaves no marker', async () => {
     const { api, calls } = fakeApi({});
     const state = await storeWith({});
-    const { plan } = await buildPlan(parseManifest('monitors:\n  a: {name: A}\n', 'cpk.yaml'), state, api, { prune: false, createUncertain: false, concurrency: 1 });
+    const { plan } = await buildPlan(parseManifest('monitors:\n  a: {name: A}\n', 'cpk.yaml'), state, api, {
+      prune: false,
+      createUncertain: false,
+      concurrency: 1,
+    });
     const stop = new AbortController();
     const save = state.save.bind(state);
     state.save = () => {
@@ -458,7 +620,11 @@ describe('applyPlan', () => {
     const manifest = parseManifest('monitors:\n  a: {name: A}\n  b: {name: B}\n', 'cpk.yaml');
     const { plan } = await buildPlan(manifest, state, api, { prune: false, createUncertain: false, concurrency: 1 });
     const stop = new AbortController();
-    const outcomes = await applyPlan(plan, state, api, { concurrency: 1, stop: stop.signal, onOutcome: () => stop.abort() });
+    const outcomes = await applyPlan(plan, state, api, {
+      concurrency: 1,
+      stop: stop.signal,
+      onOutcome: () => stop.abort(),
+    });
     expect(outcomes.map((o) => [(o.step as MonitorStep).key, o.result])).toEqual([
       ['a', 'done'],
       ['b', 'skipped'],

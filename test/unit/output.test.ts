@@ -64,7 +64,14 @@ describe('toJson', () => {
 describe('flatten', () => {
   it('flattens nested fields to dotted keys and joins arrays', () => {
     expect(
-      flatten({ id: 'm1', last_check: { latency_ms: 12, ok: true }, tags: ['a', 'b'], rules: [{ x: 1 }], none: null, empty: {} }),
+      flatten({
+        id: 'm1',
+        last_check: { latency_ms: 12, ok: true },
+        tags: ['a', 'b'],
+        rules: [{ x: 1 }],
+        none: null,
+        empty: {},
+      }),
     ).toEqual([
       ['id', 'm1'],
       ['last_check.latency_ms', '12'],
@@ -78,13 +85,18 @@ describe('flatten', () => {
 });
 
 describe('server JSON with keys such as __proto__', () => {
-  const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'polluted'), fc.string({ maxLength: 5 }));
+  const key = fc.oneof(
+    fc.constantFrom('__proto__', 'constructor', 'prototype', 'polluted'),
+    fc.string({ maxLength: 5 }),
+  );
   // JSON text, not JS objects: what the server sends.
   const jsonText: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
     node: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       fc.jsonValue({ maxDepth: 0 }).map((v) => JSON.stringify(v)),
-      fc.array(fc.tuple(key, tie('node')), { maxLength: 4 }).map((pairs) => `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+      fc
+        .array(fc.tuple(key, tie('node')), { maxLength: 4 })
+        .map((pairs) => `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
     ),
   })).node;
 

@@ -20,9 +20,12 @@ describe('parseDuration', () => {
     expect(parseDuration(input)).toBe(seconds);
   });
 
-  it.each(['', 'abc', '5x', '-5', '1.5m', 'm', '5m5m', '1e3', '99999999999999999999'])('refuses %j as a usage error', (input) => {
-    expect(() => parseDuration(input)).toThrow(UsageError);
-  });
+  it.each(['', 'abc', '5x', '-5', '1.5m', 'm', '5m5m', '1e3', '99999999999999999999'])(
+    'refuses %j as a usage error',
+    (input) => {
+      expect(() => parseDuration(input)).toThrow(UsageError);
+    },
+  );
 
   it('property: n seconds written as a number or as NNs parse to n', () => {
     fc.assert(
@@ -49,7 +52,9 @@ describe('parseDuration', () => {
 
 describe('--set and --set-string', () => {
   it('types values as JSON literals when they are one, else strings', () => {
-    expect(fieldsFromFlags({ set: ['a=true', 'b=3', 'c=null', 'd={"x":1}', 'e=hello', 'f=', 'g=[1,"2"]', 'h="quoted"'] })).toEqual({
+    expect(
+      fieldsFromFlags({ set: ['a=true', 'b=3', 'c=null', 'd={"x":1}', 'e=hello', 'f=', 'g=[1,"2"]', 'h="quoted"'] }),
+    ).toEqual({
       a: true,
       b: 3,
       c: null,
@@ -84,7 +89,9 @@ describe('--set and --set-string', () => {
     const out = fieldsFromFlags({ set: ['__proto__.polluted=1', 'constructor.prototype.x=2'] });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
-    expect(JSON.parse(JSON.stringify(out))).toEqual(JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":2}}}'));
+    expect(JSON.parse(JSON.stringify(out))).toEqual(
+      JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":2}}}'),
+    );
   });
 
   it('merges flags over --data deeply', () => {
@@ -124,7 +131,10 @@ describe('--set and --set-string', () => {
 });
 
 describe('--set: property tests over untrusted keys', () => {
-  const segment = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'), fc.string({ minLength: 1, maxLength: 6 }));
+  const segment = fc.oneof(
+    fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'),
+    fc.string({ minLength: 1, maxLength: 6 }),
+  );
 
   it('property: any item either builds a plain object holding the value at its path, or is a UsageError', () => {
     fc.assert(
@@ -155,13 +165,21 @@ describe('--set: property tests over untrusted keys', () => {
 
   it('property: merging any JSON over --data never changes a prototype', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(segment, fc.jsonValue()), { maxLength: 5 }), fc.array(fc.tuple(segment, fc.jsonValue()), { maxLength: 5 }), (a, b) => {
-        const toObject = (pairs: Array<[string, unknown]>) => JSON.parse(`{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`) as Record<string, unknown>;
-        const merged = mergeInto(toObject(a), toObject(b));
-        expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
-        expect(Object.keys(Object.prototype)).toEqual([]);
-        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      }),
+      fc.property(
+        fc.array(fc.tuple(segment, fc.jsonValue()), { maxLength: 5 }),
+        fc.array(fc.tuple(segment, fc.jsonValue()), { maxLength: 5 }),
+        (a, b) => {
+          const toObject = (pairs: Array<[string, unknown]>) =>
+            JSON.parse(`{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`) as Record<
+              string,
+              unknown
+            >;
+          const merged = mergeInto(toObject(a), toObject(b));
+          expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+          expect(Object.keys(Object.prototype)).toEqual([]);
+          expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        },
+      ),
     );
   });
 });

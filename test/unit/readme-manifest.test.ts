@@ -7,7 +7,10 @@ import { parse } from 'yaml';
 import { parseManifest } from '../../src/manifest/load.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const section = readme.slice(readme.indexOf('## Monitors as code'), readme.indexOf('\n## ', readme.indexOf('## Monitors as code') + 1));
+const section = readme.slice(
+  readme.indexOf('## Monitors as code'),
+  readme.indexOf('\n## ', readme.indexOf('## Monitors as code') + 1),
+);
 const yamlBlocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
 describe('README: Monitors as code', () => {

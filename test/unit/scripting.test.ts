@@ -109,18 +109,21 @@ describe('cpk api PATH', () => {
 
   it('property: whatever is accepted stays under the base URL', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('/', '.', '%', '2', 'e', 'E', 'a', '?', ':', '\\', 'v', '1', '@') }), (input) => {
-        let path: string;
-        try {
-          path = resolveRawPath(BASE, input);
-        } catch (error) {
-          expect(error).toBeInstanceOf(UsageError);
-          return;
-        }
-        const url = new URL(BASE + (path.startsWith('/') || path === '' ? path : `/${path}`));
-        expect(url.origin).toBe('http://127.0.0.1:4010');
-        expect(url.pathname === '/v1' || url.pathname.startsWith('/v1/')).toBe(true);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('/', '.', '%', '2', 'e', 'E', 'a', '?', ':', '\\', 'v', '1', '@') }),
+        (input) => {
+          let path: string;
+          try {
+            path = resolveRawPath(BASE, input);
+          } catch (error) {
+            expect(error).toBeInstanceOf(UsageError);
+            return;
+          }
+          const url = new URL(BASE + (path.startsWith('/') || path === '' ? path : `/${path}`));
+          expect(url.origin).toBe('http://127.0.0.1:4010');
+          expect(url.pathname === '/v1' || url.pathname.startsWith('/v1/')).toBe(true);
+        },
+      ),
     );
   });
 });
@@ -135,7 +138,10 @@ function argvInBash(command: string, env: Record<string, string> = {}): string[]
 
 describe('curl command lines', () => {
   it('property: shellQuote survives a real shell unchanged (one bash for 300 samples)', () => {
-    const words = fc.sample(fc.string({ minLength: 1, unit: 'binary' }).filter((s) => !s.includes('\u0000') && !s.includes('\n')), 300);
+    const words = fc.sample(
+      fc.string({ minLength: 1, unit: 'binary' }).filter((s) => !s.includes('\u0000') && !s.includes('\n')),
+      300,
+    );
     words.push(`it's`, '$HOME', '`id`', '"q"', '\\', '!x', '*', '~', '-X', '=a', 'a b');
     expect(argvInBash(`curl ${words.map(shellQuote).join(' ')}`)).toEqual(words);
   });
@@ -153,7 +159,12 @@ describe('curl command lines', () => {
     expect(described).toEqual({
       method: 'POST',
       url: `${BASE}/monitors/a%20b`,
-      headers: { accept: 'application/json', 'user-agent': 'cpk/test', 'content-type': 'application/json', authorization: 'Bearer $CPK_TOKEN' },
+      headers: {
+        accept: 'application/json',
+        'user-agent': 'cpk/test',
+        'content-type': 'application/json',
+        authorization: 'Bearer $CPK_TOKEN',
+      },
       body: JSON.stringify(body),
     });
     const line = toCurl(described);
@@ -176,7 +187,12 @@ describe('curl command lines', () => {
   });
 
   it('a GET has no -X and no body; an anonymous request no authorization', () => {
-    const http = new HttpClient({ baseUrl: BASE, timeoutMs: 1000, userAgent: 'ua', transport: () => Promise.reject(new Error('no')) });
+    const http = new HttpClient({
+      baseUrl: BASE,
+      timeoutMs: 1000,
+      userAgent: 'ua',
+      transport: () => Promise.reject(new Error('no')),
+    });
     expect(toCurl(http.describe({ method: 'GET', segments: ['openapi.json'], auth: false }))).toBe(
       `curl ${BASE}/openapi.json -H 'Accept: application/json' -H 'User-Agent: ua'`,
     );
@@ -186,15 +202,23 @@ describe('curl command lines', () => {
 describe('--query', () => {
   it('selects from objects and arrays', async () => {
     const q = await compileQuery('[].{id: id, up: status == `up`}');
-    expect(q([{ id: 'a', status: 'up' }, { id: 'b', status: 'down' }])).toEqual([
+    expect(
+      q([
+        { id: 'a', status: 'up' },
+        { id: 'b', status: 'down' },
+      ]),
+    ).toEqual([
       { id: 'a', up: true },
       { id: 'b', up: false },
     ]);
   });
 
-  it.each(['foo[', '', 'a ||', 'nosuch(@)', 'sort_by(@, &x).bogus_fn(@)'])('refuses %j before anything is sent', async (expr) => {
-    await expect(compileQuery(expr)).rejects.toThrow(UsageError);
-  });
+  it.each(['foo[', '', 'a ||', 'nosuch(@)', 'sort_by(@, &x).bogus_fn(@)'])(
+    'refuses %j before anything is sent',
+    async (expr) => {
+      await expect(compileQuery(expr)).rejects.toThrow(UsageError);
+    },
+  );
 
   it('an expression that fails on the result is a usage error', async () => {
     const q = await compileQuery('length(@)');
@@ -337,6 +361,9 @@ describe('monitors delete on a terminal', () => {
 
   it('needs --yes when the ids come from stdin, even on a terminal', async () => {
     const r = await runMain(['monitors', 'delete', '-'], 'mon_1\n');
-    expect(r).toEqual({ code: 2, stderr: 'cpk: ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent\n' });
+    expect(r).toEqual({
+      code: 2,
+      stderr: 'cpk: ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent\n',
+    });
   });
 });

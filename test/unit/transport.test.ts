@@ -99,7 +99,11 @@ describe('undici transport', () => {
   it('a body that stalls mid-way ends as a timeout, keeping the status that arrived', async () => {
     const error = await failureOf(send('/stall', { timeoutMs: 200 }));
     expect(error.kind).toBe('timeout');
-    expect(error.response).toEqual({ status: 200, headers: expect.objectContaining({ 'content-type': 'application/json' }), receivedBytes: 11 });
+    expect(error.response).toEqual({
+      status: 200,
+      headers: expect.objectContaining({ 'content-type': 'application/json' }),
+      receivedBytes: 11,
+    });
   });
 
   it('a body that keeps dripping cannot stretch the attempt past its timeout', async () => {
@@ -143,7 +147,14 @@ describe('a signal aborted before the send', () => {
     controller.abort();
     try {
       const error = await failureOf(
-        transport.send({ method: 'GET', url: `${base}/count`, headers: {}, timeoutMs: 2000, maxBodyBytes: 1024, signal: controller.signal }),
+        transport.send({
+          method: 'GET',
+          url: `${base}/count`,
+          headers: {},
+          timeoutMs: 2000,
+          maxBodyBytes: 1024,
+          signal: controller.signal,
+        }),
       );
       expect(error.kind).toBe('aborted');
       // A request that had left would be answered before this later one.
@@ -166,7 +177,11 @@ describe('proxySettings', () => {
       httpsProxy: '',
       noProxy: '127.0.0.1',
     });
-    expect(proxySettings({ HTTPS_PROXY: 'http://p:3', no_proxy: 'a', NO_PROXY: 'b' })).toEqual({ httpProxy: '', httpsProxy: 'http://p:3', noProxy: 'a' });
+    expect(proxySettings({ HTTPS_PROXY: 'http://p:3', no_proxy: 'a', NO_PROXY: 'b' })).toEqual({
+      httpProxy: '',
+      httpsProxy: 'http://p:3',
+      noProxy: 'a',
+    });
   });
 
   it('names the proxy without its credentials', () => {
@@ -195,7 +210,10 @@ describe('classify', () => {
   });
 
   it('a proxy refusing the tunnel is "proxy", with its status', () => {
-    const failure = classify(Object.assign(new Error('Proxy response (407) !== 200 when HTTP Tunneling'), { code: 'UND_ERR_ABORTED' }), 'request');
+    const failure = classify(
+      Object.assign(new Error('Proxy response (407) !== 200 when HTTP Tunneling'), { code: 'UND_ERR_ABORTED' }),
+      'request',
+    );
     expect(failure.kind).toBe('proxy');
     expect(failure.message).toBe('the proxy answered 407 to the tunnel request');
   });

@@ -36,7 +36,10 @@ async function newReport(): Promise<{ monitor: string; report: string }> {
  * Watches `report` with a fake IO. Each pause runs the next step; when the
  * steps run out the watch ends as on Ctrl-C.
  */
-async function watch(report: string, options: { tty: boolean; env?: Record<string, string>; steps: Array<() => unknown> }) {
+async function watch(
+  report: string,
+  options: { tty: boolean; env?: Record<string, string>; steps: Array<() => unknown> },
+) {
   let stdout = '';
   let stderr = '';
   const io: IO = {
@@ -59,7 +62,10 @@ async function watch(report: string, options: { tty: boolean; env?: Record<strin
     return true;
   };
   try {
-    const error = await watchReport({ id: report, everyMs: 1000 }, ctx, { pause, now: () => new Date(2030, 0, 1, 12, 0, 0) }).then(
+    const error = await watchReport({ id: report, everyMs: 1000 }, ctx, {
+      pause,
+      now: () => new Date(2030, 0, 1, 12, 0, 0),
+    }).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -74,7 +80,10 @@ const CLEAR = '\u001b[H\u001b[2J';
 describe('reports get --watch on a terminal', () => {
   it('redraws the table in place and highlights what changed since the last refresh', async () => {
     const { monitor, report } = await newReport();
-    const r = await watch(report, { tty: true, steps: [() => call('PATCH', `/monitors/${monitor}`, { paused: true }), () => {}] });
+    const r = await watch(report, {
+      tty: true,
+      steps: [() => call('PATCH', `/monitors/${monitor}`, { paused: true }), () => {}],
+    });
     expect(r.error).toBeUndefined();
     const screens = r.stdout.split(CLEAR);
     expect(screens).toHaveLength(4); // nothing before the first clear, then three refreshes
@@ -90,7 +99,11 @@ describe('reports get --watch on a terminal', () => {
 
   it('without color marks a change with the old value, and a dumb terminal gets no escape sequences', async () => {
     const { monitor, report } = await newReport();
-    const r = await watch(report, { tty: true, env: { NO_COLOR: '1', TERM: 'dumb' }, steps: [() => call('PATCH', `/monitors/${monitor}`, { paused: true })] });
+    const r = await watch(report, {
+      tty: true,
+      env: { NO_COLOR: '1', TERM: 'dumb' },
+      steps: [() => call('PATCH', `/monitors/${monitor}`, { paused: true })],
+    });
     expect(r.error).toBeUndefined();
     expect(r.stdout).not.toContain('\u001b');
     expect(r.stdout).toMatch(/^monitor_status {2}pending$/m);
@@ -102,7 +115,17 @@ describe('reports get --watch on a terminal', () => {
     const { report } = await newReport();
     const r = await watch(report, {
       tty: true,
-      steps: [() => emu.injectFault({ method: 'GET', path: `/v1/reports/${report}`, status: 503, times: 3, body: '{"error":"maintenance"}' }), () => {}],
+      steps: [
+        () =>
+          emu.injectFault({
+            method: 'GET',
+            path: `/v1/reports/${report}`,
+            status: 503,
+            times: 3,
+            body: '{"error":"maintenance"}',
+          }),
+        () => {},
+      ],
     });
     expect(r.error).toBeUndefined();
     expect(r.refreshes).toBe(3);
@@ -133,7 +156,12 @@ describe('reports get --watch off a terminal', () => {
     const { monitor, report } = await newReport();
     const r = await watch(report, {
       tty: false,
-      steps: [() => {}, () => call('PATCH', `/monitors/${monitor}`, { paused: true }), () => {}, () => call('PATCH', `/monitors/${monitor}`, { paused: false })],
+      steps: [
+        () => {},
+        () => call('PATCH', `/monitors/${monitor}`, { paused: true }),
+        () => {},
+        () => call('PATCH', `/monitors/${monitor}`, { paused: false }),
+      ],
     });
     expect(r.error).toBeUndefined();
     expect(r.refreshes).toBe(5);
@@ -150,7 +178,9 @@ describe('what counts as a change', () => {
 
   it('generated_at alone is not a change; key order is not either', () => {
     expect(comparable({ ...base, generated_at: '2030-01-01T00:00:30Z' })).toBe(comparable(base));
-    expect(comparable({ generated_at: 'x', last: { status: 'up' }, uptime_percent: 100, id: 'rpt_1' })).toBe(comparable(base));
+    expect(comparable({ generated_at: 'x', last: { status: 'up' }, uptime_percent: 100, id: 'rpt_1' })).toBe(
+      comparable(base),
+    );
     expect(comparable({ ...base, uptime_percent: 99 })).not.toBe(comparable(base));
   });
 

@@ -9,7 +9,12 @@ export function register(program: Command, runtime: Runtime): void {
   const auth = program
     .command('auth')
     .description('Sign in and out: store a token per profile (keychain, or a 0600 file), show which one is in use');
-  examples(auth, 'cpk auth login', 'echo "$TOKEN" | cpk auth login --with-token --profile prod --base-url https://api.example.com', 'cpk auth status');
+  examples(
+    auth,
+    'cpk auth login',
+    'echo "$TOKEN" | cpk auth login --with-token --profile prod --base-url https://api.example.com',
+    'cpk auth status',
+  );
   login(auth, runtime);
   status(auth, runtime);
   logout(auth, runtime);

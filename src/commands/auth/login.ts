@@ -17,13 +17,25 @@ export interface LoginOptions {
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
     .command('login')
-    .description('Store a token for a profile (asks for it on a terminal; there is no flag that takes the token itself)')
+    .description(
+      'Store a token for a profile (asks for it on a terminal; there is no flag that takes the token itself)',
+    )
     .option('--with-token', 'read the token from stdin (for scripts)')
     .option('--no-verify', 'store the token without checking it against the service (offline set-up)')
-    .option('--insecure-storage', 'store the token in the config file (mode 0600) even when a system keychain is available')
+    .option(
+      '--insecure-storage',
+      'store the token in the config file (mode 0600) even when a system keychain is available',
+    )
     .action(
       action(runtime, (ctx, _args, opts) =>
-        run({ withToken: opts.withToken === true, verify: opts.verify !== false, insecureStorage: opts.insecureStorage === true }, ctx),
+        run(
+          {
+            withToken: opts.withToken === true,
+            verify: opts.verify !== false,
+            insecureStorage: opts.insecureStorage === true,
+          },
+          ctx,
+        ),
       ),
     );
   examples(
@@ -36,19 +48,33 @@ export function register(parent: Command, runtime: Runtime): void {
 
 /** Which profile a login writes, and the base URL it is for (flag > environment > the profile's own > default). */
 export function loginTarget(ctx: Context, data: ConfigData): { name: string; baseUrl: Resolved<string> } {
-  const choice = selectProfile(ctx.globals.profile, ctx.env, data) ?? { name: 'default', source: 'current profile' as const, record: profileRecord(data, 'default') };
+  const choice = selectProfile(ctx.globals.profile, ctx.env, data) ?? {
+    name: 'default',
+    source: 'current profile' as const,
+    record: profileRecord(data, 'default'),
+  };
   const baseUrl = resolveBaseUrl(ctx.globals.baseUrl, ctx.env, choice);
   // A login that did not name its profile must not re-point an existing one at another service.
-  if (choice.source === 'current profile' && choice.record && new URL(baseUrl.value).origin !== new URL(profileBaseUrl(choice)).origin) {
-    throw new UsageError(`profile "${choice.name}" is for ${profileBaseUrl(choice)}, not ${baseUrl.value} (from ${baseUrl.source})`, {
-      hint: `name the profile for ${baseUrl.value}: cpk auth login --profile NAME`,
-    });
+  if (
+    choice.source === 'current profile' &&
+    choice.record &&
+    new URL(baseUrl.value).origin !== new URL(profileBaseUrl(choice)).origin
+  ) {
+    throw new UsageError(
+      `profile "${choice.name}" is for ${profileBaseUrl(choice)}, not ${baseUrl.value} (from ${baseUrl.source})`,
+      {
+        hint: `name the profile for ${baseUrl.value}: cpk auth login --profile NAME`,
+      },
+    );
   }
   return { name: choice.name, baseUrl };
 }
 
 export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
-  const [{ loadConfig }, { saveToken }] = await Promise.all([import('../../config/file.js'), import('../../config/profiles.js')]);
+  const [{ loadConfig }, { saveToken }] = await Promise.all([
+    import('../../config/file.js'),
+    import('../../config/profiles.js'),
+  ]);
   // A broken config file stops here, before anyone types a token for nothing.
   const loaded = loadConfig(ctx.env, { warn: (text) => ctx.out.warn(text) });
   const { name, baseUrl } = loginTarget(ctx, loaded.data);
@@ -60,7 +86,9 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
     const { promptSecret } = await import('../../output/secret-prompt.js');
     raw = await promptSecret(ctx.io, `Token for profile "${name}" (${baseUrl.value}), input hidden: `, ctx.signal);
   } else {
-    throw new UsageError('stdin is not a terminal, so cpk cannot ask for the token', { hint: 'pipe it in: echo "$TOKEN" | cpk auth login --with-token' });
+    throw new UsageError('stdin is not a terminal, so cpk cannot ask for the token', {
+      hint: 'pipe it in: echo "$TOKEN" | cpk auth login --with-token',
+    });
   }
   const token = checkTokenInput(raw, opts.withToken ? 'stdin' : 'the prompt');
 
@@ -94,11 +122,17 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   } else if (opts.insecureStorage) {
     ctx.out.info(`Token stored in ${file} (mode 0600, readable only by you), as --insecure-storage asks.`);
   } else {
-    ctx.out.warn(`no system keychain answered (${saved.fallbackReason}); the token is stored in plain text in ${file} (mode 0600, readable only by you)`);
+    ctx.out.warn(
+      `no system keychain answered (${saved.fallbackReason}); the token is stored in plain text in ${file} (mode 0600, readable only by you)`,
+    );
   }
-  ctx.out.info(`Logged in: profile "${name}" at ${baseUrl.value}${saved.current ? ' (the current profile)' : `; use it with --profile ${name} or \`cpk profile use ${name}\``}.`);
+  ctx.out.info(
+    `Logged in: profile "${name}" at ${baseUrl.value}${saved.current ? ' (the current profile)' : `; use it with --profile ${name} or \`cpk profile use ${name}\``}.`,
+  );
   if (ctx.env.CPK_TOKEN?.trim()) {
-    ctx.out.warn(`CPK_TOKEN is set in this environment and still wins over the stored token; unset CPK_TOKEN to use profile "${name}"`);
+    ctx.out.warn(
+      `CPK_TOKEN is set in this environment and still wins over the stored token; unset CPK_TOKEN to use profile "${name}"`,
+    );
   }
   if (ctx.out.json) {
     ctx.out.printJson({

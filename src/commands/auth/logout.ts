@@ -13,10 +13,16 @@ export function register(parent: Command, runtime: Runtime): void {
 }
 
 export async function run(ctx: Context): Promise<void> {
-  const [{ loadConfig }, { logout }] = await Promise.all([import('../../config/file.js'), import('../../config/profiles.js')]);
+  const [{ loadConfig }, { logout }] = await Promise.all([
+    import('../../config/file.js'),
+    import('../../config/profiles.js'),
+  ]);
   const warn = (text: string) => ctx.out.warn(text);
   const choice = selectProfile(ctx.globals.profile, ctx.env, loadConfig(ctx.env, { warn }).data);
-  if (!choice) throw new UsageError('no profile to log out of: there is no current profile', { hint: 'name one with --profile NAME (see `cpk profile list`)' });
+  if (!choice)
+    throw new UsageError('no profile to log out of: there is no current profile', {
+      hint: 'name one with --profile NAME (see `cpk profile list`)',
+    });
   const result = await logout(ctx.env, choice.name, { secrets: () => ctx.secrets(), warn });
   if (result.removed === undefined) {
     ctx.out.info(`Profile "${choice.name}" had no token; nothing to do.`);
@@ -25,5 +31,6 @@ export async function run(ctx: Context): Promise<void> {
     ctx.out.info(`Logged out: the token of profile "${choice.name}" was removed from ${where}.`);
   }
   if (ctx.env.CPK_TOKEN?.trim()) ctx.out.warn('CPK_TOKEN is still set in this environment, and cpk still uses it');
-  if (ctx.out.json) ctx.out.printJson({ profile: choice.name, removed: result.removed ?? null, config_file: result.location.file });
+  if (ctx.out.json)
+    ctx.out.printJson({ profile: choice.name, removed: result.removed ?? null, config_file: result.location.file });
 }

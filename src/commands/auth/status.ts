@@ -9,7 +9,9 @@ import { action, examples, type Runtime } from '../action.js';
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
     .command('status')
-    .description('Show the profile in use and why, its base URL, where the token comes from (masked), and whether the service accepts it')
+    .description(
+      'Show the profile in use and why, its base URL, where the token comes from (masked), and whether the service accepts it',
+    )
     .action(action(runtime, (ctx) => run(ctx)));
   examples(cmd, 'cpk auth status', 'cpk auth status --profile staging --json');
 }
@@ -31,7 +33,10 @@ function tokenSource(session: Session, keychainName: string): string | null {
   const token = session.token;
   if (!token) return null;
   if (token.origin === 'env') {
-    const shadowed = session.profile && hasToken(session.profile.record) ? ` (over the token stored for profile "${session.profile.name}")` : '';
+    const shadowed =
+      session.profile && hasToken(session.profile.record)
+        ? ` (over the token stored for profile "${session.profile.name}")`
+        : '';
     return `CPK_TOKEN${shadowed}`;
   }
   return `${token.source}, ${token.origin === 'keychain' ? keychainName : 'config file'}`;

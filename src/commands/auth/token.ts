@@ -6,9 +6,15 @@ import { action, examples, type Runtime } from '../action.js';
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
     .command('token')
-    .description('Print the token cpk would use, alone on stdout, for piping into another program (the one command that prints it)')
+    .description(
+      'Print the token cpk would use, alone on stdout, for piping into another program (the one command that prints it)',
+    )
     .action(action(runtime, (ctx) => run(ctx)));
-  examples(cmd, 'cpk auth token | other-tool --token-stdin', 'curl -H "Authorization: Bearer $(cpk auth token --profile prod)" https://api.example.com/v1/monitors/mon_123');
+  examples(
+    cmd,
+    'cpk auth token | other-tool --token-stdin',
+    'curl -H "Authorization: Bearer $(cpk auth token --profile prod)" https://api.example.com/v1/monitors/mon_123',
+  );
 }
 
 export async function run(ctx: Context): Promise<void> {

@@ -19,9 +19,13 @@ export function register(program: Command, runtime: Runtime): void {
   examples(channels, 'cpk channels update ch_ops --set enabled=false');
   const cmd = channels
     .command('update')
-    .description('Change settings of a channel (the fields are the service\'s own)')
+    .description("Change settings of a channel (the fields are the service's own)")
     .argument('<id>', 'channel id')
-    .option('--set <key=value>', 'set a field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)', collect)
+    .option(
+      '--set <key=value>',
+      'set a field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)',
+      collect,
+    )
     .option('--set-string <key=value>', 'set a field to a string, always (repeatable)', collect)
     .option('--data <json>', 'fields as a JSON object, @file, or - for stdin (flags are merged over it)')
     .option('--dry-run', 'print the request as a curl command and send nothing')
@@ -29,12 +33,20 @@ export function register(program: Command, runtime: Runtime): void {
       action(runtime, async (ctx, [id], opts) => {
         const channelId = checkId(id as string, 'channel id');
         const changes: JsonObject = typeof opts.data === 'string' ? await parseDataFlag(opts.data, ctx.io.stdin) : {};
-        mergeInto(changes, fieldsFromFlags({ set: opts.set as string[] | undefined, setString: opts.setString as string[] | undefined }));
-        if (Object.keys(changes).length === 0) throw new UsageError('nothing to update: give --set, --set-string or --data');
+        mergeInto(
+          changes,
+          fieldsFromFlags({ set: opts.set as string[] | undefined, setString: opts.setString as string[] | undefined }),
+        );
+        if (Object.keys(changes).length === 0)
+          throw new UsageError('nothing to update: give --set, --set-string or --data');
         await run({ id: channelId, changes, dryRun: opts.dryRun === true }, ctx);
       }),
     );
-  examples(cmd, 'cpk channels update ch_ops --set enabled=false', 'cpk channels update ch_ops --data \'{"name":"Ops"}\' --json');
+  examples(
+    cmd,
+    'cpk channels update ch_ops --set enabled=false',
+    'cpk channels update ch_ops --data \'{"name":"Ops"}\' --json',
+  );
 }
 
 export async function run(opts: ChannelUpdateOptions, ctx: Context): Promise<void> {
@@ -44,7 +56,11 @@ export async function run(opts: ChannelUpdateOptions, ctx: Context): Promise<voi
   if (result.ok !== true) {
     // A 2xx whose body says ok: false is not a success a script should trust.
     const url = api.http.buildUrl({ segments: ['channels', opts.id] });
-    throw new ApiError(`the server did not confirm the update of channel ${opts.id} (ok: false)`, { status: 200, method: 'PATCH', url }, { exitCode: 1 });
+    throw new ApiError(
+      `the server did not confirm the update of channel ${opts.id} (ok: false)`,
+      { status: 200, method: 'PATCH', url },
+      { exitCode: 1 },
+    );
   }
   if (ctx.out.json) ctx.out.printJson(result);
   else ctx.out.info(`Updated channel ${opts.id}.`);

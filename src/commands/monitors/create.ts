@@ -26,7 +26,13 @@ export interface BulkCreateOptions {
 
 const BODY_FLAGS = ['name', 'type', 'target', 'interval', 'set', 'setString', 'data'] as const;
 const FLAG_NAMES: Record<(typeof BODY_FLAGS)[number], string> = {
-  name: '--name', type: '--type', target: '--target', interval: '--interval', set: '--set', setString: '--set-string', data: '--data',
+  name: '--name',
+  type: '--type',
+  target: '--target',
+  interval: '--interval',
+  set: '--set',
+  setString: '--set-string',
+  data: '--data',
 };
 
 export function register(parent: Command, runtime: Runtime): void {
@@ -37,7 +43,11 @@ export function register(parent: Command, runtime: Runtime): void {
     .option('--type <type>', 'kind of check, e.g. http')
     .option('--target <url>', 'what is checked; for an HTTP check, a URL')
     .option('--interval <duration>', 'seconds between checks: 60, 90s, 5m, 1h')
-    .option('--set <key=value>', 'set any other field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)', collect)
+    .option(
+      '--set <key=value>',
+      'set any other field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)',
+      collect,
+    )
     .option('--set-string <key=value>', 'set any other field to a string, always (repeatable)', collect)
     .option('--data <json>', 'the request body: a JSON object, @file, or - for stdin (flags are merged over it)')
     .option('--from <file>', 'create one monitor per object of FILE (a JSON array or NDJSON; - for stdin)')
@@ -50,7 +60,8 @@ export function register(parent: Command, runtime: Runtime): void {
         const dryRun = opts.dryRun === true;
         if (typeof opts.from === 'string') {
           const clash = BODY_FLAGS.find((flag) => opts[flag] !== undefined);
-          if (clash) throw new UsageError(`--from cannot be combined with ${FLAG_NAMES[clash]}: put the fields in the file`);
+          if (clash)
+            throw new UsageError(`--from cannot be combined with ${FLAG_NAMES[clash]}: put the fields in the file`);
           const records = await readRecords(opts.from, ctx.io.stdin);
           await runBulkCreate({ records, quiet, dryRun, concurrency: parseConcurrency(opts.concurrency) }, ctx);
           return;
@@ -107,21 +118,32 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
  * failures are reported with their line (NDJSON) or element index (array).
  */
 export async function runBulkCreate(opts: BulkCreateOptions, ctx: Context): Promise<void> {
-  if (opts.dryRun) return printDryRun(ctx, opts.records.map((r) => endpoints.createMonitor(r.value)), { single: false });
+  if (opts.dryRun)
+    return printDryRun(
+      ctx,
+      opts.records.map((r) => endpoints.createMonitor(r.value)),
+      { single: false },
+    );
   const api = await ctx.api({ many: true });
   const items = opts.records.map((r) => ({
     label: r.label,
     fields: r.label.startsWith('line') ? { line: r.position } : { index: r.position },
     input: r.value,
   }));
-  const bulk = await runBulk(ctx, items, (body) => api.createMonitor(body), { concurrency: opts.concurrency, progress: 'Creating monitors' });
+  const bulk = await runBulk(ctx, items, (body) => api.createMonitor(body), {
+    concurrency: opts.concurrency,
+    progress: 'Creating monitors',
+  });
   const created = bulk.done.map(({ value }: { value: MonitorRef }) => ({ id: value.id, status: value.status }));
   if (ctx.out.json) {
     ctx.out.printJson(created);
   } else if (opts.quiet) {
     for (const c of created) ctx.out.printLine(c.id);
   } else if (created.length > 0) {
-    await ctx.out.printRows(['id', 'status'], created.map((c) => [c.id, c.status]));
+    await ctx.out.printRows(
+      ['id', 'status'],
+      created.map((c) => [c.id, c.status]),
+    );
   }
   bulk.finish({ noun: 'monitors', verb: 'created' });
 }

@@ -37,7 +37,9 @@ export function register(parent: Command, runtime: Runtime): void {
           throw new UsageError(`refusing to delete ${what} without --yes (stdin is not a terminal); nothing was sent`);
         }
         if (!yes && !dryRun && args.includes('-')) {
-          throw new UsageError('ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent');
+          throw new UsageError(
+            'ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent',
+          );
         }
         const list = await readIdList(args, ctx.io.stdin, 'monitor id');
         await run({ ids: list.ids, single: list.single, fromStdin: list.fromStdin, yes, dryRun, concurrency }, ctx);
@@ -70,8 +72,12 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
     return;
   }
   const items = opts.ids.map((id) => ({ label: id, fields: { id }, input: id }));
-  const bulk = await runBulk(ctx, items, (id) => api.deleteMonitor(id), { concurrency: opts.concurrency, progress: 'Deleting monitors' });
+  const bulk = await runBulk(ctx, items, (id) => api.deleteMonitor(id), {
+    concurrency: opts.concurrency,
+    progress: 'Deleting monitors',
+  });
   if (ctx.out.json) ctx.out.printJson(bulk.done.map((d) => printed(opts.ids[d.index] as string, d.value.body)));
-  else if (bulk.done.length > 0) ctx.out.info(`Deleted ${bulk.done.length} monitor${bulk.done.length === 1 ? '' : 's'}.`);
+  else if (bulk.done.length > 0)
+    ctx.out.info(`Deleted ${bulk.done.length} monitor${bulk.done.length === 1 ? '' : 's'}.`);
   bulk.finish({ noun: 'monitors', verb: 'deleted' });
 }

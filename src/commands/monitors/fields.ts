@@ -7,7 +7,10 @@ import type { RawOptions } from '../action.js';
 
 export async function bodyFromFlags(opts: RawOptions, stdin: NodeJS.ReadableStream): Promise<JsonObject> {
   const body: JsonObject = typeof opts.data === 'string' ? await parseDataFlag(opts.data, stdin) : {};
-  mergeInto(body, fieldsFromFlags({ set: opts.set as string[] | undefined, setString: opts.setString as string[] | undefined }));
+  mergeInto(
+    body,
+    fieldsFromFlags({ set: opts.set as string[] | undefined, setString: opts.setString as string[] | undefined }),
+  );
   for (const key of ['name', 'type', 'target'] as const) {
     if (typeof opts[key] === 'string') setOwn(body, key, opts[key]);
   }

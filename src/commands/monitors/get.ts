@@ -50,7 +50,10 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
     return;
   }
   const items = opts.ids.map((id) => ({ label: id, fields: { id }, input: id }));
-  const bulk = await runBulk(ctx, items, (id) => api.getMonitor(id), { concurrency: opts.concurrency, progress: 'Fetching monitors' });
+  const bulk = await runBulk(ctx, items, (id) => api.getMonitor(id), {
+    concurrency: opts.concurrency,
+    progress: 'Fetching monitors',
+  });
   if (opts.manifest) {
     await printManifestEntries(
       bulk.done.map((d) => d.value),

@@ -7,7 +7,12 @@ import { register as del } from './delete.js';
 
 export function register(program: Command, runtime: Runtime): void {
   const monitors = program.command('monitors').description('Create, show, change and delete monitors');
-  examples(monitors, 'cpk monitors create --name api --target https://api.example.com/health -q', 'cpk monitors get mon_123 --json', 'cpk monitors delete mon_123 --yes');
+  examples(
+    monitors,
+    'cpk monitors create --name api --target https://api.example.com/health -q',
+    'cpk monitors get mon_123 --json',
+    'cpk monitors delete mon_123 --yes',
+  );
   create(monitors, runtime);
   get(monitors, runtime);
   update(monitors, runtime);

@@ -23,7 +23,11 @@ export function register(parent: Command, runtime: Runtime): void {
     .option('--type <type>', 'new kind of check')
     .option('--target <url>', 'new target')
     .option('--interval <duration>', 'new interval: 60, 90s, 5m, 1h')
-    .option('--set <key=value>', 'set a field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)', collect)
+    .option(
+      '--set <key=value>',
+      'set a field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)',
+      collect,
+    )
     .option('--set-string <key=value>', 'set a field to a string, always (repeatable)', collect)
     .option('--data <json>', 'fields as a JSON object, @file, or - for stdin (flags are merged over it)')
     .option('--dry-run', 'print the request as a curl command and send nothing')
@@ -32,7 +36,9 @@ export function register(parent: Command, runtime: Runtime): void {
         const monitorId = checkId(id as string, 'monitor id');
         const changes = await bodyFromFlags(opts, ctx.io.stdin);
         if (Object.keys(changes).length === 0) {
-          throw new UsageError('nothing to update: give at least one of --name, --type, --target, --interval, --set, --set-string, --data');
+          throw new UsageError(
+            'nothing to update: give at least one of --name, --type, --target, --interval, --set, --set-string, --data',
+          );
         }
         await run({ id: monitorId, changes, dryRun: opts.dryRun === true }, ctx);
       }),

@@ -5,7 +5,9 @@ import { register as use } from './use.js';
 import { register as remove } from './remove.js';
 
 export function register(program: Command, runtime: Runtime): void {
-  const profile = program.command('profile').description('List, switch and remove profiles (one per service and account)');
+  const profile = program
+    .command('profile')
+    .description('List, switch and remove profiles (one per service and account)');
   examples(profile, 'cpk profile list', 'cpk profile use staging');
   list(profile, runtime);
   use(profile, runtime);

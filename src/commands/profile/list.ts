@@ -23,7 +23,14 @@ export async function run(ctx: Context): Promise<void> {
   }
   const width = Math.max(...profiles.map((p) => p.name.length));
   for (const p of profiles) {
-    const token = p.token_storage === 'keychain' ? 'token in keychain' : p.token_storage === 'file' ? 'token in config file' : 'logged out';
-    ctx.out.printLine(`${p.current ? '*' : ' '} ${p.name.padEnd(width)}  ${p.base_url ?? '(default base URL)'}  ${token}`);
+    const token =
+      p.token_storage === 'keychain'
+        ? 'token in keychain'
+        : p.token_storage === 'file'
+          ? 'token in config file'
+          : 'logged out';
+    ctx.out.printLine(
+      `${p.current ? '*' : ' '} ${p.name.padEnd(width)}  ${p.base_url ?? '(default base URL)'}  ${token}`,
+    );
   }
 }

@@ -14,8 +14,17 @@ export function register(parent: Command, runtime: Runtime): void {
 
 export async function run(opts: { name: string }, ctx: Context): Promise<void> {
   const { removeProfile } = await import('../../config/profiles.js');
-  const result = await removeProfile(ctx.env, opts.name, { secrets: () => ctx.secrets(), warn: (text) => ctx.out.warn(text) });
+  const result = await removeProfile(ctx.env, opts.name, {
+    secrets: () => ctx.secrets(),
+    warn: (text) => ctx.out.warn(text),
+  });
   ctx.out.info(`Removed profile "${opts.name}"${result.removed ? ' and its token' : ''}.`);
-  if (result.wasCurrent) ctx.out.info('There is no current profile now: pick one with `cpk profile use NAME`, or log in again.');
-  if (ctx.out.json) ctx.out.printJson({ removed: opts.name, token_removed: result.removed !== undefined, was_current: result.wasCurrent });
+  if (result.wasCurrent)
+    ctx.out.info('There is no current profile now: pick one with `cpk profile use NAME`, or log in again.');
+  if (ctx.out.json)
+    ctx.out.printJson({
+      removed: opts.name,
+      token_removed: result.removed !== undefined,
+      was_current: result.wasCurrent,
+    });
 }

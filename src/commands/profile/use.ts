@@ -17,7 +17,9 @@ export async function run(opts: { name: string }, ctx: Context): Promise<void> {
   await useProfile(ctx.env, opts.name, (text) => ctx.out.warn(text));
   ctx.out.info(`Current profile: "${opts.name}".`);
   if (ctx.env.CPK_PROFILE?.trim() && ctx.env.CPK_PROFILE.trim() !== opts.name) {
-    ctx.out.warn(`CPK_PROFILE=${ctx.env.CPK_PROFILE.trim()} is set in this environment and still wins over the current profile`);
+    ctx.out.warn(
+      `CPK_PROFILE=${ctx.env.CPK_PROFILE.trim()} is set in this environment and still wins over the current profile`,
+    );
   }
   if (ctx.out.json) ctx.out.printJson({ current_profile: opts.name });
 }

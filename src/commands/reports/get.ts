@@ -34,7 +34,11 @@ export function register(program: Command, runtime: Runtime): void {
     .argument('<id>', 'report id')
     .option('-w, --watch', 'refresh until Ctrl-C: in place on a terminal, else one JSON line per change')
     .option('--every <duration>', `time between refreshes with --watch: 10s, 1m, 5m (default ${DEFAULT_WATCH_EVERY})`)
-    .action(action(runtime, (ctx, [id], opts) => run({ id: checkId(id as string, 'report id'), watchSeconds: parseWatch(opts) }, ctx)));
+    .action(
+      action(runtime, (ctx, [id], opts) =>
+        run({ id: checkId(id as string, 'report id'), watchSeconds: parseWatch(opts) }, ctx),
+      ),
+    );
   examples(
     cmd,
     'cpk reports get rpt_123',

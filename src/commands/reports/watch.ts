@@ -57,7 +57,11 @@ export function comparable(report: JsonObject): string {
   const sortKeys = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(sortKeys);
     if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+      );
     }
     return value;
   };
@@ -106,7 +110,9 @@ export async function watchReport(opts: WatchOptions, ctx: Context, deps: WatchD
     } catch (error) {
       if (ctx.signal?.aborted) return;
       if (previous === undefined || !transient(error)) throw error;
-      ctx.out.warn(`refresh at ${clock(now())} failed: ${describeError(error).message}; trying again in ${every(opts.everyMs)}`);
+      ctx.out.warn(
+        `refresh at ${clock(now())} failed: ${describeError(error).message}; trying again in ${every(opts.everyMs)}`,
+      );
     }
     if (report !== undefined) {
       if (live) {
@@ -114,7 +120,8 @@ export async function watchReport(opts: WatchOptions, ctx: Context, deps: WatchD
         // A dumb terminal gets no escape sequences: the tables follow each other.
         ctx.io.stdout.write(ctx.env.TERM === 'dumb' ? '\n' : CLEAR_SCREEN);
         await ctx.out.printDetail(report, { changed });
-        if (ctx.io.stderrIsTTY) ctx.out.info(`refreshed at ${clock(now())}, every ${every(opts.everyMs)}; Ctrl-C to stop`);
+        if (ctx.io.stderrIsTTY)
+          ctx.out.info(`refreshed at ${clock(now())}, every ${every(opts.everyMs)}; Ctrl-C to stop`);
       } else {
         const line = comparable(report);
         if (line !== lastLine) ctx.out.printJson(report, { compact: true });
