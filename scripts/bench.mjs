@@ -351,7 +351,7 @@ function manifestRows() {
 }
 
 const lines = [
-  `Node ${process.version} on ${process.platform}/${process.arch}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${quick ? 'QUICK RUN (figures meaningless)' : `${RUNS} runs each (bulk: ${BULK_RUNS}), alternating`}; times in ms, median (min-max)`,
+  `Node ${process.version} on ${process.platform}/${process.arch}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${quick ? 'QUICK RUN (figures meaningless)' : `${RUNS} runs each (bulk: ${BULK_RUNS}; manifests: ${MANIFEST_RUNS}), alternating`}; times in ms, median (min-max)`,
   '',
   '| what | against | cpk | baseline | ratio | target | result |',
   '|---|---|---|---|---|---|---|',

@@ -1,10 +1,10 @@
 // Issue 12 item 16: apply holds a lock on the state file. Two applies at once
 // used to create every monitor twice and overwrite each other's ids. The
-// emulator answers after 100 ms, so a first apply is still running when the
-// second starts.
+// emulator answers after 100 ms, so an apply of 6 entries one at a time lasts
+// long enough for two to overlap if nothing kept them apart.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -29,72 +29,72 @@ function countByName(prefix: string): number[] {
   return [...counts.values()];
 }
 
-/** Calls `then` once the lock directory of `state` exists (the first apply holds it). */
-function whenLocked(state: string, then: () => void) {
-  return (child: ChildProcess) => {
-    const timer = setInterval(() => {
-      if (existsSync(join(`${state}.lock`, 'holder.json'))) {
-        clearInterval(timer);
-        then();
-      }
-    }, 5);
-    child.once('exit', () => clearInterval(timer));
+/** Holds the lock on `state` as a live process of this host would (this test's own pid, a fresh mtime). */
+function holdLock(state: string): () => void {
+  mkdirSync(`${state}.lock`);
+  writeFileSync(
+    join(`${state}.lock`, 'holder.json'),
+    JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-02-03T04:05:06.000Z', command: 'cpk apply' }),
+  );
+  return () => rmSync(`${state}.lock`, { recursive: true, force: true });
+}
+
+/** Resolves once the child wrote `text` on stderr. */
+function onStderr(text: string): { seen: Promise<void>; watch: (child: ChildProcess) => void } {
+  let resolveSeen: () => void = () => {};
+  const seen = new Promise<void>((done) => (resolveSeen = done));
+  let buffer = '';
+  return {
+    seen,
+    watch: (child) =>
+      child.stderr?.on('data', (d: Buffer | string) => {
+        buffer += String(d);
+        if (buffer.includes(text)) resolveSeen();
+      }),
   };
 }
 
 describe('the lock on the state file', () => {
-  it('two applies at once: the second waits (--lock-timeout), then creates nothing again; no id is lost', async () => {
+  it('two applies at once: one waits for the other (--lock-timeout), creates nothing again, and no id is lost', async () => {
     const { file, state } = setup('both', 6);
-    let second: ReturnType<typeof f.cpk> | undefined;
-    const first = f.cpk(['apply', '-f', file, '--yes', '--concurrency', '1'], {
-      onSpawn: whenLocked(state, () => {
-        second = f.cpk(['apply', '-f', file, '--yes', '--lock-timeout', '30s']);
-      }),
-    });
-    const a = await first;
-    await expect.poll(() => second, { interval: 10 }).toBeDefined();
-    const b = await second!;
-    expect(a.code).toBe(0);
-    expect(a.stdout).toContain('Apply: 6 created, 0 updated, 0 deleted, 0 unchanged, 0 failed.');
-    expect(b.code).toBe(0);
-    expect(b.stderr).toMatch(
-      new RegExp(`^waiting up to 30s for the lock on ${state} \\(held by pid \\d+ on ${hostname()} since \\d{4}-`, 'm'),
+    // Both start while the lock is held, so both are surely running at once when it is let go.
+    const release = holdLock(state);
+    const waitA = onStderr('waiting up to 30s for the lock');
+    const waitB = onStderr('waiting up to 30s for the lock');
+    const argv = ['apply', '-f', file, '--yes', '--concurrency', '1', '--lock-timeout', '30s'];
+    const a = f.cpk(argv, { onSpawn: waitA.watch, timeoutMs: 40_000 });
+    const b = f.cpk(argv, { onSpawn: waitB.watch, timeoutMs: 40_000 });
+    await Promise.all([waitA.seen, waitB.seen]);
+    release();
+    const results = await Promise.all([a, b]);
+    expect(results.map((r) => r.code)).toEqual([0, 0]);
+    for (const r of results)
+      expect(r.stderr).toContain(
+        `waiting up to 30s for the lock on ${state} (held by pid ${process.pid} on ${hostname()} since 2026-02-03T04:05:06.000Z)`,
+      );
+    const outputs = results.map((r) =>
+      r.stdout.includes('No changes') ? 'no changes' : r.stdout.match(/Apply: .*/)?.[0],
     );
-    expect(b.stdout).toContain('No changes');
+    expect(outputs.sort()).toEqual(['Apply: 6 created, 0 updated, 0 deleted, 0 unchanged, 0 failed.', 'no changes']);
     expect(countByName('both ')).toEqual([1, 1, 1, 1, 1, 1]);
     const recorded = JSON.parse(readFileSync(state, 'utf8')).monitors;
     expect(Object.keys(recorded)).toHaveLength(6);
     expect(Object.values(recorded).every((r) => typeof (r as { id?: string }).id === 'string')).toBe(true);
     expect(existsSync(`${state}.lock`)).toBe(false);
-  });
+  }, 45_000);
 
-  it('without --lock-timeout the second run fails at once with exit 75, naming the holder; nothing is sent', async () => {
-    const { file, state } = setup('held', 4);
-    let second: ReturnType<typeof f.cpk> | undefined;
-    let firstPid = 0;
-    let sent: (() => typeof f.emu.requests) | undefined;
-    const first = f.cpk(['apply', '-f', file, '--yes', '--concurrency', '1'], {
-      onSpawn: (child) => {
-        firstPid = child.pid!;
-        whenLocked(state, () => {
-          sent = f.mark();
-          second = f.cpk(['import', 'm0=mon_x', '-f', file]);
-        })(child);
-      },
-    });
-    await expect.poll(() => second, { interval: 10, timeout: 10_000 }).toBeDefined();
-    const b = await second!;
-    const mine = sent!().filter((r) => r.method !== 'POST');
-    await first;
-    expect(b.code).toBe(75);
-    expect(b.stdout).toBe('');
-    expect(b.stderr).toMatch(
-      new RegExp(
-        `^cpk: the state file ${state} is locked by cpk \\(pid ${firstPid} on ${hostname()}, cpk apply\\) since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; nothing was changed; wait for it to finish, or pass --lock-timeout 5m to wait; if that process is gone, remove ${state}\\.lock\\n$`,
-      ),
+  it('without --lock-timeout a held lock fails the run at once with exit 75, naming the holder; nothing is sent', async () => {
+    const { file, state } = setup('held', 2);
+    const release = holdLock(state);
+    const sent = f.mark();
+    const r = await f.cpk(['import', 'm0=mon_x', '-f', file]);
+    release();
+    expect(r.code).toBe(75);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `cpk: the state file ${state} is locked by cpk (pid ${process.pid} on ${hostname()}, cpk apply) since 2026-02-03T04:05:06.000Z; nothing was changed; wait for it to finish, or pass --lock-timeout 5m to wait; if that process is gone, remove ${state}.lock\n`,
     );
-    // The import did not even check its id.
-    expect(mine.filter((r) => r.path.includes('mon_x'))).toEqual([]);
+    expect(sent()).toEqual([]);
   });
 
   it('a lock left by a process that is gone is taken over at once, and said so', async () => {
