@@ -6,7 +6,7 @@
 // `--out FILE` is given). `--quick` runs a tiny version (used by the test
 // suite to check that the benchmark works; its figures mean nothing).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,6 +22,11 @@ const node = process.execPath;
 const RUNS = quick ? 2 : 30;
 const BULK_RUNS = quick ? 1 : 5;
 const BULK_IDS = quick ? 20 : 1000;
+// Monitors as code (issue 15): entries per manifest, and runs of each comparison.
+const MANIFEST_N = quick ? 20 : Number(args[args.indexOf('--entries') + 1] || 5000);
+const MANIFEST_RUNS = quick ? 1 : 3;
+// `--only manifest` runs the manifest rows alone (to measure before/after a change).
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 
 const dir = mkdtempSync(join(tmpdir(), 'cpk-bench-'));
 const env = { PATH: process.env.PATH, HOME: dir, CPK_CONFIG_DIR: join(dir, 'config'), LANG: 'C.UTF-8' };
@@ -102,6 +107,7 @@ function run(cmd, argv, options = {}) {
   const r = spawnSync(cmd, argv, {
     env: options.env ?? env,
     input: options.input,
+    cwd: options.cwd,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -162,6 +168,14 @@ const monitorId = JSON.parse(
 run(node, [bin, 'monitors', 'get', monitorId], { env: apiEnv });
 
 try {
+  if (only !== 'manifest') generalRows();
+  if (only === undefined || only === 'manifest') manifestRows();
+} finally {
+  emulator.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function generalRows() {
   report(
     'cpk --version',
     'node -e 0',
@@ -246,13 +260,98 @@ try {
     target: '>= 5x',
     pass: curl.ms / cpkMedian >= 5,
   });
-} finally {
-  emulator.kill('SIGTERM');
-  rmSync(dir, { recursive: true, force: true });
+}
+
+// Peak RSS (MiB) of one run, read by the kernel's rusage of the child (python3), or undefined.
+function peakRss(argv, runEnv, cwd) {
+  const py = spawnSync(
+    'python3',
+    [
+      '-c',
+      'import resource,subprocess,sys,os; r=subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)',
+      ...argv,
+    ],
+    { env: runEnv, encoding: 'utf8', cwd },
+  );
+  const kib = Number(py.stdout.trim());
+  return py.status !== 0 || !(kib > 0) ? undefined : kib / 1024;
+}
+
+// Monitors as code at scale: apply against `monitors create --from`, plan against `monitors get -`.
+function manifestRows() {
+  const N = MANIFEST_N;
+  let serial = 0;
+  /** A fresh directory with a manifest of `n` new entries (and the same records as NDJSON for --from). */
+  const fresh = (n) => {
+    const d = join(dir, `m${serial++}`);
+    mkdirSync(d);
+    const entries = [];
+    const records = [];
+    for (let i = 0; i < n; i++) {
+      const fields = { name: `bench ${serial}-${i}`, type: 'http', target: `https://m${i}.example.com/health` };
+      entries.push(
+        `  m${i}:\n    name: ${fields.name}\n    type: http\n    target: ${fields.target}\n    interval: 5m\n`,
+      );
+      records.push(JSON.stringify({ ...fields, interval_seconds: 300 }));
+    }
+    writeFileSync(join(d, 'cpk.yaml'), `monitors:\n${entries.join('')}`);
+    writeFileSync(join(d, 'records.ndjson'), `${records.join('\n')}\n`);
+    return d;
+  };
+  const cpkIn = (d, argv) => [node, [bin, ...argv], { env: apiEnv, cwd: d }];
+  const applyNew = compare(
+    (d) => cpkIn(d, ['apply', '--yes', '-f', join(d, 'cpk.yaml')]),
+    (d) => cpkIn(d, ['monitors', 'create', '--from', join(d, 'records.ndjson'), '-q']),
+    MANIFEST_RUNS,
+    () => fresh(N),
+  );
+  report(`cpk apply --yes (${N} new entries)`, `cpk monitors create --from (${N})`, applyNew, 1.5);
+
+  // One applied manifest for the unchanged rows.
+  const applied = fresh(N);
+  run(...cpkIn(applied, ['apply', '--yes', '-f', join(applied, 'cpk.yaml')]));
+  const state = JSON.parse(readFileSync(join(applied, 'cpk.state.json'), 'utf8'));
+  const ids = `${Object.values(state.monitors)
+    .map((r) => r.id)
+    .join('\n')}\n`;
+  const plan = () => [node, [bin, 'plan', '-f', join(applied, 'cpk.yaml')], { env: apiEnv, cwd: applied }];
+  const getIds = () => [node, [bin, 'monitors', 'get', '-', '--json'], { env: apiEnv, input: ids }];
+  const planSeries = compare(plan, getIds, MANIFEST_RUNS);
+  report(`cpk plan (${N} unchanged)`, `cpk monitors get - --json (${N} ids)`, planSeries, 1.3);
+  const applyNothing = () => cpkIn(applied, ['apply', '--yes', '-f', join(applied, 'cpk.yaml')]);
+  report(
+    `cpk apply --yes (${N} unchanged)`,
+    `cpk plan (${N} unchanged)`,
+    compare(applyNothing, plan, MANIFEST_RUNS),
+    1,
+  );
+
+  // Peak memory of apply at N/5 and N new entries: the slope is MiB per 1,000 entries.
+  const small = Math.max(1, Math.round(N / 5));
+  const rssOf = (n) => {
+    const d = fresh(n);
+    return peakRss([node, bin, 'apply', '--yes', '-f', join(d, 'cpk.yaml')], apiEnv, d);
+  };
+  const rssSmall = rssOf(small);
+  const rssBig = rssOf(N);
+  if (rssSmall !== undefined && rssBig !== undefined) {
+    const perThousand = ((rssBig - rssSmall) / (N - small)) * 1000;
+    const base = rssSmall - (perThousand * small) / 1000;
+    rows.push({
+      what: `peak RSS of cpk apply: ${small} and ${N} new entries (MiB)`,
+      against: 'MiB per 1,000 entries (slope)',
+      cpk: `${rssSmall.toFixed(1)} / ${rssBig.toFixed(1)}`,
+      base: `${perThousand.toFixed(1)} MiB per 1,000`,
+      ratio: (rssBig / rssSmall).toFixed(2),
+      // Linear: the fixed part plus N times the slope, far below N/small times the small run.
+      target: `<= ${(N / small).toFixed(0)}x`,
+      pass: base > 0 && rssBig / rssSmall <= N / small,
+    });
+  }
 }
 
 const lines = [
-  `Node ${process.version} on ${process.platform}/${process.arch}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${quick ? 'QUICK RUN (figures meaningless)' : `${RUNS} runs each (bulk: ${BULK_RUNS}), alternating`}; times in ms, median (min-max)`,
+  `Node ${process.version} on ${process.platform}/${process.arch}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${quick ? 'QUICK RUN (figures meaningless)' : `${RUNS} runs each (bulk: ${BULK_RUNS}; manifests: ${MANIFEST_RUNS}), alternating`}; times in ms, median (min-max)`,
   '',
   '| what | against | cpk | baseline | ratio | target | result |',
   '|---|---|---|---|---|---|---|',

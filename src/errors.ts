@@ -13,6 +13,8 @@ export const ExitCode = {
   INVALID: 7,
   /** `cpk plan` only: the plan has changes (like `terraform plan -detailed-exitcode`). */
   PLAN_CHANGES: 10,
+  /** The state file is locked by another run (apply, import): EX_TEMPFAIL of sysexits.h, "try again later". */
+  LOCKED: 75,
   INTERRUPTED: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

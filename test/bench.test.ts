@@ -23,6 +23,10 @@ describe('npm run bench', () => {
       'peak RSS of cpk monitors get ID --json (MiB)',
       'cpk monitors delete - --yes (20 ids)',
       'bash loop of curl (20 DELETEs) / cpk',
+      'cpk apply --yes (20 new entries)',
+      'cpk plan (20 unchanged)',
+      'cpk apply --yes (20 unchanged)',
+      'peak RSS of cpk apply: 4 and 20 new entries (MiB)',
     ]);
     for (const row of rows) expect(row).toMatch(/\| \d+\.\d\d \| (<=|>=) [\d.]+x \| (pass|FAIL) \|$/);
   }, 60_000);

@@ -4,13 +4,16 @@ import { CpkError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { action, examples, type Runtime } from './action.js';
 import {
   addConcurrencyOption,
+  addLockOption,
   addManifestOptions,
   failuresError,
   openManifest,
   parseConcurrency,
+  parseLockTimeout,
   parseManifestFlags,
   readPlan,
   type ManifestFlags,
+  type Opened,
 } from './manifest-flags.js';
 
 export interface ApplyCommandOptions extends ManifestFlags {
@@ -18,6 +21,8 @@ export interface ApplyCommandOptions extends ManifestFlags {
   createUncertain: boolean;
   concurrency: number;
   yes: boolean;
+  /** ms to wait for the state file's lock (0: fail at once). */
+  lockTimeoutMs: number;
 }
 
 /**
@@ -41,6 +46,7 @@ export function register(program: Command, runtime: Runtime): void {
       'create again monitors whose earlier create has an unknown outcome (may make a duplicate)',
     )
     .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)');
+  addLockOption(cmd);
   addConcurrencyOption(cmd).action(action(runtime, (ctx, _args, opts) => run(parseApplyOptions(opts), ctx)));
   examples(
     cmd,
@@ -57,6 +63,7 @@ export function parseApplyOptions(opts: Record<string, unknown>): ApplyCommandOp
     createUncertain: opts.createUncertain === true,
     concurrency: parseConcurrency(opts.concurrency),
     yes: opts.yes === true,
+    lockTimeoutMs: parseLockTimeout(opts.lockTimeout),
   };
 }
 
@@ -89,7 +96,19 @@ export async function run(opts: ApplyCommandOptions, ctx: Context): Promise<void
 }
 
 async function carryOut(opts: ApplyCommandOptions, ctx: Context, inflight: AbortSignal): Promise<void> {
-  const { manifest, state, api } = await openManifest(ctx, opts, { signal: inflight });
+  const { manifest, state, api, lock } = await openManifest(ctx, opts, {
+    api: { signal: inflight },
+    lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk apply' },
+  });
+  try {
+    await applyLocked(opts, ctx, { manifest, state, api });
+  } finally {
+    await lock?.release();
+  }
+}
+
+async function applyLocked(opts: ApplyCommandOptions, ctx: Context, opened: Opened): Promise<void> {
+  const { manifest, state, api } = opened;
   const [{ hasChanges }, { applyPlan }, render] = await Promise.all([
     import('../manifest/plan.js'),
     import('../manifest/apply.js'),

@@ -5,16 +5,20 @@ import { checkId } from '../parse/id.js';
 import { DEFAULT_CONCURRENCY } from '../parse/ids.js';
 import { action, examples, type Runtime } from './action.js';
 import {
+  addLockOption,
   addManifestOptions,
   failuresError,
   openManifest,
+  parseLockTimeout,
   parseManifestFlags,
   type ManifestFlags,
+  type Opened,
 } from './manifest-flags.js';
 
 export interface ImportOptions extends ManifestFlags {
   pairs: Array<{ key: string; id: string }>;
   replace: boolean;
+  lockTimeoutMs: number;
 }
 
 export function register(program: Command, runtime: Runtime): void {
@@ -24,7 +28,7 @@ export function register(program: Command, runtime: Runtime): void {
       'Adopt existing monitors: record KEY=ID in the state file, so the manifest entry KEY manages monitor ID',
     )
     .argument('<key=id...>', 'a manifest key and the id of the monitor it should manage');
-  addManifestOptions(cmd)
+  addLockOption(addManifestOptions(cmd))
     .option(
       '--replace',
       'let a key that already manages another monitor manage this one instead (the other is left alone, no longer managed)',
@@ -51,11 +55,25 @@ export function parseImportOptions(args: string[], opts: Record<string, unknown>
       throw new UsageError(`monitor ${id} is given twice: one monitor can have one key`);
     pairs.push({ key, id });
   }
-  return { ...parseManifestFlags(opts), pairs, replace: opts.replace === true };
+  return {
+    ...parseManifestFlags(opts),
+    pairs,
+    replace: opts.replace === true,
+    lockTimeoutMs: parseLockTimeout(opts.lockTimeout),
+  };
 }
 
 export async function run(opts: ImportOptions, ctx: Context): Promise<void> {
-  const { manifest, state, api } = await openManifest(ctx, opts);
+  const opened = await openManifest(ctx, opts, { lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk import' } });
+  try {
+    await importLocked(opts, ctx, opened);
+  } finally {
+    await opened.lock?.release();
+  }
+}
+
+async function importLocked(opts: ImportOptions, ctx: Context, opened: Opened): Promise<void> {
+  const { manifest, state, api } = opened;
   const keys = new Set(manifest.monitors.map((m) => m.key));
   const todo: Array<{ key: string; id: string }> = [];
   for (const { key, id } of opts.pairs) {

@@ -7,6 +7,7 @@ import type { ApiOptions, Context } from '../context.js';
 import { CpkError, UsageError } from '../errors.js';
 import type { Manifest } from '../manifest/load.js';
 import type { StateStore } from '../manifest/state.js';
+import { parseDuration } from '../parse/duration.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, parseConcurrency } from '../parse/ids.js';
 import type { RawOptions } from './action.js';
 
@@ -25,6 +26,46 @@ export function addManifestOptions(cmd: Command): Command {
       '--state <path>',
       'the state file (default: beside the manifest, cpk.yaml -> cpk.state.json); one per service',
     );
+}
+
+/** `--lock-timeout`, for the commands that change the state (apply, import). */
+export function addLockOption(cmd: Command): Command {
+  return cmd.option(
+    '--lock-timeout <duration>',
+    "how long to wait for another run that holds the state file's lock (e.g. 30s, 5m; default 0: fail at once, exit 75)",
+  );
+}
+
+/** `--lock-timeout` in ms (seconds or a duration, as --interval). */
+export function parseLockTimeout(value: unknown): number {
+  if (value === undefined) return 0;
+  return parseDuration(String(value), '--lock-timeout') * 1000;
+}
+
+/**
+ * Takes the lock on the state file for a command that changes it, saying on
+ * stderr when it waits and when it takes over a lock left by a dead process.
+ */
+export async function lockStateFile(
+  ctx: Context,
+  statePath: string,
+  timeoutMs: number,
+  command: string,
+): Promise<import('../manifest/lock.js').StateLock> {
+  const { lockState } = await import('../manifest/lock.js');
+  return lockState(statePath, {
+    timeoutMs,
+    command,
+    signal: ctx.signal,
+    onWait: (holder) =>
+      ctx.out.info(
+        `waiting up to ${timeoutMs / 1000}s for the lock on ${statePath}${holder ? ` (held by pid ${holder.pid} on ${holder.host} since ${holder.since})` : ''}`,
+      ),
+    onTakeover: (holder) =>
+      ctx.out.warn(
+        `took over the lock on ${statePath} left by pid ${holder.pid} on ${holder.host} (since ${holder.since}), which is no longer running`,
+      ),
+  });
 }
 
 export function addConcurrencyOption(cmd: Command): Command {
@@ -52,6 +93,14 @@ export interface Opened {
   manifest: Manifest;
   state: StateStore;
   api: Api;
+  /** Held when openManifest was asked to lock: release it when done. */
+  lock?: import('../manifest/lock.js').StateLock | undefined;
+}
+
+export interface OpenOptions {
+  api?: ApiOptions;
+  /** Take the state file's lock before reading it (commands that change the state). */
+  lock?: { timeoutMs: number; command: string };
 }
 
 /**
@@ -59,7 +108,7 @@ export interface Opened {
  * before anything is sent), builds the API client, and reads the state for
  * the base URL that client talks to.
  */
-export async function openManifest(ctx: Context, flags: ManifestFlags, apiOptions: ApiOptions = {}): Promise<Opened> {
+export async function openManifest(ctx: Context, flags: ManifestFlags, options: OpenOptions = {}): Promise<Opened> {
   const [{ readManifest, ManifestError }, { StateStore, defaultStatePath }] = await Promise.all([
     import('../manifest/load.js'),
     import('../manifest/state.js'),
@@ -74,12 +123,19 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, apiOption
     else throw new UsageError(`${error.message}: ${error.lines().join('; ')}`);
     throw error;
   }
-  const api = await ctx.api({ many: true, ...apiOptions });
-  const state = await StateStore.load(flags.state ?? defaultStatePath(flags.file), {
-    baseUrl: api.http.baseUrl,
-    manifestPath: flags.file,
-  });
-  return { manifest, state, api };
+  const api = await ctx.api({ many: true, ...options.api });
+  const statePath = flags.state ?? defaultStatePath(flags.file);
+  // Locked before it is read, so this run sees everything a run before it wrote.
+  const lock = options.lock
+    ? await lockStateFile(ctx, statePath, options.lock.timeoutMs, options.lock.command)
+    : undefined;
+  try {
+    const state = await StateStore.load(statePath, { baseUrl: api.http.baseUrl, manifestPath: flags.file });
+    return { manifest, state, api, lock };
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
 }
 
 /**
