@@ -9,10 +9,16 @@ import type { Session } from './config/session.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { version } from './version.js';
 import { parseRetriesFlag, resolveAttempts } from './config/attempts.js';
+import { isMachineFormat, parseColumns, parseFormat, type OutputFormat } from './output/format.js';
 
 export interface GlobalOptions {
   baseUrl?: string | undefined;
+  /** A machine format (-o json, jsonl, yaml; --json; --query): errors are JSON on stderr. */
   json: boolean;
+  /** -o (--json is -o json). */
+  format: OutputFormat;
+  /** --columns: dotted paths. */
+  columns?: string[] | undefined;
   timeoutSeconds: number;
   /** `--retries N`: retries after the first attempt; undefined when not given (CPK_MAX_ATTEMPTS or the default apply). */
   retries?: number | undefined;
@@ -41,9 +47,12 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
     }
     timeoutSeconds = n;
   }
+  const format = parseFormat(raw);
   return {
     baseUrl: typeof raw.baseUrl === 'string' ? raw.baseUrl : undefined,
-    json: raw.json === true || typeof raw.query === 'string',
+    json: isMachineFormat(format),
+    format,
+    columns: parseColumns(raw.columns),
     timeoutSeconds,
     retries: raw.retries === undefined ? undefined : parseRetriesFlag(raw.retries),
     debug: raw.debug === true,
@@ -81,7 +90,15 @@ export class Context {
     readonly globals: GlobalOptions,
     readonly signal?: AbortSignal,
   ) {
-    this.out = new Output(io, { json: globals.json, colorFlag: globals.color, debug: globals.debug, signal });
+    this.out = new Output(io, {
+      json: globals.json,
+      format: globals.format,
+      columns: globals.columns,
+      columnsOfTerminal: io.stdoutColumns,
+      colorFlag: globals.color,
+      debug: globals.debug,
+      signal,
+    });
   }
 
   get env(): Readonly<Record<string, string | undefined>> {

@@ -32,7 +32,9 @@ export function buildProgram(runtime: Runtime): Command {
       '--profile <name>',
       'use this stored profile (env CPK_PROFILE; default: the current profile, see `cpk profile list`)',
     )
-    .option('--json', 'print results as JSON (errors as one JSON object on stderr)')
+    .option('-o, --output <format>', 'print results as table, wide, json, jsonl, yaml or markdown (default table)')
+    .option('--json', 'print results as JSON, the same as -o json (errors as one JSON object on stderr)')
+    .option('--columns <paths>', 'columns of a list, as dotted field paths: id,name,last_check.status')
     .option('--query <expr>', 'JMESPath expression applied to the JSON result; implies --json; a string prints raw')
     .option('--timeout <seconds>', `time limit for each request attempt (default ${DEFAULT_TIMEOUT_SECONDS})`)
     .option(

@@ -55,6 +55,5 @@ export async function run(opts: ReportGetOptions, ctx: Context): Promise<void> {
   }
   const api = await ctx.api();
   const report = await ctx.out.spin('Fetching report', () => api.getReport(opts.id));
-  if (ctx.out.json) ctx.out.printJson(report);
-  else await ctx.out.printDetail(report);
+  await ctx.out.print(report, { title: 'Report' });
 }
