@@ -72,7 +72,7 @@ __cpk_value_option() {
     'plan/--file'|'plan/-f'|'plan/--state'|'plan/--concurrency'|'plan/--base-url'|'plan/--profile'|'plan/--output'|'plan/-o'|'plan/--columns'|'plan/--query'|'plan/--timeout'|'plan/--retries') return 0 ;;
     'apply/--file'|'apply/-f'|'apply/--state'|'apply/--lock-timeout'|'apply/--concurrency'|'apply/--base-url'|'apply/--profile'|'apply/--output'|'apply/-o'|'apply/--columns'|'apply/--query'|'apply/--timeout'|'apply/--retries') return 0 ;;
     'import/--file'|'import/-f'|'import/--state'|'import/--lock-timeout'|'import/--base-url'|'import/--profile'|'import/--output'|'import/-o'|'import/--columns'|'import/--query'|'import/--timeout'|'import/--retries') return 0 ;;
-    'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--base-url'|'emulator/--profile'|'emulator/--output'|'emulator/-o'|'emulator/--columns'|'emulator/--query'|'emulator/--timeout'|'emulator/--retries') return 0 ;;
+    'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--persist'|'emulator/--base-url'|'emulator/--profile'|'emulator/--output'|'emulator/-o'|'emulator/--columns'|'emulator/--query'|'emulator/--timeout'|'emulator/--retries') return 0 ;;
     'doctor/--base-url'|'doctor/--profile'|'doctor/--output'|'doctor/-o'|'doctor/--columns'|'doctor/--query'|'doctor/--timeout'|'doctor/--retries') return 0 ;;
     'completion/--base-url'|'completion/--profile'|'completion/--output'|'completion/-o'|'completion/--columns'|'completion/--query'|'completion/--timeout'|'completion/--retries') return 0 ;;
     'auth/--base-url'|'auth/--profile'|'auth/--output'|'auth/-o'|'auth/--columns'|'auth/--query'|'auth/--timeout'|'auth/--retries') return 0 ;;
@@ -119,7 +119,7 @@ __cpk_words() {
     'plan/-') __cpk_reply='--file -f --state --prune --create-uncertain --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     'apply/-') __cpk_reply='--file -f --state --prune --create-uncertain --yes -y --lock-timeout --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     'import/-') __cpk_reply='--file -f --state --lock-timeout --replace --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
-    'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --quiet -q --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --persist --quiet -q --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     'doctor/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     'completion/') __cpk_reply='bash zsh fish powershell' ;;
     'completion/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
