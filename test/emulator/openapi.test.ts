@@ -153,11 +153,16 @@ describe('GET /v1/openapi.json', () => {
   it('the admin routes have their own public document at /__emulator/openapi.json', async () => {
     const res = await fetch(`${emu().url}/__emulator/openapi.json`);
     expect(res.status).toBe(200);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document, read field by field
     const admin = (await res.json()) as any;
     const validator = new Validator();
     expect((await validator.validate(admin)).errors).toBeUndefined();
     expect(admin.servers[0].url).toBe(emu().url);
-    expect(Object.keys(admin.paths)).toEqual(['/__emulator/openapi.json', '/__emulator/faults', '/__emulator/requests']);
+    expect(Object.keys(admin.paths)).toEqual([
+      '/__emulator/openapi.json',
+      '/__emulator/faults',
+      '/__emulator/requests',
+    ]);
     expect(admin.paths['/__emulator/faults'].post.operationId).toBe('queueFault');
     expect(admin.components.schemas.Fault.properties.kind.enum).toEqual([
       'status',
