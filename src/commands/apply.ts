@@ -129,9 +129,15 @@ async function applyLocked(opts: ApplyCommandOptions, ctx: Context, opened: Open
         ctx.out.warn(`monitor ${step.replaces} of "${step.key}" answers 404 (deleted outside cpk); creating it again`);
     }
   }
-  // Written before any change: it binds a new state to this base URL, and a
-  // state that cannot be written stops apply before anything is sent.
-  if (hasChanges(plan) || plan.droppedChannels.length > 0) {
+  if (state.recovered > 0)
+    ctx.out.info(
+      `recovered ${state.recovered} change${state.recovered === 1 ? '' : 's'} from ${state.journalPath}, left by a run that was cut short`,
+    );
+  // Written before any change: it binds a new state to this base URL, folds in
+  // a journal left by a run that was cut short, and a state that cannot be
+  // written stops apply before anything is sent.
+  const changing = hasChanges(plan) || plan.droppedChannels.length > 0;
+  if (changing || state.recovered > 0) {
     try {
       await state.save();
     } catch (error) {
@@ -141,15 +147,22 @@ async function applyLocked(opts: ApplyCommandOptions, ctx: Context, opened: Open
       );
     }
   }
+  // One line per change on stderr, written once per turn of the event loop
+  // (the lines of the changes that finished together in one write).
+  const progress = batchLines((text) => ctx.out.info(text));
   const outcomes = await applyPlan(plan, state, api, {
     concurrency: opts.concurrency,
     stop: ctx.signal,
+    warn: (text) => ctx.out.warn(text),
     onOutcome: (outcome) => {
       if (ctx.out.json) return;
-      if (outcome.result === 'failed') ctx.io.stderr.write(`${render.outcomeLine(outcome)}\n`);
-      else if (outcome.result === 'done') ctx.out.info(render.outcomeLine(outcome));
+      if (outcome.result === 'failed') {
+        progress.flush();
+        ctx.io.stderr.write(`${render.outcomeLine(outcome)}\n`);
+      } else if (outcome.result === 'done') progress.add(render.outcomeLine(outcome));
     },
   });
+  progress.flush();
 
   const summary = render.summarize(plan, outcomes);
   if (ctx.out.json) ctx.out.printJson(render.applyJson(plan, outcomes));
@@ -172,4 +185,23 @@ async function applyLocked(opts: ApplyCommandOptions, ctx: Context, opened: Open
       `${failed.length} of ${outcomes.length} changes failed (${ctx.out.json ? 'see "error" in the result' : 'see above'}); ${state.path} records what was done; run cpk apply again to retry`,
     );
   }
+}
+
+/** Lines gathered and handed to `write` together, joined, once per turn of the event loop. */
+function batchLines(write: (text: string) => void): { add: (line: string) => void; flush: () => void } {
+  let lines: string[] = [];
+  let timer: ReturnType<typeof setImmediate> | undefined;
+  const flush = () => {
+    if (timer) clearImmediate(timer);
+    timer = undefined;
+    if (lines.length > 0) write(lines.join('\n'));
+    lines = [];
+  };
+  return {
+    add: (line) => {
+      lines.push(line);
+      timer ??= setImmediate(flush);
+    },
+    flush,
+  };
 }

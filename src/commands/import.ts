@@ -64,7 +64,20 @@ export function parseImportOptions(args: string[], opts: Record<string, unknown>
 }
 
 export async function run(opts: ImportOptions, ctx: Context): Promise<void> {
-  const opened = await openManifest(ctx, opts, { lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk import' } });
+  const opened = await openManifest(ctx, opts, {
+    lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk import' },
+    check: (manifest) => {
+      const keys = new Set(manifest.monitors.map((m) => m.key));
+      // Only keys the manifest names: a key it does not name would be deleted by the next apply --prune.
+      for (const { key, id } of opts.pairs) {
+        if (!keys.has(key)) {
+          throw new UsageError(`"${key}" is not a monitor key in ${manifest.path}; add the entry first`, {
+            hint: `\`cpk monitors get ${id} --manifest\` prints one`,
+          });
+        }
+      }
+    },
+  });
   try {
     await importLocked(opts, ctx, opened);
   } finally {
@@ -74,15 +87,8 @@ export async function run(opts: ImportOptions, ctx: Context): Promise<void> {
 
 async function importLocked(opts: ImportOptions, ctx: Context, opened: Opened): Promise<void> {
   const { manifest, state, api } = opened;
-  const keys = new Set(manifest.monitors.map((m) => m.key));
   const todo: Array<{ key: string; id: string }> = [];
   for (const { key, id } of opts.pairs) {
-    // Only keys the manifest names: a key it does not name would be deleted by the next apply --prune.
-    if (!keys.has(key)) {
-      throw new UsageError(`"${key}" is not a monitor key in ${manifest.path}; add the entry first`, {
-        hint: `\`cpk monitors get ${id} --manifest\` prints one`,
-      });
-    }
     const owner = state.keyOf(id);
     if (owner !== undefined && owner !== key)
       throw new UsageError(`monitor ${id} is already managed as "${owner}" in ${state.path}`);

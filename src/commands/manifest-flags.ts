@@ -101,6 +101,8 @@ export interface OpenOptions {
   api?: ApiOptions;
   /** Take the state file's lock before reading it (commands that change the state). */
   lock?: { timeoutMs: number; command: string };
+  /** Checks that need the manifest only, run before the lock is taken (a usage error waits for no one). */
+  check?: (manifest: Manifest) => void;
 }
 
 /**
@@ -123,6 +125,7 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, options: 
     else throw new UsageError(`${error.message}: ${error.lines().join('; ')}`);
     throw error;
   }
+  options.check?.(manifest);
   const api = await ctx.api({ many: true, ...options.api });
   const statePath = flags.state ?? defaultStatePath(flags.file);
   // Locked before it is read, so this run sees everything a run before it wrote.

@@ -16,6 +16,8 @@ import {
   ID_LENGTH,
   INTERVAL_MAX,
   INTERVAL_MIN,
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
   MAX_BODY_BYTES,
   MONITOR_READ_ONLY_FIELDS,
   MONITOR_STATUSES,
@@ -60,10 +62,11 @@ function errorResponse(description: string, messages: string[], extraHeaders: Js
 }
 
 const SCOPE_DESCRIPTIONS: Record<string, string> = {
-  'monitors:read': 'GET /monitors/{id}',
+  'monitors:read': 'GET /monitors, GET /monitors/{id}',
+  'channels:read': 'GET /channels',
   'monitors:write': 'POST /monitors, PATCH /monitors/{id}, DELETE /monitors/{id}',
   'channels:write': 'PATCH /channels/{id}',
-  'reports:read': 'GET /reports/{id}',
+  'reports:read': 'GET /reports, GET /reports/{id}',
 };
 
 /** Operation boilerplate: scope, the errors every authenticated operation can return. */
@@ -83,6 +86,73 @@ function operation(id: OperationId, summary: string, description: string, respon
       '503': responseRef('ServiceUnavailable'),
     },
   };
+}
+
+/**
+ * A list operation: cursor pagination declared twice, as plain OpenAPI (the
+ * `cursor` and `limit` parameters, a `next_cursor` field in the page) and in
+ * `x-pagination`, which a client can read without guessing.
+ */
+function listOperation(
+  id: OperationId,
+  summary: string,
+  tag: string,
+  itemSchema: string,
+  example: Json,
+  filters: Json[],
+): Json {
+  return operation(
+    id,
+    summary,
+    `Pages of ${tag} ordered by id. Pass the previous page's next_cursor as cursor to get the next page; next_cursor is null on the last page. Unknown query parameters, a bad limit or a bad cursor answer 400.`,
+    {
+      '200': {
+        description: 'One page.',
+        headers: requestIdHeader,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['data', 'next_cursor'],
+              properties: {
+                data: { type: 'array', items: schemaRef(itemSchema) },
+                next_cursor: { type: ['string', 'null'], description: 'cursor of the next page; null on the last one' },
+              },
+            },
+            example: { data: [example], next_cursor: 'bW9uX2FiY2RlZmdoMjM0NQ' },
+          },
+        },
+      },
+      '400': responseRef('BadRequest'),
+    },
+    {
+      tags: [tag],
+      parameters: [
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: 'Items per page.',
+          schema: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT },
+        },
+        {
+          name: 'cursor',
+          in: 'query',
+          required: false,
+          description: "The previous page's next_cursor.",
+          schema: { type: 'string' },
+        },
+        ...filters,
+      ],
+      'x-pagination': {
+        style: 'cursor',
+        cursorParam: 'cursor',
+        nextField: 'next_cursor',
+        itemsField: 'data',
+        limitParam: 'limit',
+      },
+    },
+  );
 }
 
 function jsonBody(schema: string, example: Json): Json {
@@ -204,7 +274,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
         '- Every response carries `X-Request-Id: req_<16 hex>`; every error body is `{"error": "<message>", "request_id": "req_..."}` with the same id.',
         "- Accounts are isolated: another account's monitor, channel or report is 404, never 403.",
         '- Monitors accept extra client fields (open object): they are stored and returned exactly as sent. Channels are closed: unknown fields are 422.',
-        '- There are no list operations and no channel read/create (faithful to the interface). GET /channels/{id} is 405.',
+        '- List operations (GET /monitors, /channels, /reports) page by cursor: `limit` (1-100, default 20) and `cursor` in the query; the page is `{"data": [...], "next_cursor": "..." | null}` (see x-pagination on each). There is no channel read by id or create: GET /channels/{id} is 405.',
         '- Checks are simulated from the target string; the emulator never makes an outbound request.',
         '- Paths are matched before percent-decoding; `{id}` is decoded once, so `/v1/monitors/a%2Fb` addresses the monitor "a/b" (404), never another route. Query strings are ignored. No trailing-slash or dot-segment normalisation.',
         '- See `x-evaluation-order`, `x-seeded-tokens`, `x-state-transitions` (on Monitor) and `x-emulator` for the rest.',
@@ -305,8 +375,24 @@ export function buildOpenApiDocument(baseUrl: string): Json {
         },
       },
       '/monitors': {
-        description: 'Only POST exists: other methods answer 405 with Allow: POST. There is no list operation.',
-        'x-allowed-methods': ['POST'],
+        description: 'GET lists, POST creates: other methods answer 405 with Allow: GET, POST.',
+        'x-allowed-methods': ['GET', 'POST'],
+        get: listOperation('listMonitors', 'List monitors', 'monitors', 'Monitor', monitorExample, [
+          {
+            name: 'status',
+            in: 'query',
+            required: false,
+            description: 'Only monitors in this state.',
+            schema: { type: 'string', enum: [...MONITOR_STATUSES] },
+          },
+          {
+            name: 'type',
+            in: 'query',
+            required: false,
+            description: 'Only monitors of this type.',
+            schema: { type: 'string', enum: [...MONITOR_TYPES] },
+          },
+        ]),
         post: operation(
           'createMonitor',
           'Create a monitor',
@@ -387,6 +473,11 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           { tags: ['monitors'] },
         ),
       },
+      '/channels': {
+        description: 'Only GET exists (channels cannot be created): other methods answer 405 with Allow: GET.',
+        'x-allowed-methods': ['GET'],
+        get: listOperation('listChannels', 'List channels', 'channels', 'Channel', { ...SEEDED_CHANNELS[0] }, []),
+      },
       '/channels/{id}': {
         parameters: [ref('parameters', 'ChannelId')],
         description:
@@ -410,6 +501,11 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           },
           { tags: ['channels'], requestBody: jsonBody('ChannelUpdate', { enabled: false }) },
         ),
+      },
+      '/reports': {
+        description: 'Only GET exists: other methods answer 405 with Allow: GET.',
+        'x-allowed-methods': ['GET'],
+        get: listOperation('listReports', 'List reports', 'reports', 'MonitorReport', {}, []),
       },
       '/reports/{id}': {
         parameters: [ref('parameters', 'ReportId')],

@@ -167,7 +167,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       if (method !== 'GET') return sendError(res, 405, `method ${method} not allowed; allowed: GET`, { Allow: 'GET' });
       return sendJson(res, 200, document);
     }
-    handleApi({ req, res, body, route: matchRoute(method, path), store, tokens });
+    handleApi({ req, res, body, route: matchRoute(method, path), store, tokens, query: rawUrl.slice(path.length + 1) });
   }
 
   const server = createServer((req, res) => {

@@ -204,6 +204,11 @@ export class Store {
 
   // ------------------------------------------------------------ reports
 
+  /** Every report of the account: the summary, then one per monitor. */
+  listReports(account: string): Record<string, unknown>[] {
+    return [this.summaryReport(account), ...this.listMonitors(account).map(monitorReport)];
+  }
+
   /** Report detail, or undefined when the account has no such report. */
   getReport(account: string, id: string): Record<string, unknown> | undefined {
     if (id === SUMMARY_REPORT_ID) return this.summaryReport(account);

@@ -11,7 +11,7 @@ import { TransportError } from '../http/transport.js';
 import { setOwn, type JsonObject } from '../parse/fields.js';
 import type { ChannelStep, MonitorStep, Plan } from './plan.js';
 import { runPool } from './pool.js';
-import type { StateStore } from './state.js';
+import type { MonitorRecord, StateStore } from './state.js';
 
 export type Step = { kind: 'monitor'; step: MonitorStep } | { kind: 'channel'; step: ChannelStep };
 
@@ -30,6 +30,8 @@ export interface ApplyOptions {
   concurrency: number;
   stop?: AbortSignal | undefined;
   onOutcome?: (outcome: Outcome) => void;
+  /** Told when the journal cannot be compacted into the state file at the end (it stays, and the next run reads it). */
+  warn?: (text: string) => void;
 }
 
 /** A create whose answer never arrived: the monitor may exist, and the state says so. */
@@ -91,25 +93,60 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     options.onOutcome?.(outcome);
   };
 
-  const save = async (what: string) => {
+  /** Appends the changes so far to the journal (durable: fsynced first); see ./state.ts. */
+  const commit = async (what: string, durable = false) => {
     try {
-      await state.save();
+      await state.commit(durable);
     } catch (error) {
       halt.abort();
-      throw stateWriteError(state.path, error, what);
+      throw stateWriteError(state.journalPath, error, what);
     }
   };
 
+  // Markers are written ahead, in batches: when a create starts, the markers
+  // of the creates that follow it (up to `concurrency - 1` more) are written
+  // with its own, in one fsync, so that the next creates find theirs durable
+  // and leave at once instead of each waiting for an fsync of its own. The
+  // request of a create still never leaves before its marker is on disk; a
+  // marked create that never started is unmarked at the end (a run killed
+  // first leaves it uncertain, which is safe: it is never created twice).
+  const creates: Array<Extract<MonitorStep, { action: 'create' }>> = [];
+  for (const step of plan.monitors) if (step.action === 'create') creates.push(step);
+  const position = new Map(creates.map((step, i) => [step, i]));
+  const ready: Array<Promise<void>> = [];
+  const previous: Array<MonitorRecord | undefined> = [];
+  const sent = new Set<number>();
+  let marked = 0;
+  const markAhead = (upTo: number) => {
+    const end = Math.min(upTo, creates.length);
+    if (marked >= end || stop.aborted) return;
+    const from = marked;
+    for (; marked < end; marked++) {
+      const key = (creates[marked] as MonitorStep).key;
+      previous[marked] = state.record(key);
+      state.markCreating(key);
+    }
+    const keys = creates.slice(from, end).map((c) => `"${c.key}"`);
+    const written = commit(`nothing was sent for ${keys.length === 1 ? keys[0] : `${keys.length} creates`}`, true);
+    written.catch(() => {}); // awaited by each create; one never started must not make an unhandled rejection
+    for (let i = from; i < end; i++) ready[i] = written;
+  };
+
+  const idWrites: Array<Promise<void>> = [];
+  const idFailures: CpkError[] = [];
   const createMonitor = async (step: Extract<MonitorStep, { action: 'create' }>): Promise<Outcome> => {
-    const previous = state.record(step.key);
-    const restore = () => (previous ? setOwn(state.data.monitors, step.key, previous) : state.forget(step.key));
-    // Write-ahead: the marker is on disk before the request leaves.
-    state.markCreating(step.key);
-    await save(`nothing was sent for "${step.key}"`);
+    const index = position.get(step) as number;
+    markAhead(index + options.concurrency);
+    sent.add(index);
+    const restore = () => state.setRecord(step.key, previous[index]);
+    // Write-ahead: the marker is on disk (fsynced) before the request leaves.
+    const written = ready[index];
+    if (written === undefined) return { kind: 'monitor', step, result: 'skipped' };
+    await written;
     if (stop.aborted) {
       // Interrupted while the marker was written: this create has not left yet, and now will not.
       restore();
-      await save(`it marks "${step.key}" as uncertain, but nothing was sent`);
+      await commit(`it marks "${step.key}" as uncertain, but nothing was sent`);
       return { kind: 'monitor', step, result: 'skipped' };
     }
     let id: string;
@@ -118,18 +155,23 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     } catch (error) {
       if (!certainlyNotCreated(error)) throw new UncertainCreateError(step.key, error, state.path);
       restore();
-      await save(`it still marks "${step.key}" as uncertain, but the service refused the create`);
+      await commit(`it still marks "${step.key}" as uncertain, but the service refused the create`);
       throw error;
     }
     state.setId(step.key, id);
-    try {
-      await save(`monitor "${step.key}" was created as ${id}`);
-    } catch (error) {
-      throw new CpkError((error as Error).message, ExitCode.FAILURE, {
-        cause: error,
-        hint: `record it with \`cpk import ${step.key}=${id}\``,
-      });
-    }
+    // Written to the journal at once, but not waited for here: the next create
+    // of this worker need not wait behind another batch's fsync. A failure
+    // to write it is reported at the end (compaction writes the id anyway).
+    idWrites.push(
+      commit(`monitor "${step.key}" was created as ${id}`).catch((error: unknown) => {
+        idFailures.push(
+          new CpkError((error as Error).message, ExitCode.FAILURE, {
+            cause: error,
+            hint: `record it with \`cpk import ${step.key}=${id}\``,
+          }),
+        );
+      }),
+    );
     return { kind: 'monitor', step, result: 'done', id };
   };
 
@@ -148,7 +190,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
       const applied: JsonObject = { ...(state.applied(step.id) ?? {}) };
       for (const [field, value] of Object.entries(step.patch)) setOwn(applied, field, value);
       state.setApplied(step.id, applied);
-      await save(`channel ${step.id} was updated, but the next apply will send the same settings again`);
+      await commit(`channel ${step.id} was updated, but the next apply will send the same settings again`);
       return { ...item, result: 'done' };
     }
     const step = item.step;
@@ -167,12 +209,12 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
           note = 'already gone';
         }
         state.forget(step.key);
-        await save(`monitor ${step.id} of "${step.key}" was deleted, but the state still names it`);
+        await commit(`monitor ${step.id} of "${step.key}" was deleted, but the state still names it`);
         return { ...item, result: 'done', id: step.id, note };
       }
       case 'forget':
         state.forget(step.key);
-        await save(`"${step.key}" is still marked as uncertain`);
+        await commit(`"${step.key}" is still marked as uncertain`);
         return { ...item, result: 'done' };
       case 'uncertain':
         throw uncertainError(step.key, step.uncertainSince);
@@ -204,11 +246,31 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
   for (const step of plan.channels) if (step.action === 'update') first.push({ kind: 'channel', step });
 
   await runPool(first, options.concurrency, attempt, stop);
+  // Marked ahead, never sent: not uncertain.
+  let unmarked = false;
+  for (let i = 0; i < marked; i++) {
+    if (sent.has(i)) continue;
+    state.setRecord((creates[i] as MonitorStep).key, previous[i]);
+    unmarked = true;
+  }
+  if (unmarked) await commit('it marks creates that were never sent as uncertain').catch(() => {});
   await runPool(last, options.concurrency, attempt, stop);
+  await Promise.all(idWrites);
+  for (const error of idFailures) options.warn?.(`${error.message}; ${error.hint ?? ''}`);
 
   if (!stop.aborted && plan.droppedChannels.length > 0) {
     for (const id of plan.droppedChannels) state.forgetChannel(id);
-    await save('it still records channels the manifest no longer names').catch(() => {});
+    await commit('it still records channels the manifest no longer names').catch(() => {});
+  }
+  // The journal of this run, compacted into the state file: one rewrite per run, not one per change.
+  if (first.length + last.length > 0 || plan.droppedChannels.length > 0) {
+    try {
+      await state.save();
+    } catch (error) {
+      options.warn?.(
+        `cannot write the state file ${state.path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${state.journalPath} keeps what was done, and the next run reads it`,
+      );
+    }
   }
   // Steps never started (interrupted, or the state could not be written) are reported as skipped.
   const started = new Set(outcomes.map((o) => o.step));

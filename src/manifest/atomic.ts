@@ -22,6 +22,11 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
     await rm(temp, { force: true });
     throw error;
   }
+  await syncDirectory(dir);
+}
+
+/** fsyncs a directory, so that a file created or renamed in it stays after a power cut. */
+export async function syncDirectory(dir: string): Promise<void> {
   try {
     const handle = await open(dir, 'r');
     try {

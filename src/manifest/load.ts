@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair } from 'yaml';
 import { Ajv, type ErrorObject } from 'ajv';
+import jsYaml from 'js-yaml';
 import schema from '../../schema/manifest.schema.json' with { type: 'json' };
 import { UsageError } from '../errors.js';
 import { parseDuration } from '../parse/duration.js';
@@ -82,23 +83,129 @@ function validate(value: unknown): ErrorObject[] {
 
 /** Parses and validates manifest text; `path` names the file in problems. */
 export function parseManifest(text: string, path: string): Manifest {
+  return fastManifest(text, path) ?? positionedManifest(text, path);
+}
+
+/**
+ * The manifest's entries from its parsed value: `interval` turned into
+ * `interval_seconds`, keys in `order`. What the schema cannot check is
+ * reported to `problem` with the path it concerns.
+ */
+function buildManifest(
+  value: unknown,
+  path: string,
+  order: (at: string[], obj: JsonObject) => string[],
+  problem: (at: string[], which: 'key' | 'value', message: string) => void,
+): Manifest {
+  const manifest: Manifest = { path, monitors: [], channels: [] };
+  if (!isPlainObject(value)) return manifest;
+  const monitors = isPlainObject(value.monitors) ? value.monitors : {};
+  for (const key of order(['monitors'], monitors)) {
+    const fields = monitors[key];
+    if (!isPlainObject(fields)) continue;
+    if (Object.hasOwn(fields, 'interval') && Object.hasOwn(fields, 'interval_seconds')) {
+      problem(
+        ['monitors', key, 'interval'],
+        'key',
+        `${showPath(['monitors', key])}: give interval or interval_seconds, not both`,
+      );
+      continue;
+    }
+    const body: JsonObject = {};
+    for (const field of order(['monitors', key], fields)) {
+      if (field !== 'interval') {
+        setOwn(body, field, fields[field]);
+        continue;
+      }
+      const interval = fields.interval;
+      // Wrong types and shapes were reported by the schema; parseDuration catches the rest ("1m1m").
+      if (typeof interval !== 'number' && !(typeof interval === 'string' && DURATION_SHAPE.test(interval))) continue;
+      try {
+        setOwn(
+          body,
+          'interval_seconds',
+          typeof interval === 'number' ? interval : parseDuration(String(interval), 'interval'),
+        );
+      } catch (error) {
+        problem(
+          ['monitors', key, 'interval'],
+          'value',
+          `${showPath(['monitors', key, 'interval'])}: ${(error as Error).message}`,
+        );
+      }
+    }
+    manifest.monitors.push({ key, body });
+  }
+  const channels = isPlainObject(value.channels) ? value.channels : {};
+  for (const id of order(['channels'], channels)) {
+    const settings = channels[id];
+    if (isPlainObject(settings)) manifest.channels.push({ id, settings });
+  }
+  return manifest;
+}
+
+/** Text the fast parser might read otherwise than yaml does: aliases (shared, or a bomb), `0b101`, `+.5`. */
+const NOT_FAST = /[&*]|\b0b[01]|\+\./;
+/** A key JavaScript would put first in an object (integer-like): the file's order would be lost. */
+const INDEX_LIKE = /^(0|[1-9]\d*)$/;
+
+class NotFast extends Error {}
+
+/**
+ * The common case, fast: a valid manifest read by js-yaml (ten times faster
+ * than yaml's Document, which keeps every position). Gives undefined at the
+ * first sign of a problem or of anything the two parsers might read
+ * differently; the positioned parse then finds every problem with its line
+ * and column.
+ */
+function fastManifest(text: string, path: string): Manifest | undefined {
+  if (NOT_FAST.test(text)) return undefined;
+  let value: unknown;
+  try {
+    // JSON too (JSON.parse would let a key given twice pass; js-yaml refuses it).
+    value = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
+  } catch {
+    return undefined;
+  }
+  if (validate(value).length > 0 || nonFinite(value).length > 0) return undefined;
+  try {
+    return buildManifest(
+      value,
+      path,
+      (_at, obj) => {
+        const keys = Object.keys(obj);
+        if (keys.some((k) => INDEX_LIKE.test(k))) throw new NotFast();
+        return keys;
+      },
+      () => {
+        throw new NotFast();
+      },
+    );
+  } catch (error) {
+    if (error instanceof NotFast) return undefined;
+    throw error;
+  }
+}
+
+/** Parses with every node's position, so that each problem is reported with its line and column. */
+export function positionedManifest(text: string, path: string): Manifest {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true, strict: true });
+  // Duplicate keys are found below, with a Set per map: yaml's own check compares each key with every other.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false, strict: true });
   const at = (offset: number | undefined): { line: number; col: number } =>
     offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
 
-  const syntax = [...doc.errors, ...doc.warnings];
-  if (syntax.length > 0) {
-    throw new ManifestError(
-      path,
-      syntax.map((e) => {
-        const pos = e.linePos?.[0] ?? at(e.pos[0]);
-        // yaml's message goes on with " at line N, column M:" and a code excerpt.
-        const message = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
-        return { line: pos.line, col: pos.col, message };
-      }),
-    );
+  const syntax: Problem[] = [...doc.errors, ...doc.warnings].map((e) => {
+    const pos = e.linePos?.[0] ?? at(e.pos[0]);
+    // yaml's message goes on with " at line N, column M:" and a code excerpt.
+    const message = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
+    return { line: pos.line, col: pos.col, message };
+  });
+  if (syntax.length === 0) {
+    for (const node of duplicateKeys(doc.contents))
+      syntax.push({ ...at(node.range?.[0]), message: 'Map keys must be unique' });
   }
+  if (syntax.length > 0) throw new ManifestError(path, syntax);
 
   const value: unknown = doc.toJS({ maxAliasCount: 100 });
   const problems: Problem[] = [];
@@ -111,44 +218,15 @@ export function parseManifest(text: string, path: string): Manifest {
   for (const path of nonFinite(value)) add(locate(doc, path).value, `${showPath(path)} must be a finite number`);
 
   // The checks JSON Schema cannot express run even when it found problems, so that every problem is reported at once.
-  const manifest: Manifest = { path, monitors: [], channels: [] };
-  if (isPlainObject(value)) {
-    const monitors = isPlainObject(value.monitors) ? value.monitors : {};
-    for (const key of keysInOrder(doc, ['monitors'], monitors)) {
-      const fields = monitors[key];
-      if (!isPlainObject(fields)) continue;
-      const where = (field: string) => locate(doc, ['monitors', key, field]);
-      if (Object.hasOwn(fields, 'interval') && Object.hasOwn(fields, 'interval_seconds')) {
-        add(where('interval').key, `${showPath(['monitors', key])}: give interval or interval_seconds, not both`);
-        continue;
-      }
-      const body: JsonObject = {};
-      for (const field of keysInOrder(doc, ['monitors', key], fields)) {
-        if (field !== 'interval') {
-          setOwn(body, field, fields[field]);
-          continue;
-        }
-        const interval = fields.interval;
-        // Wrong types and shapes were reported by the schema; parseDuration catches the rest ("1m1m").
-        if (typeof interval !== 'number' && !(typeof interval === 'string' && DURATION_SHAPE.test(interval))) continue;
-        try {
-          setOwn(
-            body,
-            'interval_seconds',
-            typeof interval === 'number' ? interval : parseDuration(String(interval), 'interval'),
-          );
-        } catch (error) {
-          add(where('interval').value, `${showPath(['monitors', key, 'interval'])}: ${(error as Error).message}`);
-        }
-      }
-      manifest.monitors.push({ key, body });
-    }
-    const channels = isPlainObject(value.channels) ? value.channels : {};
-    for (const id of keysInOrder(doc, ['channels'], channels)) {
-      const settings = channels[id];
-      if (isPlainObject(settings)) manifest.channels.push({ id, settings });
-    }
-  }
+  const manifest = buildManifest(
+    value,
+    path,
+    (at, obj) => keysInOrder(doc, at, obj),
+    (at, which, message) => {
+      const found = locate(doc, at);
+      add(which === 'key' ? found.key : found.value, message);
+    },
+  );
   if (problems.length > 0) {
     problems.sort((a, b) => a.line - b.line || a.col - b.col);
     const seen = new Set<string>();
@@ -169,6 +247,44 @@ function keyText(key: unknown): string {
   return isScalar(key) ? String(key.value) : String(key);
 }
 
+/** Keys given twice in one map (the second and later), anywhere in the document. */
+function duplicateKeys(root: unknown): Node[] {
+  const out: Node[] = [];
+  const seen = new Set<unknown>();
+  const walk = (node: unknown) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    if (isMap(node)) {
+      const keys = new Set<string>();
+      for (const pair of node.items as Array<Pair<unknown, unknown>>) {
+        const text = isScalar(pair.key) ? `s:${String(pair.key.value)}` : `n:${String(pair.key)}`;
+        if (keys.has(text)) out.push(pair.key as Node);
+        keys.add(text);
+        walk(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) walk(item);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Each map's pairs by key text, built once per map: finding every entry's position stays linear. */
+const pairIndex = new WeakMap<object, Map<string, Pair<unknown, unknown>>>();
+function pairOf(map: object & { items: unknown[] }, segment: string): Pair<unknown, unknown> | undefined {
+  let index = pairIndex.get(map);
+  if (!index) {
+    index = new Map();
+    for (const pair of map.items as Array<Pair<unknown, unknown>>) {
+      const text = keyText(pair.key);
+      if (!index.has(text)) index.set(text, pair);
+    }
+    pairIndex.set(map, index);
+  }
+  return index.get(segment);
+}
+
 function resolve(doc: Document, node: unknown): unknown {
   return isAlias(node) ? node.resolve(doc) : node;
 }
@@ -183,7 +299,7 @@ function locate(doc: Document, path: string[]): { key: Node | undefined; value: 
   let key: Node | undefined;
   for (const segment of path) {
     if (isMap(current)) {
-      const pair = (current.items as Array<Pair<unknown, unknown>>).find((p) => keyText(p.key) === segment);
+      const pair = pairOf(current, segment);
       if (!pair) break;
       key = pair.key as Node;
       // `checkout-api:` with nothing after it has no value, or an empty one: point at the key.
@@ -208,7 +324,8 @@ function keysInOrder(doc: Document, path: string[], value: JsonObject): string[]
   const node = locate(doc, path).value;
   const ordered = isMap(node) ? node.items.map((p) => keyText(p.key)) : [];
   const keys = Object.keys(value);
-  return [...new Set([...ordered.filter((k) => keys.includes(k)), ...keys])];
+  const present = new Set(keys);
+  return [...new Set([...ordered.filter((k) => present.has(k)), ...keys])];
 }
 
 // ---------------------------------------------------------------- messages

@@ -12,16 +12,30 @@
 //     "channels": { "ch_ops": { "applied": { "enabled": true } } }
 //   }
 //
-// Every change is written at once and atomically (./atomic.ts). A create is
-// recorded twice: `create_started_at` before the request leaves, the id when
-// the answer arrives. If cpk dies in between, the marker stays, and the next
-// plan/apply reports the create as uncertain instead of making a duplicate.
-import { readFile } from 'node:fs/promises';
+// The state file itself is only ever replaced whole and atomically
+// (./atomic.ts), at the start and the end of a run. While apply runs, each
+// change is appended to a journal beside it (cpk.state.json.journal), one
+// JSON line per change, a record's new value or null when it goes:
+//
+//   {"m":"search","r":{"create_started_at":"2025-01-01T00:00:00.000Z"}}
+//   {"m":"search","r":{"id":"mon_def"}}
+//   {"c":"ch_ops","r":{"applied":{"enabled":true}}}
+//
+// A create is recorded twice: `create_started_at` before the request leaves
+// (fsynced: durable), the id when the answer arrives (written at once, so it
+// survives cpk being killed; fsynced with the next batch). Markers of creates
+// sent together share one fsync (group commit), so an apply costs one append
+// per change instead of a rewrite of the whole file. At the end the journal is
+// compacted into the state file and removed; if cpk died, the next run reads
+// the state and replays the journal (a torn last line, cut by the crash, is
+// ignored), so a marker stays and the create shows as uncertain instead of
+// being made twice.
+import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
 import { checkId } from '../parse/id.js';
-import { writeFileAtomic } from './atomic.js';
+import { syncDirectory, writeFileAtomic } from './atomic.js';
 
 export const STATE_VERSION = 1;
 
@@ -123,40 +137,104 @@ export interface LoadStateOptions {
   manifestPath: string;
 }
 
+/** The journal beside a state file. */
+export function journalPathOf(statePath: string): string {
+  return `${statePath}.journal`;
+}
+
+type JournalLine = { m: string; r: MonitorRecord | null } | { c: string; r: ChannelRecord | null };
+
+/** Replays journal text onto `data`; returns how many changes it held. A torn last line is ignored. */
+export function replayJournal(text: string, data: StateData, path: string): number {
+  const lines = text.split('\n');
+  // The text after the last newline is a line the crash cut short (or nothing).
+  lines.pop();
+  let count = 0;
+  lines.forEach((line, i) => {
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      throw damaged(path, `line ${i + 1} is not valid JSON`);
+    }
+    if (!isPlainObject(entry) || !(entry.r === null || isPlainObject(entry.r)))
+      throw damaged(path, `line ${i + 1} is not a change`);
+    if (typeof entry.m === 'string') {
+      if (entry.r === null) delete data.monitors[entry.m];
+      else {
+        const record: MonitorRecord = {};
+        if (typeof entry.r.id === 'string') record.id = checkId(entry.r.id, `${path} line ${i + 1}`);
+        if (typeof entry.r.create_started_at === 'string') record.create_started_at = entry.r.create_started_at;
+        setOwn(data.monitors, entry.m, record);
+      }
+    } else if (typeof entry.c === 'string') {
+      if (entry.r === null) delete data.channels[entry.c];
+      else if (isPlainObject(entry.r.applied)) setOwn(data.channels, entry.c, { applied: entry.r.applied });
+      else throw damaged(path, `line ${i + 1} is not a change`);
+    } else {
+      throw damaged(path, `line ${i + 1} is not a change`);
+    }
+    count += 1;
+  });
+  return count;
+}
+
+interface Waiter {
+  durable: boolean;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 export class StateStore {
+  /** Journal lines not yet written. */
+  private pending: string[] = [];
+  private waiters: Waiter[] = [];
+  /** A drain is under way; `drained` settles when it ends. */
+  private busy = false;
+  private drained: Promise<void> = Promise.resolve();
+  private journal: FileHandle | undefined;
   private writes: Promise<void> = Promise.resolve();
+  /** What reached the disk: whole-state writes, journal writes and journal fsyncs (for tests and the bench). */
+  readonly stats = { saves: 0, journalWrites: 0, journalSyncs: 0 };
 
   private constructor(
     readonly path: string,
     readonly data: StateData,
     /** False until the file exists on disk. */
     public onDisk: boolean,
+    /** Changes replayed from the journal of a run that was cut short (not yet in the state file). */
+    readonly recovered: number = 0,
   ) {}
 
+  get journalPath(): string {
+    return journalPathOf(this.path);
+  }
+
   /**
-   * Reads the state at `path` (a fresh one when there is none). A state that
+   * Reads the state at `path` (a fresh one when there is none), with the
+   * journal of a run that was cut short replayed onto it. A state that
    * records monitors or channels of another base URL is refused: applying it
    * would change (or --prune delete) monitors on the wrong service.
    */
   static async load(path: string, options: LoadStateOptions): Promise<StateStore> {
     if (resolve(path) === resolve(options.manifestPath))
       throw new UsageError(`the state file and the manifest are the same file (${path}); choose another --state`);
-    let text: string | undefined;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') throw new UsageError(`cannot read the state file ${path} (${code ?? 'error'})`);
-    }
-    if (text === undefined) {
-      return new StateStore(
-        path,
-        { version: STATE_VERSION, base_url: options.baseUrl, monitors: {}, channels: {} },
-        false,
-      );
-    }
-    const data = parseState(text, path);
-    if (data.base_url !== options.baseUrl) {
+    const read = async (file: string): Promise<string | undefined> => {
+      try {
+        return await readFile(file, 'utf8');
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT') throw new UsageError(`cannot read the state file ${file} (${code ?? 'error'})`);
+        return undefined;
+      }
+    };
+    const [text, journal] = await Promise.all([read(path), read(journalPathOf(path))]);
+    const data =
+      text === undefined
+        ? { version: STATE_VERSION, base_url: options.baseUrl, monitors: {}, channels: {} }
+        : parseState(text, path);
+    const recovered = journal === undefined ? 0 : replayJournal(journal, data, journalPathOf(path));
+    if (text !== undefined && data.base_url !== options.baseUrl) {
       const empty = Object.keys(data.monitors).length === 0 && Object.keys(data.channels).length === 0;
       if (!empty) {
         throw new UsageError(
@@ -168,7 +246,7 @@ export class StateStore {
       }
       data.base_url = options.baseUrl;
     }
-    return new StateStore(path, data, true);
+    return new StateStore(path, data, text !== undefined, recovered);
   }
 
   record(key: string): MonitorRecord | undefined {
@@ -180,16 +258,27 @@ export class StateStore {
     return Object.keys(this.data.monitors).find((key) => this.data.monitors[key]?.id === id);
   }
 
+  private log(line: JournalLine): void {
+    this.pending.push(`${JSON.stringify(line)}\n`);
+  }
+
+  /** Sets (or, with undefined, removes) the record of `key`. */
+  setRecord(key: string, record: MonitorRecord | undefined): void {
+    if (record === undefined) delete this.data.monitors[key];
+    else setOwn(this.data.monitors, key, record);
+    this.log({ m: key, r: record ?? null });
+  }
+
   setId(key: string, id: string): void {
-    setOwn(this.data.monitors, key, { id });
+    this.setRecord(key, { id });
   }
 
   markCreating(key: string, at: Date = new Date()): void {
-    setOwn(this.data.monitors, key, { create_started_at: at.toISOString() });
+    this.setRecord(key, { create_started_at: at.toISOString() });
   }
 
   forget(key: string): void {
-    delete this.data.monitors[key];
+    this.setRecord(key, undefined);
   }
 
   applied(channelId: string): JsonObject | undefined {
@@ -198,20 +287,86 @@ export class StateStore {
 
   setApplied(channelId: string, applied: JsonObject): void {
     setOwn(this.data.channels, channelId, { applied });
+    this.log({ c: channelId, r: { applied } });
   }
 
   forgetChannel(channelId: string): void {
     delete this.data.channels[channelId];
+    this.log({ c: channelId, r: null });
   }
 
   /**
-   * Writes the state as it is now. Writes are queued, so concurrent changes
-   * reach the disk one whole file at a time, each including all before it.
+   * Appends the changes made so far to the journal. `durable`: fsynced before
+   * this resolves (a create's marker, before its request leaves); else
+   * written (safe from cpk being killed) and fsynced with the next batch.
+   * Callers that commit while a write is under way share the next one:
+   * group commit, one write and at most one fsync per batch.
+   */
+  commit(durable: boolean): Promise<void> {
+    return new Promise<void>((resolvePromise, reject) => {
+      this.waiters.push({ durable, resolve: resolvePromise, reject });
+      if (!this.busy) {
+        this.busy = true;
+        // Started after the answers that arrived in this turn of the event
+        // loop are handled, so that the creates they free share one batch.
+        this.drained = new Promise<void>((started) => setImmediate(started)).then(() => this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.waiters.length > 0) {
+        // Taken together, synchronously: a change and its commit are always in the same batch.
+        const batch = this.waiters.splice(0);
+        const lines = this.pending.splice(0);
+        try {
+          if (lines.length > 0) {
+            const journal = await this.openJournal();
+            await journal.write(lines.join(''));
+            this.stats.journalWrites += 1;
+          }
+          if (this.journal && batch.some((w) => w.durable)) {
+            await this.journal.sync();
+            this.stats.journalSyncs += 1;
+          }
+          for (const w of batch) w.resolve();
+        } catch (error) {
+          for (const w of batch) w.reject(error);
+        }
+      }
+    } finally {
+      // In the same synchronous step as the last check of `waiters`: a later commit starts a new drain.
+      this.busy = false;
+    }
+  }
+
+  private async openJournal(): Promise<FileHandle> {
+    if (this.journal) return this.journal;
+    this.journal = await open(this.journalPath, 'a');
+    // The journal's name must be durable too, or a power cut could lose the file with its markers.
+    await syncDirectory(dirname(this.path));
+    return this.journal;
+  }
+
+  /**
+   * Writes the whole state as it is now, atomically, and removes the journal
+   * (compaction): at the start of a run and at its end. Waits for journal
+   * writes under way. Saves are queued, so concurrent ones reach the disk one
+   * whole file at a time, each including all before it.
    */
   save(): Promise<void> {
     const write = this.writes.then(async () => {
+      while (this.busy) await this.drained;
+      this.pending = [];
       await writeFileAtomic(this.path, serializeState(this.data));
+      this.stats.saves += 1;
       this.onDisk = true;
+      // Once the state holds everything, the journal can go (a crash in between replays it again: same result).
+      const journal = this.journal;
+      this.journal = undefined;
+      await journal?.close();
+      await rm(this.journalPath, { force: true });
     });
     this.writes = write.catch(() => {});
     return write;

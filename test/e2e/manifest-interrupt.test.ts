@@ -2,11 +2,12 @@
 // The emulator answers every API request after 300 ms, so a create is still
 // in flight when the test signals the CLI right after the POST arrived.
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { useEmulator } from '../helpers/emulator.js';
+import { journalPathOf, parseState, replayJournal } from '../../src/manifest/state.js';
 
 const f = useEmulator({ latencyMs: 300 });
 
@@ -19,8 +20,12 @@ function setup(prefix: string, count: number): { dir: string; file: string; name
   return { dir, file, names };
 }
 
+/** The state as the next run reads it: the state file, with the journal a killed run left replayed onto it. */
 function readState(dir: string): { monitors: Record<string, { id?: string; create_started_at?: string }> } {
-  return JSON.parse(readFileSync(join(dir, 'cpk.state.json'), 'utf8'));
+  const path = join(dir, 'cpk.state.json');
+  const data = parseState(readFileSync(path, 'utf8'), path);
+  if (existsSync(journalPathOf(path))) replayJournal(readFileSync(journalPathOf(path), 'utf8'), data, path);
+  return data;
 }
 
 /** Sends `signal` to the child as soon as the first POST of this run reached the emulator. */

@@ -465,10 +465,9 @@ describe('starting from existing monitors', () => {
 
     expect((await f.cpk(['import', `a=${id}`, '-f', file])).code).toBe(0);
     const other = (await f.cpk(['monitors', 'create', '--name', 'imp third', '-q'])).stdout.trim();
-    const [taken, twice] = await Promise.all([
-      f.cpk(['import', `a=${other}`, '-f', file]),
-      f.cpk(['import', `b=${id}`, '-f', file]),
-    ]);
+    // One after the other: two imports on one state exclude each other (the lock: exit 75).
+    const taken = await f.cpk(['import', `a=${other}`, '-f', file]);
+    const twice = await f.cpk(['import', `b=${id}`, '-f', file]);
     expect(taken.code).toBe(2);
     expect(taken.stderr).toContain(`"a" already manages ${id}`);
     expect(twice.code).toBe(2);

@@ -603,10 +603,10 @@ describe('applyPlan', () => {
       concurrency: 1,
     });
     const stop = new AbortController();
-    const save = state.save.bind(state);
-    state.save = () => {
+    const commit = state.commit.bind(state);
+    state.commit = (durable) => {
       stop.abort();
-      return save();
+      return commit(durable);
     };
     const outcomes = await applyPlan(plan, state, api, { concurrency: 1, stop: stop.signal });
     expect(outcomes.map((o) => o.result)).toEqual(['skipped']);
