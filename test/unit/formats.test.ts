@@ -7,8 +7,20 @@ import type { IO } from '../../src/io.js';
 import { Output, type OutputSettings } from '../../src/output/output.js';
 import { parseColumns, parseFormat } from '../../src/output/format.js';
 import { toYaml } from '../../src/output/yaml.js';
-import { age, cellText, defaultColumns } from '../../src/output/render.js';
-import { wrapText, textWidth } from '../../src/output/text.js';
+import {
+  age,
+  cellText,
+  defaultColumns,
+  detailLines,
+  leafPaths,
+  markdownLines,
+  pathValue,
+  rowLines,
+  tableLines,
+  type View,
+} from '../../src/output/render.js';
+import { PLAIN } from '../../src/output/palette.js';
+import { padEnd, wrapText, textWidth } from '../../src/output/text.js';
 import { InterruptedError, UsageError } from '../../src/errors.js';
 
 const NOW = Date.parse('2026-11-22T19:05:00Z');
@@ -291,5 +303,68 @@ describe('size and interrupts (issue 12 item 3)', () => {
     const lines = Array.from({ length: 10_000 }, (_, i) => `row ${i}`);
     await expect(out.writeLines(lines)).rejects.toBeInstanceOf(InterruptedError);
     expect(writes).toBe(1);
+  });
+});
+
+describe('renderers (pure)', () => {
+  const plainTty: View = { tty: true, width: 80, now: NOW, paint: PLAIN };
+
+  it('textWidth counts wide characters as two cells and combining marks as none; padEnd and wrapText use it', () => {
+    expect(textWidth('abc')).toBe(3);
+    expect(textWidth('日本')).toBe(4);
+    expect(textWidth('e\u0301')).toBe(1);
+    expect(padEnd('日本', 6)).toBe('日本  ');
+    expect(wrapText('日本語のテキスト', 6)).toEqual(['日本語', 'のテキ', 'スト']);
+    expect(wrapText('', 5)).toEqual(['']);
+  });
+
+  it('tableLines: columns two spaces apart; with a width the widest column gives way and wraps in place', () => {
+    const rows = [
+      [{ text: 'KEY' }, { text: 'VALUE' }],
+      [{ text: 'a' }, { text: 'one two three four five six' }],
+    ];
+    expect(tableLines(rows)).toEqual(['KEY  VALUE', 'a    one two three four five six']);
+    expect(tableLines(rows, { indent: '  ', width: 20 })).toEqual([
+      '  KEY  VALUE',
+      '  a    one two three',
+      '       four five six',
+    ]);
+  });
+
+  it('pathValue finds dotted paths and keys that hold a dot; leafPaths lists leaves in first-seen order', () => {
+    const item = { a: { b: 1 }, 'x.y': 2, c: [1, 2], e: {} };
+    expect(pathValue(item, 'a.b')).toBe(1);
+    expect(pathValue(item, 'x.y')).toBe(2);
+    expect(pathValue(item, 'a.z')).toBeUndefined();
+    expect([...leafPaths(item).keys()]).toEqual(['a.b', 'x.y', 'c', 'e']);
+  });
+
+  it('defaultColumns without any well-known field takes the first six scalar fields', () => {
+    const items = [{ k1: 1, k2: [1], k3: 'x', k4: 1, k5: 2, k6: 3, k7: 4, k8: 5 }];
+    expect(defaultColumns(items)).toEqual(['k1', 'k3', 'k4', 'k5', 'k6', 'k7']);
+  });
+
+  it('a percentage in a row gets a short bar on a terminal; a long series is averaged to fit the width', () => {
+    expect(rowLines([{ id: 'a', uptime_percent: 100 }], ['id', 'uptime_percent'], plainTty)).toEqual([
+      'ID  UPTIME_PERCENT',
+      'a   100 ██████████',
+    ]);
+    const series = Array.from({ length: 1000 }, (_, i) => (i < 500 ? 0 : 10));
+    const [line] = detailLines({ values: series }, plainTty);
+    expect(line).toBe(`values  ${'▁'.repeat(20)}${'█'.repeat(20)}  min 0  max 10  last 10`);
+  });
+
+  it('a list of objects that is not a series over time stays a sub-table on a terminal', () => {
+    const lines = detailLines({ rows: [{ n: 1 }, { n: 'x' }] }, plainTty);
+    expect(lines).toEqual(['rows:', '  N', '  1', '  x']);
+  });
+
+  it('markdownLines of a list is one table; cells escape pipes and backslashes and are never empty', () => {
+    expect(markdownLines([{ a: 'x|y', b: '' }, { a: 'c\\d' }])).toEqual([
+      '| a | b |',
+      '|---|---|',
+      '| x\\|y |   |',
+      '| c\\\\d | - |',
+    ]);
   });
 });
