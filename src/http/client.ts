@@ -17,6 +17,9 @@ import {
 import { sanitizeLine } from '../output/sanitize.js';
 import { isPlainObject } from '../parse/fields.js';
 import { ownField, parseJson } from './json.js';
+import { joinSegments } from './path.js';
+
+export { encodeSegment } from './path.js';
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -69,12 +72,6 @@ export interface HttpResponse {
   requestId: string | undefined;
   method: string;
   url: string;
-}
-
-export function encodeSegment(segment: string): string {
-  // encodeURIComponent leaves `.` alone; ids of `.`/`..` are refused earlier
-  // (src/parse/id.ts), and here we make sure nothing else can climb.
-  return encodeURIComponent(segment);
 }
 
 export function redactAuthorization(value: string): string {
@@ -134,7 +131,7 @@ export class HttpClient {
       const path = spec.rawPath.startsWith('/') ? spec.rawPath : `/${spec.rawPath}`;
       return this.options.baseUrl + path;
     }
-    return [this.options.baseUrl, ...(spec.segments ?? []).map(encodeSegment)].join('/');
+    return joinSegments(this.options.baseUrl, spec.segments ?? []);
   }
 
   headersFor(spec: RequestSpec): Record<string, string> {
