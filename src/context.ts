@@ -3,15 +3,22 @@
 import type { IO } from './io.js';
 import { Output } from './output/output.js';
 import type { Api } from './api/client.js';
+import type { InventoryRecorder } from './config/inventory.js';
 import type { SecretStore } from './config/keychain.js';
 import type { Session } from './config/session.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { version } from './version.js';
 import { parseRetriesFlag, resolveAttempts } from './config/attempts.js';
+import { isMachineFormat, parseColumns, parseFormat, type OutputFormat } from './output/format.js';
 
 export interface GlobalOptions {
   baseUrl?: string | undefined;
+  /** A machine format (-o json, jsonl, yaml; --json; --query): errors are JSON on stderr. */
   json: boolean;
+  /** -o (--json is -o json). */
+  format: OutputFormat;
+  /** --columns: dotted paths. */
+  columns?: string[] | undefined;
   timeoutSeconds: number;
   /** `--retries N`: retries after the first attempt; undefined when not given (CPK_MAX_ATTEMPTS or the default apply). */
   retries?: number | undefined;
@@ -40,9 +47,12 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
     }
     timeoutSeconds = n;
   }
+  const format = parseFormat(raw);
   return {
     baseUrl: typeof raw.baseUrl === 'string' ? raw.baseUrl : undefined,
-    json: raw.json === true || typeof raw.query === 'string',
+    json: isMachineFormat(format),
+    format,
+    columns: parseColumns(raw.columns),
     timeoutSeconds,
     retries: raw.retries === undefined ? undefined : parseRetriesFlag(raw.retries),
     debug: raw.debug === true,
@@ -68,6 +78,7 @@ export class Context {
   /** The Node.js version running cpk (`cpk doctor`). */
   readonly nodeVersion: string = process.versions.node;
   private readonly apis: Api[] = [];
+  private readonly recorders = new Map<Api, InventoryRecorder>();
   /** The exit code of a command that succeeded but has something to signal (plan: 10 when there are changes). */
   exitCode: number | undefined;
   /** How long main waits, after the first Ctrl-C or SIGTERM, for the command to unwind before it exits 130. */
@@ -79,7 +90,15 @@ export class Context {
     readonly globals: GlobalOptions,
     readonly signal?: AbortSignal,
   ) {
-    this.out = new Output(io, { json: globals.json, colorFlag: globals.color, debug: globals.debug, signal });
+    this.out = new Output(io, {
+      json: globals.json,
+      format: globals.format,
+      columns: globals.columns,
+      columnsOfTerminal: io.stdoutColumns,
+      colorFlag: globals.color,
+      debug: globals.debug,
+      signal,
+    });
   }
 
   get env(): Readonly<Record<string, string | undefined>> {
@@ -130,9 +149,22 @@ export class Context {
       debug: this.globals.debug ? (line) => this.out.debug(line) : undefined,
       signal: options.signal ?? this.signal,
     });
-    const api = new Api(http);
+    // The local inventory listens to what the service returns for this base URL and token
+    // (not for `auth login` verifying a token, nor for the anonymous document).
+    let recorder: InventoryRecorder | undefined;
+    if (!options.anonymous && !options.credentials && token) {
+      const { InventoryRecorder } = await import('./config/inventory.js');
+      recorder = new InventoryRecorder(baseUrl, token, env, (line) => this.out.debug(line));
+    }
+    const api = new Api(http, recorder);
     this.apis.push(api);
+    if (recorder) this.recorders.set(api, recorder);
     return api;
+  }
+
+  /** The inventory of the base URL and token an Api talks to (src/config/inventory.ts), if it has one. */
+  inventory(api: Api): InventoryRecorder | undefined {
+    return this.recorders.get(api);
   }
 
   /** Asks a yes/no question on stderr and reads the answer from stdin; Ctrl-C ends it with InterruptedError. */
@@ -160,6 +192,7 @@ export class Context {
   }
 
   async close(): Promise<void> {
+    await Promise.all([...this.recorders.values()].map((recorder) => recorder.flush()));
     await Promise.all(this.apis.map((api) => api.close()));
   }
 }

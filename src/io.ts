@@ -12,6 +12,8 @@ export interface IO {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** The width of the terminal on stdout, when it is one. */
+  stdoutColumns?: number | undefined;
   env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -31,6 +33,7 @@ export function processIO(): IO {
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
+    stdoutColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
     env: process.env,
   };
 }

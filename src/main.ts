@@ -27,7 +27,13 @@ export async function main(
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  const wantsJson = argv.includes('--json') || argv.some((a) => a === '--query' || a.startsWith('--query='));
+  const wantsJson =
+    argv.includes('--json') ||
+    argv.some((a, i) => {
+      if (a === '--query' || a.startsWith('--query=')) return true;
+      const format = a === '-o' || a === '--output' ? argv[i + 1] : /^(?:-o|--output=)(.+)$/.exec(a)?.[1];
+      return format === 'json' || format === 'jsonl' || format === 'yaml';
+    });
   const wantsDebug = argv.includes('--debug');
   try {
     const program = buildProgram(runtime);

@@ -4,8 +4,8 @@
 import { Command } from 'commander';
 import type { Runtime } from './commands/action.js';
 import { register as monitors } from './commands/monitors/index.js';
-import { register as channels } from './commands/channels/update.js';
-import { register as reports } from './commands/reports/get.js';
+import { register as channels } from './commands/channels/index.js';
+import { register as reports } from './commands/reports/index.js';
 import { register as openapi } from './commands/openapi.js';
 import { register as emulator } from './commands/emulator.js';
 import { register as completion } from './commands/completion.js';
@@ -32,7 +32,9 @@ export function buildProgram(runtime: Runtime): Command {
       '--profile <name>',
       'use this stored profile (env CPK_PROFILE; default: the current profile, see `cpk profile list`)',
     )
-    .option('--json', 'print results as JSON (errors as one JSON object on stderr)')
+    .option('-o, --output <format>', 'print results as table, wide, json, jsonl, yaml or markdown (default table)')
+    .option('--json', 'print results as JSON, the same as -o json (errors as one JSON object on stderr)')
+    .option('--columns <paths>', 'columns of a list, as dotted field paths: id,name,last_check.status')
     .option('--query <expr>', 'JMESPath expression applied to the JSON result; implies --json; a string prints raw')
     .option('--timeout <seconds>', `time limit for each request attempt (default ${DEFAULT_TIMEOUT_SECONDS})`)
     .option(

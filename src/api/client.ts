@@ -54,25 +54,59 @@ export const endpoints = {
   getOpenApi: (): RequestSpec => ({ method: 'GET', segments: ['openapi.json'], auth: false }),
 };
 
+/**
+ * Told of every monitor the service returned and of every one it says is
+ * gone: the command line's local inventory (src/config/inventory.ts) listens.
+ */
+export interface MonitorObserver {
+  seen(monitor: JsonObject): void;
+  gone(id: string): void;
+}
+
 export class Api {
-  constructor(readonly http: HttpClient) {}
+  constructor(
+    readonly http: HttpClient,
+    private readonly observer?: MonitorObserver,
+  ) {}
 
   async createMonitor(input: MonitorInput): Promise<MonitorRef> {
     const res = await this.http.request(endpoints.createMonitor(input));
-    return expectMonitorRef(res);
+    const ref = expectMonitorRef(res);
+    this.observer?.seen({ ...ref, name: ownField(ref, 'name') ?? input.name });
+    return ref;
   }
 
   async getMonitor(id: string): Promise<JsonObject> {
-    return expectObject(await this.http.request(endpoints.getMonitor(id)));
+    const monitor = expectObject(await this.watch(id, this.http.request(endpoints.getMonitor(id))));
+    this.observer?.seen({ ...monitor, id: ownField(monitor, 'id') ?? id });
+    return monitor;
   }
 
   async updateMonitor(id: string, changes: JsonObject): Promise<MonitorRef> {
-    return expectMonitorRef(await this.http.request(endpoints.updateMonitor(id, changes)));
+    const ref = expectMonitorRef(await this.watch(id, this.http.request(endpoints.updateMonitor(id, changes))));
+    this.observer?.seen({ ...ref, name: ownField(ref, 'name') ?? ownField(changes, 'name') });
+    return ref;
   }
 
   async deleteMonitor(id: string): Promise<DeleteResult> {
-    const res = await this.http.request(endpoints.deleteMonitor(id));
+    const res = await this.watch(id, this.http.request(endpoints.deleteMonitor(id)));
+    this.observer?.gone(id);
     return { body: res.body, status: res.status };
+  }
+
+  /** Monitors the service lists (src/api/list.ts): the inventory learns of them too. */
+  sawMonitors(items: readonly unknown[]): void {
+    if (this.observer) for (const item of items) if (isPlainObject(item)) this.observer.seen(item);
+  }
+
+  /** A monitor answered 404 is gone: the observer forgets it. */
+  private async watch(id: string, request: Promise<HttpResponse>): Promise<HttpResponse> {
+    try {
+      return await request;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) this.observer?.gone(id);
+      throw error;
+    }
   }
 
   async updateChannel(id: string, changes: JsonObject): Promise<ChannelUpdateResult> {
@@ -89,6 +123,33 @@ export class Api {
   /** The public OpenAPI document: sent without a token (interface, section 5). */
   async getOpenApi(): Promise<JsonObject> {
     return expectObject(await this.http.request(endpoints.getOpenApi()));
+  }
+
+  /** The base URL this client talks to (caches and the inventory are kept per base URL). */
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
+  /** The document, conditionally (src/api/spec.ts): a 304 is an answer. */
+  async fetchOpenApi(conditional: { etag?: string | undefined; lastModified?: string | undefined }) {
+    const headers: Record<string, string> = {};
+    if (conditional.etag) headers['if-none-match'] = conditional.etag;
+    if (conditional.lastModified) headers['if-modified-since'] = conditional.lastModified;
+    const res = await this.http.request({ ...endpoints.getOpenApi(), headers, acceptNotModified: true });
+    return { status: res.status, headers: res.headers, body: res.body };
+  }
+
+  /**
+   * One page of a list operation the service's document declares (src/api/list.ts):
+   * a path below the base URL as the document names it, and query parameters.
+   */
+  async listPage(
+    path: string,
+    query: ReadonlyArray<readonly [string, string]>,
+  ): Promise<{ body: unknown; headers: Record<string, string> }> {
+    const segments = path.split('/').filter((s) => s !== '');
+    const res = await this.http.request({ method: 'GET', segments, query });
+    return { body: res.body, headers: res.headers };
   }
 
   /** A raw request below the base URL (`cpk api`): any 2xx body, JSON or not. */

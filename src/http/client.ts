@@ -44,11 +44,17 @@ export interface RequestSpec {
   segments?: string[];
   /** A raw path below the base URL (for `cpk api`), used as given. */
   rawPath?: string;
+  /** Query parameters, in order (list operations); each name and value is percent-encoded. */
+  query?: ReadonlyArray<readonly [string, string]>;
   body?: unknown;
   /** Send the bearer token (default true). */
   auth?: boolean;
   /** Accept any 2xx body (for `cpk api`): parsed when it is JSON, else only `text` is set. */
   anyBody?: boolean;
+  /** Extra request headers (conditional requests: If-None-Match); never Authorization. */
+  headers?: Record<string, string>;
+  /** A 304 Not Modified is an answer, not a failure (revalidating a cached document). */
+  acceptNotModified?: boolean;
 }
 
 /** A request as it would be sent, with the token replaced by `$CPK_TOKEN` (for --dry-run). */
@@ -126,12 +132,19 @@ export class HttpClient {
     return Math.max(1, this.options.attempts ?? DEFAULT_ATTEMPTS);
   }
 
-  buildUrl(spec: Pick<RequestSpec, 'segments' | 'rawPath'>): string {
+  buildUrl(spec: Pick<RequestSpec, 'segments' | 'rawPath' | 'query'>): string {
+    let url: string;
     if (spec.rawPath !== undefined) {
       const path = spec.rawPath.startsWith('/') ? spec.rawPath : `/${spec.rawPath}`;
-      return this.options.baseUrl + path;
+      url = this.options.baseUrl + path;
+    } else {
+      url = joinSegments(this.options.baseUrl, spec.segments ?? []);
     }
-    return joinSegments(this.options.baseUrl, spec.segments ?? []);
+    if (spec.query && spec.query.length > 0) {
+      const search = new URLSearchParams(spec.query.map(([k, v]): [string, string] => [k, v])).toString();
+      url += (url.includes('?') ? '&' : '?') + search;
+    }
+    return url;
   }
 
   headersFor(spec: RequestSpec): Record<string, string> {
@@ -140,6 +153,8 @@ export class HttpClient {
       'user-agent': this.options.userAgent,
     };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    for (const [name, value] of Object.entries(spec.headers ?? {}))
+      if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
     if (spec.auth !== false && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     return headers;
   }
@@ -215,6 +230,7 @@ export class HttpClient {
         debug(`< ${response.status} in ${Date.now() - started}ms`);
         for (const [name, value] of Object.entries(response.headers)) debug(`< ${name}: ${sanitizeLine(value)}`);
       }
+      if (response.status === 304 && spec.acceptNotModified) return result;
       if (response.status >= 200 && response.status < 300) {
         return spec.anyBody ? parseLenient(result) : parseSuccess(result, response);
       }

@@ -1,15 +1,49 @@
 // Everything cpk prints goes through an Output: results to stdout, messages,
 // spinners and errors to stderr. Decoration (color, spinners) only on a
 // terminal, never under --json, NO_COLOR or CI.
+//
+// Results: commands hand Output data, never strings, and Output prints it in
+// the format chosen with `-o` (kubectl's printers; src/output/format.ts):
+//
+//   await out.print(value)          one object: a describe-style table
+//                                   (sub-tables, wrapping, ages, sparklines),
+//                                   or JSON, one JSON line, YAML, Markdown
+//   await out.printList(items)      several objects: one row per item (default
+//                                   columns, --columns, -o wide), or a JSON
+//                                   array, one JSON line each, a YAML list
+//   const list = out.list()         a list that arrives in pages (`list`
+//   await list.add(pageItems)       commands): jsonl prints each item as it is
+//   await list.end()                added; table, json and yaml print at end()
+//
+// A long render writes in chunks and yields between them: a Ctrl-C or SIGTERM
+// (the context's signal) stops it with InterruptedError (exit 130), and the
+// time is linear in the size of the document (src/output/render.ts).
 import type { IO } from '../io.js';
 import { InterruptedError } from '../errors.js';
 import { toJson } from './json.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
-import { flatten } from './flatten.js';
 import { redactSecrets } from './redact.js';
+import { COLORS, PLAIN, statusPainter } from './palette.js';
+import type { OutputFormat } from './format.js';
+import { defaultColumns, detailLines, markdownLines, rowLines, tableLines, wideColumns, type View } from './render.js';
+import { yamlLines } from './yaml.js';
+
+/** Lines written between two checks for an interrupt. */
+const CHUNK_LINES = 2_000;
 
 export interface OutputSettings {
+  /** A machine format (json, jsonl, yaml): errors go to stderr as JSON. */
   json: boolean;
+  /** -o; json when --json, table when neither is given. */
+  format?: OutputFormat | undefined;
+  /** --columns: dotted paths, one column each. */
+  columns?: string[] | undefined;
+  /** The terminal's width (stdout); undefined off a terminal. */
+  columnsOfTerminal?: number | undefined;
+  /** Now in ms (tests fix it). */
+  now?: (() => number) | undefined;
+  /** The order of fields the service's document declares (default columns follow it). */
+  declaredFields?: (() => readonly string[] | undefined) | undefined;
   /** false under --no-color */
   colorFlag: boolean;
   debug: boolean;
@@ -31,18 +65,9 @@ export function decorate(io: IO, isTTY: boolean, settings: Pick<OutputSettings, 
   return true;
 }
 
-type Painter = (text: string) => string;
-interface Palette {
-  key: Painter;
-  dim: Painter;
-  ok: Painter;
-  bad: Painter;
-  warn: Painter;
-  changed: Painter;
-}
-const PLAIN: Palette = { key: (t) => t, dim: (t) => t, ok: (t) => t, bad: (t) => t, warn: (t) => t, changed: (t) => t };
-
 export interface DetailOptions {
+  /** A title for -o markdown (`Report`). */
+  title?: string;
   /** Keys whose value changed since the last display, with the old value's text ('' when the key is new). */
   changed?: ReadonlyMap<string, string>;
 }
@@ -64,6 +89,10 @@ export class Output {
     return this.settings.json;
   }
 
+  get format(): OutputFormat {
+    return this.settings.format ?? (this.settings.json ? 'json' : 'table');
+  }
+
   /**
    * A JSON result on stdout, exactly the value given; under --query, what the
    * expression selects, and a string raw (no quotes) so `$(cpk ... --query id)`
@@ -78,7 +107,11 @@ export class Output {
       }
       value = selected;
     }
-    this.io.stdout.write(`${toJson(value, options.compact ? 0 : 2)}\n`);
+    const format = this.format;
+    if (format === 'yaml') this.io.stdout.write(`${yamlLines(value).join('\n')}\n`);
+    else if (format === 'jsonl' && Array.isArray(value))
+      for (const item of value) this.io.stdout.write(`${toJson(item, 0)}\n`);
+    else this.io.stdout.write(`${toJson(value, options.compact || format === 'jsonl' ? 0 : 2)}\n`);
   }
 
   /** A plain line of result on stdout (sanitized: it may hold server text). */
@@ -99,84 +132,107 @@ export class Output {
     if (this.settings.debug) this.io.stderr.write(`${redactSecrets(sanitizeLine(text))}\n`);
   }
 
-  private async palette(): Promise<Palette> {
-    if (!this.stdoutColor) return PLAIN;
-    const { Chalk } = await import('chalk');
-    const chalk = new Chalk({ level: 1 });
+  /** What the terminal allows: width, color, ages, sparklines. */
+  view(changed?: ReadonlyMap<string, string>): View {
+    const tty = this.io.stdoutIsTTY;
     return {
-      key: chalk.bold,
-      dim: chalk.dim,
-      ok: chalk.green,
-      bad: chalk.red,
-      warn: chalk.yellow,
-      changed: chalk.inverse,
+      tty,
+      width: this.width(),
+      now: (this.settings.now ?? Date.now)(),
+      paint: this.stdoutColor ? COLORS : PLAIN,
+      changed,
     };
   }
 
+  /** Wrap width: the terminal's, or COLUMNS when set (`COLUMNS=80 cpk ... > file`); else none. */
+  private width(): number | undefined {
+    const env = Number(this.io.env.COLUMNS);
+    const fromEnv = Number.isInteger(env) && env > 0 ? env : undefined;
+    if (this.io.stdoutIsTTY) return this.settings.columnsOfTerminal ?? fromEnv ?? 80;
+    return fromEnv;
+  }
+
   /**
-   * A detail object as a key/value table: nested fields as dotted keys.
-   * Changed values are shown in inverse video, or without color followed by
-   * the value they had (`(was 100)`), so the change is visible either way.
+   * Writes lines to stdout in chunks, yielding to the event loop between
+   * them so that an interrupt (Ctrl-C, SIGTERM) is seen: it then stops with
+   * InterruptedError, and main exits 130.
    */
-  async printDetail(value: unknown, options: DetailOptions = {}): Promise<void> {
-    const rows = flatten(value);
-    const paint = await this.palette();
-    const { default: Table } = await import('cli-table3');
-    const table = new Table({
-      chars: {
-        top: '',
-        'top-mid': '',
-        'top-left': '',
-        'top-right': '',
-        bottom: '',
-        'bottom-mid': '',
-        'bottom-left': '',
-        'bottom-right': '',
-        left: '',
-        'left-mid': '',
-        mid: '',
-        'mid-mid': '',
-        right: '',
-        'right-mid': '',
-        middle: '  ',
-      },
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    });
-    for (const [key, text] of rows) {
-      const old = options.changed?.get(key);
-      let cell = colorValue(key, sanitize(text), paint);
-      if (old !== undefined)
-        cell = this.stdoutColor ? paint.changed(cell) : `${cell}  (${old === '' ? 'new' : `was ${sanitizeLine(old)}`})`;
-      table.push([paint.key(sanitizeLine(key)), cell]);
+  async writeLines(lines: readonly string[]): Promise<void> {
+    const signal = this.settings.signal;
+    for (let i = 0; i < lines.length; i += CHUNK_LINES) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) throw new InterruptedError();
+      this.io.stdout.write(`${lines.slice(i, i + CHUNK_LINES).join('\n')}\n`);
     }
-    // cli-table3 pads every cell; trailing blanks only get in the way of grep and diff.
-    const text =
-      rows.length === 0
-        ? '(empty)'
-        : table
-            .toString()
-            .split('\n')
-            .map((line) => line.trimEnd())
-            .join('\n');
-    this.io.stdout.write(`${text}\n`);
+  }
+
+  /** One result in the chosen format (see the top of this module). */
+  async print(value: unknown, options: DetailOptions = {}): Promise<void> {
+    const format = this.format;
+    if (this.json) return this.printJson(value);
+    if (format === 'markdown') return this.writeLines(markdownLines(value, options.title));
+    if (this.settings.columns || format === 'wide') return this.printList([value]);
+    return this.writeLines(detailLines(value, this.view(options.changed)));
+  }
+
+  /** A detail object (kept for the commands that call it): the same as print(). */
+  async printDetail(value: unknown, options: DetailOptions = {}): Promise<void> {
+    return this.print(value, options);
+  }
+
+  /** Several results: one row each in a table, or a JSON array, one JSON line each, a YAML list. */
+  async printList(items: readonly unknown[]): Promise<void> {
+    const list = this.list();
+    await list.add(items);
+    await list.end();
+  }
+
+  /** A list printed as it arrives (pages): see the top of this module. */
+  list(): ListPrinter {
+    const format = this.format;
+    const held: unknown[] = [];
+    if (format === 'jsonl') {
+      return {
+        add: async (items) => {
+          const lines: string[] = [];
+          for (const item of items) {
+            const value = this.query ? this.query(item) : item;
+            lines.push(typeof value === 'string' && this.query ? value : toJson(value, 0));
+          }
+          if (lines.length > 0) await this.writeLines(lines);
+        },
+        end: async () => {},
+      };
+    }
+    return {
+      add: async (items) => {
+        for (const item of items) held.push(item);
+      },
+      end: async () => {
+        if (this.json) return this.printJson(held);
+        if (format === 'markdown') return this.writeLines(markdownLines(held));
+        const columns =
+          this.settings.columns ??
+          (format === 'wide' ? wideColumns(held) : defaultColumns(held, this.settings.declaredFields?.()));
+        if (held.length === 0) return;
+        return this.writeLines(rowLines(held, columns, this.view()));
+      },
+    };
   }
 
   /** Rows under a header, in columns (for lists such as the monitors create --from made). */
   async printRows(head: string[], rows: string[][]): Promise<void> {
-    const paint = await this.palette();
-    const { default: Table } = await import('cli-table3');
-    const table = new Table({
-      chars: BORDERLESS,
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    });
-    table.push(head.map((h) => paint.key(sanitizeLine(h))));
-    for (const row of rows) table.push(row.map((cell, i) => colorValue(head[i] ?? '', sanitizeLine(cell), paint)));
-    this.io.stdout.write(
-      `${table
-        .toString()
-        .split('\n')
-        .map((line) => line.trimEnd())
-        .join('\n')}\n`,
+    const view = this.view();
+    await this.writeLines(
+      tableLines([
+        head.map((h) => ({ text: sanitizeLine(h), paint: view.paint.key })),
+        ...rows.map((row) =>
+          row.map((cell, i) => {
+            const text = sanitizeLine(cell);
+            return { text, paint: statusPainter(head[i] ?? '', text, view.paint) };
+          }),
+        ),
+      ]),
     );
   }
 
@@ -234,28 +290,9 @@ export class Output {
   }
 }
 
-const BORDERLESS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '  ',
-};
-
-function colorValue(key: string, text: string, paint: Palette): string {
-  if (key !== 'status' && !key.endsWith('.status')) return text;
-  if (/^(up|ok|active|healthy|passing)$/i.test(text)) return paint.ok(text);
-  if (/^(down|failing|error|critical)$/i.test(text)) return paint.bad(text);
-  if (/^(paused|pending|degraded|warning)$/i.test(text)) return paint.warn(text);
-  return text;
+export interface ListPrinter {
+  /** Items of the list (a page): printed now under -o jsonl, held for the others. */
+  add(items: readonly unknown[]): Promise<void>;
+  /** The list is complete: tables, JSON arrays and YAML lists are printed now. */
+  end(): Promise<void>;
 }

@@ -138,7 +138,7 @@ describe('PATCH /v1/channels/{id}', () => {
       expect(res.headers.get('allow')).toBe('PATCH');
       expect(res.json.error).toBe(`method ${method} not allowed; allowed: PATCH`);
     }
-    expect((await call(emu(), 'GET', 'channels')).status).toBe(404);
+    expect((await call(emu(), 'POST', 'channels')).status).toBe(405);
   });
 });
 

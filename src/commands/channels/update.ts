@@ -14,9 +14,7 @@ export interface ChannelUpdateOptions {
   dryRun?: boolean;
 }
 
-export function register(program: Command, runtime: Runtime): void {
-  const channels = program.command('channels').description('Change channel settings');
-  examples(channels, 'cpk channels update ch_ops --set enabled=false');
+export function register(channels: Command, runtime: Runtime): void {
   const cmd = channels
     .command('update')
     .description("Change settings of a channel (the fields are the service's own)")

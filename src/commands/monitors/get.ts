@@ -45,9 +45,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   if (opts.single) {
     const monitor = await ctx.out.spin('Fetching monitor', () => api.getMonitor(opts.ids[0] as string));
     if (opts.manifest) return printManifestEntries([monitor], ctx);
-    if (ctx.out.json) ctx.out.printJson(monitor);
-    else await ctx.out.printDetail(monitor);
-    return;
+    return ctx.out.print(monitor);
   }
   const items = opts.ids.map((id) => ({ label: id, fields: { id }, input: id }));
   const bulk = await runBulk(ctx, items, (id) => api.getMonitor(id), {
@@ -59,13 +57,8 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
       bulk.done.map((d) => d.value),
       ctx,
     );
-  } else if (ctx.out.json) {
-    ctx.out.printJson(bulk.done.map((d) => d.value));
   } else {
-    for (const [n, d] of bulk.done.entries()) {
-      if (n > 0) ctx.io.stdout.write('\n');
-      await ctx.out.printDetail(d.value);
-    }
+    await ctx.out.printList(bulk.done.map((d) => d.value));
   }
   bulk.finish({ noun: 'monitors', verb: 'fetched' });
 }

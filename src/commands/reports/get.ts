@@ -25,9 +25,7 @@ export function parseWatch(opts: RawOptions): number | undefined {
   return seconds;
 }
 
-export function register(program: Command, runtime: Runtime): void {
-  const reports = program.command('reports').description('Read reports');
-  examples(reports, 'cpk reports get rpt_123', 'cpk reports get rpt_123 --query uptime_percent');
+export function register(reports: Command, runtime: Runtime): void {
   const cmd = reports
     .command('get')
     .description('Show a report')
@@ -55,6 +53,5 @@ export async function run(opts: ReportGetOptions, ctx: Context): Promise<void> {
   }
   const api = await ctx.api();
   const report = await ctx.out.spin('Fetching report', () => api.getReport(opts.id));
-  if (ctx.out.json) ctx.out.printJson(report);
-  else await ctx.out.printDetail(report);
+  await ctx.out.print(report, { title: 'Report' });
 }

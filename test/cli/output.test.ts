@@ -1,0 +1,83 @@
+// Output formats end to end (issue 14): the built CLI against the emulator.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { useEmulator } from '../helpers/emulator.js';
+
+const f = useEmulator();
+let ids: string[] = [];
+const LONG = `A monitor whose name is long enough to wrap ${'and wrap '.repeat(12)}at eighty columns`;
+
+beforeAll(async () => {
+  const input = [
+    JSON.stringify({ name: 'out-a', target: 'https://a.example.com/health', tags: ['a,b', 'c'] }),
+    JSON.stringify({ name: LONG, target: 'https://b.example.com/health', tags: [] }),
+  ].join('\n');
+  const r = await f.cpk(['monitors', 'create', '--from', '-', '-q'], { input });
+  expect(r.code).toBe(0);
+  ids = r.stdout.trim().split('\n');
+});
+
+describe('several items', () => {
+  it('get of several ids prints one row per monitor', async () => {
+    const r = await f.cpk(['monitors', 'get', ...ids]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^ID {16}NAME {2,}STATUS {2}TYPE {2}TARGET {24}INTERVAL_SECONDS$/);
+    expect(lines[1]).toMatch(
+      new RegExp(`^${ids[0]} {2}out-a {2,}\\w+ +http {2}https://a\\.example\\.com/health {2}60$`),
+    );
+  });
+
+  it('--columns takes dotted paths; an array keeps its boundaries', async () => {
+    const r = await f.cpk(['monitors', 'get', ...ids, '--columns', 'id,tags,last_check.latency_ms']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('ID                TAGS      LAST_CHECK.LATENCY_MS');
+    expect(lines[1]).toMatch(new RegExp(`^${ids[0]} {2}"a,b", c {2}(\\d+|-)$`));
+    expect(lines[2]).toMatch(new RegExp(`^${ids[1]} {2}\\[\\] {8}(\\d+|-)$`));
+  });
+
+  it('-o json, jsonl and yaml carry the same values; -o wide a column per field', async () => {
+    const [json, jsonl, yaml, wide] = await Promise.all(
+      ['json', 'jsonl', 'yaml', 'wide'].map((format) => f.cpk(['monitors', 'get', ...ids, '-o', format])),
+    );
+    for (const r of [json, jsonl, yaml, wide]) expect(r!.code).toBe(0);
+    const items = JSON.parse(json!.stdout) as Array<Record<string, unknown>>;
+    expect(items.map((m) => m.id)).toEqual(ids);
+    expect(
+      jsonl!.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual(items);
+    expect(parseYaml(yaml!.stdout)).toEqual(items);
+    expect(wide!.stdout.split('\n')[0]).toMatch(/ LAST_CHECK\.CHECKED_AT +REPORT_ID +TAGS$/);
+  });
+
+  it('a bad -o, or --json with another format, is a usage error before anything is sent', async () => {
+    const [bad, both] = await Promise.all([
+      f.cpk(['monitors', 'get', ids[0]!, '-o', 'xml']),
+      f.cpk(['monitors', 'get', ids[0]!, '--json', '-o', 'yaml']),
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('cpk: invalid -o "xml": expected one of table, wide, json, jsonl, yaml, markdown\n');
+    expect(both.code).toBe(2);
+    expect(JSON.parse(both.stderr)).toMatchObject({ error: '--json means -o json; it cannot be used with -o yaml' });
+  });
+});
+
+describe('one item', () => {
+  it('wraps a long value inside its own column at 80 columns', async () => {
+    const r = await f.cpk(['monitors', 'get', ids[1]!], { env: { COLUMNS: '80' } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    const at = lines.findIndex((l) => l.startsWith('name '));
+    expect(lines[at]).toMatch(/^name {2,}A monitor whose name/);
+    const indent = lines[at]!.indexOf('A monitor');
+    expect(lines[at + 1]).toMatch(new RegExp(`^ {${indent}}\\S`));
+    expect(lines[at + 2]).toMatch(new RegExp(`^ {${indent}}\\S`));
+    expect(r.stdout).toMatch(/^tags {2,}\[\]$/m);
+  });
+});
