@@ -289,11 +289,13 @@ export class HttpClient {
       case 'connect':
         return new NetworkError(`cannot connect to ${originOf(url)} (${failure.code ?? 'connection failed'})`, {
           cause: failure,
+          mayHaveReachedServer: false,
           hint: proxyHint ?? 'check --base-url / CPK_BASE_URL and your network',
         });
       case 'proxy':
         return new NetworkError(`cannot reach ${originOf(url)} through the proxy: ${sanitizeLine(failure.message)}`, {
           cause: failure,
+          mayHaveReachedServer: false,
           hint: proxyHint,
         });
       case 'timeout':
@@ -304,6 +306,7 @@ export class HttpClient {
       case 'tls':
         return new NetworkError(`TLS error talking to ${originOf(url)}: ${sanitizeLine(failure.message)}`, {
           cause: failure,
+          mayHaveReachedServer: false,
           hint: 'for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file',
         });
       case 'reset':
