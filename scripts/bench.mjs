@@ -190,11 +190,9 @@ function generalRows() {
   );
   // The first run on a machine: no compile cache yet (bin/load.cjs makes it then).
   let fresh = 0;
-  const firstRun = (argv, runEnv = env) => () => [
-    node,
-    [bin, ...argv],
-    { env: { ...runEnv, CPK_CACHE_DIR: join(dir, `first-run-${fresh++}`) } },
-  ];
+  const firstRun =
+    (argv, runEnv = env) =>
+    () => [node, [bin, ...argv], { env: { ...runEnv, CPK_CACHE_DIR: join(dir, `first-run-${fresh++}`) } }];
   report('cpk --help, first run (no compile cache yet)', 'node -e 0', compare(firstRun(['--help']), floor, RUNS), 2.5);
   report(
     'cpk monitors --help',
