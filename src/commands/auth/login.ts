@@ -81,7 +81,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
 
   let raw: string;
   if (opts.withToken) {
-    raw = await readAll(ctx.io.stdin);
+    raw = await readAll(ctx.io.stdin, 64 * 1024, 'the token on stdin');
   } else if (ctx.io.stdinIsTTY) {
     const { promptSecret } = await import('../../output/secret-prompt.js');
     raw = await promptSecret(ctx.io, `Token for profile "${name}" (${baseUrl.value}), input hidden: `, ctx.signal);
