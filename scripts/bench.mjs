@@ -171,8 +171,11 @@ try {
   if (only !== 'manifest') generalRows();
   if (only === undefined || only === 'manifest') manifestRows();
 } finally {
+  // Wait for the emulator to exit: it may still write its compile cache into dir.
+  const exited = new Promise((resolve) => emulator.once('exit', resolve));
   emulator.kill('SIGTERM');
-  rmSync(dir, { recursive: true, force: true });
+  await exited;
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 }
 
 function generalRows() {
