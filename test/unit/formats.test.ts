@@ -221,6 +221,21 @@ describe('detail tables', () => {
     expect(lines.slice(1).join(' ').replace(/ +/g, ' ')).toContain(long);
   });
 
+  it('a terminal that says it has 0 columns (a pty nobody sized) wraps at COLUMNS, else 80', async () => {
+    const long = 'x '.repeat(100).trim();
+    for (const [env, width] of [
+      [{}, 80],
+      [{ COLUMNS: '60' }, 60],
+    ] as const) {
+      const { out, stdout } = output({ colorFlag: false, columnsOfTerminal: 0 }, { stdoutIsTTY: true, env });
+      await out.print({ v: long });
+      const lines = stdout().trimEnd().split('\n');
+      const widest = Math.max(...lines.map((l) => l.length));
+      expect(widest).toBeLessThanOrEqual(width);
+      expect(widest).toBeGreaterThan(width - 3);
+    }
+  });
+
   it('on a terminal, a numeric series is a sparkline and a percentage a bar', async () => {
     const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true });
     await out.print({
