@@ -52,8 +52,16 @@ export class AuthError extends CpkError {
 
 /** Could not talk to the server: connect, DNS, TLS, timeout. */
 export class NetworkError extends CpkError {
-  constructor(message: string, options?: CpkErrorOptions) {
+  /**
+   * Whether the request may have reached the server (and so may have been
+   * applied): false only when no byte of it left (connection refused, DNS, a
+   * TLS handshake or a proxy tunnel that failed). Domain code (apply) decides
+   * by this, never by the transport's failure classes.
+   */
+  readonly mayHaveReachedServer: boolean;
+  constructor(message: string, options: CpkErrorOptions & { mayHaveReachedServer?: boolean } = {}) {
     super(message, ExitCode.NETWORK, options);
+    this.mayHaveReachedServer = options.mayHaveReachedServer ?? true;
   }
 }
 

@@ -4,8 +4,8 @@
 import { Command } from 'commander';
 import type { Runtime } from './commands/action.js';
 import { register as monitors } from './commands/monitors/index.js';
-import { register as channels } from './commands/channels/update.js';
-import { register as reports } from './commands/reports/get.js';
+import { register as channels } from './commands/channels/index.js';
+import { register as reports } from './commands/reports/index.js';
 import { register as openapi } from './commands/openapi.js';
 import { register as emulator } from './commands/emulator.js';
 import { register as completion } from './commands/completion.js';

@@ -2,8 +2,8 @@
 // layer knows the interface (../shared/service-interface.md) and nothing about
 // terminals. Where the interface leaves a shape open ("not shown"), the type is
 // an open object and nothing beyond the documented fields is assumed.
-import { ApiError } from '../errors.js';
-import type { HttpClient, HttpResponse, RequestSpec } from '../http/client.js';
+import { ApiError, ExitCode } from '../errors.js';
+import type { HttpClient, HttpResponse, RequestDescription, RequestSpec } from '../http/client.js';
 import { isPlainObject, type JsonObject } from '../parse/fields.js';
 import { ownField } from '../http/json.js';
 
@@ -63,33 +63,40 @@ export interface MonitorObserver {
   gone(id: string): void;
 }
 
+/**
+ * The service's endpoints, typed. The HTTP client it talks through is its own
+ * (a private field): nothing above the API layer sees HTTP or the transport.
+ */
 export class Api {
+  readonly #http: HttpClient;
   constructor(
-    readonly http: HttpClient,
+    http: HttpClient,
     private readonly observer?: MonitorObserver,
-  ) {}
+  ) {
+    this.#http = http;
+  }
 
   async createMonitor(input: MonitorInput): Promise<MonitorRef> {
-    const res = await this.http.request(endpoints.createMonitor(input));
+    const res = await this.#http.request(endpoints.createMonitor(input));
     const ref = expectMonitorRef(res);
     this.observer?.seen({ ...ref, name: ownField(ref, 'name') ?? input.name });
     return ref;
   }
 
   async getMonitor(id: string): Promise<JsonObject> {
-    const monitor = expectObject(await this.watch(id, this.http.request(endpoints.getMonitor(id))));
+    const monitor = expectObject(await this.watch(id, this.#http.request(endpoints.getMonitor(id))));
     this.observer?.seen({ ...monitor, id: ownField(monitor, 'id') ?? id });
     return monitor;
   }
 
   async updateMonitor(id: string, changes: JsonObject): Promise<MonitorRef> {
-    const ref = expectMonitorRef(await this.watch(id, this.http.request(endpoints.updateMonitor(id, changes))));
+    const ref = expectMonitorRef(await this.watch(id, this.#http.request(endpoints.updateMonitor(id, changes))));
     this.observer?.seen({ ...ref, name: ownField(ref, 'name') ?? ownField(changes, 'name') });
     return ref;
   }
 
   async deleteMonitor(id: string): Promise<DeleteResult> {
-    const res = await this.watch(id, this.http.request(endpoints.deleteMonitor(id)));
+    const res = await this.watch(id, this.#http.request(endpoints.deleteMonitor(id)));
     this.observer?.gone(id);
     return { body: res.body, status: res.status };
   }
@@ -109,25 +116,52 @@ export class Api {
     }
   }
 
+  /**
+   * Updates a channel. A 2xx whose body says `"ok": false` is not a success a
+   * script should trust: it is judged here, once, as an ApiError (exit 1) for
+   * the command, apply and the programmatic client alike.
+   */
   async updateChannel(id: string, changes: JsonObject): Promise<ChannelUpdateResult> {
-    const res = await this.http.request(endpoints.updateChannel(id, changes));
+    const res = await this.#http.request(endpoints.updateChannel(id, changes));
     const body = expectObject(res);
-    if (typeof ownField(body, 'ok') !== 'boolean') throw unexpected(res, 'a boolean "ok"');
+    const ok = ownField(body, 'ok');
+    if (typeof ok !== 'boolean') throw unexpected(res, 'a boolean "ok"');
+    if (!ok) {
+      throw new ApiError(
+        `the server did not confirm the update of channel ${id} (ok: false)`,
+        { status: res.status, method: res.method, url: res.url, requestId: res.requestId },
+        { exitCode: ExitCode.FAILURE },
+      );
+    }
     return body as ChannelUpdateResult;
   }
 
+  /**
+   * GETs one monitor for the answer's status alone (src/api/probe.ts: does the
+   * service accept the token?). The inventory is not told: the id is a probe.
+   */
+  async probeMonitor(id: string): Promise<{ status: number; method: string; url: string }> {
+    const res = await this.#http.request(endpoints.getMonitor(id));
+    return { status: res.status, method: res.method, url: res.url };
+  }
+
+  /** The request a method would send, described without sending it or the token (--dry-run). */
+  describe(spec: RequestSpec): RequestDescription {
+    return this.#http.describe(spec);
+  }
+
   async getReport(id: string): Promise<JsonObject> {
-    return expectObject(await this.http.request(endpoints.getReport(id)));
+    return expectObject(await this.#http.request(endpoints.getReport(id)));
   }
 
   /** The public OpenAPI document: sent without a token (interface, section 5). */
   async getOpenApi(): Promise<JsonObject> {
-    return expectObject(await this.http.request(endpoints.getOpenApi()));
+    return expectObject(await this.#http.request(endpoints.getOpenApi()));
   }
 
   /** The base URL this client talks to (caches and the inventory are kept per base URL). */
   get baseUrl(): string {
-    return this.http.baseUrl;
+    return this.#http.baseUrl;
   }
 
   /** The document, conditionally (src/api/spec.ts): a 304 is an answer. */
@@ -135,7 +169,7 @@ export class Api {
     const headers: Record<string, string> = {};
     if (conditional.etag) headers['if-none-match'] = conditional.etag;
     if (conditional.lastModified) headers['if-modified-since'] = conditional.lastModified;
-    const res = await this.http.request({ ...endpoints.getOpenApi(), headers, acceptNotModified: true });
+    const res = await this.#http.request({ ...endpoints.getOpenApi(), headers, acceptNotModified: true });
     return { status: res.status, headers: res.headers, body: res.body };
   }
 
@@ -148,17 +182,17 @@ export class Api {
     query: ReadonlyArray<readonly [string, string]>,
   ): Promise<{ body: unknown; headers: Record<string, string> }> {
     const segments = path.split('/').filter((s) => s !== '');
-    const res = await this.http.request({ method: 'GET', segments, query });
+    const res = await this.#http.request({ method: 'GET', segments, query });
     return { body: res.body, headers: res.headers };
   }
 
   /** A raw request below the base URL (`cpk api`): any 2xx body, JSON or not. */
   raw(spec: RequestSpec): Promise<HttpResponse> {
-    return this.http.request({ ...spec, anyBody: true });
+    return this.#http.request({ ...spec, anyBody: true });
   }
 
   close(): Promise<void> {
-    return this.http.close();
+    return this.#http.close();
   }
 }
 

@@ -27,7 +27,9 @@ export async function* listItems(api: Api, op: ListOperation, options: ListOptio
   if (options.limit !== undefined)
     pageSize = pageSize === undefined ? options.limit : Math.min(pageSize, options.limit);
   const base: [string, string][] = options.params.map(([k, v]) => [k, v]);
-  if (pagination.limitParam && pageSize !== undefined) base.push([pagination.limitParam, String(pageSize)]);
+  const limitParam = pagination.limitParam;
+  if (limitParam && pageSize !== undefined && !base.some(([k]) => k === limitParam))
+    base.push([limitParam, String(pageSize)]);
 
   let remaining = options.limit ?? Infinity;
   let path = op.path;

@@ -187,7 +187,7 @@ export interface ListOperation {
   pagination: Pagination;
   /** Every declared query parameter (pagination ones included). */
   params: ParamInfo[];
-  /** Parameters a user may set with --param: the declared ones that are not pagination's. */
+  /** Parameters a user may set with --param: the declared ones but the cursor or page number. */
   userParams: ParamInfo[];
 }
 
@@ -272,11 +272,11 @@ export function analyzeSpec(document: unknown): SpecInfo {
       const page = successSchema(op, resolve);
       const itemsField = findItemsField(page, resolve);
       const pagination = findPagination(op, infos, page, resolve);
+      // The page size may be set (--param limit=10); the cursor and page number are cpk's to follow.
       const paging = new Set(
         [
           'cursorParam' in pagination ? pagination.cursorParam : undefined,
           'pageParam' in pagination ? pagination.pageParam : undefined,
-          pagination.limitParam,
         ].filter((x): x is string => x !== undefined),
       );
       return {

@@ -79,7 +79,7 @@ export async function run(opts: ApiCommandOptions, ctx: Context): Promise<void> 
   // A dry run sends nothing and needs no token (src/commands/dry-run.ts).
   const api = await ctx.api(opts.dryRun ? { anonymous: true } : {});
   const { resolveRawPath } = await import('../http/raw-path.js');
-  const spec: RequestSpec = { method: opts.method, rawPath: resolveRawPath(api.http.baseUrl, opts.path) };
+  const spec: RequestSpec = { method: opts.method, rawPath: resolveRawPath(api.baseUrl, opts.path) };
   if (opts.body !== undefined) spec.body = opts.body;
   if (opts.dryRun) return printDryRun(ctx, [spec], { single: true });
 

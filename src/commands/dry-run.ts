@@ -9,7 +9,7 @@ export async function printDryRun(ctx: Context, specs: RequestSpec[], options: {
   // Nothing is sent, so no token is needed: the client is built without one
   // and the description names $CPK_TOKEN where the token would go.
   const api = await ctx.api({ anonymous: true });
-  const described = specs.map((spec) => api.http.describe(spec));
+  const described = specs.map((spec) => api.describe(spec));
   if (ctx.out.json) {
     const values = described.map((d) => ({
       ...d,

@@ -133,7 +133,7 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, options: 
     ? await lockStateFile(ctx, statePath, options.lock.timeoutMs, options.lock.command)
     : undefined;
   try {
-    const state = await StateStore.load(statePath, { baseUrl: api.http.baseUrl, manifestPath: flags.file });
+    const state = await StateStore.load(statePath, { baseUrl: api.baseUrl, manifestPath: flags.file });
     return { manifest, state, api, lock };
   } catch (error) {
     await lock?.release();

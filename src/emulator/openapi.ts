@@ -255,7 +255,6 @@ function monitorProperties(): Json {
 const readOnlyGuard = { not: { anyOf: MONITOR_READ_ONLY_FIELDS.map((f) => ({ required: [f] })) } };
 
 export function buildOpenApiDocument(baseUrl: string): Json {
-  const rootUrl = baseUrl.replace(/\/v1$/, '');
   const seededTokens = [
     {
       token: '<the development token, printed when the emulator starts>',
@@ -299,10 +298,6 @@ export function buildOpenApiDocument(baseUrl: string): Json {
       { name: 'channels', description: 'Notification destinations; seeded per account, update only.' },
       { name: 'reports', description: 'Simulated 24h reports, one per monitor plus an account summary.' },
       { name: 'meta', description: 'This document.' },
-      {
-        name: 'emulator-admin',
-        description: 'Emulator-only routes (not part of the service): fault injection and request log.',
-      },
     ],
     'x-evaluation-order': EVALUATION_ORDER,
     'x-seeded-tokens': seededTokens,
@@ -334,38 +329,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
       'latency-and-failures':
         'The emulator options latencyMs (delay before every API response) and failRate (probability of a 503 ' +
         '{"error": "service unavailable (simulated failure)"}, no Retry-After) apply to /v1 API routes, not to GET /v1/openapi.json.',
-      'fault-injection': {
-        routes: {
-          [`POST ${ADMIN_PREFIX}/faults`]:
-            'queue one Fault object or an array of them (all validated first) -> 201 {"ok": true, "queued": n, "pending": total}; invalid fault -> 422',
-          [`GET ${ADMIN_PREFIX}/faults`]: '200 {"faults": [Fault + remaining]}',
-          [`DELETE ${ADMIN_PREFIX}/faults`]: '200 {"ok": true, "cleared": n}',
-          [`GET ${ADMIN_PREFIX}/requests`]:
-            '200 {"requests": [{method, path, headers, body}]} with Authorization redacted to "Bearer cpk_…<last 4>"',
-          [`DELETE ${ADMIN_PREFIX}/requests`]: '200 {"ok": true, "cleared": n}',
-        },
-        authentication: `header X-Emulator-Admin: <adminSecret> (constant-time compare); without it every ${ADMIN_PREFIX} path answers 404 "not found"`,
-        matching:
-          'method is compared case-insensitively; path is compared with the raw request path without query string, exactly, or as a prefix when it ends with "*". ' +
-          'A fault without path matches every /v1 API request but not GET /v1/openapi.json; a fault with a path matches any /v1 path it names, openapi.json included. ' +
-          'Among matching faults the oldest queued is used (FIFO); each use decrements times and the fault is dropped at 0.',
-        kinds: {
-          status: `respond with status (default ${FAULT_DEFAULTS.statusByKind.status}) and body (default: the error object, error "<reason phrase> (injected fault)")`,
-          html: `an HTML error page, Content-Type text/html (status default ${FAULT_DEFAULTS.statusByKind.html})`,
-          truncated: `status ${FAULT_DEFAULTS.statusByKind.truncated}, Content-Type application/json, Content-Length of the full body, only the first half sent, then the connection is destroyed`,
-          stall: `status ${FAULT_DEFAULTS.statusByKind.stall}, Content-Type application/json, Content-Length of the full body, only the first half sent, then nothing more: the connection stays open until the client gives up or the emulator closes`,
-          reset: 'the connection is reset (TCP RST) without any response',
-          hang: 'no response at all until the client gives up or the emulator closes',
-          redirect: `status (default ${FAULT_DEFAULTS.statusByKind.redirect}, 300-399) with Location: location and an empty body`,
-        },
-        common:
-          'retryAfter sets Retry-After; headers are added (and override defaults); delayMs waits before answering (added to latencyMs); ' +
-          'status/body/headers are ignored by reset and hang. A faulted request is recorded in the request log and never touches the store.',
-        schema: schemaRef('Fault'),
-      },
-      'request-log':
-        'Every /v1 request (API and openapi.json) in arrival order, faulted ones included; admin requests and paths outside /v1 are not recorded. ' +
-        `Bodies are kept up to ${MAX_BODY_BYTES} bytes.`,
+      'admin-document': `the emulator's own routes (fault injection, request log) are described apart, in ${ADMIN_PREFIX}/openapi.json: this document describes the service only`,
       'outside-v1': 'any path outside /v1 and /__emulator answers 404 "not found" without authentication',
     },
     paths: {
@@ -543,41 +507,6 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           { tags: ['reports'] },
         ),
       },
-      [`${ADMIN_PREFIX}/faults`]: {
-        servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
-        description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
-        get: adminOperation('listFaults', 'Pending faults', {
-          '200': { description: '{"faults": [Fault + remaining]}' },
-        }),
-        post: {
-          ...adminOperation('queueFault', 'Queue one fault or an array of faults (FIFO among matching faults)', {
-            '201': { description: '{"ok": true, "queued": n, "pending": total}' },
-            '400': { description: 'Malformed JSON.' },
-            '422': { description: 'Invalid fault (message names the field).' },
-          }),
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: { oneOf: [schemaRef('Fault'), { type: 'array', items: schemaRef('Fault') }] },
-              },
-            },
-          },
-        },
-        delete: adminOperation('clearFaults', 'Remove all pending faults', {
-          '200': { description: '{"ok": true, "cleared": n}' },
-        }),
-      },
-      [`${ADMIN_PREFIX}/requests`]: {
-        servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
-        description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
-        get: adminOperation('listRequests', 'The /v1 request log, Authorization redacted to "Bearer cpk_…<last 4>"', {
-          '200': { description: '{"requests": [{method, path, headers, body}]}' },
-        }),
-        delete: adminOperation('clearRequests', 'Empty the request log', {
-          '200': { description: '{"ok": true, "cleared": n}' },
-        }),
-      },
     },
     components: {
       securitySchemes: {
@@ -594,12 +523,6 @@ export function buildOpenApiDocument(baseUrl: string): Json {
             '. See x-seeded-tokens for the test tokens every emulator has.',
           'x-token-prefix': 'cpk_',
           'x-scopes': SCOPE_DESCRIPTIONS,
-        },
-        adminSecret: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-Emulator-Admin',
-          description: "The emulator's admin secret (emulator-only routes).",
         },
       },
       parameters: {
@@ -969,6 +892,120 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           },
           description: `The account summary report ${SUMMARY_REPORT_ID}, seeded in every account.`,
         },
+      },
+    },
+  };
+}
+
+/**
+ * The emulator's own routes (fault injection, request log), described apart
+ * from the service: GET /__emulator/openapi.json, public (it holds no secret;
+ * the routes it describes need X-Emulator-Admin). The service's document
+ * (buildOpenApiDocument) describes the service only, so client generators fed
+ * with it never emit queueFault for users.
+ */
+export function buildAdminDocument(baseUrl: string): Json {
+  const rootUrl = baseUrl.replace(/\/v1$/, '');
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'cpk emulator administration',
+      version: '1.0.0',
+      description:
+        'Routes of the local emulator only (not part of the service): fault injection and the request log. ' +
+        `The service itself is described at ${baseUrl}/openapi.json.`,
+    },
+    servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
+    security: [{ adminSecret: [] }],
+    tags: [{ name: 'emulator-admin', description: 'Fault injection and request log.' }],
+    'x-fault-injection': {
+      routes: {
+        [`POST ${ADMIN_PREFIX}/faults`]:
+          'queue one Fault object or an array of them (all validated first) -> 201 {"ok": true, "queued": n, "pending": total}; invalid fault -> 422',
+        [`GET ${ADMIN_PREFIX}/faults`]: '200 {"faults": [Fault + remaining]}',
+        [`DELETE ${ADMIN_PREFIX}/faults`]: '200 {"ok": true, "cleared": n}',
+        [`GET ${ADMIN_PREFIX}/requests`]:
+          '200 {"requests": [{method, path, headers, body}]} with Authorization redacted to "Bearer cpk_…<last 4>"',
+        [`DELETE ${ADMIN_PREFIX}/requests`]: '200 {"ok": true, "cleared": n}',
+      },
+      authentication: `header X-Emulator-Admin: <adminSecret> (constant-time compare); without it every ${ADMIN_PREFIX} path answers 404 "not found"`,
+      matching:
+        'method is compared case-insensitively; path is compared with the raw request path without query string, exactly, or as a prefix when it ends with "*". ' +
+        'A fault without path matches every /v1 API request but not GET /v1/openapi.json; a fault with a path matches any /v1 path it names, openapi.json included. ' +
+        'Among matching faults the oldest queued is used (FIFO); each use decrements times and the fault is dropped at 0.',
+      kinds: {
+        status: `respond with status (default ${FAULT_DEFAULTS.statusByKind.status}) and body (default: the error object, error "<reason phrase> (injected fault)")`,
+        html: `an HTML error page, Content-Type text/html (status default ${FAULT_DEFAULTS.statusByKind.html})`,
+        truncated: `status ${FAULT_DEFAULTS.statusByKind.truncated}, Content-Type application/json, Content-Length of the full body, only the first half sent, then the connection is destroyed`,
+        stall: `status ${FAULT_DEFAULTS.statusByKind.stall}, Content-Type application/json, Content-Length of the full body, only the first half sent, then nothing more: the connection stays open until the client gives up or the emulator closes`,
+        reset: 'the connection is reset (TCP RST) without any response',
+        hang: 'no response at all until the client gives up or the emulator closes',
+        redirect: `status (default ${FAULT_DEFAULTS.statusByKind.redirect}, 300-399) with Location: location and an empty body`,
+      },
+      common:
+        'retryAfter sets Retry-After; headers are added (and override defaults); delayMs waits before answering (added to latencyMs); ' +
+        'status/body/headers are ignored by reset and hang. A faulted request is recorded in the request log and never touches the store.',
+      schema: schemaRef('Fault'),
+    },
+    'x-request-log':
+      'Every /v1 request (API and openapi.json) in arrival order, faulted ones included; admin requests and paths outside /v1 are not recorded. ' +
+      `Bodies are kept up to ${MAX_BODY_BYTES} bytes.`,
+    paths: {
+      [`${ADMIN_PREFIX}/openapi.json`]: {
+        get: {
+          operationId: 'getAdminDocument',
+          tags: ['emulator-admin'],
+          summary: 'This document',
+          security: [],
+          responses: { '200': { description: 'The OpenAPI 3.1 document of the admin routes.' } },
+        },
+      },
+      [`${ADMIN_PREFIX}/faults`]: {
+        servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
+        description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
+        get: adminOperation('listFaults', 'Pending faults', {
+          '200': { description: '{"faults": [Fault + remaining]}' },
+        }),
+        post: {
+          ...adminOperation('queueFault', 'Queue one fault or an array of faults (FIFO among matching faults)', {
+            '201': { description: '{"ok": true, "queued": n, "pending": total}' },
+            '400': { description: 'Malformed JSON.' },
+            '422': { description: 'Invalid fault (message names the field).' },
+          }),
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { oneOf: [schemaRef('Fault'), { type: 'array', items: schemaRef('Fault') }] },
+              },
+            },
+          },
+        },
+        delete: adminOperation('clearFaults', 'Remove all pending faults', {
+          '200': { description: '{"ok": true, "cleared": n}' },
+        }),
+      },
+      [`${ADMIN_PREFIX}/requests`]: {
+        servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
+        description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
+        get: adminOperation('listRequests', 'The /v1 request log, Authorization redacted to "Bearer cpk_…<last 4>"', {
+          '200': { description: '{"requests": [{method, path, headers, body}]}' },
+        }),
+        delete: adminOperation('clearRequests', 'Empty the request log', {
+          '200': { description: '{"ok": true, "cleared": n}' },
+        }),
+      },
+    },
+    components: {
+      securitySchemes: {
+        adminSecret: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Emulator-Admin',
+          description: "The emulator's admin secret (emulator-only routes).",
+        },
+      },
+      schemas: {
         Fault: {
           type: 'object',
           properties: {
@@ -989,8 +1026,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
               type: 'integer',
               minimum: 200,
               maximum: 599,
-              description:
-                'Response status (redirect: 300-399). Defaults per kind: see x-emulator.fault-injection.kinds.',
+              description: 'Response status (redirect: 300-399). Defaults per kind: see x-fault-injection.kinds.',
             },
             body: {
               type: 'string',

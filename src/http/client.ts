@@ -17,6 +17,9 @@ import {
 import { sanitizeLine } from '../output/sanitize.js';
 import { isPlainObject } from '../parse/fields.js';
 import { ownField, parseJson } from './json.js';
+import { joinSegments } from './path.js';
+
+export { encodeSegment } from './path.js';
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -77,12 +80,6 @@ export interface HttpResponse {
   url: string;
 }
 
-export function encodeSegment(segment: string): string {
-  // encodeURIComponent leaves `.` alone; ids of `.`/`..` are refused earlier
-  // (src/parse/id.ts), and here we make sure nothing else can climb.
-  return encodeURIComponent(segment);
-}
-
 export function redactAuthorization(value: string): string {
   return value.replace(/^(Bearer\s+).*$/i, '$1[REDACTED]');
 }
@@ -141,7 +138,7 @@ export class HttpClient {
       const path = spec.rawPath.startsWith('/') ? spec.rawPath : `/${spec.rawPath}`;
       url = this.options.baseUrl + path;
     } else {
-      url = [this.options.baseUrl, ...(spec.segments ?? []).map(encodeSegment)].join('/');
+      url = joinSegments(this.options.baseUrl, spec.segments ?? []);
     }
     if (spec.query && spec.query.length > 0) {
       const search = new URLSearchParams(spec.query.map(([k, v]): [string, string] => [k, v])).toString();
@@ -292,11 +289,13 @@ export class HttpClient {
       case 'connect':
         return new NetworkError(`cannot connect to ${originOf(url)} (${failure.code ?? 'connection failed'})`, {
           cause: failure,
+          mayHaveReachedServer: false,
           hint: proxyHint ?? 'check --base-url / CPK_BASE_URL and your network',
         });
       case 'proxy':
         return new NetworkError(`cannot reach ${originOf(url)} through the proxy: ${sanitizeLine(failure.message)}`, {
           cause: failure,
+          mayHaveReachedServer: false,
           hint: proxyHint,
         });
       case 'timeout':
@@ -307,6 +306,7 @@ export class HttpClient {
       case 'tls':
         return new NetworkError(`TLS error talking to ${originOf(url)}: ${sanitizeLine(failure.message)}`, {
           cause: failure,
+          mayHaveReachedServer: false,
           hint: 'for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file',
         });
       case 'reset':

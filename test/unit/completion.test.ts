@@ -25,7 +25,7 @@ function subcommands(cmd: Command): string[] {
   return cmd
     .createHelp()
     .visibleCommands(cmd)
-    .map((c) => c.name());
+    .flatMap((c) => [c.name(), ...c.aliases()]); // aliases complete too (monitors ls)
 }
 
 /** Long options commander accepts at `cmd`: its own, its ancestors', and --help. */

@@ -39,8 +39,8 @@ describe('analyzeSpec', () => {
       limitParam: 'limit',
     });
     expect(list?.itemsField).toBe('data');
-    expect(list?.userParams.map((p) => p.name)).toEqual(['status', 'type']);
-    expect(list?.userParams[1]?.enum).toEqual(['http', 'tcp', 'ping', 'dns']);
+    expect(list?.userParams.map((p) => p.name)).toEqual(['limit', 'status', 'type']);
+    expect(list?.userParams[2]?.enum).toEqual(['http', 'tcp', 'ping', 'dns']);
     expect(spec.list('channels')?.path).toBe('/channels');
     expect(spec.list('reports')?.path).toBe('/reports');
     expect(spec.itemFields('monitors')?.slice(0, 4)).toEqual(['id', 'name', 'type', 'target']);
@@ -84,7 +84,7 @@ describe('analyzeSpec', () => {
       limitParam: 'page_size',
     });
     expect(list?.itemsField).toBe('items');
-    expect(list?.userParams.map((p) => p.name)).toEqual(['team']);
+    expect(list?.userParams.map((p) => p.name)).toEqual(['page_size', 'team']);
   });
 
   it('finds Link-header pagination, page numbers, and a single page', () => {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { endpoints } from '../../api/client.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { parseDataFlag } from '../../parse/data.js';
 import { fieldsFromFlags, mergeInto, type JsonObject } from '../../parse/fields.js';
 import { checkId } from '../../parse/id.js';
@@ -14,9 +14,7 @@ export interface ChannelUpdateOptions {
   dryRun?: boolean;
 }
 
-export function register(program: Command, runtime: Runtime): void {
-  const channels = program.command('channels').description('Change channel settings');
-  examples(channels, 'cpk channels update ch_ops --set enabled=false');
+export function register(channels: Command, runtime: Runtime): void {
   const cmd = channels
     .command('update')
     .description("Change settings of a channel (the fields are the service's own)")
@@ -53,15 +51,6 @@ export async function run(opts: ChannelUpdateOptions, ctx: Context): Promise<voi
   if (opts.dryRun) return printDryRun(ctx, [endpoints.updateChannel(opts.id, opts.changes)], { single: true });
   const api = await ctx.api();
   const result = await ctx.out.spin('Updating channel', () => api.updateChannel(opts.id, opts.changes));
-  if (result.ok !== true) {
-    // A 2xx whose body says ok: false is not a success a script should trust.
-    const url = api.http.buildUrl({ segments: ['channels', opts.id] });
-    throw new ApiError(
-      `the server did not confirm the update of channel ${opts.id} (ok: false)`,
-      { status: 200, method: 'PATCH', url },
-      { exitCode: 1 },
-    );
-  }
   if (ctx.out.json) ctx.out.printJson(result);
   else ctx.out.info(`Updated channel ${opts.id}.`);
 }

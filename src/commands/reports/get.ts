@@ -25,9 +25,7 @@ export function parseWatch(opts: RawOptions): number | undefined {
   return seconds;
 }
 
-export function register(program: Command, runtime: Runtime): void {
-  const reports = program.command('reports').description('Read reports');
-  examples(reports, 'cpk reports get rpt_123', 'cpk reports get rpt_123 --query uptime_percent');
+export function register(reports: Command, runtime: Runtime): void {
   const cmd = reports
     .command('get')
     .description('Show a report')
