@@ -171,11 +171,11 @@ try {
   if (only !== 'manifest') generalRows();
   if (only === undefined || only === 'manifest') manifestRows();
 } finally {
-  // Wait for the emulator to exit: it may still write its compile cache into dir.
+  // The emulator may still write its compile cache under dir as it exits: wait for it.
   const exited = new Promise((resolve) => emulator.once('exit', resolve));
   emulator.kill('SIGTERM');
   await exited;
-  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
 function generalRows() {
