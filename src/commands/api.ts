@@ -8,7 +8,7 @@ import { ApiError, UsageError } from '../errors.js';
 import { parseJsonFlag } from '../parse/data.js';
 import { fieldsFromFlags, isPlainObject, mergeInto } from '../parse/fields.js';
 import type { RequestSpec } from '../http/client.js';
-import { sanitize, sanitizeLine } from '../output/sanitize.js';
+import { sanitizeLine } from '../output/sanitize.js';
 import { action, collect, examples, type Runtime } from './action.js';
 import { printDryRun } from './dry-run.js';
 
@@ -84,13 +84,12 @@ export async function run(opts: ApiCommandOptions, ctx: Context): Promise<void> 
   if (opts.dryRun) return printDryRun(ctx, [spec], { single: true });
 
   const res = await ctx.out.spin(`${opts.method} ${opts.path}`, () => api.raw(spec));
-  const out = ctx.io.stdout;
   if (opts.include) {
     const { STATUS_CODES } = await import('node:http');
-    out.write(`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd() + '\n');
+    ctx.out.printLine(`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd());
     for (const [name, value] of Object.entries(res.headers))
-      out.write(`${sanitizeLine(name)}: ${sanitizeLine(value)}\n`);
-    out.write('\n');
+      ctx.out.printLine(`${sanitizeLine(name)}: ${sanitizeLine(value)}`);
+    ctx.out.printLine('');
   }
   if (res.text === '') return;
   if (res.body !== undefined) {
@@ -112,6 +111,5 @@ export async function run(opts: ApiCommandOptions, ctx: Context): Promise<void> 
     );
   }
   // Not JSON: the body as it came, made safe only when it goes to a terminal.
-  const text = ctx.io.stdoutIsTTY ? sanitize(res.text) : res.text;
-  out.write(text.endsWith('\n') ? text : `${text}\n`);
+  ctx.out.printData(res.text.endsWith('\n') ? res.text : `${res.text}\n`);
 }

@@ -117,7 +117,7 @@ async function applyLocked(opts: ApplyCommandOptions, ctx: Context, opened: Open
   const plan = await readPlan(ctx, { manifest, state, api }, opts, 'nothing was changed');
   if (ctx.signal?.aborted) throw new InterruptedError();
   const paint = await render.paintFor(ctx.out);
-  if (!ctx.out.json) ctx.io.stdout.write(render.renderPlan(plan, paint));
+  if (!ctx.out.json) ctx.out.printRendered(render.renderPlan(plan, paint));
 
   if (hasChanges(plan)) {
     if (!opts.yes && !(await ctx.confirm(`Apply these changes to ${plan.baseUrl}?`))) {
@@ -158,7 +158,7 @@ async function applyLocked(opts: ApplyCommandOptions, ctx: Context, opened: Open
       if (ctx.out.json) return;
       if (outcome.result === 'failed') {
         progress.flush();
-        ctx.io.stderr.write(`${render.outcomeLine(outcome)}\n`);
+        ctx.out.info(render.outcomeLine(outcome));
       } else if (outcome.result === 'done') progress.add(render.outcomeLine(outcome));
     },
   });
@@ -166,7 +166,7 @@ async function applyLocked(opts: ApplyCommandOptions, ctx: Context, opened: Open
 
   const summary = render.summarize(plan, outcomes);
   if (ctx.out.json) ctx.out.printJson(render.applyJson(plan, outcomes));
-  else if (hasChanges(plan)) ctx.io.stdout.write(render.renderSummary(summary));
+  else if (hasChanges(plan)) ctx.out.printRendered(render.renderSummary(summary));
 
   if (ctx.signal?.aborted) {
     if (!ctx.out.json) ctx.out.info(`${state.path} records everything that was done; run cpk apply again to finish`);

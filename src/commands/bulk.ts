@@ -6,7 +6,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
 import { InterruptedError, PartialFailure } from '../errors.js';
-import { writeItemError } from '../output/errors.js';
 import { startProgress } from '../output/progress.js';
 
 export interface BulkItem<T> {
@@ -93,7 +92,7 @@ export async function runBulk<T, R>(
       outcomes.forEach((outcome, index) => {
         if (!outcome || outcome.ok) return;
         failed++;
-        const code = writeItemError(ctx.io, items[index] as BulkItem<T>, outcome.error, { json: ctx.out.json });
+        const code = ctx.out.itemError(items[index] as BulkItem<T>, outcome.error);
         firstCode ??= code;
       });
       const settled = outcomes.filter((o) => o !== undefined).length;

@@ -147,7 +147,7 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, options: 
  * code is that of the first failure.
  */
 export function failuresError(ctx: Context, lines: string[], errors: unknown[], summary: string): CpkError {
-  if (!ctx.out.json) for (const line of lines) ctx.io.stderr.write(`${line}\n`);
+  if (!ctx.out.json) for (const line of lines) ctx.out.info(line);
   const first = errors[0];
   const code = first instanceof CpkError ? first.exitCode : 1;
   const detail = ctx.out.json ? `: ${lines.map((l) => l.replace(/^cpk: /, '')).join('; ')}` : '';

@@ -83,8 +83,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   if (opts.withToken) {
     raw = await readAll(ctx.io.stdin);
   } else if (ctx.io.stdinIsTTY) {
-    const { promptSecret } = await import('../../output/secret-prompt.js');
-    raw = await promptSecret(ctx.io, `Token for profile "${name}" (${baseUrl.value}), input hidden: `, ctx.signal);
+    raw = await ctx.out.promptSecret(`Token for profile "${name}" (${baseUrl.value}), input hidden: `);
   } else {
     throw new UsageError('stdin is not a terminal, so cpk cannot ask for the token', {
       hint: 'pipe it in: echo "$TOKEN" | cpk auth login --with-token',

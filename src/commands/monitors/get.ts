@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { parseConcurrency, readIdList } from '../../parse/ids.js';
 import type { JsonObject } from '../../parse/fields.js';
-import { sanitize } from '../../output/sanitize.js';
 import { action, examples, type Runtime } from '../action.js';
 import { runBulk } from '../bulk.js';
 
@@ -66,5 +65,5 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
 async function printManifestEntries(monitors: JsonObject[], ctx: Context): Promise<void> {
   const entry = await import('../../manifest/entry.js');
   if (ctx.out.json) ctx.out.printJson(entry.manifestFor(monitors).document);
-  else ctx.io.stdout.write(sanitize(await entry.manifestYaml(monitors)));
+  else ctx.out.printText(await entry.manifestYaml(monitors));
 }
