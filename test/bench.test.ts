@@ -17,9 +17,11 @@ describe('npm run bench', () => {
     expect(rows.map((r) => r.split('|')[1]!.trim())).toEqual([
       'cpk --version',
       'cpk --help',
+      'cpk --help, first run (no compile cache yet)',
       'cpk monitors --help',
       'cpk monitors get ID --json',
       'cpk monitors get ID (table)',
+      'cpk monitors get ID --json, first run',
       'peak RSS of cpk monitors get ID --json (MiB)',
       'cpk monitors delete - --yes (20 ids)',
       'bash loop of curl (20 DELETEs) / cpk',
