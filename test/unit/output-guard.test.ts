@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- the test is about control characters */
 // Every Output method, one by one, with text a hostile server or a careless
 // error could carry: escape sequences (CSI, OSC, 8-bit CSI), a bidi override,
 // a cpk token and a bearer credential. On stderr (messages) every method
