@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { ApiError, InterruptedError, UsageError } from '../errors.js';
 import { checkId } from '../parse/id.js';
-import { DEFAULT_CONCURRENCY } from '../parse/ids.js';
+import { DEFAULT_CONCURRENCY } from '../parse/concurrency.js';
 import { action, examples, type Runtime } from './action.js';
 import {
   addLockOption,

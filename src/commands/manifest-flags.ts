@@ -8,7 +8,8 @@ import { CpkError, UsageError } from '../errors.js';
 import type { Manifest } from '../manifest/load.js';
 import type { StateStore } from '../manifest/state.js';
 import { parseDuration } from '../parse/duration.js';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, parseConcurrency } from '../parse/ids.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, parseConcurrency } from '../parse/concurrency.js';
+import { concurrencyOption } from './options.js';
 import type { RawOptions } from './action.js';
 
 export const DEFAULT_MANIFEST = 'cpk.yaml';
@@ -69,9 +70,8 @@ export async function lockStateFile(
 }
 
 export function addConcurrencyOption(cmd: Command): Command {
-  return cmd.option(
-    '--concurrency <n>',
-    `requests at a time, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`,
+  return cmd.addOption(
+    concurrencyOption(`requests at a time, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`),
   );
 }
 
