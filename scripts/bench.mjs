@@ -171,8 +171,11 @@ try {
   if (only !== 'manifest') generalRows();
   if (only === undefined || only === 'manifest') manifestRows();
 } finally {
+  // The emulator may still write its compile cache under dir as it exits: wait for it.
+  const exited = new Promise((resolve) => emulator.once('exit', resolve));
   emulator.kill('SIGTERM');
-  rmSync(dir, { recursive: true, force: true });
+  await exited;
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
 function generalRows() {

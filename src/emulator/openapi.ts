@@ -32,6 +32,7 @@ import {
   TARGET_MAX_LENGTH,
   type OperationId,
 } from './model.js';
+import { monitorReportBody } from './reports.js';
 import { CHANNEL_TARGET_RULE_DESCRIPTIONS, TARGET_RULE_DESCRIPTIONS } from './validation.js';
 
 type Json = Record<string, unknown>;
@@ -177,6 +178,17 @@ const monitorExample = {
   report_id: 'rpt_abcdefgh2345',
   team: 'web',
 };
+
+/** The example report: what the emulator answers for a flaky variant of monitorExample, computed by the same code. */
+const reportExample = monitorReportBody(
+  {
+    ...monitorExample,
+    target: 'https://flaky.example.com/health',
+    last_check: { status: 'up', latency_ms: 143, checked_at: '2025-01-01T00:00:01.000Z' },
+  },
+  REPORT_PERIOD,
+  '2025-01-01T00:05:00.000Z',
+);
 
 const STATE_TRANSITIONS = [
   { from: null, to: 'pending', on: 'POST /monitors without paused: true' },
@@ -469,7 +481,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
       '/reports': {
         description: 'Only GET exists: other methods answer 405 with Allow: GET.',
         'x-allowed-methods': ['GET'],
-        get: listOperation('listReports', 'List reports', 'reports', 'MonitorReport', {}, []),
+        get: listOperation('listReports', 'List reports', 'reports', 'MonitorReport', reportExample, []),
       },
       '/reports/{id}': {
         parameters: [ref('parameters', 'ReportId')],
@@ -484,7 +496,10 @@ export function buildOpenApiDocument(baseUrl: string): Json {
               description: 'The report.',
               headers: requestIdHeader,
               content: {
-                'application/json': { schema: { oneOf: [schemaRef('MonitorReport'), schemaRef('SummaryReport')] } },
+                'application/json': {
+                  schema: { oneOf: [schemaRef('MonitorReport'), schemaRef('SummaryReport')] },
+                  example: reportExample,
+                },
               },
             },
             '404': responseRef('ReportNotFound'),
@@ -751,28 +766,95 @@ export function buildOpenApiDocument(baseUrl: string): Json {
             'id',
             'monitor_id',
             'period',
+            'period_start',
+            'period_end',
             'uptime_percent',
             'checks',
             'failures',
             'avg_latency_ms',
+            'latency_percentiles_ms',
             'monitor_status',
             'generated_at',
+            'hourly',
+            'incidents',
           ],
           properties: {
             id: { type: 'string', pattern: `^rpt_${ID_CHARS}$` },
             monitor_id: { type: 'string' },
             period: { type: 'string', const: REPORT_PERIOD },
+            period_start: {
+              type: ['string', 'null'],
+              format: 'date-time',
+              description: 'Start of the 24 whole hours before the hour of the last check; null when never checked.',
+            },
+            period_end: { type: ['string', 'null'], format: 'date-time', description: 'period_start + 24h.' },
             uptime_percent: { type: ['number', 'null'], minimum: 0, maximum: 100 },
             checks: { type: 'integer', minimum: 0 },
             failures: { type: 'integer', minimum: 0 },
             avg_latency_ms: { type: ['integer', 'null'] },
+            latency_percentiles_ms: {
+              oneOf: [
+                {
+                  type: 'object',
+                  required: ['p50', 'p90', 'p95', 'p99', 'max'],
+                  properties: Object.fromEntries(
+                    ['p50', 'p90', 'p95', 'p99', 'max'].map((k) => [k, { type: 'integer', minimum: 1 }]),
+                  ),
+                },
+                { type: 'null' },
+              ],
+              description:
+                "Nearest-rank percentiles of the successful checks' latencies over the period; null when none succeeded.",
+            },
             monitor_status: schemaRef('MonitorStatus'),
             generated_at: { type: 'string', format: 'date-time' },
+            hourly: {
+              type: 'array',
+              maxItems: 24,
+              items: {
+                type: 'object',
+                required: ['hour', 'checks', 'failures', 'avg_latency_ms', 'p95_latency_ms'],
+                properties: {
+                  hour: { type: 'string', format: 'date-time', description: 'Start of the hour.' },
+                  checks: { type: 'integer', minimum: 0 },
+                  failures: { type: 'integer', minimum: 0 },
+                  avg_latency_ms: {
+                    type: ['integer', 'null'],
+                    description: 'Null when no check of the hour succeeded.',
+                  },
+                  p95_latency_ms: { type: ['integer', 'null'] },
+                },
+              },
+              description: 'One bucket per hour of the period, oldest first; empty when never checked.',
+            },
+            incidents: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['start', 'end', 'duration_seconds', 'failed_checks', 'cause'],
+                properties: {
+                  start: { type: 'string', format: 'date-time', description: 'Time of the first failed check.' },
+                  end: {
+                    type: ['string', 'null'],
+                    format: 'date-time',
+                    description: 'Time of the next successful check; null while still failing.',
+                  },
+                  duration_seconds: { type: 'integer', minimum: 0 },
+                  failed_checks: { type: 'integer', minimum: 1 },
+                  cause: { type: 'string' },
+                },
+              },
+              description: 'Runs of failed checks, oldest first.',
+            },
           },
           description:
-            "Simulated and deterministic, derived from the monitor's last check: never checked -> uptime_percent null, checks 0; " +
-            `last check down -> 0; up -> 100, or ${FLAKY_UPTIME} when the target contains "flaky". ` +
-            'checks = floor(86400 / interval_seconds) (at least 1); failures = round(checks * (100 - uptime) / 100); avg_latency_ms = last_check.latency_ms.',
+            "Simulated and deterministic, derived from the monitor's last check: never checked -> uptime_percent null, checks 0, " +
+            'no period, empty hourly and incidents; ' +
+            `last check down -> 0 and one open incident over the whole period; up -> 100, or ${FLAKY_UPTIME} when the target contains "flaky" ` +
+            '(the failures grouped in up to three incidents). ' +
+            'checks = floor(86400 / interval_seconds) (at least 1), one every interval_seconds from period_start; ' +
+            'failures = round(checks * (100 - uptime) / 100); avg_latency_ms = last_check.latency_ms, the mean of the simulated latencies. ' +
+            'The same monitor gives the same figures on every fetch.',
         },
         SummaryReport: {
           type: 'object',

@@ -19,6 +19,7 @@ import {
   type ChannelRecord,
   type MonitorStatus,
 } from './model.js';
+import { monitorReportBody } from './reports.js';
 import { hostOfTarget, type ChannelChanges, type MonitorChanges, type MonitorInput } from './validation.js';
 
 export interface LastCheck {
@@ -311,14 +312,7 @@ export function reportStats(monitor: MonitorRecord): ReportStats {
 }
 
 function monitorReport(monitor: MonitorRecord): Record<string, unknown> {
-  return {
-    id: monitor.report_id,
-    monitor_id: monitor.id,
-    period: REPORT_PERIOD,
-    ...reportStats(monitor),
-    monitor_status: monitor.status,
-    generated_at: now(),
-  };
+  return monitorReportBody(monitor, REPORT_PERIOD, now());
 }
 
 /** The wire form of a monitor: known fields first, then the client's extra fields as sent. */

@@ -35,7 +35,7 @@ import { sanitize, sanitizeKeepingColor, sanitizeLine } from './sanitize.js';
 import { redactSecrets } from './redact.js';
 import { COLORS, PLAIN, statusPainter } from './palette.js';
 import type { OutputFormat } from './format.js';
-import { defaultColumns, detailLines, markdownLines, rowLines, tableLines, wideColumns, type View } from './render.js';
+import { defaultColumns, detailLines, rowLines, tableLines, wideColumns, type Shapes, type View } from './render.js';
 import { yamlLines } from './yaml.js';
 
 /** Lines written between two checks for an interrupt. */
@@ -216,11 +216,12 @@ export class Output {
     this.io.stderr.write(redactSecrets(sanitize(text)));
   }
 
-  /** What the terminal allows: width, color, ages, sparklines. */
-  view(changed?: ReadonlyMap<string, string>): View {
+  /** What the terminal allows: width, color, ages, sparklines (with `shapes`, see shapes()). */
+  view(changed?: ReadonlyMap<string, string>, shapes?: Shapes): View {
     const tty = this.io.stdoutIsTTY;
     return {
       tty,
+      shapes: tty ? shapes : undefined,
       width: this.width(),
       now: (this.settings.now ?? Date.now)(),
       paint: this.stdoutColor ? COLORS : PLAIN,
@@ -232,7 +233,9 @@ export class Output {
   private width(): number | undefined {
     const env = Number(this.io.env.COLUMNS);
     const fromEnv = Number.isInteger(env) && env > 0 ? env : undefined;
-    if (this.io.stdoutIsTTY) return this.settings.columnsOfTerminal ?? fromEnv ?? 80;
+    // A terminal without a size (a pty nobody sized) says 0 columns: unknown.
+    const terminal = this.settings.columnsOfTerminal;
+    if (this.io.stdoutIsTTY) return terminal !== undefined && terminal > 0 ? terminal : (fromEnv ?? 80);
     return fromEnv;
   }
 
@@ -250,13 +253,21 @@ export class Output {
     }
   }
 
+  /** The sparkline and bar drawers, loaded only for a terminal. */
+  private async shapes(): Promise<Shapes | undefined> {
+    return this.io.stdoutIsTTY ? await import('./sparkline.js') : undefined;
+  }
+
   /** One result in the chosen format (see the top of this module). */
   async print(value: unknown, options: DetailOptions = {}): Promise<void> {
     const format = this.format;
     if (this.json) return this.printJson(value);
-    if (format === 'markdown') return this.writeLines(markdownLines(value, options.title));
+    if (format === 'markdown') {
+      const { markdownLines } = await import('./markdown.js');
+      return this.writeLines(markdownLines(value, options.title));
+    }
     if (this.settings.columns || format === 'wide') return this.printList([value]);
-    return this.writeLines(detailLines(value, this.view(options.changed)));
+    return this.writeLines(detailLines(value, this.view(options.changed, await this.shapes())));
   }
 
   /** A detail object (kept for the commands that call it): the same as print(). */
@@ -294,12 +305,15 @@ export class Output {
       },
       end: async () => {
         if (this.json) return this.printJson(held);
-        if (format === 'markdown') return this.writeLines(markdownLines(held));
+        if (format === 'markdown') {
+          const { markdownLines } = await import('./markdown.js');
+          return this.writeLines(markdownLines(held));
+        }
         const columns =
           this.settings.columns ??
           (format === 'wide' ? wideColumns(held) : defaultColumns(held, this.settings.declaredFields?.()));
         if (held.length === 0) return;
-        return this.writeLines(rowLines(held, columns, this.view()));
+        return this.writeLines(rowLines(held, columns, this.view(undefined, await this.shapes())));
       },
     };
   }

@@ -1,18 +1,26 @@
 // Turns data into the lines of a table (kubectl's printers): rows for several
 // items, `describe`-style sections for one. Pure: what the terminal allows
-// (width, color, ages, sparklines) comes in through View. Every function here
+// (width, color, ages, sparklines) comes in through View; the sparkline and
+// bar drawers too, loaded by Output only for a terminal. Every function here
 // is linear in the size of the document: no cell is measured twice per row,
 // no line is rebuilt per field.
 import { isPlainObject } from '../parse/fields.js';
 import { numberSource } from './exact.js';
 import { PLAIN, statusPainter, type Painter, type Palette } from './palette.js';
 import { sanitizeLine } from './sanitize.js';
-import { bar, sparkline } from './sparkline.js';
 import { padEnd, textWidth, wrapText } from './text.js';
 
+/** Shapes drawn with text (src/output/sparkline.ts). */
+export interface Shapes {
+  sparkline: (values: readonly (number | null | undefined)[]) => string;
+  bar: (percent: number, width?: number) => string;
+}
+
 export interface View {
-  /** A terminal: timestamps show their age, series show as sparklines, percentages as bars. */
+  /** A terminal: timestamps show their age. */
   tty: boolean;
+  /** On a terminal: series show as sparklines, percentages as bars. */
+  shapes?: Shapes | undefined;
   /** Wrap long values to this many cells; undefined: never wrap. */
   width: number | undefined;
   /** Now, in ms since the epoch (for ages). */
@@ -162,7 +170,8 @@ export function tableLines(rows: Cell[][], options: { indent?: string; width?: n
       return w;
     }),
   );
-  if (options.width !== undefined) fit(widths, options.width - indent.length - GAP.length * (count - 1));
+  if (options.width !== undefined)
+    fit(widths, options.width - indent.length - GAP.length * (count - 1), cellWidths[0] ?? []);
   const out: string[] = [];
   for (const [r, row] of rows.entries()) {
     const ws = cellWidths[r] as number[];
@@ -185,21 +194,28 @@ export function tableLines(rows: Cell[][], options: { indent?: string; width?: n
   return out;
 }
 
-/** Narrows the widest columns until their sum fits `room` (none below MIN_COLUMN). */
-function fit(widths: number[], room: number): void {
+/**
+ * Narrows the widest columns until their sum fits `room`. No column goes below
+ * its floor: MIN_COLUMN, or its header (the first row) when that is wider, so
+ * headers never wrap; a column already narrower than its floor keeps its width.
+ */
+function fit(widths: number[], room: number, headers: number[]): void {
+  const floors = widths.map((w, i) => Math.min(w, Math.max(MIN_COLUMN, headers[i] ?? 0)));
   let total = widths.reduce((a, b) => a + b, 0);
   while (total > room) {
+    // The widest column that can still give way, and the next widest width.
     let widest = -1;
     let second = 0;
     for (const [i, w] of widths.entries()) {
+      if (w <= (floors[i] as number)) continue;
       if (widest < 0 || w > (widths[widest] as number)) {
         if (widest >= 0) second = Math.max(second, widths[widest] as number);
         widest = i;
       } else second = Math.max(second, w);
     }
+    if (widest < 0) return;
     const w = widths[widest] as number;
-    if (w <= MIN_COLUMN) return;
-    const cut = Math.max(1, Math.min(total - room, w - Math.max(second, MIN_COLUMN)));
+    const cut = Math.max(1, Math.min(total - room, w - Math.max(second, floors[widest] as number)));
     widths[widest] = w - cut;
     total -= cut;
   }
@@ -251,7 +267,7 @@ function headerCell(column: string, paint: Palette): Cell {
 
 function valueCell(key: string, value: unknown, view: View): Cell {
   let text = isTimestamp(value) ? timeText(value, view) : sanitizeLine(cellText(value));
-  if (view.tty && isPercent(key, value)) text = `${text} ${bar(value, 10)}`;
+  if (view.shapes && isPercent(key, value)) text = `${text} ${view.shapes.bar(value, 10)}`;
   return { text, paint: statusPainter(key, text, view.paint) };
 }
 
@@ -264,12 +280,17 @@ export function rowLines(items: unknown[], columns: string[], view: View, indent
 
 // ------------------------------------------------------------------ detail
 
-type Entry =
+export type Entry =
   | { kind: 'field'; key: string; value: unknown; text?: string }
   | { kind: 'table'; key: string; items: Record<string, unknown>[] }
   | { kind: 'series'; key: string; items: Record<string, unknown>[]; time: string; fields: string[] };
 
-function entriesOf(value: unknown, prefix: string, view: View, out: Entry[]): void {
+/**
+ * The entries of a detail object: fields (nested objects as dotted keys), lists
+ * of objects as tables, and (when `series` is set) lists that are series over
+ * time as series.
+ */
+export function entriesOf(value: unknown, prefix: string, series: boolean, out: Entry[]): void {
   if (!isPlainObject(value)) {
     out.push({ kind: 'field', key: prefix || 'value', value });
     return;
@@ -279,17 +300,17 @@ function entriesOf(value: unknown, prefix: string, view: View, out: Entry[]): vo
   for (const key of keys) {
     const child = value[key];
     const path = prefix ? `${prefix}.${key}` : key;
-    if (isPlainObject(child) && Object.keys(child).length > 0) entriesOf(child, path, view, out);
+    if (isPlainObject(child) && Object.keys(child).length > 0) entriesOf(child, path, series, out);
     else if (Array.isArray(child) && child.length > 0 && child.every((item) => isPlainObject(item))) {
       const items = child as Record<string, unknown>[];
-      const series = view.tty ? seriesShape(items) : undefined;
-      out.push(series ? { kind: 'series', key: path, items, ...series } : { kind: 'table', key: path, items });
+      const shape = series ? seriesShape(items) : undefined;
+      out.push(shape ? { kind: 'series', key: path, items, ...shape } : { kind: 'table', key: path, items });
     } else out.push({ kind: 'field', key: path, value: child });
   }
 }
 
 /** A series over time: every item has the same timestamp field, and every other field is a number (or null). */
-function seriesShape(items: Record<string, unknown>[]): { time: string; fields: string[] } | undefined {
+export function seriesShape(items: Record<string, unknown>[]): { time: string; fields: string[] } | undefined {
   if (items.length < 2) return undefined;
   const first = items[0] as Record<string, unknown>;
   const time = Object.keys(first).find((k) => isTimestamp(first[k]));
@@ -308,16 +329,17 @@ function seriesShape(items: Record<string, unknown>[]): { time: string; fields: 
 
 function fieldText(key: string, value: unknown, view: View): string {
   if (isTimestamp(value)) return timeText(value, view);
-  if (view.tty && Array.isArray(value) && value.length > 1 && value.every(isNumber)) {
+  const shapes = view.shapes;
+  if (shapes && Array.isArray(value) && value.length > 1 && value.every(isNumber)) {
     const numbers = value.map((v) => Number(numberSource(v) ?? v));
-    return `${fitSpark(numbers, view)}  ${rangeText(numbers)}`;
+    return `${fitSpark(numbers, shapes, view.width)}  ${rangeText(numbers)}`;
   }
   const text = cellText(value);
-  if (view.tty && isPercent(key, value)) return `${text}  ${bar(value, 20)}`;
+  if (shapes && isPercent(key, value)) return `${text}  ${shapes.bar(value, 20)}`;
   return text;
 }
 
-function rangeText(values: (number | null)[]): string {
+export function rangeText(values: (number | null)[]): string {
   const finite = values.filter((v): v is number => v !== null && Number.isFinite(v));
   if (finite.length === 0) return 'no values';
   let min = Infinity;
@@ -330,7 +352,13 @@ function rangeText(values: (number | null)[]): string {
 }
 
 /** A sparkline no wider than the terminal leaves room for: longer series are averaged into buckets. */
-function fitSpark(values: (number | null)[], view: View, room = (view.width ?? 80) - 40): string {
+export function fitSpark(
+  values: (number | null)[],
+  shapes: Shapes,
+  width: number | undefined,
+  room = (width ?? 80) - 40,
+): string {
+  const { sparkline } = shapes;
   const cells = Math.max(8, room);
   if (values.length <= cells) return sparkline(values);
   const buckets: (number | null)[] = [];
@@ -359,7 +387,7 @@ function fitSpark(values: (number | null)[], view: View, room = (view.width ?? 8
  */
 export function detailLines(value: unknown, view: View): string[] {
   const entries: Entry[] = [];
-  entriesOf(value, '', view, entries);
+  entriesOf(value, '', view.shapes !== undefined, entries);
   if (entries.length === 0) return ['(empty)'];
   let keyWidth = 0;
   for (const e of entries) if (e.kind === 'field') keyWidth = Math.max(keyWidth, textWidth(sanitizeLine(e.key)));
@@ -394,7 +422,7 @@ export function detailLines(value: unknown, view: View): string[] {
       const rows: Cell[][] = [columns.map((c) => headerCell(c, view.paint))];
       for (const item of e.items) rows.push(columns.map((c) => valueCell(c, pathValue(item, c), view)));
       out.push(...tableLines(rows, { indent: '  ', width: view.width }));
-    } else {
+    } else if (view.shapes) {
       const first = e.items[0]?.[e.time] as string;
       const last = e.items[e.items.length - 1]?.[e.time] as string;
       out.push(`${view.paint.key(key)}:  ${e.items.length} from ${timeText(first, view)} to ${timeText(last, view)}`);
@@ -405,64 +433,10 @@ export function detailLines(value: unknown, view: View): string[] {
           return v === null || v === undefined ? null : Number(numberSource(v) ?? v);
         });
         const room = (view.width ?? 80) - nameWidth - 4 - 30;
-        out.push(`  ${padEnd(sanitizeLine(field), nameWidth)}  ${fitSpark(values, view, room)}  ${rangeText(values)}`);
+        const spark = fitSpark(values, view.shapes, view.width, room);
+        out.push(`  ${padEnd(sanitizeLine(field), nameWidth)}  ${spark}  ${rangeText(values)}`);
       }
     }
-  }
-  return out;
-}
-
-// ------------------------------------------------------------------ markdown
-
-function mdCell(text: string): string {
-  return sanitizeLine(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|') || ' ';
-}
-
-function mdTable(head: string[], rows: string[][]): string[] {
-  return [
-    `| ${head.map(mdCell).join(' | ')} |`,
-    `|${head.map(() => '---').join('|')}|`,
-    ...rows.map((row) => `| ${row.map(mdCell).join(' | ')} |`),
-  ];
-}
-
-/**
- * A Markdown document to paste into an incident note or a pull request: a
- * title, the fields as a two-column table, and each list of objects as a
- * table under its own heading.
- */
-export function markdownLines(value: unknown, title?: string): string[] {
-  if (Array.isArray(value) && value.every((item) => isPlainObject(item)) && value.length > 0) {
-    const columns = wideColumns(value);
-    return mdTable(
-      columns,
-      value.map((item) => columns.map((c) => cellText(pathValue(item, c)))),
-    );
-  }
-  const entries: Entry[] = [];
-  entriesOf(value, '', PLAIN_VIEW, entries);
-  const out: string[] = [];
-  const id = isPlainObject(value) && typeof value.id === 'string' ? value.id : undefined;
-  const heading = [title, id].filter((t) => t !== undefined).join(' ');
-  if (heading) out.push(`# ${sanitizeLine(heading)}`, '');
-  const fields = entries.filter((e): e is Extract<Entry, { kind: 'field' }> => e.kind === 'field');
-  if (fields.length > 0)
-    out.push(
-      ...mdTable(
-        ['field', 'value'],
-        fields.map((e) => [e.key, cellText(e.value)]),
-      ),
-    );
-  for (const e of entries) {
-    if (e.kind === 'field') continue;
-    out.push('', `## ${sanitizeLine(e.key)}`, '');
-    const columns = wideColumns(e.items);
-    out.push(
-      ...mdTable(
-        columns,
-        e.items.map((item) => columns.map((c) => cellText(pathValue(item, c)))),
-      ),
-    );
   }
   return out;
 }

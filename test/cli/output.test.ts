@@ -81,3 +81,50 @@ describe('one item', () => {
     expect(r.stdout).toMatch(/^tags {2,}\[\]$/m);
   });
 });
+
+describe('reports', () => {
+  it('reports get ID -o markdown prints the report as a document: fields, hourly series and incidents', async () => {
+    const created = await f.cpk([
+      'monitors',
+      'create',
+      '--name',
+      'md',
+      '--target',
+      'https://flaky.md.example.com',
+      '-q',
+    ]);
+    const id = created.stdout.trim();
+    expect((await f.cpk(['monitors', 'get', id, '--json'])).code).toBe(0); // the simulated check
+    const reportId = `rpt_${id.slice(4)}`;
+    const [json, md] = await Promise.all([
+      f.cpk(['reports', 'get', reportId, '--json']),
+      f.cpk(['reports', 'get', reportId, '-o', 'markdown']),
+    ]);
+    expect(md.code).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      hourly: Record<string, unknown>[];
+      incidents: Record<string, unknown>[];
+    };
+    const lines = md.stdout.split('\n');
+    expect(lines.slice(0, 4)).toEqual([`# Report ${reportId}`, '', '| field | value |', '|---|---|']);
+    expect(lines).toContain('| uptime_percent | 87.5 |');
+    const cell = (v: unknown) => (v === null ? '-' : String(v));
+    const row = (item: Record<string, unknown>) => `| ${Object.values(item).map(cell).join(' | ')} |`;
+    const hourly = lines.indexOf('## hourly');
+    expect(lines.slice(hourly + 2, hourly + 6).map((l) => l.replace(/`.*`/, '`…`'))).toEqual(
+      ['checks', 'failures', 'avg_latency_ms', 'p95_latency_ms'].map((k) =>
+        expect.stringMatching(`^- ${k}: \`…\` min `),
+      ),
+    );
+    const table = lines.indexOf('| hour | checks | failures | avg_latency_ms | p95_latency_ms |');
+    expect(lines.slice(table + 2, table + 26)).toEqual(report.hourly.map(row));
+    const incidents = lines.indexOf('## incidents');
+    expect(report.incidents.length).toBeGreaterThan(0);
+    expect(lines.slice(incidents + 2, incidents + 4 + report.incidents.length)).toEqual([
+      '| start | end | duration_seconds | failed_checks | cause |',
+      '|---|---|---|---|---|',
+      ...report.incidents.map(row),
+    ]);
+    expect(md.stdout.endsWith(`${row(report.incidents.at(-1)!)}\n`)).toBe(true);
+  });
+});

@@ -13,13 +13,15 @@ import {
   defaultColumns,
   detailLines,
   leafPaths,
-  markdownLines,
   pathValue,
   rowLines,
   tableLines,
   type View,
 } from '../../src/output/render.js';
 import { PLAIN } from '../../src/output/palette.js';
+import { markdownLines } from '../../src/output/markdown.js';
+import { monitorReportBody } from '../../src/emulator/reports.js';
+import * as shapes from '../../src/output/sparkline.js';
 import { padEnd, wrapText, textWidth } from '../../src/output/text.js';
 import { InterruptedError, UsageError } from '../../src/errors.js';
 
@@ -219,6 +221,21 @@ describe('detail tables', () => {
     expect(lines.slice(1).join(' ').replace(/ +/g, ' ')).toContain(long);
   });
 
+  it('a terminal that says it has 0 columns (a pty nobody sized) wraps at COLUMNS, else 80', async () => {
+    const long = 'x '.repeat(100).trim();
+    for (const [env, width] of [
+      [{}, 80],
+      [{ COLUMNS: '60' }, 60],
+    ] as const) {
+      const { out, stdout } = output({ colorFlag: false, columnsOfTerminal: 0 }, { stdoutIsTTY: true, env });
+      await out.print({ v: long });
+      const lines = stdout().trimEnd().split('\n');
+      const widest = Math.max(...lines.map((l) => l.length));
+      expect(widest).toBeLessThanOrEqual(width);
+      expect(widest).toBeGreaterThan(width - 3);
+    }
+  });
+
   it('on a terminal, a numeric series is a sparkline and a percentage a bar', async () => {
     const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true });
     await out.print({
@@ -307,7 +324,7 @@ describe('size and interrupts (issue 12 item 3)', () => {
 });
 
 describe('renderers (pure)', () => {
-  const plainTty: View = { tty: true, width: 80, now: NOW, paint: PLAIN };
+  const plainTty: View = { tty: true, shapes, width: 80, now: NOW, paint: PLAIN };
 
   it('textWidth counts wide characters as two cells and combining marks as none; padEnd and wrapText use it', () => {
     expect(textWidth('abc')).toBe(3);
@@ -366,5 +383,131 @@ describe('renderers (pure)', () => {
       '| x\\|y |   |',
       '| c\\\\d | - |',
     ]);
+  });
+});
+
+describe('a report as a picture (issue 14)', () => {
+  const report = monitorReportBody(
+    {
+      id: 'mon_abcdefgh2345',
+      report_id: 'rpt_abcdefgh2345',
+      status: 'up',
+      type: 'http',
+      target: 'https://flaky.example.com/health',
+      interval_seconds: 300,
+      last_check: { status: 'up', latency_ms: 143, checked_at: '2026-11-22T19:02:10.000Z' },
+    },
+    '24h',
+    '2026-11-22T19:04:00.000Z',
+  );
+
+  it('on an 80-column terminal: bars, sparklines per hourly field, the incidents as a sub-table', async () => {
+    const { out, stdout } = output({ colorFlag: false, columnsOfTerminal: 80 }, { stdoutIsTTY: true });
+    await out.print(report, { title: 'Report' });
+    expect(stdout()).toMatchInlineSnapshot(`
+      "id                          rpt_abcdefgh2345
+      monitor_id                  mon_abcdefgh2345
+      period                      24h
+      period_start                2026-11-21 19:00 UTC (24h ago)
+      period_end                  2026-11-22 19:00 UTC (5m ago)
+      uptime_percent              87.5  █████████████████▌··
+      checks                      288
+      failures                    36
+      avg_latency_ms              143
+      latency_percentiles_ms.p50  132
+      latency_percentiles_ms.p90  183
+      latency_percentiles_ms.p95  191
+      latency_percentiles_ms.p99  484
+      latency_percentiles_ms.max  828
+      monitor_status              up
+      generated_at                2026-11-22 19:04 UTC (1m ago)
+      hourly:  24 from 2026-11-21 19:00 UTC (24h ago) to 2026-11-22 18:00 UTC (1h ago)
+        checks          ▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄  min 12  max 12  last 12
+        failures        ▁▁▁▁▃▂▁▁▁▁▅▅▁▁▁▁▂█▃▁▁▁▁▁  min 0  max 12  last 0
+        avg_latency_ms  ▃▃▂▂▂▂▁▄▁▃▂▁▂▄▃▆▄ ▅▅▅█▄▃  min 99  max 231  last 143
+        p95_latency_ms  ▁▁▁▁▁▃▁▅▁▄▁▁▁▄▁▆▂ ▂▂▂█▂▁  min 120  max 828  last 169
+      incidents:
+        START          END             DURATION_SECONDS  FAILED_CHECKS  CAUSE
+        2026-11-21     2026-11-22      1800              6              timeout after
+        23:40 UTC      00:10 UTC (19h                                   10s
+        (19h ago)      ago)
+        2026-11-22     2026-11-22      3900              13             timeout after
+        05:30 UTC      06:35 UTC (13h                                   10s
+        (14h ago)      ago)
+        2026-11-22     2026-11-22      5100              17             HTTP 503
+        11:55 UTC (7h  13:20 UTC (6h
+        ago)           ago)
+      "
+    `);
+  });
+
+  it('-o markdown: the fields, a sparkline per hourly field, then the tables', async () => {
+    const { out, stdout } = output({ format: 'markdown' });
+    await out.print(report, { title: 'Report' });
+    expect(stdout()).toMatchInlineSnapshot(`
+      "# Report rpt_abcdefgh2345
+
+      | field | value |
+      |---|---|
+      | id | rpt_abcdefgh2345 |
+      | monitor_id | mon_abcdefgh2345 |
+      | period | 24h |
+      | period_start | 2026-11-21T19:00:00.000Z |
+      | period_end | 2026-11-22T19:00:00.000Z |
+      | uptime_percent | 87.5 |
+      | checks | 288 |
+      | failures | 36 |
+      | avg_latency_ms | 143 |
+      | latency_percentiles_ms.p50 | 132 |
+      | latency_percentiles_ms.p90 | 183 |
+      | latency_percentiles_ms.p95 | 191 |
+      | latency_percentiles_ms.p99 | 484 |
+      | latency_percentiles_ms.max | 828 |
+      | monitor_status | up |
+      | generated_at | 2026-11-22T19:04:00.000Z |
+
+      ## hourly
+
+      - checks: \`▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄\` min 12  max 12  last 12
+      - failures: \`▁▁▁▁▃▂▁▁▁▁▅▅▁▁▁▁▂█▃▁▁▁▁▁\` min 0  max 12  last 0
+      - avg_latency_ms: \`▃▃▂▂▂▂▁▄▁▃▂▁▂▄▃▆▄ ▅▅▅█▄▃\` min 99  max 231  last 143
+      - p95_latency_ms: \`▁▁▁▁▁▃▁▅▁▄▁▁▁▄▁▆▂ ▂▂▂█▂▁\` min 120  max 828  last 169
+
+      | hour | checks | failures | avg_latency_ms | p95_latency_ms |
+      |---|---|---|---|---|
+      | 2026-11-21T19:00:00.000Z | 12 | 0 | 145 | 165 |
+      | 2026-11-21T20:00:00.000Z | 12 | 0 | 130 | 159 |
+      | 2026-11-21T21:00:00.000Z | 12 | 0 | 124 | 149 |
+      | 2026-11-21T22:00:00.000Z | 12 | 0 | 116 | 136 |
+      | 2026-11-21T23:00:00.000Z | 12 | 4 | 117 | 131 |
+      | 2026-11-22T00:00:00.000Z | 12 | 2 | 127 | 336 |
+      | 2026-11-22T01:00:00.000Z | 12 | 0 | 99 | 120 |
+      | 2026-11-22T02:00:00.000Z | 12 | 0 | 154 | 484 |
+      | 2026-11-22T03:00:00.000Z | 12 | 0 | 102 | 121 |
+      | 2026-11-22T04:00:00.000Z | 12 | 0 | 131 | 379 |
+      | 2026-11-22T05:00:00.000Z | 12 | 6 | 111 | 128 |
+      | 2026-11-22T06:00:00.000Z | 12 | 7 | 107 | 127 |
+      | 2026-11-22T07:00:00.000Z | 12 | 0 | 119 | 143 |
+      | 2026-11-22T08:00:00.000Z | 12 | 0 | 159 | 391 |
+      | 2026-11-22T09:00:00.000Z | 12 | 0 | 140 | 159 |
+      | 2026-11-22T10:00:00.000Z | 12 | 0 | 186 | 671 |
+      | 2026-11-22T11:00:00.000Z | 12 | 1 | 149 | 186 |
+      | 2026-11-22T12:00:00.000Z | 12 | 12 | - | - |
+      | 2026-11-22T13:00:00.000Z | 12 | 4 | 168 | 196 |
+      | 2026-11-22T14:00:00.000Z | 12 | 0 | 166 | 197 |
+      | 2026-11-22T15:00:00.000Z | 12 | 0 | 167 | 195 |
+      | 2026-11-22T16:00:00.000Z | 12 | 0 | 231 | 828 |
+      | 2026-11-22T17:00:00.000Z | 12 | 0 | 160 | 185 |
+      | 2026-11-22T18:00:00.000Z | 12 | 0 | 143 | 169 |
+
+      ## incidents
+
+      | start | end | duration_seconds | failed_checks | cause |
+      |---|---|---|---|---|
+      | 2026-11-21T23:40:00.000Z | 2026-11-22T00:10:00.000Z | 1800 | 6 | timeout after 10s |
+      | 2026-11-22T05:30:00.000Z | 2026-11-22T06:35:00.000Z | 3900 | 13 | timeout after 10s |
+      | 2026-11-22T11:55:00.000Z | 2026-11-22T13:20:00.000Z | 5100 | 17 | HTTP 503 |
+      "
+    `);
   });
 });
