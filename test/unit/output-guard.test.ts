@@ -73,6 +73,7 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['stdoutIsTTY', 'none'],
   ['stderrIsTTY', 'none'],
   ['guardedStderr', 'none'],
+  ['shapes', 'none'],
   ['toStdout', 'stdout'],
   ['toStderr', 'stderr'],
 ]);
