@@ -4,7 +4,7 @@
 // kept under the base URL (src/http/raw-path.ts).
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { ApiError, UsageError } from '../errors.js';
+import { ApiError, ExitCode, UsageError } from '../errors.js';
 import { parseJsonFlag } from '../parse/data.js';
 import { fieldsFromFlags, isPlainObject, mergeInto } from '../parse/fields.js';
 import type { RequestSpec } from '../http/client.js';
@@ -115,7 +115,7 @@ export async function run(opts: ApiCommandOptions, ctx: Context): Promise<void> 
         requestId: res.requestId,
         contentType: type,
       },
-      { exitCode: 1 },
+      { exitCode: ExitCode.FAILURE },
     );
   }
   // Not JSON: the body as it came, made safe only when it goes to a terminal.

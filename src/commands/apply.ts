@@ -6,15 +6,12 @@ import {
   addConcurrencyOption,
   addLockOption,
   addManifestOptions,
-  failuresError,
-  openManifest,
   parseConcurrency,
   parseLockTimeout,
   parseManifestFlags,
-  readPlan,
   type ManifestFlags,
-  type Opened,
 } from './manifest-flags.js';
+import { failuresError, openManifest, readPlan, type Opened } from './manifest-run.js';
 
 export interface ApplyCommandOptions extends ManifestFlags {
   prune: boolean;

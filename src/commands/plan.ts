@@ -5,12 +5,11 @@ import { action, examples, type Runtime } from './action.js';
 import {
   addConcurrencyOption,
   addManifestOptions,
-  openManifest,
   parseConcurrency,
   parseManifestFlags,
-  readPlan,
   type ManifestFlags,
 } from './manifest-flags.js';
+import { openManifest, readPlan } from './manifest-run.js';
 
 export interface PlanCommandOptions extends ManifestFlags {
   prune: boolean;
