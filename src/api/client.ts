@@ -206,7 +206,7 @@ function unexpected(res: HttpResponse, wanted: string): ApiError {
       requestId: res.requestId,
       contentType: res.headers['content-type'],
     },
-    { exitCode: 1 },
+    { exitCode: ExitCode.FAILURE },
   );
 }
 

@@ -149,7 +149,7 @@ async function writeCache(entry: CachedSpec, env: Env, debug: (line: string) => 
     if (Buffer.byteLength(text) > MAX_CACHED_BYTES) return debug('openapi: document too large to cache');
     const path = specCachePath(entry.baseUrl, env);
     mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-    const { writeFileAtomic } = await import('../manifest/atomic.js');
+    const { writeFileAtomic } = await import('../atomic-file.js');
     await writeFileAtomic(path, text);
   } catch (error) {
     debug(`openapi: could not write the cache (${(error as Error).message})`);

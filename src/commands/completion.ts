@@ -33,5 +33,5 @@ export function register(program: Command, runtime: Runtime): void {
 export async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
   // The generators are loaded only here: they stay off every other command's start-up.
   const { completionScript } = await import('../completion/index.js');
-  ctx.io.stdout.write(completionScript(opts.shell, opts.program));
+  ctx.out.printText(completionScript(opts.shell, opts.program));
 }

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { action, examples, type Runtime } from './action.js';
+import { action, examples, type RawOptions, type Runtime } from './action.js';
 
 export interface EmulatorCommandOptions {
   host: string;
@@ -24,6 +24,20 @@ function parseNumber(value: unknown, flag: string, check: (n: number) => boolean
   return n;
 }
 
+/** commander's raw values to EmulatorCommandOptions (usage errors on bad input). */
+export function parseEmulatorOptions(raw: RawOptions): EmulatorCommandOptions {
+  return {
+    host: String(raw.host),
+    port: parseNumber(raw.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port from 0 to 65535'),
+    token: raw.token as string | undefined,
+    latencyMs: parseNumber(raw.latency, '--latency', (n) => n >= 0, 'milliseconds >= 0'),
+    failRate: parseNumber(raw.failRate, '--fail-rate', (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1'),
+    adminSecret: raw.adminSecret as string | undefined,
+    quiet: raw.quiet === true,
+    persist: typeof raw.persist === 'string' ? resolve(raw.persist) : undefined,
+  };
+}
+
 export function register(program: Command, runtime: Runtime): void {
   const cmd = program
     .command('emulator')
@@ -36,28 +50,7 @@ export function register(program: Command, runtime: Runtime): void {
     .option('--admin-secret <secret>', 'secret for the fault-injection routes (default: random, printed)')
     .option('--persist <file>', 'keep the state in FILE across restarts (loaded at start, written on each change)')
     .option('-q, --quiet', 'do not log requests to stderr')
-    .action(
-      action(runtime, (ctx, _args, opts) =>
-        run(
-          {
-            host: String(opts.host),
-            port: parseNumber(
-              opts.port,
-              '--port',
-              (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
-              'a port from 0 to 65535',
-            ),
-            token: opts.token as string | undefined,
-            latencyMs: parseNumber(opts.latency, '--latency', (n) => n >= 0, 'milliseconds >= 0'),
-            failRate: parseNumber(opts.failRate, '--fail-rate', (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1'),
-            adminSecret: opts.adminSecret as string | undefined,
-            quiet: opts.quiet === true,
-            persist: typeof opts.persist === 'string' ? resolve(opts.persist) : undefined,
-          },
-          ctx,
-        ),
-      ),
-    );
+    .action(action(runtime, (ctx, _args, opts) => run(parseEmulatorOptions(opts), ctx)));
   examples(
     cmd,
     'cpk emulator',

@@ -12,8 +12,9 @@ import type { Context } from '../context.js';
 import { ExitCode, UsageError, CpkError } from '../errors.js';
 import type { Noun, ParamInfo } from '../api/spec.js';
 import type { Api } from '../api/client.js';
-import { parseConcurrency } from '../parse/ids.js';
+import { parseConcurrency } from '../parse/concurrency.js';
 import { action, collect, examples, type RawOptions, type Runtime } from './action.js';
+import { concurrencyOption } from './options.js';
 
 export interface ListOptions {
   noun: Noun;
@@ -66,7 +67,7 @@ export function registerList(parent: Command, noun: Noun, runtime: Runtime): voi
   if (noun === 'monitors') {
     cmd
       .option('--refresh', 'without a service list: fetch each known monitor, dropping those that are gone')
-      .option('--concurrency <n>', 'requests in flight at once with --refresh (default 8)');
+      .addOption(concurrencyOption('requests in flight at once with --refresh (default 8)'));
   }
   cmd.action(action(runtime, (ctx, _args, opts) => runList(parseListOptions(noun, opts), ctx)));
   examples(

@@ -16,8 +16,8 @@
 // - Never required: a command records what it saw in memory and writes once
 //   when it ends (InventoryRecorder.flush); a file that cannot be read or
 //   written is reported once under --debug, and the command goes on.
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from './paths.js';
 
@@ -83,7 +83,7 @@ type Change = { op: 'seen'; id: string; name: string | undefined; at: number } |
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function withLock<T>(path: string, work: () => T): Promise<T> {
+async function withLock<T>(path: string, work: () => T | Promise<T>): Promise<T> {
   const lock = `${path}.lock`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
@@ -105,7 +105,7 @@ async function withLock<T>(path: string, work: () => T): Promise<T> {
     }
   }
   try {
-    return work();
+    return await work();
   } finally {
     rmSync(lock, { force: true });
   }
@@ -157,18 +157,12 @@ export class InventoryRecorder {
       const current = readFile(this.path, this.baseUrl, this.fingerprint);
       if (!changes.some((c) => changesFile(current, c))) return;
       mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
-      await withLock(this.path, () => {
+      await withLock(this.path, async () => {
         const file = readFile(this.path, this.baseUrl, this.fingerprint);
         for (const change of changes) apply(file, change);
         bound(file);
-        const temp = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
-        const fd = openSync(temp, 'wx', 0o600);
-        try {
-          writeSync(fd, JSON.stringify(file));
-        } finally {
-          closeSync(fd);
-        }
-        renameSync(temp, this.path);
+        const { writeFileAtomic } = await import('../atomic-file.js');
+        await writeFileAtomic(this.path, JSON.stringify(file), { mode: 0o600, durable: false });
       });
     } catch (error) {
       this.debug(`inventory: not updated (${(error as Error).message}): ${this.path}`);

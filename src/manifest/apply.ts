@@ -9,7 +9,7 @@ import type { Api } from '../api/client.js';
 import { ApiError, AuthError, CpkError, ExitCode, NetworkError, UsageError } from '../errors.js';
 import { setOwn, type JsonObject } from '../parse/fields.js';
 import type { ChannelStep, MonitorStep, Plan } from './plan.js';
-import { runPool } from './pool.js';
+import { runPool } from '../pool.js';
 import type { MonitorRecord, StateStore } from './state.js';
 
 export type Step = { kind: 'monitor'; step: MonitorStep } | { kind: 'channel'; step: ChannelStep };

@@ -2,6 +2,15 @@
 // spinners and errors to stderr. Decoration (color, spinners) only on a
 // terminal, never under --json, NO_COLOR or CI.
 //
+// Sanitizing and redaction happen here, in two private writers, and nowhere
+// else (test/unit/output-guard.test.ts proves it for every method):
+//   stderr (messages for a person): escape sequences and control characters
+//     removed, tokens and bearer credentials masked, always;
+//   stdout (data): escape sequences removed (cpk's own colors kept) and never
+//     redacted, since a script may ask for the data itself (`auth token`);
+//     printData alone writes its text exactly when stdout is not a terminal
+//     (a raw body, a curl command, a token, for a pipe).
+//
 // Results: commands hand Output data, never strings, and Output prints it in
 // the format chosen with `-o` (kubectl's printers; src/output/format.ts):
 //
@@ -20,8 +29,9 @@
 // time is linear in the size of the document (src/output/render.ts).
 import type { IO } from '../io.js';
 import { InterruptedError } from '../errors.js';
+import { writeItemError } from './errors.js';
 import { toJson } from './json.js';
-import { sanitize, sanitizeLine } from './sanitize.js';
+import { sanitize, sanitizeKeepingColor, sanitizeLine } from './sanitize.js';
 import { redactSecrets } from './redact.js';
 import { COLORS, PLAIN, statusPainter } from './palette.js';
 import type { OutputFormat } from './format.js';
@@ -102,34 +112,108 @@ export class Output {
     if (this.query) {
       const selected = this.query(value);
       if (typeof selected === 'string') {
-        this.io.stdout.write(`${this.io.stdoutIsTTY ? sanitize(selected) : selected}\n`);
+        this.printData(`${selected}\n`);
         return;
       }
       value = selected;
     }
     const format = this.format;
-    if (format === 'yaml') this.io.stdout.write(`${yamlLines(value).join('\n')}\n`);
+    if (format === 'yaml') this.toStdout(`${yamlLines(value).join('\n')}\n`, 'encoded');
     else if (format === 'jsonl' && Array.isArray(value))
-      for (const item of value) this.io.stdout.write(`${toJson(item, 0)}\n`);
-    else this.io.stdout.write(`${toJson(value, options.compact || format === 'jsonl' ? 0 : 2)}\n`);
+      for (const item of value) this.toStdout(`${toJson(item, 0)}\n`, 'encoded');
+    else this.toStdout(`${toJson(value, options.compact || format === 'jsonl' ? 0 : 2)}\n`, 'encoded');
   }
 
   /** A plain line of result on stdout (sanitized: it may hold server text). */
   printLine(text: string): void {
-    this.io.stdout.write(`${sanitize(text)}\n`);
+    this.toStdout(`${text}\n`);
   }
 
-  /** A message for the person on stderr (progress, confirmations, warnings). */
+  /** Text for stdout as it is, sanitized (a YAML document, a completion script, a blank line between tables). */
+  printText(text: string): void {
+    this.toStdout(text);
+  }
+
+  /**
+   * Text cpk rendered and painted itself (a plan, a summary): sanitized, with
+   * the colors of cpk's palettes kept.
+   */
+  printRendered(text: string): void {
+    this.toStdout(text, 'painted');
+  }
+
+  /**
+   * Data a script pipes on (a raw response body, a curl command, a token):
+   * written exactly as given when stdout is not a terminal, sanitized when it
+   * is. Never redacted: it is what was asked for.
+   */
+  printData(text: string): void {
+    this.toStdout(text, this.io.stdoutIsTTY ? 'text' : 'exact');
+  }
+
+  /** Clears a terminal for the next frame of a live view (`--watch`); a dumb terminal gets a blank line. */
+  clearScreen(): void {
+    this.toStdout(this.io.env.TERM === 'dumb' ? '\n' : CLEAR_SCREEN, 'exact');
+  }
+
+  /** A message for the person on stderr (progress, confirmations): sanitized and redacted, newlines kept. */
   info(text: string): void {
-    this.io.stderr.write(`${sanitize(text)}\n`);
+    this.toStderr(`${text}\n`);
   }
 
   warn(text: string): void {
-    this.io.stderr.write(`${redactSecrets(sanitizeLine(`warning: ${text}`))}\n`);
+    this.toStderr(`${sanitizeLine(`warning: ${text}`)}\n`);
   }
 
   debug(text: string): void {
-    if (this.settings.debug) this.io.stderr.write(`${redactSecrets(sanitizeLine(text))}\n`);
+    if (this.settings.debug) this.toStderr(`${sanitizeLine(text)}\n`);
+  }
+
+  /**
+   * One failed item of a bulk command on stderr (a line naming it, or a JSON
+   * object under --json); returns its exit code.
+   */
+  itemError(item: { label: string; fields: Record<string, unknown> }, error: unknown): number {
+    return writeItemError(this.guardedStderr(), item, error, { json: this.json });
+  }
+
+  /** Asks for a secret on the terminal without echoing it (src/output/secret-prompt.ts); the question goes to stderr. */
+  async promptSecret(question: string): Promise<string> {
+    const { promptSecret } = await import('./secret-prompt.js');
+    return promptSecret(this.guardedStderr(), question, this.settings.signal);
+  }
+
+  /** Whether stdout and stderr are terminals (live views, refresh notes). */
+  get stdoutIsTTY(): boolean {
+    return this.io.stdoutIsTTY;
+  }
+
+  get stderrIsTTY(): boolean {
+    return this.io.stderrIsTTY;
+  }
+
+  /**
+   * The one writer of stdout, never redacting (stdout is data). `text` may
+   * hold server text: escape sequences and control characters out. `painted`
+   * was rendered and colored by cpk: the same, keeping cpk's own colors.
+   * `encoded` is JSON or YAML, whose encoders escape what a terminal could act
+   * on (src/output/json.ts, yaml.ts): written as it is, so the value stays
+   * exact. `exact`: printData to a pipe, and cpk's own clear-screen.
+   */
+  private toStdout(text: string, kind: 'text' | 'painted' | 'encoded' | 'exact' = 'text'): void {
+    if (kind === 'text') text = sanitize(text);
+    else if (kind === 'painted') text = sanitizeKeepingColor(text);
+    this.io.stdout.write(text);
+  }
+
+  /** This IO with stderr going through toStderr, for the helpers that write to an IO. */
+  private guardedStderr(): IO {
+    return { ...this.io, stderr: { write: (text: string) => this.toStderr(text) } };
+  }
+
+  /** The one writer of stderr text: escape sequences and control characters out, secrets masked. */
+  private toStderr(text: string): void {
+    this.io.stderr.write(redactSecrets(sanitize(text)));
   }
 
   /** What the terminal allows: width, color, ages, sparklines (with `shapes`, see shapes()). */
@@ -165,7 +249,7 @@ export class Output {
     for (let i = 0; i < lines.length; i += CHUNK_LINES) {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       if (signal?.aborted) throw new InterruptedError();
-      this.io.stdout.write(`${lines.slice(i, i + CHUNK_LINES).join('\n')}\n`);
+      this.toStdout(`${lines.slice(i, i + CHUNK_LINES).join('\n')}\n`, 'painted');
     }
   }
 
@@ -275,7 +359,7 @@ export class Output {
           if (done) return;
           // isEnabled: decorate() already decided (it reads the IO's env, not process.env).
           spinner = ora({
-            text,
+            text: redactSecrets(sanitizeLine(text)),
             stream: this.io.stderr as NodeJS.WritableStream,
             discardStdin: false,
             isEnabled: true,
@@ -303,6 +387,9 @@ export class Output {
     }
   }
 }
+
+/** Home the cursor and clear the screen. */
+const CLEAR_SCREEN = '\u001b[H\u001b[2J';
 
 export interface ListPrinter {
   /** Items of the list (a page): printed now under -o jsonl, held for the others. */

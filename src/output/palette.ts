@@ -10,6 +10,8 @@ export interface Palette {
   bad: Painter;
   warn: Painter;
   changed: Painter;
+  /** Magenta: the plan's notes (a monitor kept, a channel dropped). */
+  note: Painter;
 }
 
 const sgr =
@@ -24,6 +26,7 @@ export const PLAIN: Palette = {
   bad: (t) => t,
   warn: (t) => t,
   changed: (t) => t,
+  note: (t) => t,
 };
 
 export const COLORS: Palette = {
@@ -33,6 +36,7 @@ export const COLORS: Palette = {
   bad: sgr(31, 39),
   warn: sgr(33, 39),
   changed: sgr(7, 27),
+  note: sgr(35, 39),
 };
 
 /** The painter for a value of a status field (up green, down red, paused dim), or undefined. */

@@ -13,7 +13,7 @@ import { numberSource } from './exact.js';
 // Plain (unquoted) only for words a YAML 1.1 or 1.2 reader keeps as strings.
 const PLAIN = /^[A-Za-z_/][A-Za-z0-9_./@:+-]*(?: [A-Za-z0-9_./@:+-]+)*$/;
 const RESERVED = /^(?:true|false|yes|no|on|off|y|n|null|~)$/i;
-const UNSAFE = /[\u007f-\u009f\u2028\u2029\ufeff]/g;
+const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 function quote(text: string): string {
   return JSON.stringify(text).replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);

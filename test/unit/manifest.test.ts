@@ -9,7 +9,7 @@ import { ManifestError, parseManifest } from '../../src/manifest/load.js';
 import { covers, diffFields, patchOf } from '../../src/manifest/diff.js';
 import { entryFor, formatDuration, keyFor, manifestFor } from '../../src/manifest/entry.js';
 import { defaultStatePath, parseState, serializeState, StateStore } from '../../src/manifest/state.js';
-import { writeFileAtomic } from '../../src/manifest/atomic.js';
+import { writeFileAtomic } from '../../src/atomic-file.js';
 import { buildPlan, hasChanges, type MonitorStep } from '../../src/manifest/plan.js';
 import { applyPlan, certainlyNotCreated } from '../../src/manifest/apply.js';
 import { parseDuration } from '../../src/parse/duration.js';

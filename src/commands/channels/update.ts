@@ -2,10 +2,10 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { endpoints } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
-import { parseDataFlag } from '../../parse/data.js';
-import { fieldsFromFlags, mergeInto, type JsonObject } from '../../parse/fields.js';
+import type { JsonObject } from '../../parse/fields.js';
 import { checkId } from '../../parse/id.js';
-import { action, collect, examples, type Runtime } from '../action.js';
+import { action, examples, type RawOptions, type Runtime } from '../action.js';
+import { dataOption, dryRunOption, fieldsFromBodyFlags, setOption, setStringOption } from '../options.js';
 import { printDryRun } from '../dry-run.js';
 
 export interface ChannelUpdateOptions {
@@ -19,32 +19,30 @@ export function register(channels: Command, runtime: Runtime): void {
     .command('update')
     .description("Change settings of a channel (the fields are the service's own)")
     .argument('<id>', 'channel id')
-    .option(
-      '--set <key=value>',
-      'set a field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)',
-      collect,
-    )
-    .option('--set-string <key=value>', 'set a field to a string, always (repeatable)', collect)
-    .option('--data <json>', 'fields as a JSON object, @file, or - for stdin (flags are merged over it)')
-    .option('--dry-run', 'print the request as a curl command and send nothing')
+    .addOption(setOption())
+    .addOption(setStringOption())
+    .addOption(dataOption())
+    .addOption(dryRunOption())
     .action(
-      action(runtime, async (ctx, [id], opts) => {
-        const channelId = checkId(id as string, 'channel id');
-        const changes: JsonObject = typeof opts.data === 'string' ? await parseDataFlag(opts.data, ctx.io.stdin) : {};
-        mergeInto(
-          changes,
-          fieldsFromFlags({ set: opts.set as string[] | undefined, setString: opts.setString as string[] | undefined }),
-        );
-        if (Object.keys(changes).length === 0)
-          throw new UsageError('nothing to update: give --set, --set-string or --data');
-        await run({ id: channelId, changes, dryRun: opts.dryRun === true }, ctx);
-      }),
+      action(runtime, async (ctx, args, opts) => run(await parseChannelUpdateOptions(args, opts, ctx.io.stdin), ctx)),
     );
   examples(
     cmd,
     'cpk channels update ch_ops --set enabled=false',
     'cpk channels update ch_ops --data \'{"name":"Ops"}\' --json',
   );
+}
+
+/** commander's raw values to ChannelUpdateOptions (usage errors on bad input); `--data -` reads stdin. */
+export async function parseChannelUpdateOptions(
+  [id]: string[],
+  raw: RawOptions,
+  stdin: NodeJS.ReadableStream,
+): Promise<ChannelUpdateOptions> {
+  const channelId = checkId(id as string, 'channel id');
+  const changes = await fieldsFromBodyFlags(raw, stdin);
+  if (Object.keys(changes).length === 0) throw new UsageError('nothing to update: give --set, --set-string or --data');
+  return { id: channelId, changes, dryRun: raw.dryRun === true };
 }
 
 export async function run(opts: ChannelUpdateOptions, ctx: Context): Promise<void> {

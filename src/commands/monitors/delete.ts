@@ -2,8 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { endpoints } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
-import { parseConcurrency, readIdList } from '../../parse/ids.js';
-import { action, examples, type Runtime } from '../action.js';
+import { readIdList } from '../../parse/ids.js';
+import { parseConcurrency } from '../../parse/concurrency.js';
+import type { IO } from '../../io.js';
+import { action, examples, type RawOptions, type Runtime } from '../action.js';
+import { concurrencyOption, dryRunOption } from '../options.js';
 import { runBulk } from '../bulk.js';
 import { printDryRun } from '../dry-run.js';
 
@@ -24,27 +27,9 @@ export function register(parent: Command, runtime: Runtime): void {
     .description('Delete monitors (asks first on a terminal; several ids, or - to read them from stdin)')
     .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line (needs --yes)')
     .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
-    .option('--concurrency <n>', 'requests in flight at once for several ids (default 8)')
-    .option('--dry-run', 'print the requests as curl commands and send nothing')
-    .action(
-      action(runtime, async (ctx, args, opts) => {
-        const yes = opts.yes === true;
-        const dryRun = opts.dryRun === true;
-        const concurrency = parseConcurrency(opts.concurrency);
-        // Checked before stdin is read: a script that forgot --yes learns it at once.
-        if (!yes && !dryRun && !ctx.io.stdinIsTTY) {
-          const what = args.length === 1 && args[0] !== '-' ? `monitor ${args[0]}` : 'monitors';
-          throw new UsageError(`refusing to delete ${what} without --yes (stdin is not a terminal); nothing was sent`);
-        }
-        if (!yes && !dryRun && args.includes('-')) {
-          throw new UsageError(
-            'ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent',
-          );
-        }
-        const list = await readIdList(args, ctx.io.stdin, 'monitor id');
-        await run({ ids: list.ids, single: list.single, fromStdin: list.fromStdin, yes, dryRun, concurrency }, ctx);
-      }),
-    );
+    .addOption(concurrencyOption('requests in flight at once for several ids (default 8)'))
+    .addOption(dryRunOption('print the requests as curl commands and send nothing'))
+    .action(action(runtime, async (ctx, args, opts) => run(await parseDeleteOptions(args, opts, ctx.io), ctx)));
   examples(
     cmd,
     'cpk monitors delete mon_123',
@@ -53,6 +38,30 @@ export function register(parent: Command, runtime: Runtime): void {
     'grep -v "^#" ids.txt | cpk monitors delete - --yes',
     'cpk monitors delete mon_123 --dry-run       # prints the curl command, sends nothing',
   );
+}
+
+/**
+ * commander's raw values to DeleteOptions (usage errors on bad input). Without
+ * --yes, stdin must be a terminal to answer the confirmation: checked before
+ * stdin is read, so a script that forgot --yes learns it at once.
+ */
+export async function parseDeleteOptions(
+  args: string[],
+  raw: RawOptions,
+  io: Pick<IO, 'stdin' | 'stdinIsTTY'>,
+): Promise<DeleteOptions> {
+  const yes = raw.yes === true;
+  const dryRun = raw.dryRun === true;
+  const concurrency = parseConcurrency(raw.concurrency);
+  if (!yes && !dryRun && !io.stdinIsTTY) {
+    const what = args.length === 1 && args[0] !== '-' ? `monitor ${args[0]}` : 'monitors';
+    throw new UsageError(`refusing to delete ${what} without --yes (stdin is not a terminal); nothing was sent`);
+  }
+  if (!yes && !dryRun && args.includes('-')) {
+    throw new UsageError('ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent');
+  }
+  const list = await readIdList(args, io.stdin, 'monitor id');
+  return { ids: list.ids, single: list.single, fromStdin: list.fromStdin, yes, dryRun, concurrency };
 }
 
 export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { parseConcurrency, readIdList } from '../../parse/ids.js';
+import { readIdList } from '../../parse/ids.js';
+import { parseConcurrency } from '../../parse/concurrency.js';
 import type { JsonObject } from '../../parse/fields.js';
-import { sanitize } from '../../output/sanitize.js';
-import { action, examples, type Runtime } from '../action.js';
+import { action, examples, type RawOptions, type Runtime } from '../action.js';
+import { concurrencyOption } from '../options.js';
 import { runBulk } from '../bulk.js';
 
 export interface GetOptions {
@@ -20,15 +21,9 @@ export function register(parent: Command, runtime: Runtime): void {
     .command('get')
     .description('Show monitors (several ids, or - to read them from stdin)')
     .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line')
-    .option('--concurrency <n>', 'requests in flight at once for several ids (default 8)')
+    .addOption(concurrencyOption('requests in flight at once for several ids (default 8)'))
     .option('--manifest', 'print them as manifest entries for cpk.yaml (YAML; JSON with --json)')
-    .action(
-      action(runtime, async (ctx, args, opts) => {
-        const concurrency = parseConcurrency(opts.concurrency);
-        const list = await readIdList(args, ctx.io.stdin, 'monitor id');
-        await run({ ids: list.ids, single: list.single, concurrency, manifest: opts.manifest === true }, ctx);
-      }),
-    );
+    .action(action(runtime, async (ctx, args, opts) => run(await parseGetOptions(args, opts, ctx.io.stdin), ctx)));
   examples(
     cmd,
     'cpk monitors get mon_123',
@@ -38,6 +33,17 @@ export function register(parent: Command, runtime: Runtime): void {
     'cpk monitors get - --query "[].status" < ids.txt',
     'cpk monitors get mon_1 mon_2 --manifest > cpk.yaml',
   );
+}
+
+/** commander's raw values to GetOptions (usage errors on bad input); `-` reads ids from stdin. */
+export async function parseGetOptions(
+  args: string[],
+  raw: RawOptions,
+  stdin: NodeJS.ReadableStream,
+): Promise<GetOptions> {
+  const concurrency = parseConcurrency(raw.concurrency);
+  const list = await readIdList(args, stdin, 'monitor id');
+  return { ids: list.ids, single: list.single, concurrency, manifest: raw.manifest === true };
 }
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
@@ -66,5 +72,5 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
 async function printManifestEntries(monitors: JsonObject[], ctx: Context): Promise<void> {
   const entry = await import('../../manifest/entry.js');
   if (ctx.out.json) ctx.out.printJson(entry.manifestFor(monitors).document);
-  else ctx.io.stdout.write(sanitize(await entry.manifestYaml(monitors)));
+  else ctx.out.printText(await entry.manifestYaml(monitors));
 }

@@ -25,6 +25,11 @@ export function parseWatch(opts: RawOptions): number | undefined {
   return seconds;
 }
 
+/** commander's raw values to ReportGetOptions (usage errors on bad input). */
+export function parseReportGetOptions([id]: string[], raw: RawOptions): ReportGetOptions {
+  return { id: checkId(id as string, 'report id'), watchSeconds: parseWatch(raw) };
+}
+
 export function register(reports: Command, runtime: Runtime): void {
   const cmd = reports
     .command('get')
@@ -32,11 +37,7 @@ export function register(reports: Command, runtime: Runtime): void {
     .argument('<id>', 'report id')
     .option('-w, --watch', 'refresh until Ctrl-C: in place on a terminal, else one JSON line per change')
     .option('--every <duration>', `time between refreshes with --watch: 10s, 1m, 5m (default ${DEFAULT_WATCH_EVERY})`)
-    .action(
-      action(runtime, (ctx, [id], opts) =>
-        run({ id: checkId(id as string, 'report id'), watchSeconds: parseWatch(opts) }, ctx),
-      ),
-    );
+    .action(action(runtime, (ctx, args, opts) => run(parseReportGetOptions(args, opts), ctx)));
   examples(
     cmd,
     'cpk reports get rpt_123',

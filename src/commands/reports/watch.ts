@@ -34,9 +34,6 @@ export interface WatchDeps {
  */
 export const VOLATILE_FIELDS: readonly string[] = ['generated_at'];
 
-/** Home the cursor and clear the screen. */
-const CLEAR_SCREEN = '\u001b[H\u001b[2J';
-
 export function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve(false);
@@ -99,7 +96,7 @@ function every(ms: number): string {
 export async function watchReport(opts: WatchOptions, ctx: Context, deps: WatchDeps = {}): Promise<void> {
   const wait = deps.pause ?? pause;
   const now = deps.now ?? (() => new Date());
-  const live = !ctx.out.json && ctx.io.stdoutIsTTY;
+  const live = !ctx.out.json && ctx.out.stdoutIsTTY;
   const api = await ctx.api();
   let previous: JsonObject | undefined;
   let lastLine: string | undefined;
@@ -118,9 +115,9 @@ export async function watchReport(opts: WatchOptions, ctx: Context, deps: WatchD
       if (live) {
         const changed = changedRows(previous, report);
         // A dumb terminal gets no escape sequences: the tables follow each other.
-        ctx.io.stdout.write(ctx.env.TERM === 'dumb' ? '\n' : CLEAR_SCREEN);
+        ctx.out.clearScreen();
         await ctx.out.printDetail(report, { changed });
-        if (ctx.io.stderrIsTTY)
+        if (ctx.out.stderrIsTTY)
           ctx.out.info(`refreshed at ${clock(now())}, every ${every(opts.everyMs)}; Ctrl-C to stop`);
       } else {
         const line = comparable(report);
