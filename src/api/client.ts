@@ -106,13 +106,13 @@ export class Api {
     if (this.observer) for (const item of items) if (isPlainObject(item)) this.observer.seen(item);
   }
 
-  /** A monitor answered 404 is gone: the observer forgets it. */
+  /** A monitor answered 404 is gone: the observer forgets it (and the error names it). */
   private async watch(id: string, request: Promise<HttpResponse>): Promise<HttpResponse> {
     try {
       return await request;
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) this.observer?.gone(id);
-      throw error;
+      throw named('monitor', id, error);
     }
   }
 
@@ -194,6 +194,28 @@ export class Api {
   close(): Promise<void> {
     return this.#http.close();
   }
+}
+
+/**
+ * A 404 whose message does not name the id ("not found") gets it: which of
+ * several ids, or of a script's variables, was wrong is the first question.
+ */
+function named(what: string, id: string, error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.status !== 404 || error.message.includes(id)) return error;
+  const message = error.message.toLowerCase().includes(what)
+    ? `${error.message}: ${id}`
+    : `${what} ${id}: ${error.message}`;
+  return new ApiError(
+    message,
+    {
+      status: error.status,
+      method: error.method,
+      url: error.url,
+      requestId: error.requestId,
+      contentType: error.contentType,
+    },
+    { exitCode: error.exitCode, hint: error.hint, cause: error },
+  );
 }
 
 function unexpected(res: HttpResponse, wanted: string): ApiError {

@@ -111,11 +111,11 @@ describe('exit codes', () => {
     expect(r.code).toBe(5);
   });
 
-  it('6: not found, with the server message and request id', async () => {
+  it('6: not found, with the server message, the id it did not name, and the request id', async () => {
     const r = await f.cpk(['monitors', 'get', 'mon_doesnotexist']);
     expect(r.code).toBe(6);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^cpk: monitor not found \(request id: req_[0-9a-f]+\)\n$/);
+    expect(r.stderr).toMatch(/^cpk: monitor not found: mon_doesnotexist \(request id: req_[0-9a-f]+\)\n$/);
   });
 
   it("6: another account's monitor is not found", async () => {
