@@ -25,6 +25,7 @@ describe('npm run bench', () => {
       'peak RSS of cpk monitors get ID --json (MiB)',
       'cpk monitors delete - --yes (20 ids)',
       'bash loop of curl (20 DELETEs) / cpk',
+      'cpk monitors list: 2000 rows as a table',
       'cpk apply --yes (20 new entries)',
       'cpk plan (20 unchanged)',
       'cpk apply --yes (20 unchanged)',

@@ -57,15 +57,15 @@ function isScalar(value: unknown): boolean {
   );
 }
 
-/** `3m ago`, `2h ago`, `in 5s`. */
+/** `45s ago`, `90m ago`, `5h ago`, `3d ago`, `in 5s`: whole units, rounded down, minutes up to 2 hours, hours up to 2 days. */
 export function age(ms: number): string {
   const future = ms < 0;
-  let s = Math.round(Math.abs(ms) / 1000);
+  const s = Math.floor(Math.abs(ms) / 1000);
   let text: string;
   if (s < 60) text = `${s}s`;
-  else if ((s = Math.round(s / 60)) < 60) text = `${s}m`;
-  else if ((s = Math.round(s / 60)) < 48) text = `${s}h`;
-  else text = `${Math.round(s / 24)}d`;
+  else if (s < 120 * 60) text = `${Math.floor(s / 60)}m`;
+  else if (s < 48 * 3600) text = `${Math.floor(s / 3600)}h`;
+  else text = `${Math.floor(s / 86400)}d`;
   return future ? `in ${text}` : `${text} ago`;
 }
 

@@ -204,9 +204,15 @@ describe('detail tables', () => {
   it('on a terminal, timestamps show their age; off one they print as sent', async () => {
     const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true });
     await out.print({ at: '2026-11-22T19:02:00Z', later: '2026-11-22T19:02:00.5+00:00' });
-    expect(stdout()).toBe('at     2026-11-22 19:02 UTC (3m ago)\nlater  2026-11-22 19:02 UTC (3m ago)\n');
+    expect(stdout()).toBe('at     2026-11-22 19:02 UTC (3m ago)\nlater  2026-11-22 19:02 UTC (2m ago)\n');
     expect(age(-5000)).toBe('in 5s');
     expect(age(3 * 86_400_000)).toBe('3d ago');
+    expect([age(59_999), age(91 * 60_000), age(121 * 60_000), age(47.9 * 3_600_000)]).toEqual([
+      '59s ago',
+      '91m ago',
+      '2h ago',
+      '47h ago',
+    ]);
   });
 
   it('wraps a long value inside its own column at 80 columns', async () => {
@@ -250,7 +256,7 @@ describe('detail tables', () => {
       [
         'uptime_percent  50  ██████████··········',
         'latencies       ▁▂▃█  min 1  max 8  last 8',
-        'hourly:  2 from 2026-11-22 17:00 UTC (2h ago) to 2026-11-22 18:00 UTC (1h ago)',
+        'hourly:  2 from 2026-11-22 17:00 UTC (2h ago) to 2026-11-22 18:00 UTC (65m ago)',
         '  checks  ▄▄  min 60  max 60  last 60',
         '  avg_ms  ▁█  min 100  max 300  last 300',
         '',
@@ -421,7 +427,7 @@ describe('a report as a picture (issue 14)', () => {
       latency_percentiles_ms.max  828
       monitor_status              up
       generated_at                2026-11-22 19:04 UTC (1m ago)
-      hourly:  24 from 2026-11-21 19:00 UTC (24h ago) to 2026-11-22 18:00 UTC (1h ago)
+      hourly:  24 from 2026-11-21 19:00 UTC (24h ago) to 2026-11-22 18:00 UTC (65m ago)
         checks          ▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄  min 12  max 12  last 12
         failures        ▁▁▁▁▃▂▁▁▁▁▅▅▁▁▁▁▂█▃▁▁▁▁▁  min 0  max 12  last 0
         avg_latency_ms  ▃▃▂▂▂▂▁▄▁▃▂▁▂▄▃▆▄ ▅▅▅█▄▃  min 99  max 231  last 143
@@ -429,13 +435,13 @@ describe('a report as a picture (issue 14)', () => {
       incidents:
         START          END             DURATION_SECONDS  FAILED_CHECKS  CAUSE
         2026-11-21     2026-11-22      1800              6              timeout after
-        23:40 UTC      00:10 UTC (19h                                   10s
+        23:40 UTC      00:10 UTC (18h                                   10s
         (19h ago)      ago)
         2026-11-22     2026-11-22      3900              13             timeout after
-        05:30 UTC      06:35 UTC (13h                                   10s
-        (14h ago)      ago)
+        05:30 UTC      06:35 UTC (12h                                   10s
+        (13h ago)      ago)
         2026-11-22     2026-11-22      5100              17             HTTP 503
-        11:55 UTC (7h  13:20 UTC (6h
+        11:55 UTC (7h  13:20 UTC (5h
         ago)           ago)
       "
     `);
