@@ -79,7 +79,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
 
   let raw: string;
   if (opts.withToken) {
-    raw = await readAll(ctx.io.stdin);
+    raw = await readAll(ctx.io.stdin, 64 * 1024, 'the token on stdin');
   } else if (ctx.io.stdinIsTTY) {
     raw = await ctx.out.promptSecret(`Token for profile "${name}" (${baseUrl.value}), input hidden: `);
   } else {
