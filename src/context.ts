@@ -197,18 +197,16 @@ export class Context {
   async confirm(question: string): Promise<boolean> {
     if (this.signal?.aborted) throw new InterruptedError();
     const { createInterface } = await import('node:readline');
-    const rl = createInterface({
-      input: this.io.stdin,
-      output: this.io.stderr as NodeJS.WritableStream,
-      terminal: false,
-    });
+    // The question goes through Output (sanitized, redacted); readline only reads the answer.
+    const rl = createInterface({ input: this.io.stdin, terminal: false });
     let onAbort: (() => void) | undefined;
     try {
       const answer = await new Promise<string | undefined>((resolve, reject) => {
         onAbort = () => reject(new InterruptedError());
         this.signal?.addEventListener('abort', onAbort, { once: true });
         rl.once('close', () => resolve(undefined));
-        rl.question(`${question} [y/N] `, resolve);
+        this.out.prompt(`${question} [y/N] `);
+        rl.once('line', resolve);
       });
       return answer !== undefined && /^y(es)?$/i.test(answer.trim());
     } finally {

@@ -161,6 +161,11 @@ export class Output {
     this.toStderr(`${text}\n`);
   }
 
+  /** A question on stderr, without a newline: the answer is typed after it. */
+  prompt(text: string): void {
+    this.toStderr(sanitizeLine(text));
+  }
+
   warn(text: string): void {
     this.toStderr(`${sanitizeLine(`warning: ${text}`)}\n`);
   }

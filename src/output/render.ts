@@ -225,11 +225,16 @@ function fit(widths: number[], room: number, headers: number[]): void {
 
 /** The columns shown by default for a list: these, where the items have them. */
 const DEFAULT_COLUMNS = [/^id$/, /^name$/, /^status$/, /^type$/, /^target$/, /^interval/];
+/** With fewer than this many of those, the columns are filled up to MAX_DEFAULT with other scalar fields. */
+const FEW_DEFAULT = 4;
+const MAX_DEFAULT = 6;
 
 /**
  * Default columns for items: id, name, status, type, target and interval*
- * where present, in `declared` order (the service document's) where it gives
- * one; else the first six scalar fields.
+ * where present; when the items have fewer than four of those (channels,
+ * reports), other scalar fields up to six, a status-like field (`*_status`)
+ * and percentages first, then in the items' order. In `declared` order (the
+ * service document's) where it gives one.
  */
 export function defaultColumns(items: unknown[], declared?: readonly string[]): string[] {
   const keys = new Map<string, true>();
@@ -237,9 +242,13 @@ export function defaultColumns(items: unknown[], declared?: readonly string[]): 
   const picked: string[] = [];
   for (const pattern of DEFAULT_COLUMNS)
     for (const key of keys.keys()) if (pattern.test(key) && !picked.includes(key)) picked.push(key);
-  if (picked.length === 0) {
-    const scalar = [...keys.keys()].filter((k) => items.some((item) => isPlainObject(item) && isScalar(item[k])));
-    return scalar.slice(0, 6);
+  if (picked.length < FEW_DEFAULT) {
+    const scalar = [...keys.keys()].filter(
+      (k) => !picked.includes(k) && items.some((item) => isPlainObject(item) && isScalar(item[k])),
+    );
+    const rank = (k: string) => (/(?:^|_)status$/.test(k) ? 0 : PERCENT_KEY.test(k) ? 1 : 2);
+    const fill = scalar.map((key, i) => ({ key, i })).sort((a, b) => rank(a.key) - rank(b.key) || a.i - b.i);
+    for (const { key } of fill.slice(0, MAX_DEFAULT - picked.length)) picked.push(key);
   }
   if (declared) {
     const at = (key: string) => {

@@ -96,9 +96,10 @@ describe('reports', () => {
     const id = created.stdout.trim();
     expect((await f.cpk(['monitors', 'get', id, '--json'])).code).toBe(0); // the simulated check
     const reportId = `rpt_${id.slice(4)}`;
-    const [json, md] = await Promise.all([
+    const [json, md, plain] = await Promise.all([
       f.cpk(['reports', 'get', reportId, '--json']),
       f.cpk(['reports', 'get', reportId, '-o', 'markdown']),
+      f.cpk(['reports', 'get', reportId]),
     ]);
     expect(md.code).toBe(0);
     const report = JSON.parse(json.stdout) as {
@@ -126,5 +127,19 @@ describe('reports', () => {
       ...report.incidents.map(row),
     ]);
     expect(md.stdout.endsWith(`${row(report.incidents.at(-1)!)}\n`)).toBe(true);
+
+    // Off a terminal, the table: each list of objects is an indented sub-table under its key, values as sent.
+    expect(plain.code).toBe(0);
+    const t = plain.stdout.trimEnd().split('\n');
+    const sub = (key: string, items: Record<string, unknown>[]) => {
+      const at = t.indexOf(`${key}:`);
+      expect(at).toBeGreaterThan(0);
+      const head = Object.keys(items[0]!).map((k) => k.toUpperCase());
+      expect(t[at + 1]).toMatch(new RegExp(`^  ${head.join(' +')}$`));
+      const rows = t.slice(at + 2, at + 2 + items.length).map((l) => l.trim().split(/ {2,}/));
+      expect(rows).toEqual(items.map((item) => Object.values(item).map(cell)));
+    };
+    sub('hourly', report.hourly);
+    sub('incidents', report.incidents);
   });
 });

@@ -365,6 +365,11 @@ describe('renderers (pure)', () => {
   it('defaultColumns without any well-known field takes the first six scalar fields', () => {
     const items = [{ k1: 1, k2: [1], k3: 'x', k4: 1, k5: 2, k6: 3, k7: 4, k8: 5 }];
     expect(defaultColumns(items)).toEqual(['k1', 'k3', 'k4', 'k5', 'k6', 'k7']);
+    // A few well-known fields (a report, a channel): filled up with status-like fields and percentages first.
+    const report = { id: 'r', monitor_id: 'm', period: '24h', uptime_percent: 99, hourly: [], monitor_status: 'up' };
+    expect(defaultColumns([report])).toEqual(['id', 'monitor_status', 'uptime_percent', 'monitor_id', 'period']);
+    const channel = { id: 'c', name: 'n', kind: 'email', enabled: true, target: 't', events: ['down'] };
+    expect(defaultColumns([channel])).toEqual(['id', 'name', 'target', 'kind', 'enabled']);
   });
 
   it('a percentage in a row gets a short bar on a terminal; a long series is averaged to fit the width', () => {

@@ -65,6 +65,7 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['writeLines', 'stdout'],
   ['clearScreen', 'stdout'],
   ['info', 'stderr'],
+  ['prompt', 'stderr'],
   ['warn', 'stderr'],
   ['debug', 'stderr'],
   ['itemError', 'stderr'],
@@ -101,6 +102,7 @@ describe('Output guards every method', () => {
 
   it.each([
     ['info', (o: Output) => o.info(HOSTILE)],
+    ['prompt', (o: Output) => o.prompt(HOSTILE)],
     ['warn', (o: Output) => o.warn(HOSTILE)],
     ['debug', (o: Output) => o.debug(HOSTILE)],
     [
