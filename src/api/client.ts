@@ -106,13 +106,13 @@ export class Api {
     if (this.observer) for (const item of items) if (isPlainObject(item)) this.observer.seen(item);
   }
 
-  /** A monitor answered 404 is gone: the observer forgets it (and the error names it). */
+  /** A monitor answered 404 is gone: the observer forgets it. */
   private async watch(id: string, request: Promise<HttpResponse>): Promise<HttpResponse> {
     try {
       return await request;
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) this.observer?.gone(id);
-      throw named('monitor', id, error);
+      throw error;
     }
   }
 
@@ -197,10 +197,11 @@ export class Api {
 }
 
 /**
- * A 404 whose message does not name the id ("not found") gets it: which of
- * several ids, or of a script's variables, was wrong is the first question.
+ * A 404 whose message does not name the id ("not found") gets it, for the
+ * commands about one id (bulk lines already start with the id): which of a
+ * script's variables was wrong is the first question.
  */
-function named(what: string, id: string, error: unknown): unknown {
+export function nameMissing(what: string, id: string, error: unknown): unknown {
   if (!(error instanceof ApiError) || error.status !== 404 || error.message.includes(id)) return error;
   const message = error.message.toLowerCase().includes(what)
     ? `${error.message}: ${id}`

@@ -139,7 +139,7 @@ describe('exit codes', () => {
     expect(lines).toHaveLength(1);
     const err = JSON.parse(lines[0]!);
     expect(err).toEqual({
-      error: 'monitor not found',
+      error: 'monitor not found: mon_doesnotexist',
       status: 404,
       request_id: expect.stringMatching(/^req_/),
       exit_code: 6,
@@ -231,7 +231,7 @@ describe('server text is sanitized', () => {
       body: JSON.stringify({ error: 'gone\u001b[2J\nreally', request_id: 'req_\u001b[31mx' }),
     });
     const r = await f.cpk(['monitors', 'get', 'mon_1']);
-    expect(r.stderr).toBe('cpk: gone really (request id: req_x)\n');
+    expect(r.stderr).toBe('cpk: monitor mon_1: gone really (request id: req_x)\n');
   });
 });
 

@@ -311,7 +311,7 @@ describe('the installed command, run from outside the work tree', () => {
     const script = await run(process.execPath, ['uptime.mjs'], { cwd: project, env: { ...userEnv, ...env } });
     expectOk(script, 'node uptime.mjs (the README example)');
     expect(script.stdout).toMatch(/^mon_\w+: up\n$/);
-    expect(script.stderr).toMatch(/^gone: monitor not found: mon_\w+ \(request id req_\w+\)\n$/);
+    expect(script.stderr).toMatch(/^gone: monitor not found \(request id req_\w+\)\n$/);
 
     const deleted = await cpk(['monitors', 'delete', id, '--yes'], env);
     expectOk(deleted, 'monitors delete');

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { endpoints, type Api } from '../../api/client.js';
+import { endpoints, nameMissing, type Api } from '../../api/client.js';
 import { sanitizeLine } from '../../output/sanitize.js';
 import { UsageError } from '../../errors.js';
 import { readIdList } from '../../parse/ids.js';
@@ -75,7 +75,9 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
   const printed = (id: string, body: unknown) => (body !== undefined ? body : { id, deleted: true });
   if (opts.single) {
     const id = opts.ids[0] as string;
-    const result = await ctx.out.spin('Deleting monitor', () => api.deleteMonitor(id));
+    const result = await ctx.out
+      .spin('Deleting monitor', () => api.deleteMonitor(id))
+      .catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error)));
     // The interface does not give DELETE's body: print the server's when it sent one.
     if (ctx.out.json) ctx.out.printJson(printed(id, result.body));
     else ctx.out.info(`Deleted monitor ${id}.`);
@@ -97,7 +99,9 @@ export async function deleteQuestion(ids: readonly string[], api: Api, ctx: Cont
   if (ids.length === 1) {
     const id = ids[0] as string;
     // A monitor that is not there fails here (404, exit 6), before anything is deleted.
-    const monitor = await ctx.out.spin('Fetching monitor', () => api.getMonitor(id));
+    const monitor = await ctx.out
+      .spin('Fetching monitor', () => api.getMonitor(id))
+      .catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error)));
     const name = monitor.name;
     return typeof name === 'string' ? `Delete monitor ${id} "${sanitizeLine(name)}"?` : `Delete monitor ${id}?`;
   }
