@@ -143,6 +143,29 @@ __cpk_words() {
   esac
 }
 
+# __cpk_dynamic KIND: adds the words `cpk __complete KIND` prints (ids from
+# the local inventory, profile names, declared types): never the network.
+__cpk_dynamic() {
+  local line
+  while IFS= read -r line; do
+    __cpk_reply="$__cpk_reply ${line%%$'\t'*}"
+  done < <("${COMP_WORDS[0]}" __complete "$1" "$cur" 2>/dev/null)
+}
+
+# __cpk_more KEY: the dynamic words for KEY, when there are some.
+__cpk_more() {
+  case "$1" in
+    'monitors get/') __cpk_dynamic monitor-ids ;;
+    'monitors update/') __cpk_dynamic monitor-ids ;;
+    'monitors delete/') __cpk_dynamic monitor-ids ;;
+    'reports get/') __cpk_dynamic report-ids ;;
+    'profile use/') __cpk_dynamic profiles ;;
+    'profile remove/') __cpk_dynamic profiles ;;
+    */--profile=) __cpk_dynamic profiles ;;
+    */--type=) __cpk_dynamic types ;;
+  esac
+}
+
 _cpk() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmdpath= word i skip=0 __cpk_reply
   # Find the command path: the words that name subcommands, skipping options
@@ -169,12 +192,14 @@ _cpk() {
     # The value of an option: its choices, or (none) bash's default file completion.
     [[ $prev == = ]] && prev=${COMP_WORDS[COMP_CWORD-2]}
     __cpk_words "$cmdpath/$prev="
+    __cpk_more "$cmdpath/$prev="
   elif [[ $cur == = ]]; then
     return 0
   elif [[ $cur == -* ]]; then
     __cpk_words "$cmdpath/-"
   else
     __cpk_words "$cmdpath/"
+    __cpk_more "$cmdpath/"
   fi
   # The words are option and command names: no spaces or glob characters to split on.
   # shellcheck disable=SC2207

@@ -16,6 +16,7 @@ import { register as apply } from './commands/apply.js';
 import { register as importMonitors } from './commands/import.js';
 import { register as auth } from './commands/auth/index.js';
 import { register as profile } from './commands/profile/index.js';
+import { register as complete } from './commands/complete.js';
 import { DEFAULT_TIMEOUT_SECONDS } from './context.js';
 import { UsageError } from './errors.js';
 import { version } from './version.js';
@@ -86,6 +87,7 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not foun
   doctor(program, runtime);
   completion(program, runtime);
   helpCommand(program);
+  complete(program, runtime);
   return program;
 }
 

@@ -17,7 +17,7 @@
 //   when it ends (InventoryRecorder.flush); a file that cannot be read or
 //   written is reported once under --debug, and the command goes on.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from './paths.js';
 
@@ -31,7 +31,15 @@ export interface InventoryEntry {
   id: string;
   /** The monitor's name when cpk last saw it (completion shows it), if it had one. */
   name?: string | undefined;
+  /** Its report's id, when the service returned one (completion of report ids). */
+  reportId?: string | undefined;
   /** When cpk last saw it (ms since the epoch). */
+  seen: number;
+}
+
+interface StoredEntry {
+  name?: string;
+  report?: string;
   seen: number;
 }
 
@@ -39,7 +47,7 @@ interface FileShape {
   version: 1;
   baseUrl: string;
   token: string;
-  monitors: Record<string, { name?: string; seen: number }>;
+  monitors: Record<string, StoredEntry>;
 }
 
 /** A token's fingerprint: never the token, enough to keep two accounts apart. */
@@ -73,13 +81,18 @@ function readFile(path: string, baseUrl: string, fingerprint: string): FileShape
   if (parsed.baseUrl !== baseUrl || parsed.token !== fingerprint || typeof parsed.monitors !== 'object') return empty;
   const monitors: FileShape['monitors'] = Object.create(null) as FileShape['monitors'];
   for (const [id, entry] of Object.entries(parsed.monitors ?? {})) {
-    if (entry && typeof entry.seen === 'number')
-      monitors[id] = typeof entry.name === 'string' ? { name: entry.name, seen: entry.seen } : { seen: entry.seen };
+    if (!entry || typeof entry.seen !== 'number') continue;
+    const kept: StoredEntry = { seen: entry.seen };
+    if (typeof entry.name === 'string') kept.name = entry.name;
+    if (typeof entry.report === 'string') kept.report = entry.report;
+    monitors[id] = kept;
   }
   return { ...empty, monitors };
 }
 
-type Change = { op: 'seen'; id: string; name: string | undefined; at: number } | { op: 'gone'; id: string };
+type Change =
+  | { op: 'seen'; id: string; name: string | undefined; report: string | undefined; at: number }
+  | { op: 'gone'; id: string };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -131,16 +144,22 @@ export class InventoryRecorder {
   entries(): InventoryEntry[] {
     const file = readFile(this.path, this.baseUrl, this.fingerprint);
     return Object.entries(file.monitors)
-      .map(([id, e]) => ({ id, name: e.name, seen: e.seen }))
+      .map(([id, e]) => ({ id, name: e.name, reportId: e.report, seen: e.seen }))
       .sort((a, b) => b.seen - a.seen || (a.id < b.id ? -1 : 1));
   }
 
   /** A monitor the service returned (create, get, update, list): remembered with its name. */
   seen(monitor: unknown): void {
     if (monitor === null || typeof monitor !== 'object') return;
-    const { id, name } = monitor as { id?: unknown; name?: unknown };
+    const { id, name, report_id: report } = monitor as { id?: unknown; name?: unknown; report_id?: unknown };
     if (typeof id !== 'string' || id === '') return;
-    this.changes.push({ op: 'seen', id, name: typeof name === 'string' ? name : undefined, at: this.now() });
+    this.changes.push({
+      op: 'seen',
+      id,
+      name: typeof name === 'string' ? name : undefined,
+      report: typeof report === 'string' ? report : undefined,
+      at: this.now(),
+    });
   }
 
   /** A monitor deleted, or answered 404: forgotten. */
@@ -177,6 +196,7 @@ function changesFile(file: FileShape, change: Change): boolean {
   return (
     entry === undefined ||
     (change.name !== undefined && entry.name !== change.name) ||
+    (change.report !== undefined && entry.report !== change.report) ||
     change.at - entry.seen > 3_600_000
   );
 }
@@ -189,7 +209,11 @@ function apply(file: FileShape, change: Change): void {
   const previous = file.monitors[change.id];
   // An update's answer may hold only id and status: keep the name cpk knew.
   const name = change.name ?? previous?.name;
-  file.monitors[change.id] = name === undefined ? { seen: change.at } : { name, seen: change.at };
+  const report = change.report ?? previous?.report;
+  const entry: StoredEntry = { seen: change.at };
+  if (name !== undefined) entry.name = name;
+  if (report !== undefined) entry.report = report;
+  file.monitors[change.id] = entry;
 }
 
 function bound(file: FileShape): void {
@@ -202,4 +226,32 @@ function bound(file: FileShape): void {
 /** The monitors known for a base URL and token, most recently seen first (completion; throws when unreadable). */
 export function readInventory(baseUrl: string, token: string | undefined, env: Env): InventoryEntry[] {
   return new InventoryRecorder(baseUrl, token, env).entries();
+}
+
+/**
+ * Every monitor known for a base URL, under any token (completion: it must
+ * not read the token, which could ask the OS keychain), most recent first.
+ */
+export function knownMonitors(baseUrl: string, env: Env): InventoryEntry[] {
+  const byId = new Map<string, InventoryEntry>();
+  let names: string[];
+  try {
+    names = readdirSync(inventoryDir(env)).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    try {
+      const parsed = JSON.parse(readFileSync(join(inventoryDir(env), name), 'utf8')) as Partial<FileShape>;
+      if (parsed.baseUrl !== baseUrl || typeof parsed.token !== 'string') continue;
+      const file = readFile(join(inventoryDir(env), name), baseUrl, parsed.token);
+      for (const [id, e] of Object.entries(file.monitors)) {
+        const seen = byId.get(id);
+        if (!seen || seen.seen < e.seen) byId.set(id, { id, name: e.name, reportId: e.report, seen: e.seen });
+      }
+    } catch {
+      // An unreadable file offers nothing.
+    }
+  }
+  return [...byId.values()].sort((a, b) => b.seen - a.seen || (a.id < b.id ? -1 : 1));
 }
