@@ -15,11 +15,12 @@ __cpk_command() {
     '/plan') __cpk_reply='plan' ;;
     '/apply') __cpk_reply='apply' ;;
     '/import') __cpk_reply='import' ;;
+    '/auth') __cpk_reply='auth' ;;
+    '/profile') __cpk_reply='profile' ;;
     '/emulator') __cpk_reply='emulator' ;;
     '/doctor') __cpk_reply='doctor' ;;
     '/completion') __cpk_reply='completion' ;;
-    '/auth') __cpk_reply='auth' ;;
-    '/profile') __cpk_reply='profile' ;;
+    '/help') __cpk_reply='help' ;;
     'monitors/list') __cpk_reply='list' ;;
     'monitors/ls') __cpk_reply='list' ;;
     'monitors/create') __cpk_reply='create' ;;
@@ -72,9 +73,6 @@ __cpk_value_option() {
     'plan/--file'|'plan/-f'|'plan/--state'|'plan/--concurrency'|'plan/--base-url'|'plan/--profile'|'plan/--output'|'plan/-o'|'plan/--columns'|'plan/--query'|'plan/--timeout'|'plan/--retries') return 0 ;;
     'apply/--file'|'apply/-f'|'apply/--state'|'apply/--lock-timeout'|'apply/--concurrency'|'apply/--base-url'|'apply/--profile'|'apply/--output'|'apply/-o'|'apply/--columns'|'apply/--query'|'apply/--timeout'|'apply/--retries') return 0 ;;
     'import/--file'|'import/-f'|'import/--state'|'import/--lock-timeout'|'import/--base-url'|'import/--profile'|'import/--output'|'import/-o'|'import/--columns'|'import/--query'|'import/--timeout'|'import/--retries') return 0 ;;
-    'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--persist'|'emulator/--base-url'|'emulator/--profile'|'emulator/--output'|'emulator/-o'|'emulator/--columns'|'emulator/--query'|'emulator/--timeout'|'emulator/--retries') return 0 ;;
-    'doctor/--base-url'|'doctor/--profile'|'doctor/--output'|'doctor/-o'|'doctor/--columns'|'doctor/--query'|'doctor/--timeout'|'doctor/--retries') return 0 ;;
-    'completion/--base-url'|'completion/--profile'|'completion/--output'|'completion/-o'|'completion/--columns'|'completion/--query'|'completion/--timeout'|'completion/--retries') return 0 ;;
     'auth/--base-url'|'auth/--profile'|'auth/--output'|'auth/-o'|'auth/--columns'|'auth/--query'|'auth/--timeout'|'auth/--retries') return 0 ;;
     'auth login/--base-url'|'auth login/--profile'|'auth login/--output'|'auth login/-o'|'auth login/--columns'|'auth login/--query'|'auth login/--timeout'|'auth login/--retries') return 0 ;;
     'auth status/--base-url'|'auth status/--profile'|'auth status/--output'|'auth status/-o'|'auth status/--columns'|'auth status/--query'|'auth status/--timeout'|'auth status/--retries') return 0 ;;
@@ -86,6 +84,10 @@ __cpk_value_option() {
     'profile use/--base-url'|'profile use/--profile'|'profile use/--output'|'profile use/-o'|'profile use/--columns'|'profile use/--query'|'profile use/--timeout'|'profile use/--retries') return 0 ;;
     'profile remove/--base-url'|'profile remove/--profile'|'profile remove/--output'|'profile remove/-o'|'profile remove/--columns'|'profile remove/--query'|'profile remove/--timeout'|'profile remove/--retries') return 0 ;;
     'profile help/--base-url'|'profile help/--profile'|'profile help/--output'|'profile help/-o'|'profile help/--columns'|'profile help/--query'|'profile help/--timeout'|'profile help/--retries') return 0 ;;
+    'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--persist'|'emulator/--base-url'|'emulator/--profile'|'emulator/--output'|'emulator/-o'|'emulator/--columns'|'emulator/--query'|'emulator/--timeout'|'emulator/--retries') return 0 ;;
+    'doctor/--base-url'|'doctor/--profile'|'doctor/--output'|'doctor/-o'|'doctor/--columns'|'doctor/--query'|'doctor/--timeout'|'doctor/--retries') return 0 ;;
+    'completion/--base-url'|'completion/--profile'|'completion/--output'|'completion/-o'|'completion/--columns'|'completion/--query'|'completion/--timeout'|'completion/--retries') return 0 ;;
+    'help/--base-url'|'help/--profile'|'help/--output'|'help/-o'|'help/--columns'|'help/--query'|'help/--timeout'|'help/--retries') return 0 ;;
   esac
   return 1
 }
@@ -94,7 +96,7 @@ __cpk_value_option() {
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
 __cpk_words() {
   case "$1" in
-    '/') __cpk_reply='monitors channels reports openapi api plan apply import emulator doctor completion auth profile' ;;
+    '/') __cpk_reply='monitors channels reports openapi api plan apply import auth profile emulator doctor completion help' ;;
     '/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color --help -h' ;;
     'monitors/') __cpk_reply='list ls create get update delete help' ;;
     'monitors/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
@@ -119,10 +121,6 @@ __cpk_words() {
     'plan/-') __cpk_reply='--file -f --state --prune --create-uncertain --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     'apply/-') __cpk_reply='--file -f --state --prune --create-uncertain --yes -y --lock-timeout --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     'import/-') __cpk_reply='--file -f --state --lock-timeout --replace --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
-    'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --persist --quiet -q --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
-    'doctor/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
-    'completion/') __cpk_reply='bash zsh fish powershell' ;;
-    'completion/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     'auth/') __cpk_reply='login status logout token help' ;;
     'auth/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     'auth login/-') __cpk_reply='--with-token --no-verify --insecure-storage --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
@@ -136,6 +134,11 @@ __cpk_words() {
     'profile use/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     'profile remove/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     'profile help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --persist --quiet -q --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'doctor/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'completion/') __cpk_reply='bash zsh fish powershell' ;;
+    'completion/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'help/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     *) __cpk_reply= ;;
   esac
 }

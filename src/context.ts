@@ -6,7 +6,8 @@ import type { Api } from './api/client.js';
 import type { InventoryRecorder } from './config/inventory.js';
 import type { SecretStore } from './config/keychain.js';
 import type { Session } from './config/session.js';
-import { InterruptedError, UsageError } from './errors.js';
+import { ApiError, CpkError, InterruptedError, NetworkError, UsageError } from './errors.js';
+import { DEFAULT_BASE_URL } from './config/base-url.js';
 import { version } from './version.js';
 import { parseRetriesFlag, resolveAttempts } from './config/attempts.js';
 import { isMachineFormat, parseColumns, parseFormat, type OutputFormat } from './output/format.js';
@@ -79,6 +80,8 @@ export class Context {
   readonly nodeVersion: string = process.versions.node;
   private readonly apis: Api[] = [];
   private readonly recorders = new Map<Api, InventoryRecorder>();
+  /** The base URL and where the token came from, once api() resolved them (for guidance()). */
+  private target: { baseUrl: string; tokenSource: string | undefined } | undefined;
   /** The exit code of a command that succeeded but has something to signal (plan: 10 when there are changes). */
   exitCode: number | undefined;
   /** How long main waits, after the first Ctrl-C or SIGTERM, for the command to unwind before it exits 130. */
@@ -134,6 +137,7 @@ export class Context {
       if (!options.anonymous && session.tokenProblem) throw session.tokenProblem;
       baseUrl = session.baseUrl.value;
       token = session.token?.value;
+      this.target = { baseUrl, tokenSource: session.token?.source };
     }
     const [{ HttpClient }, { Api }] = await Promise.all([import('./http/client.js'), import('./api/client.js')]);
     const env = this.env;
@@ -160,6 +164,28 @@ export class Context {
     this.apis.push(api);
     if (recorder) this.recorders.set(api, recorder);
     return api;
+  }
+
+  /**
+   * The next step for a lost user, for errors whose fix depends on where
+   * things came from: a 401 names the token's source, a refused connection
+   * to the default address (the local emulator) suggests `cpk emulator`.
+   */
+  guidance(error: unknown): string | undefined {
+    const target = this.target;
+    if (!target || !(error instanceof CpkError) || error.hint) return undefined;
+    if (error instanceof ApiError && error.status === 401) {
+      const source = target.tokenSource ?? 'nowhere';
+      if (source === 'CPK_TOKEN') return 'the token came from CPK_TOKEN: set a valid one, or unset it to use a profile';
+      if (source.startsWith('profile ')) {
+        const name = /^profile "(.*)"$/.exec(source)?.[1];
+        return `the token came from ${source}: sign in again with \`cpk auth login${name && name !== 'default' ? ` --profile ${name}` : ''}\``;
+      }
+      return `the token came from ${source}`;
+    }
+    if (error instanceof NetworkError && /ECONNREFUSED/.test(error.message) && target.baseUrl === DEFAULT_BASE_URL)
+      return 'nothing listens at the default address, the local emulator: start it with `cpk emulator` in another terminal, or point cpk at your service with --base-url or CPK_BASE_URL';
+    return undefined;
   }
 
   /** The inventory of the base URL and token an Api talks to (src/config/inventory.ts), if it has one. */

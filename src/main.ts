@@ -88,7 +88,7 @@ export async function main(
       if (error instanceof InterruptedError || controller.signal.aborted) return ExitCode.INTERRUPTED;
       const json = runtime.context?.globals.json ?? wantsJson;
       const debug = runtime.context?.globals.debug ?? wantsDebug;
-      return writeError(io, error, { json, debug });
+      return writeError(io, error, { json, debug, hint: runtime.context?.guidance(error) });
     } finally {
       if (handleSignals) {
         process.off('SIGINT', onSignal);

@@ -196,6 +196,29 @@ export class Api {
   }
 }
 
+/**
+ * A 404 whose message does not name the id ("not found") gets it, for the
+ * commands about one id (bulk lines already start with the id): which of a
+ * script's variables was wrong is the first question.
+ */
+export function nameMissing(what: string, id: string, error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.status !== 404 || error.message.includes(id)) return error;
+  const message = error.message.toLowerCase().includes(what)
+    ? `${error.message}: ${id}`
+    : `${what} ${id}: ${error.message}`;
+  return new ApiError(
+    message,
+    {
+      status: error.status,
+      method: error.method,
+      url: error.url,
+      requestId: error.requestId,
+      contentType: error.contentType,
+    },
+    { exitCode: error.exitCode, hint: error.hint, cause: error },
+  );
+}
+
 function unexpected(res: HttpResponse, wanted: string): ApiError {
   return new ApiError(
     `unexpected response to ${res.method} ${res.url}: status ${res.status}, expected a JSON object with ${wanted}`,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { endpoints } from '../../api/client.js';
+import { endpoints, nameMissing } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import type { JsonObject } from '../../parse/fields.js';
 import { checkId } from '../../parse/id.js';
@@ -48,7 +48,9 @@ export async function parseChannelUpdateOptions(
 export async function run(opts: ChannelUpdateOptions, ctx: Context): Promise<void> {
   if (opts.dryRun) return printDryRun(ctx, [endpoints.updateChannel(opts.id, opts.changes)], { single: true });
   const api = await ctx.api();
-  const result = await ctx.out.spin('Updating channel', () => api.updateChannel(opts.id, opts.changes));
+  const result = await ctx.out
+    .spin('Updating channel', () => api.updateChannel(opts.id, opts.changes))
+    .catch((error: unknown) => Promise.reject(nameMissing('channel', opts.id, error)));
   if (ctx.out.json) ctx.out.printJson(result);
   else ctx.out.info(`Updated channel ${opts.id}.`);
 }

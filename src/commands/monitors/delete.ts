@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { endpoints } from '../../api/client.js';
+import { endpoints, nameMissing, type Api } from '../../api/client.js';
+import { sanitizeLine } from '../../output/sanitize.js';
 import { UsageError } from '../../errors.js';
 import { readIdList } from '../../parse/ids.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
@@ -66,15 +67,17 @@ export async function parseDeleteOptions(
 
 export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
   if (opts.dryRun) return printDryRun(ctx, opts.ids.map(endpoints.deleteMonitor), { single: opts.single });
-  if (!opts.yes && opts.ids.length > 0) {
-    const question = opts.ids.length === 1 ? `Delete monitor ${opts.ids[0]}?` : `Delete ${opts.ids.length} monitors?`;
-    if (!(await ctx.confirm(question))) throw new UsageError('delete cancelled; nothing was sent');
-  }
   const api = await ctx.api({ many: !opts.single });
+  if (!opts.yes && opts.ids.length > 0) {
+    if (!(await ctx.confirm(await deleteQuestion(opts.ids, api, ctx))))
+      throw new UsageError('delete cancelled; nothing was sent');
+  }
   const printed = (id: string, body: unknown) => (body !== undefined ? body : { id, deleted: true });
   if (opts.single) {
     const id = opts.ids[0] as string;
-    const result = await ctx.out.spin('Deleting monitor', () => api.deleteMonitor(id));
+    const result = await ctx.out
+      .spin('Deleting monitor', () => api.deleteMonitor(id))
+      .catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error)));
     // The interface does not give DELETE's body: print the server's when it sent one.
     if (ctx.out.json) ctx.out.printJson(printed(id, result.body));
     else ctx.out.info(`Deleted monitor ${id}.`);
@@ -89,4 +92,20 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
   else if (bulk.done.length > 0)
     ctx.out.info(`Deleted ${bulk.done.length} monitor${bulk.done.length === 1 ? '' : 's'}.`);
   bulk.finish({ noun: 'monitors', verb: 'deleted' });
+}
+
+/** Names what is about to go: one monitor by its name (one GET first), several by their ids. */
+export async function deleteQuestion(ids: readonly string[], api: Api, ctx: Context): Promise<string> {
+  if (ids.length === 1) {
+    const id = ids[0] as string;
+    // A monitor that is not there fails here (404, exit 6), before anything is deleted.
+    const monitor = await ctx.out
+      .spin('Fetching monitor', () => api.getMonitor(id))
+      .catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error)));
+    const name = monitor.name;
+    return typeof name === 'string' ? `Delete monitor ${id} "${sanitizeLine(name)}"?` : `Delete monitor ${id}?`;
+  }
+  const shown = ids.slice(0, 10).join(', ');
+  const more = ids.length > 10 ? ` and ${ids.length - 10} more` : '';
+  return `Delete ${ids.length} monitors (${shown}${more})?`;
 }

@@ -6,6 +6,7 @@ import type { JsonObject } from '../../parse/fields.js';
 import { action, examples, type RawOptions, type Runtime } from '../action.js';
 import { concurrencyOption } from '../options.js';
 import { runBulk } from '../bulk.js';
+import { nameMissing } from '../../api/client.js';
 
 export interface GetOptions {
   ids: string[];
@@ -49,7 +50,10 @@ export async function parseGetOptions(
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const api = await ctx.api({ many: !opts.single });
   if (opts.single) {
-    const monitor = await ctx.out.spin('Fetching monitor', () => api.getMonitor(opts.ids[0] as string));
+    const id = opts.ids[0] as string;
+    const monitor = await ctx.out
+      .spin('Fetching monitor', () => api.getMonitor(id))
+      .catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error)));
     if (opts.manifest) return printManifestEntries([monitor], ctx);
     return ctx.out.print(monitor);
   }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { endpoints } from '../../api/client.js';
+import { endpoints, nameMissing } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import type { JsonObject } from '../../parse/fields.js';
 import { checkId } from '../../parse/id.js';
@@ -56,7 +56,9 @@ export async function parseUpdateOptions(
 export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   if (opts.dryRun) return printDryRun(ctx, [endpoints.updateMonitor(opts.id, opts.changes)], { single: true });
   const api = await ctx.api();
-  const updated = await ctx.out.spin('Updating monitor', () => api.updateMonitor(opts.id, opts.changes));
+  const updated = await ctx.out
+    .spin('Updating monitor', () => api.updateMonitor(opts.id, opts.changes))
+    .catch((error: unknown) => Promise.reject(nameMissing('monitor', opts.id, error)));
   if (ctx.out.json) ctx.out.printJson(updated);
   else await ctx.out.printDetail(updated);
 }

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../parse/duration.js';
 import { checkId } from '../../parse/id.js';
 import { action, examples, type Runtime, type RawOptions } from '../action.js';
+import { nameMissing } from '../../api/client.js';
 
 export interface ReportGetOptions {
   id: string;
@@ -53,6 +54,8 @@ export async function run(opts: ReportGetOptions, ctx: Context): Promise<void> {
     return watchReport({ id: opts.id, everyMs: opts.watchSeconds * 1000 }, ctx);
   }
   const api = await ctx.api();
-  const report = await ctx.out.spin('Fetching report', () => api.getReport(opts.id));
+  const report = await ctx.out
+    .spin('Fetching report', () => api.getReport(opts.id))
+    .catch((error: unknown) => Promise.reject(nameMissing('report', opts.id, error)));
   await ctx.out.print(report, { title: 'Report' });
 }

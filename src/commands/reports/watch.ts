@@ -16,6 +16,7 @@ import { CpkError, ExitCode } from '../../errors.js';
 import { describeError } from '../../output/errors.js';
 import { flatten } from '../../output/flatten.js';
 import type { JsonObject } from '../../parse/fields.js';
+import { nameMissing } from '../../api/client.js';
 
 export interface WatchOptions {
   id: string;
@@ -103,7 +104,9 @@ export async function watchReport(opts: WatchOptions, ctx: Context, deps: WatchD
   for (;;) {
     let report: JsonObject | undefined;
     try {
-      report = await api.getReport(opts.id);
+      report = await api
+        .getReport(opts.id)
+        .catch((error: unknown) => Promise.reject(nameMissing('report', opts.id, error)));
     } catch (error) {
       if (ctx.signal?.aborted) return;
       if (previous === undefined || !transient(error)) throw error;
