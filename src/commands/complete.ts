@@ -30,7 +30,7 @@ export function register(program: Command, runtime: Runtime): void {
           // Completion offers what it can: a broken config or cache offers nothing.
         }
         const lines = candidates
-        // eslint-disable-next-line no-control-regex -- a candidate with a control character or space is never offered
+          // eslint-disable-next-line no-control-regex -- a candidate with a control character or space is never offered
           .filter(([value]) => value.startsWith(prefix ?? '') && !/[\s\u0000-\u001f\u007f]/.test(value))
           .map(([value, description]) => (description ? `${value}\t${description.replace(/[\t\r\n]/g, ' ')}` : value));
         if (lines.length > 0) ctx.out.printText(`${lines.join('\n')}\n`);
