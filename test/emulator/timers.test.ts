@@ -19,7 +19,8 @@ describe('close()', () => {
     const realClear = globalThis.clearTimeout;
     vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, delay?: number, ...args: unknown[]) => {
       const entry = { delay: delay ?? 0, settled: false };
-      const handle = realSet(
+      const set = realSet as unknown as (cb: () => void, ms?: number, ...rest: unknown[]) => unknown;
+      const handle = set(
         () => {
           entry.settled = true;
           fn();
