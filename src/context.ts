@@ -46,7 +46,10 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
     let n = Number(text);
     if (text !== '' && Number.isNaN(n) && /^(?:\d+[dhms])+$/.test(text)) {
       const units: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
-      n = (text.match(/\d+[dhms]/g) ?? []).reduce((sum, part) => sum + Number(part.slice(0, -1)) * (units[part.slice(-1)] ?? 0), 0);
+      n = (text.match(/\d+[dhms]/g) ?? []).reduce(
+        (sum, part) => sum + Number(part.slice(0, -1)) * (units[part.slice(-1)] ?? 0),
+        0,
+      );
     }
     if (text === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIMEOUT_SECONDS) {
       throw new UsageError(
