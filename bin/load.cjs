@@ -1,44 +1,153 @@
-// Loads dist/cli.cjs with its V8 code cache (dist/cli.cjs.<platform>-<arch>-<node
-// version>.cache, made at build time by scripts/make-code-cache.cjs): start-up then skips most parsing and
-// compiling (README, "Performance"). Node >= 22.1 has module.enableCompileCache
-// for this; Node 20 has vm.Script's cachedData. Without the vm feature that
-// lets the bundle use import(), or without a cache, it is a plain require.
+// Loads dist/cli.cjs, with a compile cache that is safe by construction
+// (docs/performance.md, "Start-up"):
+//
+// - Nothing is shipped: the cache is made on the user's machine, by the Node
+//   binary that reads it, in the user's cache directory ($CPK_CACHE_DIR, else
+//   $XDG_CACHE_HOME/cpk, ~/.cache/cpk, ~/Library/Caches/cpk,
+//   %LOCALAPPDATA%\cpk\Cache), under compile/.
+// - Node >= 22.1: module.enableCompileCache(), which keys its entries by the
+//   source's content and Node's own version.
+// - Node 20: a V8 code cache through vm.Script's cachedData, in a file named
+//   by a hash of the bundle's content and of the Node binary's identity
+//   (version, execPath, the binary's size and mtime), holding that key in its
+//   first line too (a file copied or planted under another name is ignored).
+//   V8 itself checks only its version and the source's length: a cache from
+//   another Node build with the same V8 can crash it, and one from an edited
+//   bundle of the same length runs the old code. The key rules out both.
+// - A cache V8 rejects, or one that cannot be read or written, is ignored:
+//   cpk runs normally and writes a fresh one (atomically: a temporary file
+//   renamed into place) after the command has run.
+// - CPK_NO_COMPILE_CACHE=1, or Node's NODE_DISABLE_COMPILE_CACHE, turns it
+//   off: a plain require.
 'use strict';
-const { readFileSync } = require('node:fs');
-const { join, dirname } = require('node:path');
-const vm = require('node:vm');
-const { createRequire } = require('node:module');
+const fs = require('node:fs');
+const path = require('node:path');
+const os = require('node:os');
 
-const BUNDLE = join(__dirname, '..', 'dist', 'cli.cjs');
-// Keyed by the exact Node build that made it: V8 checks only its own version,
-// and Node 20.18 and 20.20 both run V8 11.3.244.8, yet each crashes (SIGSEGV)
-// on the other's cache. Another Node finds no cache and compiles as usual.
-const CACHE = `${BUNDLE}.${process.platform}-${process.arch}-${process.version}.cache`;
+const BUNDLE = path.join(__dirname, '..', 'dist', 'cli.cjs');
 
-// The bundle's import() of packages (see scripts/build.mjs): resolved from here,
-// which is the package's own location too.
-globalThis[Symbol.for('cpk.import')] = (specifier) => import(specifier);
+function disabled(env) {
+  const off = (v) => v !== undefined && v !== '' && v !== '0';
+  return off(env.CPK_NO_COMPILE_CACHE) || off(env.NODE_DISABLE_COMPILE_CACHE);
+}
 
-function load({ useCache = true } = {}) {
-  const dynamicImport = vm.constants && vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-  if (!dynamicImport) return { cli: require(BUNDLE), script: undefined };
-  let cachedData;
-  if (useCache) {
+/** The directory of compile caches, as env-paths (src/config/paths.ts cacheDir) would name cpk's cache. */
+function cacheDir(env) {
+  if (env.CPK_CACHE_DIR && env.CPK_CACHE_DIR.trim())
+    return path.join(path.resolve(env.CPK_CACHE_DIR.trim()), 'compile');
+  const home = os.homedir();
+  let base;
+  if (process.platform === 'darwin') base = path.join(home, 'Library', 'Caches', 'cpk');
+  else if (process.platform === 'win32')
+    base = path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'cpk', 'Cache');
+  else base = path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'cpk');
+  return path.join(base, 'compile');
+}
+
+/** Node >= 22.1 has a compile cache of its own. */
+function nativeCompileCache() {
+  const mod = require('node:module');
+  return typeof mod.enableCompileCache === 'function' ? mod.enableCompileCache : undefined;
+}
+
+/**
+ * Loads the bundle. Returns { cli, cache } where cache says what happened:
+ * 'off', 'native', 'none' (no vm support), 'hit', 'miss' or 'rejected'; and
+ * save(), which writes a fresh V8 cache after a miss or a rejection (a no-op otherwise).
+ */
+function load(env = process.env) {
+  const noop = async () => {};
+  if (disabled(env)) return { cli: require(BUNDLE), cache: 'off', save: noop };
+  const native = nativeCompileCache();
+  if (native) {
     try {
-      cachedData = readFileSync(CACHE);
+      native(cacheDir(env));
     } catch {
-      cachedData = undefined;
+      // An unusable directory: Node runs without its cache.
     }
+    return { cli: require(BUNDLE), cache: 'native', save: noop };
   }
-  const source = readFileSync(BUNDLE, 'utf8');
+  const vm = require('node:vm');
+  const dynamicImport = vm.constants && vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  if (!dynamicImport) return { cli: require(BUNDLE), cache: 'none', save: noop };
+
+  const source = fs.readFileSync(BUNDLE, 'utf8');
+  const crypto = require('node:crypto');
+  let binary = '';
+  try {
+    const st = fs.statSync(process.execPath);
+    binary = `${st.size}:${st.mtimeMs}`;
+  } catch {
+    // An execPath that cannot be read: the version and path still key the cache.
+  }
+  const key = crypto
+    .createHash('sha256')
+    .update(`${process.version}\0${process.arch}\0${process.execPath}\0${binary}\0`)
+    .update(source)
+    .digest('hex')
+    .slice(0, 32);
+  const dir = cacheDir(env);
+  const file = path.join(dir, `v8-${key}.cache`);
+  const header = Buffer.from(`cpk-v8-cache ${key}\n`);
+  let cachedData;
+  try {
+    const raw = fs.readFileSync(file);
+    if (raw.length > header.length && raw.subarray(0, header.length).equals(header))
+      cachedData = raw.subarray(header.length);
+  } catch {
+    cachedData = undefined;
+  }
+
+  // V8 drops a vm.Script's import() callback for functions that come from a
+  // code cache (Node 20), so the bundle's import() of packages goes through a
+  // function defined here, outside the vm (scripts/build.mjs rewrites the
+  // bundle's `import("pkg")` into `__cpkImport("pkg")`, which falls back to a
+  // plain import() when this loader is not the one running it). This stays as
+  // long as the vm.Script path does (Node 20).
+  globalThis[Symbol.for('cpk.import')] = (specifier) => import(specifier);
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: BUNDLE,
     cachedData,
     importModuleDynamically: dynamicImport,
   });
   const mod = { exports: {} };
-  script.runInThisContext()(mod.exports, createRequire(BUNDLE), mod, BUNDLE, dirname(BUNDLE));
-  return { cli: mod.exports, script };
+  const { createRequire } = require('node:module');
+  script.runInThisContext()(mod.exports, createRequire(BUNDLE), mod, BUNDLE, path.dirname(BUNDLE));
+  const cache = cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+  const save = async () => {
+    if (cache === 'hit') return;
+    try {
+      const data = script.createCachedData();
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const temp = path.join(dir, `.v8-${key}.${process.pid}.${Date.now()}.tmp`);
+      try {
+        fs.writeFileSync(temp, Buffer.concat([header, data]), { mode: 0o600 });
+        fs.renameSync(temp, file);
+      } finally {
+        fs.rmSync(temp, { force: true });
+      }
+      prune(dir, file);
+    } catch {
+      // No cache is a slower start, never a failure.
+    }
+  };
+  return { cli: mod.exports, cache, save, script, file };
 }
 
-module.exports = { load, BUNDLE, CACHE };
+/** Keeps the three most recent caches (other bundles and Nodes); never fails. */
+function prune(dir, keep) {
+  try {
+    const caches = fs
+      .readdirSync(dir)
+      .filter((n) => /^v8-[0-9a-f]+\.cache$/.test(n))
+      .map((n) => path.join(dir, n))
+      .filter((p) => p !== keep)
+      .map((p) => ({ p, t: fs.statSync(p).mtimeMs }))
+      .sort((a, b) => b.t - a.t);
+    for (const { p } of caches.slice(2)) fs.rmSync(p, { force: true });
+  } catch {
+    // Another cpk pruning at the same time, or an unreadable directory.
+  }
+}
+
+module.exports = { load, BUNDLE, cacheDir };

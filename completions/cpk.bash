@@ -15,18 +15,25 @@ __cpk_command() {
     '/plan') __cpk_reply='plan' ;;
     '/apply') __cpk_reply='apply' ;;
     '/import') __cpk_reply='import' ;;
+    '/auth') __cpk_reply='auth' ;;
+    '/profile') __cpk_reply='profile' ;;
     '/emulator') __cpk_reply='emulator' ;;
     '/doctor') __cpk_reply='doctor' ;;
     '/completion') __cpk_reply='completion' ;;
-    '/auth') __cpk_reply='auth' ;;
-    '/profile') __cpk_reply='profile' ;;
+    '/help') __cpk_reply='help' ;;
+    'monitors/list') __cpk_reply='list' ;;
+    'monitors/ls') __cpk_reply='list' ;;
     'monitors/create') __cpk_reply='create' ;;
     'monitors/get') __cpk_reply='get' ;;
     'monitors/update') __cpk_reply='update' ;;
     'monitors/delete') __cpk_reply='delete' ;;
     'monitors/help') __cpk_reply='help' ;;
+    'channels/list') __cpk_reply='list' ;;
+    'channels/ls') __cpk_reply='list' ;;
     'channels/update') __cpk_reply='update' ;;
     'channels/help') __cpk_reply='help' ;;
+    'reports/list') __cpk_reply='list' ;;
+    'reports/ls') __cpk_reply='list' ;;
     'reports/get') __cpk_reply='get' ;;
     'reports/help') __cpk_reply='help' ;;
     'auth/login') __cpk_reply='login' ;;
@@ -45,38 +52,42 @@ __cpk_command() {
 # __cpk_value_option PATH WORD: whether option WORD takes a value at PATH.
 __cpk_value_option() {
   case "$1/$2" in
-    '/--base-url'|'/--profile'|'/--query'|'/--timeout'|'/--retries') return 0 ;;
-    'monitors/--base-url'|'monitors/--profile'|'monitors/--query'|'monitors/--timeout'|'monitors/--retries') return 0 ;;
-    'monitors create/--name'|'monitors create/--type'|'monitors create/--target'|'monitors create/--interval'|'monitors create/--set'|'monitors create/--set-string'|'monitors create/--data'|'monitors create/--from'|'monitors create/--concurrency'|'monitors create/--base-url'|'monitors create/--profile'|'monitors create/--query'|'monitors create/--timeout'|'monitors create/--retries') return 0 ;;
-    'monitors get/--concurrency'|'monitors get/--base-url'|'monitors get/--profile'|'monitors get/--query'|'monitors get/--timeout'|'monitors get/--retries') return 0 ;;
-    'monitors update/--name'|'monitors update/--type'|'monitors update/--target'|'monitors update/--interval'|'monitors update/--set'|'monitors update/--set-string'|'monitors update/--data'|'monitors update/--base-url'|'monitors update/--profile'|'monitors update/--query'|'monitors update/--timeout'|'monitors update/--retries') return 0 ;;
-    'monitors delete/--concurrency'|'monitors delete/--base-url'|'monitors delete/--profile'|'monitors delete/--query'|'monitors delete/--timeout'|'monitors delete/--retries') return 0 ;;
-    'monitors help/--base-url'|'monitors help/--profile'|'monitors help/--query'|'monitors help/--timeout'|'monitors help/--retries') return 0 ;;
-    'channels/--base-url'|'channels/--profile'|'channels/--query'|'channels/--timeout'|'channels/--retries') return 0 ;;
-    'channels update/--set'|'channels update/--set-string'|'channels update/--data'|'channels update/--base-url'|'channels update/--profile'|'channels update/--query'|'channels update/--timeout'|'channels update/--retries') return 0 ;;
-    'channels help/--base-url'|'channels help/--profile'|'channels help/--query'|'channels help/--timeout'|'channels help/--retries') return 0 ;;
-    'reports/--base-url'|'reports/--profile'|'reports/--query'|'reports/--timeout'|'reports/--retries') return 0 ;;
-    'reports get/--every'|'reports get/--base-url'|'reports get/--profile'|'reports get/--query'|'reports get/--timeout'|'reports get/--retries') return 0 ;;
-    'reports help/--base-url'|'reports help/--profile'|'reports help/--query'|'reports help/--timeout'|'reports help/--retries') return 0 ;;
-    'openapi/--base-url'|'openapi/--profile'|'openapi/--query'|'openapi/--timeout'|'openapi/--retries') return 0 ;;
-    'api/--set'|'api/--set-string'|'api/--data'|'api/--base-url'|'api/--profile'|'api/--query'|'api/--timeout'|'api/--retries') return 0 ;;
-    'plan/--file'|'plan/-f'|'plan/--state'|'plan/--concurrency'|'plan/--base-url'|'plan/--profile'|'plan/--query'|'plan/--timeout'|'plan/--retries') return 0 ;;
-    'apply/--file'|'apply/-f'|'apply/--state'|'apply/--lock-timeout'|'apply/--concurrency'|'apply/--base-url'|'apply/--profile'|'apply/--query'|'apply/--timeout'|'apply/--retries') return 0 ;;
-    'import/--file'|'import/-f'|'import/--state'|'import/--lock-timeout'|'import/--base-url'|'import/--profile'|'import/--query'|'import/--timeout'|'import/--retries') return 0 ;;
-    'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--base-url'|'emulator/--profile'|'emulator/--query'|'emulator/--timeout'|'emulator/--retries') return 0 ;;
-    'doctor/--base-url'|'doctor/--profile'|'doctor/--query'|'doctor/--timeout'|'doctor/--retries') return 0 ;;
-    'completion/--base-url'|'completion/--profile'|'completion/--query'|'completion/--timeout'|'completion/--retries') return 0 ;;
-    'auth/--base-url'|'auth/--profile'|'auth/--query'|'auth/--timeout'|'auth/--retries') return 0 ;;
-    'auth login/--base-url'|'auth login/--profile'|'auth login/--query'|'auth login/--timeout'|'auth login/--retries') return 0 ;;
-    'auth status/--base-url'|'auth status/--profile'|'auth status/--query'|'auth status/--timeout'|'auth status/--retries') return 0 ;;
-    'auth logout/--base-url'|'auth logout/--profile'|'auth logout/--query'|'auth logout/--timeout'|'auth logout/--retries') return 0 ;;
-    'auth token/--base-url'|'auth token/--profile'|'auth token/--query'|'auth token/--timeout'|'auth token/--retries') return 0 ;;
-    'auth help/--base-url'|'auth help/--profile'|'auth help/--query'|'auth help/--timeout'|'auth help/--retries') return 0 ;;
-    'profile/--base-url'|'profile/--profile'|'profile/--query'|'profile/--timeout'|'profile/--retries') return 0 ;;
-    'profile list/--base-url'|'profile list/--profile'|'profile list/--query'|'profile list/--timeout'|'profile list/--retries') return 0 ;;
-    'profile use/--base-url'|'profile use/--profile'|'profile use/--query'|'profile use/--timeout'|'profile use/--retries') return 0 ;;
-    'profile remove/--base-url'|'profile remove/--profile'|'profile remove/--query'|'profile remove/--timeout'|'profile remove/--retries') return 0 ;;
-    'profile help/--base-url'|'profile help/--profile'|'profile help/--query'|'profile help/--timeout'|'profile help/--retries') return 0 ;;
+    '/--base-url'|'/--profile'|'/--output'|'/-o'|'/--columns'|'/--query'|'/--timeout'|'/--retries') return 0 ;;
+    'monitors/--base-url'|'monitors/--profile'|'monitors/--output'|'monitors/-o'|'monitors/--columns'|'monitors/--query'|'monitors/--timeout'|'monitors/--retries') return 0 ;;
+    'monitors list/--limit'|'monitors list/--param'|'monitors list/--concurrency'|'monitors list/--base-url'|'monitors list/--profile'|'monitors list/--output'|'monitors list/-o'|'monitors list/--columns'|'monitors list/--query'|'monitors list/--timeout'|'monitors list/--retries') return 0 ;;
+    'monitors create/--name'|'monitors create/--type'|'monitors create/--target'|'monitors create/--interval'|'monitors create/--set'|'monitors create/--set-string'|'monitors create/--data'|'monitors create/--from'|'monitors create/--concurrency'|'monitors create/--base-url'|'monitors create/--profile'|'monitors create/--output'|'monitors create/-o'|'monitors create/--columns'|'monitors create/--query'|'monitors create/--timeout'|'monitors create/--retries') return 0 ;;
+    'monitors get/--concurrency'|'monitors get/--base-url'|'monitors get/--profile'|'monitors get/--output'|'monitors get/-o'|'monitors get/--columns'|'monitors get/--query'|'monitors get/--timeout'|'monitors get/--retries') return 0 ;;
+    'monitors update/--name'|'monitors update/--type'|'monitors update/--target'|'monitors update/--interval'|'monitors update/--set'|'monitors update/--set-string'|'monitors update/--data'|'monitors update/--base-url'|'monitors update/--profile'|'monitors update/--output'|'monitors update/-o'|'monitors update/--columns'|'monitors update/--query'|'monitors update/--timeout'|'monitors update/--retries') return 0 ;;
+    'monitors delete/--concurrency'|'monitors delete/--base-url'|'monitors delete/--profile'|'monitors delete/--output'|'monitors delete/-o'|'monitors delete/--columns'|'monitors delete/--query'|'monitors delete/--timeout'|'monitors delete/--retries') return 0 ;;
+    'monitors help/--base-url'|'monitors help/--profile'|'monitors help/--output'|'monitors help/-o'|'monitors help/--columns'|'monitors help/--query'|'monitors help/--timeout'|'monitors help/--retries') return 0 ;;
+    'channels/--base-url'|'channels/--profile'|'channels/--output'|'channels/-o'|'channels/--columns'|'channels/--query'|'channels/--timeout'|'channels/--retries') return 0 ;;
+    'channels list/--limit'|'channels list/--param'|'channels list/--base-url'|'channels list/--profile'|'channels list/--output'|'channels list/-o'|'channels list/--columns'|'channels list/--query'|'channels list/--timeout'|'channels list/--retries') return 0 ;;
+    'channels update/--set'|'channels update/--set-string'|'channels update/--data'|'channels update/--base-url'|'channels update/--profile'|'channels update/--output'|'channels update/-o'|'channels update/--columns'|'channels update/--query'|'channels update/--timeout'|'channels update/--retries') return 0 ;;
+    'channels help/--base-url'|'channels help/--profile'|'channels help/--output'|'channels help/-o'|'channels help/--columns'|'channels help/--query'|'channels help/--timeout'|'channels help/--retries') return 0 ;;
+    'reports/--base-url'|'reports/--profile'|'reports/--output'|'reports/-o'|'reports/--columns'|'reports/--query'|'reports/--timeout'|'reports/--retries') return 0 ;;
+    'reports list/--limit'|'reports list/--param'|'reports list/--base-url'|'reports list/--profile'|'reports list/--output'|'reports list/-o'|'reports list/--columns'|'reports list/--query'|'reports list/--timeout'|'reports list/--retries') return 0 ;;
+    'reports get/--every'|'reports get/--base-url'|'reports get/--profile'|'reports get/--output'|'reports get/-o'|'reports get/--columns'|'reports get/--query'|'reports get/--timeout'|'reports get/--retries') return 0 ;;
+    'reports help/--base-url'|'reports help/--profile'|'reports help/--output'|'reports help/-o'|'reports help/--columns'|'reports help/--query'|'reports help/--timeout'|'reports help/--retries') return 0 ;;
+    'openapi/--base-url'|'openapi/--profile'|'openapi/--output'|'openapi/-o'|'openapi/--columns'|'openapi/--query'|'openapi/--timeout'|'openapi/--retries') return 0 ;;
+    'api/--set'|'api/--set-string'|'api/--data'|'api/--base-url'|'api/--profile'|'api/--output'|'api/-o'|'api/--columns'|'api/--query'|'api/--timeout'|'api/--retries') return 0 ;;
+    'plan/--file'|'plan/-f'|'plan/--state'|'plan/--concurrency'|'plan/--base-url'|'plan/--profile'|'plan/--output'|'plan/-o'|'plan/--columns'|'plan/--query'|'plan/--timeout'|'plan/--retries') return 0 ;;
+    'apply/--file'|'apply/-f'|'apply/--state'|'apply/--lock-timeout'|'apply/--concurrency'|'apply/--base-url'|'apply/--profile'|'apply/--output'|'apply/-o'|'apply/--columns'|'apply/--query'|'apply/--timeout'|'apply/--retries') return 0 ;;
+    'import/--file'|'import/-f'|'import/--state'|'import/--lock-timeout'|'import/--base-url'|'import/--profile'|'import/--output'|'import/-o'|'import/--columns'|'import/--query'|'import/--timeout'|'import/--retries') return 0 ;;
+    'auth/--base-url'|'auth/--profile'|'auth/--output'|'auth/-o'|'auth/--columns'|'auth/--query'|'auth/--timeout'|'auth/--retries') return 0 ;;
+    'auth login/--base-url'|'auth login/--profile'|'auth login/--output'|'auth login/-o'|'auth login/--columns'|'auth login/--query'|'auth login/--timeout'|'auth login/--retries') return 0 ;;
+    'auth status/--base-url'|'auth status/--profile'|'auth status/--output'|'auth status/-o'|'auth status/--columns'|'auth status/--query'|'auth status/--timeout'|'auth status/--retries') return 0 ;;
+    'auth logout/--base-url'|'auth logout/--profile'|'auth logout/--output'|'auth logout/-o'|'auth logout/--columns'|'auth logout/--query'|'auth logout/--timeout'|'auth logout/--retries') return 0 ;;
+    'auth token/--base-url'|'auth token/--profile'|'auth token/--output'|'auth token/-o'|'auth token/--columns'|'auth token/--query'|'auth token/--timeout'|'auth token/--retries') return 0 ;;
+    'auth help/--base-url'|'auth help/--profile'|'auth help/--output'|'auth help/-o'|'auth help/--columns'|'auth help/--query'|'auth help/--timeout'|'auth help/--retries') return 0 ;;
+    'profile/--base-url'|'profile/--profile'|'profile/--output'|'profile/-o'|'profile/--columns'|'profile/--query'|'profile/--timeout'|'profile/--retries') return 0 ;;
+    'profile list/--base-url'|'profile list/--profile'|'profile list/--output'|'profile list/-o'|'profile list/--columns'|'profile list/--query'|'profile list/--timeout'|'profile list/--retries') return 0 ;;
+    'profile use/--base-url'|'profile use/--profile'|'profile use/--output'|'profile use/-o'|'profile use/--columns'|'profile use/--query'|'profile use/--timeout'|'profile use/--retries') return 0 ;;
+    'profile remove/--base-url'|'profile remove/--profile'|'profile remove/--output'|'profile remove/-o'|'profile remove/--columns'|'profile remove/--query'|'profile remove/--timeout'|'profile remove/--retries') return 0 ;;
+    'profile help/--base-url'|'profile help/--profile'|'profile help/--output'|'profile help/-o'|'profile help/--columns'|'profile help/--query'|'profile help/--timeout'|'profile help/--retries') return 0 ;;
+    'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--persist'|'emulator/--base-url'|'emulator/--profile'|'emulator/--output'|'emulator/-o'|'emulator/--columns'|'emulator/--query'|'emulator/--timeout'|'emulator/--retries') return 0 ;;
+    'doctor/--base-url'|'doctor/--profile'|'doctor/--output'|'doctor/-o'|'doctor/--columns'|'doctor/--query'|'doctor/--timeout'|'doctor/--retries') return 0 ;;
+    'completion/--base-url'|'completion/--profile'|'completion/--output'|'completion/-o'|'completion/--columns'|'completion/--query'|'completion/--timeout'|'completion/--retries') return 0 ;;
+    'help/--base-url'|'help/--profile'|'help/--output'|'help/-o'|'help/--columns'|'help/--query'|'help/--timeout'|'help/--retries') return 0 ;;
   esac
   return 1
 }
@@ -85,46 +96,73 @@ __cpk_value_option() {
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
 __cpk_words() {
   case "$1" in
-    '/') __cpk_reply='monitors channels reports openapi api plan apply import emulator doctor completion auth profile' ;;
-    '/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color --help -h' ;;
-    'monitors/') __cpk_reply='create get update delete help' ;;
-    'monitors/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'monitors create/-') __cpk_reply='--name --type --target --interval --set --set-string --data --from --concurrency --quiet -q --dry-run --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'monitors get/-') __cpk_reply='--concurrency --manifest --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'monitors update/-') __cpk_reply='--name --type --target --interval --set --set-string --data --dry-run --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'monitors delete/-') __cpk_reply='--yes -y --concurrency --dry-run --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'monitors help/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'channels/') __cpk_reply='update help' ;;
-    'channels/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'channels update/-') __cpk_reply='--set --set-string --data --dry-run --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'channels help/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'reports/') __cpk_reply='get help' ;;
-    'reports/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'reports get/-') __cpk_reply='--watch -w --every --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'reports help/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'openapi/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'api/-') __cpk_reply='--set --set-string --data --include -i --dry-run --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'plan/-') __cpk_reply='--file -f --state --prune --create-uncertain --concurrency --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'apply/-') __cpk_reply='--file -f --state --prune --create-uncertain --yes -y --lock-timeout --concurrency --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'import/-') __cpk_reply='--file -f --state --lock-timeout --replace --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --quiet -q --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'doctor/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'completion/') __cpk_reply='bash zsh fish powershell' ;;
-    'completion/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    '/') __cpk_reply='monitors channels reports openapi api plan apply import auth profile emulator doctor completion help' ;;
+    '/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color --help -h' ;;
+    'monitors/') __cpk_reply='list ls create get update delete help' ;;
+    'monitors/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'monitors list/-') __cpk_reply='--limit --param --refresh-spec --refresh --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'monitors create/-') __cpk_reply='--name --type --target --interval --set --set-string --data --from --concurrency --quiet -q --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'monitors get/-') __cpk_reply='--concurrency --manifest --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'monitors update/-') __cpk_reply='--name --type --target --interval --set --set-string --data --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'monitors delete/-') __cpk_reply='--yes -y --concurrency --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'monitors help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'channels/') __cpk_reply='list ls update help' ;;
+    'channels/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'channels list/-') __cpk_reply='--limit --param --refresh-spec --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'channels update/-') __cpk_reply='--set --set-string --data --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'channels help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'reports/') __cpk_reply='list ls get help' ;;
+    'reports/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'reports list/-') __cpk_reply='--limit --param --refresh-spec --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'reports get/-') __cpk_reply='--watch -w --every --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'reports help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'openapi/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'api/-') __cpk_reply='--set --set-string --data --include -i --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'plan/-') __cpk_reply='--file -f --state --prune --create-uncertain --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'apply/-') __cpk_reply='--file -f --state --prune --create-uncertain --yes -y --lock-timeout --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'import/-') __cpk_reply='--file -f --state --lock-timeout --replace --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     'auth/') __cpk_reply='login status logout token help' ;;
-    'auth/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'auth login/-') __cpk_reply='--with-token --no-verify --insecure-storage --help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'auth status/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'auth logout/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'auth token/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'auth help/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'auth/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'auth login/-') __cpk_reply='--with-token --no-verify --insecure-storage --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'auth status/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'auth logout/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'auth token/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'auth help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     'profile/') __cpk_reply='list use remove help' ;;
-    'profile/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'profile list/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'profile use/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'profile remove/-') __cpk_reply='--help -h --version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
-    'profile help/-') __cpk_reply='--version --base-url --profile --json --query --timeout --retries --debug --no-color' ;;
+    'profile/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'profile list/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'profile use/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'profile remove/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'profile help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --persist --quiet -q --help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'doctor/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'completion/') __cpk_reply='bash zsh fish powershell' ;;
+    'completion/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
+    'help/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --retries --debug --no-color' ;;
     *) __cpk_reply= ;;
+  esac
+}
+
+# __cpk_dynamic KIND: adds the words `cpk __complete KIND` prints (ids from
+# the local inventory, profile names, declared types): never the network.
+__cpk_dynamic() {
+  local line
+  while IFS= read -r line; do
+    __cpk_reply="$__cpk_reply ${line%%$'\t'*}"
+  done < <("${COMP_WORDS[0]}" __complete "$1" "$cur" 2>/dev/null)
+}
+
+# __cpk_more KEY: the dynamic words for KEY, when there are some.
+__cpk_more() {
+  case "$1" in
+    'monitors get/') __cpk_dynamic monitor-ids ;;
+    'monitors update/') __cpk_dynamic monitor-ids ;;
+    'monitors delete/') __cpk_dynamic monitor-ids ;;
+    'reports get/') __cpk_dynamic report-ids ;;
+    'profile use/') __cpk_dynamic profiles ;;
+    'profile remove/') __cpk_dynamic profiles ;;
+    */--profile=) __cpk_dynamic profiles ;;
+    */--type=) __cpk_dynamic types ;;
   esac
 }
 
@@ -154,12 +192,14 @@ _cpk() {
     # The value of an option: its choices, or (none) bash's default file completion.
     [[ $prev == = ]] && prev=${COMP_WORDS[COMP_CWORD-2]}
     __cpk_words "$cmdpath/$prev="
+    __cpk_more "$cmdpath/$prev="
   elif [[ $cur == = ]]; then
     return 0
   elif [[ $cur == -* ]]; then
     __cpk_words "$cmdpath/-"
   else
     __cpk_words "$cmdpath/"
+    __cpk_more "$cmdpath/"
   fi
   # The words are option and command names: no spaces or glob characters to split on.
   # shellcheck disable=SC2207

@@ -25,8 +25,10 @@ const BULK_IDS = quick ? 20 : 1000;
 // Monitors as code (issue 15): entries per manifest, and runs of each comparison.
 const MANIFEST_N = quick ? 20 : Number(args[args.indexOf('--entries') + 1] || 5000);
 const MANIFEST_RUNS = quick ? 1 : 3;
-// `--only manifest` runs the manifest rows alone (to measure before/after a change).
+// `--only general|manifest|render` runs those rows alone (to measure before/after a change).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+// Rendering at scale (issue 14): rows of the listed table against the same list as jsonl.
+const LIST_ROWS = quick ? 2000 : Number(args.includes('--rows') ? args[args.indexOf('--rows') + 1] : 50_000);
 
 const dir = mkdtempSync(join(tmpdir(), 'cpk-bench-'));
 const env = { PATH: process.env.PATH, HOME: dir, CPK_CONFIG_DIR: join(dir, 'config'), LANG: 'C.UTF-8' };
@@ -167,12 +169,69 @@ const monitorId = JSON.parse(
 ).id;
 run(node, [bin, 'monitors', 'get', monitorId], { env: apiEnv });
 
+// A server answering GET /monitors with LIST_ROWS monitors in pages of 1,000 (the
+// emulator's own pages stop at 100, and creating 50,000 monitors would measure
+// the emulator), and the emulator's document, which declares that list.
+writeFileSync(join(dir, 'openapi.json'), await (await fetch(`${info.base_url}/openapi.json`)).text());
+writeFileSync(
+  join(dir, 'list-server.mjs'),
+  `
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+const [docFile, count] = process.argv.slice(2);
+const doc = readFileSync(docFile);
+const PAGE = 1000;
+const pages = [];
+for (let from = 0; from < Number(count); from += PAGE) {
+  const data = [];
+  for (let i = from; i < Math.min(Number(count), from + PAGE); i++) {
+    const id = 'mon_' + String(i).padStart(12, 'a');
+    data.push({ id, name: 'Monitor number ' + i, type: 'http', target: 'https://m' + i + '.example.com/health',
+      interval_seconds: 60, paused: false, status: i % 7 ? 'up' : 'down', created_at: '2026-11-22T00:00:00.000Z',
+      updated_at: '2026-11-22T00:00:00.000Z', last_check: { status: 'up', latency_ms: 20 + (i % 280), checked_at: '2026-11-22T00:01:00.000Z' },
+      report_id: 'rpt_' + id.slice(4), tags: ['bench', 'team ' + (i % 10)] });
+  }
+  pages.push(data);
+}
+const server = createServer((req, res) => {
+  const url = new URL(req.url, 'http://x');
+  if (url.pathname === '/v1/openapi.json') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(doc);
+  }
+  if (url.pathname === '/v1/monitors') {
+    const page = Number(url.searchParams.get('cursor') ?? 0);
+    const next = page + 1 < pages.length ? String(page + 1) : null;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify({ data: pages[page] ?? [], next_cursor: next }));
+  }
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end('{"error":"not found"}');
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+`,
+);
+const listServer =
+  only === undefined || only === 'render'
+    ? spawn(node, [join(dir, 'list-server.mjs'), join(dir, 'openapi.json'), String(LIST_ROWS)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+    : undefined;
+const listPort = listServer
+  ? Number(await new Promise((resolve) => createInterface({ input: listServer.stdout }).once('line', resolve)))
+  : 0;
+
 try {
-  if (only !== 'manifest') generalRows();
+  if (only === undefined || only === 'general') generalRows();
+  if (only === undefined || only === 'render') renderRows();
   if (only === undefined || only === 'manifest') manifestRows();
 } finally {
+  listServer?.kill('SIGTERM');
+  // The emulator may still write its compile cache under dir as it exits: wait for it.
+  const exited = new Promise((resolve) => emulator.once('exit', resolve));
   emulator.kill('SIGTERM');
-  rmSync(dir, { recursive: true, force: true });
+  await exited;
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
 function generalRows() {
@@ -180,14 +239,20 @@ function generalRows() {
     'cpk --version',
     'node -e 0',
     compare(() => [node, [bin, '--version']], floor, RUNS),
-    1.5,
+    1.2,
   );
   report(
     'cpk --help',
     'node -e 0',
     compare(() => [node, [bin, '--help']], floor, RUNS),
-    2.5,
+    1.6,
   );
+  // The first run on a machine: no compile cache yet (bin/load.cjs makes it then).
+  let fresh = 0;
+  const firstRun =
+    (argv, runEnv = env) =>
+    () => [node, [bin, ...argv], { env: { ...runEnv, CPK_CACHE_DIR: join(dir, `first-run-${fresh++}`) } }];
+  report('cpk --help, first run (no compile cache yet)', 'node -e 0', compare(firstRun(['--help']), floor, RUNS), 2.5);
   report(
     'cpk monitors --help',
     'node -e 0',
@@ -200,8 +265,14 @@ function generalRows() {
     [bin, 'monitors', 'get', monitorId, ...(json ? ['--json'] : [])],
     { env: apiEnv },
   ];
-  report('cpk monitors get ID --json', 'node:http GET script', compare(cpkGet(true), httpGet, RUNS), 1.5);
-  report('cpk monitors get ID (table)', 'node:http GET script', compare(cpkGet(false), httpGet, RUNS), 2);
+  report('cpk monitors get ID --json', 'node:http GET script', compare(cpkGet(true), httpGet, RUNS), 1.35);
+  report('cpk monitors get ID (table)', 'node:http GET script', compare(cpkGet(false), httpGet, RUNS), 1.5);
+  report(
+    'cpk monitors get ID --json, first run',
+    'node:http GET script',
+    compare(firstRun(['monitors', 'get', monitorId, '--json'], apiEnv), httpGet, RUNS),
+    2,
+  );
 
   // Peak RSS, read by the kernel's rusage of each child (GNU time or python3).
   const rss = (argv, runEnv) => {
@@ -260,6 +331,21 @@ function generalRows() {
     target: '>= 5x',
     pass: curl.ms / cpkMedian >= 5,
   });
+}
+
+// A list of LIST_ROWS monitors as a table (held, measured, rendered) against the same list as jsonl (streamed).
+function renderRows() {
+  const listEnv = { ...env, CPK_BASE_URL: `http://127.0.0.1:${listPort}/v1`, CPK_TOKEN: 'cpk_bench_token' };
+  const list = (format) => () => [node, [bin, 'monitors', 'list', '-o', format], { env: listEnv }];
+  const check = run(...list('table')());
+  const lines = check.stdout.split('\n').length - 2; // the header and the final newline
+  if (lines !== LIST_ROWS) throw new Error(`monitors list printed ${lines} rows, expected ${LIST_ROWS}`);
+  report(
+    `cpk monitors list: ${LIST_ROWS} rows as a table`,
+    'the same list -o jsonl',
+    compare(list('table'), list('jsonl'), quick ? 1 : 5),
+    2,
+  );
 }
 
 // Peak RSS (MiB) of one run, read by the kernel's rusage of the child (python3), or undefined.

@@ -4,11 +4,8 @@
 //   package, loaded with `await import()` where it is used (undici, conf, ora,
 //   chalk, cli-table3, the keychain, YAML, JSON Schema), so `--help` pays for
 //   none of them. CommonJS because Node 20's ESM loader alone costs several ms.
-// - dist/cli.cjs.<platform>-<arch>-<node version>.cache: a V8 code cache of
-//   that bundle, made by running the bundle's hot paths once; bin/load.cjs
-//   hands it to vm.Script so that start-up skips most parsing and compiling.
-//   Only the Node that made it uses it (bin/load.cjs says why); any other
-//   Node, or a cache V8 rejects, only makes start-up slower, never wrong.
+// - No compile cache is built or shipped: bin/load.cjs makes one on the
+//   user's machine, with the Node that reads it (it says why).
 // - dist/index.js: the programmatic entry (`import { createClient } from 'cpk'`,
 //   src/index.ts), one ESM file with every package external; and its
 //   declarations in dist/types/ (tsc, tsconfig.build.json), for `exports.types`.
@@ -63,7 +60,8 @@ await build({
       "const __cpkModuleUrl = require('node:url').pathToFileURL(__filename).href;",
       // V8 drops a vm.Script's import() callback for functions that come from
       // a code cache (Node 20), so the bundle imports packages through a
-      // function bin/load.cjs provides, defined outside the vm.
+      // function bin/load.cjs provides, defined outside the vm; with a plain
+      // require (Node >= 22.1, or the cache turned off) it is import() itself.
       "const __cpkImport = globalThis[Symbol.for('cpk.import')] || ((specifier) => import(specifier));",
     ].join('\n'),
   },
@@ -97,12 +95,3 @@ await build({
 const require = createRequire(import.meta.url);
 const tsc = require.resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit', cwd: root });
-
-// The code cache is made in a child process with this Node and no inherited
-// NODE_OPTIONS, so its V8 flags match what `node bin/cpk.js` will run with.
-const env = { ...process.env };
-delete env.NODE_OPTIONS;
-execFileSync(process.execPath, [fileURLToPath(new URL('./make-code-cache.cjs', import.meta.url))], {
-  stdio: 'inherit',
-  env,
-});

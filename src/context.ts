@@ -3,15 +3,23 @@
 import type { IO } from './io.js';
 import { Output } from './output/output.js';
 import type { Api } from './api/client.js';
+import type { InventoryRecorder } from './config/inventory.js';
 import type { SecretStore } from './config/keychain.js';
 import type { Session } from './config/session.js';
-import { InterruptedError, UsageError } from './errors.js';
+import { ApiError, CpkError, InterruptedError, NetworkError, UsageError } from './errors.js';
+import { DEFAULT_BASE_URL } from './config/base-url.js';
 import { version } from './version.js';
 import { parseRetriesFlag, resolveAttempts } from './config/attempts.js';
+import { isMachineFormat, parseColumns, parseFormat, type OutputFormat } from './output/format.js';
 
 export interface GlobalOptions {
   baseUrl?: string | undefined;
+  /** A machine format (-o json, jsonl, yaml; --json; --query): errors are JSON on stderr. */
   json: boolean;
+  /** -o (--json is -o json). */
+  format: OutputFormat;
+  /** --columns: dotted paths. */
+  columns?: string[] | undefined;
   timeoutSeconds: number;
   /** `--retries N`: retries after the first attempt; undefined when not given (CPK_MAX_ATTEMPTS or the default apply). */
   retries?: number | undefined;
@@ -40,9 +48,12 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
     }
     timeoutSeconds = n;
   }
+  const format = parseFormat(raw);
   return {
     baseUrl: typeof raw.baseUrl === 'string' ? raw.baseUrl : undefined,
-    json: raw.json === true || typeof raw.query === 'string',
+    json: isMachineFormat(format),
+    format,
+    columns: parseColumns(raw.columns),
     timeoutSeconds,
     retries: raw.retries === undefined ? undefined : parseRetriesFlag(raw.retries),
     debug: raw.debug === true,
@@ -68,6 +79,9 @@ export class Context {
   /** The Node.js version running cpk (`cpk doctor`). */
   readonly nodeVersion: string = process.versions.node;
   private readonly apis: Api[] = [];
+  private readonly recorders = new Map<Api, InventoryRecorder>();
+  /** The base URL and where the token came from, once api() resolved them (for guidance()). */
+  private target: { baseUrl: string; tokenSource: string | undefined } | undefined;
   /** The exit code of a command that succeeded but has something to signal (plan: 10 when there are changes). */
   exitCode: number | undefined;
   /** How long main waits, after the first Ctrl-C or SIGTERM, for the command to unwind before it exits 130. */
@@ -79,7 +93,15 @@ export class Context {
     readonly globals: GlobalOptions,
     readonly signal?: AbortSignal,
   ) {
-    this.out = new Output(io, { json: globals.json, colorFlag: globals.color, debug: globals.debug, signal });
+    this.out = new Output(io, {
+      json: globals.json,
+      format: globals.format,
+      columns: globals.columns,
+      columnsOfTerminal: io.stdoutColumns,
+      colorFlag: globals.color,
+      debug: globals.debug,
+      signal,
+    });
   }
 
   get env(): Readonly<Record<string, string | undefined>> {
@@ -115,6 +137,7 @@ export class Context {
       if (!options.anonymous && session.tokenProblem) throw session.tokenProblem;
       baseUrl = session.baseUrl.value;
       token = session.token?.value;
+      this.target = { baseUrl, tokenSource: session.token?.source };
     }
     const [{ HttpClient }, { Api }] = await Promise.all([import('./http/client.js'), import('./api/client.js')]);
     const env = this.env;
@@ -130,27 +153,60 @@ export class Context {
       debug: this.globals.debug ? (line) => this.out.debug(line) : undefined,
       signal: options.signal ?? this.signal,
     });
-    const api = new Api(http);
+    // The local inventory listens to what the service returns for this base URL and token
+    // (not for `auth login` verifying a token, nor for the anonymous document).
+    let recorder: InventoryRecorder | undefined;
+    if (!options.anonymous && !options.credentials && token) {
+      const { InventoryRecorder } = await import('./config/inventory.js');
+      recorder = new InventoryRecorder(baseUrl, token, env, (line) => this.out.debug(line));
+    }
+    const api = new Api(http, recorder);
     this.apis.push(api);
+    if (recorder) this.recorders.set(api, recorder);
     return api;
+  }
+
+  /**
+   * The next step for a lost user, for errors whose fix depends on where
+   * things came from: a 401 names the token's source, a refused connection
+   * to the default address (the local emulator) suggests `cpk emulator`.
+   */
+  guidance(error: unknown): string | undefined {
+    const target = this.target;
+    if (!target || !(error instanceof CpkError) || error.hint) return undefined;
+    if (error instanceof ApiError && error.status === 401) {
+      const source = target.tokenSource ?? 'nowhere';
+      if (source === 'CPK_TOKEN') return 'the token came from CPK_TOKEN: set a valid one, or unset it to use a profile';
+      if (source.startsWith('profile ')) {
+        const name = /^profile "(.*)"$/.exec(source)?.[1];
+        return `the token came from ${source}: sign in again with \`cpk auth login${name && name !== 'default' ? ` --profile ${name}` : ''}\``;
+      }
+      return `the token came from ${source}`;
+    }
+    if (error instanceof NetworkError && /ECONNREFUSED/.test(error.message) && target.baseUrl === DEFAULT_BASE_URL)
+      return 'nothing listens at the default address, the local emulator: start it with `cpk emulator` in another terminal, or point cpk at your service with --base-url or CPK_BASE_URL';
+    return undefined;
+  }
+
+  /** The inventory of the base URL and token an Api talks to (src/config/inventory.ts), if it has one. */
+  inventory(api: Api): InventoryRecorder | undefined {
+    return this.recorders.get(api);
   }
 
   /** Asks a yes/no question on stderr and reads the answer from stdin; Ctrl-C ends it with InterruptedError. */
   async confirm(question: string): Promise<boolean> {
     if (this.signal?.aborted) throw new InterruptedError();
     const { createInterface } = await import('node:readline');
-    const rl = createInterface({
-      input: this.io.stdin,
-      output: this.io.stderr as NodeJS.WritableStream,
-      terminal: false,
-    });
+    // The question goes through Output (sanitized, redacted); readline only reads the answer.
+    const rl = createInterface({ input: this.io.stdin, terminal: false });
     let onAbort: (() => void) | undefined;
     try {
       const answer = await new Promise<string | undefined>((resolve, reject) => {
         onAbort = () => reject(new InterruptedError());
         this.signal?.addEventListener('abort', onAbort, { once: true });
         rl.once('close', () => resolve(undefined));
-        rl.question(`${question} [y/N] `, resolve);
+        this.out.prompt(`${question} [y/N] `);
+        rl.once('line', resolve);
       });
       return answer !== undefined && /^y(es)?$/i.test(answer.trim());
     } finally {
@@ -160,6 +216,7 @@ export class Context {
   }
 
   async close(): Promise<void> {
+    await Promise.all([...this.recorders.values()].map((recorder) => recorder.flush()));
     await Promise.all(this.apis.map((api) => api.close()));
   }
 }

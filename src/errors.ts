@@ -14,8 +14,12 @@ export const ExitCode = {
   /** `cpk plan` only: the plan has changes (like `terraform plan -detailed-exitcode`). */
   PLAN_CHANGES: 10,
   /** The state file is locked by another run (apply, import): EX_TEMPFAIL of sysexits.h, "try again later". */
+  /** stdout could not be written (a full disk, a file-size limit): EX_IOERR of sysexits.h. */
+  OUTPUT_FAILED: 74,
   LOCKED: 75,
   INTERRUPTED: 130,
+  /** A read command stopped because its reader closed the pipe, as a process killed by SIGPIPE (128 + 13). */
+  BROKEN_PIPE: 141,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -52,8 +56,16 @@ export class AuthError extends CpkError {
 
 /** Could not talk to the server: connect, DNS, TLS, timeout. */
 export class NetworkError extends CpkError {
-  constructor(message: string, options?: CpkErrorOptions) {
+  /**
+   * Whether the request may have reached the server (and so may have been
+   * applied): false only when no byte of it left (connection refused, DNS, a
+   * TLS handshake or a proxy tunnel that failed). Domain code (apply) decides
+   * by this, never by the transport's failure classes.
+   */
+  readonly mayHaveReachedServer: boolean;
+  constructor(message: string, options: CpkErrorOptions & { mayHaveReachedServer?: boolean } = {}) {
     super(message, ExitCode.NETWORK, options);
+    this.mayHaveReachedServer = options.mayHaveReachedServer ?? true;
   }
 }
 

@@ -1,5 +1,6 @@
 // The IO a command receives. Commands never touch `process` or `console`:
 // tests pass fakes, and "is this a terminal" is a field, not a global.
+import { UsageError } from './errors.js';
 
 export interface Writer {
   write(chunk: string): unknown;
@@ -12,32 +13,87 @@ export interface IO {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** The width of the terminal on stdout, when it is one. */
+  stdoutColumns?: number | undefined;
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Where a failed write to stdout is reported (a closed pipe: EPIPE; a full
+   * disk: ENOSPC; a file-size limit: EFBIG). After it, writes to stdout are
+   * dropped. src/main.ts decides what it means for the exit code.
+   */
+  stdoutFailure?: StdoutFailure;
+}
+
+export class StdoutFailure {
+  error: NodeJS.ErrnoException | undefined;
+  private listener: ((error: NodeJS.ErrnoException) => void) | undefined;
+  fail(error: NodeJS.ErrnoException): void {
+    if (this.error) return;
+    this.error = error;
+    this.listener?.(error);
+  }
+  onFailure(listener: (error: NodeJS.ErrnoException) => void): void {
+    this.listener = listener;
+  }
 }
 
 export function processIO(): IO {
-  // A reader that stops early (`cpk ... | head -1`) closes the pipe: that is
-  // not an error worth a stack trace. Stop quietly, as cat and gh do.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(0);
-      throw error;
-    });
-  }
+  // A reader that stops early (`cpk ... | head -1`) closes the pipe, and a
+  // full disk fails a write: neither is worth a stack trace. The failure is
+  // recorded, later writes are dropped, and src/main.ts turns it into the
+  // exit code (README, "Exit codes": 141 for a read cut short by a closed
+  // pipe, the command's own result for a write, 74 for a failed write).
+  const stdoutFailure = new StdoutFailure();
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => stdoutFailure.fail(error));
+  // stderr has no one left to tell: its failures are dropped.
+  process.stderr.on('error', () => {});
+  const stdout: Writer = {
+    write(chunk: string) {
+      if (stdoutFailure.error) return false;
+      try {
+        return process.stdout.write(chunk);
+      } catch (error) {
+        stdoutFailure.fail(error as NodeJS.ErrnoException);
+        return false;
+      }
+    },
+  };
   return {
-    stdout: process.stdout,
+    stdout,
+    // The real stream: the spinner and prompts need one.
     stderr: process.stderr,
     stdin: process.stdin,
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
+    stdoutColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
     env: process.env,
+    stdoutFailure,
   };
 }
 
-/** Reads a whole stream as UTF-8 text. */
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/** The most cpk reads from stdin (or a file) as one input: the same cap as a response body (src/http/client.ts). */
+export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Reads a whole stream as UTF-8 text, at most `limit` bytes: an endless or
+ * huge stream is a usage error, not gigabytes of memory.
+ */
+export async function readAll(stream: NodeJS.ReadableStream, limit = MAX_INPUT_BYTES, what = 'stdin'): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > limit) {
+      (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      throw new UsageError(`${what} holds more than ${formatBytes(limit)}: too large to read`);
+    }
+    chunks.push(buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${n / (1024 * 1024)} MiB` : `${n / 1024} KiB`;
 }

@@ -27,38 +27,83 @@ export async function main(
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  const wantsJson = argv.includes('--json') || argv.some((a) => a === '--query' || a.startsWith('--query='));
-  const wantsDebug = argv.includes('--debug');
-  try {
-    const program = buildProgram(runtime);
-    if (argv.length === 0) {
-      program.outputHelp();
-      return ExitCode.OK;
+  // A read command whose reader went away stops (a watch would poll forever);
+  // a write command finishes, so that what it changed is recorded.
+  let brokenPipe = false;
+  io.stdoutFailure?.onFailure((error) => {
+    if (error.code === 'EPIPE' && !runtime.writes) {
+      brokenPipe = true;
+      controller.abort();
     }
-    await program.parseAsync(argv, { from: 'user' });
-    return runtime.context?.exitCode ?? ExitCode.OK;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (
-        error.code === 'commander.helpDisplayed' ||
-        error.code === 'commander.version' ||
-        error.code === 'commander.help'
-      ) {
+  });
+  const code = await run();
+  // A failed write is reported on a later tick: let it arrive before judging.
+  if (io.stdoutFailure) await new Promise((resolve) => setImmediate(resolve));
+  return outputVerdict(code);
+
+  /** The exit code once stdout's fate is known (README, "Exit codes"). */
+  function outputVerdict(code: number): number {
+    const failure = io.stdoutFailure?.error;
+    if (!failure) return code;
+    if (failure.code === 'EPIPE') {
+      if (code !== ExitCode.OK && code !== ExitCode.INTERRUPTED) return code;
+      return runtime.writes ? code : ExitCode.BROKEN_PIPE;
+    }
+    if (code !== ExitCode.OK && code !== ExitCode.INTERRUPTED) return code;
+    io.stderr.write(`cpk: cannot write the output: ${failure.code ?? failure.message}${describeCode(failure.code)}\n`);
+    return ExitCode.OUTPUT_FAILED;
+  }
+
+  async function run(): Promise<number> {
+    const wantsJson =
+      argv.includes('--json') ||
+      argv.some((a, i) => {
+        if (a === '--query' || a.startsWith('--query=')) return true;
+        const format = a === '-o' || a === '--output' ? argv[i + 1] : /^(?:-o|--output=)(.+)$/.exec(a)?.[1];
+        return format === 'json' || format === 'jsonl' || format === 'yaml';
+      });
+    const wantsDebug = argv.includes('--debug');
+    try {
+      const program = buildProgram(runtime);
+      if (argv.length === 0) {
+        program.outputHelp();
         return ExitCode.OK;
       }
-      const message = error.message.replace(/^error: /, '');
-      return writeError(io, new UsageError(`${message} (see --help)`), { json: wantsJson, debug: false });
+      await program.parseAsync(argv, { from: 'user' });
+      return runtime.context?.exitCode ?? ExitCode.OK;
+    } catch (error) {
+      if (error instanceof CommanderError) {
+        if (
+          error.code === 'commander.helpDisplayed' ||
+          error.code === 'commander.version' ||
+          error.code === 'commander.help'
+        ) {
+          return ExitCode.OK;
+        }
+        const message = error.message.replace(/^error: /, '');
+        return writeError(io, new UsageError(`${message} (see --help)`), { json: wantsJson, debug: false });
+      }
+      // Interrupted: the shell already shows ^C; print nothing half-written.
+      if (brokenPipe) return ExitCode.OK; // outputVerdict makes it 141
+      if (error instanceof InterruptedError || controller.signal.aborted) return ExitCode.INTERRUPTED;
+      const json = runtime.context?.globals.json ?? wantsJson;
+      const debug = runtime.context?.globals.debug ?? wantsDebug;
+      return writeError(io, error, { json, debug, hint: runtime.context?.guidance(error) });
+    } finally {
+      if (handleSignals) {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+      await runtime.context?.close().catch(() => {});
     }
-    // Interrupted: the shell already shows ^C; print nothing half-written.
-    if (error instanceof InterruptedError || controller.signal.aborted) return ExitCode.INTERRUPTED;
-    const json = runtime.context?.globals.json ?? wantsJson;
-    const debug = runtime.context?.globals.debug ?? wantsDebug;
-    return writeError(io, error, { json, debug });
-  } finally {
-    if (handleSignals) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
-    await runtime.context?.close().catch(() => {});
   }
+}
+
+function describeCode(code: string | undefined): string {
+  const text: Record<string, string> = {
+    ENOSPC: ' (no space left on the device)',
+    EFBIG: ' (file too large for its limit)',
+    EIO: ' (input/output error)',
+  };
+  return (code && text[code]) ?? '';
 }

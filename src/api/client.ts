@@ -2,8 +2,8 @@
 // layer knows the interface (../shared/service-interface.md) and nothing about
 // terminals. Where the interface leaves a shape open ("not shown"), the type is
 // an open object and nothing beyond the documented fields is assumed.
-import { ApiError } from '../errors.js';
-import type { HttpClient, HttpResponse, RequestSpec } from '../http/client.js';
+import { ApiError, ExitCode } from '../errors.js';
+import type { HttpClient, HttpResponse, RequestDescription, RequestSpec } from '../http/client.js';
 import { isPlainObject, type JsonObject } from '../parse/fields.js';
 import { ownField } from '../http/json.js';
 
@@ -54,51 +54,169 @@ export const endpoints = {
   getOpenApi: (): RequestSpec => ({ method: 'GET', segments: ['openapi.json'], auth: false }),
 };
 
+/**
+ * Told of every monitor the service returned and of every one it says is
+ * gone: the command line's local inventory (src/config/inventory.ts) listens.
+ */
+export interface MonitorObserver {
+  seen(monitor: JsonObject): void;
+  gone(id: string): void;
+}
+
+/**
+ * The service's endpoints, typed. The HTTP client it talks through is its own
+ * (a private field): nothing above the API layer sees HTTP or the transport.
+ */
 export class Api {
-  constructor(readonly http: HttpClient) {}
+  readonly #http: HttpClient;
+  constructor(
+    http: HttpClient,
+    private readonly observer?: MonitorObserver,
+  ) {
+    this.#http = http;
+  }
 
   async createMonitor(input: MonitorInput): Promise<MonitorRef> {
-    const res = await this.http.request(endpoints.createMonitor(input));
-    return expectMonitorRef(res);
+    const res = await this.#http.request(endpoints.createMonitor(input));
+    const ref = expectMonitorRef(res);
+    this.observer?.seen({ ...ref, name: ownField(ref, 'name') ?? input.name });
+    return ref;
   }
 
   async getMonitor(id: string): Promise<JsonObject> {
-    return expectObject(await this.http.request(endpoints.getMonitor(id)));
+    const monitor = expectObject(await this.watch(id, this.#http.request(endpoints.getMonitor(id))));
+    this.observer?.seen({ ...monitor, id: ownField(monitor, 'id') ?? id });
+    return monitor;
   }
 
   async updateMonitor(id: string, changes: JsonObject): Promise<MonitorRef> {
-    return expectMonitorRef(await this.http.request(endpoints.updateMonitor(id, changes)));
+    const ref = expectMonitorRef(await this.watch(id, this.#http.request(endpoints.updateMonitor(id, changes))));
+    this.observer?.seen({ ...ref, name: ownField(ref, 'name') ?? ownField(changes, 'name') });
+    return ref;
   }
 
   async deleteMonitor(id: string): Promise<DeleteResult> {
-    const res = await this.http.request(endpoints.deleteMonitor(id));
+    const res = await this.watch(id, this.#http.request(endpoints.deleteMonitor(id)));
+    this.observer?.gone(id);
     return { body: res.body, status: res.status };
   }
 
+  /** Monitors the service lists (src/api/list.ts): the inventory learns of them too. */
+  sawMonitors(items: readonly unknown[]): void {
+    if (this.observer) for (const item of items) if (isPlainObject(item)) this.observer.seen(item);
+  }
+
+  /** A monitor answered 404 is gone: the observer forgets it. */
+  private async watch(id: string, request: Promise<HttpResponse>): Promise<HttpResponse> {
+    try {
+      return await request;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) this.observer?.gone(id);
+      throw error;
+    }
+  }
+
+  /**
+   * Updates a channel. A 2xx whose body says `"ok": false` is not a success a
+   * script should trust: it is judged here, once, as an ApiError (exit 1) for
+   * the command, apply and the programmatic client alike.
+   */
   async updateChannel(id: string, changes: JsonObject): Promise<ChannelUpdateResult> {
-    const res = await this.http.request(endpoints.updateChannel(id, changes));
+    const res = await this.#http.request(endpoints.updateChannel(id, changes));
     const body = expectObject(res);
-    if (typeof ownField(body, 'ok') !== 'boolean') throw unexpected(res, 'a boolean "ok"');
+    const ok = ownField(body, 'ok');
+    if (typeof ok !== 'boolean') throw unexpected(res, 'a boolean "ok"');
+    if (!ok) {
+      throw new ApiError(
+        `the server did not confirm the update of channel ${id} (ok: false)`,
+        { status: res.status, method: res.method, url: res.url, requestId: res.requestId },
+        { exitCode: ExitCode.FAILURE },
+      );
+    }
     return body as ChannelUpdateResult;
   }
 
+  /**
+   * GETs one monitor for the answer's status alone (src/api/probe.ts: does the
+   * service accept the token?). The inventory is not told: the id is a probe.
+   */
+  async probeMonitor(id: string): Promise<{ status: number; method: string; url: string }> {
+    const res = await this.#http.request(endpoints.getMonitor(id));
+    return { status: res.status, method: res.method, url: res.url };
+  }
+
+  /** The request a method would send, described without sending it or the token (--dry-run). */
+  describe(spec: RequestSpec): RequestDescription {
+    return this.#http.describe(spec);
+  }
+
   async getReport(id: string): Promise<JsonObject> {
-    return expectObject(await this.http.request(endpoints.getReport(id)));
+    return expectObject(await this.#http.request(endpoints.getReport(id)));
   }
 
   /** The public OpenAPI document: sent without a token (interface, section 5). */
   async getOpenApi(): Promise<JsonObject> {
-    return expectObject(await this.http.request(endpoints.getOpenApi()));
+    return expectObject(await this.#http.request(endpoints.getOpenApi()));
+  }
+
+  /** The base URL this client talks to (caches and the inventory are kept per base URL). */
+  get baseUrl(): string {
+    return this.#http.baseUrl;
+  }
+
+  /** The document, conditionally (src/api/spec.ts): a 304 is an answer. */
+  async fetchOpenApi(conditional: { etag?: string | undefined; lastModified?: string | undefined }) {
+    const headers: Record<string, string> = {};
+    if (conditional.etag) headers['if-none-match'] = conditional.etag;
+    if (conditional.lastModified) headers['if-modified-since'] = conditional.lastModified;
+    const res = await this.#http.request({ ...endpoints.getOpenApi(), headers, acceptNotModified: true });
+    return { status: res.status, headers: res.headers, body: res.body };
+  }
+
+  /**
+   * One page of a list operation the service's document declares (src/api/list.ts):
+   * a path below the base URL as the document names it, and query parameters.
+   */
+  async listPage(
+    path: string,
+    query: ReadonlyArray<readonly [string, string]>,
+  ): Promise<{ body: unknown; headers: Record<string, string> }> {
+    const segments = path.split('/').filter((s) => s !== '');
+    const res = await this.#http.request({ method: 'GET', segments, query });
+    return { body: res.body, headers: res.headers };
   }
 
   /** A raw request below the base URL (`cpk api`): any 2xx body, JSON or not. */
   raw(spec: RequestSpec): Promise<HttpResponse> {
-    return this.http.request({ ...spec, anyBody: true });
+    return this.#http.request({ ...spec, anyBody: true });
   }
 
   close(): Promise<void> {
-    return this.http.close();
+    return this.#http.close();
   }
+}
+
+/**
+ * A 404 whose message does not name the id ("not found") gets it, for the
+ * commands about one id (bulk lines already start with the id): which of a
+ * script's variables was wrong is the first question.
+ */
+export function nameMissing(what: string, id: string, error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.status !== 404 || error.message.includes(id)) return error;
+  const message = error.message.toLowerCase().includes(what)
+    ? `${error.message}: ${id}`
+    : `${what} ${id}: ${error.message}`;
+  return new ApiError(
+    message,
+    {
+      status: error.status,
+      method: error.method,
+      url: error.url,
+      requestId: error.requestId,
+      contentType: error.contentType,
+    },
+    { exitCode: error.exitCode, hint: error.hint, cause: error },
+  );
 }
 
 function unexpected(res: HttpResponse, wanted: string): ApiError {
@@ -111,7 +229,7 @@ function unexpected(res: HttpResponse, wanted: string): ApiError {
       requestId: res.requestId,
       contentType: res.headers['content-type'],
     },
-    { exitCode: 1 },
+    { exitCode: ExitCode.FAILURE },
   );
 }
 

@@ -42,8 +42,7 @@ export function explainProbeFailure(error: unknown, consequence: string, hint?: 
 
 export async function probeToken(api: Api): Promise<ProbeResult> {
   try {
-    const res = await api.http.request({ method: 'GET', segments: ['monitors', PROBE_MONITOR_ID] });
-    return { status: res.status, method: res.method, url: res.url };
+    return await api.probeMonitor(PROBE_MONITOR_ID);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
       if (error.contentType?.toLowerCase().includes('json'))

@@ -9,6 +9,16 @@ export interface Runtime {
   signal?: AbortSignal | undefined;
   /** The context of the command that ran, so main can close it and read its exit code. */
   context?: Context;
+  /** The command changes something (create, apply...): it always finishes, even when its reader went away. */
+  writes?: boolean;
+}
+
+const WRITE_VERBS = new Set(['create', 'update', 'delete', 'apply', 'import', 'login', 'logout', 'use', 'remove']);
+
+/** Whether a command changes something on the service or on this machine (src/main.ts, closed stdout rule). */
+export function isWriteCommand(cmd: Command, args: readonly string[]): boolean {
+  if (cmd.name() === 'api') return !/^(GET|HEAD|OPTIONS)$/i.test(args[0] ?? 'GET');
+  return WRITE_VERBS.has(cmd.name());
 }
 
 /** The options commander parsed for `cmd`, typed loosely: each command narrows them in its parse step. */
@@ -21,6 +31,7 @@ export function action(
   return async (...params: unknown[]): Promise<void> => {
     const cmd = params[params.length - 1] as Command;
     const args = params.slice(0, -2).flatMap((p) => (Array.isArray(p) ? (p as string[]) : [p as string]));
+    runtime.writes = isWriteCommand(cmd, args);
     const ctx = new Context(runtime.io, parseGlobals(cmd.optsWithGlobals()), runtime.signal);
     runtime.context = ctx;
     // A bad --query is a usage error before anything is sent.

@@ -4,12 +4,14 @@
 // kept under the base URL (src/http/raw-path.ts).
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { ApiError, UsageError } from '../errors.js';
+import { ApiError, ExitCode, UsageError } from '../errors.js';
 import { parseJsonFlag } from '../parse/data.js';
 import { fieldsFromFlags, isPlainObject, mergeInto } from '../parse/fields.js';
 import type { RequestSpec } from '../http/client.js';
-import { sanitize, sanitizeLine } from '../output/sanitize.js';
-import { action, collect, examples, type Runtime } from './action.js';
+import { sanitizeLine } from '../output/sanitize.js';
+import type { IO } from '../io.js';
+import { action, examples, type RawOptions, type Runtime } from './action.js';
+import { bodyFlags, dataOption, dryRunOption, setOption, setStringOption } from './options.js';
 import { printDryRun } from './dry-run.js';
 
 export interface ApiCommandOptions {
@@ -29,41 +31,19 @@ export function register(program: Command, runtime: Runtime): void {
     .description('Send an authenticated request to any path below the base URL (for operations cpk does not wrap yet)')
     .argument('<method>', 'HTTP method: GET, POST, PATCH, PUT, DELETE, ...')
     .argument('<path>', 'path below the base URL, e.g. /monitors/mon_123 (a leading /v1 is not doubled)')
-    .option(
-      '--set <key=value>',
-      'set a body field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)',
-      collect,
+    .addOption(
+      setOption('set a body field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)'),
     )
-    .option('--set-string <key=value>', 'set a body field to a string, always (repeatable)', collect)
-    .option(
-      '--data <json>',
-      'the request body: any JSON value, @file, or - for stdin (--set fields are merged over an object)',
+    .addOption(setStringOption('set a body field to a string, always (repeatable)'))
+    .addOption(
+      dataOption('the request body: any JSON value, @file, or - for stdin (--set fields are merged over an object)'),
     )
     .option('-i, --include', 'print the status line and the response headers before the body')
-    .option('--dry-run', 'print the request as a curl command and send nothing')
+    .addOption(dryRunOption())
     .action(
-      action(runtime, async (ctx, [method, path], opts) => {
-        if (!/^[A-Za-z]+$/.test(method ?? ''))
-          throw new UsageError(`invalid METHOD "${method ?? ''}": expected an HTTP method such as GET or PATCH`);
-        const upper = (method as string).toUpperCase();
-        let body: unknown =
-          typeof opts.data === 'string' ? (await parseJsonFlag(opts.data, ctx.io.stdin)).parsed : undefined;
-        const fields = fieldsFromFlags({
-          set: opts.set as string[] | undefined,
-          setString: opts.setString as string[] | undefined,
-        });
-        if (Object.keys(fields).length > 0) {
-          if (body === undefined) body = fields;
-          else if (isPlainObject(body)) mergeInto(body, fields);
-          else throw new UsageError('--set and --set-string need --data to be a JSON object');
-        }
-        if (body !== undefined && NO_BODY.has(upper))
-          throw new UsageError(`a ${upper} request carries no body: drop --data/--set, or put parameters in PATH`);
-        const include = opts.include === true;
-        if (include && ctx.globals.query !== undefined)
-          throw new UsageError('--include and --query cannot be combined: --query selects from the JSON body only');
-        await run({ method: upper, path: path as string, body, include, dryRun: opts.dryRun === true }, ctx);
-      }),
+      action(runtime, async (ctx, args, opts) =>
+        run(await parseApiOptions(args, opts, { stdin: ctx.io.stdin, query: ctx.globals.query }), ctx),
+      ),
     );
   examples(
     cmd,
@@ -75,22 +55,49 @@ export function register(program: Command, runtime: Runtime): void {
   );
 }
 
+/**
+ * commander's raw values to ApiCommandOptions (usage errors on bad input):
+ * the body is --data (any JSON value) with --set fields merged over an object.
+ */
+export async function parseApiOptions(
+  [method, path]: string[],
+  raw: RawOptions,
+  input: { stdin: IO['stdin']; query?: string | undefined },
+): Promise<ApiCommandOptions> {
+  if (!/^[A-Za-z]+$/.test(method ?? ''))
+    throw new UsageError(`invalid METHOD "${method ?? ''}": expected an HTTP method such as GET or PATCH`);
+  const upper = (method as string).toUpperCase();
+  const flags = bodyFlags(raw);
+  let body: unknown = flags.data !== undefined ? (await parseJsonFlag(flags.data, input.stdin)).parsed : undefined;
+  const fields = fieldsFromFlags({ set: flags.set, setString: flags.setString });
+  if (Object.keys(fields).length > 0) {
+    if (body === undefined) body = fields;
+    else if (isPlainObject(body)) mergeInto(body, fields);
+    else throw new UsageError('--set and --set-string need --data to be a JSON object');
+  }
+  if (body !== undefined && NO_BODY.has(upper))
+    throw new UsageError(`a ${upper} request carries no body: drop --data/--set, or put parameters in PATH`);
+  const include = raw.include === true;
+  if (include && input.query !== undefined)
+    throw new UsageError('--include and --query cannot be combined: --query selects from the JSON body only');
+  return { method: upper, path: path as string, body, include, dryRun: raw.dryRun === true };
+}
+
 export async function run(opts: ApiCommandOptions, ctx: Context): Promise<void> {
   // A dry run sends nothing and needs no token (src/commands/dry-run.ts).
   const api = await ctx.api(opts.dryRun ? { anonymous: true } : {});
   const { resolveRawPath } = await import('../http/raw-path.js');
-  const spec: RequestSpec = { method: opts.method, rawPath: resolveRawPath(api.http.baseUrl, opts.path) };
+  const spec: RequestSpec = { method: opts.method, rawPath: resolveRawPath(api.baseUrl, opts.path) };
   if (opts.body !== undefined) spec.body = opts.body;
   if (opts.dryRun) return printDryRun(ctx, [spec], { single: true });
 
   const res = await ctx.out.spin(`${opts.method} ${opts.path}`, () => api.raw(spec));
-  const out = ctx.io.stdout;
   if (opts.include) {
     const { STATUS_CODES } = await import('node:http');
-    out.write(`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd() + '\n');
+    ctx.out.printLine(`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd());
     for (const [name, value] of Object.entries(res.headers))
-      out.write(`${sanitizeLine(name)}: ${sanitizeLine(value)}\n`);
-    out.write('\n');
+      ctx.out.printLine(`${sanitizeLine(name)}: ${sanitizeLine(value)}`);
+    ctx.out.printLine('');
   }
   if (res.text === '') return;
   if (res.body !== undefined) {
@@ -108,10 +115,9 @@ export async function run(opts: ApiCommandOptions, ctx: Context): Promise<void> 
         requestId: res.requestId,
         contentType: type,
       },
-      { exitCode: 1 },
+      { exitCode: ExitCode.FAILURE },
     );
   }
   // Not JSON: the body as it came, made safe only when it goes to a terminal.
-  const text = ctx.io.stdoutIsTTY ? sanitize(res.text) : res.text;
-  out.write(text.endsWith('\n') ? text : `${text}\n`);
+  ctx.out.printData(res.text.endsWith('\n') ? res.text : `${res.text}\n`);
 }

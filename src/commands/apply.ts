@@ -6,15 +6,12 @@ import {
   addConcurrencyOption,
   addLockOption,
   addManifestOptions,
-  failuresError,
-  openManifest,
   parseConcurrency,
   parseLockTimeout,
   parseManifestFlags,
-  readPlan,
   type ManifestFlags,
-  type Opened,
 } from './manifest-flags.js';
+import { failuresError, openManifest, readPlan, type Opened } from './manifest-run.js';
 
 export interface ApplyCommandOptions extends ManifestFlags {
   prune: boolean;
@@ -117,7 +114,7 @@ async function applyLocked(opts: ApplyCommandOptions, ctx: Context, opened: Open
   const plan = await readPlan(ctx, { manifest, state, api }, opts, 'nothing was changed');
   if (ctx.signal?.aborted) throw new InterruptedError();
   const paint = await render.paintFor(ctx.out);
-  if (!ctx.out.json) ctx.io.stdout.write(render.renderPlan(plan, paint));
+  if (!ctx.out.json) ctx.out.printRendered(render.renderPlan(plan, paint));
 
   if (hasChanges(plan)) {
     if (!opts.yes && !(await ctx.confirm(`Apply these changes to ${plan.baseUrl}?`))) {
@@ -158,7 +155,7 @@ async function applyLocked(opts: ApplyCommandOptions, ctx: Context, opened: Open
       if (ctx.out.json) return;
       if (outcome.result === 'failed') {
         progress.flush();
-        ctx.io.stderr.write(`${render.outcomeLine(outcome)}\n`);
+        ctx.out.info(render.outcomeLine(outcome));
       } else if (outcome.result === 'done') progress.add(render.outcomeLine(outcome));
     },
   });
@@ -166,7 +163,7 @@ async function applyLocked(opts: ApplyCommandOptions, ctx: Context, opened: Open
 
   const summary = render.summarize(plan, outcomes);
   if (ctx.out.json) ctx.out.printJson(render.applyJson(plan, outcomes));
-  else if (hasChanges(plan)) ctx.io.stdout.write(render.renderSummary(summary));
+  else if (hasChanges(plan)) ctx.out.printRendered(render.renderSummary(summary));
 
   if (ctx.signal?.aborted) {
     if (!ctx.out.json) ctx.out.info(`${state.path} records everything that was done; run cpk apply again to finish`);

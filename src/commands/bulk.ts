@@ -6,8 +6,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
 import { InterruptedError, PartialFailure } from '../errors.js';
-import { writeItemError } from '../output/errors.js';
 import { startProgress } from '../output/progress.js';
+import { runPool } from '../pool.js';
 
 export interface BulkItem<T> {
   /** Names the item in a failure line: its id, or "line 3". */
@@ -31,10 +31,11 @@ export async function mapPool<T, R>(
   options: { signal?: AbortSignal | undefined; onSettled?: () => void } = {},
 ): Promise<Array<Outcome<R> | undefined>> {
   const outcomes: Array<Outcome<R> | undefined> = new Array(items.length).fill(undefined);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length && !options.signal?.aborted) {
-      const index = next++;
+  const indexes = items.map((_item, index) => index);
+  await runPool(
+    indexes,
+    concurrency,
+    async (index) => {
       try {
         outcomes[index] = { ok: true, value: await work(items[index] as T, index) };
       } catch (error) {
@@ -42,9 +43,9 @@ export async function mapPool<T, R>(
         outcomes[index] = { ok: false, error };
       }
       options.onSettled?.();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+    },
+    options.signal,
+  );
   return outcomes;
 }
 
@@ -93,7 +94,7 @@ export async function runBulk<T, R>(
       outcomes.forEach((outcome, index) => {
         if (!outcome || outcome.ok) return;
         failed++;
-        const code = writeItemError(ctx.io, items[index] as BulkItem<T>, outcome.error, { json: ctx.out.json });
+        const code = ctx.out.itemError(items[index] as BulkItem<T>, outcome.error);
         firstCode ??= code;
       });
       const settled = outcomes.filter((o) => o !== undefined).length;

@@ -15,12 +15,17 @@ function root(cmd: Command): Command {
   return c;
 }
 
+/** commander's values to CompletionOptions: the shell (commander checked it is one of SHELLS) and the tree's root. */
+export function parseCompletionOptions([shell]: string[], cmd: Command): CompletionOptions {
+  return { shell: shell as Shell, program: root(cmd) };
+}
+
 export function register(program: Command, runtime: Runtime): void {
   const cmd = program
     .command('completion')
     .description('Print the shell completion script for bash, zsh, fish or powershell')
     .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
-    .action(action(runtime, (ctx, [shell], _opts, cmd) => run({ shell: shell as Shell, program: root(cmd) }, ctx)));
+    .action(action(runtime, (ctx, args, _opts, cmd) => run(parseCompletionOptions(args, cmd), ctx)));
   examples(
     cmd,
     'source <(cpk completion bash)                                   # in ~/.bashrc',
@@ -33,5 +38,5 @@ export function register(program: Command, runtime: Runtime): void {
 export async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
   // The generators are loaded only here: they stay off every other command's start-up.
   const { completionScript } = await import('../completion/index.js');
-  ctx.io.stdout.write(completionScript(opts.shell, opts.program));
+  ctx.out.printText(completionScript(opts.shell, opts.program));
 }

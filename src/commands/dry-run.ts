@@ -9,7 +9,7 @@ export async function printDryRun(ctx: Context, specs: RequestSpec[], options: {
   // Nothing is sent, so no token is needed: the client is built without one
   // and the description names $CPK_TOKEN where the token would go.
   const api = await ctx.api({ anonymous: true });
-  const described = specs.map((spec) => api.http.describe(spec));
+  const described = specs.map((spec) => api.describe(spec));
   if (ctx.out.json) {
     const values = described.map((d) => ({
       ...d,
@@ -19,7 +19,9 @@ export async function printDryRun(ctx: Context, specs: RequestSpec[], options: {
     return;
   }
   const { toCurl } = await import('../http/curl.js');
-  // Written as built: the body is the caller's own input, and sanitizing it
-  // would print a command that sends something else.
-  for (const d of described) ctx.io.stdout.write(`${toCurl(d)}\n`);
+  // Written as built to a pipe: the body is the caller's own input, and
+  // sanitizing it would print a command that sends something else (on a
+  // terminal, where a control character would act instead of showing, it is
+  // sanitized).
+  for (const d of described) ctx.out.printData(`${toCurl(d)}\n`);
 }

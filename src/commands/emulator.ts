@@ -1,7 +1,8 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { action, examples, type Runtime } from './action.js';
+import { action, examples, type RawOptions, type Runtime } from './action.js';
 
 export interface EmulatorCommandOptions {
   host: string;
@@ -11,6 +12,8 @@ export interface EmulatorCommandOptions {
   failRate: number;
   adminSecret?: string | undefined;
   quiet: boolean;
+  /** --persist FILE: keep the state in this file across restarts. */
+  persist?: string | undefined;
 }
 
 function parseNumber(value: unknown, flag: string, check: (n: number) => boolean, expected: string): number {
@@ -19,6 +22,20 @@ function parseNumber(value: unknown, flag: string, check: (n: number) => boolean
     throw new UsageError(`invalid ${flag} "${String(value)}": expected ${expected}`);
   }
   return n;
+}
+
+/** commander's raw values to EmulatorCommandOptions (usage errors on bad input). */
+export function parseEmulatorOptions(raw: RawOptions): EmulatorCommandOptions {
+  return {
+    host: String(raw.host),
+    port: parseNumber(raw.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port from 0 to 65535'),
+    token: raw.token as string | undefined,
+    latencyMs: parseNumber(raw.latency, '--latency', (n) => n >= 0, 'milliseconds >= 0'),
+    failRate: parseNumber(raw.failRate, '--fail-rate', (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1'),
+    adminSecret: raw.adminSecret as string | undefined,
+    quiet: raw.quiet === true,
+    persist: typeof raw.persist === 'string' ? resolve(raw.persist) : undefined,
+  };
 }
 
 export function register(program: Command, runtime: Runtime): void {
@@ -31,33 +48,15 @@ export function register(program: Command, runtime: Runtime): void {
     .option('--latency <ms>', 'delay every API response by this many milliseconds', '0')
     .option('--fail-rate <p>', 'answer this fraction (0..1) of API requests with a 503', '0')
     .option('--admin-secret <secret>', 'secret for the fault-injection routes (default: random, printed)')
+    .option('--persist <file>', 'keep the state in FILE across restarts (loaded at start, written on each change)')
     .option('-q, --quiet', 'do not log requests to stderr')
-    .action(
-      action(runtime, (ctx, _args, opts) =>
-        run(
-          {
-            host: String(opts.host),
-            port: parseNumber(
-              opts.port,
-              '--port',
-              (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
-              'a port from 0 to 65535',
-            ),
-            token: opts.token as string | undefined,
-            latencyMs: parseNumber(opts.latency, '--latency', (n) => n >= 0, 'milliseconds >= 0'),
-            failRate: parseNumber(opts.failRate, '--fail-rate', (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1'),
-            adminSecret: opts.adminSecret as string | undefined,
-            quiet: opts.quiet === true,
-          },
-          ctx,
-        ),
-      ),
-    );
+    .action(action(runtime, (ctx, _args, opts) => run(parseEmulatorOptions(opts), ctx)));
   examples(
     cmd,
     'cpk emulator',
     'cpk emulator --port 0 --json     # prints {"base_url": ..., "token": ...} on one line',
     'cpk emulator --latency 500 --fail-rate 0.1',
+    'cpk emulator --persist emulator-state.json   # keeps monitors across restarts',
   );
 }
 
@@ -74,9 +73,14 @@ export async function run(opts: EmulatorCommandOptions, ctx: Context): Promise<v
       latencyMs: opts.latencyMs,
       failRate: opts.failRate,
       log: opts.quiet ? undefined : (line) => ctx.out.info(line),
+      persistFile: opts.persist,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (opts.persist !== undefined && code === undefined)
+      throw new UsageError(`--persist: ${(error as Error).message}`);
+    if (opts.persist !== undefined && (code === 'EACCES' || code === 'EISDIR' || code === 'ENOTDIR'))
+      throw new UsageError(`--persist: cannot read ${opts.persist} (${code})`);
     if (code === 'EADDRINUSE')
       throw new UsageError(`port ${opts.port} is in use: pick another with --port (0 picks a free one)`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${opts.host}`);
@@ -93,7 +97,11 @@ export async function run(opts: EmulatorCommandOptions, ctx: Context): Promise<v
     ctx.out.printLine(`  admin secret: ${emulator.adminSecret}`);
     ctx.out.printLine('');
     ctx.out.printLine(`  export CPK_BASE_URL=${emulator.baseUrl} CPK_TOKEN=${emulator.token}`);
-    ctx.out.printLine('Press Ctrl-C to stop. Data lives in memory and is gone when it stops.');
+    ctx.out.printLine(
+      opts.persist === undefined
+        ? 'Press Ctrl-C to stop. Data lives in memory and is gone when it stops.'
+        : `Press Ctrl-C to stop. Data is kept in ${opts.persist}.`,
+    );
   }
   await new Promise<void>((resolve) => {
     if (!ctx.signal || ctx.signal.aborted) return resolve();

@@ -2,18 +2,16 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { ApiError, InterruptedError, UsageError } from '../errors.js';
 import { checkId } from '../parse/id.js';
-import { DEFAULT_CONCURRENCY } from '../parse/ids.js';
+import { DEFAULT_CONCURRENCY } from '../parse/concurrency.js';
 import { action, examples, type Runtime } from './action.js';
 import {
   addLockOption,
   addManifestOptions,
-  failuresError,
-  openManifest,
   parseLockTimeout,
   parseManifestFlags,
   type ManifestFlags,
-  type Opened,
 } from './manifest-flags.js';
+import { failuresError, openManifest, type Opened } from './manifest-run.js';
 
 export interface ImportOptions extends ManifestFlags {
   pairs: Array<{ key: string; id: string }>;
@@ -102,7 +100,7 @@ async function importLocked(opts: ImportOptions, ctx: Context, opened: Opened): 
   }
   // Every id must exist before anything is recorded: all or nothing.
   const errors: Array<{ key: string; id: string; error: unknown }> = [];
-  const { runPool } = await import('../manifest/pool.js');
+  const { runPool } = await import('../pool.js');
   await ctx.out.spin('Checking monitors', () =>
     runPool(
       todo,

@@ -5,12 +5,11 @@ import { action, examples, type Runtime } from './action.js';
 import {
   addConcurrencyOption,
   addManifestOptions,
-  openManifest,
   parseConcurrency,
   parseManifestFlags,
-  readPlan,
   type ManifestFlags,
 } from './manifest-flags.js';
+import { openManifest, readPlan } from './manifest-run.js';
 
 export interface PlanCommandOptions extends ManifestFlags {
   prune: boolean;
@@ -51,6 +50,6 @@ export async function run(opts: PlanCommandOptions, ctx: Context): Promise<void>
   const [{ hasChanges }, render] = await Promise.all([import('../manifest/plan.js'), import('../manifest/render.js')]);
   const plan = await readPlan(ctx, opened, opts, 'no plan was made');
   if (ctx.out.json) ctx.out.printJson(render.planJson(plan));
-  else ctx.io.stdout.write(render.renderPlan(plan, await render.paintFor(ctx.out)));
+  else ctx.out.printRendered(render.renderPlan(plan, await render.paintFor(ctx.out)));
   ctx.exitCode = hasChanges(plan) ? ExitCode.PLAN_CHANGES : ExitCode.OK;
 }

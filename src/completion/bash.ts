@@ -1,6 +1,14 @@
 // The bash completion script. Plain bash 3.2+ builtins only (macOS still ships 3.2) (complete, compgen):
 // it needs no bash-completion package.
-import { GENERATED_NOTE, optionChoices, optionWords, valueOptionWords, type PathEntry } from './table.js';
+import {
+  DYNAMIC_ARGUMENTS,
+  DYNAMIC_OPTIONS,
+  GENERATED_NOTE,
+  optionChoices,
+  optionWords,
+  valueOptionWords,
+  type PathEntry,
+} from './table.js';
 
 /** A word in single quotes, safe in any bash context. */
 export function shQuote(text: string): string {
@@ -30,6 +38,16 @@ export function bashScript(table: PathEntry[]): string {
     for (const c of optionChoices(p))
       wordArms.push([[shQuote(`${p.key}/${c.option}=`)], `__cpk_reply=${shQuote(c.choices.join(' '))}`]);
   }
+  const dynamicArms: Array<[string[], string]> = [
+    ...Object.entries(DYNAMIC_ARGUMENTS).map(([path, kind]): [string[], string] => [
+      [shQuote(`${path}/`)],
+      `__cpk_dynamic ${kind}`,
+    ]),
+    ...Object.entries(DYNAMIC_OPTIONS).map(([option, kind]): [string[], string] => [
+      [`*/${option}=`],
+      `__cpk_dynamic ${kind}`,
+    ]),
+  ];
   return `# bash completion for cpk.
 # ${GENERATED_NOTE}
 #
@@ -61,6 +79,22 @@ ${caseArms(wordArms)}
   esac
 }
 
+# __cpk_dynamic KIND: adds the words \`cpk __complete KIND\` prints (ids from
+# the local inventory, profile names, declared types): never the network.
+__cpk_dynamic() {
+  local line
+  while IFS= read -r line; do
+    __cpk_reply="$__cpk_reply \${line%%$'\\t'*}"
+  done < <("\${COMP_WORDS[0]}" __complete "$1" "$cur" 2>/dev/null)
+}
+
+# __cpk_more KEY: the dynamic words for KEY, when there are some.
+__cpk_more() {
+  case "$1" in
+${caseArms(dynamicArms)}
+  esac
+}
+
 _cpk() {
   local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} cmdpath= word i skip=0 __cpk_reply
   # Find the command path: the words that name subcommands, skipping options
@@ -87,12 +121,14 @@ _cpk() {
     # The value of an option: its choices, or (none) bash's default file completion.
     [[ $prev == = ]] && prev=\${COMP_WORDS[COMP_CWORD-2]}
     __cpk_words "$cmdpath/$prev="
+    __cpk_more "$cmdpath/$prev="
   elif [[ $cur == = ]]; then
     return 0
   elif [[ $cur == -* ]]; then
     __cpk_words "$cmdpath/-"
   else
     __cpk_words "$cmdpath/"
+    __cpk_more "$cmdpath/"
   fi
   # The words are option and command names: no spaces or glob characters to split on.
   # shellcheck disable=SC2207

@@ -71,3 +71,22 @@ export function optionChoices(entry: PathEntry): Array<{ option: string; choices
 
 export const GENERATED_NOTE =
   'Generated from the command tree by `cpk completion`; `npm run gen` rewrites completions/. Do not edit.';
+
+/**
+ * Words no static table can hold, completed by `cpk __complete KIND`
+ * (src/commands/complete.ts): the positional arguments of these commands...
+ */
+export const DYNAMIC_ARGUMENTS: Readonly<Record<string, string>> = {
+  'monitors get': 'monitor-ids',
+  'monitors update': 'monitor-ids',
+  'monitors delete': 'monitor-ids',
+  'reports get': 'report-ids',
+  'profile use': 'profiles',
+  'profile remove': 'profiles',
+};
+
+/** ...and the values of these options, wherever they are accepted. */
+export const DYNAMIC_OPTIONS: Readonly<Record<string, string>> = {
+  '--profile': 'profiles',
+  '--type': 'types',
+};

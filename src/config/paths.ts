@@ -25,3 +25,23 @@ export function configLocation(env: Readonly<Record<string, string | undefined>>
   const dir = custom ? resolve(custom) : envPaths(PROJECT_NAME, { suffix: '' }).config;
   return { dir, file: join(dir, CONFIG_FILE_NAME), custom: Boolean(custom) };
 }
+
+/**
+ * cpk's cache directory (the service's OpenAPI documents, src/api/spec.ts):
+ * $XDG_CACHE_HOME/cpk on Linux (~/.cache/cpk), ~/Library/Caches/cpk on macOS,
+ * %LOCALAPPDATA%\cpk\Cache on Windows. CPK_CACHE_DIR replaces it.
+ */
+export function cacheDir(env: Readonly<Record<string, string | undefined>>): string {
+  const custom = env.CPK_CACHE_DIR?.trim();
+  return custom ? resolve(custom) : envPaths(PROJECT_NAME, { suffix: '' }).cache;
+}
+
+/**
+ * cpk's data directory (the local inventory of monitors, src/config/inventory.ts):
+ * $XDG_DATA_HOME/cpk on Linux (~/.local/share/cpk), ~/Library/Application
+ * Support/cpk on macOS, %LOCALAPPDATA%\cpk\Data on Windows. CPK_DATA_DIR replaces it.
+ */
+export function dataDir(env: Readonly<Record<string, string | undefined>>): string {
+  const custom = env.CPK_DATA_DIR?.trim();
+  return custom ? resolve(custom) : envPaths(PROJECT_NAME, { suffix: '' }).data;
+}

@@ -67,15 +67,6 @@ export function resolveBaseUrl(
   return { value: DEFAULT_BASE_URL, source: 'default (local emulator)' };
 }
 
-export function resolveToken(env: Readonly<Record<string, string | undefined>>): Resolved<string> {
-  const fromEnv = env.CPK_TOKEN?.trim();
-  if (!fromEnv) {
-    throw new AuthError('no token: set CPK_TOKEN or run `cpk auth login`');
-  }
-  checkTokenPrefix(fromEnv, 'CPK_TOKEN');
-  return { value: fromEnv, source: 'CPK_TOKEN' };
-}
-
 /** A token without the service's prefix is never sent (interface, section 5). */
 export function checkTokenPrefix(token: string, source: string): void {
   if (!token.startsWith(TOKEN_PREFIX)) {

@@ -152,7 +152,7 @@ export async function runChecks(ctx: Context, input: DoctorInput): Promise<Check
   // Reachable, and the public document answers: its version, and the server's clock.
   const anonymous = await ctx.api({ credentials: { baseUrl: session.baseUrl.value, token: '' } });
   try {
-    const res = await anonymous.http.request({ method: 'GET', segments: ['openapi.json'], auth: false });
+    const res = await anonymous.fetchOpenApi({});
     const doc = (res.body ?? {}) as { openapi?: unknown; info?: { version?: unknown; title?: unknown } };
     const ok = typeof doc.openapi === 'string';
     checks.push({

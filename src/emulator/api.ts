@@ -14,6 +14,7 @@ import { API_PREFIX, MAX_BODY_BYTES, OPERATION_SCOPES } from './model.js';
 import { isJsonContentType, sendError, sendJson, sendNoContent, type ReadBody } from './respond.js';
 import type { Route } from './routes.js';
 import { monitorJson, type Store } from './store.js';
+import { listPage } from './list.js';
 import { parseJsonObject, validateChannelPatch, validateMonitorCreate, validateMonitorPatch } from './validation.js';
 
 export interface ApiContext {
@@ -23,6 +24,8 @@ export interface ApiContext {
   route: Route;
   store: Store;
   tokens: ReadonlyMap<string, TokenInfo>;
+  /** The raw query string (without "?"): only list operations read it. */
+  query?: string;
 }
 
 /** Step 5: the body of a POST/PATCH as a JSON object, or an error already sent. */
@@ -109,6 +112,13 @@ export function handleApi(ctx: ApiContext): void {
       if (!valid.ok) return sendError(res, valid.status, valid.message);
       store.updateChannel(channel, valid.value);
       return sendJson(res, 200, { ok: true });
+    }
+    case 'listMonitors':
+    case 'listChannels':
+    case 'listReports': {
+      const page = listPage(route.operation, store, account, ctx.query ?? '');
+      if (!page.ok) return sendError(res, 400, page.message);
+      return sendJson(res, 200, page.value);
     }
     case 'getReport': {
       const report = id === null ? undefined : store.getReport(account, id);

@@ -9,7 +9,7 @@ export const ADMIN_HEADER = 'x-emulator-admin';
 /** Request bodies above this many bytes are answered with 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export const SCOPES = ['monitors:read', 'monitors:write', 'channels:write', 'reports:read'] as const;
+export const SCOPES = ['monitors:read', 'monitors:write', 'channels:read', 'channels:write', 'reports:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const MONITOR_TYPES = ['http', 'tcp', 'ping', 'dns'] as const;
@@ -53,6 +53,10 @@ export const CHANNEL_READ_ONLY_FIELDS = ['id', 'kind'] as const;
 /** Uptime a monitor whose target contains "flaky" reports (any value < 99 would do). */
 export const FLAKY_UPTIME = 87.5;
 export const REPORT_PERIOD = '24h';
+
+/** List operations: cursor pagination, `limit` items a page (default and bound). */
+export const LIST_LIMIT_DEFAULT = 20;
+export const LIST_LIMIT_MAX = 100;
 
 export const DEV_ACCOUNT = 'acct_dev';
 export const OTHER_ACCOUNT = 'acct_other';
@@ -157,5 +161,8 @@ export const OPERATION_SCOPES = {
   deleteMonitor: 'monitors:write',
   updateChannel: 'channels:write',
   getReport: 'reports:read',
+  listMonitors: 'monitors:read',
+  listChannels: 'channels:read',
+  listReports: 'reports:read',
 } as const satisfies Record<string, Scope>;
 export type OperationId = keyof typeof OPERATION_SCOPES;

@@ -16,6 +16,8 @@ import {
   ID_LENGTH,
   INTERVAL_MAX,
   INTERVAL_MIN,
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
   MAX_BODY_BYTES,
   MONITOR_READ_ONLY_FIELDS,
   MONITOR_STATUSES,
@@ -30,6 +32,7 @@ import {
   TARGET_MAX_LENGTH,
   type OperationId,
 } from './model.js';
+import { monitorReportBody } from './reports.js';
 import { CHANNEL_TARGET_RULE_DESCRIPTIONS, TARGET_RULE_DESCRIPTIONS } from './validation.js';
 
 type Json = Record<string, unknown>;
@@ -60,10 +63,11 @@ function errorResponse(description: string, messages: string[], extraHeaders: Js
 }
 
 const SCOPE_DESCRIPTIONS: Record<string, string> = {
-  'monitors:read': 'GET /monitors/{id}',
+  'monitors:read': 'GET /monitors, GET /monitors/{id}',
+  'channels:read': 'GET /channels',
   'monitors:write': 'POST /monitors, PATCH /monitors/{id}, DELETE /monitors/{id}',
   'channels:write': 'PATCH /channels/{id}',
-  'reports:read': 'GET /reports/{id}',
+  'reports:read': 'GET /reports, GET /reports/{id}',
 };
 
 /** Operation boilerplate: scope, the errors every authenticated operation can return. */
@@ -83,6 +87,73 @@ function operation(id: OperationId, summary: string, description: string, respon
       '503': responseRef('ServiceUnavailable'),
     },
   };
+}
+
+/**
+ * A list operation: cursor pagination declared twice, as plain OpenAPI (the
+ * `cursor` and `limit` parameters, a `next_cursor` field in the page) and in
+ * `x-pagination`, which a client can read without guessing.
+ */
+function listOperation(
+  id: OperationId,
+  summary: string,
+  tag: string,
+  itemSchema: string,
+  example: Json,
+  filters: Json[],
+): Json {
+  return operation(
+    id,
+    summary,
+    `Pages of ${tag} ordered by id. Pass the previous page's next_cursor as cursor to get the next page; next_cursor is null on the last page. Unknown query parameters, a bad limit or a bad cursor answer 400.`,
+    {
+      '200': {
+        description: 'One page.',
+        headers: requestIdHeader,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['data', 'next_cursor'],
+              properties: {
+                data: { type: 'array', items: schemaRef(itemSchema) },
+                next_cursor: { type: ['string', 'null'], description: 'cursor of the next page; null on the last one' },
+              },
+            },
+            example: { data: [example], next_cursor: 'bW9uX2FiY2RlZmdoMjM0NQ' },
+          },
+        },
+      },
+      '400': responseRef('BadRequest'),
+    },
+    {
+      tags: [tag],
+      parameters: [
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: 'Items per page.',
+          schema: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT },
+        },
+        {
+          name: 'cursor',
+          in: 'query',
+          required: false,
+          description: "The previous page's next_cursor.",
+          schema: { type: 'string' },
+        },
+        ...filters,
+      ],
+      'x-pagination': {
+        style: 'cursor',
+        cursorParam: 'cursor',
+        nextField: 'next_cursor',
+        itemsField: 'data',
+        limitParam: 'limit',
+      },
+    },
+  );
 }
 
 function jsonBody(schema: string, example: Json): Json {
@@ -107,6 +178,17 @@ const monitorExample = {
   report_id: 'rpt_abcdefgh2345',
   team: 'web',
 };
+
+/** The example report: what the emulator answers for a flaky variant of monitorExample, computed by the same code. */
+const reportExample = monitorReportBody(
+  {
+    ...monitorExample,
+    target: 'https://flaky.example.com/health',
+    last_check: { status: 'up', latency_ms: 143, checked_at: '2025-01-01T00:00:01.000Z' },
+  },
+  REPORT_PERIOD,
+  '2025-01-01T00:05:00.000Z',
+);
 
 const STATE_TRANSITIONS = [
   { from: null, to: 'pending', on: 'POST /monitors without paused: true' },
@@ -173,7 +255,6 @@ function monitorProperties(): Json {
 const readOnlyGuard = { not: { anyOf: MONITOR_READ_ONLY_FIELDS.map((f) => ({ required: [f] })) } };
 
 export function buildOpenApiDocument(baseUrl: string): Json {
-  const rootUrl = baseUrl.replace(/\/v1$/, '');
   const seededTokens = [
     {
       token: '<the development token, printed when the emulator starts>',
@@ -204,7 +285,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
         '- Every response carries `X-Request-Id: req_<16 hex>`; every error body is `{"error": "<message>", "request_id": "req_..."}` with the same id.',
         "- Accounts are isolated: another account's monitor, channel or report is 404, never 403.",
         '- Monitors accept extra client fields (open object): they are stored and returned exactly as sent. Channels are closed: unknown fields are 422.',
-        '- There are no list operations and no channel read/create (faithful to the interface). GET /channels/{id} is 405.',
+        '- List operations (GET /monitors, /channels, /reports) page by cursor: `limit` (1-100, default 20) and `cursor` in the query; the page is `{"data": [...], "next_cursor": "..." | null}` (see x-pagination on each). There is no channel read by id or create: GET /channels/{id} is 405.',
         '- Checks are simulated from the target string; the emulator never makes an outbound request.',
         '- Paths are matched before percent-decoding; `{id}` is decoded once, so `/v1/monitors/a%2Fb` addresses the monitor "a/b" (404), never another route. Query strings are ignored. No trailing-slash or dot-segment normalisation.',
         '- See `x-evaluation-order`, `x-seeded-tokens`, `x-state-transitions` (on Monitor) and `x-emulator` for the rest.',
@@ -217,10 +298,6 @@ export function buildOpenApiDocument(baseUrl: string): Json {
       { name: 'channels', description: 'Notification destinations; seeded per account, update only.' },
       { name: 'reports', description: 'Simulated 24h reports, one per monitor plus an account summary.' },
       { name: 'meta', description: 'This document.' },
-      {
-        name: 'emulator-admin',
-        description: 'Emulator-only routes (not part of the service): fault injection and request log.',
-      },
     ],
     'x-evaluation-order': EVALUATION_ORDER,
     'x-seeded-tokens': seededTokens,
@@ -252,38 +329,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
       'latency-and-failures':
         'The emulator options latencyMs (delay before every API response) and failRate (probability of a 503 ' +
         '{"error": "service unavailable (simulated failure)"}, no Retry-After) apply to /v1 API routes, not to GET /v1/openapi.json.',
-      'fault-injection': {
-        routes: {
-          [`POST ${ADMIN_PREFIX}/faults`]:
-            'queue one Fault object or an array of them (all validated first) -> 201 {"ok": true, "queued": n, "pending": total}; invalid fault -> 422',
-          [`GET ${ADMIN_PREFIX}/faults`]: '200 {"faults": [Fault + remaining]}',
-          [`DELETE ${ADMIN_PREFIX}/faults`]: '200 {"ok": true, "cleared": n}',
-          [`GET ${ADMIN_PREFIX}/requests`]:
-            '200 {"requests": [{method, path, headers, body}]} with Authorization redacted to "Bearer cpk_…<last 4>"',
-          [`DELETE ${ADMIN_PREFIX}/requests`]: '200 {"ok": true, "cleared": n}',
-        },
-        authentication: `header X-Emulator-Admin: <adminSecret> (constant-time compare); without it every ${ADMIN_PREFIX} path answers 404 "not found"`,
-        matching:
-          'method is compared case-insensitively; path is compared with the raw request path without query string, exactly, or as a prefix when it ends with "*". ' +
-          'A fault without path matches every /v1 API request but not GET /v1/openapi.json; a fault with a path matches any /v1 path it names, openapi.json included. ' +
-          'Among matching faults the oldest queued is used (FIFO); each use decrements times and the fault is dropped at 0.',
-        kinds: {
-          status: `respond with status (default ${FAULT_DEFAULTS.statusByKind.status}) and body (default: the error object, error "<reason phrase> (injected fault)")`,
-          html: `an HTML error page, Content-Type text/html (status default ${FAULT_DEFAULTS.statusByKind.html})`,
-          truncated: `status ${FAULT_DEFAULTS.statusByKind.truncated}, Content-Type application/json, Content-Length of the full body, only the first half sent, then the connection is destroyed`,
-          stall: `status ${FAULT_DEFAULTS.statusByKind.stall}, Content-Type application/json, Content-Length of the full body, only the first half sent, then nothing more: the connection stays open until the client gives up or the emulator closes`,
-          reset: 'the connection is reset (TCP RST) without any response',
-          hang: 'no response at all until the client gives up or the emulator closes',
-          redirect: `status (default ${FAULT_DEFAULTS.statusByKind.redirect}, 300-399) with Location: location and an empty body`,
-        },
-        common:
-          'retryAfter sets Retry-After; headers are added (and override defaults); delayMs waits before answering (added to latencyMs); ' +
-          'status/body/headers are ignored by reset and hang. A faulted request is recorded in the request log and never touches the store.',
-        schema: schemaRef('Fault'),
-      },
-      'request-log':
-        'Every /v1 request (API and openapi.json) in arrival order, faulted ones included; admin requests and paths outside /v1 are not recorded. ' +
-        `Bodies are kept up to ${MAX_BODY_BYTES} bytes.`,
+      'admin-document': `the emulator's own routes (fault injection, request log) are described apart, in ${ADMIN_PREFIX}/openapi.json: this document describes the service only`,
       'outside-v1': 'any path outside /v1 and /__emulator answers 404 "not found" without authentication',
     },
     paths: {
@@ -305,8 +351,24 @@ export function buildOpenApiDocument(baseUrl: string): Json {
         },
       },
       '/monitors': {
-        description: 'Only POST exists: other methods answer 405 with Allow: POST. There is no list operation.',
-        'x-allowed-methods': ['POST'],
+        description: 'GET lists, POST creates: other methods answer 405 with Allow: GET, POST.',
+        'x-allowed-methods': ['GET', 'POST'],
+        get: listOperation('listMonitors', 'List monitors', 'monitors', 'Monitor', monitorExample, [
+          {
+            name: 'status',
+            in: 'query',
+            required: false,
+            description: 'Only monitors in this state.',
+            schema: { type: 'string', enum: [...MONITOR_STATUSES] },
+          },
+          {
+            name: 'type',
+            in: 'query',
+            required: false,
+            description: 'Only monitors of this type.',
+            schema: { type: 'string', enum: [...MONITOR_TYPES] },
+          },
+        ]),
         post: operation(
           'createMonitor',
           'Create a monitor',
@@ -387,6 +449,11 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           { tags: ['monitors'] },
         ),
       },
+      '/channels': {
+        description: 'Only GET exists (channels cannot be created): other methods answer 405 with Allow: GET.',
+        'x-allowed-methods': ['GET'],
+        get: listOperation('listChannels', 'List channels', 'channels', 'Channel', { ...SEEDED_CHANNELS[0] }, []),
+      },
       '/channels/{id}': {
         parameters: [ref('parameters', 'ChannelId')],
         description:
@@ -411,6 +478,11 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           { tags: ['channels'], requestBody: jsonBody('ChannelUpdate', { enabled: false }) },
         ),
       },
+      '/reports': {
+        description: 'Only GET exists: other methods answer 405 with Allow: GET.',
+        'x-allowed-methods': ['GET'],
+        get: listOperation('listReports', 'List reports', 'reports', 'MonitorReport', reportExample, []),
+      },
       '/reports/{id}': {
         parameters: [ref('parameters', 'ReportId')],
         description: 'Only GET exists: other methods answer 405 with Allow: GET. There is no list operation.',
@@ -424,48 +496,16 @@ export function buildOpenApiDocument(baseUrl: string): Json {
               description: 'The report.',
               headers: requestIdHeader,
               content: {
-                'application/json': { schema: { oneOf: [schemaRef('MonitorReport'), schemaRef('SummaryReport')] } },
+                'application/json': {
+                  schema: { oneOf: [schemaRef('MonitorReport'), schemaRef('SummaryReport')] },
+                  example: reportExample,
+                },
               },
             },
             '404': responseRef('ReportNotFound'),
           },
           { tags: ['reports'] },
         ),
-      },
-      [`${ADMIN_PREFIX}/faults`]: {
-        servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
-        description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
-        get: adminOperation('listFaults', 'Pending faults', {
-          '200': { description: '{"faults": [Fault + remaining]}' },
-        }),
-        post: {
-          ...adminOperation('queueFault', 'Queue one fault or an array of faults (FIFO among matching faults)', {
-            '201': { description: '{"ok": true, "queued": n, "pending": total}' },
-            '400': { description: 'Malformed JSON.' },
-            '422': { description: 'Invalid fault (message names the field).' },
-          }),
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: { oneOf: [schemaRef('Fault'), { type: 'array', items: schemaRef('Fault') }] },
-              },
-            },
-          },
-        },
-        delete: adminOperation('clearFaults', 'Remove all pending faults', {
-          '200': { description: '{"ok": true, "cleared": n}' },
-        }),
-      },
-      [`${ADMIN_PREFIX}/requests`]: {
-        servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
-        description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
-        get: adminOperation('listRequests', 'The /v1 request log, Authorization redacted to "Bearer cpk_…<last 4>"', {
-          '200': { description: '{"requests": [{method, path, headers, body}]}' },
-        }),
-        delete: adminOperation('clearRequests', 'Empty the request log', {
-          '200': { description: '{"ok": true, "cleared": n}' },
-        }),
       },
     },
     components: {
@@ -483,12 +523,6 @@ export function buildOpenApiDocument(baseUrl: string): Json {
             '. See x-seeded-tokens for the test tokens every emulator has.',
           'x-token-prefix': 'cpk_',
           'x-scopes': SCOPE_DESCRIPTIONS,
-        },
-        adminSecret: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-Emulator-Admin',
-          description: "The emulator's admin secret (emulator-only routes).",
         },
       },
       parameters: {
@@ -732,28 +766,95 @@ export function buildOpenApiDocument(baseUrl: string): Json {
             'id',
             'monitor_id',
             'period',
+            'period_start',
+            'period_end',
             'uptime_percent',
             'checks',
             'failures',
             'avg_latency_ms',
+            'latency_percentiles_ms',
             'monitor_status',
             'generated_at',
+            'hourly',
+            'incidents',
           ],
           properties: {
             id: { type: 'string', pattern: `^rpt_${ID_CHARS}$` },
             monitor_id: { type: 'string' },
             period: { type: 'string', const: REPORT_PERIOD },
+            period_start: {
+              type: ['string', 'null'],
+              format: 'date-time',
+              description: 'Start of the 24 whole hours before the hour of the last check; null when never checked.',
+            },
+            period_end: { type: ['string', 'null'], format: 'date-time', description: 'period_start + 24h.' },
             uptime_percent: { type: ['number', 'null'], minimum: 0, maximum: 100 },
             checks: { type: 'integer', minimum: 0 },
             failures: { type: 'integer', minimum: 0 },
             avg_latency_ms: { type: ['integer', 'null'] },
+            latency_percentiles_ms: {
+              oneOf: [
+                {
+                  type: 'object',
+                  required: ['p50', 'p90', 'p95', 'p99', 'max'],
+                  properties: Object.fromEntries(
+                    ['p50', 'p90', 'p95', 'p99', 'max'].map((k) => [k, { type: 'integer', minimum: 1 }]),
+                  ),
+                },
+                { type: 'null' },
+              ],
+              description:
+                "Nearest-rank percentiles of the successful checks' latencies over the period; null when none succeeded.",
+            },
             monitor_status: schemaRef('MonitorStatus'),
             generated_at: { type: 'string', format: 'date-time' },
+            hourly: {
+              type: 'array',
+              maxItems: 24,
+              items: {
+                type: 'object',
+                required: ['hour', 'checks', 'failures', 'avg_latency_ms', 'p95_latency_ms'],
+                properties: {
+                  hour: { type: 'string', format: 'date-time', description: 'Start of the hour.' },
+                  checks: { type: 'integer', minimum: 0 },
+                  failures: { type: 'integer', minimum: 0 },
+                  avg_latency_ms: {
+                    type: ['integer', 'null'],
+                    description: 'Null when no check of the hour succeeded.',
+                  },
+                  p95_latency_ms: { type: ['integer', 'null'] },
+                },
+              },
+              description: 'One bucket per hour of the period, oldest first; empty when never checked.',
+            },
+            incidents: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['start', 'end', 'duration_seconds', 'failed_checks', 'cause'],
+                properties: {
+                  start: { type: 'string', format: 'date-time', description: 'Time of the first failed check.' },
+                  end: {
+                    type: ['string', 'null'],
+                    format: 'date-time',
+                    description: 'Time of the next successful check; null while still failing.',
+                  },
+                  duration_seconds: { type: 'integer', minimum: 0 },
+                  failed_checks: { type: 'integer', minimum: 1 },
+                  cause: { type: 'string' },
+                },
+              },
+              description: 'Runs of failed checks, oldest first.',
+            },
           },
           description:
-            "Simulated and deterministic, derived from the monitor's last check: never checked -> uptime_percent null, checks 0; " +
-            `last check down -> 0; up -> 100, or ${FLAKY_UPTIME} when the target contains "flaky". ` +
-            'checks = floor(86400 / interval_seconds) (at least 1); failures = round(checks * (100 - uptime) / 100); avg_latency_ms = last_check.latency_ms.',
+            "Simulated and deterministic, derived from the monitor's last check: never checked -> uptime_percent null, checks 0, " +
+            'no period, empty hourly and incidents; ' +
+            `last check down -> 0 and one open incident over the whole period; up -> 100, or ${FLAKY_UPTIME} when the target contains "flaky" ` +
+            '(the failures grouped in up to three incidents). ' +
+            'checks = floor(86400 / interval_seconds) (at least 1), one every interval_seconds from period_start; ' +
+            'failures = round(checks * (100 - uptime) / 100); avg_latency_ms = last_check.latency_ms, the mean of the simulated latencies. ' +
+            'The same monitor gives the same figures on every fetch.',
         },
         SummaryReport: {
           type: 'object',
@@ -791,6 +892,120 @@ export function buildOpenApiDocument(baseUrl: string): Json {
           },
           description: `The account summary report ${SUMMARY_REPORT_ID}, seeded in every account.`,
         },
+      },
+    },
+  };
+}
+
+/**
+ * The emulator's own routes (fault injection, request log), described apart
+ * from the service: GET /__emulator/openapi.json, public (it holds no secret;
+ * the routes it describes need X-Emulator-Admin). The service's document
+ * (buildOpenApiDocument) describes the service only, so client generators fed
+ * with it never emit queueFault for users.
+ */
+export function buildAdminDocument(baseUrl: string): Json {
+  const rootUrl = baseUrl.replace(/\/v1$/, '');
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'cpk emulator administration',
+      version: '1.0.0',
+      description:
+        'Routes of the local emulator only (not part of the service): fault injection and the request log. ' +
+        `The service itself is described at ${baseUrl}/openapi.json.`,
+    },
+    servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
+    security: [{ adminSecret: [] }],
+    tags: [{ name: 'emulator-admin', description: 'Fault injection and request log.' }],
+    'x-fault-injection': {
+      routes: {
+        [`POST ${ADMIN_PREFIX}/faults`]:
+          'queue one Fault object or an array of them (all validated first) -> 201 {"ok": true, "queued": n, "pending": total}; invalid fault -> 422',
+        [`GET ${ADMIN_PREFIX}/faults`]: '200 {"faults": [Fault + remaining]}',
+        [`DELETE ${ADMIN_PREFIX}/faults`]: '200 {"ok": true, "cleared": n}',
+        [`GET ${ADMIN_PREFIX}/requests`]:
+          '200 {"requests": [{method, path, headers, body}]} with Authorization redacted to "Bearer cpk_…<last 4>"',
+        [`DELETE ${ADMIN_PREFIX}/requests`]: '200 {"ok": true, "cleared": n}',
+      },
+      authentication: `header X-Emulator-Admin: <adminSecret> (constant-time compare); without it every ${ADMIN_PREFIX} path answers 404 "not found"`,
+      matching:
+        'method is compared case-insensitively; path is compared with the raw request path without query string, exactly, or as a prefix when it ends with "*". ' +
+        'A fault without path matches every /v1 API request but not GET /v1/openapi.json; a fault with a path matches any /v1 path it names, openapi.json included. ' +
+        'Among matching faults the oldest queued is used (FIFO); each use decrements times and the fault is dropped at 0.',
+      kinds: {
+        status: `respond with status (default ${FAULT_DEFAULTS.statusByKind.status}) and body (default: the error object, error "<reason phrase> (injected fault)")`,
+        html: `an HTML error page, Content-Type text/html (status default ${FAULT_DEFAULTS.statusByKind.html})`,
+        truncated: `status ${FAULT_DEFAULTS.statusByKind.truncated}, Content-Type application/json, Content-Length of the full body, only the first half sent, then the connection is destroyed`,
+        stall: `status ${FAULT_DEFAULTS.statusByKind.stall}, Content-Type application/json, Content-Length of the full body, only the first half sent, then nothing more: the connection stays open until the client gives up or the emulator closes`,
+        reset: 'the connection is reset (TCP RST) without any response',
+        hang: 'no response at all until the client gives up or the emulator closes',
+        redirect: `status (default ${FAULT_DEFAULTS.statusByKind.redirect}, 300-399) with Location: location and an empty body`,
+      },
+      common:
+        'retryAfter sets Retry-After; headers are added (and override defaults); delayMs waits before answering (added to latencyMs); ' +
+        'status/body/headers are ignored by reset and hang. A faulted request is recorded in the request log and never touches the store.',
+      schema: schemaRef('Fault'),
+    },
+    'x-request-log':
+      'Every /v1 request (API and openapi.json) in arrival order, faulted ones included; admin requests and paths outside /v1 are not recorded. ' +
+      `Bodies are kept up to ${MAX_BODY_BYTES} bytes.`,
+    paths: {
+      [`${ADMIN_PREFIX}/openapi.json`]: {
+        get: {
+          operationId: 'getAdminDocument',
+          tags: ['emulator-admin'],
+          summary: 'This document',
+          security: [],
+          responses: { '200': { description: 'The OpenAPI 3.1 document of the admin routes.' } },
+        },
+      },
+      [`${ADMIN_PREFIX}/faults`]: {
+        servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
+        description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
+        get: adminOperation('listFaults', 'Pending faults', {
+          '200': { description: '{"faults": [Fault + remaining]}' },
+        }),
+        post: {
+          ...adminOperation('queueFault', 'Queue one fault or an array of faults (FIFO among matching faults)', {
+            '201': { description: '{"ok": true, "queued": n, "pending": total}' },
+            '400': { description: 'Malformed JSON.' },
+            '422': { description: 'Invalid fault (message names the field).' },
+          }),
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { oneOf: [schemaRef('Fault'), { type: 'array', items: schemaRef('Fault') }] },
+              },
+            },
+          },
+        },
+        delete: adminOperation('clearFaults', 'Remove all pending faults', {
+          '200': { description: '{"ok": true, "cleared": n}' },
+        }),
+      },
+      [`${ADMIN_PREFIX}/requests`]: {
+        servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
+        description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
+        get: adminOperation('listRequests', 'The /v1 request log, Authorization redacted to "Bearer cpk_…<last 4>"', {
+          '200': { description: '{"requests": [{method, path, headers, body}]}' },
+        }),
+        delete: adminOperation('clearRequests', 'Empty the request log', {
+          '200': { description: '{"ok": true, "cleared": n}' },
+        }),
+      },
+    },
+    components: {
+      securitySchemes: {
+        adminSecret: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Emulator-Admin',
+          description: "The emulator's admin secret (emulator-only routes).",
+        },
+      },
+      schemas: {
         Fault: {
           type: 'object',
           properties: {
@@ -811,8 +1026,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
               type: 'integer',
               minimum: 200,
               maximum: 599,
-              description:
-                'Response status (redirect: 300-399). Defaults per kind: see x-emulator.fault-injection.kinds.',
+              description: 'Response status (redirect: 300-399). Defaults per kind: see x-fault-injection.kinds.',
             },
             body: {
               type: 'string',

@@ -17,9 +17,11 @@ interface RouteDef {
 }
 
 export const ROUTES: readonly RouteDef[] = [
-  { pattern: ['monitors'], methods: { POST: 'createMonitor' } },
+  { pattern: ['monitors'], methods: { GET: 'listMonitors', POST: 'createMonitor' } },
   { pattern: ['monitors', ':id'], methods: { GET: 'getMonitor', PATCH: 'updateMonitor', DELETE: 'deleteMonitor' } },
+  { pattern: ['channels'], methods: { GET: 'listChannels' } },
   { pattern: ['channels', ':id'], methods: { PATCH: 'updateChannel' } },
+  { pattern: ['reports'], methods: { GET: 'listReports' } },
   { pattern: ['reports', ':id'], methods: { GET: 'getReport' } },
 ];
 

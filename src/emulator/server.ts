@@ -16,7 +16,7 @@ import { handleApi } from './api.js';
 import { buildTokenTable, redactTokens } from './auth.js';
 import { applyFault, FaultQueue, normalizeFault, type Fault } from './faults.js';
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
-import { buildOpenApiDocument } from './openapi.js';
+import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
 import { newRequestId, readBody, sendError, sendJson } from './respond.js';
 import { matchRoute } from './routes.js';
 import { monitorJson, Store } from './store.js';
@@ -41,6 +41,12 @@ export interface EmulatorOptions {
   random?: () => number;
   /** Receives one line per request, e.g. "GET /v1/monitors/x 404 2ms"; never contains tokens. */
   log?: (line: string) => void;
+  /**
+   * Keep the state in this file across restarts: loaded at start (a missing
+   * file is an empty start), written atomically after each change (coalesced)
+   * and on close.
+   */
+  persistFile?: string;
 }
 
 export interface Emulator {
@@ -57,6 +63,7 @@ export interface Emulator {
 }
 
 const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
+const ADMIN_DOCUMENT_PATH = `${ADMIN_PREFIX}/openapi.json`;
 
 function checkOptions(opts: EmulatorOptions): void {
   const { port, latencyMs, failRate, adminSecret, host } = opts;
@@ -93,9 +100,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const log = opts.log;
 
   const store = new Store(opts.random);
+  const persist = opts.persistFile === undefined ? undefined : await persistence(opts.persistFile, store);
   const faults = new FaultQueue();
   const requests: RecordedRequest[] = [];
   let document: Record<string, unknown> = {};
+  let adminDocument: Record<string, unknown> = {};
   let closed = false;
   // Pending delays, so close() can cancel them instead of leaving timers behind.
   const delays = new Map<ReturnType<typeof setTimeout>, (go: boolean) => void>();
@@ -145,6 +154,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (closed || req.socket.destroyed) return;
 
     if (area === 'outside') return sendError(res, 404, 'not found');
+    // The admin routes' own document is public: it holds no secret (buildAdminDocument).
+    if (area === 'admin' && path === ADMIN_DOCUMENT_PATH && method === 'GET') return sendJson(res, 200, adminDocument);
     if (area === 'admin') return handleAdmin({ req, res, path, body, adminSecret, faults, requests });
 
     const apiLatency = area === 'api' ? latencyMs : 0;
@@ -167,7 +178,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       if (method !== 'GET') return sendError(res, 405, `method ${method} not allowed; allowed: GET`, { Allow: 'GET' });
       return sendJson(res, 200, document);
     }
-    handleApi({ req, res, body, route: matchRoute(method, path), store, tokens });
+    handleApi({ req, res, body, route: matchRoute(method, path), store, tokens, query: rawUrl.slice(path.length + 1) });
+    // A get may change state too (the first get runs the pending check): any success may need saving.
+    if (persist && res.statusCode < 400) persist.changed();
   }
 
   const server = createServer((req, res) => {
@@ -213,6 +226,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   const baseUrl = url + API_PREFIX;
   document = buildOpenApiDocument(baseUrl);
+  adminDocument = buildAdminDocument(baseUrl);
 
   let closing: Promise<void> | undefined;
   return {
@@ -232,6 +246,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     },
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
+        const saved = persist?.flush() ?? Promise.resolve();
         closed = true;
         for (const [timer, resolveDelay] of delays) {
           clearTimeout(timer);
@@ -250,9 +265,66 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         for (const socket of sockets) socket.destroy();
         // libuv frees the listening handle in the close-callbacks phase after
         // 'close' was emitted; two turns of the loop get past that phase.
-        void Promise.all([serverClosed, ...socketsClosed]).then(() => setImmediate(() => setImmediate(resolve)));
+        void Promise.all([serverClosed, saved, ...socketsClosed]).then(() => setImmediate(() => setImmediate(resolve)));
       });
       return closing;
+    },
+  };
+}
+
+/**
+ * The state file of `--persist`: read once at start; after a change, written
+ * on the next turn of the event loop (changes in one burst coalesce into one
+ * write), atomically (temporary file, rename), and skipped when the text did
+ * not change. flush() waits for the last write.
+ */
+async function persistence(file: string, store: Store): Promise<{ changed(): void; flush(): Promise<void> }> {
+  const { readFile } = await import('node:fs/promises');
+  let text: string | undefined;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (text !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`${file} is not an emulator state file (not JSON)`);
+    }
+    try {
+      store.restore(parsed);
+    } catch (error) {
+      throw new Error(`${file}: ${(error as Error).message}`);
+    }
+  }
+  const { writeFileAtomic } = await import('../atomic-file.js');
+  let written = text;
+  let pending = false;
+  let chain: Promise<void> = Promise.resolve();
+  const save = () => {
+    pending = false;
+    const next = JSON.stringify(store.snapshot());
+    if (next === written) return Promise.resolve();
+    return writeFileAtomic(file, next).then(
+      () => {
+        written = next;
+      },
+      () => {
+        // A failed write (disk full, directory gone) is retried on the next change.
+      },
+    );
+  };
+  return {
+    changed() {
+      if (pending) return;
+      pending = true;
+      chain = chain.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(save);
+    },
+    flush() {
+      chain = chain.then(save);
+      return chain;
     },
   };
 }

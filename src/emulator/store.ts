@@ -19,6 +19,7 @@ import {
   type ChannelRecord,
   type MonitorStatus,
 } from './model.js';
+import { monitorReportBody } from './reports.js';
 import { hostOfTarget, type ChannelChanges, type MonitorChanges, type MonitorInput } from './validation.js';
 
 export interface LastCheck {
@@ -35,6 +36,13 @@ export interface MonitorRecord extends MonitorInput {
   last_check: LastCheck | null;
   report_id: string;
   extras: Record<string, unknown>;
+}
+
+/** What `cpk emulator --persist FILE` writes: monitors and channels of each account, and every id issued. */
+export interface PersistedState {
+  version: 1;
+  accounts: Record<string, { monitors: MonitorRecord[]; channels: ChannelRecord[] }>;
+  issued_ids: string[];
 }
 
 interface AccountState {
@@ -70,6 +78,41 @@ export class Store {
       const channels = new Map(SEEDED_CHANNELS.map((c) => [c.id, { ...c, events: [...c.events] }]));
       this.accounts.set(account.id, { suspended: account.suspended, monitors: new Map(), channels });
     }
+  }
+
+  /** The whole state, as JSON-safe data (`cpk emulator --persist`). */
+  snapshot(): PersistedState {
+    const accounts: PersistedState['accounts'] = {};
+    for (const [id, state] of this.accounts) {
+      accounts[id] = { monitors: [...state.monitors.values()], channels: [...state.channels.values()] };
+    }
+    return { version: 1, accounts, issued_ids: [...this.issuedIds] };
+  }
+
+  /** Replaces the state with a snapshot; throws (naming what is wrong) on one that does not fit. */
+  restore(snapshot: unknown): void {
+    const bad = (what: string) => new Error(`not an emulator state file (${what})`);
+    if (typeof snapshot !== 'object' || snapshot === null) throw bad('not a JSON object');
+    const state = snapshot as Partial<PersistedState>;
+    if (state.version !== 1) throw bad('version is not 1');
+    if (typeof state.accounts !== 'object' || state.accounts === null) throw bad('no accounts');
+    if (!Array.isArray(state.issued_ids)) throw bad('no issued_ids');
+    for (const [id, account] of Object.entries(state.accounts)) {
+      const target = this.accounts.get(id);
+      if (!target) continue; // accounts are seeded; an unknown one is ignored
+      if (!Array.isArray(account?.monitors) || !Array.isArray(account.channels)) throw bad(`account ${id}`);
+      target.monitors = new Map();
+      for (const m of account.monitors) {
+        if (typeof m?.id !== 'string' || typeof m.extras !== 'object') throw bad(`a monitor of ${id}`);
+        const extras = {};
+        assignData(extras, m.extras);
+        target.monitors.set(m.id, { ...m, extras });
+      }
+      for (const c of account.channels) {
+        if (typeof c?.id === 'string' && target.channels.has(c.id)) target.channels.set(c.id, c);
+      }
+    }
+    for (const suffix of state.issued_ids) if (typeof suffix === 'string') this.issuedIds.add(suffix);
   }
 
   isSuspended(account: string): boolean {
@@ -204,6 +247,11 @@ export class Store {
 
   // ------------------------------------------------------------ reports
 
+  /** Every report of the account: the summary, then one per monitor. */
+  listReports(account: string): Record<string, unknown>[] {
+    return [this.summaryReport(account), ...this.listMonitors(account).map(monitorReport)];
+  }
+
   /** Report detail, or undefined when the account has no such report. */
   getReport(account: string, id: string): Record<string, unknown> | undefined {
     if (id === SUMMARY_REPORT_ID) return this.summaryReport(account);
@@ -264,14 +312,7 @@ export function reportStats(monitor: MonitorRecord): ReportStats {
 }
 
 function monitorReport(monitor: MonitorRecord): Record<string, unknown> {
-  return {
-    id: monitor.report_id,
-    monitor_id: monitor.id,
-    period: REPORT_PERIOD,
-    ...reportStats(monitor),
-    monitor_status: monitor.status,
-    generated_at: now(),
-  };
+  return monitorReportBody(monitor, REPORT_PERIOD, now());
 }
 
 /** The wire form of a monitor: known fields first, then the client's extra fields as sent. */

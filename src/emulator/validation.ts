@@ -2,6 +2,7 @@
 // rejected request (400/422) can never leave a half-applied change behind.
 // Each check returns the first problem found, in a fixed order, with a message
 // that names the offending field.
+import { isPlainObject } from '../parse/fields.js';
 import { isIP } from 'node:net';
 import {
   CHANNEL_EVENTS,
@@ -23,10 +24,6 @@ import {
 export type Result<T> = { ok: true; value: T } | { ok: false; status: 400 | 422; message: string };
 
 const fail = <T>(status: 400 | 422, message: string): Result<T> => ({ ok: false, status, message });
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Parses a request body that must be a JSON object (400 otherwise). */
 export function parseJsonObject(text: string): Result<Record<string, unknown>> {

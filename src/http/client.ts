@@ -17,6 +17,9 @@ import {
 import { sanitizeLine } from '../output/sanitize.js';
 import { isPlainObject } from '../parse/fields.js';
 import { ownField, parseJson } from './json.js';
+import { joinSegments } from './path.js';
+
+export { encodeSegment } from './path.js';
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -41,11 +44,17 @@ export interface RequestSpec {
   segments?: string[];
   /** A raw path below the base URL (for `cpk api`), used as given. */
   rawPath?: string;
+  /** Query parameters, in order (list operations); each name and value is percent-encoded. */
+  query?: ReadonlyArray<readonly [string, string]>;
   body?: unknown;
   /** Send the bearer token (default true). */
   auth?: boolean;
   /** Accept any 2xx body (for `cpk api`): parsed when it is JSON, else only `text` is set. */
   anyBody?: boolean;
+  /** Extra request headers (conditional requests: If-None-Match); never Authorization. */
+  headers?: Record<string, string>;
+  /** A 304 Not Modified is an answer, not a failure (revalidating a cached document). */
+  acceptNotModified?: boolean;
 }
 
 /** A request as it would be sent, with the token replaced by `$CPK_TOKEN` (for --dry-run). */
@@ -69,12 +78,6 @@ export interface HttpResponse {
   requestId: string | undefined;
   method: string;
   url: string;
-}
-
-export function encodeSegment(segment: string): string {
-  // encodeURIComponent leaves `.` alone; ids of `.`/`..` are refused earlier
-  // (src/parse/id.ts), and here we make sure nothing else can climb.
-  return encodeURIComponent(segment);
 }
 
 export function redactAuthorization(value: string): string {
@@ -129,12 +132,19 @@ export class HttpClient {
     return Math.max(1, this.options.attempts ?? DEFAULT_ATTEMPTS);
   }
 
-  buildUrl(spec: Pick<RequestSpec, 'segments' | 'rawPath'>): string {
+  buildUrl(spec: Pick<RequestSpec, 'segments' | 'rawPath' | 'query'>): string {
+    let url: string;
     if (spec.rawPath !== undefined) {
       const path = spec.rawPath.startsWith('/') ? spec.rawPath : `/${spec.rawPath}`;
-      return this.options.baseUrl + path;
+      url = this.options.baseUrl + path;
+    } else {
+      url = joinSegments(this.options.baseUrl, spec.segments ?? []);
     }
-    return [this.options.baseUrl, ...(spec.segments ?? []).map(encodeSegment)].join('/');
+    if (spec.query && spec.query.length > 0) {
+      const search = new URLSearchParams(spec.query.map(([k, v]): [string, string] => [k, v])).toString();
+      url += (url.includes('?') ? '&' : '?') + search;
+    }
+    return url;
   }
 
   headersFor(spec: RequestSpec): Record<string, string> {
@@ -143,6 +153,8 @@ export class HttpClient {
       'user-agent': this.options.userAgent,
     };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    for (const [name, value] of Object.entries(spec.headers ?? {}))
+      if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
     if (spec.auth !== false && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     return headers;
   }
@@ -218,6 +230,7 @@ export class HttpClient {
         debug(`< ${response.status} in ${Date.now() - started}ms`);
         for (const [name, value] of Object.entries(response.headers)) debug(`< ${name}: ${sanitizeLine(value)}`);
       }
+      if (response.status === 304 && spec.acceptNotModified) return result;
       if (response.status >= 200 && response.status < 300) {
         return spec.anyBody ? parseLenient(result) : parseSuccess(result, response);
       }
@@ -276,11 +289,13 @@ export class HttpClient {
       case 'connect':
         return new NetworkError(`cannot connect to ${originOf(url)} (${failure.code ?? 'connection failed'})`, {
           cause: failure,
+          mayHaveReachedServer: false,
           hint: proxyHint ?? 'check --base-url / CPK_BASE_URL and your network',
         });
       case 'proxy':
         return new NetworkError(`cannot reach ${originOf(url)} through the proxy: ${sanitizeLine(failure.message)}`, {
           cause: failure,
+          mayHaveReachedServer: false,
           hint: proxyHint,
         });
       case 'timeout':
@@ -291,6 +306,7 @@ export class HttpClient {
       case 'tls':
         return new NetworkError(`TLS error talking to ${originOf(url)}: ${sanitizeLine(failure.message)}`, {
           cause: failure,
+          mayHaveReachedServer: false,
           hint: 'for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file',
         });
       case 'reset':

@@ -7,7 +7,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { setOwn } from '../parse/fields.js';
 import {
-  classify,
+  attemptFailure,
   TransportError,
   type PartialResponse,
   type Transport,
@@ -34,15 +34,14 @@ function send(req: TransportRequest): Promise<TransportResponse> {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onAbort);
       if (response) return resolve(response);
-      let failure: TransportError;
-      if (req.signal?.aborted) failure = new TransportError('aborted', 'aborted', 'ABORTED', { cause: error });
-      else if (timedOut)
-        failure = new TransportError('timeout', `no complete answer within ${req.timeoutMs / 1000}s`, 'TIMEOUT', {
-          cause: error,
-        });
-      else failure = classify(error, phase);
-      failure.response ??= partial;
-      reject(failure);
+      reject(
+        attemptFailure(error, phase, {
+          aborted: req.signal?.aborted === true,
+          timedOut,
+          timeoutMs: req.timeoutMs,
+          partial,
+        }),
+      );
     };
 
     const body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');

@@ -9,6 +9,7 @@
 //   a base URL ending in /v1) is taken as that path, not doubled: the service
 //   itself names its resources that way (Location: /v1/monitors/mon_...).
 import { UsageError } from '../errors.js';
+import { isDotSegment } from './path.js';
 
 function decodeSegment(segment: string): string {
   try {
@@ -48,7 +49,7 @@ export function resolveRawPath(baseUrl: string, input: string): string {
   const queryAt = path.indexOf('?');
   let pathname = queryAt === -1 ? path : path.slice(0, queryAt);
   const query = queryAt === -1 ? '' : path.slice(queryAt);
-  if (pathname.split('/').some((segment) => ['.', '..'].includes(decodeSegment(segment)))) {
+  if (pathname.split('/').some((segment) => isDotSegment(decodeSegment(segment)))) {
     throw refuse('"." and ".." segments are not allowed');
   }
   const underBase = pathname === basePath || pathname.startsWith(`${basePath}/`);

@@ -81,6 +81,26 @@ const CONNECT_CODES = new Set([
 const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_)|CERT|^UNABLE_TO_|SELF_SIGNED|^INVALID_CA$|^INVALID_PURPOSE$|^PATH_LENGTH_EXCEEDED$|^HOSTNAME_MISMATCH$|CRL/;
 
+/**
+ * The error of a failed attempt, for both transports: aborted by the caller,
+ * out of time, or as classify() sorts it; with what had arrived of the response.
+ */
+export function attemptFailure(
+  error: unknown,
+  phase: 'request' | 'body',
+  attempt: { aborted: boolean; timedOut: boolean; timeoutMs: number; partial: PartialResponse | undefined },
+): TransportError {
+  let failure: TransportError;
+  if (attempt.aborted) failure = new TransportError('aborted', 'aborted', 'ABORTED', { cause: error });
+  else if (attempt.timedOut)
+    failure = new TransportError('timeout', `no complete answer within ${attempt.timeoutMs / 1000}s`, 'TIMEOUT', {
+      cause: error,
+    });
+  else failure = classify(error, phase);
+  failure.response ??= attempt.partial;
+  return failure;
+}
+
 /** Sorts a low-level error into a TransportFailure. */
 export function classify(error: unknown, phase: 'request' | 'body'): TransportError {
   if (error instanceof TransportError) return error;

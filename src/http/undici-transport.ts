@@ -8,7 +8,7 @@ import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { setOwn } from '../parse/fields.js';
 import { proxySettings, type Env } from './select.js';
 import {
-  classify,
+  attemptFailure,
   TransportError,
   type PartialResponse,
   type Transport,
@@ -94,17 +94,13 @@ export function createUndiciTransport(env: Env): Transport {
     // Aborted before the send: the listener above never fires, so send nothing.
     if (req.signal?.aborted) controller.abort();
     let partial: PartialResponse | undefined;
-    const fail = (error: unknown, phase: 'request' | 'body'): TransportError => {
-      let failure: TransportError;
-      if (req.signal?.aborted) failure = new TransportError('aborted', 'aborted', 'ABORTED', { cause: error });
-      else if (timedOut)
-        failure = new TransportError('timeout', `no complete answer within ${req.timeoutMs / 1000}s`, 'TIMEOUT', {
-          cause: error,
-        });
-      else failure = classify(error, phase);
-      failure.response ??= partial;
-      return failure;
-    };
+    const fail = (error: unknown, phase: 'request' | 'body'): TransportError =>
+      attemptFailure(error, phase, {
+        aborted: req.signal?.aborted === true,
+        timedOut,
+        timeoutMs: req.timeoutMs,
+        partial,
+      });
     try {
       let res: Dispatcher.ResponseData;
       try {

@@ -7,10 +7,9 @@
 // already sent is waited for by the caller's bound and recorded.
 import type { Api } from '../api/client.js';
 import { ApiError, AuthError, CpkError, ExitCode, NetworkError, UsageError } from '../errors.js';
-import { TransportError } from '../http/transport.js';
 import { setOwn, type JsonObject } from '../parse/fields.js';
 import type { ChannelStep, MonitorStep, Plan } from './plan.js';
-import { runPool } from './pool.js';
+import { runPool } from '../pool.js';
 import type { MonitorRecord, StateStore } from './state.js';
 
 export type Step = { kind: 'monitor'; step: MonitorStep } | { kind: 'channel'; step: ChannelStep };
@@ -69,8 +68,7 @@ export function uncertainError(key: string, since: string): CpkError {
 export function certainlyNotCreated(error: unknown): boolean {
   if (error instanceof UsageError || error instanceof AuthError) return true;
   if (error instanceof ApiError) return error.status >= 300 && error.status !== 502 && error.status !== 504;
-  if (error instanceof NetworkError)
-    return error.cause instanceof TransportError && (error.cause.kind === 'connect' || error.cause.kind === 'tls');
+  if (error instanceof NetworkError) return !error.mayHaveReachedServer;
   return false;
 }
 
@@ -179,14 +177,8 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     if (item.kind === 'channel') {
       const step = item.step;
       if (step.action !== 'update') return { ...item, result: 'done' };
-      const answer = await api.updateChannel(step.id, step.patch);
-      if (answer.ok !== true) {
-        throw new ApiError(
-          `the server did not confirm the update of channel ${step.id} (ok: false)`,
-          { status: 200, method: 'PATCH', url: api.http.buildUrl({ segments: ['channels', step.id] }) },
-          { exitCode: ExitCode.FAILURE },
-        );
-      }
+      // An answer of {"ok": false} is refused by the API layer (Api.updateChannel).
+      await api.updateChannel(step.id, step.patch);
       const applied: JsonObject = { ...(state.applied(step.id) ?? {}) };
       for (const [field, value] of Object.entries(step.patch)) setOwn(applied, field, value);
       state.setApplied(step.id, applied);

@@ -9,7 +9,7 @@ import { ApiError } from '../errors.js';
 import type { JsonObject } from '../parse/fields.js';
 import { diffFields, patchOf, type FieldChange } from './diff.js';
 import type { Manifest } from './load.js';
-import { runPool } from './pool.js';
+import { runPool } from '../pool.js';
 import type { StateStore } from './state.js';
 
 export type MonitorStep =

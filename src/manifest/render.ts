@@ -5,6 +5,7 @@ import type { Output } from '../output/output.js';
 import { describeError } from '../output/errors.js';
 import { toJson } from '../output/json.js';
 import { sanitizeLine } from '../output/sanitize.js';
+import { COLORS } from '../output/palette.js';
 import type { JsonObject } from '../parse/fields.js';
 import type { Outcome } from './apply.js';
 import type { FieldChange } from './diff.js';
@@ -24,9 +25,7 @@ const PLAIN: Paint = { add: plain, change: plain, remove: plain, warn: plain, di
 /** Colors for stdout: only on a terminal, never under --json, --no-color, NO_COLOR or CI (see Output). */
 export async function paintFor(out: Output): Promise<Paint> {
   if (!out.stdoutColor) return PLAIN;
-  const { Chalk } = await import('chalk');
-  const chalk = new Chalk({ level: 1 });
-  return { add: chalk.green, change: chalk.yellow, remove: chalk.red, warn: chalk.magenta, dim: chalk.dim };
+  return { add: COLORS.ok, change: COLORS.warn, remove: COLORS.bad, warn: COLORS.note, dim: COLORS.dim };
 }
 
 /** A value as compact JSON on one line, safe for a terminal. */

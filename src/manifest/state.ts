@@ -35,7 +35,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
 import { checkId } from '../parse/id.js';
-import { syncDirectory, writeFileAtomic } from './atomic.js';
+import { syncDirectory, writeFileAtomic } from '../atomic-file.js';
 
 export const STATE_VERSION = 1;
 

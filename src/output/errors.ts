@@ -33,8 +33,13 @@ export function describeError(error: unknown): ErrorReport {
 }
 
 /** Writes an error to stderr: one line, or one JSON object under --json. */
-export function writeError(io: IO, error: unknown, options: { json: boolean; debug: boolean }): number {
+export function writeError(
+  io: IO,
+  error: unknown,
+  options: { json: boolean; debug: boolean; hint?: string | undefined },
+): number {
   const report = describeError(error);
+  if (options.hint) report.message = `${report.message}; ${redactSecrets(sanitizeLine(options.hint))}`;
   if (options.json) {
     io.stderr.write(
       `${toJson({ error: report.message, status: report.status, request_id: report.requestId, exit_code: report.exitCode }, 0)}\n`,

@@ -1,15 +1,59 @@
 // Everything cpk prints goes through an Output: results to stdout, messages,
 // spinners and errors to stderr. Decoration (color, spinners) only on a
 // terminal, never under --json, NO_COLOR or CI.
+//
+// Sanitizing and redaction happen here, in two private writers, and nowhere
+// else (test/unit/output-guard.test.ts proves it for every method):
+//   stderr (messages for a person): escape sequences and control characters
+//     removed, tokens and bearer credentials masked, always;
+//   stdout (data): escape sequences removed (cpk's own colors kept) and never
+//     redacted, since a script may ask for the data itself (`auth token`);
+//     printData alone writes its text exactly when stdout is not a terminal
+//     (a raw body, a curl command, a token, for a pipe).
+//
+// Results: commands hand Output data, never strings, and Output prints it in
+// the format chosen with `-o` (kubectl's printers; src/output/format.ts):
+//
+//   await out.print(value)          one object: a describe-style table
+//                                   (sub-tables, wrapping, ages, sparklines),
+//                                   or JSON, one JSON line, YAML, Markdown
+//   await out.printList(items)      several objects: one row per item (default
+//                                   columns, --columns, -o wide), or a JSON
+//                                   array, one JSON line each, a YAML list
+//   const list = out.list()         a list that arrives in pages (`list`
+//   await list.add(pageItems)       commands): jsonl prints each item as it is
+//   await list.end()                added; table, json and yaml print at end()
+//
+// A long render writes in chunks and yields between them: a Ctrl-C or SIGTERM
+// (the context's signal) stops it with InterruptedError (exit 130), and the
+// time is linear in the size of the document (src/output/render.ts).
 import type { IO } from '../io.js';
 import { InterruptedError } from '../errors.js';
+import { writeItemError } from './errors.js';
 import { toJson } from './json.js';
-import { sanitize, sanitizeLine } from './sanitize.js';
-import { flatten } from './flatten.js';
+import { sanitize, sanitizeKeepingColor, sanitizeLine } from './sanitize.js';
 import { redactSecrets } from './redact.js';
+import { COLORS, PLAIN, statusPainter } from './palette.js';
+import type { OutputFormat } from './format.js';
+import { defaultColumns, detailLines, rowLines, tableLines, wideColumns, type Shapes, type View } from './render.js';
+import { yamlLines } from './yaml.js';
+
+/** Lines written between two checks for an interrupt. */
+const CHUNK_LINES = 2_000;
 
 export interface OutputSettings {
+  /** A machine format (json, jsonl, yaml): errors go to stderr as JSON. */
   json: boolean;
+  /** -o; json when --json, table when neither is given. */
+  format?: OutputFormat | undefined;
+  /** --columns: dotted paths, one column each. */
+  columns?: string[] | undefined;
+  /** The terminal's width (stdout); undefined off a terminal. */
+  columnsOfTerminal?: number | undefined;
+  /** Now in ms (tests fix it). */
+  now?: (() => number) | undefined;
+  /** The order of fields the service's document declares (default columns follow it). */
+  declaredFields?: (() => readonly string[] | undefined) | undefined;
   /** false under --no-color */
   colorFlag: boolean;
   debug: boolean;
@@ -31,18 +75,9 @@ export function decorate(io: IO, isTTY: boolean, settings: Pick<OutputSettings, 
   return true;
 }
 
-type Painter = (text: string) => string;
-interface Palette {
-  key: Painter;
-  dim: Painter;
-  ok: Painter;
-  bad: Painter;
-  warn: Painter;
-  changed: Painter;
-}
-const PLAIN: Palette = { key: (t) => t, dim: (t) => t, ok: (t) => t, bad: (t) => t, warn: (t) => t, changed: (t) => t };
-
 export interface DetailOptions {
+  /** A title for -o markdown (`Report`). */
+  title?: string;
   /** Keys whose value changed since the last display, with the old value's text ('' when the key is new). */
   changed?: ReadonlyMap<string, string>;
 }
@@ -64,6 +99,10 @@ export class Output {
     return this.settings.json;
   }
 
+  get format(): OutputFormat {
+    return this.settings.format ?? (this.settings.json ? 'json' : 'table');
+  }
+
   /**
    * A JSON result on stdout, exactly the value given; under --query, what the
    * expression selects, and a string raw (no quotes) so `$(cpk ... --query id)`
@@ -73,110 +112,230 @@ export class Output {
     if (this.query) {
       const selected = this.query(value);
       if (typeof selected === 'string') {
-        this.io.stdout.write(`${this.io.stdoutIsTTY ? sanitize(selected) : selected}\n`);
+        this.printData(`${selected}\n`);
         return;
       }
       value = selected;
     }
-    this.io.stdout.write(`${toJson(value, options.compact ? 0 : 2)}\n`);
+    const format = this.format;
+    if (format === 'yaml') this.toStdout(`${yamlLines(value).join('\n')}\n`, 'encoded');
+    else if (format === 'jsonl' && Array.isArray(value))
+      for (const item of value) this.toStdout(`${toJson(item, 0)}\n`, 'encoded');
+    else this.toStdout(`${toJson(value, options.compact || format === 'jsonl' ? 0 : 2)}\n`, 'encoded');
   }
 
   /** A plain line of result on stdout (sanitized: it may hold server text). */
   printLine(text: string): void {
-    this.io.stdout.write(`${sanitize(text)}\n`);
+    this.toStdout(`${text}\n`);
   }
 
-  /** A message for the person on stderr (progress, confirmations, warnings). */
-  info(text: string): void {
-    this.io.stderr.write(`${sanitize(text)}\n`);
-  }
-
-  warn(text: string): void {
-    this.io.stderr.write(`${redactSecrets(sanitizeLine(`warning: ${text}`))}\n`);
-  }
-
-  debug(text: string): void {
-    if (this.settings.debug) this.io.stderr.write(`${redactSecrets(sanitizeLine(text))}\n`);
-  }
-
-  private async palette(): Promise<Palette> {
-    if (!this.stdoutColor) return PLAIN;
-    const { Chalk } = await import('chalk');
-    const chalk = new Chalk({ level: 1 });
-    return {
-      key: chalk.bold,
-      dim: chalk.dim,
-      ok: chalk.green,
-      bad: chalk.red,
-      warn: chalk.yellow,
-      changed: chalk.inverse,
-    };
+  /** Text for stdout as it is, sanitized (a YAML document, a completion script, a blank line between tables). */
+  printText(text: string): void {
+    this.toStdout(text);
   }
 
   /**
-   * A detail object as a key/value table: nested fields as dotted keys.
-   * Changed values are shown in inverse video, or without color followed by
-   * the value they had (`(was 100)`), so the change is visible either way.
+   * Text cpk rendered and painted itself (a plan, a summary): sanitized, with
+   * the colors of cpk's palettes kept.
    */
-  async printDetail(value: unknown, options: DetailOptions = {}): Promise<void> {
-    const rows = flatten(value);
-    const paint = await this.palette();
-    const { default: Table } = await import('cli-table3');
-    const table = new Table({
-      chars: {
-        top: '',
-        'top-mid': '',
-        'top-left': '',
-        'top-right': '',
-        bottom: '',
-        'bottom-mid': '',
-        'bottom-left': '',
-        'bottom-right': '',
-        left: '',
-        'left-mid': '',
-        mid: '',
-        'mid-mid': '',
-        right: '',
-        'right-mid': '',
-        middle: '  ',
-      },
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    });
-    for (const [key, text] of rows) {
-      const old = options.changed?.get(key);
-      let cell = colorValue(key, sanitize(text), paint);
-      if (old !== undefined)
-        cell = this.stdoutColor ? paint.changed(cell) : `${cell}  (${old === '' ? 'new' : `was ${sanitizeLine(old)}`})`;
-      table.push([paint.key(sanitizeLine(key)), cell]);
+  printRendered(text: string): void {
+    this.toStdout(text, 'painted');
+  }
+
+  /**
+   * Data a script pipes on (a raw response body, a curl command, a token):
+   * written exactly as given when stdout is not a terminal, sanitized when it
+   * is. Never redacted: it is what was asked for.
+   */
+  printData(text: string): void {
+    this.toStdout(text, this.io.stdoutIsTTY ? 'text' : 'exact');
+  }
+
+  /** Clears a terminal for the next frame of a live view (`--watch`); a dumb terminal gets a blank line. */
+  clearScreen(): void {
+    this.toStdout(this.io.env.TERM === 'dumb' ? '\n' : CLEAR_SCREEN, 'exact');
+  }
+
+  /** A message for the person on stderr (progress, confirmations): sanitized and redacted, newlines kept. */
+  info(text: string): void {
+    this.toStderr(`${text}\n`);
+  }
+
+  /** A question on stderr, without a newline: the answer is typed after it. */
+  prompt(text: string): void {
+    this.toStderr(sanitizeLine(text));
+  }
+
+  warn(text: string): void {
+    this.toStderr(`${sanitizeLine(`warning: ${text}`)}\n`);
+  }
+
+  debug(text: string): void {
+    if (this.settings.debug) this.toStderr(`${sanitizeLine(text)}\n`);
+  }
+
+  /**
+   * One failed item of a bulk command on stderr (a line naming it, or a JSON
+   * object under --json); returns its exit code.
+   */
+  itemError(item: { label: string; fields: Record<string, unknown> }, error: unknown): number {
+    return writeItemError(this.guardedStderr(), item, error, { json: this.json });
+  }
+
+  /** Asks for a secret on the terminal without echoing it (src/output/secret-prompt.ts); the question goes to stderr. */
+  async promptSecret(question: string): Promise<string> {
+    const { promptSecret } = await import('./secret-prompt.js');
+    return promptSecret(this.guardedStderr(), question, this.settings.signal);
+  }
+
+  /** Whether stdout and stderr are terminals (live views, refresh notes). */
+  get stdoutIsTTY(): boolean {
+    return this.io.stdoutIsTTY;
+  }
+
+  get stderrIsTTY(): boolean {
+    return this.io.stderrIsTTY;
+  }
+
+  /**
+   * The one writer of stdout, never redacting (stdout is data). `text` may
+   * hold server text: escape sequences and control characters out. `painted`
+   * was rendered and colored by cpk: the same, keeping cpk's own colors.
+   * `encoded` is JSON or YAML, whose encoders escape what a terminal could act
+   * on (src/output/json.ts, yaml.ts): written as it is, so the value stays
+   * exact. `exact`: printData to a pipe, and cpk's own clear-screen.
+   */
+  private toStdout(text: string, kind: 'text' | 'painted' | 'encoded' | 'exact' = 'text'): void {
+    if (kind === 'text') text = sanitize(text);
+    else if (kind === 'painted') text = sanitizeKeepingColor(text);
+    this.io.stdout.write(text);
+  }
+
+  /** This IO with stderr going through toStderr, for the helpers that write to an IO. */
+  private guardedStderr(): IO {
+    return { ...this.io, stderr: { write: (text: string) => this.toStderr(text) } };
+  }
+
+  /** The one writer of stderr text: escape sequences and control characters out, secrets masked. */
+  private toStderr(text: string): void {
+    this.io.stderr.write(redactSecrets(sanitize(text)));
+  }
+
+  /** What the terminal allows: width, color, ages, sparklines (with `shapes`, see shapes()). */
+  view(changed?: ReadonlyMap<string, string>, shapes?: Shapes): View {
+    const tty = this.io.stdoutIsTTY;
+    return {
+      tty,
+      shapes: tty ? shapes : undefined,
+      width: this.width(),
+      now: (this.settings.now ?? Date.now)(),
+      paint: this.stdoutColor ? COLORS : PLAIN,
+      changed,
+    };
+  }
+
+  /** Wrap width: the terminal's, or COLUMNS when set (`COLUMNS=80 cpk ... > file`); else none. */
+  private width(): number | undefined {
+    const env = Number(this.io.env.COLUMNS);
+    const fromEnv = Number.isInteger(env) && env > 0 ? env : undefined;
+    // A terminal without a size (a pty nobody sized) says 0 columns: unknown.
+    const terminal = this.settings.columnsOfTerminal;
+    if (this.io.stdoutIsTTY) return terminal !== undefined && terminal > 0 ? terminal : (fromEnv ?? 80);
+    return fromEnv;
+  }
+
+  /**
+   * Writes lines to stdout in chunks, yielding to the event loop between
+   * them so that an interrupt (Ctrl-C, SIGTERM) is seen: it then stops with
+   * InterruptedError, and main exits 130.
+   */
+  async writeLines(lines: readonly string[]): Promise<void> {
+    const signal = this.settings.signal;
+    for (let i = 0; i < lines.length; i += CHUNK_LINES) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) throw new InterruptedError();
+      this.toStdout(`${lines.slice(i, i + CHUNK_LINES).join('\n')}\n`, 'painted');
     }
-    // cli-table3 pads every cell; trailing blanks only get in the way of grep and diff.
-    const text =
-      rows.length === 0
-        ? '(empty)'
-        : table
-            .toString()
-            .split('\n')
-            .map((line) => line.trimEnd())
-            .join('\n');
-    this.io.stdout.write(`${text}\n`);
+  }
+
+  /** The sparkline and bar drawers, loaded only for a terminal. */
+  private async shapes(): Promise<Shapes | undefined> {
+    return this.io.stdoutIsTTY ? await import('./sparkline.js') : undefined;
+  }
+
+  /** One result in the chosen format (see the top of this module). */
+  async print(value: unknown, options: DetailOptions = {}): Promise<void> {
+    const format = this.format;
+    if (this.json) return this.printJson(value);
+    if (format === 'markdown') {
+      const { markdownLines } = await import('./markdown.js');
+      return this.writeLines(markdownLines(value, options.title));
+    }
+    if (this.settings.columns || format === 'wide') return this.printList([value]);
+    return this.writeLines(detailLines(value, this.view(options.changed, await this.shapes())));
+  }
+
+  /** A detail object (kept for the commands that call it): the same as print(). */
+  async printDetail(value: unknown, options: DetailOptions = {}): Promise<void> {
+    return this.print(value, options);
+  }
+
+  /** Several results: one row each in a table, or a JSON array, one JSON line each, a YAML list. */
+  async printList(items: readonly unknown[]): Promise<void> {
+    const list = this.list();
+    await list.add(items);
+    await list.end();
+  }
+
+  /** A list printed as it arrives (pages): see the top of this module. */
+  list(): ListPrinter {
+    const format = this.format;
+    const held: unknown[] = [];
+    if (format === 'jsonl') {
+      return {
+        add: async (items) => {
+          const lines: string[] = [];
+          for (const item of items) {
+            const value = this.query ? this.query(item) : item;
+            lines.push(typeof value === 'string' && this.query ? value : toJson(value, 0));
+          }
+          if (lines.length > 0) await this.writeLines(lines);
+        },
+        end: async () => {},
+      };
+    }
+    return {
+      add: async (items) => {
+        for (const item of items) held.push(item);
+      },
+      end: async () => {
+        if (this.json) return this.printJson(held);
+        if (format === 'markdown') {
+          const { markdownLines } = await import('./markdown.js');
+          return this.writeLines(markdownLines(held));
+        }
+        const columns =
+          this.settings.columns ??
+          (format === 'wide' ? wideColumns(held) : defaultColumns(held, this.settings.declaredFields?.()));
+        if (held.length === 0) return;
+        return this.writeLines(rowLines(held, columns, this.view(undefined, await this.shapes())));
+      },
+    };
   }
 
   /** Rows under a header, in columns (for lists such as the monitors create --from made). */
   async printRows(head: string[], rows: string[][]): Promise<void> {
-    const paint = await this.palette();
-    const { default: Table } = await import('cli-table3');
-    const table = new Table({
-      chars: BORDERLESS,
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    });
-    table.push(head.map((h) => paint.key(sanitizeLine(h))));
-    for (const row of rows) table.push(row.map((cell, i) => colorValue(head[i] ?? '', sanitizeLine(cell), paint)));
-    this.io.stdout.write(
-      `${table
-        .toString()
-        .split('\n')
-        .map((line) => line.trimEnd())
-        .join('\n')}\n`,
+    const view = this.view();
+    await this.writeLines(
+      tableLines([
+        head.map((h) => ({ text: sanitizeLine(h), paint: view.paint.key })),
+        ...rows.map((row) =>
+          row.map((cell, i) => {
+            const text = sanitizeLine(cell);
+            return { text, paint: statusPainter(head[i] ?? '', text, view.paint) };
+          }),
+        ),
+      ]),
     );
   }
 
@@ -205,7 +364,7 @@ export class Output {
           if (done) return;
           // isEnabled: decorate() already decided (it reads the IO's env, not process.env).
           spinner = ora({
-            text,
+            text: redactSecrets(sanitizeLine(text)),
             stream: this.io.stderr as NodeJS.WritableStream,
             discardStdin: false,
             isEnabled: true,
@@ -234,28 +393,12 @@ export class Output {
   }
 }
 
-const BORDERLESS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '  ',
-};
+/** Home the cursor and clear the screen. */
+const CLEAR_SCREEN = '\u001b[H\u001b[2J';
 
-function colorValue(key: string, text: string, paint: Palette): string {
-  if (key !== 'status' && !key.endsWith('.status')) return text;
-  if (/^(up|ok|active|healthy|passing)$/i.test(text)) return paint.ok(text);
-  if (/^(down|failing|error|critical)$/i.test(text)) return paint.bad(text);
-  if (/^(paused|pending|degraded|warning)$/i.test(text)) return paint.warn(text);
-  return text;
+export interface ListPrinter {
+  /** Items of the list (a page): printed now under -o jsonl, held for the others. */
+  add(items: readonly unknown[]): Promise<void>;
+  /** The list is complete: tables, JSON arrays and YAML lists are printed now. */
+  end(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { segmentProblem } from '../http/path.js';
 
 /**
  * Validates an id before it becomes a path segment. The HTTP layer
@@ -6,8 +7,11 @@ import { UsageError } from '../errors.js';
  * a level, and control characters have no business in an id.
  */
 export function checkId(id: string, what = 'id'): string {
-  if (id === '') throw new UsageError(`${what} must not be empty`);
-  if (id === '.' || id === '..') throw new UsageError(`invalid ${what} "${id}"`);
+  // The path rule itself lives in the HTTP layer (src/http/path.ts); here it
+  // only names the argument, before anything is read or sent.
+  const problem = segmentProblem(id);
+  if (problem === 'empty') throw new UsageError(`${what} must not be empty`);
+  if (problem === 'dot') throw new UsageError(`invalid ${what} "${id}"`);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) throw new UsageError(`invalid ${what}: it contains a control character`);
   return id;

@@ -37,19 +37,3 @@ export async function readIdList(args: string[], stdin: NodeJS.ReadableStream, w
   }
   return { ids, single: args.length === 1 && dashes === 0, fromStdin: dashes === 1 };
 }
-
-export const DEFAULT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 64;
-
-/** `--concurrency N`: a whole number from 1 to 64. */
-export function parseConcurrency(value: unknown): number {
-  if (value === undefined) return DEFAULT_CONCURRENCY;
-  const text = String(value).trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > MAX_CONCURRENCY) {
-    throw new UsageError(
-      `invalid --concurrency "${String(value)}": expected a whole number from 1 to ${MAX_CONCURRENCY}`,
-    );
-  }
-  return n;
-}

@@ -145,11 +145,13 @@ describe('monitors get with many ids', () => {
     expect(JSON.parse(fromStdin.stdout).map((m: { id: string }) => m.id)).toEqual([b]);
   });
 
-  it('prints a table per monitor for people and names the failures on stderr', async () => {
+  it('prints a row per monitor for people and names the failures on stderr', async () => {
     const [a] = await createMany(1, 'get-table');
     const r = await f.cpk(['monitors', 'get', a!, 'mon_nope']);
     expect(r.code).toBe(6);
-    expect(r.stdout).toMatch(new RegExp(`^id\\s+${a}$`, 'm'));
+    expect(r.stdout.split('\n')[0]).toMatch(/^ID +NAME +STATUS +TYPE +TARGET +INTERVAL_SECONDS$/);
+    expect(r.stdout).toMatch(new RegExp(`^${a} +get-table`, 'm'));
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(2);
     expect(r.stderr).toMatch(
       /^cpk: mon_nope: monitor not found \(request id: req_\w+\)\ncpk: 1 of 2 monitors could not be fetched\n$/,
     );

@@ -111,11 +111,11 @@ describe('exit codes', () => {
     expect(r.code).toBe(5);
   });
 
-  it('6: not found, with the server message and request id', async () => {
+  it('6: not found, with the server message, the id it did not name, and the request id', async () => {
     const r = await f.cpk(['monitors', 'get', 'mon_doesnotexist']);
     expect(r.code).toBe(6);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^cpk: monitor not found \(request id: req_[0-9a-f]+\)\n$/);
+    expect(r.stderr).toMatch(/^cpk: monitor not found: mon_doesnotexist \(request id: req_[0-9a-f]+\)\n$/);
   });
 
   it("6: another account's monitor is not found", async () => {
@@ -139,7 +139,7 @@ describe('exit codes', () => {
     expect(lines).toHaveLength(1);
     const err = JSON.parse(lines[0]!);
     expect(err).toEqual({
-      error: 'monitor not found',
+      error: 'monitor not found: mon_doesnotexist',
       status: 404,
       request_id: expect.stringMatching(/^req_/),
       exit_code: 6,
@@ -231,7 +231,7 @@ describe('server text is sanitized', () => {
       body: JSON.stringify({ error: 'gone\u001b[2J\nreally', request_id: 'req_\u001b[31mx' }),
     });
     const r = await f.cpk(['monitors', 'get', 'mon_1']);
-    expect(r.stderr).toBe('cpk: gone really (request id: req_x)\n');
+    expect(r.stderr).toBe('cpk: monitor mon_1: gone really (request id: req_x)\n');
   });
 });
 

@@ -68,7 +68,7 @@ describe('reports get --watch off a terminal', () => {
     expect([noWatch.code, noWatch.stderr]).toEqual([2, 'cpk: --every only applies with --watch\n']);
     expect([zero.code, zero.stderr]).toEqual([2, 'cpk: invalid --every "0": must be more than 0 seconds\n']);
     expect(missing.code).toBe(6);
-    expect(missing.stderr).toMatch(/^cpk: report not found \(request id: req_[0-9a-f]+\)\n$/);
+    expect(missing.stderr).toMatch(/^cpk: report not found: rpt_nothing_here \(request id: req_[0-9a-f]+\)\n$/);
     expect(noWatch.stdout + zero.stdout + missing.stdout).toBe('');
   });
 });

@@ -109,10 +109,10 @@ describe('authorization (403)', () => {
   });
 
   it('a 405 needs authentication but no scope', async () => {
-    expect((await call(emu(), 'GET', 'monitors', { token: null })).status).toBe(401);
-    const res = await call(emu(), 'GET', 'monitors', { token: 'cpk_test_readonly' });
+    expect((await call(emu(), 'PUT', 'monitors', { token: null })).status).toBe(401);
+    const res = await call(emu(), 'PUT', 'monitors', { token: 'cpk_test_readonly' });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.headers.get('allow')).toBe('GET, POST');
   });
 });
 

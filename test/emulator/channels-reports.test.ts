@@ -138,7 +138,7 @@ describe('PATCH /v1/channels/{id}', () => {
       expect(res.headers.get('allow')).toBe('PATCH');
       expect(res.json.error).toBe(`method ${method} not allowed; allowed: PATCH`);
     }
-    expect((await call(emu(), 'GET', 'channels')).status).toBe(404);
+    expect((await call(emu(), 'POST', 'channels')).status).toBe(405);
   });
 });
 
@@ -153,12 +153,17 @@ describe('GET /v1/reports/{id}', () => {
       id: m.report_id,
       monitor_id: m.id,
       period: '24h',
+      period_start: null,
+      period_end: null,
       uptime_percent: null,
       checks: 0,
       failures: 0,
       avg_latency_ms: null,
+      latency_percentiles_ms: null,
       monitor_status: 'pending',
       generated_at: res.json.generated_at,
+      hourly: [],
+      incidents: [],
     });
   });
 
@@ -215,6 +220,27 @@ describe('GET /v1/reports/{id}', () => {
     });
     const other = (await call(emu(), 'GET', 'reports/rpt_summary', { token: 'cpk_test_other' })).json;
     expect(other).toMatchObject({ uptime_percent: null, checks: 0, avg_latency_ms: null, monitors: { total: 0 } });
+  });
+
+  it('a checked monitor has 24 hourly buckets, percentiles and incidents, in the shape and order the document shows', async () => {
+    const m = await createMonitor(emu(), {
+      name: 'flaky2',
+      target: 'https://flaky2.example.com',
+      interval_seconds: 600,
+    });
+    await call(emu(), 'GET', `monitors/${m.id}`); // the simulated check
+    const report = (await call(emu(), 'GET', `reports/${m.report_id}`)).json;
+    expect(report.hourly).toHaveLength(24);
+    expect(report.hourly.reduce((n: number, b: { checks: number }) => n + b.checks, 0)).toBe(144);
+    expect(report.incidents.reduce((n: number, i: { failed_checks: number }) => n + i.failed_checks, 0)).toBe(18);
+    expect(Object.keys(report.latency_percentiles_ms)).toEqual(['p50', 'p90', 'p95', 'p99', 'max']);
+    const doc = (await call(emu(), 'GET', 'openapi.json', { token: null })).json;
+    const example = doc.paths['/reports/{id}'].get.responses['200'].content['application/json'].example;
+    expect(Object.keys(example)).toEqual(Object.keys(report));
+    expect(Object.keys(example)).toEqual(doc.components.schemas.MonitorReport.required);
+    expect(Object.keys(example.hourly[0])).toEqual(Object.keys(report.hourly[0]));
+    expect(example.incidents.length).toBeGreaterThan(0);
+    expect(Object.keys(example.incidents[0])).toEqual(Object.keys(report.incidents[0]));
   });
 
   it('deleting a monitor deletes its report', async () => {

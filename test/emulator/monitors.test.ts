@@ -400,7 +400,7 @@ describe('routing of monitor ids', () => {
 
   it('wrong methods are 405 with Allow', async () => {
     const cases: Array<[string, string, string]> = [
-      ['GET', '/v1/monitors', 'POST'],
+      ['PUT', '/v1/monitors', 'GET, POST'],
       ['PUT', '/v1/monitors/mon_x', 'GET, PATCH, DELETE'],
       ['POST', '/v1/monitors/mon_x', 'GET, PATCH, DELETE'],
       ['DELETE', '/v1/reports/rpt_summary', 'GET'],

@@ -140,7 +140,31 @@ describe('GET /v1/openapi.json', () => {
     expect(create.properties.interval_seconds).toMatchObject({ type: 'integer', minimum: 30, maximum: 86400 });
     expect(create.properties.name).toMatchObject({ minLength: 1, maxLength: 200 });
     expect(doc['x-emulator'].limits['max-body-bytes']).toBe(1048576);
-    expect(doc.components.schemas.Fault.properties.kind.enum).toEqual([
+    // The public document describes the service only: no admin route, no Fault, no admin scheme.
+    expect(Object.keys(doc.paths).filter((p) => p.includes('__emulator'))).toEqual([]);
+    expect(doc.components.schemas.Fault).toBeUndefined();
+    expect(doc.components.securitySchemes.adminSecret).toBeUndefined();
+    expect(JSON.stringify(doc)).not.toContain('queueFault');
+    expect(doc.components.responses.Unauthorized['x-messages']).toContain('token expired');
+    expect(doc.components.schemas.ChannelEvent.enum).toEqual(['down', 'up', 'paused', 'resumed']);
+    expect(doc['x-evaluation-order']).toHaveLength(7);
+  });
+
+  it('the admin routes have their own public document at /__emulator/openapi.json', async () => {
+    const res = await fetch(`${emu().url}/__emulator/openapi.json`);
+    expect(res.status).toBe(200);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document, read field by field
+    const admin = (await res.json()) as any;
+    const validator = new Validator();
+    expect((await validator.validate(admin)).errors).toBeUndefined();
+    expect(admin.servers[0].url).toBe(emu().url);
+    expect(Object.keys(admin.paths)).toEqual([
+      '/__emulator/openapi.json',
+      '/__emulator/faults',
+      '/__emulator/requests',
+    ]);
+    expect(admin.paths['/__emulator/faults'].post.operationId).toBe('queueFault');
+    expect(admin.components.schemas.Fault.properties.kind.enum).toEqual([
       'status',
       'html',
       'truncated',
@@ -149,9 +173,9 @@ describe('GET /v1/openapi.json', () => {
       'hang',
       'redirect',
     ]);
-    expect(doc.components.responses.Unauthorized['x-messages']).toContain('token expired');
-    expect(doc.components.schemas.ChannelEvent.enum).toEqual(['down', 'up', 'paused', 'resumed']);
-    expect(doc['x-evaluation-order']).toHaveLength(7);
+    expect(admin['x-fault-injection'].authentication).toContain('X-Emulator-Admin');
+    // The other admin routes still need the secret.
+    expect((await fetch(`${emu().url}/__emulator/faults`)).status).toBe(404);
   });
 
   it('answers 405 to other methods, without a token', async () => {

@@ -23,6 +23,13 @@ export interface CliOptions {
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
 }
 
+/**
+ * One cache directory for the CLI processes of this test worker: bin/load.cjs
+ * writes its compile cache there once instead of once per process (each gets
+ * a private HOME). The OpenAPI documents cached there are keyed by base URL.
+ */
+const SHARED_CACHE = mkdtempSync(join(tmpdir(), 'cpk-test-cache-'));
+
 /** A clean environment: no proxies, no CI/NO_COLOR leaking from the host, a private HOME. */
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const home = mkdtempSync(join(tmpdir(), 'cpk-home-'));
@@ -31,6 +38,7 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     CPK_CONFIG_DIR: join(home, 'cpk-config'),
+    XDG_CACHE_HOME: SHARED_CACHE,
     LANG: 'C.UTF-8',
     // `npm test` runs the end-to-end suite twice: automatic transport choice,
     // then CPK_TRANSPORT=undici for every request (src/http/select.ts).

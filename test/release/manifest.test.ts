@@ -3,10 +3,10 @@
 // install lacks. test/release/package.test.ts checks the installed package.
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
-import { builtinModules } from 'node:module';
+import Module, { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { baseEnv, runCli } from '../helpers/cli.js';
 
@@ -67,60 +67,92 @@ describe('the built package', () => {
   });
 });
 
-describe('the V8 code cache', () => {
-  const key = `${process.platform}-${process.arch}-${process.version}`;
+describe('the compile cache (bin/load.cjs): made on this machine, never shipped, never trusted blindly', () => {
   const run = promisify(execFile);
+  const nodeHasNative = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
-  /** bin/ and the bundle in a temp dir, with the given cache files; returns what --help printed and whether V8 got a cache and rejected it. */
-  async function withCaches(caches: Record<string, Buffer>) {
-    const dir = mkdtempSync(join(tmpdir(), 'cpk-cache-'));
-    try {
-      for (const path of ['bin', 'dist/cli.cjs', 'package.json'])
-        cpSync(join(ROOT, path), join(dir, path), { recursive: true });
-      for (const [name, data] of Object.entries(caches)) writeFileSync(join(dir, 'dist', name), data);
-      const env = baseEnv();
-      const [help, loaded] = await Promise.all([
-        run(process.execPath, [join(dir, 'bin/cpk.js'), '--help'], { env }),
-        run(
-          process.execPath,
-          [
-            '-e',
-            `const { script } = require(${JSON.stringify(join(dir, 'bin/load.cjs'))}).load(); console.log(String(script.cachedDataRejected))`,
-          ],
-          { env },
-        ),
-      ]);
-      return { help, rejected: loaded.stdout.trim() };
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  /** bin/ and the bundle in a temp dir (the bundle edited by `edit`), run with a private cache dir. */
+  function install(edit: (source: string) => string = (x) => x) {
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-install-'));
+    for (const path of ['bin', 'package.json']) cpSync(join(ROOT, path), join(dir, path), { recursive: true });
+    mkdirSync(join(dir, 'dist'));
+    writeFileSync(join(dir, 'dist/cli.cjs'), edit(readFileSync(join(ROOT, 'dist/cli.cjs'), 'utf8')));
+    return dir;
   }
+  const help = (dir: string, env: Record<string, string>) =>
+    run(process.execPath, [join(dir, 'bin/cpk.js'), '--help'], { env }).then((r) => r.stdout);
+  /** What load() reports about the cache, in a child with this env. */
+  const status = (dir: string, env: Record<string, string>) =>
+    run(
+      process.execPath,
+      [
+        '-e',
+        `const l = require(${JSON.stringify(join(dir, 'bin/load.cjs'))}).load(); l.save().then(() => console.log(l.cache))`,
+      ],
+      { env },
+    ).then((r) => r.stdout.trim());
+  const cacheFiles = (cacheDir: string) => {
+    try {
+      return readdirSync(join(cacheDir, 'compile')).filter((n) => n.endsWith('.cache'));
+    } catch {
+      return [];
+    }
+  };
 
-  it('is named for the Node build that made it (npm run build; the suite may run on another Node)', () => {
-    const caches = readdirSync(join(ROOT, 'dist')).filter((name) => name.endsWith('.cache'));
-    expect(caches).toHaveLength(1);
-    expect(caches[0]).toMatch(
-      new RegExp(`^cli\\.cjs\\.${process.platform}-${process.arch}-v\\d+\\.\\d+\\.\\d+\\.cache$`),
-    );
+  it('ships none: the build makes no cache file and the package lists none', () => {
+    expect(readdirSync(join(ROOT, 'dist')).filter((name) => name.endsWith('.cache'))).toEqual([]);
   });
 
-  it('one V8 rejects (damaged) only costs speed: --help is the same', async () => {
-    const [damaged, original] = await Promise.all([
-      withCaches({ [`cli.cjs.${key}.cache`]: Buffer.alloc(4096, 7) }),
-      run(process.execPath, [join(ROOT, 'bin/cpk.js'), '--help'], { env: baseEnv() }),
-    ]);
-    expect(damaged.rejected).toBe('true');
-    expect(damaged.help).toEqual(original);
+  it('the first run writes a cache keyed by the bundle and this Node (Node 20; Node >= 22.1 has its own); the next uses it', async () => {
+    const dir = install();
+    const env = { ...baseEnv(), CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cc-')) };
+    if (nodeHasNative) {
+      expect(await status(dir, env)).toBe('native');
+      expect(await status(dir, { ...env, CPK_NO_COMPILE_CACHE: '1' })).toBe('off');
+      return;
+    }
+    expect(await status(dir, env)).toBe('miss');
+    expect(cacheFiles(env.CPK_CACHE_DIR)).toHaveLength(1);
+    expect(await status(dir, env)).toBe('hit');
+    // CPK_NO_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE turn it off.
+    expect(await status(dir, { ...env, CPK_NO_COMPILE_CACHE: '1' })).toBe('off');
+    expect(await status(dir, { ...env, NODE_DISABLE_COMPILE_CACHE: '1' })).toBe('off');
   });
 
-  // V8 accepts a cache from another build of the same V8 version and then
-  // crashes (Node 20.18.1 on 20.20.2's cache): another Node's is never read.
-  it("another Node's cache, or one without the key, is never handed to V8", async () => {
-    const other = await withCaches({
-      'cli.cjs.cache': Buffer.alloc(4096, 7),
-      [`cli.cjs.${process.platform}-${process.arch}-v0.0.1.cache`]: Buffer.alloc(4096, 7),
-    });
-    expect(other.rejected).toBe('undefined');
-    expect(other.help.stdout).toMatch(/^Usage: cpk /);
+  it('a corrupted cache, a cache of another bundle and an unwritable cache directory each leave cpk working', async () => {
+    const original = await help(install(), { ...baseEnv(), CPK_NO_COMPILE_CACHE: '1' });
+    expect(original).toMatch(/^Usage: cpk /);
+    // Corrupted: every cache file overwritten with garbage after a first run.
+    const dir = install();
+    const env = { ...baseEnv(), CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cc-')) };
+    expect(await help(dir, env)).toBe(original);
+    for (const name of cacheFiles(env.CPK_CACHE_DIR)) {
+      const path = join(env.CPK_CACHE_DIR, 'compile', name);
+      const bytes = readFileSync(path);
+      const header = bytes.indexOf(10) + 1;
+      writeFileSync(path, Buffer.concat([bytes.subarray(0, header), Buffer.alloc(bytes.length - header, 7)]));
+    }
+    expect(await help(dir, env)).toBe(original);
+    if (!nodeHasNative) expect(await status(dir, env)).toBe('hit'); // rewritten after the rejection
+    // Another bundle of the same length (one letter changed): its own key, so it runs its own code.
+    const edited = install((source) => source.replace('List, create, show', 'LIST, create, show'));
+    const editedHelp = await help(edited, env);
+    expect(editedHelp).toContain('LIST, create, show');
+    expect(editedHelp.length).toBe(original.length);
+    // A cache planted under another bundle's name is never handed to V8.
+    if (!nodeHasNative) {
+      const files = cacheFiles(env.CPK_CACHE_DIR);
+      for (const a of files)
+        for (const b of files)
+          if (a !== b) cpSync(join(env.CPK_CACHE_DIR, 'compile', a), join(env.CPK_CACHE_DIR, 'compile', b));
+      expect(await help(edited, env)).toBe(editedHelp);
+      expect(await help(dir, env)).toBe(original);
+    }
+    // Unwritable: the cache directory is a file.
+    const file = join(mkdtempSync(join(tmpdir(), 'cpk-cc-')), 'not-a-dir');
+    writeFileSync(file, 'x');
+    const blocked = { ...baseEnv(), CPK_CACHE_DIR: file };
+    expect(await help(dir, blocked)).toBe(original);
+    expect(readFileSync(file, 'utf8')).toBe('x');
   });
 });

@@ -70,7 +70,7 @@ describe('createClient', () => {
 
   it('never reads a profile or config file: with env {} it points at the emulator default and has no token', async () => {
     const cpk = createClient({ env: {} });
-    expect(cpk.http.baseUrl).toBe(DEFAULT_BASE_URL);
+    expect(cpk.baseUrl).toBe(DEFAULT_BASE_URL);
     const { result, requests } = await sent(() => using(cpk, (c) => c.getMonitor('mon_x')));
     expect(result.status === 'rejected' && result.reason).toBeInstanceOf(AuthError);
     expect((result as PromiseRejectedResult).reason.message).toBe(

@@ -9,12 +9,11 @@ import { ManifestError, parseManifest } from '../../src/manifest/load.js';
 import { covers, diffFields, patchOf } from '../../src/manifest/diff.js';
 import { entryFor, formatDuration, keyFor, manifestFor } from '../../src/manifest/entry.js';
 import { defaultStatePath, parseState, serializeState, StateStore } from '../../src/manifest/state.js';
-import { writeFileAtomic } from '../../src/manifest/atomic.js';
+import { writeFileAtomic } from '../../src/atomic-file.js';
 import { buildPlan, hasChanges, type MonitorStep } from '../../src/manifest/plan.js';
 import { applyPlan, certainlyNotCreated } from '../../src/manifest/apply.js';
 import { parseDuration } from '../../src/parse/duration.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, UsageError } from '../../src/errors.js';
-import { TransportError } from '../../src/http/transport.js';
 import type { Api } from '../../src/api/client.js';
 import { parseConcurrency } from '../../src/commands/manifest-flags.js';
 import { parseImportOptions } from '../../src/commands/import.js';
@@ -301,8 +300,8 @@ describe('state file', () => {
 
 describe('certainlyNotCreated', () => {
   const api = (status: number) => new ApiError('x', { status, method: 'POST', url: 'u' });
-  const net = (kind: ConstructorParameters<typeof TransportError>[0]) =>
-    new NetworkError('x', { cause: new TransportError(kind, 'x', undefined) });
+  // The HTTP layer says whether a request may have reached the server (test/unit/api-layer.test.ts).
+  const net = (mayHaveReachedServer: boolean) => new NetworkError('x', { mayHaveReachedServer });
   it.each([
     ['422', api(422), true],
     ['503', api(503), true],
@@ -311,10 +310,10 @@ describe('certainlyNotCreated', () => {
     ['504 from a gateway', api(504), false],
     ['2xx of an unexpected shape', api(201), false],
     ['a cut-short answer (status 0)', api(0), false],
-    ['connection refused', net('connect'), true],
-    ['TLS handshake', net('tls'), true],
-    ['timeout', net('timeout'), false],
-    ['reset', net('reset'), false],
+    ['connection refused (no byte left)', net(false), true],
+    ['TLS handshake or proxy tunnel failed', net(false), true],
+    ['timeout (may have reached)', net(true), false],
+    ['a NetworkError that says nothing (may have reached)', new NetworkError('x'), false],
     ['interrupted', new InterruptedError(), false],
     ['no token', new AuthError('x'), true],
     ['something else', new Error('x'), false],
@@ -564,7 +563,7 @@ describe('applyPlan', () => {
   });
 
   it('a create the service refused leaves no marker; one whose answer was lost stays uncertain; a delete of a gone monitor is done', async () => {
-    const timeout = new NetworkError('timed out', { cause: new TransportError('timeout', 't', undefined) });
+    const timeout = new NetworkError('timed out', { mayHaveReachedServer: true });
     const { api } = fakeApi(
       {},
       { 'POST Refused': new ApiError('invalid', { status: 422, method: 'POST', url: 'u' }), 'POST Lost': timeout },

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import fc from 'fast-check';
-import { parseConcurrency, parseIdLines, readIdList } from '../../src/parse/ids.js';
+import { parseIdLines, readIdList } from '../../src/parse/ids.js';
+import { parseConcurrency } from '../../src/parse/concurrency.js';
 import { parseRecords } from '../../src/parse/records.js';
 import { resolveRawPath } from '../../src/http/raw-path.js';
 import { shellQuote, toCurl } from '../../src/http/curl.js';
@@ -354,9 +355,45 @@ describe('monitors delete on a terminal', () => {
     return { code, stderr };
   }
 
-  it('asks once for several ids, naming how many; "n" sends nothing', async () => {
+  it('asks once for several ids, listing them; "n" sends nothing', async () => {
     const r = await runMain(['monitors', 'delete', 'mon_1', 'mon_2', 'mon_3'], 'n\n');
-    expect(r).toEqual({ code: 2, stderr: 'Delete 3 monitors? [y/N] cpk: delete cancelled; nothing was sent\n' });
+    expect(r).toEqual({
+      code: 2,
+      stderr: 'Delete 3 monitors (mon_1, mon_2, mon_3)? [y/N] cpk: delete cancelled; nothing was sent\n',
+    });
+  });
+
+  it('names one monitor by its name, from one GET first; a wrong id fails before the question', async () => {
+    const { startEmulator } = await import('../../src/emulator/server.js');
+    const emu = await startEmulator({ port: 0 });
+    try {
+      const env = { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: emu.token, CPK_DATA_DIR: '/nonexistent/cpk' };
+      const created = await fetch(`${emu.baseUrl}/monitors`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${emu.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Checkout API' }),
+      });
+      const { id } = (await created.json()) as { id: string };
+      const { main } = await import('../../src/main.js');
+      let stderr = '';
+      const io = (text: string): IO => ({
+        stdout: { write: () => true },
+        stderr: { write: (chunk: string) => (stderr += chunk) },
+        stdin: Readable.from([text]),
+        stdinIsTTY: true,
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        env,
+      });
+      expect(await main(['monitors', 'delete', id], io('n\n'), { handleSignals: false })).toBe(2);
+      expect(stderr).toBe(`Delete monitor ${id} "Checkout API"? [y/N] cpk: delete cancelled; nothing was sent\n`);
+      stderr = '';
+      expect(await main(['monitors', 'delete', 'mon_nothere'], io('y\n'), { handleSignals: false })).toBe(6);
+      expect(stderr).toMatch(/^cpk: monitor not found: mon_nothere \(request id: req_\w+\)\n$/);
+      expect(emu.monitors().map((m) => m.id)).toContain(id);
+    } finally {
+      await emu.close();
+    }
   });
 
   it('needs --yes when the ids come from stdin, even on a terminal', async () => {

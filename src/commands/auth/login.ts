@@ -5,13 +5,22 @@ import { readAll } from '../../io.js';
 import { profileBaseUrl, profileRecord, resolveBaseUrl, selectProfile, type Resolved } from '../../config/resolve.js';
 import { checkTokenInput } from '../../config/token-input.js';
 import type { ConfigData } from '../../config/schema.js';
-import { action, examples, type Runtime } from '../action.js';
+import { action, examples, type RawOptions, type Runtime } from '../action.js';
 
 export interface LoginOptions {
   /** Read the token from stdin instead of prompting. */
   withToken: boolean;
   verify: boolean;
   insecureStorage: boolean;
+}
+
+/** commander's raw values to LoginOptions. */
+export function parseLoginOptions(raw: RawOptions): LoginOptions {
+  return {
+    withToken: raw.withToken === true,
+    verify: raw.verify !== false,
+    insecureStorage: raw.insecureStorage === true,
+  };
 }
 
 export function register(parent: Command, runtime: Runtime): void {
@@ -26,18 +35,7 @@ export function register(parent: Command, runtime: Runtime): void {
       '--insecure-storage',
       'store the token in the config file (mode 0600) even when a system keychain is available',
     )
-    .action(
-      action(runtime, (ctx, _args, opts) =>
-        run(
-          {
-            withToken: opts.withToken === true,
-            verify: opts.verify !== false,
-            insecureStorage: opts.insecureStorage === true,
-          },
-          ctx,
-        ),
-      ),
-    );
+    .action(action(runtime, (ctx, _args, opts) => run(parseLoginOptions(opts), ctx)));
   examples(
     cmd,
     'cpk auth login                                              # asks for the token, hidden',
@@ -81,10 +79,9 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
 
   let raw: string;
   if (opts.withToken) {
-    raw = await readAll(ctx.io.stdin);
+    raw = await readAll(ctx.io.stdin, 64 * 1024, 'the token on stdin');
   } else if (ctx.io.stdinIsTTY) {
-    const { promptSecret } = await import('../../output/secret-prompt.js');
-    raw = await promptSecret(ctx.io, `Token for profile "${name}" (${baseUrl.value}), input hidden: `, ctx.signal);
+    raw = await ctx.out.promptSecret(`Token for profile "${name}" (${baseUrl.value}), input hidden: `);
   } else {
     throw new UsageError('stdin is not a terminal, so cpk cannot ask for the token', {
       hint: 'pipe it in: echo "$TOKEN" | cpk auth login --with-token',

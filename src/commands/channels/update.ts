@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { endpoints } from '../../api/client.js';
-import { ApiError, UsageError } from '../../errors.js';
-import { parseDataFlag } from '../../parse/data.js';
-import { fieldsFromFlags, mergeInto, type JsonObject } from '../../parse/fields.js';
+import { endpoints, nameMissing } from '../../api/client.js';
+import { UsageError } from '../../errors.js';
+import type { JsonObject } from '../../parse/fields.js';
 import { checkId } from '../../parse/id.js';
-import { action, collect, examples, type Runtime } from '../action.js';
+import { action, examples, type RawOptions, type Runtime } from '../action.js';
+import { dataOption, dryRunOption, fieldsFromBodyFlags, setOption, setStringOption } from '../options.js';
 import { printDryRun } from '../dry-run.js';
 
 export interface ChannelUpdateOptions {
@@ -14,33 +14,17 @@ export interface ChannelUpdateOptions {
   dryRun?: boolean;
 }
 
-export function register(program: Command, runtime: Runtime): void {
-  const channels = program.command('channels').description('Change channel settings');
-  examples(channels, 'cpk channels update ch_ops --set enabled=false');
+export function register(channels: Command, runtime: Runtime): void {
   const cmd = channels
     .command('update')
     .description("Change settings of a channel (the fields are the service's own)")
     .argument('<id>', 'channel id')
-    .option(
-      '--set <key=value>',
-      'set a field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)',
-      collect,
-    )
-    .option('--set-string <key=value>', 'set a field to a string, always (repeatable)', collect)
-    .option('--data <json>', 'fields as a JSON object, @file, or - for stdin (flags are merged over it)')
-    .option('--dry-run', 'print the request as a curl command and send nothing')
+    .addOption(setOption())
+    .addOption(setStringOption())
+    .addOption(dataOption())
+    .addOption(dryRunOption())
     .action(
-      action(runtime, async (ctx, [id], opts) => {
-        const channelId = checkId(id as string, 'channel id');
-        const changes: JsonObject = typeof opts.data === 'string' ? await parseDataFlag(opts.data, ctx.io.stdin) : {};
-        mergeInto(
-          changes,
-          fieldsFromFlags({ set: opts.set as string[] | undefined, setString: opts.setString as string[] | undefined }),
-        );
-        if (Object.keys(changes).length === 0)
-          throw new UsageError('nothing to update: give --set, --set-string or --data');
-        await run({ id: channelId, changes, dryRun: opts.dryRun === true }, ctx);
-      }),
+      action(runtime, async (ctx, args, opts) => run(await parseChannelUpdateOptions(args, opts, ctx.io.stdin), ctx)),
     );
   examples(
     cmd,
@@ -49,19 +33,24 @@ export function register(program: Command, runtime: Runtime): void {
   );
 }
 
+/** commander's raw values to ChannelUpdateOptions (usage errors on bad input); `--data -` reads stdin. */
+export async function parseChannelUpdateOptions(
+  [id]: string[],
+  raw: RawOptions,
+  stdin: NodeJS.ReadableStream,
+): Promise<ChannelUpdateOptions> {
+  const channelId = checkId(id as string, 'channel id');
+  const changes = await fieldsFromBodyFlags(raw, stdin);
+  if (Object.keys(changes).length === 0) throw new UsageError('nothing to update: give --set, --set-string or --data');
+  return { id: channelId, changes, dryRun: raw.dryRun === true };
+}
+
 export async function run(opts: ChannelUpdateOptions, ctx: Context): Promise<void> {
   if (opts.dryRun) return printDryRun(ctx, [endpoints.updateChannel(opts.id, opts.changes)], { single: true });
   const api = await ctx.api();
-  const result = await ctx.out.spin('Updating channel', () => api.updateChannel(opts.id, opts.changes));
-  if (result.ok !== true) {
-    // A 2xx whose body says ok: false is not a success a script should trust.
-    const url = api.http.buildUrl({ segments: ['channels', opts.id] });
-    throw new ApiError(
-      `the server did not confirm the update of channel ${opts.id} (ok: false)`,
-      { status: 200, method: 'PATCH', url },
-      { exitCode: 1 },
-    );
-  }
+  const result = await ctx.out
+    .spin('Updating channel', () => api.updateChannel(opts.id, opts.changes))
+    .catch((error: unknown) => Promise.reject(nameMissing('channel', opts.id, error)));
   if (ctx.out.json) ctx.out.printJson(result);
   else ctx.out.info(`Updated channel ${opts.id}.`);
 }

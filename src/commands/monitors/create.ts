@@ -4,9 +4,10 @@ import { endpoints, type MonitorRef } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { readAll } from '../../io.js';
 import type { JsonObject } from '../../parse/fields.js';
-import { parseConcurrency } from '../../parse/ids.js';
+import { parseConcurrency } from '../../parse/concurrency.js';
 import { parseRecords, type SourcedRecord } from '../../parse/records.js';
-import { action, collect, examples, type Runtime } from '../action.js';
+import { action, examples, type RawOptions, type Runtime } from '../action.js';
+import { concurrencyOption, dataOption, dryRunOption, setOption, setStringOption } from '../options.js';
 import { runBulk } from '../bulk.js';
 import { printDryRun } from '../dry-run.js';
 import { bodyFromFlags } from './fields.js';
@@ -43,33 +44,20 @@ export function register(parent: Command, runtime: Runtime): void {
     .option('--type <type>', 'kind of check, e.g. http')
     .option('--target <url>', 'what is checked; for an HTTP check, a URL')
     .option('--interval <duration>', 'seconds between checks: 60, 90s, 5m, 1h')
-    .option(
-      '--set <key=value>',
-      'set any other field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)',
-      collect,
+    .addOption(
+      setOption('set any other field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)'),
     )
-    .option('--set-string <key=value>', 'set any other field to a string, always (repeatable)', collect)
-    .option('--data <json>', 'the request body: a JSON object, @file, or - for stdin (flags are merged over it)')
+    .addOption(setStringOption('set any other field to a string, always (repeatable)'))
+    .addOption(dataOption('the request body: a JSON object, @file, or - for stdin (flags are merged over it)'))
     .option('--from <file>', 'create one monitor per object of FILE (a JSON array or NDJSON; - for stdin)')
-    .option('--concurrency <n>', 'creates in flight at once with --from (default 8)')
+    .addOption(concurrencyOption('creates in flight at once with --from (default 8)'))
     .option('-q, --quiet', 'print only the new monitor id (one per line with --from)')
-    .option('--dry-run', 'print the request(s) as curl commands and send nothing')
+    .addOption(dryRunOption('print the request(s) as curl commands and send nothing'))
     .action(
       action(runtime, async (ctx, _args, opts) => {
-        const quiet = opts.quiet === true;
-        const dryRun = opts.dryRun === true;
-        if (typeof opts.from === 'string') {
-          const clash = BODY_FLAGS.find((flag) => opts[flag] !== undefined);
-          if (clash)
-            throw new UsageError(`--from cannot be combined with ${FLAG_NAMES[clash]}: put the fields in the file`);
-          const records = await readRecords(opts.from, ctx.io.stdin);
-          await runBulkCreate({ records, quiet, dryRun, concurrency: parseConcurrency(opts.concurrency) }, ctx);
-          return;
-        }
-        if (opts.concurrency !== undefined) throw new UsageError('--concurrency applies to --from only');
-        const body = await bodyFromFlags(opts, ctx.io.stdin);
-        if (body.name === undefined) throw new UsageError('--name is required (or a "name" field in --data)');
-        await run({ body, quiet, dryRun }, ctx);
+        const parsed = await parseCreateOptions(opts, ctx.io.stdin);
+        if (parsed.from) await runBulkCreate(parsed.options, ctx);
+        else await run(parsed.options, ctx);
       }),
     );
   examples(
@@ -80,6 +68,28 @@ export function register(parent: Command, runtime: Runtime): void {
     'cpk monitors create --from monitors.ndjson --json   # one {id, status} per monitor, in file order',
     'cpk monitors create --name api --dry-run     # prints the curl command, sends nothing',
   );
+}
+
+/**
+ * commander's raw values to the options of one create, or of many with
+ * --from (usage errors on bad input; a file or stdin is read here).
+ */
+export async function parseCreateOptions(
+  raw: RawOptions,
+  stdin: NodeJS.ReadableStream,
+): Promise<{ from: false; options: CreateOptions } | { from: true; options: BulkCreateOptions }> {
+  const quiet = raw.quiet === true;
+  const dryRun = raw.dryRun === true;
+  if (typeof raw.from === 'string') {
+    const clash = BODY_FLAGS.find((flag) => raw[flag] !== undefined);
+    if (clash) throw new UsageError(`--from cannot be combined with ${FLAG_NAMES[clash]}: put the fields in the file`);
+    const records = await readRecords(raw.from, stdin);
+    return { from: true, options: { records, quiet, dryRun, concurrency: parseConcurrency(raw.concurrency) } };
+  }
+  if (raw.concurrency !== undefined) throw new UsageError('--concurrency applies to --from only');
+  const body = await bodyFromFlags(raw, stdin);
+  if (body.name === undefined) throw new UsageError('--name is required (or a "name" field in --data)');
+  return { from: false, options: { body, quiet, dryRun } };
 }
 
 async function readRecords(from: string, stdin: NodeJS.ReadableStream): Promise<SourcedRecord[]> {

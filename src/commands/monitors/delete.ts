@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { endpoints } from '../../api/client.js';
+import { endpoints, nameMissing, type Api } from '../../api/client.js';
+import { sanitizeLine } from '../../output/sanitize.js';
 import { UsageError } from '../../errors.js';
-import { parseConcurrency, readIdList } from '../../parse/ids.js';
-import { action, examples, type Runtime } from '../action.js';
+import { readIdList } from '../../parse/ids.js';
+import { parseConcurrency } from '../../parse/concurrency.js';
+import type { IO } from '../../io.js';
+import { action, examples, type RawOptions, type Runtime } from '../action.js';
+import { concurrencyOption, dryRunOption } from '../options.js';
 import { runBulk } from '../bulk.js';
 import { printDryRun } from '../dry-run.js';
 
@@ -24,27 +28,9 @@ export function register(parent: Command, runtime: Runtime): void {
     .description('Delete monitors (asks first on a terminal; several ids, or - to read them from stdin)')
     .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line (needs --yes)')
     .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
-    .option('--concurrency <n>', 'requests in flight at once for several ids (default 8)')
-    .option('--dry-run', 'print the requests as curl commands and send nothing')
-    .action(
-      action(runtime, async (ctx, args, opts) => {
-        const yes = opts.yes === true;
-        const dryRun = opts.dryRun === true;
-        const concurrency = parseConcurrency(opts.concurrency);
-        // Checked before stdin is read: a script that forgot --yes learns it at once.
-        if (!yes && !dryRun && !ctx.io.stdinIsTTY) {
-          const what = args.length === 1 && args[0] !== '-' ? `monitor ${args[0]}` : 'monitors';
-          throw new UsageError(`refusing to delete ${what} without --yes (stdin is not a terminal); nothing was sent`);
-        }
-        if (!yes && !dryRun && args.includes('-')) {
-          throw new UsageError(
-            'ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent',
-          );
-        }
-        const list = await readIdList(args, ctx.io.stdin, 'monitor id');
-        await run({ ids: list.ids, single: list.single, fromStdin: list.fromStdin, yes, dryRun, concurrency }, ctx);
-      }),
-    );
+    .addOption(concurrencyOption('requests in flight at once for several ids (default 8)'))
+    .addOption(dryRunOption('print the requests as curl commands and send nothing'))
+    .action(action(runtime, async (ctx, args, opts) => run(await parseDeleteOptions(args, opts, ctx.io), ctx)));
   examples(
     cmd,
     'cpk monitors delete mon_123',
@@ -55,17 +41,43 @@ export function register(parent: Command, runtime: Runtime): void {
   );
 }
 
+/**
+ * commander's raw values to DeleteOptions (usage errors on bad input). Without
+ * --yes, stdin must be a terminal to answer the confirmation: checked before
+ * stdin is read, so a script that forgot --yes learns it at once.
+ */
+export async function parseDeleteOptions(
+  args: string[],
+  raw: RawOptions,
+  io: Pick<IO, 'stdin' | 'stdinIsTTY'>,
+): Promise<DeleteOptions> {
+  const yes = raw.yes === true;
+  const dryRun = raw.dryRun === true;
+  const concurrency = parseConcurrency(raw.concurrency);
+  if (!yes && !dryRun && !io.stdinIsTTY) {
+    const what = args.length === 1 && args[0] !== '-' ? `monitor ${args[0]}` : 'monitors';
+    throw new UsageError(`refusing to delete ${what} without --yes (stdin is not a terminal); nothing was sent`);
+  }
+  if (!yes && !dryRun && args.includes('-')) {
+    throw new UsageError('ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent');
+  }
+  const list = await readIdList(args, io.stdin, 'monitor id');
+  return { ids: list.ids, single: list.single, fromStdin: list.fromStdin, yes, dryRun, concurrency };
+}
+
 export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
   if (opts.dryRun) return printDryRun(ctx, opts.ids.map(endpoints.deleteMonitor), { single: opts.single });
-  if (!opts.yes && opts.ids.length > 0) {
-    const question = opts.ids.length === 1 ? `Delete monitor ${opts.ids[0]}?` : `Delete ${opts.ids.length} monitors?`;
-    if (!(await ctx.confirm(question))) throw new UsageError('delete cancelled; nothing was sent');
-  }
   const api = await ctx.api({ many: !opts.single });
+  if (!opts.yes && opts.ids.length > 0) {
+    if (!(await ctx.confirm(await deleteQuestion(opts.ids, api, ctx))))
+      throw new UsageError('delete cancelled; nothing was sent');
+  }
   const printed = (id: string, body: unknown) => (body !== undefined ? body : { id, deleted: true });
   if (opts.single) {
     const id = opts.ids[0] as string;
-    const result = await ctx.out.spin('Deleting monitor', () => api.deleteMonitor(id));
+    const result = await ctx.out
+      .spin('Deleting monitor', () => api.deleteMonitor(id))
+      .catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error)));
     // The interface does not give DELETE's body: print the server's when it sent one.
     if (ctx.out.json) ctx.out.printJson(printed(id, result.body));
     else ctx.out.info(`Deleted monitor ${id}.`);
@@ -80,4 +92,20 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
   else if (bulk.done.length > 0)
     ctx.out.info(`Deleted ${bulk.done.length} monitor${bulk.done.length === 1 ? '' : 's'}.`);
   bulk.finish({ noun: 'monitors', verb: 'deleted' });
+}
+
+/** Names what is about to go: one monitor by its name (one GET first), several by their ids. */
+export async function deleteQuestion(ids: readonly string[], api: Api, ctx: Context): Promise<string> {
+  if (ids.length === 1) {
+    const id = ids[0] as string;
+    // A monitor that is not there fails here (404, exit 6), before anything is deleted.
+    const monitor = await ctx.out
+      .spin('Fetching monitor', () => api.getMonitor(id))
+      .catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error)));
+    const name = monitor.name;
+    return typeof name === 'string' ? `Delete monitor ${id} "${sanitizeLine(name)}"?` : `Delete monitor ${id}?`;
+  }
+  const shown = ids.slice(0, 10).join(', ');
+  const more = ids.length > 10 ? ` and ${ids.length - 10} more` : '';
+  return `Delete ${ids.length} monitors (${shown}${more})?`;
 }

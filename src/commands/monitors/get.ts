@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { parseConcurrency, readIdList } from '../../parse/ids.js';
+import { readIdList } from '../../parse/ids.js';
+import { parseConcurrency } from '../../parse/concurrency.js';
 import type { JsonObject } from '../../parse/fields.js';
-import { sanitize } from '../../output/sanitize.js';
-import { action, examples, type Runtime } from '../action.js';
+import { action, examples, type RawOptions, type Runtime } from '../action.js';
+import { concurrencyOption } from '../options.js';
 import { runBulk } from '../bulk.js';
+import { nameMissing } from '../../api/client.js';
 
 export interface GetOptions {
   ids: string[];
@@ -20,15 +22,9 @@ export function register(parent: Command, runtime: Runtime): void {
     .command('get')
     .description('Show monitors (several ids, or - to read them from stdin)')
     .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line')
-    .option('--concurrency <n>', 'requests in flight at once for several ids (default 8)')
+    .addOption(concurrencyOption('requests in flight at once for several ids (default 8)'))
     .option('--manifest', 'print them as manifest entries for cpk.yaml (YAML; JSON with --json)')
-    .action(
-      action(runtime, async (ctx, args, opts) => {
-        const concurrency = parseConcurrency(opts.concurrency);
-        const list = await readIdList(args, ctx.io.stdin, 'monitor id');
-        await run({ ids: list.ids, single: list.single, concurrency, manifest: opts.manifest === true }, ctx);
-      }),
-    );
+    .action(action(runtime, async (ctx, args, opts) => run(await parseGetOptions(args, opts, ctx.io.stdin), ctx)));
   examples(
     cmd,
     'cpk monitors get mon_123',
@@ -40,14 +36,26 @@ export function register(parent: Command, runtime: Runtime): void {
   );
 }
 
+/** commander's raw values to GetOptions (usage errors on bad input); `-` reads ids from stdin. */
+export async function parseGetOptions(
+  args: string[],
+  raw: RawOptions,
+  stdin: NodeJS.ReadableStream,
+): Promise<GetOptions> {
+  const concurrency = parseConcurrency(raw.concurrency);
+  const list = await readIdList(args, stdin, 'monitor id');
+  return { ids: list.ids, single: list.single, concurrency, manifest: raw.manifest === true };
+}
+
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const api = await ctx.api({ many: !opts.single });
   if (opts.single) {
-    const monitor = await ctx.out.spin('Fetching monitor', () => api.getMonitor(opts.ids[0] as string));
+    const id = opts.ids[0] as string;
+    const monitor = await ctx.out
+      .spin('Fetching monitor', () => api.getMonitor(id))
+      .catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error)));
     if (opts.manifest) return printManifestEntries([monitor], ctx);
-    if (ctx.out.json) ctx.out.printJson(monitor);
-    else await ctx.out.printDetail(monitor);
-    return;
+    return ctx.out.print(monitor);
   }
   const items = opts.ids.map((id) => ({ label: id, fields: { id }, input: id }));
   const bulk = await runBulk(ctx, items, (id) => api.getMonitor(id), {
@@ -59,13 +67,8 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
       bulk.done.map((d) => d.value),
       ctx,
     );
-  } else if (ctx.out.json) {
-    ctx.out.printJson(bulk.done.map((d) => d.value));
   } else {
-    for (const [n, d] of bulk.done.entries()) {
-      if (n > 0) ctx.io.stdout.write('\n');
-      await ctx.out.printDetail(d.value);
-    }
+    await ctx.out.printList(bulk.done.map((d) => d.value));
   }
   bulk.finish({ noun: 'monitors', verb: 'fetched' });
 }
@@ -73,5 +76,5 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
 async function printManifestEntries(monitors: JsonObject[], ctx: Context): Promise<void> {
   const entry = await import('../../manifest/entry.js');
   if (ctx.out.json) ctx.out.printJson(entry.manifestFor(monitors).document);
-  else ctx.io.stdout.write(sanitize(await entry.manifestYaml(monitors)));
+  else ctx.out.printText(await entry.manifestYaml(monitors));
 }

@@ -4,15 +4,18 @@ import { register as create } from './create.js';
 import { register as get } from './get.js';
 import { register as update } from './update.js';
 import { register as del } from './delete.js';
+import { registerList } from '../listing.js';
 
 export function register(program: Command, runtime: Runtime): void {
-  const monitors = program.command('monitors').description('Create, show, change and delete monitors');
+  const monitors = program.command('monitors').description('List, create, show, change and delete monitors');
   examples(
     monitors,
     'cpk monitors create --name api --target https://api.example.com/health -q',
+    'cpk monitors list',
     'cpk monitors get mon_123 --json',
     'cpk monitors delete mon_123 --yes',
   );
+  registerList(monitors, 'monitors', runtime);
   create(monitors, runtime);
   get(monitors, runtime);
   update(monitors, runtime);

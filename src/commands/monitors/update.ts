@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { endpoints } from '../../api/client.js';
+import { endpoints, nameMissing } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import type { JsonObject } from '../../parse/fields.js';
 import { checkId } from '../../parse/id.js';
-import { action, collect, examples, type Runtime } from '../action.js';
+import { action, examples, type RawOptions, type Runtime } from '../action.js';
+import { dataOption, dryRunOption, setOption, setStringOption } from '../options.js';
 import { printDryRun } from '../dry-run.js';
 import { bodyFromFlags } from './fields.js';
 
@@ -23,26 +24,11 @@ export function register(parent: Command, runtime: Runtime): void {
     .option('--type <type>', 'new kind of check')
     .option('--target <url>', 'new target')
     .option('--interval <duration>', 'new interval: 60, 90s, 5m, 1h')
-    .option(
-      '--set <key=value>',
-      'set a field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)',
-      collect,
-    )
-    .option('--set-string <key=value>', 'set a field to a string, always (repeatable)', collect)
-    .option('--data <json>', 'fields as a JSON object, @file, or - for stdin (flags are merged over it)')
-    .option('--dry-run', 'print the request as a curl command and send nothing')
-    .action(
-      action(runtime, async (ctx, [id], opts) => {
-        const monitorId = checkId(id as string, 'monitor id');
-        const changes = await bodyFromFlags(opts, ctx.io.stdin);
-        if (Object.keys(changes).length === 0) {
-          throw new UsageError(
-            'nothing to update: give at least one of --name, --type, --target, --interval, --set, --set-string, --data',
-          );
-        }
-        await run({ id: monitorId, changes, dryRun: opts.dryRun === true }, ctx);
-      }),
-    );
+    .addOption(setOption())
+    .addOption(setStringOption())
+    .addOption(dataOption())
+    .addOption(dryRunOption())
+    .action(action(runtime, async (ctx, args, opts) => run(await parseUpdateOptions(args, opts, ctx.io.stdin), ctx)));
   examples(
     cmd,
     'cpk monitors update mon_123 --interval 5m',
@@ -51,10 +37,28 @@ export function register(parent: Command, runtime: Runtime): void {
   );
 }
 
+/** commander's raw values to UpdateOptions (usage errors on bad input); `--data -` reads stdin. */
+export async function parseUpdateOptions(
+  [id]: string[],
+  raw: RawOptions,
+  stdin: NodeJS.ReadableStream,
+): Promise<UpdateOptions> {
+  const monitorId = checkId(id as string, 'monitor id');
+  const changes = await bodyFromFlags(raw, stdin);
+  if (Object.keys(changes).length === 0) {
+    throw new UsageError(
+      'nothing to update: give at least one of --name, --type, --target, --interval, --set, --set-string, --data',
+    );
+  }
+  return { id: monitorId, changes, dryRun: raw.dryRun === true };
+}
+
 export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   if (opts.dryRun) return printDryRun(ctx, [endpoints.updateMonitor(opts.id, opts.changes)], { single: true });
   const api = await ctx.api();
-  const updated = await ctx.out.spin('Updating monitor', () => api.updateMonitor(opts.id, opts.changes));
+  const updated = await ctx.out
+    .spin('Updating monitor', () => api.updateMonitor(opts.id, opts.changes))
+    .catch((error: unknown) => Promise.reject(nameMissing('monitor', opts.id, error)));
   if (ctx.out.json) ctx.out.printJson(updated);
   else await ctx.out.printDetail(updated);
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { checkProfileName } from '../../config/schema.js';
+import { parseProfileArgs } from './use.js';
 import { action, examples, type Runtime } from '../action.js';
 
 export function register(parent: Command, runtime: Runtime): void {
@@ -8,7 +8,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .command('remove')
     .description('Remove a profile and its token')
     .argument('<name>', 'profile name')
-    .action(action(runtime, (ctx, [name]) => run({ name: checkProfileName(name as string, 'the argument') }, ctx)));
+    .action(action(runtime, (ctx, args) => run(parseProfileArgs(args), ctx)));
   examples(cmd, 'cpk profile remove staging');
 }
 

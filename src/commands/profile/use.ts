@@ -8,8 +8,13 @@ export function register(parent: Command, runtime: Runtime): void {
     .command('use')
     .description('Make a profile the current one (used when neither --profile nor CPK_PROFILE names one)')
     .argument('<name>', 'profile name')
-    .action(action(runtime, (ctx, [name]) => run({ name: checkProfileName(name as string, 'the argument') }, ctx)));
+    .action(action(runtime, (ctx, args) => run(parseProfileArgs(args), ctx)));
   examples(cmd, 'cpk profile use staging');
+}
+
+/** The profile NAME argument (of use and remove), checked. */
+export function parseProfileArgs([name]: string[]): { name: string } {
+  return { name: checkProfileName(name as string, 'the argument') };
 }
 
 export async function run(opts: { name: string }, ctx: Context): Promise<void> {

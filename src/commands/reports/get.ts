@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../parse/duration.js';
 import { checkId } from '../../parse/id.js';
 import { action, examples, type Runtime, type RawOptions } from '../action.js';
+import { nameMissing } from '../../api/client.js';
 
 export interface ReportGetOptions {
   id: string;
@@ -25,20 +26,19 @@ export function parseWatch(opts: RawOptions): number | undefined {
   return seconds;
 }
 
-export function register(program: Command, runtime: Runtime): void {
-  const reports = program.command('reports').description('Read reports');
-  examples(reports, 'cpk reports get rpt_123', 'cpk reports get rpt_123 --query uptime_percent');
+/** commander's raw values to ReportGetOptions (usage errors on bad input). */
+export function parseReportGetOptions([id]: string[], raw: RawOptions): ReportGetOptions {
+  return { id: checkId(id as string, 'report id'), watchSeconds: parseWatch(raw) };
+}
+
+export function register(reports: Command, runtime: Runtime): void {
   const cmd = reports
     .command('get')
     .description('Show a report')
     .argument('<id>', 'report id')
     .option('-w, --watch', 'refresh until Ctrl-C: in place on a terminal, else one JSON line per change')
     .option('--every <duration>', `time between refreshes with --watch: 10s, 1m, 5m (default ${DEFAULT_WATCH_EVERY})`)
-    .action(
-      action(runtime, (ctx, [id], opts) =>
-        run({ id: checkId(id as string, 'report id'), watchSeconds: parseWatch(opts) }, ctx),
-      ),
-    );
+    .action(action(runtime, (ctx, args, opts) => run(parseReportGetOptions(args, opts), ctx)));
   examples(
     cmd,
     'cpk reports get rpt_123',
@@ -54,7 +54,8 @@ export async function run(opts: ReportGetOptions, ctx: Context): Promise<void> {
     return watchReport({ id: opts.id, everyMs: opts.watchSeconds * 1000 }, ctx);
   }
   const api = await ctx.api();
-  const report = await ctx.out.spin('Fetching report', () => api.getReport(opts.id));
-  if (ctx.out.json) ctx.out.printJson(report);
-  else await ctx.out.printDetail(report);
+  const report = await ctx.out
+    .spin('Fetching report', () => api.getReport(opts.id))
+    .catch((error: unknown) => Promise.reject(nameMissing('report', opts.id, error)));
+  await ctx.out.print(report, { title: 'Report' });
 }

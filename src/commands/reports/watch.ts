@@ -16,6 +16,7 @@ import { CpkError, ExitCode } from '../../errors.js';
 import { describeError } from '../../output/errors.js';
 import { flatten } from '../../output/flatten.js';
 import type { JsonObject } from '../../parse/fields.js';
+import { nameMissing } from '../../api/client.js';
 
 export interface WatchOptions {
   id: string;
@@ -33,9 +34,6 @@ export interface WatchDeps {
  * each report with the time it was generated): they alone are not a change.
  */
 export const VOLATILE_FIELDS: readonly string[] = ['generated_at'];
-
-/** Home the cursor and clear the screen. */
-const CLEAR_SCREEN = '\u001b[H\u001b[2J';
 
 export function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
@@ -99,14 +97,16 @@ function every(ms: number): string {
 export async function watchReport(opts: WatchOptions, ctx: Context, deps: WatchDeps = {}): Promise<void> {
   const wait = deps.pause ?? pause;
   const now = deps.now ?? (() => new Date());
-  const live = !ctx.out.json && ctx.io.stdoutIsTTY;
+  const live = !ctx.out.json && ctx.out.stdoutIsTTY;
   const api = await ctx.api();
   let previous: JsonObject | undefined;
   let lastLine: string | undefined;
   for (;;) {
     let report: JsonObject | undefined;
     try {
-      report = await api.getReport(opts.id);
+      report = await api
+        .getReport(opts.id)
+        .catch((error: unknown) => Promise.reject(nameMissing('report', opts.id, error)));
     } catch (error) {
       if (ctx.signal?.aborted) return;
       if (previous === undefined || !transient(error)) throw error;
@@ -118,9 +118,9 @@ export async function watchReport(opts: WatchOptions, ctx: Context, deps: WatchD
       if (live) {
         const changed = changedRows(previous, report);
         // A dumb terminal gets no escape sequences: the tables follow each other.
-        ctx.io.stdout.write(ctx.env.TERM === 'dumb' ? '\n' : CLEAR_SCREEN);
+        ctx.out.clearScreen();
         await ctx.out.printDetail(report, { changed });
-        if (ctx.io.stderrIsTTY)
+        if (ctx.out.stderrIsTTY)
           ctx.out.info(`refreshed at ${clock(now())}, every ${every(opts.everyMs)}; Ctrl-C to stop`);
       } else {
         const line = comparable(report);

@@ -6,14 +6,26 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
+export interface AtomicWriteOptions {
+  /** The new file's mode (default 0o666 less the umask); 0o600 for files that name accounts. */
+  mode?: number;
+  /**
+   * fsync the file and its directory (default true): the state and the
+   * journal must survive a power cut; a cache (the inventory) need not pay
+   * for it on every command.
+   */
+  durable?: boolean;
+}
+
+export async function writeFileAtomic(path: string, text: string, options: AtomicWriteOptions = {}): Promise<void> {
+  const durable = options.durable !== false;
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const file = await open(temp, 'wx');
+  const file = await open(temp, 'wx', options.mode);
   try {
     try {
       await file.writeFile(text, 'utf8');
-      await file.sync();
+      if (durable) await file.sync();
     } finally {
       await file.close();
     }
@@ -22,7 +34,7 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
     await rm(temp, { force: true });
     throw error;
   }
-  await syncDirectory(dir);
+  if (durable) await syncDirectory(dir);
 }
 
 /** fsyncs a directory, so that a file created or renamed in it stays after a power cut. */

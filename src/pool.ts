@@ -1,8 +1,8 @@
-// Runs tasks at most `concurrency` at a time (--concurrency), and starts no new
-// task once `stop` is aborted (Ctrl-C, SIGTERM); tasks already running finish.
-// Unlike the bulk commands' mapPool (src/commands/bulk.ts), each task reports
-// its own outcome, and an interrupted one is still waited for: apply records
-// what a request that was already sent did.
+// The one worker pool: runs tasks at most `concurrency` at a time
+// (--concurrency), and starts no new task once `stop` is aborted (Ctrl-C,
+// SIGTERM); tasks already running finish, and are waited for (apply records
+// what a request that was already sent did). The bulk commands' mapPool
+// (src/commands/bulk.ts) keeps results in input order on top of it.
 export async function runPool<T>(
   items: readonly T[],
   concurrency: number,

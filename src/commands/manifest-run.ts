@@ -1,0 +1,148 @@
+// What plan, apply and import share when they run: opening the manifest and
+// the state (and the state's lock), reading the plan, and the closing error
+// of a step that failed in several places. The manifest code (yaml, ajv, the
+// schema) is imported here, lazily, so `cpk --help` and the other commands
+// never load it.
+import type { Api } from '../api/client.js';
+import type { ApiOptions, Context } from '../context.js';
+import { CpkError, ExitCode, UsageError } from '../errors.js';
+import type { Manifest } from '../manifest/load.js';
+import type { StateStore } from '../manifest/state.js';
+import type { ManifestFlags } from './manifest-flags.js';
+
+/**
+ * Takes the lock on the state file for a command that changes it, saying on
+ * stderr when it waits and when it takes over a lock left by a dead process.
+ */
+export async function lockStateFile(
+  ctx: Context,
+  statePath: string,
+  timeoutMs: number,
+  command: string,
+): Promise<import('../manifest/lock.js').StateLock> {
+  const { lockState } = await import('../manifest/lock.js');
+  return lockState(statePath, {
+    timeoutMs,
+    command,
+    signal: ctx.signal,
+    onWait: (holder) =>
+      ctx.out.info(
+        `waiting up to ${timeoutMs / 1000}s for the lock on ${statePath}${holder ? ` (held by pid ${holder.pid} on ${holder.host} since ${holder.since})` : ''}`,
+      ),
+    onTakeover: (holder) =>
+      ctx.out.warn(
+        `took over the lock on ${statePath} left by pid ${holder.pid} on ${holder.host} (since ${holder.since}), which is no longer running`,
+      ),
+  });
+}
+
+export interface Opened {
+  manifest: Manifest;
+  state: StateStore;
+  api: Api;
+  /** Held when openManifest was asked to lock: release it when done. */
+  lock?: import('../manifest/lock.js').StateLock | undefined;
+}
+
+export interface OpenOptions {
+  api?: ApiOptions;
+  /** Take the state file's lock before reading it (commands that change the state). */
+  lock?: { timeoutMs: number; command: string };
+  /** Checks that need the manifest only, run before the lock is taken (a usage error waits for no one). */
+  check?: (manifest: Manifest) => void;
+}
+
+/**
+ * Reads and checks the manifest (every problem on its own line, file:line:col,
+ * before anything is sent), builds the API client, and reads the state for
+ * the base URL that client talks to.
+ */
+export async function openManifest(ctx: Context, flags: ManifestFlags, options: OpenOptions = {}): Promise<Opened> {
+  const [{ readManifest, ManifestError }, { StateStore, defaultStatePath }] = await Promise.all([
+    import('../manifest/load.js'),
+    import('../manifest/state.js'),
+  ]);
+  let manifest: Manifest;
+  try {
+    manifest = await readManifest(flags.file);
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    // People get one line per problem; --json gets them all in the one error object.
+    if (!ctx.out.json) for (const line of error.lines()) ctx.out.info(line);
+    else throw new UsageError(`${error.message}: ${error.lines().join('; ')}`);
+    throw error;
+  }
+  options.check?.(manifest);
+  const api = await ctx.api({ many: true, ...options.api });
+  const statePath = flags.state ?? defaultStatePath(flags.file);
+  // Locked before it is read, so this run sees everything a run before it wrote.
+  const lock = options.lock
+    ? await lockStateFile(ctx, statePath, options.lock.timeoutMs, options.lock.command)
+    : undefined;
+  try {
+    const state = await StateStore.load(statePath, { baseUrl: api.baseUrl, manifestPath: flags.file });
+    return { manifest, state, api, lock };
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}
+
+/**
+ * Reports the failures of a step that did several things, each on its own
+ * line (people only), and returns the error that ends the command: its exit
+ * code is that of the first failure.
+ */
+export function failuresError(ctx: Context, lines: string[], errors: unknown[], summary: string): CpkError {
+  if (!ctx.out.json) for (const line of lines) ctx.out.info(line);
+  const first = errors[0];
+  const code = first instanceof CpkError ? first.exitCode : ExitCode.FAILURE;
+  const detail = ctx.out.json ? `: ${lines.map((l) => l.replace(/^cpk: /, '')).join('; ')}` : '';
+  return new CpkError(`${summary}${detail}`, code);
+}
+
+export interface PlanFlags {
+  prune: boolean;
+  createUncertain: boolean;
+  concurrency: number;
+}
+
+/**
+ * Reads every managed monitor and builds the plan, for `plan` and `apply`
+ * alike: warns when every recorded monitor is gone (another account's token?),
+ * and fails, saying `consequence`, when any could not be read.
+ */
+export async function readPlan(
+  ctx: Context,
+  opened: Opened,
+  flags: PlanFlags,
+  consequence: string,
+): Promise<import('../manifest/plan.js').Plan> {
+  const { manifest, state, api } = opened;
+  const [{ buildPlan }, { failureLine }] = await Promise.all([
+    import('../manifest/plan.js'),
+    import('../manifest/render.js'),
+  ]);
+  const { plan, failures } = await ctx.out.spin('Reading managed monitors', () =>
+    buildPlan(manifest, state, api, {
+      prune: flags.prune,
+      createUncertain: flags.createUncertain,
+      concurrency: flags.concurrency,
+      stop: ctx.signal,
+    }),
+  );
+  if (plan.allRecordedGone) {
+    ctx.out.warn(
+      `none of the monitors ${state.path} records exists for this token (all answer 404): if the token belongs to another account, apply would create them all there`,
+    );
+  }
+  if (failures.length > 0) {
+    throw failuresError(
+      ctx,
+      failures.map((f) => failureLine(`read ${f.key} (${f.id})`, f.error)),
+      failures.map((f) => f.error),
+      `could not read ${failures.length} of the monitors ${state.path} records; ${consequence}`,
+    );
+  }
+  return plan;
+}

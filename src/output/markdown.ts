@@ -1,0 +1,68 @@
+// `-o markdown`: a result as a Markdown document to paste into an incident
+// note or a pull request. Loaded by Output only when that format is chosen.
+import { isPlainObject } from '../parse/fields.js';
+import { numberSource } from './exact.js';
+import { cellText, entriesOf, fitSpark, pathValue, rangeText, wideColumns, type Entry } from './render.js';
+import { sanitizeLine } from './sanitize.js';
+import * as shapes from './sparkline.js';
+
+function mdCell(text: string): string {
+  return sanitizeLine(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|') || ' ';
+}
+
+function mdTable(head: string[], rows: string[][]): string[] {
+  return [
+    `| ${head.map(mdCell).join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.map(mdCell).join(' | ')} |`),
+  ];
+}
+
+function objectsTable(items: Record<string, unknown>[]): string[] {
+  const columns = wideColumns(items);
+  return mdTable(
+    columns,
+    items.map((item) => columns.map((c) => cellText(pathValue(item, c)))),
+  );
+}
+
+/**
+ * A Markdown document: a title, the fields as a two-column table, and each
+ * list of objects as a table under its own heading; a series over time (a
+ * list of objects with a timestamp and numbers) first gets a sparkline per
+ * field, then its table.
+ */
+export function markdownLines(value: unknown, title?: string): string[] {
+  if (Array.isArray(value) && value.length > 0 && value.every((item) => isPlainObject(item)))
+    return objectsTable(value as Record<string, unknown>[]);
+  const entries: Entry[] = [];
+  entriesOf(value, '', true, entries);
+  const out: string[] = [];
+  const id = isPlainObject(value) && typeof value.id === 'string' ? value.id : undefined;
+  const heading = [title, id].filter((t) => t !== undefined).join(' ');
+  if (heading) out.push(`# ${sanitizeLine(heading)}`, '');
+  const fields = entries.filter((e): e is Extract<Entry, { kind: 'field' }> => e.kind === 'field');
+  if (fields.length > 0)
+    out.push(
+      ...mdTable(
+        ['field', 'value'],
+        fields.map((e) => [e.key, cellText(e.value)]),
+      ),
+    );
+  for (const e of entries) {
+    if (e.kind === 'field') continue;
+    out.push('', `## ${sanitizeLine(e.key)}`, '');
+    if (e.kind === 'series') {
+      for (const field of e.fields) {
+        const values = e.items.map((item) => {
+          const v = item[field];
+          return v === null || v === undefined ? null : Number(numberSource(v) ?? v);
+        });
+        out.push(`- ${mdCell(field)}: \`${fitSpark(values, shapes, 80, 60)}\` ${rangeText(values)}`);
+      }
+      out.push('');
+    }
+    out.push(...objectsTable(e.items));
+  }
+  return out;
+}

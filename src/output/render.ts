@@ -1,0 +1,451 @@
+// Turns data into the lines of a table (kubectl's printers): rows for several
+// items, `describe`-style sections for one. Pure: what the terminal allows
+// (width, color, ages, sparklines) comes in through View; the sparkline and
+// bar drawers too, loaded by Output only for a terminal. Every function here
+// is linear in the size of the document: no cell is measured twice per row,
+// no line is rebuilt per field.
+import { isPlainObject } from '../parse/fields.js';
+import { numberSource } from './exact.js';
+import { PLAIN, statusPainter, type Painter, type Palette } from './palette.js';
+import { sanitizeLine } from './sanitize.js';
+import { padEnd, textWidth, wrapText } from './text.js';
+
+/** Shapes drawn with text (src/output/sparkline.ts). */
+export interface Shapes {
+  sparkline: (values: readonly (number | null | undefined)[]) => string;
+  bar: (percent: number, width?: number) => string;
+}
+
+export interface View {
+  /** A terminal: timestamps show their age. */
+  tty: boolean;
+  /** On a terminal: series show as sparklines, percentages as bars. */
+  shapes?: Shapes | undefined;
+  /** Wrap long values to this many cells; undefined: never wrap. */
+  width: number | undefined;
+  /** Now, in ms since the epoch (for ages). */
+  now: number;
+  paint: Palette;
+  /** Keys (dotted) changed since the last display, with the old value's text ('' when new): `reports get --watch`. */
+  changed?: ReadonlyMap<string, string> | undefined;
+}
+
+export const PLAIN_VIEW: View = { tty: false, width: undefined, now: 0, paint: PLAIN };
+
+const GAP = '  ';
+/** A value column is never made narrower than this to fit the terminal. */
+const MIN_COLUMN = 12;
+
+// ------------------------------------------------------------------ values
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+export function isTimestamp(value: unknown): value is string {
+  return typeof value === 'string' && ISO_TIME.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+function isNumber(value: unknown): boolean {
+  return (typeof value === 'number' && Number.isFinite(value)) || numberSource(value) !== undefined;
+}
+
+function isScalar(value: unknown): boolean {
+  return (
+    value === null ||
+    value === undefined ||
+    (typeof value !== 'object' && typeof value !== 'function') ||
+    numberSource(value) !== undefined
+  );
+}
+
+/** `45s ago`, `90m ago`, `5h ago`, `3d ago`, `in 5s`: whole units, rounded down, minutes up to 2 hours, hours up to 2 days. */
+export function age(ms: number): string {
+  const future = ms < 0;
+  const s = Math.floor(Math.abs(ms) / 1000);
+  let text: string;
+  if (s < 60) text = `${s}s`;
+  else if (s < 120 * 60) text = `${Math.floor(s / 60)}m`;
+  else if (s < 48 * 3600) text = `${Math.floor(s / 3600)}h`;
+  else text = `${Math.floor(s / 86400)}d`;
+  return future ? `in ${text}` : `${text} ago`;
+}
+
+/** `2026-11-22 19:02 UTC (3m ago)` on a terminal; the text as sent off one. */
+export function timeText(value: string, view: View): string {
+  if (!view.tty) return value;
+  const t = Date.parse(value);
+  const iso = new Date(t).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC (${age(view.now - t)})`;
+}
+
+/** A string item of a list, quoted when it could be mistaken for the list's punctuation or for another value. */
+function listItem(value: unknown): string {
+  if (typeof value !== 'string') return scalarText(value, '-');
+  if (value === '' || /[,"]/.test(value) || value !== value.trim() || value === 'null') return JSON.stringify(value);
+  return value;
+}
+
+function scalarText(value: unknown, nullText: string): string {
+  if (value === null || value === undefined) return nullText;
+  const source = numberSource(value);
+  if (source !== undefined) return source;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * A value in one cell: null as `-`, [] and {} as themselves, a list of
+ * scalars with its boundaries kept (`"a,b", c`), anything deeper as JSON.
+ */
+export function cellText(value: unknown): string {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    if (value.every((item) => isScalar(item))) return value.map(listItem).join(', ');
+    return compactJson(value);
+  }
+  if (isPlainObject(value)) return Object.keys(value).length === 0 ? '{}' : compactJson(value);
+  return scalarText(value, '-');
+}
+
+function compactJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    const source = numberSource(v);
+    return source === undefined ? v : Number(source);
+  });
+}
+
+const PERCENT_KEY = /(?:^|[._])(?:[a-z0-9]+_)*(?:percent|percentage|pct)$/i;
+
+function isPercent(key: string, value: unknown): value is number {
+  return typeof value === 'number' && value >= 0 && value <= 100 && PERCENT_KEY.test(key);
+}
+
+/** Dotted paths of an object's leaves (nested objects opened, arrays kept whole), in first-seen order. */
+export function leafPaths(value: unknown, prefix = '', out: Map<string, true> = new Map()): Map<string, true> {
+  if (isPlainObject(value) && (Object.keys(value).length > 0 || prefix === '')) {
+    for (const [key, child] of Object.entries(value)) leafPaths(child, prefix ? `${prefix}.${key}` : key, out);
+  } else if (prefix) {
+    out.set(prefix, true);
+  }
+  return out;
+}
+
+/** The value at a dotted path (`last_check.latency_ms`); a key that itself holds a dot is found too. */
+export function pathValue(value: unknown, path: string): unknown {
+  if (!isPlainObject(value)) return undefined;
+  if (Object.prototype.hasOwnProperty.call(value, path)) return value[path];
+  const dot = path.indexOf('.');
+  if (dot < 0) return undefined;
+  let cut = dot;
+  while (cut >= 0) {
+    const head = path.slice(0, cut);
+    if (Object.prototype.hasOwnProperty.call(value, head)) {
+      const found = pathValue(value[head], path.slice(cut + 1));
+      if (found !== undefined) return found;
+    }
+    cut = path.indexOf('.', cut + 1);
+  }
+  return undefined;
+}
+
+// ------------------------------------------------------------------ tables
+
+export interface Cell {
+  text: string;
+  paint?: Painter | undefined;
+}
+
+/**
+ * Lines of a borderless table: columns two spaces apart, each as wide as its
+ * widest cell. With a width, the widest columns give way until the table
+ * fits, and their cells wrap inside their own column.
+ */
+export function tableLines(rows: Cell[][], options: { indent?: string; width?: number | undefined } = {}): string[] {
+  const indent = options.indent ?? '';
+  const count = rows.reduce((n, row) => Math.max(n, row.length), 0);
+  const widths = new Array<number>(count).fill(0);
+  const cellWidths = rows.map((row) =>
+    row.map((cell, i) => {
+      const w = textWidth(cell.text);
+      if (w > (widths[i] as number)) widths[i] = w;
+      return w;
+    }),
+  );
+  if (options.width !== undefined)
+    fit(widths, options.width - indent.length - GAP.length * (count - 1), cellWidths[0] ?? []);
+  const out: string[] = [];
+  for (const [r, row] of rows.entries()) {
+    const ws = cellWidths[r] as number[];
+    const wrapped = row.map((cell, i) =>
+      (ws[i] as number) > (widths[i] as number) ? wrapText(cell.text, widths[i] as number) : [cell.text],
+    );
+    const height = wrapped.reduce((n, lines) => Math.max(n, lines.length), 1);
+    for (let l = 0; l < height; l++) {
+      let line = indent;
+      for (let i = 0; i < row.length; i++) {
+        const text = wrapped[i]?.[l] ?? '';
+        const paint = row[i]?.paint;
+        const last = i === row.length - 1;
+        const shown = paint && text !== '' ? paint(text) : text;
+        line += last ? shown : shown + ' '.repeat(Math.max(0, (widths[i] as number) - textWidth(text))) + GAP;
+      }
+      out.push(line.trimEnd());
+    }
+  }
+  return out;
+}
+
+/**
+ * Narrows the widest columns until their sum fits `room`. No column goes below
+ * its floor: MIN_COLUMN, or its header (the first row) when that is wider, so
+ * headers never wrap; a column already narrower than its floor keeps its width.
+ */
+function fit(widths: number[], room: number, headers: number[]): void {
+  const floors = widths.map((w, i) => Math.min(w, Math.max(MIN_COLUMN, headers[i] ?? 0)));
+  let total = widths.reduce((a, b) => a + b, 0);
+  while (total > room) {
+    // The widest column that can still give way, and the next widest width.
+    let widest = -1;
+    let second = 0;
+    for (const [i, w] of widths.entries()) {
+      if (w <= (floors[i] as number)) continue;
+      if (widest < 0 || w > (widths[widest] as number)) {
+        if (widest >= 0) second = Math.max(second, widths[widest] as number);
+        widest = i;
+      } else second = Math.max(second, w);
+    }
+    if (widest < 0) return;
+    const w = widths[widest] as number;
+    const cut = Math.max(1, Math.min(total - room, w - Math.max(second, floors[widest] as number)));
+    widths[widest] = w - cut;
+    total -= cut;
+  }
+}
+
+// ------------------------------------------------------------------ rows
+
+/** The columns shown by default for a list: these, where the items have them. */
+const DEFAULT_COLUMNS = [/^id$/, /^name$/, /^status$/, /^type$/, /^target$/, /^interval/];
+/** With fewer than this many of those, the columns are filled up to MAX_DEFAULT with other scalar fields. */
+const FEW_DEFAULT = 4;
+const MAX_DEFAULT = 6;
+
+/**
+ * Default columns for items: id, name, status, type, target and interval*
+ * where present; when the items have fewer than four of those (channels,
+ * reports), other scalar fields up to six, a status-like field (`*_status`)
+ * and percentages first, then in the items' order. In `declared` order (the
+ * service document's) where it gives one.
+ */
+export function defaultColumns(items: unknown[], declared?: readonly string[]): string[] {
+  const keys = new Map<string, true>();
+  for (const item of items) if (isPlainObject(item)) for (const key of Object.keys(item)) keys.set(key, true);
+  const picked: string[] = [];
+  for (const pattern of DEFAULT_COLUMNS)
+    for (const key of keys.keys()) if (pattern.test(key) && !picked.includes(key)) picked.push(key);
+  if (picked.length < FEW_DEFAULT) {
+    const scalar = [...keys.keys()].filter(
+      (k) => !picked.includes(k) && items.some((item) => isPlainObject(item) && isScalar(item[k])),
+    );
+    const rank = (k: string) => (/(?:^|_)status$/.test(k) ? 0 : PERCENT_KEY.test(k) ? 1 : 2);
+    const fill = scalar.map((key, i) => ({ key, i })).sort((a, b) => rank(a.key) - rank(b.key) || a.i - b.i);
+    for (const { key } of fill.slice(0, MAX_DEFAULT - picked.length)) picked.push(key);
+  }
+  if (declared) {
+    const at = (key: string) => {
+      const i = declared.indexOf(key);
+      return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+    };
+    return picked
+      .map((key, i) => ({ key, i }))
+      .sort((a, b) => at(a.key) - at(b.key) || a.i - b.i)
+      .map((x) => x.key);
+  }
+  return picked;
+}
+
+/** Every leaf field of the items (`-o wide`), nested objects as dotted paths. */
+export function wideColumns(items: unknown[]): string[] {
+  const paths = new Map<string, true>();
+  for (const item of items) leafPaths(item, '', paths);
+  return [...paths.keys()];
+}
+
+function headerCell(column: string, paint: Palette): Cell {
+  return { text: sanitizeLine(column.toUpperCase()), paint: paint.key };
+}
+
+function valueCell(key: string, value: unknown, view: View): Cell {
+  let text = isTimestamp(value) ? timeText(value, view) : sanitizeLine(cellText(value));
+  if (view.shapes && isPercent(key, value)) text = `${text} ${view.shapes.bar(value, 10)}`;
+  return { text, paint: statusPainter(key, text, view.paint) };
+}
+
+/** One row per item under a header, in `columns` (dotted paths). */
+export function rowLines(items: unknown[], columns: string[], view: View, indent = ''): string[] {
+  const rows: Cell[][] = [columns.map((c) => headerCell(c, view.paint))];
+  for (const item of items) rows.push(columns.map((c) => valueCell(c, pathValue(item, c), view)));
+  return tableLines(rows, { indent });
+}
+
+// ------------------------------------------------------------------ detail
+
+export type Entry =
+  | { kind: 'field'; key: string; value: unknown; text?: string }
+  | { kind: 'table'; key: string; items: Record<string, unknown>[] }
+  | { kind: 'series'; key: string; items: Record<string, unknown>[]; time: string; fields: string[] };
+
+/**
+ * The entries of a detail object: fields (nested objects as dotted keys), lists
+ * of objects as tables, and (when `series` is set) lists that are series over
+ * time as series.
+ */
+export function entriesOf(value: unknown, prefix: string, series: boolean, out: Entry[]): void {
+  if (!isPlainObject(value)) {
+    out.push({ kind: 'field', key: prefix || 'value', value });
+    return;
+  }
+  const keys = Object.keys(value);
+  if (keys.length === 0 && prefix) out.push({ kind: 'field', key: prefix, value });
+  for (const key of keys) {
+    const child = value[key];
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (isPlainObject(child) && Object.keys(child).length > 0) entriesOf(child, path, series, out);
+    else if (Array.isArray(child) && child.length > 0 && child.every((item) => isPlainObject(item))) {
+      const items = child as Record<string, unknown>[];
+      const shape = series ? seriesShape(items) : undefined;
+      out.push(shape ? { kind: 'series', key: path, items, ...shape } : { kind: 'table', key: path, items });
+    } else out.push({ kind: 'field', key: path, value: child });
+  }
+}
+
+/** A series over time: every item has the same timestamp field, and every other field is a number (or null). */
+export function seriesShape(items: Record<string, unknown>[]): { time: string; fields: string[] } | undefined {
+  if (items.length < 2) return undefined;
+  const first = items[0] as Record<string, unknown>;
+  const time = Object.keys(first).find((k) => isTimestamp(first[k]));
+  if (time === undefined) return undefined;
+  const fields = new Map<string, true>();
+  for (const item of items) {
+    if (!isTimestamp(item[time])) return undefined;
+    for (const [k, v] of Object.entries(item)) {
+      if (k === time) continue;
+      if (v !== null && !isNumber(v)) return undefined;
+      fields.set(k, true);
+    }
+  }
+  return fields.size === 0 ? undefined : { time, fields: [...fields.keys()] };
+}
+
+function fieldText(key: string, value: unknown, view: View): string {
+  if (isTimestamp(value)) return timeText(value, view);
+  const shapes = view.shapes;
+  if (shapes && Array.isArray(value) && value.length > 1 && value.every(isNumber)) {
+    const numbers = value.map((v) => Number(numberSource(v) ?? v));
+    return `${fitSpark(numbers, shapes, view.width)}  ${rangeText(numbers)}`;
+  }
+  const text = cellText(value);
+  if (shapes && isPercent(key, value)) return `${text}  ${shapes.bar(value, 20)}`;
+  return text;
+}
+
+export function rangeText(values: (number | null)[]): string {
+  const finite = values.filter((v): v is number => v !== null && Number.isFinite(v));
+  if (finite.length === 0) return 'no values';
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of finite) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return `min ${min}  max ${max}  last ${finite[finite.length - 1]}`;
+}
+
+/** A sparkline no wider than the terminal leaves room for: longer series are averaged into buckets. */
+export function fitSpark(
+  values: (number | null)[],
+  shapes: Shapes,
+  width: number | undefined,
+  room = (width ?? 80) - 40,
+): string {
+  const { sparkline } = shapes;
+  const cells = Math.max(8, room);
+  if (values.length <= cells) return sparkline(values);
+  const buckets: (number | null)[] = [];
+  for (let b = 0; b < cells; b++) {
+    const from = Math.floor((b * values.length) / cells);
+    const to = Math.floor(((b + 1) * values.length) / cells);
+    let sum = 0;
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      const v = values[i];
+      if (v !== null && v !== undefined && Number.isFinite(v)) {
+        sum += v;
+        n++;
+      }
+    }
+    buckets.push(n === 0 ? null : sum / n);
+  }
+  return sparkline(buckets);
+}
+
+/**
+ * A detail object as `describe`-style lines: `key  value` with nested fields
+ * as dotted keys; a list of objects as an indented sub-table under its key
+ * (on a terminal, a series over time as one sparkline per field); long values
+ * wrapped inside the value column.
+ */
+export function detailLines(value: unknown, view: View): string[] {
+  const entries: Entry[] = [];
+  entriesOf(value, '', view.shapes !== undefined, entries);
+  if (entries.length === 0) return ['(empty)'];
+  let keyWidth = 0;
+  for (const e of entries) if (e.kind === 'field') keyWidth = Math.max(keyWidth, textWidth(sanitizeLine(e.key)));
+  keyWidth = Math.min(keyWidth, 40);
+  const valueWidth = view.width === undefined ? undefined : Math.max(MIN_COLUMN, view.width - keyWidth - GAP.length);
+  const out: string[] = [];
+  const pad = ' '.repeat(keyWidth + GAP.length);
+  for (const e of entries) {
+    const key = sanitizeLine(e.key);
+    if (e.kind === 'field') {
+      let text = fieldText(e.key, e.value, view);
+      const old = view.changed?.get(e.key);
+      const paintStatus = statusPainter(e.key, sanitizeLine(text), view.paint);
+      const painter: Painter | undefined = old !== undefined && view.paint !== PLAIN ? view.paint.changed : paintStatus;
+      if (old !== undefined && view.paint === PLAIN) text += `  (${old === '' ? 'new' : `was ${old}`})`;
+      const lines: string[] = [];
+      for (const raw of text.split('\n')) {
+        const line = sanitizeLine(raw);
+        if (valueWidth === undefined) lines.push(line);
+        else lines.push(...wrapText(line, valueWidth));
+      }
+      const head = textWidth(key) > keyWidth ? `${key}${GAP}` : padEnd(key, keyWidth) + GAP;
+      for (const [i, line] of lines.entries()) {
+        const shown = painter && line !== '' ? painter(line) : line;
+        out.push(
+          `${i === 0 ? view.paint.key(head.trimEnd()) + head.slice(head.trimEnd().length) : pad}${shown}`.trimEnd(),
+        );
+      }
+    } else if (e.kind === 'table') {
+      out.push(`${view.paint.key(key)}:`);
+      const columns = wideColumns(e.items);
+      const rows: Cell[][] = [columns.map((c) => headerCell(c, view.paint))];
+      for (const item of e.items) rows.push(columns.map((c) => valueCell(c, pathValue(item, c), view)));
+      out.push(...tableLines(rows, { indent: '  ', width: view.width }));
+    } else if (view.shapes) {
+      const first = e.items[0]?.[e.time] as string;
+      const last = e.items[e.items.length - 1]?.[e.time] as string;
+      out.push(`${view.paint.key(key)}:  ${e.items.length} from ${timeText(first, view)} to ${timeText(last, view)}`);
+      const nameWidth = e.fields.reduce((n, f) => Math.max(n, textWidth(sanitizeLine(f))), 0);
+      for (const field of e.fields) {
+        const values = e.items.map((item) => {
+          const v = item[field];
+          return v === null || v === undefined ? null : Number(numberSource(v) ?? v);
+        });
+        const room = (view.width ?? 80) - nameWidth - 4 - 30;
+        const spark = fitSpark(values, view.shapes, view.width, room);
+        out.push(`  ${padEnd(sanitizeLine(field), nameWidth)}  ${spark}  ${rangeText(values)}`);
+      }
+    }
+  }
+  return out;
+}

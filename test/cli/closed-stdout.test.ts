@@ -1,0 +1,79 @@
+// A closed stdout (`cpk ... | head`) and a failed one (`> /dev/full`): the
+// exit code is the command's own result, never 0 for a failure; a read cut
+// short exits 141 (as SIGPIPE would); a write always finishes.
+import { spawn } from 'node:child_process';
+import { existsSync, openSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { BIN, baseEnv } from '../helpers/cli.js';
+import { useEmulator } from '../helpers/emulator.js';
+
+const f = useEmulator();
+
+/** Runs cpk with stdout a pipe closed before anything is read (or a file descriptor). */
+function runWithStdout(args: string[], stdout: 'closed' | number, timeoutMs = 15_000) {
+  return new Promise<{ code: number | null; stderr: string; ms: number }>((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: baseEnv(f.env),
+      stdio: ['ignore', stdout === 'closed' ? 'pipe' : stdout, 'pipe'],
+    });
+    if (stdout === 'closed') child.stdout!.destroy();
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+describe('closed stdout (EPIPE)', () => {
+  it('a read exits 141 with nothing on stderr; a failed read keeps its own code', async () => {
+    const id = (await f.cpk(['monitors', 'create', '--name', 'pipe', '-q'])).stdout.trim();
+    const read = await runWithStdout(['monitors', 'get', id, '--json'], 'closed');
+    expect(read).toMatchObject({ code: 141, stderr: '' });
+    const missing = await runWithStdout(['monitors', 'get', 'mon_doesnotexist1'], 'closed');
+    expect(missing.code).toBe(6);
+  });
+
+  it('a write finishes and exits with its own result: the monitor exists', async () => {
+    const before = f.emu.monitors().length;
+    const r = await runWithStdout(['monitors', 'create', '--name', 'written-anyway', '--json'], 'closed');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(f.emu.monitors().filter((m) => m.name === 'written-anyway')).toHaveLength(1);
+    expect(f.emu.monitors().length).toBe(before + 1);
+  });
+
+  it('a watch whose reader went away stops instead of polling forever', async () => {
+    const id = (await f.cpk(['monitors', 'create', '--name', 'watched', '-q'])).stdout.trim();
+    const report = id.replace('mon_', 'rpt_');
+    const r = await runWithStdout(['reports', 'get', report, '--watch', '--every', '1s'], 'closed');
+    expect(r.code).toBe(141);
+  });
+});
+
+describe.runIf(existsSync('/dev/full'))('failed stdout (/dev/full)', () => {
+  it('is one clear line and exit 74, for a read and for a write (which still happens)', async () => {
+    const id = (await f.cpk(['monitors', 'create', '--name', 'full', '-q'])).stdout.trim();
+    const read = await runWithStdout(['monitors', 'get', id], openSync('/dev/full', 'w'));
+    expect(read).toMatchObject({
+      code: 74,
+      stderr: 'cpk: cannot write the output: ENOSPC (no space left on the device)\n',
+    });
+    const write = await runWithStdout(['monitors', 'create', '--name', 'full-write', '-q'], openSync('/dev/full', 'w'));
+    expect(write.code).toBe(74);
+    expect(f.emu.monitors().filter((m) => m.name === 'full-write')).toHaveLength(1);
+  });
+});
+
+describe('bounded stdin', () => {
+  it('a token on stdin over 64 KiB and a --from - over 32 MiB are usage errors, not gigabytes of memory', async () => {
+    const token = await f.cpk(['auth', 'login', '--with-token', '--no-verify'], { input: 'cpk_' + 'a'.repeat(70_000) });
+    expect(token.code).toBe(2);
+    expect(token.stderr).toBe('cpk: the token on stdin holds more than 64 KiB: too large to read\n');
+    const big = await f.cpk(['monitors', 'create', '--from', '-'], { input: '{"name":"x"}\n'.repeat(2_700_000) });
+    expect(big.code).toBe(2);
+    expect(big.stderr).toBe('cpk: stdin holds more than 32 MiB: too large to read\n');
+  });
+});

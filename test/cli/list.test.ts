@@ -1,0 +1,119 @@
+// `cpk monitors|channels|reports list`: the service's declared list (the
+// emulator declares cursor-paged lists) and the local inventory (a server
+// that declares nothing, test/helpers/reference-server.ts).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { runCli } from '../helpers/cli.js';
+import { startReferenceServer, type ReferenceServer } from '../helpers/reference-server.js';
+
+const f = useEmulator();
+const dirs = () => ({
+  CPK_DATA_DIR: mkdtempSync(join(tmpdir(), 'cpk-data-')),
+  CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cache-')),
+});
+
+describe('list through the operation the service declares', () => {
+  it('follows the cursor over several pages, streaming one JSON line per monitor', async () => {
+    const env = dirs();
+    const team = `t${Date.now()}`;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await f.cpk(['monitors', 'create', '--name', `list-${i}`, '--set', `team=${team}`, '-q'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      ids.push(r.stdout.trim());
+    }
+    const seen = f.mark();
+    const r = await f.cpk(['monitors', 'list', '--param', 'limit=2', '-o', 'jsonl'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const listed = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; team?: string });
+    expect(listed.filter((m) => m.team === team).map((m) => m.id)).toEqual([...ids].sort());
+    const pages = seen().filter((q) => q.path.startsWith('/v1/monitors?'));
+    expect(pages.length).toBeGreaterThanOrEqual(3); // 5 monitors or more, 2 per page
+    expect(pages[1]?.path).toMatch(/^\/v1\/monitors\?limit=2&cursor=/);
+    // The document was fetched once and cached: the second list does not fetch it again.
+    const again = f.mark();
+    expect((await f.cpk(['monitors', 'list', '--limit', '3', '--json'], { env })).stdout).toMatch(/^\[/);
+    expect(again().filter((q) => q.path === '/v1/openapi.json')).toHaveLength(0);
+  });
+
+  it('--limit stops early; --param checks names against the document; table rows on stdout', async () => {
+    const env = dirs();
+    const limited = await f.cpk(['monitors', 'ls', '--limit', '1', '--json'], { env });
+    expect(JSON.parse(limited.stdout)).toHaveLength(1);
+    const bad = await f.cpk(['monitors', 'list', '--param', 'colour=red'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      `cpk: unknown --param "colour": the service's monitors list declares limit, status, type\n`,
+    );
+    const channels = await f.cpk(['channels', 'list'], { env });
+    expect(channels.code).toBe(0);
+    expect(channels.stdout.split('\n')[0]).toMatch(/^ID +NAME/);
+    expect(channels.stdout).toContain('ch_ops');
+    const reports = await f.cpk(['reports', 'list', '--limit', '1', '--query', '[0].id'], { env });
+    expect(reports.stdout).toMatch(/^rpt_\w+\n$/);
+    const limit = await f.cpk(['monitors', 'list', '--limit', '0'], { env });
+    expect(limit.code).toBe(2);
+    expect(limit.stderr).toBe('cpk: invalid --limit "0": expected a whole number of items, 1 or more\n');
+  });
+});
+
+describe('list against a service that declares nothing: the local inventory', () => {
+  let ref: ReferenceServer;
+  beforeAll(async () => {
+    ref = await startReferenceServer();
+  });
+  afterAll(async () => {
+    await ref.close();
+  });
+
+  it('lists what was created here, forgets what was deleted, and --refresh drops what vanished', async () => {
+    const env = { ...dirs(), CPK_BASE_URL: ref.baseUrl, CPK_TOKEN: ref.token };
+    const cpk = (args: string[]) => runCli(args, { env });
+    const a = (await cpk(['monitors', 'create', '--name', 'alpha', '-q'])).stdout.trim();
+    const b = (await cpk(['monitors', 'create', '--name', 'beta', '-q'])).stdout.trim();
+    const c = (await cpk(['monitors', 'create', '--name', 'gamma', '-q'])).stdout.trim();
+    let r = await cpk(['monitors', 'list', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      'the service offers no list of monitors: these are the 3 monitors known on this machine (created, fetched or applied here); --refresh checks each\n',
+    );
+    const names = (JSON.parse(r.stdout) as Array<{ id: string; name: string }>).map((m) => [m.id, m.name]).sort();
+    expect(names).toEqual([
+      [a, 'alpha'],
+      [b, 'beta'],
+      [c, 'gamma'],
+    ]);
+    expect((await cpk(['monitors', 'delete', a, '--yes'])).code).toBe(0);
+    r = await cpk(['monitors', 'list', '--query', '[].id']);
+    expect(JSON.parse(r.stdout).sort()).toEqual([b, c].sort());
+    ref.monitors.delete(b); // gone behind cpk's back
+    r = await cpk(['monitors', 'list', '--refresh', '--query', '[].id']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([c]);
+    expect(r.stderr).toContain('dropped 1 monitor the service no longer has');
+    r = await cpk(['monitors', 'list', '--query', '[].id']);
+    expect(JSON.parse(r.stdout)).toEqual([c]);
+    // Another token on the same service has its own inventory.
+    r = await runCli(['monitors', 'list', '--json'], { env: { ...env, CPK_TOKEN: 'cpk_reference_other_01' } });
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
+  it('channels and reports without a declared list: one line, exit 2; --param needs a list', async () => {
+    const env = { ...dirs(), CPK_BASE_URL: ref.baseUrl, CPK_TOKEN: ref.token };
+    const r = await runCli(['channels', 'list'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `cpk: the service declares no list operation for channels (its document at ${ref.baseUrl}/openapi.json lists none)\n`,
+    );
+    const p = await runCli(['monitors', 'list', '--param', 'status=up'], { env });
+    expect(p.code).toBe(2);
+    expect(p.stderr).toBe('cpk: --param needs a list operation, and the service declares none for monitors\n');
+  });
+});

@@ -1,0 +1,145 @@
+// Output formats end to end (issue 14): the built CLI against the emulator.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { useEmulator } from '../helpers/emulator.js';
+
+const f = useEmulator();
+let ids: string[] = [];
+const LONG = `A monitor whose name is long enough to wrap ${'and wrap '.repeat(12)}at eighty columns`;
+
+beforeAll(async () => {
+  const input = [
+    JSON.stringify({ name: 'out-a', target: 'https://a.example.com/health', tags: ['a,b', 'c'] }),
+    JSON.stringify({ name: LONG, target: 'https://b.example.com/health', tags: [] }),
+  ].join('\n');
+  const r = await f.cpk(['monitors', 'create', '--from', '-', '-q'], { input });
+  expect(r.code).toBe(0);
+  ids = r.stdout.trim().split('\n');
+});
+
+describe('several items', () => {
+  it('get of several ids prints one row per monitor', async () => {
+    const r = await f.cpk(['monitors', 'get', ...ids]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^ID {16}NAME {2,}STATUS {2}TYPE {2}TARGET {24}INTERVAL_SECONDS$/);
+    expect(lines[1]).toMatch(
+      new RegExp(`^${ids[0]} {2}out-a {2,}\\w+ +http {2}https://a\\.example\\.com/health {2}60$`),
+    );
+  });
+
+  it('--columns takes dotted paths; an array keeps its boundaries', async () => {
+    const r = await f.cpk(['monitors', 'get', ...ids, '--columns', 'id,tags,last_check.latency_ms']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('ID                TAGS      LAST_CHECK.LATENCY_MS');
+    expect(lines[1]).toMatch(new RegExp(`^${ids[0]} {2}"a,b", c {2}(\\d+|-)$`));
+    expect(lines[2]).toMatch(new RegExp(`^${ids[1]} {2}\\[\\] {8}(\\d+|-)$`));
+  });
+
+  it('-o json, jsonl and yaml carry the same values; -o wide a column per field', async () => {
+    const [json, jsonl, yaml, wide] = await Promise.all(
+      ['json', 'jsonl', 'yaml', 'wide'].map((format) => f.cpk(['monitors', 'get', ...ids, '-o', format])),
+    );
+    for (const r of [json, jsonl, yaml, wide]) expect(r!.code).toBe(0);
+    const items = JSON.parse(json!.stdout) as Array<Record<string, unknown>>;
+    expect(items.map((m) => m.id)).toEqual(ids);
+    expect(
+      jsonl!.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual(items);
+    expect(parseYaml(yaml!.stdout)).toEqual(items);
+    expect(wide!.stdout.split('\n')[0]).toMatch(/ LAST_CHECK\.CHECKED_AT +REPORT_ID +TAGS$/);
+  });
+
+  it('a bad -o, or --json with another format, is a usage error before anything is sent', async () => {
+    const [bad, both] = await Promise.all([
+      f.cpk(['monitors', 'get', ids[0]!, '-o', 'xml']),
+      f.cpk(['monitors', 'get', ids[0]!, '--json', '-o', 'yaml']),
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('cpk: invalid -o "xml": expected one of table, wide, json, jsonl, yaml, markdown\n');
+    expect(both.code).toBe(2);
+    expect(JSON.parse(both.stderr)).toMatchObject({ error: '--json means -o json; it cannot be used with -o yaml' });
+  });
+});
+
+describe('one item', () => {
+  it('wraps a long value inside its own column at 80 columns', async () => {
+    const r = await f.cpk(['monitors', 'get', ids[1]!], { env: { COLUMNS: '80' } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    const at = lines.findIndex((l) => l.startsWith('name '));
+    expect(lines[at]).toMatch(/^name {2,}A monitor whose name/);
+    const indent = lines[at]!.indexOf('A monitor');
+    expect(lines[at + 1]).toMatch(new RegExp(`^ {${indent}}\\S`));
+    expect(lines[at + 2]).toMatch(new RegExp(`^ {${indent}}\\S`));
+    expect(r.stdout).toMatch(/^tags {2,}\[\]$/m);
+  });
+});
+
+describe('reports', () => {
+  it('reports get ID -o markdown prints the report as a document: fields, hourly series and incidents', async () => {
+    const created = await f.cpk([
+      'monitors',
+      'create',
+      '--name',
+      'md',
+      '--target',
+      'https://flaky.md.example.com',
+      '-q',
+    ]);
+    const id = created.stdout.trim();
+    expect((await f.cpk(['monitors', 'get', id, '--json'])).code).toBe(0); // the simulated check
+    const reportId = `rpt_${id.slice(4)}`;
+    const [json, md, plain] = await Promise.all([
+      f.cpk(['reports', 'get', reportId, '--json']),
+      f.cpk(['reports', 'get', reportId, '-o', 'markdown']),
+      f.cpk(['reports', 'get', reportId]),
+    ]);
+    expect(md.code).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      hourly: Record<string, unknown>[];
+      incidents: Record<string, unknown>[];
+    };
+    const lines = md.stdout.split('\n');
+    expect(lines.slice(0, 4)).toEqual([`# Report ${reportId}`, '', '| field | value |', '|---|---|']);
+    expect(lines).toContain('| uptime_percent | 87.5 |');
+    const cell = (v: unknown) => (v === null ? '-' : String(v));
+    const row = (item: Record<string, unknown>) => `| ${Object.values(item).map(cell).join(' | ')} |`;
+    const hourly = lines.indexOf('## hourly');
+    expect(lines.slice(hourly + 2, hourly + 6).map((l) => l.replace(/`.*`/, '`…`'))).toEqual(
+      ['checks', 'failures', 'avg_latency_ms', 'p95_latency_ms'].map((k) =>
+        expect.stringMatching(`^- ${k}: \`…\` min `),
+      ),
+    );
+    const table = lines.indexOf('| hour | checks | failures | avg_latency_ms | p95_latency_ms |');
+    expect(lines.slice(table + 2, table + 26)).toEqual(report.hourly.map(row));
+    const incidents = lines.indexOf('## incidents');
+    expect(report.incidents.length).toBeGreaterThan(0);
+    expect(lines.slice(incidents + 2, incidents + 4 + report.incidents.length)).toEqual([
+      '| start | end | duration_seconds | failed_checks | cause |',
+      '|---|---|---|---|---|',
+      ...report.incidents.map(row),
+    ]);
+    expect(md.stdout.endsWith(`${row(report.incidents.at(-1)!)}\n`)).toBe(true);
+
+    // Off a terminal, the table: each list of objects is an indented sub-table under its key, values as sent.
+    expect(plain.code).toBe(0);
+    const t = plain.stdout.trimEnd().split('\n');
+    const sub = (key: string, items: Record<string, unknown>[]) => {
+      const at = t.indexOf(`${key}:`);
+      expect(at).toBeGreaterThan(0);
+      const head = Object.keys(items[0]!).map((k) => k.toUpperCase());
+      expect(t[at + 1]).toMatch(new RegExp(`^  ${head.join(' +')}$`));
+      const rows = t.slice(at + 2, at + 2 + items.length).map((l) => l.trim().split(/ {2,}/));
+      expect(rows).toEqual(items.map((item) => Object.values(item).map(cell)));
+    };
+    sub('hourly', report.hourly);
+    sub('incidents', report.incidents);
+  });
+});

@@ -1,0 +1,93 @@
+// The emulator's list operations (issue 13): cursor pagination over ids,
+// filters, 400 for what it does not accept, isolation between accounts.
+import { describe, expect, it } from 'vitest';
+import { call, useEmulator } from './helpers.js';
+
+const emu = useEmulator();
+
+async function createN(n: number, target = 'https://example.com'): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await call(emu(), 'POST', 'monitors', { body: { name: `m${i}`, target } });
+    ids.push(res.json.id);
+  }
+  return ids;
+}
+
+describe('GET /v1/monitors', () => {
+  it('pages by cursor through every monitor once, in id order, with next_cursor null at the end', async () => {
+    const ids = await createN(7);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await call(emu(), 'GET', `monitors?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      expect(res.json.data.length).toBeLessThanOrEqual(3);
+      seen.push(...res.json.data.map((m: { id: string }) => m.id));
+      cursor = res.json.next_cursor;
+      pages++;
+    } while (cursor !== null);
+    expect(pages).toBeGreaterThanOrEqual(3);
+    expect(seen).toEqual([...seen].sort());
+    for (const id of ids) expect(seen.filter((s) => s === id)).toHaveLength(1);
+  });
+
+  it('a page boundary survives the deletion of the cursor monitor', async () => {
+    await createN(3);
+    const first = await call(emu(), 'GET', 'monitors?limit=1');
+    const [gone] = first.json.data;
+    expect((await call(emu(), 'DELETE', `monitors/${gone.id}`)).status).toBe(204);
+    const next = await call(emu(), 'GET', `monitors?limit=1&cursor=${first.json.next_cursor}`);
+    expect(next.status).toBe(200);
+    expect(next.json.data[0].id > gone.id).toBe(true);
+  });
+
+  it('filters by status and type', async () => {
+    const [down] = await createN(1, 'https://down.example.com');
+    await call(emu(), 'GET', `monitors/${down}`); // runs the simulated check: down
+    const res = await call(emu(), 'GET', 'monitors?status=down&limit=100');
+    expect(res.json.data.map((m: { id: string }) => m.id)).toContain(down);
+    expect(res.json.data.every((m: { status: string }) => m.status === 'down')).toBe(true);
+    const tcp = await call(emu(), 'GET', 'monitors?type=tcp');
+    expect(tcp.json).toEqual({ data: [], next_cursor: null });
+  });
+
+  it.each([
+    ['limit=0', 'invalid limit: expected an integer from 1 to 100'],
+    ['limit=101', 'invalid limit: expected an integer from 1 to 100'],
+    ['limit=x', 'invalid limit: expected an integer from 1 to 100'],
+    ['cursor=%%%', 'invalid cursor'],
+    ['status=sleeping', 'invalid status: expected one of pending, up, down, paused'],
+    ['sort=name', 'unknown query parameter sort; allowed: limit, cursor, status, type'],
+  ])('?%s is a 400: %s', async (query, error) => {
+    const res = await call(emu(), 'GET', `monitors?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe(error);
+  });
+
+  it("another account's monitors are not listed", async () => {
+    const [mine] = await createN(1);
+    const res = await call(emu(), 'GET', 'monitors?limit=100', { token: 'cpk_test_other' });
+    expect(res.status).toBe(200);
+    expect(res.json.data.map((m: { id: string }) => m.id)).not.toContain(mine);
+  });
+});
+
+describe('GET /v1/channels and /v1/reports', () => {
+  it('lists the seeded channels', async () => {
+    const res = await call(emu(), 'GET', 'channels');
+    expect(res.status).toBe(200);
+    expect(res.json.data.map((c: { id: string }) => c.id)).toEqual(['ch_oncall', 'ch_ops', 'ch_slack']);
+    expect(res.json.next_cursor).toBeNull();
+  });
+
+  it('lists the summary and one report per monitor; a token without channels:read is 403', async () => {
+    const [id] = await createN(1);
+    const res = await call(emu(), 'GET', 'reports?limit=100');
+    const ids = res.json.data.map((r: { id: string }) => r.id);
+    expect(ids).toContain('rpt_summary');
+    expect(ids).toContain(id?.replace('mon_', 'rpt_'));
+    expect((await call(emu(), 'GET', 'channels', { token: 'cpk_test_readonly' })).status).toBe(403);
+  });
+});

@@ -1,0 +1,198 @@
+/* eslint-disable no-control-regex -- the test is about control characters */
+// Every Output method, one by one, with text a hostile server or a careless
+// error could carry: escape sequences (CSI, OSC, 8-bit CSI), a bidi override,
+// a cpk token and a bearer credential. On stderr (messages) every method
+// sanitizes and redacts; on stdout (data) every method sanitizes, except
+// printData to a pipe, which is exact by design, and nothing is redacted
+// (a script asked for that data). A method added to Output without a line
+// here fails the first test (issue 11: sanitizing and redaction in one place).
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { Output, type OutputSettings } from '../../src/output/output.js';
+import { ApiError } from '../../src/errors.js';
+import { COLORS } from '../../src/output/palette.js';
+import type { IO } from '../../src/io.js';
+
+const TOKEN = 'cpk_guardsecret12345';
+const HOSTILE = `a\u001b[2Jb\u001b]0;title\u0007c\u009b31md\u202ee ${TOKEN} Bearer abc.def`;
+const ESCAPES = /[\u001b\u009b\u0007\u202e]/;
+
+function fake(options: { tty?: boolean; settings?: Partial<OutputSettings>; stdin?: string } = {}) {
+  let out = '';
+  let err = '';
+  let onErr: (() => void) | undefined;
+  const io: IO = {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: {
+      write: (s: string) => {
+        err += s;
+        onErr?.();
+        return true;
+      },
+    },
+    stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+    stdinIsTTY: false,
+    stdoutIsTTY: options.tty === true,
+    stderrIsTTY: options.tty === true,
+    env: { TERM: 'xterm-256color' },
+  };
+  const output = new Output(io, { json: false, colorFlag: true, debug: true, ...options.settings });
+  return {
+    output,
+    out: () => out,
+    err: () => err,
+    firstErr: () => new Promise<void>((resolve) => (onErr = resolve)),
+  };
+}
+
+/** What each method writes: `stderr` methods must sanitize and redact; `stdout` ones sanitize and keep data. */
+const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
+  ['constructor', 'none'],
+  ['json', 'none'],
+  ['format', 'none'],
+  ['view', 'none'],
+  ['width', 'none'],
+  ['list', 'stdout'],
+  ['print', 'stdout'],
+  ['printDetail', 'stdout'],
+  ['printList', 'stdout'],
+  ['printRows', 'stdout'],
+  ['printJson', 'stdout'],
+  ['printLine', 'stdout'],
+  ['printText', 'stdout'],
+  ['printRendered', 'stdout'],
+  ['printData', 'stdout'],
+  ['writeLines', 'stdout'],
+  ['clearScreen', 'stdout'],
+  ['info', 'stderr'],
+  ['prompt', 'stderr'],
+  ['warn', 'stderr'],
+  ['debug', 'stderr'],
+  ['itemError', 'stderr'],
+  ['promptSecret', 'stderr'],
+  ['spin', 'stderr'],
+  ['stdoutIsTTY', 'none'],
+  ['stderrIsTTY', 'none'],
+  ['guardedStderr', 'none'],
+  ['shapes', 'none'],
+  ['toStdout', 'stdout'],
+  ['toStderr', 'stderr'],
+]);
+
+function expectSafeStderr(text: string) {
+  expect(text).not.toBe('');
+  expect(text).not.toMatch(ESCAPES);
+  expect(text).not.toContain(TOKEN);
+  expect(text).not.toContain('abc.def');
+}
+
+/** The colors of cpk's palettes, which stdout keeps on a terminal. */
+const OWN_SGR = /\u001b\[(?:1|2|7|22|27|31|32|33|35|39)m/g;
+
+function expectSafeStdout(text: string) {
+  expect(text).not.toBe('');
+  expect(text.replace(OWN_SGR, '')).not.toMatch(ESCAPES);
+  expect(text).toContain(TOKEN); // data, never redacted
+}
+
+describe('Output guards every method', () => {
+  it('every method of Output is listed here', () => {
+    expect(Object.getOwnPropertyNames(Output.prototype).sort()).toEqual([...methods.keys()].sort());
+  });
+
+  it.each([
+    ['info', (o: Output) => o.info(HOSTILE)],
+    ['prompt', (o: Output) => o.prompt(HOSTILE)],
+    ['warn', (o: Output) => o.warn(HOSTILE)],
+    ['debug', (o: Output) => o.debug(HOSTILE)],
+    [
+      'itemError',
+      (o: Output) =>
+        o.itemError(
+          { label: HOSTILE, fields: { id: HOSTILE } },
+          new ApiError(HOSTILE, { status: 422, method: 'PATCH', url: 'u', requestId: HOSTILE }),
+        ),
+    ],
+  ])('stderr: %s sanitizes and redacts (text and --json)', (_name, call) => {
+    for (const json of [false, true]) {
+      const f = fake({ tty: true, settings: { json } });
+      call(f.output);
+      expectSafeStderr(f.err());
+      expect(f.out()).toBe('');
+    }
+  });
+
+  it('stderr: promptSecret sanitizes and redacts the question', async () => {
+    const f = fake({ tty: true, stdin: 'typed\n' });
+    await expect(f.output.promptSecret(`${HOSTILE}: `)).resolves.toBe('typed');
+    expectSafeStderr(f.err());
+  });
+
+  it('stderr: spin sanitizes and redacts its text on a terminal', async () => {
+    const f = fake({ tty: true });
+    const shown = f.firstErr();
+    await f.output.spin(HOSTILE, () => shown);
+    const text = f.err().replace(/\u001b\[\??[0-9;]*[A-Za-z]/g, ''); // ora's own cursor and line codes
+    expect(text).not.toMatch(/[\u001b\u009b\u0007\u202e]|\]0;/);
+    expect(text).not.toContain(TOKEN);
+    expect(text).toContain('cpk_[REDACTED]');
+  });
+
+  it.each([
+    ['printLine', (o: Output) => o.printLine(HOSTILE)],
+    ['printText', (o: Output) => o.printText(HOSTILE)],
+    ['printRendered', (o: Output) => o.printRendered(HOSTILE)],
+    ['printData (terminal)', (o: Output) => o.printData(HOSTILE)],
+    ['writeLines', (o: Output) => o.writeLines([HOSTILE, HOSTILE])],
+    ['printJson', (o: Output) => o.printJson({ name: HOSTILE })],
+    ['printJson, a string under --query', (o: Output) => ((o.query = () => HOSTILE), o.printJson({}))],
+    ['print', (o: Output) => o.print({ name: HOSTILE, [HOSTILE]: 1 })],
+    ['printDetail', (o: Output) => o.printDetail({ name: HOSTILE })],
+    ['printList', (o: Output) => o.printList([{ id: 'm1', name: HOSTILE }])],
+    ['printRows', (o: Output) => o.printRows(['name', HOSTILE], [[HOSTILE, HOSTILE]])],
+    [
+      'list',
+      async (o: Output) => {
+        const list = o.list();
+        await list.add([{ id: 'm1', name: HOSTILE }]);
+        await list.end();
+      },
+    ],
+  ])('stdout on a terminal: %s sanitizes and leaves data unredacted', async (_name, call) => {
+    const f = fake({ tty: true });
+    await call(f.output);
+    expectSafeStdout(f.out());
+    expect(f.err()).toBe('');
+  });
+
+  it.each(['yaml', 'jsonl', 'markdown', 'wide'] as const)('stdout -o %s sanitizes too', async (format) => {
+    const f = fake({ tty: true, settings: { format, json: format === 'yaml' || format === 'jsonl' } });
+    await f.output.printList([{ id: 'm1', name: HOSTILE }]);
+    expectSafeStdout(f.out());
+  });
+
+  it('printRendered keeps the colors of cpk palettes and nothing else', () => {
+    const f = fake({ tty: true });
+    f.output.printRendered(`${COLORS.ok('up')} \u001b[8mhidden\u001b[28m ${COLORS.bad(HOSTILE)}\n`);
+    expect(f.out()).toBe(`${COLORS.ok('up')} hidden ${COLORS.bad(`abcde ${TOKEN} Bearer abc.def`)}\n`);
+  });
+
+  it('printData to a pipe is exact (a raw body, a curl command, a token); on a terminal it is sanitized', () => {
+    const pipe = fake({ tty: false });
+    pipe.output.printData(HOSTILE);
+    expect(pipe.out()).toBe(HOSTILE);
+    const tty = fake({ tty: true });
+    tty.output.printData(HOSTILE);
+    expect(tty.out()).toBe(`abcde ${TOKEN} Bearer abc.def`);
+  });
+
+  it('clearScreen writes cpk own sequence only, and a blank line on a dumb terminal', () => {
+    const f = fake({ tty: true });
+    f.output.clearScreen();
+    expect(f.out()).toBe('\u001b[H\u001b[2J');
+    const dumb = fake({ tty: true });
+    (dumb.output.io.env as Record<string, string>).TERM = 'dumb';
+    dumb.output.clearScreen();
+    expect(dumb.out()).toBe('\n');
+  });
+});

@@ -1,0 +1,326 @@
+// The service's document (src/api/spec.ts) and following a declared list (src/api/list.ts).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../src/emulator/openapi.js';
+import {
+  analyzeSpec,
+  describeField,
+  loadSpec,
+  readCachedSpec,
+  specCachePath,
+  SPEC_MAX_AGE_MS,
+  type SpecFetcher,
+} from '../../src/api/spec.js';
+import { listItems, nextLink } from '../../src/api/list.js';
+import type { Api } from '../../src/api/client.js';
+
+const emulatorDoc = buildOpenApiDocument('http://127.0.0.1:1/v1');
+
+/** A minimal OpenAPI document with one GET /monitors operation. */
+function docWith(list: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  return { openapi: '3.1.0', paths: { '/monitors': { get: list } }, ...extra };
+}
+const json = (schema: unknown, headers?: unknown) => ({
+  responses: { '200': { description: 'ok', headers, content: { 'application/json': { schema } } } },
+});
+const q = (name: string, schema: unknown = { type: 'string' }) => ({ name, in: 'query', schema });
+
+describe('analyzeSpec', () => {
+  it('reads the emulator document: cursor pagination, filters, item fields, create and update bodies', () => {
+    const spec = analyzeSpec(emulatorDoc);
+    expect(spec.present).toBe(true);
+    const list = spec.list('monitors');
+    expect(list?.pagination).toEqual({
+      style: 'cursor',
+      cursorParam: 'cursor',
+      nextField: 'next_cursor',
+      limitParam: 'limit',
+    });
+    expect(list?.itemsField).toBe('data');
+    expect(list?.userParams.map((p) => p.name)).toEqual(['limit', 'status', 'type']);
+    expect(list?.userParams[2]?.enum).toEqual(['http', 'tcp', 'ping', 'dns']);
+    expect(spec.list('channels')?.path).toBe('/channels');
+    expect(spec.list('reports')?.path).toBe('/reports');
+    expect(spec.itemFields('monitors')?.slice(0, 4)).toEqual(['id', 'name', 'type', 'target']);
+    const create = spec.bodyFields('create');
+    const interval = create?.fields.find((f) => f.name === 'interval_seconds');
+    expect(interval).toMatchObject({ type: 'integer', minimum: 30, maximum: 86400, required: false });
+    expect(create?.fields.find((f) => f.name === 'name')?.required).toBe(true);
+    expect(create?.fields.find((f) => f.name === 'type')?.enum).toEqual(['http', 'tcp', 'ping', 'dns']);
+    expect(create?.readOnly).toContain('report_id');
+    expect(create?.additional).toBe(true);
+    expect(spec.bodyFields('update')?.fields.map((f) => f.name)).toContain('paused');
+    expect(describeField(interval!)).toBe('integer 30..86400');
+  });
+
+  it('declares nothing for a missing, invalid or non-OpenAPI document', () => {
+    for (const doc of [undefined, null, 'text', [], {}, { paths: { '/monitors': { get: {} } } }]) {
+      const spec = analyzeSpec(doc);
+      expect(spec.present).toBe(false);
+      expect(spec.list('monitors')).toBeUndefined();
+      expect(spec.bodyFields('create')).toBeUndefined();
+    }
+  });
+
+  it('declares no list when the document has no GET on the collection', () => {
+    const spec = analyzeSpec({ openapi: '3.0.0', paths: { '/monitors': { post: {} } } });
+    expect(spec.present).toBe(true);
+    expect(spec.list('monitors')).toBeUndefined();
+  });
+
+  it('finds cursor pagination from declared parameter and field names', () => {
+    const list = analyzeSpec(
+      docWith({
+        parameters: [q('page_token'), q('page_size', { type: 'integer', maximum: 50 }), q('team')],
+        ...json({ type: 'object', properties: { items: { type: 'array' }, next_page_token: { type: 'string' } } }),
+      }),
+    ).list('monitors');
+    expect(list?.pagination).toEqual({
+      style: 'cursor',
+      cursorParam: 'page_token',
+      nextField: 'next_page_token',
+      limitParam: 'page_size',
+    });
+    expect(list?.itemsField).toBe('items');
+    expect(list?.userParams.map((p) => p.name)).toEqual(['page_size', 'team']);
+  });
+
+  it('finds Link-header pagination, page numbers, and a single page', () => {
+    const link = analyzeSpec(
+      docWith({ parameters: [q('per_page')], ...json({ type: 'array' }, { Link: { schema: { type: 'string' } } }) }),
+    ).list('monitors');
+    expect(link?.pagination).toEqual({ style: 'link', limitParam: 'per_page' });
+    expect(link?.itemsField).toBeUndefined();
+    const page = analyzeSpec(
+      docWith({ parameters: [q('page', { type: 'integer', minimum: 0 })], ...json({ type: 'array' }) }),
+    ).list('monitors');
+    expect(page?.pagination).toEqual({ style: 'page', pageParam: 'page', limitParam: undefined, firstPage: 0 });
+    const none = analyzeSpec(docWith(json({ type: 'array' }))).list('monitors');
+    expect(none?.pagination).toEqual({ style: 'none', limitParam: undefined });
+  });
+
+  it('ignores an x-pagination that names an undeclared parameter', () => {
+    const list = analyzeSpec(
+      docWith({
+        'x-pagination': { style: 'cursor', cursorParam: 'nope', nextField: 'next' },
+        ...json({ type: 'array' }),
+      }),
+    ).list('monitors');
+    expect(list?.pagination.style).toBe('none');
+  });
+
+  it('survives $ref cycles and refs outside the document', () => {
+    const doc = {
+      openapi: '3.0.0',
+      components: { schemas: { A: { $ref: '#/components/schemas/B' }, B: { $ref: '#/components/schemas/A' } } },
+      paths: {
+        '/monitors': {
+          get: json({ $ref: '#/components/schemas/A' }),
+          post: { requestBody: { content: { 'application/json': { schema: { $ref: 'http://evil/x.json' } } } } },
+        },
+        '/channels': { get: { $ref: '#/components/schemas/A' } },
+      },
+    };
+    const spec = analyzeSpec(doc);
+    expect(spec.list('monitors')?.pagination.style).toBe('none');
+    expect(spec.bodyFields('create')).toBeUndefined();
+    expect(spec.list('channels')).toBeUndefined();
+  });
+});
+
+describe('loadSpec: cache and revalidation', () => {
+  const baseUrl = 'http://127.0.0.1:9/v1';
+  function fetcher(answers: Array<() => { status: number; headers?: Record<string, string>; body?: unknown }>) {
+    const calls: Array<{ etag?: string | undefined; lastModified?: string | undefined }> = [];
+    const f: SpecFetcher = {
+      baseUrl,
+      fetchOpenApi: async (conditional) => {
+        calls.push(conditional);
+        const answer = answers.shift();
+        if (!answer) throw new Error('unexpected fetch');
+        const a = answer();
+        return { status: a.status, headers: a.headers ?? {}, body: a.body };
+      },
+    };
+    return { f, calls };
+  }
+  const env = () => ({ CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-spec-')) });
+
+  it('fetches once, serves from the cache for an hour, then revalidates with ETag and Last-Modified', async () => {
+    const e = env();
+    let now = 1_000_000;
+    const { f, calls } = fetcher([
+      () => ({
+        status: 200,
+        headers: { etag: '"v1"', 'last-modified': 'Sun, 22 Nov 2026 10:00:00 GMT' },
+        body: emulatorDoc,
+      }),
+      () => ({ status: 304 }),
+    ]);
+    const options = { env: e, now: () => now };
+    expect((await loadSpec(f, options)).list('monitors')).toBeDefined();
+    expect((await loadSpec(f, options)).list('monitors')).toBeDefined();
+    expect(calls).toHaveLength(1);
+    now += SPEC_MAX_AGE_MS + 1;
+    expect((await loadSpec(f, options)).list('monitors')).toBeDefined();
+    expect(calls[1]).toEqual({ etag: '"v1"', lastModified: 'Sun, 22 Nov 2026 10:00:00 GMT' });
+    expect(readCachedSpec(baseUrl, e)?.fetchedAt).toBe(now);
+  });
+
+  it('--refresh-spec revalidates at once; a new document replaces the cached one', async () => {
+    const e = env();
+    const { f, calls } = fetcher([
+      () => ({ status: 200, body: emulatorDoc }),
+      () => ({ status: 200, body: { openapi: '3.0.0', paths: {} } }),
+    ]);
+    await loadSpec(f, { env: e });
+    const spec = await loadSpec(f, { env: e, refresh: true });
+    expect(calls).toHaveLength(2);
+    expect(spec.list('monitors')).toBeUndefined();
+  });
+
+  it('keeps the stale copy when the service cannot be reached, and declares nothing without one', async () => {
+    const e = env();
+    let now = 0;
+    const lines: string[] = [];
+    const { f } = fetcher([
+      () => ({ status: 200, body: emulatorDoc }),
+      () => {
+        throw new Error('connection refused');
+      },
+      () => {
+        throw new Error('connection refused');
+      },
+    ]);
+    await loadSpec(f, { env: e, now: () => now });
+    now += SPEC_MAX_AGE_MS + 1;
+    const stale = await loadSpec(f, { env: e, now: () => now, debug: (l) => lines.push(l) });
+    expect(stale.list('monitors')).toBeDefined();
+    expect(lines.join('\n')).toContain('using the stale copy');
+    const none = await loadSpec(f, { env: env() });
+    expect(none.present).toBe(false);
+  });
+
+  it('remembers for an hour that the service has no document (404)', async () => {
+    const e = env();
+    const notFound = Object.assign(new Error('not found'), { details: { status: 404 } });
+    const { f, calls } = fetcher([
+      () => {
+        throw notFound;
+      },
+    ]);
+    expect((await loadSpec(f, { env: e })).present).toBe(false);
+    expect((await loadSpec(f, { env: e })).present).toBe(false);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('ignores a corrupted cache file, a cache of another base URL, and an unwritable cache directory', async () => {
+    const e = env();
+    const path = specCachePath(baseUrl, e);
+    const { f } = fetcher([() => ({ status: 200, body: emulatorDoc })]);
+    await loadSpec(f, { env: e });
+    writeFileSync(path, '{"baseUrl":');
+    expect(readCachedSpec(baseUrl, e)).toBeUndefined();
+    writeFileSync(path, JSON.stringify({ baseUrl: 'http://other/v1', fetchedAt: Date.now(), document: emulatorDoc }));
+    expect(readCachedSpec(baseUrl, e)).toBeUndefined();
+    const file = join(mkdtempSync(join(tmpdir(), 'cpk-spec-')), 'file');
+    writeFileSync(file, 'not a directory');
+    const lines: string[] = [];
+    const { f: f2 } = fetcher([() => ({ status: 200, body: emulatorDoc })]);
+    const spec = await loadSpec(f2, { env: { CPK_CACHE_DIR: file }, debug: (l) => lines.push(l) });
+    expect(spec.list('monitors')).toBeDefined();
+    expect(lines.join('\n')).toContain('could not write the cache');
+    expect(readFileSync(file, 'utf8')).toBe('not a directory');
+  });
+});
+
+describe('listItems', () => {
+  const baseUrl = 'http://127.0.0.1:9/v1';
+  function fakeApi(pages: Record<string, { body: unknown; headers?: Record<string, string> }>) {
+    const asked: string[] = [];
+    const api = {
+      baseUrl,
+      listPage: async (path: string, query: ReadonlyArray<readonly [string, string]>) => {
+        const key = `${path}?${new URLSearchParams(query.map(([k, v]): [string, string] => [k, v])).toString()}`;
+        asked.push(key);
+        const page = pages[key];
+        if (!page) throw new Error(`no page ${key}`);
+        return { body: page.body, headers: page.headers ?? {} };
+      },
+    } as unknown as Api;
+    return { api, asked };
+  }
+  const collect = async (gen: AsyncGenerator<unknown[]>) => {
+    const pages: unknown[][] = [];
+    for await (const page of gen) pages.push(page);
+    return pages;
+  };
+  const cursorOp = analyzeSpec(emulatorDoc).list('monitors')!;
+
+  it('follows cursors to the end, asking for the declared maximum page size, with --param values', async () => {
+    const { api, asked } = fakeApi({
+      '/monitors?status=up&limit=100': { body: { data: [{ id: 'a' }], next_cursor: 'c1' } },
+      '/monitors?status=up&limit=100&cursor=c1': { body: { data: [{ id: 'b' }], next_cursor: null } },
+    });
+    expect(await collect(listItems(api, cursorOp, { params: [['status', 'up']] }))).toEqual([
+      [{ id: 'a' }],
+      [{ id: 'b' }],
+    ]);
+    expect(asked).toHaveLength(2);
+  });
+
+  it('stops at --limit, asking for no more than it needs', async () => {
+    const { api, asked } = fakeApi({
+      '/monitors?limit=3': { body: { data: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], next_cursor: 'c1' } },
+    });
+    expect((await collect(listItems(api, cursorOp, { params: [], limit: 3 }))).flat()).toHaveLength(3);
+    expect(asked).toEqual(['/monitors?limit=3']);
+  });
+
+  it('ends with an error, not a loop, when a server repeats a cursor', async () => {
+    const { api } = fakeApi({
+      '/monitors?limit=100': { body: { data: [{ id: 'a' }], next_cursor: 'same' } },
+      '/monitors?limit=100&cursor=same': { body: { data: [{ id: 'b' }], next_cursor: 'same' } },
+    });
+    await expect(collect(listItems(api, cursorOp, { params: [] }))).rejects.toThrow(/twice.*stopped to avoid a loop/);
+  });
+
+  it('says so when a page is not the declared shape', async () => {
+    const { api } = fakeApi({ '/monitors?limit=100': { body: { items: [] } } });
+    await expect(collect(listItems(api, cursorOp, { params: [] }))).rejects.toThrow(/expected an array in "data"/);
+  });
+
+  it('follows Link headers below the base URL only, and counts pages up until an empty one', async () => {
+    const linkOp = analyzeSpec(docWith({ parameters: [q('page')], ...json({ type: 'array' }, { Link: {} }) })).list(
+      'monitors',
+    )!;
+    const { api } = fakeApi({
+      '/monitors?': { body: [{ id: 'a' }], headers: { link: `<${baseUrl}/monitors?page=2>; rel="next"` } },
+      '/monitors?page=2': { body: [{ id: 'b' }], headers: { link: '<https://evil.example/steal>; rel="next"' } },
+    });
+    expect((await collect(listItems(api, linkOp, { params: [] }))).flat()).toEqual([{ id: 'a' }, { id: 'b' }]);
+    const pageOp = analyzeSpec(docWith({ parameters: [q('page')], ...json({ type: 'array' }) })).list('monitors')!;
+    const { api: api2 } = fakeApi({
+      '/monitors?page=1': { body: [{ id: 'a' }] },
+      '/monitors?page=2': { body: [{ id: 'b' }] },
+      '/monitors?page=3': { body: [] },
+    });
+    expect((await collect(listItems(api2, pageOp, { params: [] }))).flat()).toEqual([{ id: 'a' }, { id: 'b' }]);
+  });
+
+  it('nextLink keeps to the base URL', () => {
+    const base = 'https://api.example.com/v1';
+    expect(nextLink('<https://api.example.com/v1/monitors?p=2>; rel="next"', base)).toBe(
+      'https://api.example.com/v1/monitors?p=2',
+    );
+    expect(nextLink('</v1/monitors?p=2>; rel=next, </v1/monitors?p=1>; rel="prev"', base)).toBe(
+      'https://api.example.com/v1/monitors?p=2',
+    );
+    expect(nextLink('<https://api.example.com/v2/x>; rel="next"', base)).toBeUndefined();
+    expect(nextLink('<https://api.example.com.evil/v1/x>; rel="next"', base)).toBeUndefined();
+    expect(nextLink('<https://api.example.com/v1/x>; rel="prev"', base)).toBeUndefined();
+    expect(nextLink(undefined, base)).toBeUndefined();
+  });
+});
