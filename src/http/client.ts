@@ -345,7 +345,10 @@ function notRetriedHint(method: string): string {
 
 /** "45s (at 2030-01-01T00:00:00.000Z)": how long, and when, for a person to act on. */
 function describeWait(ms: number): string {
-  return `${Math.ceil(ms / 1000)}s (at ${new Date(Date.now() + ms).toISOString()})`;
+  const at = new Date(Date.now() + ms);
+  // A Retry-After of 99999999999999999999 seconds is past any date a Date can hold.
+  if (Number.isNaN(at.getTime())) return 'more than 100 million days';
+  return `${Math.ceil(ms / 1000)}s (at ${at.toISOString()})`;
 }
 
 function originOf(url: string): string {

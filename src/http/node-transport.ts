@@ -78,17 +78,19 @@ function send(req: TransportRequest): Promise<TransportResponse> {
       partial = { status, headers: responseHeaders, receivedBytes: 0 };
       const declared = Number(responseHeaders['content-length']);
       if (Number.isFinite(declared) && declared > req.maxBodyBytes) {
-        res.destroy();
-        return finish(new TransportError('too-large', `the response declares ${declared} bytes`, 'TOO_LARGE'));
+        // finish first: destroying the response emits 'aborted', which would
+        // make an over-cap body look cut short (and be fetched again).
+        finish(new TransportError('too-large', `the response declares ${declared} bytes`, 'TOO_LARGE'));
+        return void res.destroy();
       }
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => {
         partial!.receivedBytes += chunk.length;
         if (partial!.receivedBytes > req.maxBodyBytes) {
-          res.destroy();
-          return finish(
+          finish(
             new TransportError('too-large', `the response body is larger than ${req.maxBodyBytes} bytes`, 'TOO_LARGE'),
           );
+          return void res.destroy();
         }
         chunks.push(chunk);
       });

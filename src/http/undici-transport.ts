@@ -41,9 +41,11 @@ interface UndiciParts {
  * their tunnels use to every dispatcher. undici has no `exports` map, so the
  * files are reachable; if a release moves them, cpk falls back to the index.
  */
-export function loadUndici(proxy: ReturnType<typeof proxySettings>): UndiciParts {
+export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeoutMs = 10_000): UndiciParts {
   const load = createRequire(import.meta.url);
-  const options = { keepAliveTimeout: 4_000 };
+  // connect.timeout bounds the TCP connect and the TLS handshake: undici's
+  // default is 10 s whatever --timeout says (issue 12 item 2).
+  const options = { keepAliveTimeout: 4_000, connect: { timeout: connectTimeoutMs } };
   if (!proxy) {
     try {
       const DeepAgent = load('undici/lib/dispatcher/agent.js') as typeof Agent;
@@ -60,8 +62,9 @@ export function loadUndici(proxy: ReturnType<typeof proxySettings>): UndiciParts
 
 export function createUndiciTransport(env: Env): Transport {
   const proxy = proxySettings(env);
-  const undici = loadUndici(proxy);
-  const dispatcher = undici.dispatcher;
+  // Made at the first request, which knows --timeout (the same for every
+  // request of a command).
+  let undici: UndiciParts | undefined;
   const proxyText = proxy
     ? [
         proxy.httpsProxy && `HTTPS_PROXY=${showProxy(proxy.httpsProxy)}`,
@@ -72,11 +75,19 @@ export function createUndiciTransport(env: Env): Transport {
     : undefined;
 
   async function send(req: TransportRequest): Promise<TransportResponse> {
+    undici ??= loadUndici(proxy, req.timeoutMs);
+    const { dispatcher, request } = undici;
     const controller = new AbortController();
     let timedOut = false;
+    // The timer bounds the attempt even where undici does not listen to the
+    // signal: a proxy that never answers the CONNECT (issue 12 item 1).
+    let expire: (error: Error) => void = () => {};
+    const expired = new Promise<never>((_, reject) => (expire = reject));
+    expired.catch(() => {});
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
+      expire(new Error('timeout'));
     }, req.timeoutMs);
     const onAbort = () => controller.abort();
     req.signal?.addEventListener('abort', onAbort, { once: true });
@@ -94,7 +105,7 @@ export function createUndiciTransport(env: Env): Transport {
       let res: Dispatcher.ResponseData;
       try {
         const url = new URL(req.url);
-        res = await undici.request.call(dispatcher, {
+        const pending = request.call(dispatcher, {
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method: req.method as Dispatcher.HttpMethod,
@@ -104,6 +115,8 @@ export function createUndiciTransport(env: Env): Transport {
           headersTimeout: req.timeoutMs,
           bodyTimeout: req.timeoutMs,
         });
+        pending.catch(() => {});
+        res = await Promise.race([pending, expired]);
       } catch (error) {
         throw fail(error, 'request');
       }
@@ -154,7 +167,9 @@ export function createUndiciTransport(env: Env): Transport {
     send,
     // Every request has ended by the time cpk closes (each is awaited), so
     // destroy only drops idle keep-alive sockets; it never waits on a server.
-    close: () => dispatcher.destroy(),
+    close: async () => {
+      if (undici) await undici.dispatcher.destroy();
+    },
     proxy: proxyText,
   };
 }

@@ -1,0 +1,106 @@
+// Issue 12 through the built CLI against hostile loopback servers
+// (test/helpers/hostile.ts). test/e2e runs twice (automatic transport, then
+// CPK_TRANSPORT=undici), so each case holds on both transports. Every case
+// asserts the exit code, one line on stderr without a stack, the token's
+// absence and a wall time within the bound plus a generous margin.
+import { afterAll, describe, expect, it } from 'vitest';
+import { startHostile, type Hostile, type HostileMode } from '../helpers/hostile.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+
+const TOKEN = 'cpk_hostiletoken0123456789';
+const servers: Hostile[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function hostile(mode: HostileMode): Promise<Hostile> {
+  const s = await startHostile(mode);
+  servers.push(s);
+  return s;
+}
+
+async function cpk(args: string[], env: Record<string, string>): Promise<CliResult & { ms: number }> {
+  const started = performance.now();
+  const r = await runCli(args, { env: { CPK_TOKEN: TOKEN, ...env }, timeoutMs: 60_000 });
+  return { ...r, ms: performance.now() - started };
+}
+
+/** One line on stderr (plus an optional hint line starting with "hint:"), no stack, no token. */
+function expectCleanFailure(r: CliResult, code: number, line: RegExp) {
+  expect(r.code).toBe(code);
+  expect(r.stdout).toBe('');
+  expect(r.stderr + r.stdout).not.toContain(TOKEN);
+  expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines[0]).toMatch(line);
+  for (const extra of lines.slice(1)) expect(extra).toMatch(/^\s*hint: /);
+}
+
+describe.concurrent('hostile servers', () => {
+  it('silence after accept: --timeout 1 bounds each of the 3 attempts', async () => {
+    const s = await hostile({ kind: 'silent' });
+    const r = await cpk(['monitors', 'get', 'mon_1', '--timeout', '1', '--retries', '0'], {
+      CPK_BASE_URL: `${s.url}/v1`,
+    });
+    expectCleanFailure(r, 3, /timed out after 1s/);
+    expect(r.ms).toBeLessThan(1_000 + 8_000);
+  });
+
+  it('a stalled TLS handshake: --timeout 1 bounds each attempt (item 2)', async () => {
+    const s = await hostile({ kind: 'silent' });
+    const r = await cpk(['monitors', 'get', 'mon_1', 'mon_2', '--timeout', '1', '--retries', '0'], {
+      CPK_BASE_URL: `https://127.0.0.1:${s.port}/v1`,
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).not.toContain(TOKEN);
+    expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
+    expect(r.stderr).toMatch(/timed out after 1s/);
+    expect(r.ms).toBeLessThan(2_000 + 8_000);
+  });
+
+  it('a proxy silent after CONNECT: --timeout 1 bounds the wait for its answer (item 1)', async () => {
+    const s = await hostile({ kind: 'silent-proxy' });
+    const r = await cpk(['monitors', 'get', 'mon_1', '--timeout', '1', '--retries', '0'], {
+      CPK_BASE_URL: 'https://127.0.0.1:9/v1',
+      HTTPS_PROXY: s.url,
+    });
+    expectCleanFailure(r, 3, /timed out after 1s/);
+    expect(r.ms).toBeLessThan(1_000 + 8_000);
+  });
+
+  it('a slow drip: --timeout 1 bounds the whole attempt, not each byte', async () => {
+    const s = await hostile({ kind: 'drip', everyMs: 100 });
+    const r = await cpk(['monitors', 'get', 'mon_1', '--timeout', '1', '--retries', '0'], {
+      CPK_BASE_URL: `${s.url}/v1`,
+    });
+    expectCleanFailure(r, 3, /timed out after 1s \(status 200, .*arrived, then the body stalled\)/);
+    expect(r.ms).toBeLessThan(1_000 + 8_000);
+  });
+
+  for (const length of [true, false]) {
+    it(`a body over the cap ${length ? 'with' : 'without'} Content-Length is final, fetched once (item 5)`, async () => {
+      const s = await hostile({ kind: 'huge', bytes: 33 * 1024 * 1024, length });
+      const r = await cpk(['monitors', 'get', 'mon_1', '--timeout', '20'], { CPK_BASE_URL: `${s.url}/v1` });
+      expectCleanFailure(r, 1, /is larger than 32 MiB, more than cpk accepts/);
+      expect(s.requests).toHaveLength(1);
+    });
+  }
+
+  it('Retry-After: 99999999999999999999 is a clear line and no wait', async () => {
+    const s = await hostile({ kind: 'retry-after', value: '99999999999999999999' });
+    const r = await cpk(['monitors', 'get', 'mon_1'], { CPK_BASE_URL: `${s.url}/v1` });
+    expectCleanFailure(r, 1, /503.*retry after .*longer than cpk waits \(30s\)/);
+    expect(s.requests).toHaveLength(1);
+    expect(r.ms).toBeLessThan(8_000);
+  });
+
+  for (const value of ['-5', 'soon', '1.5', '']) {
+    it(`Retry-After: "${value}" is ignored: backoff, then the 503 reported`, async () => {
+      const s = await hostile({ kind: 'retry-after', value });
+      const r = await cpk(['monitors', 'get', 'mon_1'], { CPK_BASE_URL: `${s.url}/v1` });
+      expectCleanFailure(r, 1, /503/);
+      expect(s.requests).toHaveLength(3);
+      expect(r.ms).toBeLessThan(12_000);
+    });
+  }
+});
