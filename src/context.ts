@@ -23,6 +23,8 @@ export interface GlobalOptions {
   timeoutSeconds: number;
   /** --max-time / CPK_MAX_TIME: seconds for the whole command's network time; undefined: no bound. */
   maxTimeSeconds?: number | undefined;
+  /** Whether --timeout was given (`monitors wait` reads it as the whole wait's bound). */
+  timeoutGiven?: boolean;
   /** `--retries N`: retries after the first attempt; undefined when not given (CPK_MAX_ATTEMPTS or the default apply). */
   retries?: number | undefined;
   debug: boolean;
@@ -62,7 +64,15 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
   let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
   if (raw.timeout !== undefined) {
     const text = String(raw.timeout).trim();
-    const n = Number(text);
+    // Seconds (`30`, `2.5`), or a duration (`90s`, `5m`: `cpk monitors wait --timeout 5m`).
+    let n = Number(text);
+    if (text !== '' && Number.isNaN(n) && /^(?:\d+[dhms])+$/.test(text)) {
+      const units: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+      n = (text.match(/\d+[dhms]/g) ?? []).reduce(
+        (sum, part) => sum + Number(part.slice(0, -1)) * (units[part.slice(-1)] ?? 0),
+        0,
+      );
+    }
     if (text === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIMEOUT_SECONDS) {
       throw new UsageError(
         `invalid --timeout "${String(raw.timeout)}": expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
@@ -78,6 +88,7 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
     columns: parseColumns(raw.columns),
     timeoutSeconds,
     maxTimeSeconds: raw.maxTime === undefined ? undefined : parseSeconds(raw.maxTime, '--max-time'),
+    timeoutGiven: raw.timeout !== undefined,
     retries: raw.retries === undefined ? undefined : parseRetriesFlag(raw.retries),
     debug: raw.debug === true,
     color: raw.color !== false,
@@ -95,6 +106,8 @@ export interface ApiOptions {
   credentials?: { baseUrl: string; token: string };
   /** Several requests at once (bulk, plan/apply): use undici's keep-alive pool (src/http/select.ts). */
   many?: boolean;
+  /** Bound each attempt by this instead of --timeout (`monitors wait`, whose --timeout bounds the whole wait). */
+  attemptSeconds?: number;
 }
 
 export class Context {
@@ -173,7 +186,7 @@ export class Context {
     const http = new HttpClient({
       baseUrl,
       token,
-      timeoutMs: this.globals.timeoutSeconds * 1000,
+      timeoutMs: (options.attemptSeconds ?? this.globals.timeoutSeconds) * 1000,
       deadline: this.deadline,
       attempts,
       userAgent: `cpk/${version} node/${process.versions.node}`,

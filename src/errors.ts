@@ -11,6 +11,8 @@ export const ExitCode = {
   FORBIDDEN: 5,
   NOT_FOUND: 6,
   INVALID: 7,
+  /** `cpk monitors wait` only: the timeout passed before every monitor matched. */
+  WAIT_TIMEOUT: 8,
   /** `cpk plan` only: the plan has changes (like `terraform plan -detailed-exitcode`). */
   PLAN_CHANGES: 10,
   /** The state file is locked by another run (apply, import): EX_TEMPFAIL of sysexits.h, "try again later". */

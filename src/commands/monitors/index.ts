@@ -5,6 +5,7 @@ import { register as get } from './get.js';
 import { register as update } from './update.js';
 import { register as del } from './delete.js';
 import { registerList } from '../listing.js';
+import { register as wait } from './wait.js';
 
 export function register(program: Command, runtime: Runtime): void {
   const monitors = program.command('monitors').description('List, create, show, change and delete monitors');
@@ -20,4 +21,5 @@ export function register(program: Command, runtime: Runtime): void {
   get(monitors, runtime);
   update(monitors, runtime);
   del(monitors, runtime);
+  wait(monitors, runtime);
 }

@@ -1,0 +1,147 @@
+// `cpk monitors wait ID... --for status=up [--timeout 5m] [--every 10s]`: for
+// CI after a deploy, as `kubectl wait` and `gh run watch --exit-status`.
+//
+// - Polls every monitor each --every until each one's field (a dotted path)
+//   reads the wanted value (compared as text: `paused=true`, `interval_seconds=60`).
+// - Exit 0 when all match. When --timeout passes (the whole wait; default 5m),
+//   exit 8 (ExitCode.WAIT_TIMEOUT) with one line naming those that did not
+//   match and their last values.
+// - A server or network failure (after the HTTP layer's retries) is a warning
+//   and the next poll tries again, within the timeout; a 404 ends the wait
+//   with 6, and 401, 403 and other 4xx with their own codes.
+// - Each request is bounded by the time left (at most 30 s per attempt), so
+//   the wait never overruns its timeout by more than one check.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { CpkError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { parseDuration } from '../../parse/duration.js';
+import { readIdList } from '../../parse/ids.js';
+import { action, examples, type RawOptions, type Runtime } from '../action.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../context.js';
+
+export const DEFAULT_WAIT_SECONDS = 300;
+export const DEFAULT_EVERY_SECONDS = 10;
+
+export interface WaitOptions {
+  ids: string[];
+  path: string[];
+  value: string;
+  timeoutSeconds: number;
+  everySeconds: number;
+}
+
+export function parseWaitOptions(
+  ids: string[],
+  raw: RawOptions,
+  globals: { timeoutSeconds: number; timeoutGiven?: boolean | undefined },
+): WaitOptions {
+  const condition = typeof raw.for === 'string' ? raw.for : '';
+  const eq = condition.indexOf('=');
+  if (eq <= 0) throw new UsageError(`--for needs FIELD=VALUE, e.g. --for status=up (got "${condition}")`);
+  const path = condition.slice(0, eq).split('.');
+  if (path.some((p) => p === '')) throw new UsageError(`invalid --for "${condition}": an empty part in the field path`);
+  const everySeconds = raw.every === undefined ? DEFAULT_EVERY_SECONDS : parseDuration(String(raw.every), '--every');
+  if (everySeconds <= 0) throw new UsageError(`invalid --every "${String(raw.every)}": must be more than 0 seconds`);
+  return {
+    ids,
+    path,
+    value: condition.slice(eq + 1),
+    timeoutSeconds: globals.timeoutGiven ? globals.timeoutSeconds : DEFAULT_WAIT_SECONDS,
+    everySeconds,
+  };
+}
+
+export function register(parent: Command, runtime: Runtime): void {
+  const cmd = parent
+    .command('wait')
+    .description('Wait until monitors match a condition (for CI after a deploy); exit 8 on timeout')
+    .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line')
+    .requiredOption(
+      '--for <field=value>',
+      'the condition, on any field path: status=up, paused=false, last_check.status=up',
+    )
+    .option('--every <duration>', `time between checks: 5s, 1m (default ${DEFAULT_EVERY_SECONDS}s)`)
+    .addHelpText(
+      'after',
+      `\n--timeout bounds the whole wait here (a duration: 90s, 5m; default ${DEFAULT_WAIT_SECONDS / 60}m).`,
+    )
+    .action(
+      action(runtime, async (ctx, args, opts) => {
+        const list = await readIdList(args, ctx.io.stdin, 'monitor id');
+        await run(parseWaitOptions(list.ids, opts, ctx.globals), ctx);
+      }),
+    );
+  examples(
+    cmd,
+    'cpk monitors wait mon_123 --for status=up --timeout 5m',
+    'cpk monitors wait mon_1 mon_2 --for last_check.status=up --every 5s',
+  );
+}
+
+function read(value: unknown, path: readonly string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+function text(value: unknown): string {
+  if (value === undefined) return '(absent)';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Server and network failures: the next poll may succeed. */
+function transient(error: unknown): boolean {
+  return error instanceof CpkError && (error.exitCode === ExitCode.FAILURE || error.exitCode === ExitCode.NETWORK);
+}
+
+export async function run(opts: WaitOptions, ctx: Context, deps: { now?: () => number } = {}): Promise<void> {
+  const now = deps.now ?? Date.now;
+  const deadline = now() + opts.timeoutSeconds * 1000;
+  const api = await ctx.api({
+    many: opts.ids.length > 1,
+    attemptSeconds: Math.min(DEFAULT_TIMEOUT_SECONDS, opts.timeoutSeconds),
+  });
+  const last = new Map<string, unknown>();
+  const field = opts.path.join('.');
+  let warned = false;
+  for (;;) {
+    const pending = opts.ids.filter((id) => text(last.get(id)) !== opts.value);
+    const results = await Promise.allSettled(pending.map((id) => api.getMonitor(id)));
+    for (const [i, result] of results.entries()) {
+      const id = pending[i] as string;
+      if (result.status === 'fulfilled') {
+        last.set(id, read(result.value, opts.path));
+        continue;
+      }
+      const error = result.reason;
+      if (ctx.signal?.aborted) throw error;
+      if (!transient(error)) throw error;
+      if (!warned) ctx.out.warn(`${id}: ${(error as Error).message}; checking again in ${opts.everySeconds}s`);
+      warned = true;
+    }
+    const missing = opts.ids.filter((id) => text(last.get(id)) !== opts.value);
+    if (missing.length === 0) {
+      if (ctx.out.json) ctx.out.printJson(opts.ids.map((id) => ({ id, [field]: last.get(id) })));
+      else
+        ctx.out.info(
+          `${opts.ids.length === 1 ? opts.ids[0] : `all ${opts.ids.length} monitors`}: ${field}=${opts.value}`,
+        );
+      return;
+    }
+    const left = deadline - now();
+    if (left <= 0) {
+      const detail = missing
+        .map((id) => `${id} ${field}=${last.has(id) ? text(last.get(id)) : '(not read)'}`)
+        .join(', ');
+      throw new CpkError(
+        `timed out after ${opts.timeoutSeconds}s waiting for ${field}=${opts.value}: ${detail}`,
+        ExitCode.WAIT_TIMEOUT,
+      );
+    }
+    const { pause } = await import('../reports/watch.js');
+    if (!(await pause(Math.min(opts.everySeconds * 1000, left), ctx.signal))) throw new InterruptedError();
+  }
+}
