@@ -22,6 +22,8 @@ export interface GlobalOptions {
   /** --columns: dotted paths. */
   columns?: string[] | undefined;
   timeoutSeconds: number;
+  /** --max-time / CPK_MAX_TIME: seconds for the whole command's network time; undefined: no bound. */
+  maxTimeSeconds?: number | undefined;
   /** Whether --timeout was given (`monitors wait` reads it as the whole wait's bound). */
   timeoutGiven?: boolean;
   /** `--retries N`: retries after the first attempt; undefined when not given (CPK_MAX_ATTEMPTS or the default apply). */
@@ -39,6 +41,26 @@ export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const MAX_TIMEOUT_SECONDS = 86_400;
 
 /** Turns commander's raw global values into GlobalOptions (usage errors on bad input). */
+/** A positive number of seconds, at most MAX_TIMEOUT_SECONDS, or a usage error naming `what`. */
+function parseSeconds(value: unknown, what: string): number {
+  const text = String(value).trim();
+  const n = Number(text);
+  if (text === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIMEOUT_SECONDS) {
+    throw new UsageError(
+      `invalid ${what} "${String(value)}": expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
+    );
+  }
+  return n;
+}
+
+/** --max-time, else CPK_MAX_TIME (empty: unset), else no bound. */
+export function parseMaxTime(flag: unknown, env: Readonly<Record<string, string | undefined>>): number | undefined {
+  if (flag !== undefined) return parseSeconds(flag, '--max-time');
+  const fromEnv = env.CPK_MAX_TIME;
+  if (fromEnv === undefined || fromEnv.trim() === '') return undefined;
+  return parseSeconds(fromEnv, 'CPK_MAX_TIME');
+}
+
 export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
   let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
   if (raw.timeout !== undefined) {
@@ -66,6 +88,7 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
     format,
     columns: parseColumns(raw.columns),
     timeoutSeconds,
+    maxTimeSeconds: raw.maxTime === undefined ? undefined : parseSeconds(raw.maxTime, '--max-time'),
     timeoutGiven: raw.timeout !== undefined,
     retries: raw.retries === undefined ? undefined : parseRetriesFlag(raw.retries),
     debug: raw.debug === true,
@@ -102,6 +125,8 @@ export class Context {
   interruptGraceMs = 2_000;
   /** The OS keychain; tests inject a fake one here. */
   secretStore: SecretStore | undefined;
+  /** --max-time's deadline, set by the first api(): every request of the command shares it. */
+  private deadline: { at: number; seconds: number } | undefined;
   constructor(
     readonly io: IO,
     readonly globals: GlobalOptions,
@@ -142,6 +167,8 @@ export class Context {
   /** Builds the API client: resolves base URL and token first, so a missing token fails before any import. */
   async api(options: ApiOptions = {}): Promise<Api> {
     const attempts = resolveAttempts(this.globals.retries, this.env);
+    const maxTime = this.globals.maxTimeSeconds ?? parseMaxTime(undefined, this.env);
+    if (maxTime !== undefined) this.deadline ??= { at: performance.now() + maxTime * 1000, seconds: maxTime };
     let baseUrl: string;
     let token: string | undefined;
     if (options.credentials) {
@@ -163,6 +190,7 @@ export class Context {
       baseUrl,
       token,
       timeoutMs: (options.attemptSeconds ?? this.globals.timeoutSeconds) * 1000,
+      deadline: this.deadline,
       attempts,
       userAgent: `cpk/${version} node/${process.versions.node}`,
       transport: () => createTransport(env, options.many === true),

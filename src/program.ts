@@ -40,6 +40,10 @@ export function buildProgram(runtime: Runtime): Command {
     .option('--query <expr>', 'JMESPath expression applied to the JSON result; implies --json; a string prints raw')
     .option('--timeout <seconds>', `time limit for each request attempt (default ${DEFAULT_TIMEOUT_SECONDS})`)
     .option(
+      '--max-time <seconds>',
+      "time limit for all of the command's requests, retries and waits included (env CPK_MAX_TIME; default none)",
+    )
+    .option(
       '--retries <n>',
       'retries of a failed request that is safe to repeat (default 2, i.e. 3 attempts; env CPK_MAX_ATTEMPTS counts attempts in all)',
     )

@@ -28,6 +28,12 @@ export interface HttpClientOptions {
   baseUrl: string;
   token?: string | undefined;
   timeoutMs: number;
+  /**
+   * --max-time: the whole command's network time, attempts and waits
+   * included (as curl's --max-time). `at` is a performance.now() value, shared
+   * by every request of the command.
+   */
+  deadline?: { at: number; seconds: number } | undefined;
   attempts?: number;
   userAgent: string;
   transport: () => Promise<Transport>;
@@ -188,6 +194,9 @@ export class HttpClient {
       // Interrupted before this attempt left: send nothing (either transport).
       if (this.options.signal?.aborted) throw new InterruptedError();
       const started = Date.now();
+      const left = this.timeLeft();
+      if (left <= 0) throw this.maxTimeError(method, url, undefined);
+      const attemptMs = Math.min(this.options.timeoutMs, left);
       if (debug) {
         debug(`> ${method} ${url}${attempts > 1 ? ` (attempt ${attempt}/${attempts})` : ''}`);
         for (const [name, value] of Object.entries(headers)) {
@@ -204,7 +213,7 @@ export class HttpClient {
           url,
           headers,
           body,
-          timeoutMs: this.options.timeoutMs,
+          timeoutMs: attemptMs,
           maxBodyBytes: MAX_BODY_BYTES,
           signal: this.options.signal,
         });
@@ -218,8 +227,12 @@ export class HttpClient {
         // POST and PATCH are retried only when no byte of the request left
         // (refused, DNS, a proxy refusing the tunnel): a retry after that
         // could create a second monitor (issue #4).
+        if (failure.kind === 'timeout' && attemptMs < this.options.timeoutMs)
+          throw this.maxTimeError(method, url, 'the last attempt timed out');
         if (retryableFailure(failure.kind, idempotent) && attempt < attempts) {
-          await this.wait(backoffMs(attempt, this.options.random), attempt, sleep, debug);
+          const ms = backoffMs(attempt, this.options.random);
+          if (ms >= this.timeLeft()) throw this.maxTimeError(method, url, `the last attempt failed (${failure.kind})`);
+          await this.wait(ms, attempt, sleep, debug);
           continue;
         }
         throw this.transportError(failure, method, url, idempotent, transport?.proxy);
@@ -243,7 +256,13 @@ export class HttpClient {
               exitCode: ExitCode.FAILURE,
             });
           }
-          await this.wait(retryAfter ?? backoffMs(attempt, this.options.random), attempt, sleep, debug);
+          const ms = retryAfter ?? backoffMs(attempt, this.options.random);
+          if (ms >= this.timeLeft()) {
+            throw failureFromResponse(result, response, {
+              suffix: `; no time left for another attempt within --max-time ${this.options.deadline!.seconds}s`,
+            });
+          }
+          await this.wait(ms, attempt, sleep, debug);
           continue;
         }
         // A POST or PATCH answered with an error status is not retried either;
@@ -255,6 +274,19 @@ export class HttpClient {
       }
       throw failureFromResponse(result, response);
     }
+  }
+
+  /** Milliseconds left before --max-time (Infinity without it). */
+  private timeLeft(): number {
+    const deadline = this.options.deadline;
+    return deadline ? deadline.at - performance.now() : Infinity;
+  }
+
+  private maxTimeError(method: string, url: string, last: string | undefined): NetworkError {
+    return new NetworkError(
+      `${method} ${url} gave up: --max-time ${this.options.deadline!.seconds}s reached${last ? ` (${last})` : ''}`,
+      { hint: 'raise --max-time (CPK_MAX_TIME) or try again later' },
+    );
   }
 
   private async wait(

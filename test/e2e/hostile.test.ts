@@ -103,4 +103,39 @@ describe.concurrent('hostile servers', () => {
       expect(r.ms).toBeLessThan(12_000);
     });
   }
+
+  it('--max-time 1 bounds the whole command: three attempts of --timeout 5 give up after 1 s', async () => {
+    const s = await hostile({ kind: 'silent' });
+    const r = await cpk(['monitors', 'get', 'mon_1', '--timeout', '5', '--max-time', '1'], {
+      CPK_BASE_URL: `${s.url}/v1`,
+    });
+    expectCleanFailure(
+      r,
+      3,
+      /^cpk: GET .*\/v1\/monitors\/mon_1 gave up: --max-time 1s reached \(the last attempt timed out\); raise --max-time \(CPK_MAX_TIME\) or try again later$/,
+    );
+    expect(s.connections).toBe(1);
+    expect(r.ms).toBeLessThan(1_000 + 8_000);
+  });
+
+  it('CPK_MAX_TIME=2: a Retry-After of 20 s is not waited for; the 503 is reported at once', async () => {
+    const s = await hostile({ kind: 'retry-after', value: '20' });
+    const r = await cpk(['monitors', 'get', 'mon_1'], { CPK_BASE_URL: `${s.url}/v1`, CPK_MAX_TIME: '2' });
+    expectCleanFailure(r, 1, /503.*no time left for another attempt within --max-time 2s/);
+    expect(s.requests).toHaveLength(1);
+    expect(r.ms).toBeLessThan(8_000);
+  });
+
+  it('--max-time 0 and CPK_MAX_TIME=soon are usage errors', async () => {
+    const [a, b] = await Promise.all([
+      cpk(['monitors', 'get', 'mon_1', '--max-time', '0'], {}),
+      cpk(['monitors', 'get', 'mon_1'], { CPK_MAX_TIME: 'soon' }),
+    ]);
+    expectCleanFailure(a, 2, /^cpk: invalid --max-time "0": expected a positive number of seconds, at most 86400$/);
+    expectCleanFailure(
+      b,
+      2,
+      /^cpk: invalid CPK_MAX_TIME "soon": expected a positive number of seconds, at most 86400$/,
+    );
+  });
 });
