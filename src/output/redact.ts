@@ -22,6 +22,7 @@ export function registerSecret(secret: string | undefined): void {
 
 export function redactSecrets(text: string): string {
   let out = text;
-  for (const secret of known) if (out.includes(secret)) out = out.split(secret).join('[REDACTED]');
+  for (const secret of known)
+    if (out.includes(secret)) out = out.split(secret).join(secret.startsWith('cpk_') ? 'cpk_[REDACTED]' : '[REDACTED]');
   return out.replace(TOKEN, 'cpk_[REDACTED]').replace(BEARER, '$1[REDACTED]');
 }
