@@ -117,7 +117,9 @@ export const defaultSleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** Which transport failures are worth another attempt, by whether the method may be repeated. */
-function retryableFailure(kind: TransportError['kind'], idempotent: boolean): boolean {
+function retryableFailure(kind: TransportError['kind'], idempotent: boolean, code?: string): boolean {
+  // The proxy's own 403 or 407 (forbidden, credentials wanted) does not change on a retry.
+  if (kind === 'proxy' && (code === 'PROXY_403' || code === 'PROXY_407')) return false;
   // Nothing reached the server: safe for any method (a create cannot be duplicated).
   if (kind === 'connect' || kind === 'proxy') return true;
   // The request may have been applied: only methods that can be repeated.
@@ -229,7 +231,7 @@ export class HttpClient {
         // could create a second monitor (issue #4).
         if (failure.kind === 'timeout' && attemptMs < this.options.timeoutMs)
           throw this.maxTimeError(method, url, 'the last attempt timed out');
-        if (retryableFailure(failure.kind, idempotent) && attempt < attempts) {
+        if (retryableFailure(failure.kind, idempotent, failure.code) && attempt < attempts) {
           const ms = backoffMs(attempt, this.options.random);
           if (ms >= this.timeLeft()) throw this.maxTimeError(method, url, `the last attempt failed (${failure.kind})`);
           await this.wait(ms, attempt, sleep, debug);

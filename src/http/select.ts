@@ -23,7 +23,8 @@ export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string
   const httpProxy = pick('HTTP_PROXY');
   const httpsProxy = pick('HTTPS_PROXY');
   if (!httpProxy && !httpsProxy) return undefined;
-  return { httpProxy, httpsProxy, noProxy: env.no_proxy ?? env.NO_PROXY ?? '' };
+  // `||`: an empty no_proxy= does not hide NO_PROXY (issue 12 item 15).
+  return { httpProxy, httpsProxy, noProxy: env.no_proxy || env.NO_PROXY || '' };
 }
 
 export function chooseTransport(env: Env, many: boolean): TransportKind {

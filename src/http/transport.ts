@@ -111,9 +111,14 @@ export function classify(error: unknown, phase: 'request' | 'body'): TransportEr
   // undici's ProxyAgent: the proxy answered the CONNECT with something other than 200.
   const proxyStatus = /^Proxy response \((\d{3})\) !== 200/.exec(message);
   if (proxyStatus)
-    return new TransportError('proxy', `the proxy answered ${proxyStatus[1]} to the tunnel request`, code, {
-      cause: error,
-    });
+    return new TransportError(
+      'proxy',
+      `the proxy answered ${proxyStatus[1]} to the tunnel request`,
+      `PROXY_${proxyStatus[1]}`,
+      {
+        cause: error,
+      },
+    );
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT') {
     return new TransportError('timeout', message, code, { cause: error });
   }

@@ -57,7 +57,13 @@ export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeo
   const undici = load('undici') as typeof import('undici');
   const request = undici.Dispatcher.prototype.request as unknown as RequestFn;
   const Proxied: typeof EnvHttpProxyAgent = undici.EnvHttpProxyAgent;
-  return { dispatcher: proxy ? new Proxied({ ...proxy, ...options }) : new undici.Agent(options), request };
+  // proxyTunnel false: an http:// target goes to the proxy as a forward
+  // (absolute-URI) request, as curl -x does; CONNECT only for https (squid and
+  // tinyproxy refuse CONNECT to port 80 by default; issue 12 item 14).
+  return {
+    dispatcher: proxy ? new Proxied({ ...proxy, ...options, proxyTunnel: false }) : new undici.Agent(options),
+    request,
+  };
 }
 
 export function createUndiciTransport(env: Env): Transport {
@@ -73,6 +79,33 @@ export function createUndiciTransport(env: Env): Transport {
         .filter(Boolean)
         .join(', ')
     : undefined;
+
+  /** A connection refused by the proxy itself (its host and port), as the proxy's failure rather than the target's. */
+  function refusedProxy(error: unknown): TransportError | undefined {
+    if (!proxy) return undefined;
+    const err = error as { code?: string; address?: string; port?: number };
+    if (err?.code !== 'ECONNREFUSED' || err.port === undefined) return undefined;
+    for (const raw of [proxy.httpsProxy, proxy.httpProxy]) {
+      if (!raw) continue;
+      try {
+        const u = new URL(raw);
+        const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+        const host = u.hostname.replace(/^\[|\]$/g, '');
+        if (port === err.port && (err.address === undefined || err.address === host || host === 'localhost'))
+          return new TransportError(
+            'proxy',
+            `the proxy ${showProxy(raw)} refused the connection (ECONNREFUSED)`,
+            'ECONNREFUSED',
+            {
+              cause: error,
+            },
+          );
+      } catch {
+        // a proxy URL that does not parse: undici reported it already
+      }
+    }
+    return undefined;
+  }
 
   async function send(req: TransportRequest): Promise<TransportResponse> {
     undici ??= loadUndici(proxy, req.timeoutMs);
@@ -118,7 +151,7 @@ export function createUndiciTransport(env: Env): Transport {
         pending.catch(() => {});
         res = await Promise.race([pending, expired]);
       } catch (error) {
-        throw fail(error, 'request');
+        throw refusedProxy(error) ?? fail(error, 'request');
       }
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(res.headers)) {

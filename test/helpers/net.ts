@@ -52,7 +52,9 @@ async function listen(server: Server | NetServer): Promise<number> {
 }
 
 /** A forward proxy on loopback. `refuseConnect` answers every CONNECT with that status instead of tunnelling. */
-export async function startTestProxy(options: { refuseConnect?: number } = {}): Promise<Running & { seen: Seen[] }> {
+export async function startTestProxy(
+  options: { refuseConnect?: number; connectPorts?: number[] } = {},
+): Promise<Running & { seen: Seen[] }> {
   const seen: Seen[] = [];
   const server = createHttpServer((req, res) => {
     seen.push({ method: req.method ?? '', target: req.url ?? '', headers: req.headers });
@@ -71,6 +73,11 @@ export async function startTestProxy(options: { refuseConnect?: number } = {}): 
       return;
     }
     const [host, port] = (req.url ?? '').split(':');
+    // Like squid's and tinyproxy's `ConnectPort 443`: tunnels to other ports refused.
+    if (options.connectPorts && !options.connectPorts.includes(Number(port))) {
+      client.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     const upstream = connect(Number(port), host ?? '127.0.0.1', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.write(head);
