@@ -78,7 +78,17 @@ export class Api {
 
   async createMonitor(input: MonitorInput): Promise<MonitorRef> {
     const res = await this.#http.request(endpoints.createMonitor(input));
-    const ref = expectMonitorRef(res);
+    let ref: MonitorRef;
+    try {
+      ref = expectMonitorRef(res);
+    } catch (error) {
+      // A 2xx to a create without a usable body: the monitor was most likely made.
+      throw new ApiError(
+        `${(error as Error).message}; the service answered ${res.status}, so the monitor was probably created, but cpk cannot tell its id: look for it before creating it again`,
+        { status: res.status, method: res.method, url: res.url, requestId: res.requestId },
+        { exitCode: ExitCode.FAILURE },
+      );
+    }
     this.observer?.seen({ ...ref, name: ownField(ref, 'name') ?? input.name });
     return ref;
   }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { endpoints, type MonitorRef } from '../../api/client.js';
-import { UsageError } from '../../errors.js';
+import { CpkError, ExitCode, UsageError } from '../../errors.js';
 import { readAll } from '../../io.js';
 import type { JsonObject } from '../../parse/fields.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
@@ -118,7 +118,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const created = await ctx.out.spin('Creating monitor', () => api.createMonitor(opts.body));
   if (ctx.out.json) ctx.out.printJson(created);
-  else if (opts.quiet) ctx.out.printLine(created.id);
+  else if (opts.quiet) ctx.out.printLine(quietId(created.id));
   else await ctx.out.printDetail(created);
 }
 
@@ -148,7 +148,7 @@ export async function runBulkCreate(opts: BulkCreateOptions, ctx: Context): Prom
   if (ctx.out.json) {
     ctx.out.printJson(created);
   } else if (opts.quiet) {
-    for (const c of created) ctx.out.printLine(c.id);
+    for (const c of created) ctx.out.printLine(quietId(c.id));
   } else if (created.length > 0) {
     await ctx.out.printRows(
       ['id', 'status'],
@@ -156,4 +156,19 @@ export async function runBulkCreate(opts: BulkCreateOptions, ctx: Context): Prom
     );
   }
   bulk.finish({ noun: 'monitors', verb: 'created' });
+}
+
+/**
+ * An id for `-q`, one per line: an id holding a line break or another control
+ * character would read as two ids (or corrupt a terminal), so it is refused
+ * (exit 1) rather than printed; the monitor exists, and --json shows it escaped.
+ */
+export function quietId(id: string): string {
+  // eslint-disable-next-line no-control-regex -- exactly what is refused
+  if (/[\u0000-\u001f\u007f]/.test(id))
+    throw new CpkError(
+      `the service answered with the id ${JSON.stringify(id)}, which holds control characters; not printed with -q (the monitor was created: --json shows it escaped)`,
+      ExitCode.FAILURE,
+    );
+  return id;
 }
