@@ -8,6 +8,7 @@ import type { SecretStore } from './config/keychain.js';
 import type { Session } from './config/session.js';
 import { ApiError, CpkError, InterruptedError, NetworkError, UsageError } from './errors.js';
 import { DEFAULT_BASE_URL } from './config/base-url.js';
+import { registerSecret } from './output/redact.js';
 import { version } from './version.js';
 import { parseRetriesFlag, resolveAttempts } from './config/attempts.js';
 import { isMachineFormat, parseColumns, parseFormat, type OutputFormat } from './output/format.js';
@@ -172,12 +173,14 @@ export class Context {
     let token: string | undefined;
     if (options.credentials) {
       ({ baseUrl, token } = options.credentials);
+      registerSecret(token);
     } else {
       const session = await this.session({ anonymous: options.anonymous });
       if (!options.anonymous && session.tokenProblem) throw session.tokenProblem;
       baseUrl = session.baseUrl.value;
       token = session.token?.value;
       this.target = { baseUrl, tokenSource: session.token?.source };
+      registerSecret(token);
     }
     const [{ HttpClient }, { Api }] = await Promise.all([import('./http/client.js'), import('./api/client.js')]);
     const env = this.env;

@@ -20,7 +20,8 @@ export function describeError(error: unknown): ErrorReport {
       message: error.hint ? `${base}; ${redactSecrets(sanitizeLine(error.hint))}` : base,
       exitCode: error.exitCode,
       status: api && api.status > 0 ? api.status : null,
-      requestId: api?.requestId ?? null,
+      // A request id is server text: it may echo the token (a hostile or broken server).
+      requestId: api?.requestId === undefined ? null : redactSecrets(sanitizeLine(api.requestId)),
     };
   }
   const message = error instanceof Error ? error.message : String(error);

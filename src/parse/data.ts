@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { readAll } from '../io.js';
 import { isPlainObject, type JsonObject } from './fields.js';
+import { describeJsonError } from '../config/file.js';
 
 /**
  * `--data`: a JSON object literal, `@path` to read one from a file, or `-` for
@@ -40,7 +41,8 @@ export async function parseJsonFlag(
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--data ${source} is not valid JSON: ${(error as Error).message}`);
+    // By line and column, never quoting the text: a file may hold a token.
+    throw new UsageError(`--data ${source} ${describeJsonError(text, error)}`);
   }
   return { parsed, source };
 }

@@ -40,7 +40,10 @@ export function parseRecords(text: string, source: string): SourcedRecord[] {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new UsageError(`${source} ${label} is not valid JSON: ${(error as Error).message}; nothing was sent`);
+      // The column, never the text: a file may hold a secret.
+      const column = /at position (\d+)/.exec((error as Error).message)?.[1];
+      const where = column === undefined ? '' : ` (column ${Number(column) + 1})`;
+      throw new UsageError(`${source} ${label} is not valid JSON${where}; nothing was sent`);
     }
     if (!isPlainObject(value)) throw new UsageError(`${source} ${label} is not a JSON object; nothing was sent`);
     records.push({ label, position: index + 1, value });

@@ -213,7 +213,7 @@ describe('monitors create --from', () => {
     const sent = f.mark();
     const r = await f.cpk(['monitors', 'create', '--from', '-'], { input: '{"name":"ok"}\n{"name": oops}\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^cpk: --from stdin line 2 is not valid JSON: .+; nothing was sent\n$/);
+    expect(r.stderr).toMatch(/^cpk: --from stdin line 2 is not valid JSON( \(column \d+\))?; nothing was sent\n$/);
     expect(sent()).toEqual([]);
   });
 
