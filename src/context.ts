@@ -185,7 +185,7 @@ export class Context {
     const [{ HttpClient }, { Api }] = await Promise.all([import('./http/client.js'), import('./api/client.js')]);
     const env = this.env;
     const { chooseTransport, createTransport } = await import('./http/select.js');
-    chooseTransport(env, options.many === true); // a bad CPK_TRANSPORT is a usage error before anything is sent
+    chooseTransport(env, options.many === true, baseUrl); // a bad CPK_TRANSPORT is a usage error before anything is sent
     const http = new HttpClient({
       baseUrl,
       token,
@@ -193,7 +193,7 @@ export class Context {
       deadline: this.deadline,
       attempts,
       userAgent: `cpk/${version} node/${process.versions.node}`,
-      transport: () => createTransport(env, options.many === true),
+      transport: () => createTransport(env, options.many === true, baseUrl),
       debug: this.globals.debug ? (line) => this.out.debug(line) : undefined,
       signal: options.signal ?? this.signal,
     });

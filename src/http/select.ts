@@ -27,8 +27,46 @@ export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string
   return { httpProxy, httpsProxy, noProxy: env.no_proxy || env.NO_PROXY || '' };
 }
 
-export function chooseTransport(env: Env, many: boolean): TransportKind {
-  if (proxySettings(env)) return 'undici';
+/**
+ * Whether a request to `url` goes through a proxy: a variable for its scheme
+ * (HTTP_PROXY also carries https:// without HTTPS_PROXY) and no NO_PROXY entry
+ * matching its host (and port when the entry names one), as undici matches them.
+ */
+export function proxiedFor(env: Env, url: string | undefined): boolean {
+  const settings = proxySettings(env);
+  if (!settings) return false;
+  if (url === undefined) return true;
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return true;
+  }
+  const secure = target.protocol === 'https:';
+  if (!(secure ? settings.httpsProxy || settings.httpProxy : settings.httpProxy)) return false;
+  const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const port = Number(target.port || (secure ? 443 : 80));
+  for (const raw of settings.noProxy.split(/[,\s]+/)) {
+    const entry = raw.trim().toLowerCase();
+    if (!entry) continue;
+    if (entry === '*') return false;
+    const match = /^(.*?)(?::(\d+))?$/.exec(entry)!;
+    const name = match[1]!.replace(/^\*?\./, '').replace(/^\[|\]$/g, '');
+    if (match[2] && Number(match[2]) !== port) continue;
+    if (host === name || host.endsWith(`.${name}`)) return false;
+  }
+  return true;
+}
+
+/** The env without proxy variables: a host NO_PROXY bypasses costs no proxy set-up. */
+function withoutProxies(env: Env): Env {
+  const out: Record<string, string | undefined> = { ...env };
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy']) delete out[name];
+  return out;
+}
+
+export function chooseTransport(env: Env, many: boolean, url?: string): TransportKind {
+  if (proxiedFor(env, url)) return 'undici';
   const forced = env.CPK_TRANSPORT;
   if (forced) {
     if (forced !== 'node' && forced !== 'undici')
@@ -38,7 +76,11 @@ export function chooseTransport(env: Env, many: boolean): TransportKind {
   return many ? 'undici' : 'node';
 }
 
-export async function createTransport(env: Env, many: boolean): Promise<Transport> {
+export async function createTransport(env: Env, many: boolean, url?: string): Promise<Transport> {
+  // Lazy proxies (issue 12 item 15): a base URL that no proxy applies to
+  // (NO_PROXY, or no variable for its scheme) is served as without a proxy,
+  // so it loads neither undici's index nor its proxy agent.
+  if (proxySettings(env) && !proxiedFor(env, url)) env = withoutProxies(env);
   if (chooseTransport(env, many) === 'node') return (await import('./node-transport.js')).createNodeTransport();
   return (await import('./undici-transport.js')).createUndiciTransport(env);
 }

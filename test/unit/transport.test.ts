@@ -6,7 +6,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createUndiciTransport } from '../../src/http/undici-transport.js';
 import { createNodeTransport } from '../../src/http/node-transport.js';
-import { proxySettings } from '../../src/http/select.js';
+import { chooseTransport, proxiedFor, proxySettings } from '../../src/http/select.js';
 import { classify, TransportError } from '../../src/http/transport.js';
 
 type Handler = (res: ServerResponse) => void;
@@ -163,6 +163,29 @@ describe('a signal aborted before the send', () => {
       await transport.close();
     }
     expect(arrived).toBe(0);
+  });
+});
+
+describe('proxiedFor and the lazy proxy (issue 12 item 15)', () => {
+  const env = { HTTPS_PROXY: 'http://proxy:3128', NO_PROXY: 'example.com, 127.0.0.1:4010,*.corp' };
+  it.each([
+    ['https://api.example.com/v1', false],
+    ['https://example.com/v1', false],
+    ['https://notexample.com/v1', true],
+    ['http://127.0.0.1:4010/v1', false],
+    ['http://127.0.0.1:4011/v1', false],
+    ['https://127.0.0.1:4010/v1', false],
+    ['https://127.0.0.1:443/v1', true],
+    ['https://a.corp/v1', false],
+  ])('%s proxied: %s', (url, proxied) => {
+    // http://127.0.0.1:4011: no HTTP_PROXY, so no proxy for http:// at all.
+    expect(proxiedFor(env, url)).toBe(proxied);
+  });
+
+  it('a bypassed host keeps the transport it would have without a proxy', () => {
+    expect(chooseTransport(env, false, 'https://api.example.com/v1')).toBe('node');
+    expect(chooseTransport(env, false, 'https://other.example.org/v1')).toBe('undici');
+    expect(proxiedFor({ HTTP_PROXY: 'http://p:1', NO_PROXY: '*' }, 'http://x/v1')).toBe(false);
   });
 });
 
