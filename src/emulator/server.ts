@@ -47,6 +47,8 @@ export interface EmulatorOptions {
    * and on close.
    */
   persistFile?: string;
+  /** How many requests the log keeps (default REQUEST_LOG_LIMIT). */
+  requestLogLimit?: number;
 }
 
 export interface Emulator {
@@ -64,6 +66,9 @@ export interface Emulator {
 
 const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
 const ADMIN_DOCUMENT_PATH = `${ADMIN_PREFIX}/openapi.json`;
+/** The request log is a ring of the last requests, each body cut at this many characters: bounded memory. */
+export const REQUEST_LOG_LIMIT = 10_000;
+export const REQUEST_LOG_BODY_CHARS = 16 * 1024;
 
 function checkOptions(opts: EmulatorOptions): void {
   const { port, latencyMs, failRate, adminSecret, host } = opts;
@@ -99,6 +104,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const random = opts.random ?? Math.random;
   const log = opts.log;
 
+  const logLimit = opts.requestLogLimit ?? REQUEST_LOG_LIMIT;
   const store = new Store(opts.random);
   const persist = opts.persistFile === undefined ? undefined : await persistence(opts.persistFile, store);
   const faults = new FaultQueue();
@@ -135,7 +141,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       area === 'document' || area === 'api'
         ? { method, path: rawUrl, headers: { ...req.headers }, body: '', receivedAt: Date.now() }
         : undefined;
-    if (record) requests.push(record);
+    if (record) {
+      requests.push(record);
+      // A ring: the log keeps the last REQUEST_LOG_LIMIT requests (trimmed in batches, linear overall).
+      if (requests.length > logLimit + Math.ceil(logLimit / 10)) requests.splice(0, requests.length - logLimit);
+    }
 
     let outcome: string | undefined; // log label for answers that are not a normal response
     if (log) {
@@ -150,7 +160,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
 
     const body = await readBody(req);
-    if (record) record.body = body.text;
+    if (record)
+      record.body =
+        body.text.length > REQUEST_LOG_BODY_CHARS
+          ? `${body.text.slice(0, REQUEST_LOG_BODY_CHARS)}…(truncated, ${body.text.length} characters)`
+          : body.text;
     if (closed || req.socket.destroyed) return;
 
     if (area === 'outside') return sendError(res, 404, 'not found');

@@ -25,9 +25,31 @@ export type Result<T> = { ok: true; value: T } | { ok: false; status: 400 | 422;
 
 const fail = <T>(status: 400 | 422, message: string): Result<T> => ({ ok: false, status, message });
 
+/** The deepest nesting a request body may have (deeper is 400, before anything is stored). */
+export const MAX_BODY_DEPTH = 64;
+
+/** How deeply a JSON text nests arrays and objects (a linear scan; strings skipped). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) max = Math.max(max, ++depth);
+    else if (c === 125 || c === 93) depth--;
+  }
+  return max;
+}
+
 /** Parses a request body that must be a JSON object (400 otherwise). */
 export function parseJsonObject(text: string): Result<Record<string, unknown>> {
   if (text.trim() === '') return fail(400, 'request body is empty; expected a JSON object');
+  if (jsonDepth(text) > MAX_BODY_DEPTH) return fail(400, `request body nests deeper than ${MAX_BODY_DEPTH} levels`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
