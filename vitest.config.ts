@@ -1,13 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 // Two projects in one run: everything, with cpk choosing its transport
-// (node:http for one request, undici for many), and the end-to-end suite again
-// with CPK_TRANSPORT=undici, so both transports pass every end-to-end test
+// (node:http for one request, undici for many), and test/e2e/ again with
+// CPK_TRANSPORT=undici, so both transports pass every test of the HTTP path:
+// requests and answers, errors, retries, timeouts, hostile servers, proxies
 // (README, "Performance"). One run lets the two overlap while tests wait on
-// the CLI processes they spawn. End-to-end tests that do not depend on the
-// transport (rendering, completion, help, manifests' local logic) live in
-// test/cli/ and run once, in the auto project, to keep `npm test` under two
-// minutes on two cores.
+// the CLI processes they spawn. End-to-end tests that the transport cannot
+// change live in test/cli/ and run once, to keep `npm test` under two minutes
+// on two cores: rendering, completion, help, config files and sign-in,
+// manifests and bulk commands (these always use undici: they ask for `many`).
 export default defineConfig({
   test: {
     testTimeout: 20_000,

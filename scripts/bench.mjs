@@ -19,7 +19,7 @@ const outFile = outIndex >= 0 ? args[outIndex + 1] : undefined;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/cpk.js');
 const node = process.execPath;
-const RUNS = quick ? 2 : 30;
+const RUNS = quick ? 1 : 30;
 const BULK_RUNS = quick ? 1 : 5;
 const BULK_IDS = quick ? 20 : 1000;
 // Monitors as code (issue 15): entries per manifest, and runs of each comparison.
