@@ -4,6 +4,7 @@
 // One attempt is bounded as a whole by one timer: connect, headers and every
 // byte of the body, so a server that stalls mid-body cannot stretch it.
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { setOwn } from '../parse/fields.js';
 import { proxySettings, type Env } from './select.js';
@@ -42,6 +43,7 @@ interface UndiciParts {
  * files are reachable; if a release moves them, cpk falls back to the index.
  */
 export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeoutMs = 10_000): UndiciParts {
+  baselineWasmOnly();
   const load = createRequire(import.meta.url);
   // connect.timeout bounds the TCP connect and the TLS handshake: undici's
   // default is 10 s whatever --timeout says (issue 12 item 2).
@@ -64,6 +66,20 @@ export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeo
     dispatcher: proxy ? new Proxied({ ...proxy, ...options, proxyTunnel: false }) : new undici.Agent(options),
     request,
   };
+}
+
+/**
+ * undici parses HTTP/1.1 with llhttp compiled to WebAssembly at the first
+ * connection. On Node 20, V8 then optimizes the whole module with TurboFan on
+ * a background thread, and the process cannot exit until that is done: every
+ * command that used undici (bulk, manifests, proxies) waited ~120 ms after
+ * its last byte of output, twice the cost of the request itself. Liftoff, the
+ * baseline compiler, parses our small answers as fast as anyone needs, and
+ * leaves nothing behind. The flag is read when a module is compiled, so it
+ * must be set before undici's first connection; cpk runs no other WebAssembly.
+ */
+export function baselineWasmOnly(): void {
+  setFlagsFromString('--liftoff-only');
 }
 
 export function createUndiciTransport(env: Env): Transport {

@@ -1,0 +1,65 @@
+// What a command loads: heavy and stateful modules only where they are used
+// (README, "Performance"). Runs the built CLI with a preload that records every
+// require and every package import.
+import { describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { useEmulator } from '../helpers/emulator.js';
+
+const PRELOAD = resolve(import.meta.dirname, '../fixtures/record-loads.cjs');
+const f = useEmulator();
+
+async function loads(args: string[]): Promise<string[]> {
+  // The automatic transport choice, whatever the suite's CPK_TRANSPORT.
+  const r = await f.cpk(args, { nodeArgs: ['-r', PRELOAD], env: { CPK_TRANSPORT: undefined } });
+  const line = r.stderr.split('\n').find((l) => l.startsWith('LOADED '));
+  expect(line, r.stderr).toBeDefined();
+  return JSON.parse(line!.slice('LOADED '.length)) as string[];
+}
+
+const HEAVY = [
+  'undici',
+  'undici/lib/dispatcher/agent.js',
+  'conf',
+  '@napi-rs/keyring',
+  'proper-lockfile',
+  'ora',
+  'cli-table3',
+  'chalk',
+  'jmespath',
+  'yaml',
+  'ajv',
+  'child_process',
+  // node:crypto is not here: on Node 20 bin/load.cjs hashes the bundle (0.5 ms)
+  // to key this machine's compile cache.
+  'readline',
+];
+
+describe('start-up', () => {
+  it.each([[['--help']], [['monitors', '--help']], [['--version']]])(
+    '%j loads none of the heavy modules',
+    async (args) => {
+      const loaded = await loads(args);
+      for (const name of HEAVY) expect(loaded, name).not.toContain(name);
+    },
+  );
+
+  it('one `monitors get --json` loads no HTTP library, config library, keychain or widget', async () => {
+    const id = (await f.cpk(['monitors', 'create', '--name', 'startup', '-q'])).stdout.trim();
+    const loaded = await loads(['monitors', 'get', id, '--json']);
+    for (const name of HEAVY) expect(loaded, name).not.toContain(name);
+    expect(loaded).toContain('http');
+  });
+
+  it('several ids use the undici keep-alive pool', async () => {
+    const id = (await f.cpk(['monitors', 'create', '--name', 'startup', '-q'])).stdout.trim();
+    const loaded = await loads(['monitors', 'get', id, id, '--json']);
+    // The Agent and request API alone, not undici's index (src/http/undici-transport.ts).
+    expect(loaded).toContain('undici/lib/dispatcher/agent.js');
+    expect(loaded).not.toContain('undici');
+    // llhttp is compiled by the baseline compiler only: with TurboFan, Node 20
+    // waits ~120 ms at exit for the background optimization (baselineWasmOnly).
+    expect(loaded).toContain('wasm');
+    expect(loaded.indexOf('v8:--liftoff-only')).toBeGreaterThanOrEqual(0);
+    expect(loaded.indexOf('v8:--liftoff-only')).toBeLessThan(loaded.indexOf('wasm'));
+  });
+});
