@@ -14,6 +14,11 @@
 //   V8 itself checks only its version and the source's length: a cache from
 //   another Node build with the same V8 can crash it, and one from an edited
 //   bundle of the same length runs the old code. The key rules out both.
+// - The bundle's content hash (SHA-256) is remembered for the bundle's exact
+//   stat signature (device, inode, size, and mtime and ctime in nanoseconds),
+//   as git's index remembers blob hashes: loading node:crypto and hashing
+//   580 KB cost ~6 ms, a tenth of `cpk --help`. Any write to the file changes
+//   its ctime, which no tool can set back, so an edit is always re-hashed.
 // - A cache V8 rejects, or one that cannot be read or written, is ignored:
 //   cpk runs normally and writes a fresh one (atomically: a temporary file
 //   renamed into place) after the command has run.
@@ -72,7 +77,6 @@ function load(env = process.env) {
   if (!dynamicImport) return { cli: require(BUNDLE), cache: 'none', save: noop };
 
   const source = fs.readFileSync(BUNDLE, 'utf8');
-  const crypto = require('node:crypto');
   let binary = '';
   try {
     const st = fs.statSync(process.execPath);
@@ -80,13 +84,9 @@ function load(env = process.env) {
   } catch {
     // An execPath that cannot be read: the version and path still key the cache.
   }
-  const key = crypto
-    .createHash('sha256')
-    .update(`${process.version}\0${process.arch}\0${process.execPath}\0${binary}\0`)
-    .update(source)
-    .digest('hex')
-    .slice(0, 32);
   const dir = cacheDir(env);
+  const memo = contentHash(dir, source);
+  const key = `${memo.hash.slice(0, 24)}${fnv64(`${process.version}\0${process.arch}\0${process.execPath}\0${binary}`)}`;
   const file = path.join(dir, `v8-${key}.cache`);
   const header = Buffer.from(`cpk-v8-cache ${key}\n`);
   let cachedData;
@@ -115,17 +115,11 @@ function load(env = process.env) {
   script.runInThisContext()(mod.exports, createRequire(BUNDLE), mod, BUNDLE, path.dirname(BUNDLE));
   const cache = cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
   const save = async () => {
+    memo.save();
     if (cache === 'hit') return;
     try {
       const data = script.createCachedData();
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const temp = path.join(dir, `.v8-${key}.${process.pid}.${Date.now()}.tmp`);
-      try {
-        fs.writeFileSync(temp, Buffer.concat([header, data]), { mode: 0o600 });
-        fs.renameSync(temp, file);
-      } finally {
-        fs.rmSync(temp, { force: true });
-      }
+      writeAtomic(dir, file, Buffer.concat([header, data]));
       prune(dir, file);
     } catch {
       // No cache is a slower start, never a failure.
@@ -134,12 +128,70 @@ function load(env = process.env) {
   return { cli: mod.exports, cache, save, script, file };
 }
 
-/** Keeps the three most recent caches (other bundles and Nodes); never fails. */
-function prune(dir, keep) {
+/** Writes `file` in `dir` through a temporary file renamed into place; throws on failure. */
+function writeAtomic(dir, file, data) {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    fs.writeFileSync(temp, data, { mode: 0o600 });
+    fs.renameSync(temp, file);
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+}
+
+/** 64-bit FNV-1a of a short string, as 16 hex digits (two 32-bit lanes). */
+function fnv64(text) {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (a >>> 15);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * The SHA-256 of the bundle, from the memo file for its stat signature when
+ * that file names the same signature; else computed (and save() records it).
+ */
+function contentHash(dir, source) {
+  let signature = '';
+  try {
+    const st = fs.statSync(BUNDLE, { bigint: true });
+    signature = `${BUNDLE}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    // No signature: hash every time.
+  }
+  const file = path.join(dir, `bundle-${fnv64(signature)}.sha256`);
+  if (signature) {
+    try {
+      const [line, hash] = fs.readFileSync(file, 'utf8').split('\n');
+      if (line === signature && /^[0-9a-f]{64}$/.test(hash)) return { hash, save: () => {} };
+    } catch {
+      // No memo yet, or an unreadable one.
+    }
+  }
+  const hash = require('node:crypto').createHash('sha256').update(source).digest('hex');
+  const save = () => {
+    if (!signature) return;
+    try {
+      writeAtomic(dir, file, `${signature}\n${hash}\n`);
+      prune(dir, file, /^bundle-[0-9a-f]+\.sha256$/);
+    } catch {
+      // No memo is a slower start, never a failure.
+    }
+  };
+  return { hash, save };
+}
+
+/** Keeps the three most recent caches (other bundles and Nodes), or memos; never fails. */
+function prune(dir, keep, pattern = /^v8-[0-9a-f]+\.cache$/) {
   try {
     const caches = fs
       .readdirSync(dir)
-      .filter((n) => /^v8-[0-9a-f]+\.cache$/.test(n))
+      .filter((n) => pattern.test(n))
       .map((n) => path.join(dir, n))
       .filter((p) => p !== keep)
       .map((p) => ({ p, t: fs.statSync(p).mtimeMs }))

@@ -45,8 +45,6 @@ export function processIO(): IO {
   // pipe, the command's own result for a write, 74 for a failed write).
   const stdoutFailure = new StdoutFailure();
   process.stdout.on('error', (error: NodeJS.ErrnoException) => stdoutFailure.fail(error));
-  // stderr has no one left to tell: its failures are dropped.
-  process.stderr.on('error', () => {});
   const stdout: Writer = {
     write(chunk: string) {
       if (stdoutFailure.error) return false;
@@ -58,14 +56,30 @@ export function processIO(): IO {
       }
     },
   };
+  // stdin and stderr are made on first use: creating a stream loads Node's
+  // stream modules (~3 ms), which `cpk --help` or a quiet success never needs.
+  let stderrReady = false;
   return {
     stdout,
     // The real stream: the spinner and prompts need one.
-    stderr: process.stderr,
-    stdin: process.stdin,
-    stdinIsTTY: process.stdin.isTTY === true,
+    get stderr() {
+      if (!stderrReady) {
+        stderrReady = true;
+        // stderr has no one left to tell: its failures are dropped.
+        process.stderr.on('error', () => {});
+      }
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+    get stdinIsTTY() {
+      return process.stdin.isTTY === true;
+    },
     stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
+    get stderrIsTTY() {
+      return process.stderr.isTTY === true;
+    },
     stdoutColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
     env: process.env,
     stdoutFailure,

@@ -213,7 +213,10 @@ export class Output {
 
   /** This IO with stderr going through toStderr, for the helpers that write to an IO. */
   private guardedStderr(): IO {
-    return { ...this.io, stderr: { write: (text: string) => this.toStderr(text) } };
+    // Not a spread: that would make the lazy stdin stream (src/io.ts).
+    const io = Object.create(this.io) as IO;
+    Object.defineProperty(io, 'stderr', { value: { write: (text: string) => this.toStderr(text) } });
+    return io;
   }
 
   /** The one writer of stderr text: escape sequences and control characters out, secrets masked. */

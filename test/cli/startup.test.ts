@@ -43,6 +43,15 @@ describe('start-up', () => {
     },
   );
 
+  it('after the first run, --help loads no crypto, no fs/promises and no stdin stream (bin/load.cjs remembers the bundle hash)', async () => {
+    await loads(['--help']); // the first run of this bundle in this cache directory may hash it
+    const loaded = await loads(['--help']);
+    expect(loaded).not.toContain('builtin:crypto');
+    expect(loaded).not.toContain('builtin:fs/promises');
+    expect(loaded).not.toContain('process.stdin');
+    expect(loaded).toContain('builtin:path'); // the check sees Node's own modules
+  });
+
   it('one `monitors get --json` loads no HTTP library, config library, keychain or widget', async () => {
     const id = (await f.cpk(['monitors', 'create', '--name', 'startup', '-q'])).stdout.trim();
     const loaded = await loads(['monitors', 'get', id, '--json']);

@@ -148,6 +148,13 @@ describe('the compile cache (bin/load.cjs): made on this machine, never shipped,
       expect(await help(edited, env)).toBe(editedHelp);
       expect(await help(dir, env)).toBe(original);
     }
+    // The same bundle file edited in place, same length, after its hash was
+    // remembered: its stat signature changed, so it is hashed again.
+    const inPlace = install();
+    expect(await help(inPlace, env)).toBe(original);
+    const bundle = join(inPlace, 'dist/cli.cjs');
+    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('List, create, show', 'LIST, create, show'));
+    expect(await help(inPlace, env)).toBe(editedHelp);
     // Unwritable: the cache directory is a file.
     const file = join(mkdtempSync(join(tmpdir(), 'cpk-cc-')), 'not-a-dir');
     writeFileSync(file, 'x');
