@@ -67,7 +67,7 @@ function readText(file: string): string | undefined {
 }
 
 /**
- * Tightens a config file that others can read or write to 0600 (issue 3:
+ * Tightens a config file that others can read to 0600 (issue 3:
  * repair the mode of an existing file that is wider). Only called on a file
  * that parsed: a broken file is left exactly as it was.
  */
@@ -91,9 +91,71 @@ export function repairFileMode(file: string, warn?: (text: string) => void): voi
   }
 }
 
+export interface TrustProblem {
+  problem: string;
+  fix: string;
+}
+
+const octal = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');
+
+/**
+ * Why the config file cannot be trusted, if it cannot (issue 12 item 8): as
+ * ssh does with its keys, a file or directory owned by another user (not you,
+ * not root), or that others can write (a directory without the sticky bit),
+ * could have been planted by another local user with a base URL of theirs, to
+ * receive your CPK_TOKEN. `owners` are the trusted owners (you and root).
+ */
+export function trustProblem(
+  file: string,
+  dir: string,
+  owners: readonly number[] = typeof process.getuid === 'function' ? [process.getuid(), 0] : [],
+): TrustProblem | undefined {
+  if (process.platform === 'win32' || owners.length === 0) return undefined;
+  const stat = (path: string) => {
+    try {
+      return statSync(path);
+    } catch {
+      return undefined;
+    }
+  };
+  const fileStat = stat(file);
+  if (!fileStat) return undefined;
+  const why = 'another local user could have written a base URL of theirs into it, to receive your token';
+  if (!owners.includes(fileStat.uid))
+    return {
+      problem: `is owned by another user (uid ${fileStat.uid}): ${why}; cpk has not used it`,
+      fix: `check it, then make it yours: sudo chown "$(id -u)" "${file}"`,
+    };
+  if ((fileStat.mode & 0o022) !== 0)
+    return {
+      problem: `is writable by others (mode ${octal(fileStat.mode)}): ${why}; cpk has not used it`,
+      fix: `check it, then run chmod 600 "${file}"`,
+    };
+  const dirStat = stat(dir);
+  if (!dirStat) return undefined;
+  if (!owners.includes(dirStat.uid))
+    return {
+      problem: `is in a directory owned by another user (${dir}, uid ${dirStat.uid}), who could replace it; cpk has not used it`,
+      fix: `keep the config in a directory of your own (CPK_CONFIG_DIR)`,
+    };
+  if ((dirStat.mode & 0o022) !== 0 && (dirStat.mode & 0o1000) === 0)
+    return {
+      problem: `is in a directory others can write (${dir}, mode ${octal(dirStat.mode)}), so they could replace it; cpk has not used it`,
+      fix: `check the file, then run chmod go-w "${dir}"`,
+    };
+  return undefined;
+}
+
+/** Throws ConfigError when the config file cannot be trusted (trustProblem). */
+export function assertTrusted(location: ConfigLocation): void {
+  const found = trustProblem(location.file, location.dir);
+  if (found) throw new ConfigError(location.file, found.problem, found.fix);
+}
+
 /** Reads the config file if there is one. Never creates anything. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>, options: LoadOptions = {}): LoadedConfig {
   const location = configLocation(env);
+  assertTrusted(location);
   const text = readText(location.file);
   if (text === undefined) return { location, exists: false, data: {} };
   const data = parseConfig(text, location.file);

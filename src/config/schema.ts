@@ -42,10 +42,9 @@ export class ConfigError extends UsageError {
   constructor(
     readonly file: string,
     problem: string,
+    hint = `fix it by hand, or move it away (e.g. mv "${file}" "${file}.bak") and run \`cpk auth login\` again; cpk has not changed it`,
   ) {
-    super(`config file ${file} ${problem}`, {
-      hint: `fix it by hand, or move it away (e.g. mv "${file}" "${file}.bak") and run \`cpk auth login\` again; cpk has not changed it`,
-    });
+    super(`config file ${file} ${problem}`, { hint });
   }
 }
 

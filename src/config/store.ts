@@ -5,7 +5,7 @@
 // mix). The directory is created 0700 and the file written 0600.
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { CpkError, ExitCode } from '../errors.js';
-import { DIR_MODE, FILE_MODE, parseConfig } from './file.js';
+import { assertTrusted, DIR_MODE, FILE_MODE, parseConfig } from './file.js';
 import { CONFIG_FILE_NAME, configLocation, PROJECT_NAME, type ConfigLocation } from './paths.js';
 import { ConfigError, type ConfigData } from './schema.js';
 
@@ -91,6 +91,7 @@ export async function updateConfig<T>(
   ensureDirectory(location, options.warn);
   const release = await acquireLock(location.file);
   try {
+    assertTrusted(location);
     const data = structuredClone(readCurrent(location.file));
     const result = mutate(data);
     const { default: Conf } = await import('conf');

@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { CpkError } from '../errors.js';
 import { describeError } from '../output/errors.js';
 import { proxySettings } from '../http/select.js';
+import { trustProblem } from '../config/file.js';
 import pkg from '../../package.json' with { type: 'json' };
 
 export interface Check {
@@ -57,6 +58,9 @@ export function checkConfigFile(file: string, dir: string, customDir: boolean): 
   } catch {
     return [{ name: 'Config file', ok: true, detail: `none at ${file} (flags and environment only)` }];
   }
+  // Another user's file, or one others can write, is refused by every command (src/config/file.ts).
+  const distrust = trustProblem(file, dir);
+  if (distrust) return [{ name: 'Config file', ok: false, detail: `${file} ${distrust.problem}`, fix: distrust.fix }];
   const checks: Check[] = [];
   const fileOk = (fileMode & 0o077) === 0;
   checks.push({

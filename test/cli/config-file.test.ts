@@ -3,7 +3,7 @@
 // lock, 20 concurrent writers and a hung keychain all end. None of this depends
 // on the transport, so it runs once (test/cli/), not in both e2e projects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
@@ -135,6 +135,52 @@ describe.concurrent('a corrupted or hand-broken config file', () => {
     const r = await s.cpk(['profile', 'list']);
     expect(r.stderr).toContain(`cpk: config file ${s.file} is not valid JSON (line 3, column 11);`);
   });
+});
+
+describe.concurrent('a config file another user could have written (issue 12 item 8)', () => {
+  // Its own emulator: it must hear nothing at all.
+  let quiet: Emulator;
+  beforeAll(async () => {
+    quiet = await startEmulator({ port: 0 });
+  });
+  afterAll(async () => {
+    await quiet?.close();
+  });
+
+  it.each([
+    ['the file is writable by others', 0o666, 0o700, /is writable by others \(mode 0666\)/, 'chmod 600'],
+    ['the directory is writable by others', 0o600, 0o777, /is in a directory others can write/, 'chmod go-w'],
+  ])(
+    '%s: every command refuses it (exit 2, one line and the fix), sends nothing and changes nothing',
+    async (_what, fileMode, dirMode, problem, fix) => {
+      const s = sandbox();
+      mkdirSync(s.dir, { recursive: true });
+      // A planted profile: the attacker's base URL, waiting for the victim's CPK_TOKEN.
+      const text = JSON.stringify({ current_profile: 'a', profiles: { a: { base_url: quiet.baseUrl } } });
+      writeFileSync(s.file, text);
+      chmodSync(s.file, fileMode);
+      chmodSync(s.dir, dirMode);
+      const results = await Promise.all(
+        [
+          ['monitors', 'get', 'mon_1'],
+          ['auth', 'status'],
+          ['auth', 'login', '--with-token', '--no-verify'],
+          ['profile', 'list'],
+        ].map((args) => s.cpk(args, { input: `${quiet.token}\n`, env: { CPK_TOKEN: 'cpk_the_victims_token' } })),
+      );
+      for (const r of results) {
+        expect(r.code).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(problem);
+        expect(r.stderr).toContain(fix);
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+        expect(r.stderr).not.toContain('victims');
+      }
+      expect(quiet.requests).toEqual([]);
+      expect(readFileSync(s.file, 'utf8')).toBe(text);
+      expect(statSync(s.file).mode & 0o777).toBe(fileMode);
+    },
+  );
 });
 
 describe.concurrent('commands that need no token', () => {
