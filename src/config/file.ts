@@ -3,6 +3,7 @@
 // ~40 ms to import and creates its directory when constructed, and a read must
 // create nothing. Writes go through conf (store.ts), to the same file.
 import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { JsonDepthError, NonFiniteNumberError, parseUserJson } from '../http/json.js';
 import { configLocation, type ConfigLocation } from './paths.js';
 import { ConfigError, findProblem, type ConfigData } from './schema.js';
 
@@ -23,6 +24,8 @@ export interface LoadOptions {
 /** Describes a JSON syntax error by line and column, never quoting the file (it may hold a token). */
 export function describeJsonError(text: string, error: unknown): string {
   if (text.trim() === '') return 'is empty, not a JSON object';
+  if (error instanceof JsonDepthError) return `is ${error.message}`;
+  if (error instanceof NonFiniteNumberError) return error.message;
   const message = error instanceof Error ? error.message : '';
   const match = /at position (\d+)/.exec(message);
   if (match) {
@@ -40,7 +43,7 @@ export function describeJsonError(text: string, error: unknown): string {
 export function parseConfig(text: string, file: string): ConfigData {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseUserJson(text);
   } catch (error) {
     throw new ConfigError(file, describeJsonError(text, error));
   }

@@ -3,6 +3,7 @@
 // Each check returns the first problem found, in a fixed order, with a message
 // that names the offending field.
 import { isPlainObject } from '../parse/fields.js';
+import { jsonDepth } from '../http/json.js';
 import { isIP } from 'node:net';
 import {
   CHANNEL_EVENTS,
@@ -27,24 +28,6 @@ const fail = <T>(status: 400 | 422, message: string): Result<T> => ({ ok: false,
 
 /** The deepest nesting a request body may have (deeper is 400, before anything is stored). */
 export const MAX_BODY_DEPTH = 64;
-
-/** How deeply a JSON text nests arrays and objects (a linear scan; strings skipped). */
-export function jsonDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) max = Math.max(max, ++depth);
-    else if (c === 125 || c === 93) depth--;
-  }
-  return max;
-}
 
 /** Parses a request body that must be a JSON object (400 otherwise). */
 export function parseJsonObject(text: string): Result<Record<string, unknown>> {

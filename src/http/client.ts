@@ -16,7 +16,7 @@ import {
 } from './retry.js';
 import { sanitizeLine } from '../output/sanitize.js';
 import { isPlainObject } from '../parse/fields.js';
-import { ownField, parseJson } from './json.js';
+import { JsonDepthError, ownField, parseJson } from './json.js';
 import { joinSegments } from './path.js';
 
 export { encodeSegment } from './path.js';
@@ -420,7 +420,7 @@ function parseSuccess(result: HttpResponse, response: TransportResponse): HttpRe
     result.body = parsed.value;
   } else {
     throw new ApiError(
-      `unreadable response to ${result.method} ${result.url}: status ${response.status}, ${describeType(response)}, not valid JSON`,
+      `unreadable response to ${result.method} ${result.url}: status ${response.status}, ${describeType(response)}, ${parsed.error instanceof JsonDepthError ? `JSON ${parsed.error.message}` : 'not valid JSON'}`,
       {
         status: response.status,
         method: result.method,
@@ -437,11 +437,9 @@ function parseSuccess(result: HttpResponse, response: TransportResponse): HttpRe
 /** Any 2xx body: JSON when it parses as JSON, else left as text. */
 function parseLenient(result: HttpResponse): HttpResponse {
   if (result.text.trim() === '') return result;
-  try {
-    result.body = JSON.parse(result.text);
-  } catch {
-    // not JSON: the caller prints `text` as it came
-  }
+  const parsed = parseJson(result.text);
+  // Not JSON (or nested past the bound): the caller prints `text` as it came.
+  if (parsed.ok) result.body = parsed.value;
   return result;
 }
 

@@ -9,11 +9,111 @@
 
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; error: Error };
 
+/**
+ * The deepest nesting cpk accepts in JSON it reads (responses, --data, --from,
+ * --set, the config file): far beyond any real document, and far below what
+ * would exhaust the stack of a renderer or of JSON.stringify (issue 12 item 11).
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/** JSON nested deeper than MAX_JSON_DEPTH. */
+export class JsonDepthError extends Error {
+  constructor() {
+    super(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+}
+
+/** The deepest nesting of objects and arrays in JSON text (strings skipped). Linear, no recursion. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) max = Math.max(max, ++depth);
+    else if (c === 125 || c === 93) depth--;
+  }
+  return max;
+}
+
+/**
+ * A number from the server that a double cannot hold as written
+ * (12345678901234567890, 9007199254740993, 1e400, 1.50): kept as its source
+ * text, so `--json`, YAML and tables print exactly what the server sent
+ * (issue 12 item 12). Arithmetic sees the nearest double.
+ */
+export class ExactNumber {
+  constructor(readonly source: string) {}
+  valueOf(): number {
+    return Number(this.source);
+  }
+  toString(): string {
+    return this.source;
+  }
+  /** Where cpk itself writes JSON (state files): the nearest finite double, else the text. */
+  toJSON(): number | string {
+    const n = Number(this.source);
+    return Number.isFinite(n) ? n : this.source;
+  }
+}
+
+// A number that may not survive JSON.parse as written: 16 or more digits, an
+// exponent, a trailing zero after the point, -0, or many leading zeros.
+const MAYBE_INEXACT = /\d[\d.]{15}|\d[eE]|\.\d*0(?!\d)|-0(?![\d.])|0\.0{5}/;
+const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/**
+ * Parses JSON text as JSON.parse does, with every number that a double cannot
+ * hold as written made an ExactNumber, and a bound on nesting. Fast path: one
+ * JSON.parse when the text holds no such number (nearly always).
+ */
 export function parseJson(text: string): ParsedJson {
+  if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH)
+    return { ok: false, error: new JsonDepthError() };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     return { ok: false, error: error as Error };
+  }
+  if (!MAYBE_INEXACT.test(text)) return { ok: true, value };
+  // Inexact numbers (outside strings: the text is valid JSON, so strings and
+  // numbers tokenize unambiguously) become strings no server can forge, which
+  // a reviver turns back into ExactNumbers.
+  const marker = `\u0000cpk-exact-${Math.random().toString(36).slice(2)}:`;
+  let found = false;
+  const marked = text.replace(TOKENS, (token) => {
+    if (token.charCodeAt(0) === 34 || String(Number(token)) === token) return token;
+    found = true;
+    return JSON.stringify(marker + token);
+  });
+  if (!found) return { ok: true, value };
+  return {
+    ok: true,
+    value: JSON.parse(marked, (_key, v: unknown) =>
+      typeof v === 'string' && v.startsWith(marker) ? new ExactNumber(v.slice(marker.length)) : v,
+    ) as unknown,
+  };
+}
+
+/** JSON.parse for text cpk reads from a user (--data, --from, --set, config): bounded nesting, finite numbers. */
+export function parseUserJson(text: string): unknown {
+  if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH) throw new JsonDepthError();
+  return JSON.parse(text, (_key, v: unknown) => {
+    if (typeof v === 'number' && !Number.isFinite(v)) throw new NonFiniteNumberError();
+    return v;
+  }) as unknown;
+}
+
+/** A number in user JSON beyond a double's range (1e999): it would be sent as null. */
+export class NonFiniteNumberError extends Error {
+  constructor() {
+    super('holds a number too large for JSON (it would be sent as null)');
   }
 }
 

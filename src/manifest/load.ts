@@ -3,7 +3,18 @@
 // reported with file:line:column before anything is sent (issue #6). yaml and
 // ajv are imported here only, and only plan, apply and import load this module.
 import { readFile } from 'node:fs/promises';
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+  type Pair,
+} from 'yaml';
 import { Ajv, type ErrorObject } from 'ajv';
 import jsYaml from 'js-yaml';
 import schema from '../../schema/manifest.schema.json' with { type: 'json' };
@@ -207,7 +218,27 @@ export function positionedManifest(text: string, path: string): Manifest {
   }
   if (syntax.length > 0) throw new ManifestError(path, syntax);
 
-  const value: unknown = doc.toJS({ maxAliasCount: 100 });
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // yaml refuses aliases that would expand without bound (a "billion laughs"
+    // bomb): a manifest problem at the first alias, not an unexpected error.
+    if (!/alias/i.test((error as Error).message)) throw error;
+    let first: Node | undefined;
+    visit(doc, {
+      Alias(_key, node) {
+        first = node;
+        return visit.BREAK;
+      },
+    });
+    throw new ManifestError(path, [
+      {
+        ...at(first?.range?.[0]),
+        message: 'YAML aliases here expand to too many values (a resource exhaustion attack?); write the values out',
+      },
+    ]);
+  }
   const problems: Problem[] = [];
   const add = (node: Node | null | undefined, message: string) => problems.push({ ...at(node?.range?.[0]), message });
 

@@ -2,8 +2,11 @@
 // parsed from a response may hold exact numbers (integers past 2^53, more
 // digits than a double keeps); a renderer prints their source text.
 
+import { ExactNumber } from '../http/json.js';
+
 /** The source text of an exact number, or undefined for any other value. */
 export function numberSource(value: unknown): string | undefined {
+  if (value instanceof ExactNumber) return value.source;
   if (typeof value === 'bigint') return value.toString();
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { parseUserJson } from '../http/json.js';
 import { UsageError } from '../errors.js';
 import { readAll } from '../io.js';
 import { isPlainObject, type JsonObject } from './fields.js';
@@ -40,7 +41,7 @@ export async function parseJsonFlag(
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseUserJson(text);
   } catch (error) {
     // By line and column, never quoting the text: a file may hold a token.
     throw new UsageError(`--data ${source} ${describeJsonError(text, error)}`);

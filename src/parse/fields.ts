@@ -1,3 +1,4 @@
+import { JsonDepthError, parseUserJson } from '../http/json.js';
 import { UsageError } from '../errors.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -34,9 +35,16 @@ export function parseAssignment(input: string, flag: string): { path: string[]; 
 /** `--set`: a JSON literal when the value is one (true, 3, null, {"a":1}), else a string. */
 export function parseSetValue(raw: string): unknown {
   try {
-    return JSON.parse(raw);
+    JSON.parse(raw);
   } catch {
     return raw;
+  }
+  try {
+    return parseUserJson(raw);
+  } catch (error) {
+    // 1e999 parses as Infinity, which JSON sends as null: that could clear a field.
+    const problem = error instanceof JsonDepthError ? `is ${error.message}` : (error as Error).message;
+    throw new UsageError(`--set value ${problem}; use --set-string to send text`);
   }
 }
 

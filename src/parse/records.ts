@@ -3,6 +3,8 @@
 // failure can be traced back: "line 3" for NDJSON (1-based, blank lines
 // counted, as an editor shows them), "element [2]" for a JSON array (0-based,
 // as jq's `.[2]` addresses it).
+import { parseUserJson } from '../http/json.js';
+import { describeJsonError } from '../config/file.js';
 import { UsageError } from '../errors.js';
 import { isPlainObject, type JsonObject } from './fields.js';
 
@@ -20,9 +22,10 @@ export function parseRecords(text: string, source: string): SourcedRecord[] {
   if (body.trimStart().startsWith('[')) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body);
+      parsed = parseUserJson(body);
     } catch (error) {
-      throw new UsageError(`${source} is not a valid JSON array: ${(error as Error).message}; nothing was sent`);
+      // By line and column, never quoting the text: a file may hold a secret.
+      throw new UsageError(`${source} ${describeJsonError(body, error)}; nothing was sent`);
     }
     if (!Array.isArray(parsed)) throw new UsageError(`${source} must be a JSON array or NDJSON; nothing was sent`);
     return parsed.map((value, index) => {
@@ -38,12 +41,13 @@ export function parseRecords(text: string, source: string): SourcedRecord[] {
     const label = `line ${index + 1}`;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = parseUserJson(line);
     } catch (error) {
       // The column, never the text: a file may hold a secret.
       const column = /at position (\d+)/.exec((error as Error).message)?.[1];
       const where = column === undefined ? '' : ` (column ${Number(column) + 1})`;
-      throw new UsageError(`${source} ${label} is not valid JSON${where}; nothing was sent`);
+      const problem = error instanceof SyntaxError ? `is not valid JSON${where}` : describeJsonError(line, error);
+      throw new UsageError(`${source} ${label} ${problem}; nothing was sent`);
     }
     if (!isPlainObject(value)) throw new UsageError(`${source} ${label} is not a JSON object; nothing was sent`);
     records.push({ label, position: index + 1, value });

@@ -139,3 +139,44 @@ describe.concurrent('hostile servers', () => {
     );
   });
 });
+
+describe.concurrent('exact numbers and deep documents (items 11, 12)', () => {
+  const EXACT = '{"id":"mon_1","big":12345678901234567890,"odd":9007199254740993,"huge":1e400,"price":1.50,"plain":60}';
+
+  it('--json, cpk api and -o yaml print every number as the server wrote it', async () => {
+    const s = await hostile({ kind: 'raw', body: EXACT });
+    const env = { CPK_BASE_URL: `${s.url}/v1` };
+    const [json, api, yaml] = await Promise.all([
+      cpk(['monitors', 'get', 'mon_1', '--json'], env),
+      cpk(['api', 'GET', '/monitors/mon_1'], env),
+      cpk(['monitors', 'get', 'mon_1', '-o', 'yaml'], env),
+    ]);
+    for (const r of [json, api]) {
+      expect(r.code, r.stderr).toBe(0);
+      for (const text of [
+        '"big": 12345678901234567890',
+        '"odd": 9007199254740993',
+        '"huge": 1e400',
+        '"price": 1.50',
+        '"plain": 60',
+      ])
+        expect(r.stdout).toContain(text);
+    }
+    expect(yaml.code, yaml.stderr).toBe(0);
+    expect(yaml.stdout).toContain('big: 12345678901234567890');
+    expect(yaml.stdout).toContain('odd: 9007199254740993');
+  });
+
+  it('a response nested 5000 deep: one line and exit 1 (table and --json), no stack', async () => {
+    const body = `{"id":"mon_1","deep":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const s = await hostile({ kind: 'raw', body });
+    const env = { CPK_BASE_URL: `${s.url}/v1` };
+    for (const args of [
+      ['monitors', 'get', 'mon_1'],
+      ['monitors', 'get', 'mon_1', '--json'],
+    ]) {
+      const r = await cpk([...args, '--retries', '0'], env);
+      expectCleanFailure(r, 1, /JSON nested deeper than 1000 levels/);
+    }
+  });
+});

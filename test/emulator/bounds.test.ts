@@ -2,7 +2,7 @@
 // stores nothing; the request log is a ring with bodies cut short.
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from './helpers.js';
-import { jsonDepth } from '../../src/emulator/validation.js';
+import { jsonDepth } from '../../src/http/json.js';
 import { REQUEST_LOG_BODY_CHARS } from '../../src/emulator/server.js';
 
 describe('deep bodies', () => {

@@ -13,7 +13,9 @@ export type HostileMode =
   /** A 200 body of `bytes` bytes of JSON-ish text, with or without Content-Length. */
   | { kind: 'huge'; bytes: number; length: boolean }
   /** 503 with this Retry-After value. */
-  | { kind: 'retry-after'; value: string };
+  | { kind: 'retry-after'; value: string }
+  /** 200 with exactly this JSON text (big numbers, deep nesting). */
+  | { kind: 'raw'; body: string };
 
 export interface Hostile {
   url: string;
@@ -77,6 +79,11 @@ export async function startHostile(mode: HostileMode): Promise<Hostile> {
         pump();
         return;
       }
+      case 'raw':
+        socket.end(
+          `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(mode.body)}\r\nconnection: close\r\n\r\n${mode.body}`,
+        );
+        return;
       case 'retry-after':
         socket.end(
           `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: ${mode.value}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`,
