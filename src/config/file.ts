@@ -3,7 +3,7 @@
 // ~40 ms to import and creates its directory when constructed, and a read must
 // create nothing. Writes go through conf (store.ts), to the same file.
 import { chmodSync, readFileSync, statSync } from 'node:fs';
-import { JsonDepthError, NonFiniteNumberError, parseUserJson } from '../http/json.js';
+import { describeJsonError, parseUserJson } from '../http/json.js';
 import { configLocation, type ConfigLocation } from './paths.js';
 import { ConfigError, findProblem, type ConfigData } from './schema.js';
 
@@ -19,24 +19,6 @@ export interface LoadedConfig {
 export interface LoadOptions {
   /** Told when cpk repaired a file mode that let others read the token. */
   warn?: (text: string) => void;
-}
-
-/** Describes a JSON syntax error by line and column, never quoting the file (it may hold a token). */
-export function describeJsonError(text: string, error: unknown): string {
-  if (text.trim() === '') return 'is empty, not a JSON object';
-  if (error instanceof JsonDepthError) return `is ${error.message}`;
-  if (error instanceof NonFiniteNumberError) return error.message;
-  const message = error instanceof Error ? error.message : '';
-  const match = /at position (\d+)/.exec(message);
-  if (match) {
-    const position = Math.min(Number(match[1]), text.length);
-    const before = text.slice(0, position);
-    const line = before.split('\n').length;
-    const column = position - before.lastIndexOf('\n');
-    return `is not valid JSON (line ${line}, column ${column})`;
-  }
-  if (/end of JSON input/i.test(message)) return 'is not valid JSON (it ends too early)';
-  return 'is not valid JSON';
 }
 
 /** Parses and checks the file's text; throws ConfigError naming the file. */

@@ -121,3 +121,21 @@ export class NonFiniteNumberError extends Error {
 export function ownField(object: object, key: string): unknown {
   return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
 }
+
+/** Describes a JSON syntax error by line and column, never quoting the file (it may hold a token). */
+export function describeJsonError(text: string, error: unknown): string {
+  if (text.trim() === '') return 'is empty, not a JSON object';
+  if (error instanceof JsonDepthError) return `is ${error.message}`;
+  if (error instanceof NonFiniteNumberError) return error.message;
+  const message = error instanceof Error ? error.message : '';
+  const match = /at position (\d+)/.exec(message);
+  if (match) {
+    const position = Math.min(Number(match[1]), text.length);
+    const before = text.slice(0, position);
+    const line = before.split('\n').length;
+    const column = position - before.lastIndexOf('\n');
+    return `is not valid JSON (line ${line}, column ${column})`;
+  }
+  if (/end of JSON input/i.test(message)) return 'is not valid JSON (it ends too early)';
+  return 'is not valid JSON';
+}

@@ -1,8 +1,7 @@
-import { parseUserJson } from '../http/json.js';
+import { describeJsonError, parseUserJson } from '../http/json.js';
 import { UsageError } from '../errors.js';
 import { readAll } from '../io.js';
 import { isPlainObject, type JsonObject } from './fields.js';
-import { describeJsonError } from '../config/file.js';
 
 /**
  * `--data`: a JSON object literal, `@path` to read one from a file, or `-` for

@@ -9,21 +9,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
-import { sandbox } from '../helpers/sandbox.js';
+import { login, sandbox } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
 
 const f = useEmulator();
 const PROBE = '/v1/monitors/cpk-auth-probe';
-
-async function login(
-  s: ReturnType<typeof sandbox>,
-  token: string,
-  args: string[] = [],
-  env: Record<string, string | undefined> = {},
-) {
-  return s.cpk(['auth', 'login', '--with-token', ...args], { input: `${token}\n`, env });
-}
 
 describe('auth login --with-token', () => {
   it('stores the token (in the 0600 file when no keychain answers), and later commands use it and its base URL', async () => {

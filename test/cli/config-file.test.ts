@@ -7,19 +7,10 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
-import { sandbox } from '../helpers/sandbox.js';
+import { login, sandbox } from '../helpers/sandbox.js';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
 
 const f = useEmulator();
-
-async function login(
-  s: ReturnType<typeof sandbox>,
-  token: string,
-  args: string[] = [],
-  env: Record<string, string | undefined> = {},
-) {
-  return s.cpk(['auth', 'login', '--with-token', ...args], { input: `${token}\n`, env });
-}
 
 describe.concurrent('profile list, use, remove', () => {
   it('lists profiles with the current one marked; remove of the current one leaves none current', async () => {

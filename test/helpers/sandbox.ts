@@ -16,6 +16,16 @@ export interface Sandbox {
   mode(path: string): number;
 }
 
+/** `cpk auth login --with-token` in this sandbox, the token typed on stdin. */
+export function login(
+  s: Sandbox,
+  token: string,
+  args: string[] = [],
+  env: Record<string, string | undefined> = {},
+): ReturnType<typeof runCli> {
+  return s.cpk(['auth', 'login', '--with-token', ...args], { input: `${token}\n`, env });
+}
+
 export function sandbox(
   extra: Record<string, string | undefined> = {},
   options: { defaultLocation?: boolean } = {},
