@@ -11,17 +11,22 @@ import type { RawOptions } from './action.js';
 export const DEFAULT_MANIFEST = 'cpk.yaml';
 
 export interface ManifestFlags {
-  file: string;
-  /** undefined: beside the manifest (cpk.yaml -> cpk.state.json). */
+  /** -f as given, in order (files or a directory); [cpk.yaml] when none. */
+  files: string[];
+  /** undefined: beside the manifest (cpk.yaml -> cpk.state.json; DIR -> DIR/cpk.state.json). */
   state: string | undefined;
 }
 
 export function addManifestOptions(cmd: Command): Command {
   return cmd
-    .option('-f, --file <path>', `the manifest, YAML or JSON (default ${DEFAULT_MANIFEST})`)
+    .option(
+      '-f, --file <path>',
+      `the manifest, YAML or JSON, or a directory of them; repeat for several (default ${DEFAULT_MANIFEST})`,
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
     .option(
       '--state <path>',
-      'the state file (default: beside the manifest, cpk.yaml -> cpk.state.json); one per service',
+      'the state file (default: beside the manifest, cpk.yaml -> cpk.state.json, DIR -> DIR/cpk.state.json); one per service',
     );
 }
 
@@ -53,7 +58,9 @@ function nonEmpty(value: unknown, flag: string): string | undefined {
 }
 
 export function parseManifestFlags(opts: RawOptions): ManifestFlags {
-  return { file: nonEmpty(opts.file, '--file') ?? DEFAULT_MANIFEST, state: nonEmpty(opts.state, '--state') };
+  const given = opts.file === undefined ? [] : ([] as unknown[]).concat(opts.file);
+  const files = given.map((f) => nonEmpty(f, '--file') ?? DEFAULT_MANIFEST);
+  return { files: files.length > 0 ? files : [DEFAULT_MANIFEST], state: nonEmpty(opts.state, '--state') };
 }
 
 /** `--concurrency N`, as for the bulk commands. */

@@ -9,6 +9,7 @@ import { CpkError, ExitCode, UsageError } from '../errors.js';
 import type { Manifest } from '../manifest/load.js';
 import type { StateStore } from '../manifest/state.js';
 import type { ManifestFlags } from './manifest-flags.js';
+import { join, resolve } from 'node:path';
 
 /**
  * Takes the lock on the state file for a command that changes it, saying on
@@ -58,13 +59,28 @@ export interface OpenOptions {
  * the base URL that client talks to.
  */
 export async function openManifest(ctx: Context, flags: ManifestFlags, options: OpenOptions = {}): Promise<Opened> {
-  const [{ readManifest, ManifestError }, { StateStore, defaultStatePath }] = await Promise.all([
+  const [{ readManifests, manifestFiles, ManifestError }, { StateStore, defaultStatePath }] = await Promise.all([
     import('../manifest/load.js'),
     import('../manifest/state.js'),
   ]);
+  const { files, directory } = await manifestFiles(flags.files);
+  // One file: beside it, as always. A directory: inside it. Several: named,
+  // since which of them the state belongs to would otherwise depend on the order of -f.
+  let statePath = flags.state;
+  if (statePath === undefined) {
+    if (directory !== undefined) statePath = join(directory, 'cpk.state.json');
+    else if (flags.files.length === 1) statePath = defaultStatePath(flags.files[0]!);
+    else
+      throw new UsageError(
+        'with several manifest files, name the state file with --state FILE (e.g. --state cpk.state.json); nothing was sent',
+      );
+  }
+  for (const file of files)
+    if (resolve(file) === resolve(statePath))
+      throw new UsageError(`the state file and the manifest are the same file (${file}); choose another --state`);
   let manifest: Manifest;
   try {
-    manifest = await readManifest(flags.file);
+    manifest = await readManifests(files, flags.files.join(', '));
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
     // People get one line per problem; --json gets them all in the one error object.
@@ -74,13 +90,12 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, options: 
   }
   options.check?.(manifest);
   const api = await ctx.api({ many: true, ...options.api });
-  const statePath = flags.state ?? defaultStatePath(flags.file);
   // Locked before it is read, so this run sees everything a run before it wrote.
   const lock = options.lock
     ? await lockStateFile(ctx, statePath, options.lock.timeoutMs, options.lock.command)
     : undefined;
   try {
-    const state = await StateStore.load(statePath, { baseUrl: api.baseUrl, manifestPath: flags.file });
+    const state = await StateStore.load(statePath, { baseUrl: api.baseUrl, manifestPath: files[0]! });
     return { manifest, state, api, lock };
   } catch (error) {
     await lock?.release();

@@ -2,7 +2,8 @@
 // too) and checks it against schema/manifest.schema.json. Every problem is
 // reported with file:line:column before anything is sent (issue #6). yaml and
 // ajv are imported here only, and only plan, apply and import load this module.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   isAlias,
   isMap,
@@ -27,11 +28,14 @@ export interface MonitorEntry {
   key: string;
   /** The fields to send, as the manifest gives them, `interval` turned into `interval_seconds`. */
   body: JsonObject;
+  /** The file that defines it (with several files or a directory, entries come from several). */
+  file?: string;
 }
 
 export interface ChannelEntry {
   id: string;
   settings: JsonObject;
+  file?: string;
 }
 
 export interface Manifest {
@@ -46,6 +50,8 @@ export interface Problem {
   line: number;
   col: number;
   message: string;
+  /** The file, when it is not the error's own (several manifest files). */
+  file?: string;
 }
 
 /** The manifest cannot be used; each problem carries its line and column. Nothing was sent. */
@@ -61,7 +67,7 @@ export class ManifestError extends UsageError {
 
   /** One line per problem, `file:line:col: message`, the way compilers and editors read them. */
   lines(): string[] {
-    return this.problems.map((p) => `${this.file}:${p.line}:${p.col}: ${p.message}`);
+    return this.problems.map((p) => `${p.file ?? this.file}:${p.line}:${p.col}: ${p.message}`);
   }
 }
 
@@ -76,6 +82,105 @@ export async function readManifest(path: string): Promise<Manifest> {
     });
   }
   return parseManifest(text, path);
+}
+
+/** What a manifest directory holds: read, sorted by name, not recursively (as `kubectl apply -f DIR`). */
+const MANIFEST_NAME = /\.(ya?ml|json)$/i;
+/** In a manifest directory but not manifests: state files, saved plans, hidden files. */
+const NOT_MANIFEST = /^\.|\.(state|plan)\.json$/i;
+
+/** The manifest files `-f` names: files as given, a directory as its *.yaml, *.yml, *.json. */
+export async function manifestFiles(paths: string[]): Promise<{ files: string[]; directory: string | undefined }> {
+  const files: string[] = [];
+  let directory: string | undefined;
+  for (const path of paths) {
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      files.push(path);
+      continue;
+    }
+    directory = path;
+    let names: string[];
+    try {
+      names = await readdir(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(`cannot read the manifest directory ${path}${code ? ` (${code})` : ''}`);
+    }
+    const found = names.filter((n) => MANIFEST_NAME.test(n) && !NOT_MANIFEST.test(n)).sort();
+    if (found.length === 0)
+      throw new UsageError(`no manifest in the directory ${path} (cpk reads its *.yaml, *.yml and *.json files)`);
+    files.push(...found.map((name) => join(path, name)));
+  }
+  return { files, directory: paths.length === 1 ? directory : undefined };
+}
+
+/**
+ * Reads several manifests as one: entries in file order, then in each file's
+ * order. Every file's problems are reported together; a monitor key or a
+ * channel id defined in two files is a problem naming both places.
+ */
+export async function readManifests(files: string[], label: string): Promise<Manifest> {
+  if (files.length === 1) return readManifest(files[0]!);
+  const texts = new Map<string, string>();
+  const read = await Promise.all(
+    files.map(async (file) => {
+      try {
+        const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+          throw new UsageError(`cannot read the manifest ${file}${error.code ? ` (${error.code})` : ''}`);
+        });
+        texts.set(file, text);
+        return parseManifest(text, file);
+      } catch (error) {
+        if (error instanceof ManifestError) return error;
+        throw error;
+      }
+    }),
+  );
+  const problems: Problem[] = [];
+  for (const r of read)
+    if (r instanceof ManifestError) problems.push(...r.problems.map((p) => ({ ...p, file: r.file })));
+  const merged: Manifest = { path: label, monitors: [], channels: [] };
+  const monitorFrom = new Map<string, string>();
+  const channelFrom = new Map<string, string>();
+  const twice = (section: 'monitors' | 'channels', name: string, first: string, second: string) => {
+    const a = keyPosition(texts.get(first) ?? '', [section, name]);
+    const b = keyPosition(texts.get(second) ?? '', [section, name]);
+    problems.push({
+      file: second,
+      ...b,
+      message: `${showPath([section, name])} is defined twice: here and at ${first}:${a.line}:${a.col}`,
+    });
+  };
+  for (const r of read) {
+    if (r instanceof ManifestError) continue;
+    for (const entry of r.monitors) {
+      const first = monitorFrom.get(entry.key);
+      if (first !== undefined) twice('monitors', entry.key, first, r.path);
+      else {
+        monitorFrom.set(entry.key, r.path);
+        merged.monitors.push(entry);
+      }
+    }
+    for (const entry of r.channels) {
+      const first = channelFrom.get(entry.id);
+      if (first !== undefined) twice('channels', entry.id, first, r.path);
+      else {
+        channelFrom.set(entry.id, r.path);
+        merged.channels.push(entry);
+      }
+    }
+  }
+  if (problems.length > 0) throw new ManifestError(label, problems);
+  return merged;
+}
+
+/** Where a key is written in manifest text (1:1 when it cannot be found). */
+function keyPosition(text: string, path: string[]): { line: number; col: number } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
+  const offset = locate(doc, path).key?.range?.[0];
+  return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
 }
 
 const DURATION_SHAPE = new RegExp(schema.definitions.monitor.properties.interval.pattern);
@@ -145,12 +250,12 @@ function buildManifest(
         );
       }
     }
-    manifest.monitors.push({ key, body });
+    manifest.monitors.push({ key, body, file: path });
   }
   const channels = isPlainObject(value.channels) ? value.channels : {};
   for (const id of order(['channels'], channels)) {
     const settings = channels[id];
-    if (isPlainObject(settings)) manifest.channels.push({ id, settings });
+    if (isPlainObject(settings)) manifest.channels.push({ id, settings, file: path });
   }
   return manifest;
 }
