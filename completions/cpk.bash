@@ -72,7 +72,7 @@ __cpk_value_option() {
     'reports help/--base-url'|'reports help/--profile'|'reports help/--output'|'reports help/-o'|'reports help/--columns'|'reports help/--query'|'reports help/--timeout'|'reports help/--max-time'|'reports help/--retries') return 0 ;;
     'openapi/--base-url'|'openapi/--profile'|'openapi/--output'|'openapi/-o'|'openapi/--columns'|'openapi/--query'|'openapi/--timeout'|'openapi/--max-time'|'openapi/--retries') return 0 ;;
     'api/--set'|'api/--set-string'|'api/--data'|'api/--base-url'|'api/--profile'|'api/--output'|'api/-o'|'api/--columns'|'api/--query'|'api/--timeout'|'api/--max-time'|'api/--retries') return 0 ;;
-    'plan/--file'|'plan/-f'|'plan/--state'|'plan/--concurrency'|'plan/--base-url'|'plan/--profile'|'plan/--output'|'plan/-o'|'plan/--columns'|'plan/--query'|'plan/--timeout'|'plan/--max-time'|'plan/--retries') return 0 ;;
+    'plan/--file'|'plan/-f'|'plan/--state'|'plan/--out'|'plan/--concurrency'|'plan/--base-url'|'plan/--profile'|'plan/--output'|'plan/-o'|'plan/--columns'|'plan/--query'|'plan/--timeout'|'plan/--max-time'|'plan/--retries') return 0 ;;
     'apply/--file'|'apply/-f'|'apply/--state'|'apply/--lock-timeout'|'apply/--concurrency'|'apply/--base-url'|'apply/--profile'|'apply/--output'|'apply/-o'|'apply/--columns'|'apply/--query'|'apply/--timeout'|'apply/--max-time'|'apply/--retries') return 0 ;;
     'import/--file'|'import/-f'|'import/--state'|'import/--lock-timeout'|'import/--base-url'|'import/--profile'|'import/--output'|'import/-o'|'import/--columns'|'import/--query'|'import/--timeout'|'import/--max-time'|'import/--retries') return 0 ;;
     'auth/--base-url'|'auth/--profile'|'auth/--output'|'auth/-o'|'auth/--columns'|'auth/--query'|'auth/--timeout'|'auth/--max-time'|'auth/--retries') return 0 ;;
@@ -121,7 +121,7 @@ __cpk_words() {
     'reports help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'openapi/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'api/-') __cpk_reply='--set --set-string --data --include -i --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'plan/-') __cpk_reply='--file -f --state --prune --create-uncertain --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
+    'plan/-') __cpk_reply='--file -f --state --prune --create-uncertain --out --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'apply/-') __cpk_reply='--file -f --state --prune --create-uncertain --yes -y --lock-timeout --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'import/-') __cpk_reply='--file -f --state --lock-timeout --replace --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'auth/') __cpk_reply='login status logout token help' ;;

@@ -119,6 +119,8 @@ export class Context {
   private readonly recorders = new Map<Api, InventoryRecorder>();
   /** The base URL and where the token came from, once api() resolved them (for guidance()). */
   private target: { baseUrl: string; tokenSource: string | undefined } | undefined;
+  /** The token the last api() resolved: saved plans record a digest of it (tokenDigest). */
+  #token: string | undefined;
   /** The exit code of a command that succeeded but has something to signal (plan: 10 when there are changes). */
   exitCode: number | undefined;
   /** How long main waits, after the first Ctrl-C or SIGTERM, for the command to unwind before it exits 130. */
@@ -164,6 +166,17 @@ export class Context {
     });
   }
 
+  /**
+   * A short digest of the token the last api() used (never the token): a
+   * saved plan records it, since the service cannot say which account a
+   * token belongs to (interface, section 5).
+   */
+  async tokenDigest(): Promise<string | undefined> {
+    if (this.#token === undefined) return undefined;
+    const { createHash } = await import('node:crypto');
+    return `sha256:${createHash('sha256').update(`cpk plan token\n${this.#token}`).digest('hex').slice(0, 16)}`;
+  }
+
   /** Builds the API client: resolves base URL and token first, so a missing token fails before any import. */
   async api(options: ApiOptions = {}): Promise<Api> {
     const attempts = resolveAttempts(this.globals.retries, this.env);
@@ -182,6 +195,7 @@ export class Context {
       this.target = { baseUrl, tokenSource: session.token?.source };
       registerSecret(token);
     }
+    this.#token = token;
     const [{ HttpClient }, { Api }] = await Promise.all([import('./http/client.js'), import('./api/client.js')]);
     const env = this.env;
     const { chooseTransport, createTransport } = await import('./http/select.js');

@@ -11,7 +11,7 @@ import {
   parseManifestFlags,
   type ManifestFlags,
 } from './manifest-flags.js';
-import { failuresError, openManifest, readPlan, type Opened } from './manifest-run.js';
+import { failuresError, lockStateFile, openManifest, readPlan, type Opened } from './manifest-run.js';
 
 export interface ApplyCommandOptions extends ManifestFlags {
   prune: boolean;
@@ -20,6 +20,8 @@ export interface ApplyCommandOptions extends ManifestFlags {
   yes: boolean;
   /** ms to wait for the state file's lock (0: fail at once). */
   lockTimeoutMs: number;
+  /** A plan saved by `cpk plan --out`: carry out exactly it. */
+  planFile: string | undefined;
 }
 
 /**
@@ -35,6 +37,7 @@ export function register(program: Command, runtime: Runtime): void {
     .description(
       'Make the service match the manifest: create and update monitors, set channels, and with --prune delete removed ones',
     );
+  cmd.argument('[plan]', 'a plan saved by `cpk plan --out FILE`: carry out exactly it, unless what it read changed');
   addManifestOptions(cmd);
   cmd
     .option('--prune', 'delete monitors the state records but the manifest no longer names (never any other monitor)')
@@ -44,17 +47,33 @@ export function register(program: Command, runtime: Runtime): void {
     )
     .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)');
   addLockOption(cmd);
-  addConcurrencyOption(cmd).action(action(runtime, (ctx, _args, opts) => run(parseApplyOptions(opts), ctx)));
+  addConcurrencyOption(cmd).action(action(runtime, (ctx, args, opts) => run(parseApplyOptions(opts, args), ctx)));
   examples(
     cmd,
     'cpk apply',
     'cpk apply --yes --prune            # in CI',
+    'cpk plan --out plan.json && cpk apply plan.json',
     'cpk apply -f infra/cpk.yaml --state infra/staging.state.json --yes',
   );
 }
 
-export function parseApplyOptions(opts: Record<string, unknown>): ApplyCommandOptions {
+export function parseApplyOptions(opts: Record<string, unknown>, args: unknown[] = []): ApplyCommandOptions {
+  const planFile = args.find((arg): arg is string => typeof arg === 'string');
+  if (planFile !== undefined) {
+    if (planFile.trim() === '') throw new UsageError('the plan file must not be empty');
+    const given = [
+      ['-f', opts.file],
+      ['--state', opts.state],
+      ['--prune', opts.prune],
+      ['--create-uncertain', opts.createUncertain],
+    ].filter(([, value]) => value !== undefined && value !== false);
+    if (given.length > 0)
+      throw new UsageError(
+        `${given.map(([flag]) => String(flag)).join(', ')} cannot be given with a saved plan: the plan already says what to do and where (make it again with cpk plan --out FILE)`,
+      );
+  }
   return {
+    planFile,
     ...parseManifestFlags(opts),
     prune: opts.prune === true,
     createUncertain: opts.createUncertain === true,
@@ -93,25 +112,74 @@ export async function run(opts: ApplyCommandOptions, ctx: Context): Promise<void
 }
 
 async function carryOut(opts: ApplyCommandOptions, ctx: Context, inflight: AbortSignal): Promise<void> {
+  if (opts.planFile !== undefined) return carryOutSaved(opts.planFile, opts, ctx, inflight);
   const { manifest, state, api, lock } = await openManifest(ctx, opts, {
     api: { signal: inflight },
     lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk apply' },
   });
   try {
-    await applyLocked(opts, ctx, { manifest, state, api });
+    const plan = await readPlan(ctx, { manifest, state, api }, opts, 'nothing was changed');
+    await applyLocked(opts, ctx, { plan, state, api });
   } finally {
     await lock?.release();
   }
 }
 
-async function applyLocked(opts: ApplyCommandOptions, ctx: Context, opened: Opened): Promise<void> {
-  const { manifest, state, api } = opened;
+/**
+ * `cpk apply PLAN`: the saved plan, exactly, once it is known to hold: made
+ * for this service and token, and neither the state nor any monitor it read
+ * has changed since (checked under the lock, before anything is sent).
+ */
+async function carryOutSaved(
+  path: string,
+  opts: ApplyCommandOptions,
+  ctx: Context,
+  inflight: AbortSignal,
+): Promise<void> {
+  const [saved, { StateStore }] = await Promise.all([import('../manifest/saved.js'), import('../manifest/state.js')]);
+  const file = await saved.readSavedPlan(path);
+  const api = await ctx.api({ many: true, signal: inflight });
+  if (file.plan.baseUrl !== api.baseUrl)
+    throw new UsageError(
+      `${path} was made for ${file.plan.baseUrl}, but cpk is pointed at ${api.baseUrl}; nothing was sent`,
+      { hint: 'point cpk at that service (--base-url, CPK_BASE_URL), or make a plan for this one' },
+    );
+  if (file.token !== ((await ctx.tokenDigest()) ?? null))
+    throw new UsageError(
+      `${path} was made with another token (the service cannot say which account a token belongs to, so a plan is bound to its token); nothing was sent`,
+      { hint: 'apply it with the token it was made with, or make the plan again with this one' },
+    );
+  const lock = await lockStateFile(ctx, file.plan.state, opts.lockTimeoutMs, 'cpk apply');
+  try {
+    const state = await StateStore.load(file.plan.state, { baseUrl: api.baseUrl, manifestPath: path });
+    const changed = await ctx.out.spin('Checking that the plan still holds', () =>
+      saved.changesSince(file, state.data, api, { concurrency: opts.concurrency, stop: ctx.signal }),
+    );
+    if (ctx.signal?.aborted) throw new InterruptedError();
+    if (changed.length > 0) {
+      const shown = changed.length > 3 ? [...changed.slice(0, 3), `${changed.length - 3} more`] : changed;
+      throw new UsageError(
+        `${path} is stale: since it was made (${file.createdAt}), ${shown.join(', ')}; nothing was sent`,
+        { hint: `run cpk plan --out ${path} again, review it, and apply that` },
+      );
+    }
+    await applyLocked(opts, ctx, { plan: file.plan, state, api });
+  } finally {
+    await lock.release();
+  }
+}
+
+async function applyLocked(
+  opts: ApplyCommandOptions,
+  ctx: Context,
+  opened: { plan: import('../manifest/plan.js').Plan; state: Opened['state']; api: Opened['api'] },
+): Promise<void> {
+  const { plan, state, api } = opened;
   const [{ hasChanges }, { applyPlan }, render] = await Promise.all([
     import('../manifest/plan.js'),
     import('../manifest/apply.js'),
     import('../manifest/render.js'),
   ]);
-  const plan = await readPlan(ctx, { manifest, state, api }, opts, 'nothing was changed');
   if (ctx.signal?.aborted) throw new InterruptedError();
   const paint = await render.paintFor(ctx.out);
   if (!ctx.out.json) ctx.out.printRendered(render.renderPlan(plan, paint));

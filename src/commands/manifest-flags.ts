@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { parseDuration } from '../parse/duration.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, parseConcurrency } from '../parse/concurrency.js';
 import { concurrencyOption } from './options.js';
-import type { RawOptions } from './action.js';
+import { collect, type RawOptions } from './action.js';
 
 export const DEFAULT_MANIFEST = 'cpk.yaml';
 
@@ -22,7 +22,7 @@ export function addManifestOptions(cmd: Command): Command {
     .option(
       '-f, --file <path>',
       `the manifest, YAML or JSON, or a directory of them; repeat for several (default ${DEFAULT_MANIFEST})`,
-      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      collect,
     )
     .option(
       '--state <path>',

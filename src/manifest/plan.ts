@@ -42,6 +42,12 @@ export interface Plan {
    * since apply would create them all again there.
    */
   allRecordedGone: boolean;
+  /**
+   * Every managed monitor the plan read, with the body it read (null: it
+   * answered 404). A saved plan keeps their digests, and apply of a saved
+   * plan refuses it when any of them changed since (./saved.ts).
+   */
+  observed: Array<{ key: string; id: string; body: JsonObject | null }>;
 }
 
 export interface PlanFailure {
@@ -90,6 +96,7 @@ export async function buildPlan(
     channels: [],
     droppedChannels: [],
     allRecordedGone: false,
+    observed: [],
   };
   const failures: PlanFailure[] = [];
   const steps = new Map<string, MonitorStep>();
@@ -110,6 +117,7 @@ export async function buildPlan(
     async ({ key, id, body }) => {
       try {
         const actual = await api.getMonitor(id);
+        plan.observed.push({ key, id, body: actual });
         const changes = diffFields(actual, body);
         steps.set(
           key,
@@ -119,9 +127,10 @@ export async function buildPlan(
         );
       } catch (error) {
         // Deleted behind cpk's back: apply creates it again (and says so).
-        if (error instanceof ApiError && error.status === 404)
+        if (error instanceof ApiError && error.status === 404) {
+          plan.observed.push({ key, id, body: null });
           steps.set(key, { action: 'create', key, body, replaces: id });
-        else failures.push({ key, id, error });
+        } else failures.push({ key, id, error });
       }
     },
     options.stop,
@@ -165,5 +174,6 @@ export async function buildPlan(
   // In manifest order, so the exit code is that of the first failure there.
   const order = new Map(manifest.monitors.map((m, i) => [m.key, i]));
   failures.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
+  plan.observed.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
   return { plan, failures };
 }

@@ -124,7 +124,7 @@ function changesJson(changes: FieldChange[]): JsonObject[] {
   return changes.map((c) => ('from' in c ? { field: c.field, from: c.from, to: c.to } : { field: c.field, to: c.to }));
 }
 
-function monitorJson(step: MonitorStep): JsonObject {
+export function monitorJson(step: MonitorStep): JsonObject {
   const out: JsonObject = { key: step.key, action: step.action };
   if ('id' in step && step.id !== undefined) out.id = step.id;
   if (step.action === 'create') {
@@ -136,23 +136,112 @@ function monitorJson(step: MonitorStep): JsonObject {
   return out;
 }
 
-function channelJson(step: ChannelStep): JsonObject {
+export function channelJson(step: ChannelStep): JsonObject {
   return step.action === 'update'
     ? { id: step.id, action: step.action, changes: changesJson(step.changes) }
     : { id: step.id, action: step.action };
 }
 
-/** `cpk plan --json`. */
-export function planJson(plan: Plan): JsonObject {
-  return {
-    manifest: plan.manifest,
-    state: plan.state,
-    base_url: plan.baseUrl,
-    changes: hasChanges(plan),
-    monitors: plan.monitors.map(monitorJson),
-    channels: plan.channels.map(channelJson),
-    summary: countSteps(plan),
-  };
+/** Inline code in Markdown for any text: a fence longer than any run of backticks in it. */
+function code(text: string): string {
+  const clean = sanitizeLine(text);
+  const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return longest > 0 || clean.startsWith(' ') ? `${fence} ${clean} ${fence}` : `${fence}${clean}${fence}`;
+}
+
+/** The plan as a diff: + create, ~ update (- from, + to), - delete. */
+function diffLines(plan: Plan): string[] {
+  const lines: string[] = [];
+  for (const step of plan.monitors) {
+    const key = safe(step.key);
+    switch (step.action) {
+      case 'create':
+        lines.push(`+ ${key}: create${step.replaces ? ` (${safe(step.replaces)} answers 404)` : ''}`);
+        for (const [field, value] of Object.entries(step.body)) lines.push(`+     ${safe(field)}: ${show(value)}`);
+        break;
+      case 'update':
+        lines.push(`! ${key} (${safe(step.id)}): update`);
+        for (const c of step.changes) {
+          if ('from' in c) lines.push(`-     ${safe(c.field)}: ${show(c.from)}`);
+          lines.push(`+     ${safe(c.field)}: ${show(c.to)}`);
+        }
+        break;
+      case 'delete':
+        lines.push(`- ${key} (${safe(step.id)}): delete`);
+        break;
+      case 'forget':
+        lines.push(`- ${key}: forget the uncertain create from ${safe(step.uncertainSince)}`);
+        break;
+      case 'uncertain':
+        lines.push(`! ${key}: uncertain (a create sent at ${safe(step.uncertainSince)} may have reached the service)`);
+        break;
+      case 'orphaned':
+        lines.push(`# ${key}: not in the manifest; kept (apply --prune deletes it)`);
+        break;
+      case 'unchanged':
+        break;
+    }
+  }
+  for (const step of plan.channels) {
+    if (step.action !== 'update') continue;
+    lines.push(`! channel ${safe(step.id)}: update`);
+    for (const c of step.changes) {
+      if ('from' in c) lines.push(`-     ${safe(c.field)}: ${show(c.from)}`);
+      lines.push(`+     ${safe(c.field)}: ${show(c.to)}`);
+    }
+  }
+  return lines;
+}
+
+/** `cpk plan -o markdown`: a summary and a collapsible diff, for a pull-request comment. */
+export function renderPlanMarkdown(plan: Plan): string {
+  const n = countSteps(plan);
+  const against = `${code(plan.manifest)} against ${code(plan.baseUrl)} (state: ${code(plan.state)})`;
+  if (!hasChanges(plan)) {
+    const kept = n.orphaned > 0 ? ` ${n.orphaned} not in the manifest kept.` : '';
+    return `### cpk plan: no changes
+
+The service matches ${against}: ${n.unchanged} unchanged.${kept}
+`;
+  }
+  const rows: Array<[string, number]> = [
+    ['to create', n.create],
+    ['to update', n.update],
+    ['to delete', n.delete],
+    ['unchanged', n.unchanged],
+    ['uncertain', n.uncertain],
+    ['to forget', n.forget],
+    ['not in the manifest, kept', n.orphaned],
+  ];
+  const diff = diffLines(plan);
+  const longest = Math.max(
+    2,
+    ...diff.map((line) => (line.match(/`+/g) ?? []).reduce((m, r) => Math.max(m, r.length), 0)),
+  );
+  const fence = '`'.repeat(longest + 1);
+  const changed = n.create + n.update + n.delete + n.uncertain + n.forget;
+  return [
+    `### cpk plan: ${n.create} to create, ${n.update} to update, ${n.delete} to delete`,
+    '',
+    `Plan for ${against}.`,
+    '',
+    '| Monitors and channels | Count |',
+    '| --- | ---: |',
+    ...rows
+      .filter(([label, count]) => count > 0 || ['to create', 'to update', 'to delete'].includes(label))
+      .map(([label, count]) => `| ${label} | ${count} |`),
+    '',
+    '<details>',
+    `<summary>Changes (${changed})</summary>`,
+    '',
+    `${fence}diff`,
+    ...diff,
+    fence,
+    '',
+    '</details>',
+    '',
+  ].join('\n');
 }
 
 export interface ApplySummary {

@@ -51,6 +51,7 @@ const REQUIRED = [
   'dist/types/index.d.ts',
   'completions/cpk.bash',
   'schema/manifest.schema.json',
+  'schema/plan.schema.json',
 ];
 
 interface Result {

@@ -34,6 +34,12 @@ describe('README: Monitors as code', () => {
     const run = (job: typeof plan) => job!.steps.find((s) => s.run?.includes('npx cpk'))!;
     expect(run(plan).run).toContain('npx cpk plan');
     expect(run(apply).run).toBe('npx cpk apply --yes --prune');
-    for (const job of [plan, apply]) expect(run(job).env).toEqual({ CPK_TOKEN: '${{ secrets.CPK_TOKEN }}' });
+    expect(run(apply).env).toEqual({ CPK_TOKEN: '${{ secrets.CPK_TOKEN }}' });
+    // The plan goes to the pull request as a comment (cpk plan -o markdown, issue 15).
+    expect(run(plan).env).toEqual({ CPK_TOKEN: '${{ secrets.CPK_TOKEN }}', GH_TOKEN: '${{ github.token }}' });
+    expect(run(plan).run).toContain('npx cpk plan --prune -o markdown > "$RUNNER_TEMP/plan.md"');
+    expect(run(plan).run).toContain(
+      'gh pr comment "${{ github.event.pull_request.number }}" --body-file "$RUNNER_TEMP/plan.md"',
+    );
   });
 });

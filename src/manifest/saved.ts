@@ -1,0 +1,243 @@
+// Saved plans (`cpk plan --out FILE`, `cpk apply FILE`, issue 15), and the
+// document `cpk plan -o json` prints: the same thing, versioned, described by
+// schema/plan.schema.json. A plan records digests of what it read (the state,
+// each managed monitor's body) so that apply can refuse it once either has
+// changed: the plan a reviewer approved is then no longer what would happen.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { Ajv, type ErrorObject } from 'ajv';
+import schema from '../../schema/plan.schema.json' with { type: 'json' };
+import type { Api } from '../api/client.js';
+import { ApiError, UsageError } from '../errors.js';
+import { describeJsonError, parseUserJson } from '../http/json.js';
+import { toJson } from '../output/json.js';
+import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
+import { runPool } from '../pool.js';
+import { patchOf, type FieldChange } from './diff.js';
+import { countSteps, hasChanges, type ChannelStep, type MonitorStep, type Plan } from './plan.js';
+import { channelJson, monitorJson } from './render.js';
+import { serializeState, type StateData } from './state.js';
+
+export const PLAN_VERSION = 1;
+
+/** Fields the service changes by itself as it checks a monitor: not a change of the monitor. */
+const VOLATILE = new Set(['status', 'last_check']);
+
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (!isPlainObject(value)) return value;
+  const out: JsonObject = {};
+  for (const key of Object.keys(value).sort()) setOwn(out, key, sorted(value[key]));
+  return out;
+}
+
+function digest(text: string): string {
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+/** A monitor body's digest: keys sorted, status and last_check left out. */
+export function monitorDigest(body: JsonObject): string {
+  const kept: JsonObject = {};
+  for (const [field, value] of Object.entries(body)) if (!VOLATILE.has(field)) setOwn(kept, field, value);
+  return digest(toJson(sorted(kept), 0));
+}
+
+/** The state's digest, as it would be written (a journal replayed onto it included). */
+export function stateDigest(data: StateData): string {
+  return digest(serializeState(data));
+}
+
+export interface PlanMeta {
+  createdAt: string;
+  /** Context.tokenDigest(). */
+  token: string | undefined;
+  stateDigest: string;
+}
+
+/** The plan as `cpk plan -o json` prints it and `--out` saves it (schema/plan.schema.json). */
+export function planDocument(plan: Plan, meta: PlanMeta): JsonObject {
+  return {
+    version: PLAN_VERSION,
+    created_at: meta.createdAt,
+    manifest: plan.manifest,
+    state: plan.state,
+    base_url: plan.baseUrl,
+    token: meta.token ?? null,
+    changes: hasChanges(plan),
+    monitors: plan.monitors.map(monitorJson),
+    channels: plan.channels.map(channelJson),
+    dropped_channels: plan.droppedChannels,
+    summary: countSteps(plan),
+    fingerprints: {
+      state: meta.stateDigest,
+      monitors: plan.observed.map(({ key, id, body }) => ({ key, id, digest: body ? monitorDigest(body) : null })),
+    },
+  };
+}
+
+export interface SavedPlan {
+  path: string;
+  plan: Plan;
+  createdAt: string;
+  token: string | null;
+  stateDigest: string;
+  observed: Array<{ key: string; id: string; digest: string | null }>;
+}
+
+let validator: ReturnType<Ajv['compile']> | undefined;
+function validate(value: unknown): ErrorObject[] {
+  validator ??= new Ajv({ allErrors: false, allowUnionTypes: true, strict: false }).compile(schema);
+  return validator(value) ? [] : [...(validator.errors ?? [])];
+}
+
+function notAPlan(path: string, what: string): UsageError {
+  return new UsageError(`${path} is not a cpk plan: ${what}; nothing was sent`, {
+    hint: 'make one with cpk plan --out FILE',
+  });
+}
+
+/** Reads and checks a saved plan (exit 2 for anything but a plan of this version). */
+export async function readSavedPlan(path: string): Promise<SavedPlan> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read the plan ${path}${code ? ` (${code})` : ''}; nothing was sent`);
+  }
+  let raw: unknown;
+  try {
+    raw = parseUserJson(text);
+  } catch (error) {
+    throw notAPlan(path, `it ${describeJsonError(text, error)}`);
+  }
+  if (!isPlainObject(raw)) throw notAPlan(path, 'not a JSON object');
+  if (typeof raw.version === 'number' && raw.version !== PLAN_VERSION) {
+    throw new UsageError(
+      `${path} is a plan of format version ${raw.version}, and this cpk reads version ${PLAN_VERSION}; nothing was sent`,
+      { hint: 'make the plan again with this cpk (cpk plan --out FILE)' },
+    );
+  }
+  const errors = validate(raw);
+  if (errors.length > 0) {
+    const error = errors[0]!;
+    const where = error.instancePath === '' ? 'the plan' : error.instancePath.slice(1).replace(/\//g, '.');
+    throw notAPlan(path, `${where} ${error.message ?? `fails ${error.keyword}`}`);
+  }
+  const doc = raw as {
+    created_at: string;
+    manifest: string;
+    state: string;
+    base_url: string;
+    token: string | null;
+    monitors: JsonObject[];
+    channels: JsonObject[];
+    dropped_channels: string[];
+    fingerprints: { state: string; monitors: Array<{ key: string; id: string; digest: string | null }> };
+  };
+  const plan: Plan = {
+    manifest: doc.manifest,
+    state: doc.state,
+    baseUrl: doc.base_url,
+    monitors: doc.monitors.map(monitorStep),
+    channels: doc.channels.map(channelStep),
+    droppedChannels: doc.dropped_channels,
+    allRecordedGone: false,
+    observed: [],
+  };
+  return {
+    path,
+    plan,
+    createdAt: doc.created_at,
+    token: doc.token,
+    stateDigest: doc.fingerprints.state,
+    observed: doc.fingerprints.monitors,
+  };
+}
+
+function changesOf(value: unknown): FieldChange[] {
+  return (value as JsonObject[]).map((c) =>
+    Object.hasOwn(c, 'from')
+      ? { field: String(c.field), from: c.from, to: c.to }
+      : { field: String(c.field), to: c.to },
+  );
+}
+
+/** A step of the document back into the step apply carries out (the schema checked its shape). */
+function monitorStep(step: JsonObject): MonitorStep {
+  const key = String(step.key);
+  const id = typeof step.id === 'string' ? step.id : undefined;
+  const since = typeof step.uncertain_since === 'string' ? step.uncertain_since : undefined;
+  switch (step.action) {
+    case 'create': {
+      const out: MonitorStep = { action: 'create', key, body: step.body as JsonObject };
+      if (typeof step.replaces === 'string') out.replaces = step.replaces;
+      if (since !== undefined) out.uncertainSince = since;
+      return out;
+    }
+    case 'update': {
+      const changes = changesOf(step.changes);
+      return { action: 'update', key, id: id!, changes, patch: patchOf(changes) };
+    }
+    case 'unchanged':
+    case 'delete':
+      return { action: step.action, key, id: id! };
+    case 'uncertain':
+    case 'forget':
+      return { action: step.action, key, uncertainSince: since! };
+    default: {
+      const out: MonitorStep = { action: 'orphaned', key };
+      if (id !== undefined) out.id = id;
+      if (since !== undefined) out.uncertainSince = since;
+      return out;
+    }
+  }
+}
+
+function channelStep(step: JsonObject): ChannelStep {
+  const id = String(step.id);
+  if (step.action !== 'update') return { action: 'unchanged', id };
+  const changes = changesOf(step.changes);
+  return { action: 'update', id, changes, patch: patchOf(changes) };
+}
+
+/**
+ * What changed since the plan was made: the state, and each monitor it read
+ * (GET again). Empty when the plan still holds. A read that fails for another
+ * reason than 404 fails the command (nothing is sent).
+ */
+export async function changesSince(
+  saved: SavedPlan,
+  state: StateData,
+  api: Api,
+  options: { concurrency: number; stop?: AbortSignal | undefined },
+): Promise<string[]> {
+  const found: string[] = [];
+  if (stateDigest(state) !== saved.stateDigest) found.push(`the state file ${saved.plan.state} changed`);
+  // In the plan's order, whatever order the answers come in.
+  const monitors: Array<string | undefined> = [];
+  let failure: unknown;
+  await runPool(
+    saved.observed.map((observed, index) => ({ ...observed, index })),
+    options.concurrency,
+    async ({ key, id, digest: before, index }) => {
+      let now: string | null;
+      try {
+        now = monitorDigest(await api.getMonitor(id));
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) {
+          failure ??= error;
+          return;
+        }
+        now = null;
+      }
+      if (now === before) return;
+      const what = before === null ? 'answers again' : now === null ? 'was deleted' : 'changed';
+      monitors[index] = `monitor ${key} (${id}) ${what}`;
+    },
+    options.stop,
+  );
+  if (failure !== undefined) throw failure;
+  for (const line of monitors) if (line !== undefined) found.push(line);
+  return found;
+}
