@@ -86,8 +86,8 @@ export async function readManifest(path: string): Promise<Manifest> {
 
 /** What a manifest directory holds: read, sorted by name, not recursively (as `kubectl apply -f DIR`). */
 const MANIFEST_NAME = /\.(ya?ml|json)$/i;
-/** In a manifest directory but not manifests: state files, saved plans, hidden files. */
-const NOT_MANIFEST = /^\.|\.(state|plan)\.json$/i;
+/** In a manifest directory but not manifests: state files, saved plans (plan.json, *.plan.json), hidden files. */
+const NOT_MANIFEST = /^\.|(^|\.)(state|plan)\.json$/i;
 
 /** The manifest files `-f` names: files as given, a directory as its *.yaml, *.yml, *.json. */
 export async function manifestFiles(paths: string[]): Promise<{ files: string[]; directory: string | undefined }> {
@@ -102,7 +102,9 @@ export async function manifestFiles(paths: string[]): Promise<{ files: string[];
     directory = path;
     let names: string[];
     try {
-      names = await readdir(path);
+      // Files only (a symlink is followed when read): subdirectories are not read.
+      const entries = await readdir(path, { withFileTypes: true });
+      names = entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new UsageError(`cannot read the manifest directory ${path}${code ? ` (${code})` : ''}`);
