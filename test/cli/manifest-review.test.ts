@@ -3,7 +3,7 @@
 // (`plan -o json`, `plan -o markdown`), through the built CLI against the
 // emulator.
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
@@ -116,6 +116,8 @@ describe('saved plans', () => {
     expect(made.stderr).toBe(
       `saved the plan to ${join(dir, 'plan.json')}; carry it out with: cpk apply ${join(dir, 'plan.json')}\n`,
     );
+    // It holds every body apply would send: readable by its owner only.
+    expect(statSync(join(dir, 'plan.json')).mode & 0o777).toBe(0o600);
     // Edited after the review: the saved plan, not this, is what apply does.
     write(dir, 'cpk.yaml', `monitors:\n${entry('saved', 'c')}`);
 
@@ -236,6 +238,22 @@ describe('saved plans', () => {
     expect(mixed.stderr).toBe(
       'cpk: -f, --prune cannot be given with a saved plan: the plan already says what to do and where (make it again with cpk plan --out FILE)\n',
     );
+  });
+
+  it('plan --out refuses to overwrite the manifest or the state file', async () => {
+    const dir = workdir();
+    const file = write(dir, 'cpk.yaml', `monitors:\n${entry('out', 'a')}`);
+    const sent = f.mark();
+    const results = await Promise.all([
+      f.cpk(['plan', '-f', file, '--out', file]),
+      f.cpk(['plan', '-f', file, '--out', join(dir, 'cpk.state.json')]),
+    ]);
+    expect(results.map((r) => [r.code, r.stdout, r.stderr])).toEqual([
+      [2, '', `cpk: --out ${file} is the manifest or the state file; choose another file\n`],
+      [2, '', `cpk: --out ${join(dir, 'cpk.state.json')} is the manifest or the state file; choose another file\n`],
+    ]);
+    expect(sent()).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe(`monitors:\n${entry('out', 'a')}`);
   });
 
   it('plan -o json prints the saved plan document (schema/plan.schema.json), exactly', async () => {

@@ -4,7 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorDigest, planDocument, readSavedPlan, stateDigest } from '../../src/manifest/saved.js';
+import {
+  changesSince,
+  monitorDigest,
+  planDocument,
+  readSavedPlan,
+  stateDigest,
+  type SavedPlan,
+} from '../../src/manifest/saved.js';
+import type { Api } from '../../src/api/client.js';
+import { ApiError } from '../../src/errors.js';
 import type { Plan } from '../../src/manifest/plan.js';
 import { manifestFiles } from '../../src/manifest/load.js';
 import { parseManifestFlags } from '../../src/commands/manifest-flags.js';
@@ -83,6 +92,58 @@ describe('the plan document', () => {
       '2026-01-03T00:00:00.000Z',
       'sha256:0123456789abcdef',
       `sha256:${'0'.repeat(64)}`,
+    ]);
+  });
+});
+
+describe('whether a saved plan still holds', () => {
+  const state = { version: 1, base_url: BASE, monitors: { a: { id: 'mon_a' } }, channels: {} };
+  const live: Record<string, object> = {
+    mon_a: { id: 'mon_a', name: 'a', status: 'up' },
+    mon_b: { id: 'mon_b', name: 'b, edited' },
+    mon_d: { id: 'mon_d', name: 'd' },
+  };
+  const api = {
+    getMonitor: async (id: string) => {
+      if (live[id]) return live[id];
+      throw new ApiError('monitor not found', { status: 404 } as never);
+    },
+  } as unknown as Api;
+  const saved = (stateDigestWas: string): SavedPlan => ({
+    path: 'plan.json',
+    plan: {
+      manifest: 'cpk.yaml',
+      state: 'cpk.state.json',
+      baseUrl: BASE,
+      monitors: [],
+      channels: [],
+      droppedChannels: [],
+      allRecordedGone: false,
+      observed: [],
+    },
+    createdAt: '2026-01-01T00:00:00.000Z',
+    token: null,
+    stateDigest: stateDigestWas,
+    observed: [
+      { key: 'a', id: 'mon_a', digest: monitorDigest({ id: 'mon_a', name: 'a', status: 'pending' }) },
+      { key: 'b', id: 'mon_b', digest: monitorDigest({ id: 'mon_b', name: 'b' }) },
+      { key: 'c', id: 'mon_c', digest: monitorDigest({ id: 'mon_c', name: 'c' }) },
+      { key: 'd', id: 'mon_d', digest: null },
+      { key: 'e', id: 'mon_e', digest: null },
+    ],
+  });
+
+  it('names the state and each monitor that changed, in the plan order; a status change is not one', async () => {
+    expect(await changesSince(saved(stateDigest(state)), state, api, { concurrency: 2 })).toEqual([
+      'monitor b (mon_b) changed',
+      'monitor c (mon_c) was deleted',
+      'monitor d (mon_d) answers again',
+    ]);
+    expect(await changesSince(saved(`sha256:${'1'.repeat(64)}`), state, api, { concurrency: 8 })).toEqual([
+      'the state file cpk.state.json changed',
+      'monitor b (mon_b) changed',
+      'monitor c (mon_c) was deleted',
+      'monitor d (mon_d) answers again',
     ]);
   });
 });
