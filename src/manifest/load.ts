@@ -28,7 +28,7 @@ export interface MonitorEntry {
   key: string;
   /** The fields to send, as the manifest gives them, `interval` turned into `interval_seconds`. */
   body: JsonObject;
-  /** The file that defines it (with several files or a directory, entries come from several). */
+  /** With several files or a directory: the file that defines it (readManifests). */
   file?: string;
 }
 
@@ -161,7 +161,7 @@ export async function readManifests(files: string[], label: string): Promise<Man
       if (first !== undefined) twice('monitors', entry.key, first, r.path);
       else {
         monitorFrom.set(entry.key, r.path);
-        merged.monitors.push(entry);
+        merged.monitors.push({ ...entry, file: r.path });
       }
     }
     for (const entry of r.channels) {
@@ -169,7 +169,7 @@ export async function readManifests(files: string[], label: string): Promise<Man
       if (first !== undefined) twice('channels', entry.id, first, r.path);
       else {
         channelFrom.set(entry.id, r.path);
-        merged.channels.push(entry);
+        merged.channels.push({ ...entry, file: r.path });
       }
     }
   }
@@ -252,12 +252,12 @@ function buildManifest(
         );
       }
     }
-    manifest.monitors.push({ key, body, file: path });
+    manifest.monitors.push({ key, body });
   }
   const channels = isPlainObject(value.channels) ? value.channels : {};
   for (const id of order(['channels'], channels)) {
     const settings = channels[id];
-    if (isPlainObject(settings)) manifest.channels.push({ id, settings, file: path });
+    if (isPlainObject(settings)) manifest.channels.push({ id, settings });
   }
   return manifest;
 }
