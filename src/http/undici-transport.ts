@@ -3,6 +3,7 @@
 // HTTP_PROXY, HTTPS_PROXY and NO_PROXY (README, "Proxies and private CAs").
 // One attempt is bounded as a whole by one timer: connect, headers and every
 // byte of the body, so a server that stalls mid-body cannot stretch it.
+import { subscribe } from 'node:diagnostics_channel';
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
@@ -12,6 +13,7 @@ import { proxySettings, type Env } from './select.js';
 import {
   attemptFailure,
   TransportError,
+  unsentFailure,
   type PartialResponse,
   type Transport,
   type TransportRequest,
@@ -132,6 +134,23 @@ export function baselineWasmOnly(): void {
   setFlagsFromString('--liftoff-only');
 }
 
+/**
+ * The errors undici met while connecting (TCP, TLS, a proxy's tunnel), as it
+ * publishes them. undici fails a request with one of these only while the
+ * request waits for its connection, before any byte of it is written: such a
+ * request certainly did not reach the server (issue 12 item 18).
+ */
+const connectErrors = new WeakSet<object>();
+let watchingConnects = false;
+function watchConnectErrors(): void {
+  if (watchingConnects) return;
+  watchingConnects = true;
+  subscribe('undici:client:connectError', (message) => {
+    const error = (message as { error?: unknown }).error;
+    if (error !== null && typeof error === 'object') connectErrors.add(error);
+  });
+}
+
 export function createUndiciTransport(env: Env): Transport {
   const proxy = proxySettings(env);
   // Made at the first request, which knows --timeout (the same for every
@@ -177,6 +196,7 @@ export function createUndiciTransport(env: Env): Transport {
 
   async function send(req: TransportRequest): Promise<TransportResponse> {
     undici ??= loadUndici(proxy, req.timeoutMs);
+    watchConnectErrors();
     const { request } = undici;
     const unsafe = !isIdempotent(req.method);
     // A POST or PATCH goes on a new connection unless the origin announced its keep-alive timeout.
@@ -226,7 +246,11 @@ export function createUndiciTransport(env: Env): Transport {
         pending.catch(() => {});
         res = await Promise.race([pending, expired]);
       } catch (error) {
-        throw refusedProxy(error) ?? fail(error, 'request');
+        const failure = refusedProxy(error) ?? fail(error, 'request');
+        // Cut while connecting (a TLS handshake reset, say): nothing was sent.
+        if (failure.kind === 'reset' && error !== null && typeof error === 'object' && connectErrors.has(error))
+          throw unsentFailure(failure);
+        throw failure;
       }
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(res.headers)) {

@@ -6,12 +6,18 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startKeepAliveServer, type KeepAliveOptions, type KeepAliveServer } from '../helpers/hostile.js';
+import {
+  startHostile,
+  startKeepAliveServer,
+  type Hostile,
+  type KeepAliveOptions,
+  type KeepAliveServer,
+} from '../helpers/hostile.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 
 const TOKEN = 'cpk_keepalivetoken0123456789';
 const TRANSPORT = process.env.CPK_TRANSPORT ?? 'node';
-const servers: KeepAliveServer[] = [];
+const servers: Array<KeepAliveServer | Hostile> = [];
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
@@ -83,5 +89,37 @@ describe.concurrent(`bulk creates over keep-alive (${TRANSPORT})`, () => {
       // node:http sends one request per connection.
       expect(server.closeRequested).toBe(200);
     }
+  });
+});
+
+describe.concurrent(`a connection closed before the request left (${TRANSPORT})`, () => {
+  async function createAgainstHangup(scheme: 'http' | 'https'): Promise<{ server: Hostile; r: CliResult }> {
+    const server = await startHostile({ kind: 'hangup' });
+    servers.push(server);
+    const r = await runCli(['monitors', 'create', '--name', 'api', '--timeout', '5'], {
+      env: { CPK_TOKEN: TOKEN, CPK_BASE_URL: `${scheme}://127.0.0.1:${server.port}/v1`, CPK_TRANSPORT: TRANSPORT },
+      timeoutMs: 60_000,
+    });
+    return { server, r };
+  }
+
+  it('a TLS handshake cut short: the POST was certainly not sent, so it is retried and not "may have been applied"', async () => {
+    const { server, r } = await createAgainstHangup('https');
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^cpk: cannot connect to https:\/\/127\.0\.0\.1:\d+ \(ECONNRESET\)/);
+    expect(r.stderr).not.toMatch(MAYBE);
+    expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
+    // Three attempts, as for any request that never left.
+    expect(server.connections).toBe(3);
+  });
+
+  it('plain http, closed once the request could have been written: still "may have been applied", sent once', async () => {
+    const { server, r } = await createAgainstHangup('http');
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(MAYBE);
+    expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
+    expect(server.connections).toBe(1);
   });
 });

@@ -6,6 +6,8 @@ import { createServer as createNetServer, type Server, type Socket } from 'node:
 export type HostileMode =
   /** Accepts the TCP connection and never sends a byte (also: a TLS handshake that never completes). */
   | { kind: 'silent' }
+  /** Accepts the TCP connection and closes it at once, reading nothing (also: a TLS handshake cut short). */
+  | { kind: 'hangup' }
   /** A proxy that reads the CONNECT (or any request) and never answers. */
   | { kind: 'silent-proxy' }
   /** Status line and headers, then one body byte every `everyMs`, forever. */
@@ -37,6 +39,7 @@ export async function startHostile(mode: HostileMode): Promise<Hostile> {
     socket.on('error', () => {});
     socket.once('close', () => sockets.delete(socket));
     if (mode.kind === 'silent') return;
+    if (mode.kind === 'hangup') return void socket.destroy();
     let head = '';
     const onData = (chunk: Buffer) => {
       head += chunk.toString('latin1');
@@ -51,6 +54,7 @@ export async function startHostile(mode: HostileMode): Promise<Hostile> {
 
   function answer(socket: Socket) {
     switch (mode.kind) {
+      case 'hangup':
       case 'silent':
       case 'silent-proxy':
         return;
