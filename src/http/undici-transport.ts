@@ -37,9 +37,12 @@ interface UndiciParts {
   dispatcher: Dispatcher;
   /**
    * For POST and PATCH (mayReuseForUnsafe), made at the first: `kept` reuses
-   * connections an origin promised to keep; `fresh` opens one per request.
+   * connections an origin promised to keep; `fresh` opens one per request
+   * (`Connection: close`); `once()` is a dispatcher for one request whose
+   * connection is never reused, to learn whether an origin announces a
+   * timeout (the answer to `Connection: close` never does).
    */
-  unsafe: () => { kept: Dispatcher; fresh: Dispatcher };
+  unsafe: () => { kept: Dispatcher; fresh: Dispatcher; once: () => Dispatcher };
   request: RequestFn;
 }
 
@@ -57,14 +60,16 @@ interface UndiciParts {
  * idle socket for a FIN before writing; no client can tell the two cases
  * apart once the bytes have left.
  *
- * So a request that may not be repeated goes on a new connection (sent with
- * `Connection: close`, as node:http sends every request), unless the server
- * announced how long it keeps idle connections open: then the connection is
- * reused within that time less undici's 2 s margin (an answer with
- * `Keep-Alive: timeout=5` makes a connection reusable for 3 s). A server
- * closes no connection before reading the first request on it, so a create
- * that was never received is never reported as possibly applied; a server
- * that read the request and then closed still is.
+ * So a request that may not be repeated goes on a new connection, unless the
+ * server announced how long it keeps idle connections open: then the
+ * connection is reused within that time less undici's 2 s margin (an answer
+ * with `Keep-Alive: timeout=5` makes a connection reusable for 3 s). Until an
+ * origin's first answer says which, each POST or PATCH has a connection of its
+ * own, closed after the answer; to an origin that announces nothing, they go
+ * with `Connection: close`, as node:http sends every request. A server closes
+ * no connection before reading the first request on it, so a create that was
+ * never received is never reported as possibly applied; a server that read
+ * the request and then closed still is.
  */
 export function mayReuseForUnsafe(keepAlive: string | undefined): boolean {
   if (keepAlive === undefined) return false;
@@ -95,8 +100,9 @@ export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeo
   // a GET left idle, with no announced timeout, carries one. pipelining 0:
   // `Connection: close`, one request per connection.
   const pools = (make: (o: PoolOptions) => Dispatcher) => {
-    let made: { kept: Dispatcher; fresh: Dispatcher } | undefined;
-    return () => (made ??= { kept: make(options), fresh: make({ ...options, pipelining: 0 }) });
+    let made: ReturnType<UndiciParts['unsafe']> | undefined;
+    return () =>
+      (made ??= { kept: make(options), fresh: make({ ...options, pipelining: 0 }), once: () => make(options) });
   };
   if (!proxy) {
     try {
@@ -156,8 +162,13 @@ export function createUndiciTransport(env: Env): Transport {
   // Made at the first request, which knows --timeout (the same for every
   // request of a command).
   let undici: UndiciParts | undefined;
-  /** Origins whose last answer to a POST or PATCH announced a keep-alive timeout cpk can honour. */
-  const announced = new Set<string>();
+  /**
+   * Per origin, whether its last answer to a POST or PATCH announced a
+   * keep-alive timeout cpk can honour (true) or none (false); absent until
+   * the first answer.
+   */
+  const announces = new Map<string, boolean>();
+  let unsafePools: ReturnType<UndiciParts['unsafe']> | undefined;
   const proxyText = proxy
     ? [
         proxy.httpsProxy && `HTTPS_PROXY=${showProxy(proxy.httpsProxy)}`,
@@ -199,12 +210,17 @@ export function createUndiciTransport(env: Env): Transport {
     watchConnectErrors();
     const { request } = undici;
     const unsafe = !isIdempotent(req.method);
-    // A POST or PATCH goes on a new connection unless the origin announced its keep-alive timeout.
-    const dispatcher = !unsafe
-      ? undici.dispatcher
-      : announced.has(new URL(req.url).origin)
-        ? undici.unsafe().kept
-        : undici.unsafe().fresh;
+    const origin = new URL(req.url).origin;
+    // A POST or PATCH reuses a connection only where the origin announced its
+    // keep-alive timeout; until its first answer says, each goes on a
+    // connection of its own, closed after the answer.
+    let once: Dispatcher | undefined;
+    let dispatcher = undici.dispatcher;
+    if (unsafe) {
+      const pools = (unsafePools ??= undici.unsafe());
+      const known = announces.get(origin);
+      dispatcher = known === true ? pools.kept : known === false ? pools.fresh : (once = pools.once());
+    }
     const controller = new AbortController();
     let timedOut = false;
     // The timer bounds the attempt even where undici does not listen to the
@@ -258,11 +274,8 @@ export function createUndiciTransport(env: Env): Transport {
         if (value !== undefined) setOwn(headers, name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
       }
       partial = { status: res.statusCode, headers, receivedBytes: 0 };
-      if (unsafe) {
-        const origin = new URL(req.url).origin;
-        if (mayReuseForUnsafe(headers['keep-alive'])) announced.add(origin);
-        else announced.delete(origin);
-      }
+      // The answer to `Connection: close` (pools.fresh) announces nothing.
+      if (unsafe && dispatcher !== unsafePools?.fresh) announces.set(origin, mayReuseForUnsafe(headers['keep-alive']));
       const chunks: Buffer[] = [];
       try {
         const declared = Number(headers['content-length']);
@@ -297,6 +310,8 @@ export function createUndiciTransport(env: Env): Transport {
     } finally {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onAbort);
+      // Its one connection is never reused: closed now (the answer is read or abandoned).
+      if (once) void once.destroy().catch(() => {});
     }
   }
 
@@ -305,10 +320,8 @@ export function createUndiciTransport(env: Env): Transport {
     // Every request has ended by the time cpk closes (each is awaited), so
     // destroy only drops idle keep-alive sockets; it never waits on a server.
     close: async () => {
-      if (undici) {
-        const { kept, fresh } = undici.unsafe();
-        await Promise.all([undici.dispatcher.destroy(), kept.destroy(), fresh.destroy()]);
-      }
+      if (undici)
+        await Promise.all([undici.dispatcher, unsafePools?.kept, unsafePools?.fresh].map((d) => d?.destroy()));
     },
     proxy: proxyText,
   };
