@@ -9,6 +9,7 @@ import { setOwn } from '../parse/fields.js';
 import {
   attemptFailure,
   TransportError,
+  unsentFailure,
   type PartialResponse,
   type Transport,
   type TransportRequest,
@@ -27,6 +28,8 @@ function send(req: TransportRequest): Promise<TransportResponse> {
     let settled = false;
     let timedOut = false;
     let phase: 'request' | 'body' = 'request';
+    // The connection (TCP, and TLS for https) is up: only then does the request leave.
+    let established = false;
 
     const finish = (error: unknown, response?: TransportResponse) => {
       if (settled) return;
@@ -34,14 +37,14 @@ function send(req: TransportRequest): Promise<TransportResponse> {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onAbort);
       if (response) return resolve(response);
-      reject(
-        attemptFailure(error, phase, {
-          aborted: req.signal?.aborted === true,
-          timedOut,
-          timeoutMs: req.timeoutMs,
-          partial,
-        }),
-      );
+      const failure = attemptFailure(error, phase, {
+        aborted: req.signal?.aborted === true,
+        timedOut,
+        timeoutMs: req.timeoutMs,
+        partial,
+      });
+      // Cut before the connection was up (a TLS handshake reset, say): nothing was sent.
+      reject(failure.kind === 'reset' && !established ? unsentFailure(failure) : failure);
     };
 
     const body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
@@ -53,6 +56,9 @@ function send(req: TransportRequest): Promise<TransportResponse> {
     // Before anything can destroy the request: a signal aborted before the
     // send destroys it at once, and an 'error' with no listener would throw.
     clientRequest.on('error', (error) => finish(error));
+    clientRequest.once('socket', (socket) => {
+      socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => (established = true));
+    });
 
     const abort = (reason: Error) => {
       clientRequest.destroy(reason);

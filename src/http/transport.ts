@@ -101,6 +101,17 @@ export function attemptFailure(
   return failure;
 }
 
+/**
+ * A connection that broke before it was established (the TCP connect or the
+ * TLS handshake, which no byte of the request goes through): a 'connect'
+ * failure, certainly not sent, which any method may retry (issue 12 item 18).
+ */
+export function unsentFailure(failure: TransportError): TransportError {
+  const unsent = new TransportError('connect', failure.message, failure.code, { cause: failure.cause });
+  unsent.response = failure.response;
+  return unsent;
+}
+
 /** Sorts a low-level error into a TransportFailure. */
 export function classify(error: unknown, phase: 'request' | 'body'): TransportError {
   if (error instanceof TransportError) return error;

@@ -3,14 +3,17 @@
 // HTTP_PROXY, HTTPS_PROXY and NO_PROXY (README, "Proxies and private CAs").
 // One attempt is bounded as a whole by one timer: connect, headers and every
 // byte of the body, so a server that stalls mid-body cannot stretch it.
+import { subscribe } from 'node:diagnostics_channel';
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { setOwn } from '../parse/fields.js';
+import { isIdempotent } from './retry.js';
 import { proxySettings, type Env } from './select.js';
 import {
   attemptFailure,
   TransportError,
+  unsentFailure,
   type PartialResponse,
   type Transport,
   type TransportRequest,
@@ -27,11 +30,56 @@ function showProxy(url: string): string {
   }
 }
 
+type PoolOptions = { keepAliveTimeout: number; connect: { timeout: number }; pipelining?: number };
 type RequestFn = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 interface UndiciParts {
-  /** Agent, or EnvHttpProxyAgent when proxy settings are given. */
+  /** Agent, or EnvHttpProxyAgent when proxy settings are given: for requests that may be repeated. */
   dispatcher: Dispatcher;
+  /**
+   * For POST and PATCH (mayReuseForUnsafe), made at the first: `kept` reuses
+   * connections an origin promised to keep; `fresh` opens one per request
+   * (`Connection: close`); `once()` is a dispatcher for one request whose
+   * connection is never reused, to learn whether an origin announces a
+   * timeout (the answer to `Connection: close` never does).
+   */
+  unsafe: () => { kept: Dispatcher; fresh: Dispatcher; once: () => Dispatcher };
   request: RequestFn;
+}
+
+/**
+ * Issue 12 item 18: whether a POST or PATCH may reuse an idle connection.
+ *
+ * A server that closes idle keep-alive connections without saying when (no
+ * `Keep-Alive: timeout`) races a client that reuses one: a request written an
+ * instant after the server closed is never read, and the client sees the same
+ * "other side closed" (undici's UND_ERR_SOCKET, after the request's bytes
+ * were written) as from a server that read the request and then died. A GET
+ * is retried; a POST cannot be, since it may have created a monitor, so it
+ * would be reported as "may have been applied" though it never arrived.
+ * undici already re-queues a request that was never written, and checks an
+ * idle socket for a FIN before writing; no client can tell the two cases
+ * apart once the bytes have left.
+ *
+ * So a request that may not be repeated goes on a new connection, unless the
+ * server announced how long it keeps idle connections open: then the
+ * connection is reused within that time less undici's 2 s margin (an answer
+ * with `Keep-Alive: timeout=5` makes a connection reusable for 3 s). Until an
+ * origin's first answer says which, each POST or PATCH has a connection of its
+ * own, closed after the answer; to an origin that announces nothing, they go
+ * with `Connection: close`, as node:http sends every request. A server closes
+ * no connection before reading the first request on it, so a create that was
+ * never received is never reported as possibly applied; a server that read
+ * the request and then closed still is.
+ */
+export function mayReuseForUnsafe(keepAlive: string | undefined): boolean {
+  if (keepAlive === undefined) return false;
+  // Only a timeout undici reads the same way (its parser is /timeout=(\d+)/,
+  // case and spacing exact): one it misreads or ignores would leave the
+  // connection to its own default, which may outlast the server's.
+  const undiciReads = /timeout=(\d+)/.exec(keepAlive)?.[1];
+  const parameter = /(?:^|[\s,;])timeout=(\d+)(?:$|[\s,;])/.exec(keepAlive)?.[1];
+  // undici drops a connection whose announced timeout is 2 s or less (its margin).
+  return parameter !== undefined && parameter === undiciReads && Number(parameter) > 2;
 }
 
 /**
@@ -47,11 +95,23 @@ export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeo
   const load = createRequire(import.meta.url);
   // connect.timeout bounds the TCP connect and the TLS handshake: undici's
   // default is 10 s whatever --timeout says (issue 12 item 2).
-  const options = { keepAliveTimeout: 4_000, connect: { timeout: connectTimeoutMs } };
+  const options: PoolOptions = { keepAliveTimeout: 4_000, connect: { timeout: connectTimeoutMs } };
+  // POST and PATCH have pools of their own (mayReuseForUnsafe): no connection
+  // a GET left idle, with no announced timeout, carries one. pipelining 0:
+  // `Connection: close`, one request per connection.
+  const pools = (make: (o: PoolOptions) => Dispatcher) => {
+    let made: ReturnType<UndiciParts['unsafe']> | undefined;
+    return () =>
+      (made ??= { kept: make(options), fresh: make({ ...options, pipelining: 0 }), once: () => make(options) });
+  };
   if (!proxy) {
     try {
       const DeepAgent = load('undici/lib/dispatcher/agent.js') as typeof Agent;
-      return { dispatcher: new DeepAgent(options), request: load('undici/lib/api/api-request.js') as RequestFn };
+      return {
+        dispatcher: new DeepAgent(options),
+        unsafe: pools((o) => new DeepAgent(o)),
+        request: load('undici/lib/api/api-request.js') as RequestFn,
+      };
     } catch {
       // moved in this release: the index below
     }
@@ -62,10 +122,8 @@ export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeo
   // proxyTunnel false: an http:// target goes to the proxy as a forward
   // (absolute-URI) request, as curl -x does; CONNECT only for https (squid and
   // tinyproxy refuse CONNECT to port 80 by default; issue 12 item 14).
-  return {
-    dispatcher: proxy ? new Proxied({ ...proxy, ...options, proxyTunnel: false }) : new undici.Agent(options),
-    request,
-  };
+  const make = (o: PoolOptions) => (proxy ? new Proxied({ ...proxy, ...o, proxyTunnel: false }) : new undici.Agent(o));
+  return { dispatcher: make(options), unsafe: pools(make), request };
 }
 
 /**
@@ -82,11 +140,35 @@ export function baselineWasmOnly(): void {
   setFlagsFromString('--liftoff-only');
 }
 
+/**
+ * The errors undici met while connecting (TCP, TLS, a proxy's tunnel), as it
+ * publishes them. undici fails a request with one of these only while the
+ * request waits for its connection, before any byte of it is written: such a
+ * request certainly did not reach the server (issue 12 item 18).
+ */
+const connectErrors = new WeakSet<object>();
+let watchingConnects = false;
+function watchConnectErrors(): void {
+  if (watchingConnects) return;
+  watchingConnects = true;
+  subscribe('undici:client:connectError', (message) => {
+    const error = (message as { error?: unknown }).error;
+    if (error !== null && typeof error === 'object') connectErrors.add(error);
+  });
+}
+
 export function createUndiciTransport(env: Env): Transport {
   const proxy = proxySettings(env);
   // Made at the first request, which knows --timeout (the same for every
   // request of a command).
   let undici: UndiciParts | undefined;
+  /**
+   * Per origin, whether its last answer to a POST or PATCH announced a
+   * keep-alive timeout cpk can honour (true) or none (false); absent until
+   * the first answer.
+   */
+  const announces = new Map<string, boolean>();
+  let unsafePools: ReturnType<UndiciParts['unsafe']> | undefined;
   const proxyText = proxy
     ? [
         proxy.httpsProxy && `HTTPS_PROXY=${showProxy(proxy.httpsProxy)}`,
@@ -125,7 +207,20 @@ export function createUndiciTransport(env: Env): Transport {
 
   async function send(req: TransportRequest): Promise<TransportResponse> {
     undici ??= loadUndici(proxy, req.timeoutMs);
-    const { dispatcher, request } = undici;
+    watchConnectErrors();
+    const { request } = undici;
+    const unsafe = !isIdempotent(req.method);
+    const origin = new URL(req.url).origin;
+    // A POST or PATCH reuses a connection only where the origin announced its
+    // keep-alive timeout; until its first answer says, each goes on a
+    // connection of its own, closed after the answer.
+    let once: Dispatcher | undefined;
+    let dispatcher = undici.dispatcher;
+    if (unsafe) {
+      const pools = (unsafePools ??= undici.unsafe());
+      const known = announces.get(origin);
+      dispatcher = known === true ? pools.kept : known === false ? pools.fresh : (once = pools.once());
+    }
     const controller = new AbortController();
     let timedOut = false;
     // The timer bounds the attempt even where undici does not listen to the
@@ -167,7 +262,11 @@ export function createUndiciTransport(env: Env): Transport {
         pending.catch(() => {});
         res = await Promise.race([pending, expired]);
       } catch (error) {
-        throw refusedProxy(error) ?? fail(error, 'request');
+        const failure = refusedProxy(error) ?? fail(error, 'request');
+        // Cut while connecting (a TLS handshake reset, say): nothing was sent.
+        if (failure.kind === 'reset' && error !== null && typeof error === 'object' && connectErrors.has(error))
+          throw unsentFailure(failure);
+        throw failure;
       }
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(res.headers)) {
@@ -175,6 +274,8 @@ export function createUndiciTransport(env: Env): Transport {
         if (value !== undefined) setOwn(headers, name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
       }
       partial = { status: res.statusCode, headers, receivedBytes: 0 };
+      // The answer to `Connection: close` (pools.fresh) announces nothing.
+      if (unsafe && dispatcher !== unsafePools?.fresh) announces.set(origin, mayReuseForUnsafe(headers['keep-alive']));
       const chunks: Buffer[] = [];
       try {
         const declared = Number(headers['content-length']);
@@ -209,6 +310,8 @@ export function createUndiciTransport(env: Env): Transport {
     } finally {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onAbort);
+      // Its one connection is never reused: closed now (the answer is read or abandoned).
+      if (once) void once.destroy().catch(() => {});
     }
   }
 
@@ -217,7 +320,8 @@ export function createUndiciTransport(env: Env): Transport {
     // Every request has ended by the time cpk closes (each is awaited), so
     // destroy only drops idle keep-alive sockets; it never waits on a server.
     close: async () => {
-      if (undici) await undici.dispatcher.destroy();
+      if (undici)
+        await Promise.all([undici.dispatcher, unsafePools?.kept, unsafePools?.fresh].map((d) => d?.destroy()));
     },
     proxy: proxyText,
   };

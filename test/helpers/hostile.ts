@@ -6,6 +6,8 @@ import { createServer as createNetServer, type Server, type Socket } from 'node:
 export type HostileMode =
   /** Accepts the TCP connection and never sends a byte (also: a TLS handshake that never completes). */
   | { kind: 'silent' }
+  /** Accepts the TCP connection and closes it at once, reading nothing (also: a TLS handshake cut short). */
+  | { kind: 'hangup' }
   /** A proxy that reads the CONNECT (or any request) and never answers. */
   | { kind: 'silent-proxy' }
   /** Status line and headers, then one body byte every `everyMs`, forever. */
@@ -37,6 +39,7 @@ export async function startHostile(mode: HostileMode): Promise<Hostile> {
     socket.on('error', () => {});
     socket.once('close', () => sockets.delete(socket));
     if (mode.kind === 'silent') return;
+    if (mode.kind === 'hangup') return void socket.destroy();
     let head = '';
     const onData = (chunk: Buffer) => {
       head += chunk.toString('latin1');
@@ -51,6 +54,7 @@ export async function startHostile(mode: HostileMode): Promise<Hostile> {
 
   function answer(socket: Socket) {
     switch (mode.kind) {
+      case 'hangup':
       case 'silent':
       case 'silent-proxy':
         return;
@@ -98,6 +102,124 @@ export async function startHostile(mode: HostileMode): Promise<Hostile> {
   state.close = () =>
     new Promise<void>((done) => {
       for (const t of timers) clearInterval(t);
+      for (const s of sockets) s.destroy();
+      server.close(() => done());
+    });
+  return state;
+}
+
+/**
+ * How a keep-alive server ends its connections (issue 12 item 18). It answers
+ * every POST with a 201 and a monitor id, keeps the connection open with no
+ * `Keep-Alive` hint and no `Connection: close`, and then:
+ * - idleCloseMs: closes a connection idle that long after a response (as many servers do);
+ * - closeEvery: closes a connection right after every Nth response on it;
+ * - dieEvery: reads every Nth request in full, then closes without answering
+ *   (the request reached the server: the client must not call it unsent).
+ * Optional delayMs spreads the answers, so connections go idle for varied times;
+ * announceSeconds adds a `Keep-Alive: timeout` header to every answer.
+ */
+export interface KeepAliveOptions {
+  idleCloseMs?: number;
+  closeEvery?: number;
+  dieEvery?: number;
+  delayMs?: number;
+  /** Announce this idle timeout in a `Keep-Alive: timeout=N` header (seconds). */
+  announceSeconds?: number;
+}
+
+export interface KeepAliveServer {
+  url: string;
+  /** TCP connections accepted so far. */
+  connections: number;
+  /** Names of the monitors in the POST bodies the server read in full, in order. */
+  received: string[];
+  /** Of those, the ones answered with a 201. */
+  answered: string[];
+  /** Requests that asked for their connection to be closed after the answer (`Connection: close`). */
+  closeRequested: number;
+  close(): Promise<void>;
+}
+
+export async function startKeepAliveServer(options: KeepAliveOptions): Promise<KeepAliveServer> {
+  const sockets = new Set<Socket>();
+  const state: KeepAliveServer = {
+    url: '',
+    connections: 0,
+    received: [],
+    answered: [],
+    closeRequested: 0,
+    close: async () => {},
+  };
+  let seen = 0;
+  const server: Server = createNetServer((socket) => {
+    state.connections++;
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.once('close', () => sockets.delete(socket));
+    let buffer = Buffer.alloc(0);
+    let onThis = 0;
+    let busy = false;
+    // Once the server closes its side, it reads nothing more: what arrives after is never received.
+    let closed = false;
+    const hangUp = () => {
+      closed = true;
+      socket.end();
+    };
+    let idle: NodeJS.Timeout | undefined;
+    const armIdle = () => {
+      if (options.idleCloseMs === undefined) return;
+      clearTimeout(idle);
+      idle = setTimeout(hangUp, options.idleCloseMs);
+    };
+    socket.once('close', () => clearTimeout(idle));
+    const next = () => {
+      if (busy || closed) return;
+      const end = buffer.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const head = buffer.subarray(0, end).toString('latin1');
+      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+      if (buffer.length < end + 4 + length) return;
+      const body = buffer.subarray(end + 4, end + 4 + length).toString('utf8');
+      buffer = buffer.subarray(end + 4 + length);
+      clearTimeout(idle);
+      busy = true;
+      seen++;
+      onThis++;
+      let name = '';
+      try {
+        name = String((JSON.parse(body) as { name?: unknown }).name ?? '');
+      } catch {
+        // not JSON: counted under ''
+      }
+      state.received.push(name);
+      if (/\r\nconnection:\s*close/i.test(head)) state.closeRequested++;
+      if (options.dieEvery !== undefined && seen % options.dieEvery === 0) return void socket.destroy();
+      const respond = () => {
+        if (socket.destroyed) return;
+        const text = JSON.stringify({ id: `mon_${seen}_${state.answered.length}`, status: 'active', name });
+        socket.write(
+          `HTTP/1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n${options.announceSeconds === undefined ? '' : `keep-alive: timeout=${options.announceSeconds}\r\n`}\r\n${text}`,
+        );
+        state.answered.push(name);
+        busy = false;
+        if (options.closeEvery !== undefined && onThis % options.closeEvery === 0) return hangUp();
+        armIdle();
+        next();
+      };
+      const delay = options.delayMs ? Math.floor(Math.random() * options.delayMs) : 0;
+      if (delay > 0) setTimeout(respond, delay);
+      else respond();
+    };
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      next();
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  state.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  state.close = () =>
+    new Promise<void>((done) => {
       for (const s of sockets) s.destroy();
       server.close(() => done());
     });
