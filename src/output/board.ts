@@ -1,0 +1,199 @@
+// The live board of `cpk monitors watch` (issue 14): one row per monitor,
+// fitted to the terminal (rows truncated, never wrapped, so that a frame is
+// exactly as many lines as it claims and redraws in place), and what the board
+// reads in a monitor whose detail shape the service does not show
+// (service-interface.md, "Fields of the monitor detail ... not shown"): the
+// fields are found by shape, never by a hard-coded name.
+import { isPlainObject } from '../parse/fields.js';
+import type { Palette } from './palette.js';
+import { statusPainter } from './palette.js';
+import { age, isTimestamp, leafPaths, pathValue, tableLines, type Cell } from './render.js';
+import { sanitizeLine } from './sanitize.js';
+import { textWidth } from './text.js';
+
+/** A numeric leaf named like a latency: `latency_ms`, `response_time`, `rtt_ms`, `duration_ms`. */
+const LATENCY_KEY = /(^|_)(latency|response_time|rtt)(_|$)|^duration_ms$/i;
+
+/**
+ * The dotted path of the monitor's latency: the first numeric leaf (in the
+ * body's order) whose name says latency, preferring one under a `check`
+ * object (`last_check.latency_ms` in the emulator). undefined when none.
+ */
+export function latencyPath(monitor: unknown): string | undefined {
+  let found: string | undefined;
+  for (const path of leafPaths(monitor).keys()) {
+    const name = path.slice(path.lastIndexOf('.') + 1);
+    if (!LATENCY_KEY.test(name)) continue;
+    const value = pathValue(monitor, path);
+    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+    if (/check/i.test(path)) return path;
+    found ??= path;
+  }
+  return found;
+}
+
+/**
+ * The dotted path of the time of the monitor's last check: the first
+ * timestamp leaf whose path says check (`last_check.checked_at`,
+ * `last_checked_at`). undefined when none.
+ */
+export function lastCheckPath(monitor: unknown): string | undefined {
+  for (const path of leafPaths(monitor).keys()) {
+    if (/check/i.test(path) && isTimestamp(pathValue(monitor, path))) return path;
+  }
+  return undefined;
+}
+
+/** The latency of a monitor as a number (null when it has none now), and where it was read. */
+export function latencyOf(monitor: unknown): { value: number | null; path: string | undefined } {
+  const path = latencyPath(monitor);
+  return { value: path === undefined ? null : (pathValue(monitor, path) as number), path };
+}
+
+export function lastCheckOf(monitor: unknown): string | null {
+  const path = lastCheckPath(monitor);
+  return path === undefined ? null : (pathValue(monitor, path) as string);
+}
+
+/** One monitor as the board shows it. */
+export interface BoardRow {
+  id: string;
+  name: string | undefined;
+  /** The last status read; `gone` once the service answered 404. */
+  status: string | undefined;
+  /** The last transition: from, to, when (ms). */
+  transition?: { from: string; to: string; at: number } | undefined;
+  /** Whether the transition is recent enough to be highlighted. */
+  fresh: boolean;
+  lastCheck: string | null;
+  latency: number | null;
+  /** The latency field's name (for its unit: `_ms`). */
+  latencyPath: string | undefined;
+  /** Latencies of successive polls, oldest first. */
+  history: readonly (number | null)[];
+}
+
+export interface BoardView {
+  width: number;
+  /** Lines the frame may take (the terminal's height); undefined: no bound. */
+  height?: number | undefined;
+  now: number;
+  paint: Palette;
+  /** Color allowed: a fresh transition is in inverse video; without, `down (was up)`. */
+  color: boolean;
+  sparkline: (values: readonly (number | null | undefined)[]) => string;
+}
+
+function clock(ms: number): string {
+  return new Date(ms).toTimeString().slice(0, 8);
+}
+
+/** `text` cut to `width` cells, an ellipsis marking the cut. */
+export function truncate(text: string, width: number): string {
+  if (textWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let out = '';
+  for (const ch of text) {
+    if (textWidth(out + ch) > width - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+function latencyText(row: BoardRow): string {
+  if (row.latency === null) return '-';
+  return /_ms$/i.test(row.latencyPath ?? '') ? `${row.latency}ms` : String(row.latency);
+}
+
+const HEAD = ['ID', 'NAME', 'STATUS', 'CHANGED', 'LAST CHECK', 'LATENCY', 'TREND'];
+const GAP = 2;
+/** Columns that give way first when the terminal is narrow, in order, and how narrow they may go. */
+const SHRINK: Array<[number, number]> = [
+  [1, 6], // NAME
+  [3, 7], // CHANGED
+  [0, 8], // ID
+];
+
+/**
+ * The frame: a header line, the table (one line per monitor, cut to the
+ * width), notes (a failed poll), and a line saying how many rows the
+ * terminal's height left out. Never more lines than `height`.
+ */
+export function boardLines(
+  header: string,
+  rows: readonly BoardRow[],
+  notes: readonly string[],
+  view: BoardView,
+): string[] {
+  const { paint, width } = view;
+  const texts = rows.map((row) => {
+    const status = row.status ?? '-';
+    const shownStatus = row.fresh && !view.color && row.transition ? `${status} (was ${row.transition.from})` : status;
+    return [
+      row.id,
+      row.name ?? '-',
+      shownStatus,
+      row.transition ? `${row.transition.from}→${row.transition.to} ${clock(row.transition.at)}` : '-',
+      row.lastCheck === null ? '-' : age(view.now - Date.parse(row.lastCheck)),
+      latencyText(row),
+    ].map((t) => sanitizeLine(t));
+  });
+  const widths = HEAD.slice(0, 6).map((h, i) =>
+    texts.reduce((w, t) => Math.max(w, textWidth(t[i] as string)), h.length),
+  );
+  const used = () => widths.reduce((a, b) => a + b, 0) + GAP * widths.length;
+  for (const [i, floor] of SHRINK) {
+    const over = used() - width;
+    if (over <= 0) break;
+    widths[i] = Math.max(Math.min(floor, widths[i] as number), (widths[i] as number) - over);
+  }
+  const longest = rows.reduce((n, r) => Math.max(n, r.history.length), 0);
+  // The sparkline takes the room left, up to the polls seen; a terminal too
+  // narrow for a few cells of it drops the column.
+  const trend = Math.min(longest, width - used());
+  const showTrend = longest > 0 && width - used() >= 5;
+  const cells: Cell[][] = [(showTrend ? HEAD : HEAD.slice(0, 6)).map((h) => ({ text: h, paint: paint.key }))];
+  for (const [r, row] of rows.entries()) {
+    const t = texts[r] as string[];
+    const line: Cell[] = t.map((text, i) => ({ text: truncate(text, widths[i] as number) }));
+    const statusCell = line[2] as Cell;
+    statusCell.paint = row.fresh && view.color ? paint.changed : statusPainter('status', row.status ?? '', paint);
+    if (row.transition && row.fresh) (line[3] as Cell).paint = paint.key;
+    if (showTrend) line.push({ text: view.sparkline(row.history.slice(-trend)), paint: paint.ok });
+    cells.push(line);
+  }
+  const table = tableLines(cells);
+  const noteLines = notes.map((n) => paint.warn(truncate(sanitizeLine(n), width)));
+  const out = [truncate(sanitizeLine(header), width), ...table];
+  const room = view.height === undefined ? Infinity : view.height - 1 - noteLines.length;
+  if (out.length > room) {
+    const kept = Math.max(1, room - 1);
+    const hidden = out.length - kept;
+    out.length = kept;
+    out.push(paint.dim(truncate(`… ${hidden} more (a taller terminal shows them)`, width)));
+  }
+  return [...out, ...noteLines].map((line) =>
+    textWidthOfPainted(line) > width ? truncate(unpaint(line), width) : line,
+  );
+}
+
+// eslint-disable-next-line no-control-regex -- cpk's own SGR codes, removed to measure
+const SGR = /\u001b\[[0-9;]*m/g;
+
+function unpaint(text: string): string {
+  return text.replace(SGR, '');
+}
+
+function textWidthOfPainted(text: string): number {
+  return textWidth(unpaint(text));
+}
+
+/** A monitor's name, when its detail has a string `name`. */
+export function nameOf(monitor: unknown): string | undefined {
+  return isPlainObject(monitor) && typeof monitor.name === 'string' ? monitor.name : undefined;
+}
+
+/** A monitor's status, when its detail has a string `status` (the interface declares it on create and update). */
+export function statusOf(monitor: unknown): string | undefined {
+  return isPlainObject(monitor) && typeof monitor.status === 'string' ? monitor.status : undefined;
+}
