@@ -124,6 +124,18 @@ describe('monitors watch off a terminal', () => {
     expect(err.slice(1)).toEqual(['every watched monitor is gone: nothing left to watch', '']);
   });
 
+  it('reads ids from stdin with -', async () => {
+    const id = await monitor('watch-stdin', 'https://stdin.example.com/health');
+    const r = await f.cpk(['monitors', 'watch', '-', '--every', '1s'], {
+      input: `${id}\n${id}\n`,
+      onSpawn: (child) => {
+        void stdoutLines(child)(1).then(() => child.kill('SIGINT'));
+      },
+    });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(parsed(r.stdout).map((l) => [l.id, l.status])).toEqual([[id, 'up']]);
+  });
+
   it('fails fast on bad input and on a monitor that does not exist', async () => {
     const id = await monitor('watch-input', 'https://input.example.com/health');
     const [none, both, zero, missing] = await Promise.all([
@@ -226,8 +238,8 @@ describe('monitors watch on a terminal', () => {
     const before = pty.output().length;
     expect((await f.cpk(['monitors', 'update', up, '--set', 'paused=true'])).code).toBe(0);
     await pty.waitFor(/up→paused/, before);
-    const changedAt = pty.output().length;
-    await pty.waitFor(/\u001b\[J/, changedAt);
+    // Three frames after the change's: the highlight lasts three polls.
+    await pty.waitFor(/(?:\u001b\[H[^]*?){3}\u001b\[J/, pty.output().length);
     pty.interrupt();
     const { code, signal, output } = await pty.done;
     expect([code, signal]).toEqual([0, null]);
@@ -251,6 +263,9 @@ describe('monitors watch on a terminal', () => {
     const row = changed.find((line) => line.startsWith(up))!;
     expect(row).toContain('\u001b[7mpaused\u001b[27m');
     expect(row.replace(SGR, '')).toMatch(/paused +up→paused \d\d:\d\d:\d\d +\d+s ago +\d+ms +▄▄+/);
+    const lastRow = drawn.at(-1)!.find((line) => line.startsWith(up))!;
+    expect(lastRow).toContain('\u001b[2mpaused\u001b[22m');
+    expect(lastRow).toContain('up→paused');
     for (const frame of drawn) for (const line of frame) expect(textWidth(line.replace(SGR, ''))).toBeLessThan(100);
     expect(output).not.toMatch(/Error|at .*\.js:\d+/);
   });
