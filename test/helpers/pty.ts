@@ -37,7 +37,7 @@ export function runInPty(
     for (const w of watchers) w();
   });
   child.stderr.setEncoding('utf8').on('data', (d: string) => (status += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 40_000);
   const done = new Promise<{ code: number | null; signal: number | null; output: string }>((resolveDone, reject) => {
     child.on('error', reject);
     child.on('close', () => {
@@ -50,7 +50,7 @@ export function runInPty(
   child.stdin.on('error', () => {});
   return {
     output: () => output,
-    waitFor(pattern, from = 0, timeoutMs = 15_000) {
+    waitFor(pattern, from = 0, timeoutMs = 30_000) {
       return new Promise((resolveWait, reject) => {
         const check = () => {
           if (!pattern.test(output.slice(from))) return false;
