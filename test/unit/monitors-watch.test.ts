@@ -4,12 +4,10 @@
 // the board, a resize, a dumb terminal, and the cursor given back when the
 // watch ends on an error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Readable } from 'node:stream';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
-import { Context, parseGlobals } from '../../src/context.js';
+import { fakeContext, fakeIO } from '../helpers/fake-io.js';
 import { run } from '../../src/commands/monitors/watch.js';
 import { CpkError, ExitCode } from '../../src/errors.js';
-import type { IO } from '../../src/io.js';
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -34,21 +32,8 @@ async function watch(
   options: { env?: Record<string, string>; steps: Array<(terminal: Terminal) => unknown> },
 ) {
   const terminal: Terminal = { columns: 100, rows: 30, resize: undefined };
-  let stdout = '';
-  let stderr = '';
-  const io: IO = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    stdin: Readable.from([]),
-    stdinIsTTY: true,
-    stdoutIsTTY: true,
-    stderrIsTTY: true,
-    stdoutColumns: 100,
-    stdoutSize: () => ({ columns: terminal.columns, rows: terminal.rows }),
-    onResize: (listener) => {
-      terminal.resize = listener;
-      return () => (terminal.resize = undefined);
-    },
+  const fake = fakeIO({
+    tty: true,
     env: {
       CPK_BASE_URL: emu.baseUrl,
       CPK_TOKEN: emu.token,
@@ -56,8 +41,17 @@ async function watch(
       CPK_MAX_ATTEMPTS: '1',
       ...options.env,
     },
-  };
-  const ctx = new Context(io, parseGlobals({}));
+  });
+  // The terminal's size now, and its resize listener (SIGWINCH), played by the steps.
+  Object.assign(fake, {
+    stdoutColumns: 100,
+    stdoutSize: () => ({ columns: terminal.columns, rows: terminal.rows }),
+    onResize: (listener: () => void) => {
+      terminal.resize = listener;
+      return () => (terminal.resize = undefined);
+    },
+  });
+  const ctx = fakeContext(fake);
   const steps = [...options.steps];
   try {
     const error = await run({ ids, all: false, everySeconds: 1, concurrency: 2 }, ctx, {
@@ -71,7 +65,7 @@ async function watch(
       () => undefined,
       (e: unknown) => e,
     );
-    return { stdout, stderr, error, terminal };
+    return { stdout: fake.out, stderr: fake.err, error, terminal };
   } finally {
     await ctx.close();
   }
