@@ -107,6 +107,8 @@ function latencyText(row: BoardRow): string {
 
 const HEAD = ['ID', 'NAME', 'STATUS', 'CHANGED', 'LAST CHECK', 'LATENCY', 'TREND'];
 const GAP = 2;
+/** Notes listed under the board; more are counted on one line. */
+const MAX_NOTES = 5;
 /** Columns that give way first when the terminal is narrow, in order, and how narrow they may go. */
 const SHRINK: Array<[number, number]> = [
   [1, 6], // NAME
@@ -126,7 +128,18 @@ export function boardLines(
   view: BoardView,
 ): string[] {
   const { paint, width } = view;
-  const texts = rows.map((row) => {
+  // Notes (failed polls) beyond a few are counted, not listed.
+  const listed = notes.length > MAX_NOTES ? notes.slice(0, MAX_NOTES - 1) : notes;
+  const noteLines = listed.map((n) => paint.warn(truncate(sanitizeLine(n), width)));
+  if (listed.length < notes.length)
+    noteLines.push(paint.warn(`… and ${notes.length - listed.length} more polls failed`));
+  // Only the rows the terminal's height leaves room for are rendered: a
+  // board of thousands costs what the screen shows.
+  const room = view.height === undefined ? Infinity : view.height - 1 - noteLines.length;
+  let shown = rows;
+  if (2 + rows.length > room) shown = rows.slice(0, Math.max(0, room - 3));
+  const hidden = rows.length - shown.length;
+  const texts = shown.map((row) => {
     const status = row.status ?? '-';
     const shownStatus = row.fresh && !view.color && row.transition ? `${status} (was ${row.transition.from})` : status;
     return [
@@ -147,13 +160,13 @@ export function boardLines(
     if (over <= 0) break;
     widths[i] = Math.max(Math.min(floor, widths[i] as number), (widths[i] as number) - over);
   }
-  const longest = rows.reduce((n, r) => Math.max(n, r.history.length), 0);
+  const longest = shown.reduce((n, r) => Math.max(n, r.history.length), 0);
   // The sparkline takes the room left, up to the polls seen; a terminal too
   // narrow for a few cells of it drops the column.
   const trend = Math.min(longest, width - used());
   const showTrend = longest > 0 && width - used() >= 5;
   const cells: Cell[][] = [(showTrend ? HEAD : HEAD.slice(0, 6)).map((h) => ({ text: h, paint: paint.key }))];
-  for (const [r, row] of rows.entries()) {
+  for (const [r, row] of shown.entries()) {
     const t = texts[r] as string[];
     const line: Cell[] = t.map((text, i) => ({ text: truncate(text, widths[i] as number) }));
     const statusCell = line[2] as Cell;
@@ -162,16 +175,10 @@ export function boardLines(
     if (showTrend) line.push({ text: view.sparkline(row.history.slice(-trend)), paint: paint.ok });
     cells.push(line);
   }
-  const table = tableLines(cells);
-  const noteLines = notes.map((n) => paint.warn(truncate(sanitizeLine(n), width)));
-  const out = [truncate(sanitizeLine(header), width), ...table];
-  const room = view.height === undefined ? Infinity : view.height - 1 - noteLines.length;
-  if (out.length > room) {
-    const kept = Math.max(1, room - 1);
-    const hidden = out.length - kept;
-    out.length = kept;
-    out.push(paint.dim(truncate(`… ${hidden} more (a taller terminal shows them)`, width)));
-  }
+  const out = [truncate(sanitizeLine(header), width), ...tableLines(cells)];
+  if (hidden > 0) out.push(paint.dim(truncate(`… ${hidden} more (a taller terminal shows them)`, width)));
+  // A terminal of a few lines: the header, the rest cut.
+  if (out.length > room) out.length = Math.max(1, room);
   return [...out, ...noteLines].map((line) =>
     textWidthOfPainted(line) > width ? truncate(unpaint(line), width) : line,
   );

@@ -120,6 +120,18 @@ describe('board frames', () => {
     expect(lines[10]).toBe('warning: mon_3: down for maintenance');
   });
 
+  it('lists a few notes and counts the rest, so that a network outage does not fill the screen', () => {
+    const notes = Array.from({ length: 40 }, (_, i) => `warning: mon_${i}: connection refused`);
+    const lines = boardLines('h', [row()], notes, view({ height: 20 }));
+    expect(lines.slice(3)).toEqual([
+      'warning: mon_0: connection refused',
+      'warning: mon_1: connection refused',
+      'warning: mon_2: connection refused',
+      'warning: mon_3: connection refused',
+      '… and 36 more polls failed',
+    ]);
+  });
+
   it('strips what a server could send to the terminal, and a monitor without a numeric field draws no sparkline', () => {
     const lines = boardLines(
       'h',
