@@ -110,11 +110,19 @@ const GAP = 2;
 /** Notes listed under the board; more are counted on one line. */
 const MAX_NOTES = 5;
 /** Columns that give way first when the terminal is narrow, in order, and how narrow they may go. */
+// No floor is under its header's width: headers are never cut.
+// Ids are cut last (they are what one copies); no floor is under its header's width.
 const SHRINK: Array<[number, number]> = [
-  [1, 6], // NAME
-  [3, 7], // CHANGED
-  [0, 8], // ID
+  [1, 12], // NAME
+  [3, 9], // CHANGED
+  [1, 6],
+  [3, 7],
+  [0, 10], // ID
+  [0, 6],
+  [1, 4],
 ];
+/** The sparkline keeps this many cells (or the polls seen, if fewer) before the columns give way. */
+const TREND_MIN = 8;
 
 /**
  * The frame: a header line, the table (one line per monitor, cut to the
@@ -155,16 +163,17 @@ export function boardLines(
     texts.reduce((w, t) => Math.max(w, textWidth(t[i] as string)), h.length),
   );
   const used = () => widths.reduce((a, b) => a + b, 0) + GAP * widths.length;
+  const longest = shown.reduce((n, r) => Math.max(n, r.history.length), 0);
+  const fitTo = width - Math.min(longest, TREND_MIN);
   for (const [i, floor] of SHRINK) {
-    const over = used() - width;
+    const over = used() - fitTo;
     if (over <= 0) break;
     widths[i] = Math.max(Math.min(floor, widths[i] as number), (widths[i] as number) - over);
   }
-  const longest = shown.reduce((n, r) => Math.max(n, r.history.length), 0);
   // The sparkline takes the room left, up to the polls seen; a terminal too
   // narrow for a few cells of it drops the column.
   const trend = Math.min(longest, width - used());
-  const showTrend = longest > 0 && width - used() >= 5;
+  const showTrend = longest > 0 && trend >= Math.min(5, longest);
   const cells: Cell[][] = [(showTrend ? HEAD : HEAD.slice(0, 6)).map((h) => ({ text: h, paint: paint.key }))];
   for (const [r, row] of shown.entries()) {
     const t = texts[r] as string[];

@@ -112,6 +112,23 @@ describe('board frames', () => {
     expect(wide[2]).toMatch(/▄{5,}$/);
   });
 
+  it('at 80 columns and down to 60, a transition and a long name leave the sparkline and the colors in place', () => {
+    const transition = { from: 'up', to: 'paused', at: NOW - 5_000 };
+    const rows = [
+      row({ id: 'mon_yrhwxbg45iq2', name: 'Checkout service', history: Array(60).fill(5) }),
+      row({ id: 'mon_7titezwawoei', name: 'Status page (public)', status: 'paused', transition, history: [1, 2] }),
+    ];
+    for (const width of [60, 64, 79]) {
+      const lines = boardLines('h', rows, [], view({ width, paint: COLORS, color: true }));
+      expect(lines[1]).toMatch(/TREND/);
+      expect(lines[2]).toContain(COLORS.ok('up'));
+      expect(lines[3]).toContain(COLORS.dim('paused'));
+      expect(plain(lines[2]!)).toMatch(/▄{8,}$/);
+      for (const line of lines) expect(textWidth(plain(line))).toBeLessThanOrEqual(width);
+      if (width === 79) expect(lines[2]).toMatch(/^mon_yrhwxbg45iq2 {2}Checkout s… /); // ids are cut last
+    }
+  });
+
   it('fits the height: rows beyond it are counted on one line, notes kept', () => {
     const rows = Array.from({ length: 50 }, (_, i) => row({ id: `mon_${i}` }));
     const lines = boardLines('h', rows, ['warning: mon_3: down for maintenance'], view({ height: 12 }));
