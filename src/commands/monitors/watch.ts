@@ -234,7 +234,8 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
     if (!live) emit(w, at, before);
   };
 
-  const stopResize = live ? ctx.io.onResize?.(() => draw(true)) : undefined;
+  // A resize redraws the last poll at the new size at once (before the first poll there is nothing to draw).
+  const stopResize = live ? ctx.io.onResize?.(() => poll > 0 && draw(true)) : undefined;
   try {
     for (;;) {
       const active = watched.filter((w) => !w.gone);
