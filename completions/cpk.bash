@@ -28,6 +28,7 @@ __cpk_command() {
     'monitors/update') __cpk_reply='update' ;;
     'monitors/delete') __cpk_reply='delete' ;;
     'monitors/wait') __cpk_reply='wait' ;;
+    'monitors/watch') __cpk_reply='watch' ;;
     'monitors/help') __cpk_reply='help' ;;
     'channels/list') __cpk_reply='list' ;;
     'channels/ls') __cpk_reply='list' ;;
@@ -61,6 +62,7 @@ __cpk_value_option() {
     'monitors update/--name'|'monitors update/--type'|'monitors update/--target'|'monitors update/--interval'|'monitors update/--set'|'monitors update/--set-string'|'monitors update/--data'|'monitors update/--base-url'|'monitors update/--profile'|'monitors update/--output'|'monitors update/-o'|'monitors update/--columns'|'monitors update/--query'|'monitors update/--timeout'|'monitors update/--max-time'|'monitors update/--retries') return 0 ;;
     'monitors delete/--concurrency'|'monitors delete/--base-url'|'monitors delete/--profile'|'monitors delete/--output'|'monitors delete/-o'|'monitors delete/--columns'|'monitors delete/--query'|'monitors delete/--timeout'|'monitors delete/--max-time'|'monitors delete/--retries') return 0 ;;
     'monitors wait/--for'|'monitors wait/--every'|'monitors wait/--base-url'|'monitors wait/--profile'|'monitors wait/--output'|'monitors wait/-o'|'monitors wait/--columns'|'monitors wait/--query'|'monitors wait/--timeout'|'monitors wait/--max-time'|'monitors wait/--retries') return 0 ;;
+    'monitors watch/--every'|'monitors watch/--concurrency'|'monitors watch/--base-url'|'monitors watch/--profile'|'monitors watch/--output'|'monitors watch/-o'|'monitors watch/--columns'|'monitors watch/--query'|'monitors watch/--timeout'|'monitors watch/--max-time'|'monitors watch/--retries') return 0 ;;
     'monitors help/--base-url'|'monitors help/--profile'|'monitors help/--output'|'monitors help/-o'|'monitors help/--columns'|'monitors help/--query'|'monitors help/--timeout'|'monitors help/--max-time'|'monitors help/--retries') return 0 ;;
     'channels/--base-url'|'channels/--profile'|'channels/--output'|'channels/-o'|'channels/--columns'|'channels/--query'|'channels/--timeout'|'channels/--max-time'|'channels/--retries') return 0 ;;
     'channels list/--limit'|'channels list/--param'|'channels list/--base-url'|'channels list/--profile'|'channels list/--output'|'channels list/-o'|'channels list/--columns'|'channels list/--query'|'channels list/--timeout'|'channels list/--max-time'|'channels list/--retries') return 0 ;;
@@ -100,7 +102,7 @@ __cpk_words() {
   case "$1" in
     '/') __cpk_reply='monitors channels reports openapi api plan apply import auth profile emulator doctor completion help' ;;
     '/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color --help -h' ;;
-    'monitors/') __cpk_reply='list ls create get update delete wait help' ;;
+    'monitors/') __cpk_reply='list ls create get update delete wait watch help' ;;
     'monitors/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'monitors list/-') __cpk_reply='--limit --param --refresh-spec --refresh --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'monitors create/-') __cpk_reply='--name --type --target --interval --set --set-string --data --from --concurrency --quiet -q --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
@@ -108,6 +110,7 @@ __cpk_words() {
     'monitors update/-') __cpk_reply='--name --type --target --interval --set --set-string --data --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'monitors delete/-') __cpk_reply='--yes -y --concurrency --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'monitors wait/-') __cpk_reply='--for --every --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
+    'monitors watch/-') __cpk_reply='--all --every --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'monitors help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'channels/') __cpk_reply='list ls update help' ;;
     'channels/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;

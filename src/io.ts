@@ -15,6 +15,10 @@ export interface IO {
   stderrIsTTY: boolean;
   /** The width of the terminal on stdout, when it is one. */
   stdoutColumns?: number | undefined;
+  /** The terminal's size now (it changes on a resize), when stdout is one: live views. */
+  stdoutSize?: () => { columns: number; rows: number } | undefined;
+  /** Calls `listener` when the terminal on stdout is resized (SIGWINCH); returns how to stop. */
+  onResize?: (listener: () => void) => () => void;
   env: Readonly<Record<string, string | undefined>>;
   /**
    * Where a failed write to stdout is reported (a closed pipe: EPIPE; a full
@@ -81,6 +85,12 @@ export function processIO(): IO {
       return process.stderr.isTTY === true;
     },
     stdoutColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
+    stdoutSize: () =>
+      process.stdout.isTTY ? { columns: process.stdout.columns, rows: process.stdout.rows } : undefined,
+    onResize: (listener) => {
+      process.stdout.on('resize', listener);
+      return () => process.stdout.off('resize', listener);
+    },
     env: process.env,
     stdoutFailure,
   };

@@ -18,10 +18,15 @@ export async function main(
   const handleSignals = options.handleSignals ?? true;
   // First Ctrl-C: abort whatever runs (it stops its spinner and unwinds).
   // If the command does not unwind promptly, or on a second Ctrl-C, exit 130.
+  // Either way a live view (`monitors watch`) gets its cursor back first.
+  const exitNow = () => {
+    runtime.context?.out.endFrames();
+    process.exit(ExitCode.INTERRUPTED);
+  };
   const onSignal = () => {
-    if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED);
+    if (controller.signal.aborted) exitNow();
     controller.abort();
-    setTimeout(() => process.exit(ExitCode.INTERRUPTED), runtime.context?.interruptGraceMs ?? 2_000).unref();
+    setTimeout(exitNow, runtime.context?.interruptGraceMs ?? 2_000).unref();
   };
   if (handleSignals) {
     process.on('SIGINT', onSignal);

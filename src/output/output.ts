@@ -84,6 +84,8 @@ export interface DetailOptions {
 
 export class Output {
   readonly stdoutColor: boolean;
+  /** A live view's frame is on the screen and the cursor hidden (drawFrame). */
+  private liveView = false;
   readonly stderrColor: boolean;
   /** --query, applied to every JSON result (src/output/query.ts). */
   query: ((value: unknown) => unknown) | undefined;
@@ -154,6 +156,30 @@ export class Output {
   /** Clears a terminal for the next frame of a live view (`--watch`); a dumb terminal gets a blank line. */
   clearScreen(): void {
     this.toStdout(this.io.env.TERM === 'dumb' ? '\n' : CLEAR_SCREEN, 'exact');
+  }
+
+  /**
+   * One frame of a live view on a terminal (`monitors watch`), drawn over the
+   * last one without flicker: the first frame hides the cursor and clears the
+   * screen, later ones go home and rewrite each line (cleared first, so a line
+   * as wide as the terminal keeps its last cell), then clear what is below.
+   * `clear` starts over (the terminal was resized). The lines were rendered
+   * and painted by cpk: sanitized, cpk's colors kept. A dumb terminal gets the
+   * frames one after the other. endFrames() shows the cursor again.
+   */
+  drawFrame(lines: readonly string[], options: { clear?: boolean } = {}): void {
+    const body = lines.map((line) => sanitizeKeepingColor(line));
+    if (this.io.env.TERM === 'dumb') return this.toStdout(`${body.join('\n')}\n\n`, 'exact');
+    const start = !this.liveView || options.clear ? `${HIDE_CURSOR}${CLEAR_SCREEN}` : HOME;
+    this.liveView = true;
+    this.toStdout(`${start}${body.map((line) => CLEAR_LINE + line).join('\n')}\n${CLEAR_BELOW}`, 'exact');
+  }
+
+  /** Ends a live view: the cursor shown again, the last frame left on the screen. Safe to call twice. */
+  endFrames(): void {
+    if (!this.liveView) return;
+    this.liveView = false;
+    this.toStdout(SHOW_CURSOR, 'exact');
   }
 
   /** A message for the person on stderr (progress, confirmations): sanitized and redacted, newlines kept. */
@@ -398,6 +424,12 @@ export class Output {
 
 /** Home the cursor and clear the screen. */
 const CLEAR_SCREEN = '\u001b[H\u001b[2J';
+const HOME = '\u001b[H';
+/** Erase the whole line the cursor is on. */
+const CLEAR_LINE = '\u001b[2K';
+const CLEAR_BELOW = '\u001b[J';
+const HIDE_CURSOR = '\u001b[?25l';
+const SHOW_CURSOR = '\u001b[?25h';
 
 export interface ListPrinter {
   /** Items of the list (a page): printed now under -o jsonl, held for the others. */

@@ -50,6 +50,8 @@ describe('closed stdout (EPIPE)', () => {
     const report = id.replace('mon_', 'rpt_');
     const r = await runWithStdout(['reports', 'get', report, '--watch', '--every', '1s'], 'closed');
     expect(r.code).toBe(141);
+    const board = await runWithStdout(['monitors', 'watch', id, '--every', '1s'], 'closed');
+    expect([board.code, board.stderr]).toEqual([141, '']);
   });
 });
 

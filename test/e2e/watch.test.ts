@@ -1,28 +1,10 @@
 // `cpk reports get ID --watch` through the built CLI, off a terminal: one JSON
 // line per change, and Ctrl-C (SIGINT) ends it with exit 0.
 import { describe, expect, it } from 'vitest';
-import type { ChildProcess } from 'node:child_process';
 import { useEmulator } from '../helpers/emulator.js';
+import { stdoutLines as lines } from '../helpers/cli.js';
 
 const f = useEmulator();
-
-/** Resolves with the child's complete stdout lines each time `count` of them have arrived. */
-function lines(child: ChildProcess) {
-  let buffer = '';
-  const seen: string[] = [];
-  const waiters: Array<{ count: number; resolve: () => void }> = [];
-  child.stdout!.on('data', (chunk: Buffer | string) => {
-    buffer += chunk.toString();
-    let nl;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      seen.push(buffer.slice(0, nl));
-      buffer = buffer.slice(nl + 1);
-    }
-    for (const w of waiters.filter((w) => seen.length >= w.count)) w.resolve();
-  });
-  return (count: number) =>
-    new Promise<void>((resolve) => (seen.length >= count ? resolve() : waiters.push({ count, resolve })));
-}
 
 describe('reports get --watch off a terminal', () => {
   it('prints a JSON line per refresh that changed something, and exits 0 on SIGINT', async () => {

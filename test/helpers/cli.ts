@@ -72,3 +72,21 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     options.onSpawn?.(child);
   });
 }
+
+/** Resolves with the child's complete stdout lines each time `count` of them have arrived (live views). */
+export function stdoutLines(child: import('node:child_process').ChildProcess) {
+  let buffer = '';
+  const seen: string[] = [];
+  const waiters: Array<{ count: number; resolve: (lines: string[]) => void }> = [];
+  child.stdout!.on('data', (chunk: Buffer | string) => {
+    buffer += chunk.toString();
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      seen.push(buffer.slice(0, nl));
+      buffer = buffer.slice(nl + 1);
+    }
+    for (const w of waiters.filter((w) => seen.length >= w.count)) w.resolve(seen);
+  });
+  return (count: number) =>
+    new Promise<string[]>((resolve) => (seen.length >= count ? resolve(seen) : waiters.push({ count, resolve })));
+}

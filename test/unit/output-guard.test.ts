@@ -64,6 +64,8 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['printData', 'stdout'],
   ['writeLines', 'stdout'],
   ['clearScreen', 'stdout'],
+  ['drawFrame', 'stdout'],
+  ['endFrames', 'stdout'],
   ['info', 'stderr'],
   ['prompt', 'stderr'],
   ['warn', 'stderr'],
@@ -184,6 +186,29 @@ describe('Output guards every method', () => {
     const tty = fake({ tty: true });
     tty.output.printData(HOSTILE);
     expect(tty.out()).toBe(`abcde ${TOKEN} Bearer abc.def`);
+  });
+
+  it('drawFrame sanitizes each line, keeps cpk colors, and writes only its own cursor sequences', () => {
+    const f = fake({ tty: true });
+    f.output.endFrames();
+    expect(f.out()).toBe(''); // no frame, nothing to restore
+    f.output.drawFrame([COLORS.ok('up'), HOSTILE]);
+    f.output.drawFrame(['second']);
+    f.output.drawFrame(['resized'], { clear: true });
+    f.output.endFrames();
+    f.output.endFrames();
+    const safe = `abcde ${TOKEN} Bearer abc.def`;
+    expect(f.out()).toBe(
+      `\u001b[?25l\u001b[H\u001b[2J\u001b[2K${COLORS.ok('up')}\n\u001b[2K${safe}\n\u001b[J` +
+        `\u001b[H\u001b[2Ksecond\n\u001b[J` +
+        `\u001b[?25l\u001b[H\u001b[2J\u001b[2Kresized\n\u001b[J` +
+        `\u001b[?25h`,
+    );
+    const dumb = fake({ tty: true });
+    (dumb.output.io.env as Record<string, string>).TERM = 'dumb';
+    dumb.output.drawFrame([HOSTILE]);
+    dumb.output.endFrames();
+    expect(dumb.out()).toBe(`${safe}\n\n`);
   });
 
   it('clearScreen writes cpk own sequence only, and a blank line on a dumb terminal', () => {

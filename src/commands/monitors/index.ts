@@ -6,6 +6,7 @@ import { register as update } from './update.js';
 import { register as del } from './delete.js';
 import { registerList } from '../listing.js';
 import { register as wait } from './wait.js';
+import { register as watch } from './watch.js';
 
 export function register(program: Command, runtime: Runtime): void {
   const monitors = program.command('monitors').description('List, create, show, change and delete monitors');
@@ -22,4 +23,5 @@ export function register(program: Command, runtime: Runtime): void {
   update(monitors, runtime);
   del(monitors, runtime);
   wait(monitors, runtime);
+  watch(monitors, runtime);
 }

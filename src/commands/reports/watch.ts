@@ -81,15 +81,15 @@ export function changedRows(previous: JsonObject | undefined, current: JsonObjec
 }
 
 /** Server and network failures: the next refresh may well succeed. */
-function transient(error: unknown): boolean {
+export function transient(error: unknown): boolean {
   return error instanceof CpkError && (error.exitCode === ExitCode.FAILURE || error.exitCode === ExitCode.NETWORK);
 }
 
-function clock(date: Date): string {
+export function clock(date: Date): string {
   return date.toTimeString().slice(0, 8);
 }
 
-function every(ms: number): string {
+export function every(ms: number): string {
   const s = ms / 1000;
   return s % 60 === 0 ? `${s / 60}m` : `${s}s`;
 }

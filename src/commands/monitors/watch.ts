@@ -1,0 +1,281 @@
+// `cpk monitors watch ID... | --all [--every 30s]` (issue 14): a live board.
+//
+// - Polls every monitor each --every (GET /monitors/{id}, --concurrency at a
+//   time through the one worker pool).
+// - On a terminal (and without a machine format) a board is redrawn in place
+//   (src/output/board.ts, Output.drawFrame): status, the last transition,
+//   the age of the last check, the latency and its sparkline over the polls;
+//   a transition is highlighted for FRESH_POLLS polls. Rows are cut to the
+//   terminal's width and height, and a resize redraws at once.
+// - Off a terminal (or -o json/jsonl): one compact JSON line per monitor
+//   whose body changed since the line last printed for it; the first poll
+//   prints every monitor (fields in the README, "Watching monitors").
+// - Ctrl-C or SIGTERM ends it with exit 0, the cursor shown again and the
+//   last board left on the screen; a closed stdout ends it too (141).
+// - Failures follow `reports get --watch`: anything failing on the first
+//   poll ends the watch with its exit code (a wrong id fails fast). Later, a
+//   server or network failure is a note (on the board, else a warning on
+//   stderr) and the next poll tries again; a 404 marks the monitor gone and it
+//   is no longer polled; 401, 403 and other 4xx end the watch.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { CpkError, ExitCode, UsageError } from '../../errors.js';
+import type { JsonObject } from '../../parse/fields.js';
+import { parseConcurrency } from '../../parse/concurrency.js';
+import { readIdList } from '../../parse/ids.js';
+import { action, examples, type RawOptions, type Runtime } from '../action.js';
+import { concurrencyOption } from '../options.js';
+import { DEFAULT_WATCH_EVERY, parseWatch } from '../reports/get.js';
+import type { BoardRow } from '../../output/board.js';
+
+/** Polls during which a transition stays highlighted on the board. */
+export const FRESH_POLLS = 3;
+/** Latencies kept per monitor for the sparkline (wider than any terminal needs). */
+const HISTORY = 200;
+
+export interface MonitorsWatchOptions {
+  ids: string[];
+  all: boolean;
+  everySeconds: number;
+  concurrency: number;
+}
+
+/** commander's raw values to MonitorsWatchOptions (usage errors on bad input). */
+export function parseMonitorsWatchOptions(ids: string[], raw: RawOptions): MonitorsWatchOptions {
+  const all = raw.all === true;
+  if (all && ids.length > 0) throw new UsageError('give monitor ids or --all, not both');
+  if (!all && ids.length === 0) throw new UsageError('give monitor ids (or - to read them from stdin), or --all');
+  return {
+    ids: [...new Set(ids)],
+    all,
+    everySeconds: parseWatch({ watch: true, every: raw.every }) as number,
+    concurrency: parseConcurrency(raw.concurrency),
+  };
+}
+
+export function register(parent: Command, runtime: Runtime): void {
+  const cmd = parent
+    .command('watch')
+    .description('A live board of monitors until Ctrl-C: in place on a terminal, else one JSON line per change')
+    .argument('[ids...]', 'monitor ids; - reads ids from stdin, one per line')
+    .option('--all', "every monitor: the service's list where its document declares one, else those known here")
+    .option('--every <duration>', `time between polls: 10s, 1m (default ${DEFAULT_WATCH_EVERY})`)
+    .addOption(concurrencyOption('requests in flight at once per poll (default 8)'))
+    .action(
+      action(runtime, async (ctx, args, opts) => {
+        const list = args.length > 0 ? await readIdList(args, ctx.io.stdin, 'monitor id') : { ids: [] };
+        await run(parseMonitorsWatchOptions(list.ids, opts), ctx);
+      }),
+    );
+  examples(
+    cmd,
+    'cpk monitors watch mon_1 mon_2 --every 10s     # a live board; Ctrl-C ends it (exit 0)',
+    'cpk monitors watch --all',
+    'cpk monitors watch --all > changes.ndjson      # one JSON line per change',
+  );
+}
+
+/** Every monitor: the service's declared list, else the local inventory (as `monitors list`). */
+async function allIds(ctx: Context, api: Awaited<ReturnType<Context['api']>>): Promise<string[]> {
+  const { loadSpec } = await import('../../api/spec.js');
+  const spec = await ctx.out.spin("Reading the service's document", () =>
+    loadSpec(api, { env: ctx.env, debug: (line) => ctx.out.debug(line) }),
+  );
+  const op = spec.list('monitors');
+  const ids: string[] = [];
+  if (op) {
+    const { listItems } = await import('../../api/list.js');
+    for await (const page of listItems(api, op, { params: [] })) {
+      for (const item of page) {
+        const id = (item as { id?: unknown } | null)?.id;
+        if (typeof id === 'string') ids.push(id);
+      }
+    }
+    if (ids.length === 0) throw new CpkError('no monitors to watch: the service lists none', ExitCode.FAILURE);
+    return ids;
+  }
+  let known: Array<{ id: string }> = [];
+  try {
+    known = ctx.inventory(api)?.entries() ?? [];
+  } catch (error) {
+    ctx.out.debug(`inventory: cannot be read (${(error as Error).message})`);
+  }
+  if (known.length === 0)
+    throw new CpkError(
+      'no monitors to watch: the service offers no list of monitors and none is known on this machine (created, fetched or applied here); give their ids',
+      ExitCode.FAILURE,
+    );
+  ctx.out.debug(`watch --all: the ${known.length} monitors known on this machine`);
+  return known.map((m) => m.id);
+}
+
+interface Watched {
+  id: string;
+  body: JsonObject | undefined;
+  row: BoardRow;
+  /** The poll (0-based) of the last transition. */
+  changedAt: number;
+  /** The body as last printed off a terminal (keys sorted). */
+  printed: string | undefined;
+  gone: boolean;
+  history: Array<number | null>;
+}
+
+export interface MonitorsWatchDeps {
+  pause?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
+  now?: () => number;
+}
+
+export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: MonitorsWatchDeps = {}): Promise<void> {
+  const { pause, transient, comparable, every } = await import('../reports/watch.js');
+  const { mapPool } = await import('../bulk.js');
+  const board = await import('../../output/board.js');
+  const wait = deps.pause ?? pause;
+  const now = deps.now ?? Date.now;
+  const api = await ctx.api({ many: true });
+  const ids = opts.all ? await allIds(ctx, api) : opts.ids;
+  const live = !ctx.out.json && ctx.out.stdoutIsTTY;
+  const everyText = every(opts.everySeconds * 1000);
+  const watched: Watched[] = ids.map((id) => ({
+    id,
+    body: undefined,
+    row: {
+      id,
+      name: undefined,
+      status: undefined,
+      fresh: false,
+      lastCheck: null,
+      latency: null,
+      latencyPath: undefined,
+      history: [],
+    },
+    changedAt: -Infinity,
+    printed: undefined,
+    gone: false,
+    history: [],
+  }));
+  const { sparkline } = live ? await import('../../output/sparkline.js') : { sparkline: () => '' };
+  let notes: string[] = [];
+  let polledAt = now();
+  let poll = 0;
+
+  const draw = (clear: boolean) => {
+    const size = ctx.io.stdoutSize?.();
+    const columns = size?.columns || ctx.io.stdoutColumns || 80;
+    const counts = new Map<string, number>();
+    for (const w of watched) counts.set(w.row.status ?? '-', (counts.get(w.row.status ?? '-') ?? 0) + 1);
+    const summary = [...counts].map(([status, n]) => `${n} ${status}`).join(', ');
+    const header = `Every ${everyText}: ${watched.length} monitor${watched.length === 1 ? '' : 's'} (${summary}), polled ${new Date(polledAt).toTimeString().slice(0, 8)}; Ctrl-C to stop`;
+    for (const w of watched) w.row.fresh = w.row.transition !== undefined && poll - w.changedAt < FRESH_POLLS;
+    const lines = board.boardLines(
+      header,
+      watched.map((w) => w.row),
+      notes,
+      {
+        // One cell short of the edge: no terminal wraps the line early.
+        width: Math.max(20, columns - 1),
+        height: size?.rows || undefined,
+        now: now(),
+        paint: ctx.out.view().paint,
+        color: ctx.out.stdoutColor,
+        sparkline,
+      },
+    );
+    ctx.out.drawFrame(lines, { clear });
+  };
+
+  const emit = (w: Watched, at: number, previous: string | undefined) => {
+    const event: Record<string, unknown> = {
+      at: new Date(at).toISOString(),
+      id: w.id,
+      status: w.gone ? null : (w.row.status ?? null),
+      previous_status: previous ?? null,
+      latency: w.row.latency,
+      latency_field: w.row.latencyPath ?? null,
+      last_check: w.row.lastCheck,
+      monitor: w.gone ? null : (w.body ?? null),
+    };
+    if (w.gone) event.gone = true;
+    ctx.out.printJson(event, { compact: true });
+  };
+
+  const update = (w: Watched, body: JsonObject, at: number) => {
+    const status = board.statusOf(body);
+    const before = w.row.status;
+    if (before !== undefined && status !== undefined && status !== before) {
+      w.row.transition = { from: before, to: status, at };
+      w.changedAt = poll;
+    }
+    const latency = board.latencyOf(body);
+    w.history.push(latency.value);
+    if (w.history.length > HISTORY) w.history.shift();
+    w.body = body;
+    w.row = {
+      ...w.row,
+      name: board.nameOf(body),
+      status,
+      lastCheck: board.lastCheckOf(body),
+      latency: latency.value,
+      latencyPath: latency.path ?? w.row.latencyPath,
+      history: w.history,
+    };
+    if (!live) {
+      const text = comparable(body);
+      if (text !== w.printed) emit(w, at, w.printed === undefined ? undefined : before);
+      w.printed = text;
+    }
+  };
+
+  const markGone = (w: Watched, at: number) => {
+    const before = w.row.status;
+    w.gone = true;
+    w.row = { ...w.row, status: 'gone', transition: { from: before ?? '-', to: 'gone', at } };
+    w.changedAt = poll;
+    if (!live) emit(w, at, before);
+  };
+
+  // A resize redraws the last poll at the new size at once (before the first poll there is nothing to draw).
+  const stopResize = live ? ctx.io.onResize?.(() => poll > 0 && draw(true)) : undefined;
+  try {
+    for (;;) {
+      const active = watched.filter((w) => !w.gone);
+      const outcomes = await mapPool(active, opts.concurrency, (w) => api.getMonitor(w.id), { signal: ctx.signal });
+      if (ctx.signal?.aborted) return;
+      polledAt = now();
+      notes = [];
+      // What ends the watch ends it before anything of this poll is printed.
+      for (const [i, outcome] of outcomes.entries()) {
+        if (outcome === undefined || outcome.ok) continue;
+        const error = outcome.error;
+        if (poll === 0) {
+          const { nameMissing } = await import('../../api/client.js');
+          throw nameMissing('monitor', (active[i] as Watched).id, error);
+        }
+        const notFound = error instanceof CpkError && error.exitCode === ExitCode.NOT_FOUND;
+        if (!notFound && !transient(error)) throw error;
+      }
+      for (const [i, outcome] of outcomes.entries()) {
+        const w = active[i] as Watched;
+        if (outcome === undefined) continue;
+        if (outcome.ok) update(w, outcome.value, polledAt);
+        else if (outcome.error instanceof CpkError && outcome.error.exitCode === ExitCode.NOT_FOUND)
+          markGone(w, polledAt);
+        else {
+          const note = `${w.id}: ${(outcome.error as Error).message}; trying again in ${everyText}`;
+          if (live) notes.push(`warning: ${note}`);
+          else ctx.out.warn(note);
+        }
+      }
+      if (live) draw(poll === 0);
+      poll++;
+      if (watched.every((w) => w.gone)) {
+        ctx.out.info('every watched monitor is gone: nothing left to watch');
+        return;
+      }
+      if (!(await wait(opts.everySeconds * 1000, ctx.signal))) return;
+    }
+  } finally {
+    stopResize?.();
+    ctx.out.endFrames();
+  }
+}

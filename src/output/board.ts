@@ -1,0 +1,215 @@
+// The live board of `cpk monitors watch` (issue 14): one row per monitor,
+// fitted to the terminal (rows truncated, never wrapped, so that a frame is
+// exactly as many lines as it claims and redraws in place), and what the board
+// reads in a monitor whose detail shape the service does not show
+// (service-interface.md, "Fields of the monitor detail ... not shown"): the
+// fields are found by shape, never by a hard-coded name.
+import { isPlainObject } from '../parse/fields.js';
+import type { Palette } from './palette.js';
+import { statusPainter } from './palette.js';
+import { age, isTimestamp, leafPaths, pathValue, tableLines, type Cell } from './render.js';
+import { sanitizeLine } from './sanitize.js';
+import { textWidth } from './text.js';
+
+/** A numeric leaf named like a latency: `latency_ms`, `response_time`, `rtt_ms`, `duration_ms`. */
+const LATENCY_KEY = /(^|_)(latency|response_time|rtt)(_|$)|^duration_ms$/i;
+
+/**
+ * The dotted path of the monitor's latency: the first numeric leaf (in the
+ * body's order) whose name says latency, preferring one under a `check`
+ * object (`last_check.latency_ms` in the emulator). undefined when none.
+ */
+export function latencyPath(monitor: unknown): string | undefined {
+  let found: string | undefined;
+  for (const path of leafPaths(monitor).keys()) {
+    const name = path.slice(path.lastIndexOf('.') + 1);
+    if (!LATENCY_KEY.test(name)) continue;
+    const value = pathValue(monitor, path);
+    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+    if (/check/i.test(path)) return path;
+    found ??= path;
+  }
+  return found;
+}
+
+/**
+ * The dotted path of the time of the monitor's last check: the first
+ * timestamp leaf whose path says check (`last_check.checked_at`,
+ * `last_checked_at`). undefined when none.
+ */
+export function lastCheckPath(monitor: unknown): string | undefined {
+  for (const path of leafPaths(monitor).keys()) {
+    if (/check/i.test(path) && isTimestamp(pathValue(monitor, path))) return path;
+  }
+  return undefined;
+}
+
+/** The latency of a monitor as a number (null when it has none now), and where it was read. */
+export function latencyOf(monitor: unknown): { value: number | null; path: string | undefined } {
+  const path = latencyPath(monitor);
+  return { value: path === undefined ? null : (pathValue(monitor, path) as number), path };
+}
+
+export function lastCheckOf(monitor: unknown): string | null {
+  const path = lastCheckPath(monitor);
+  return path === undefined ? null : (pathValue(monitor, path) as string);
+}
+
+/** One monitor as the board shows it. */
+export interface BoardRow {
+  id: string;
+  name: string | undefined;
+  /** The last status read; `gone` once the service answered 404. */
+  status: string | undefined;
+  /** The last transition: from, to, when (ms). */
+  transition?: { from: string; to: string; at: number } | undefined;
+  /** Whether the transition is recent enough to be highlighted. */
+  fresh: boolean;
+  lastCheck: string | null;
+  latency: number | null;
+  /** The latency field's name (for its unit: `_ms`). */
+  latencyPath: string | undefined;
+  /** Latencies of successive polls, oldest first. */
+  history: readonly (number | null)[];
+}
+
+export interface BoardView {
+  width: number;
+  /** Lines the frame may take (the terminal's height); undefined: no bound. */
+  height?: number | undefined;
+  now: number;
+  paint: Palette;
+  /** Color allowed: a fresh transition is in inverse video; without, `down (was up)`. */
+  color: boolean;
+  sparkline: (values: readonly (number | null | undefined)[]) => string;
+}
+
+function clock(ms: number): string {
+  return new Date(ms).toTimeString().slice(0, 8);
+}
+
+/** `text` cut to `width` cells, an ellipsis marking the cut. */
+export function truncate(text: string, width: number): string {
+  if (textWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let out = '';
+  for (const ch of text) {
+    if (textWidth(out + ch) > width - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+function latencyText(row: BoardRow): string {
+  if (row.latency === null) return '-';
+  return /_ms$/i.test(row.latencyPath ?? '') ? `${row.latency}ms` : String(row.latency);
+}
+
+const HEAD = ['ID', 'NAME', 'STATUS', 'CHANGED', 'LAST CHECK', 'LATENCY', 'TREND'];
+const GAP = 2;
+/** Notes listed under the board; more are counted on one line. */
+const MAX_NOTES = 5;
+/** Columns that give way first when the terminal is narrow, in order, and how narrow they may go. */
+// No floor is under its header's width: headers are never cut.
+// Ids are cut last (they are what one copies); no floor is under its header's width.
+const SHRINK: Array<[number, number]> = [
+  [1, 12], // NAME
+  [3, 9], // CHANGED
+  [1, 6],
+  [3, 7],
+  [0, 10], // ID
+  [0, 6],
+  [1, 4],
+];
+/** The sparkline keeps this many cells (or the polls seen, if fewer) before the columns give way. */
+const TREND_MIN = 8;
+
+/**
+ * The frame: a header line, the table (one line per monitor, cut to the
+ * width), notes (a failed poll), and a line saying how many rows the
+ * terminal's height left out. Never more lines than `height`.
+ */
+export function boardLines(
+  header: string,
+  rows: readonly BoardRow[],
+  notes: readonly string[],
+  view: BoardView,
+): string[] {
+  const { paint, width } = view;
+  // Notes (failed polls) beyond a few are counted, not listed.
+  const listed = notes.length > MAX_NOTES ? notes.slice(0, MAX_NOTES - 1) : notes;
+  const noteLines = listed.map((n) => paint.warn(truncate(sanitizeLine(n), width)));
+  if (listed.length < notes.length)
+    noteLines.push(paint.warn(`… and ${notes.length - listed.length} more polls failed`));
+  // Only the rows the terminal's height leaves room for are rendered: a
+  // board of thousands costs what the screen shows.
+  const room = view.height === undefined ? Infinity : view.height - 1 - noteLines.length;
+  let shown = rows;
+  if (2 + rows.length > room) shown = rows.slice(0, Math.max(0, room - 3));
+  const hidden = rows.length - shown.length;
+  const texts = shown.map((row) => {
+    const status = row.status ?? '-';
+    const shownStatus = row.fresh && !view.color && row.transition ? `${status} (was ${row.transition.from})` : status;
+    return [
+      row.id,
+      row.name ?? '-',
+      shownStatus,
+      row.transition ? `${row.transition.from}→${row.transition.to} ${clock(row.transition.at)}` : '-',
+      row.lastCheck === null ? '-' : age(view.now - Date.parse(row.lastCheck)),
+      latencyText(row),
+    ].map((t) => sanitizeLine(t));
+  });
+  const widths = HEAD.slice(0, 6).map((h, i) =>
+    texts.reduce((w, t) => Math.max(w, textWidth(t[i] as string)), h.length),
+  );
+  const used = () => widths.reduce((a, b) => a + b, 0) + GAP * widths.length;
+  const longest = shown.reduce((n, r) => Math.max(n, r.history.length), 0);
+  const fitTo = width - Math.min(longest, TREND_MIN);
+  for (const [i, floor] of SHRINK) {
+    const over = used() - fitTo;
+    if (over <= 0) break;
+    widths[i] = Math.max(Math.min(floor, widths[i] as number), (widths[i] as number) - over);
+  }
+  // The sparkline takes the room left, up to the polls seen; a terminal too
+  // narrow for a few cells of it drops the column.
+  const trend = Math.min(longest, width - used());
+  const showTrend = longest > 0 && trend >= Math.min(5, longest);
+  const cells: Cell[][] = [(showTrend ? HEAD : HEAD.slice(0, 6)).map((h) => ({ text: h, paint: paint.key }))];
+  for (const [r, row] of shown.entries()) {
+    const t = texts[r] as string[];
+    const line: Cell[] = t.map((text, i) => ({ text: truncate(text, widths[i] as number) }));
+    const statusCell = line[2] as Cell;
+    statusCell.paint = row.fresh && view.color ? paint.changed : statusPainter('status', row.status ?? '', paint);
+    if (row.transition && row.fresh) (line[3] as Cell).paint = paint.key;
+    if (showTrend) line.push({ text: view.sparkline(row.history.slice(-trend)), paint: paint.ok });
+    cells.push(line);
+  }
+  const out = [truncate(sanitizeLine(header), width), ...tableLines(cells)];
+  if (hidden > 0) out.push(paint.dim(truncate(`… ${hidden} more (a taller terminal shows them)`, width)));
+  // A terminal of a few lines: the header, the rest cut.
+  if (out.length > room) out.length = Math.max(1, room);
+  return [...out, ...noteLines].map((line) =>
+    textWidthOfPainted(line) > width ? truncate(unpaint(line), width) : line,
+  );
+}
+
+// eslint-disable-next-line no-control-regex -- cpk's own SGR codes, removed to measure
+const SGR = /\u001b\[[0-9;]*m/g;
+
+function unpaint(text: string): string {
+  return text.replace(SGR, '');
+}
+
+function textWidthOfPainted(text: string): number {
+  return textWidth(unpaint(text));
+}
+
+/** A monitor's name, when its detail has a string `name`. */
+export function nameOf(monitor: unknown): string | undefined {
+  return isPlainObject(monitor) && typeof monitor.name === 'string' ? monitor.name : undefined;
+}
+
+/** A monitor's status, when its detail has a string `status` (the interface declares it on create and update). */
+export function statusOf(monitor: unknown): string | undefined {
+  return isPlainObject(monitor) && typeof monitor.status === 'string' ? monitor.status : undefined;
+}
