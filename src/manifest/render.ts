@@ -72,7 +72,9 @@ function monitorLines(step: MonitorStep, paint: Paint): string[] {
         paint.warn(
           `! ${key}: uncertain: a create sent at ${safe(step.uncertainSince)} may have reached the service; apply will not create it again`,
         ),
-        `    if it exists, adopt it with: cpk import ${key}=ID; if not: cpk apply --create-uncertain`,
+        step.candidates && step.candidates.length > 0
+          ? `    it could be ${step.candidates.map(safe).join(', ')}: adopt the right one with: cpk import ${key}=ID; if none: cpk apply --create-uncertain`
+          : `    if it exists, adopt it with: cpk import ${key}=ID; if not: cpk apply --create-uncertain`,
       ];
     case 'forget':
       return [
@@ -114,6 +116,7 @@ export function renderPlan(plan: Plan, paint: Paint): string {
       `${n.unchanged} unchanged`,
     ];
     if (n.uncertain > 0) parts.push(`${n.uncertain} uncertain`);
+    if (plan.adopted && plan.adopted.length > 0) parts.push(`${plan.adopted.length} to adopt`);
     if (n.forget > 0) parts.push(`${n.forget} to forget`);
     lines.push(`Plan: ${parts.join(', ')}.${kept}`);
   }
@@ -133,6 +136,7 @@ function monitorJson(step: MonitorStep): JsonObject {
   }
   if (step.action === 'update') out.changes = changesJson(step.changes);
   if ('uncertainSince' in step && step.uncertainSince !== undefined) out.uncertain_since = step.uncertainSince;
+  if (step.action === 'uncertain' && step.candidates) out.candidates = step.candidates;
   return out;
 }
 
@@ -149,6 +153,7 @@ export function planJson(plan: Plan): JsonObject {
     state: plan.state,
     base_url: plan.baseUrl,
     changes: hasChanges(plan),
+    ...(plan.adopted && plan.adopted.length > 0 ? { adopted: plan.adopted.map(({ key, id }) => ({ key, id })) } : {}),
     monitors: plan.monitors.map(monitorJson),
     channels: plan.channels.map(channelJson),
     summary: countSteps(plan),
