@@ -3,6 +3,7 @@
 // of a step that failed in several places. The manifest code (yaml, ajv, the
 // schema) is imported here, lazily, so `cpk --help` and the other commands
 // never load it.
+import { existsSync } from 'node:fs';
 import type { Api } from '../api/client.js';
 import type { ApiOptions, Context } from '../context.js';
 import { CpkError, ExitCode, UsageError } from '../errors.js';
@@ -50,6 +51,8 @@ export interface OpenOptions {
   lock?: { timeoutMs: number; command: string };
   /** Checks that need the manifest only, run before the lock is taken (a usage error waits for no one). */
   check?: (manifest: Manifest) => void;
+  /** A manifest that does not exist yet reads as an empty one (`import --all` writes it). */
+  allowMissing?: boolean;
 }
 
 /**
@@ -64,7 +67,10 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, options: 
   ]);
   let manifest: Manifest;
   try {
-    manifest = await readManifest(flags.file);
+    manifest =
+      options.allowMissing && !existsSync(flags.file)
+        ? { path: flags.file, monitors: [], channels: [] }
+        : await readManifest(flags.file);
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
     // People get one line per problem; --json gets them all in the one error object.
