@@ -146,6 +146,11 @@ function channelJson(step: ChannelStep): JsonObject {
     : { id: step.id, action: step.action };
 }
 
+/** Uncertain creates whose monitor a declared list found (src/manifest/adopt.ts), when there are any. */
+function adoptedJson(plan: Plan): JsonObject {
+  return plan.adopted && plan.adopted.length > 0 ? { adopted: plan.adopted.map(({ key, id }) => ({ key, id })) } : {};
+}
+
 /** `cpk plan --json`. */
 export function planJson(plan: Plan): JsonObject {
   return {
@@ -153,7 +158,7 @@ export function planJson(plan: Plan): JsonObject {
     state: plan.state,
     base_url: plan.baseUrl,
     changes: hasChanges(plan),
-    ...(plan.adopted && plan.adopted.length > 0 ? { adopted: plan.adopted.map(({ key, id }) => ({ key, id })) } : {}),
+    ...adoptedJson(plan),
     monitors: plan.monitors.map(monitorJson),
     channels: plan.channels.map(channelJson),
     summary: countSteps(plan),
@@ -222,6 +227,7 @@ export function applyJson(plan: Plan, outcomes: Outcome[]): JsonObject {
     manifest: plan.manifest,
     state: plan.state,
     base_url: plan.baseUrl,
+    ...adoptedJson(plan),
     monitors: plan.monitors.map((step) => withResult(monitorJson(step), step)),
     channels: plan.channels.map((step) => withResult(channelJson(step), step)),
     summary: summarize(plan, outcomes),

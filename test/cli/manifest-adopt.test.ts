@@ -92,18 +92,33 @@ describe('uncertain creates against a service that declares a list of monitors',
     const made = byName('adopt ').map((m) => ({ key: `m${String(m.name).slice('adopt '.length)}`, id: String(m.id) }));
     expect(made.length).toBeGreaterThan(0);
 
+    const requests = f.mark();
     const plan = await f.cpk(['plan', '-f', file]);
     expect(plan.code, plan.stderr).toBe(10);
+    // One listing, narrowed by the declared `type` filter the entries set.
+    expect(
+      requests()
+        .filter((r) => r.path.startsWith('/v1/monitors?'))
+        .map((r) => r.path),
+    ).toEqual(['/v1/monitors?type=http&limit=100']);
+    expect(plan.stdout).toMatch(/Plan: \d+ to create, 0 to update, 0 to delete, \d+ unchanged, \d+ to adopt\./);
     for (const { key, id } of made.filter((m) => uncertain.includes(m.key)))
       expect(plan.stderr).toContain(`found ${id} for entry ${key}, made by the uncertain create sent at`);
     expect(plan.stdout).not.toContain('uncertain');
+    const planJson = await f.cpk(['plan', '-f', file, '--json']);
+    expect(
+      (JSON.parse(planJson.stdout) as { adopted: Array<{ key: string; id: string }> }).adopted.sort((x, y) =>
+        x.key.localeCompare(y.key),
+      ),
+    ).toEqual(made.filter((m) => uncertain.includes(m.key)).sort((x, y) => x.key.localeCompare(y.key)));
     // plan writes nothing: the markers are still there.
     expect(readState(dir)).toEqual(before);
 
     const again = await f.cpk(['apply', '-f', file, '--yes']);
     expect(again.code, again.stderr).toBe(0);
-    for (const { key, id } of made.filter((m) => uncertain.includes(m.key)))
-      expect(again.stderr).toContain(`adopted ${id} for entry ${key}\n`);
+    const adopted = made.filter((m) => uncertain.includes(m.key));
+    expect(adopted.length).toBeGreaterThan(0);
+    for (const { key, id } of adopted) expect(again.stderr).toContain(`adopted ${id} for entry ${key}\n`);
     const counts = countByName('adopt ');
     expect([...counts.keys()].sort()).toEqual(names);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
