@@ -139,3 +139,30 @@ describe('resolveUncertain', () => {
     expect(await resolveUncertain(manifest, state, api, spec)).toEqual([{ kind: 'absent', key: 'd', since }]);
   });
 });
+
+describe('adoption in the plan', () => {
+  it('counts as a change, and plan and apply --json list it', async () => {
+    const { hasChanges } = await import('../../src/manifest/plan.js');
+    const { planJson, applyJson, renderPlan } = await import('../../src/manifest/render.js');
+    const plan = {
+      manifest: 'cpk.yaml',
+      state: 'cpk.state.json',
+      baseUrl: 'http://x/v1',
+      monitors: [{ action: 'unchanged' as const, key: 'a', id: 'mon_a' }],
+      channels: [],
+      droppedChannels: [],
+      allRecordedGone: false,
+    };
+    expect(hasChanges(plan)).toBe(false);
+    expect(planJson(plan)).not.toHaveProperty('adopted');
+    const adopting = { ...plan, adopted: [{ key: 'a', id: 'mon_a', since }] };
+    expect(hasChanges(adopting)).toBe(true);
+    expect(planJson(adopting).adopted).toEqual([{ key: 'a', id: 'mon_a' }]);
+    expect(applyJson(adopting, []).adopted).toEqual([{ key: 'a', id: 'mon_a' }]);
+    const id = (text: string) => text;
+    const plain = { add: id, change: id, remove: id, warn: id, dim: id };
+    expect(renderPlan(adopting, plain)).toContain(
+      'Plan: 0 to create, 0 to update, 0 to delete, 1 unchanged, 1 to adopt.',
+    );
+  });
+});
