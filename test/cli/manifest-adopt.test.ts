@@ -69,7 +69,7 @@ async function killDuringCreates(file: string, prefix: string, concurrency: stri
   });
   expect(killed.signal).toBe('SIGKILL');
   const posts = () => f.emu.requests.slice(start).filter((r) => r.method === 'POST').length;
-  await expect.poll(() => byName(prefix).length === posts(), { interval: 20, timeout: 5_000 }).toBe(true);
+  await expect.poll(() => byName(prefix).length === posts(), { interval: 20, timeout: 15_000 }).toBe(true);
 }
 
 async function post(body: Record<string, unknown>): Promise<string> {
@@ -129,7 +129,7 @@ describe('uncertain creates against a service that declares a list of monitors',
 
     const plan2 = await f.cpk(['plan', '-f', file]);
     expect(plan2.code, plan2.stdout).toBe(0);
-  });
+  }, 60_000);
 
   it('several candidates: reported with their ids and `cpk import`, nothing created, exit 1', async () => {
     const { dir, file } = setup('several', 1);
@@ -155,7 +155,7 @@ describe('uncertain creates against a service that declares a list of monitors',
     expect(apply.stderr).toContain(`adopt the right one with \`cpk import m0=${ids[0]}\``);
     expect(byName('several ').length).toBe(2);
     expect(readState(dir).m0).toEqual({ create_started_at: expect.any(String) });
-  });
+  }, 60_000);
 
   it("a matching monitor made before the marker is not the create's: the create is sent again", async () => {
     const { dir, file } = setup('older', 1);
@@ -176,7 +176,7 @@ describe('uncertain creates against a service that declares a list of monitors',
     expect(id).toMatch(/^mon_/);
     expect(id).not.toBe(old);
     expect(byName('older ').length).toBe(3);
-  });
+  }, 60_000);
 
   it("--create-uncertain skips the search: today's behaviour, on request", async () => {
     const { dir, file } = setup('forced', 1);
@@ -194,7 +194,7 @@ describe('uncertain creates against a service that declares a list of monitors',
     expect(requests().filter((r) => r.method === 'GET' && r.path.startsWith('/v1/monitors?'))).toEqual([]);
     expect(byName('forced ').length).toBe(2);
     expect(readState(dir).m0?.id).toMatch(/^mon_/);
-  });
+  }, 60_000);
 });
 
 describe('uncertain creates against a service that declares nothing', () => {
@@ -227,5 +227,5 @@ describe('uncertain creates against a service that declares nothing', () => {
     expect(ref.requests.filter((r) => r.method !== 'GET' || r.path.split('?')[0] !== '/v1/openapi.json')).toEqual([]);
     expect(ref.monitors.size).toBe(1);
     expect(readState(dir).m0).toEqual({ create_started_at: since });
-  });
+  }, 60_000);
 });
