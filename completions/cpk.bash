@@ -126,7 +126,7 @@ __cpk_words() {
     'api/-') __cpk_reply='--set --set-string --data --include -i --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'plan/-') __cpk_reply='--file -f --state --prune --create-uncertain --out --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'apply/-') __cpk_reply='--file -f --state --prune --create-uncertain --yes -y --lock-timeout --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'import/-') __cpk_reply='--file -f --state --lock-timeout --replace --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
+    'import/-') __cpk_reply='--file -f --state --lock-timeout --all --replace --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'auth/') __cpk_reply='login status logout token help' ;;
     'auth/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'auth login/-') __cpk_reply='--with-token --no-verify --insecure-storage --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;

@@ -511,6 +511,7 @@ complete -c cpk -n '__cpk_at \'apply\'' -l 'no-color' -d 'no color (also NO_COLO
 complete -c cpk -n '__cpk_at \'import\'' -l 'file' -s 'f' -r -F -d 'the manifest, YAML or JSON, or a directory of them; repeat for several (default cpk.yaml)'
 complete -c cpk -n '__cpk_at \'import\'' -l 'state' -r -F -d 'the state file (default: beside the manifest, cpk.yaml -> cpk.state.json, DIR -> DIR/cpk.state.json); one per service'
 complete -c cpk -n '__cpk_at \'import\'' -l 'lock-timeout' -r -F -d 'how long to wait for another run that holds the state file\'s lock (e.g. 30s, 5m; default 0: fail at once, exit 75)'
+complete -c cpk -n '__cpk_at \'import\'' -l 'all' -d 'add an entry to the manifest, and its id to the state, for every monitor of the account that no key manages (needs the service\'s list of monitors)'
 complete -c cpk -n '__cpk_at \'import\'' -l 'replace' -d 'let a key that already manages another monitor manage this one instead (the other is left alone, no longer managed)'
 complete -c cpk -n '__cpk_at \'import\'' -l 'help' -s 'h' -d 'show help'
 complete -c cpk -n '__cpk_at \'import\'' -l 'version' -d 'print the version'

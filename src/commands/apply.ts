@@ -212,6 +212,7 @@ async function applyLocked(
       );
     }
   }
+  for (const { key, id } of plan.adopted ?? []) ctx.out.info(`adopted ${id} for entry ${key}`);
   // One line per change on stderr, written once per turn of the event loop
   // (the lines of the changes that finished together in one write).
   const progress = batchLines((text) => ctx.out.info(text));

@@ -3,6 +3,7 @@
 // of a step that failed in several places. The manifest code (yaml, ajv, the
 // schema) is imported here, lazily, so `cpk --help` and the other commands
 // never load it.
+import { existsSync } from 'node:fs';
 import type { Api } from '../api/client.js';
 import type { ApiOptions, Context } from '../context.js';
 import { CpkError, ExitCode, UsageError } from '../errors.js';
@@ -51,6 +52,8 @@ export interface OpenOptions {
   lock?: { timeoutMs: number; command: string };
   /** Checks that need the manifest only, run before the lock is taken (a usage error waits for no one). */
   check?: (manifest: Manifest) => void;
+  /** A manifest that does not exist yet reads as an empty one (`import --all` writes it). */
+  allowMissing?: boolean;
 }
 
 /**
@@ -80,7 +83,10 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, options: 
       throw new UsageError(`the state file and the manifest are the same file (${file}); choose another --state`);
   let manifest: Manifest;
   try {
-    manifest = await readManifests(files, flags.files.join(', '));
+    manifest =
+      options.allowMissing && files.length === 1 && !existsSync(files[0]!)
+        ? { path: files[0]!, monitors: [], channels: [] }
+        : await readManifests(files, flags.files.join(', '));
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
     // People get one line per problem; --json gets them all in the one error object.
@@ -120,6 +126,12 @@ export interface PlanFlags {
   prune: boolean;
   createUncertain: boolean;
   concurrency: number;
+  /**
+   * Leave uncertain creates uncertain instead of looking for their monitors
+   * (`plan --out`: a saved plan must describe the state file as it is on
+   * disk, and adopting changes it; `cpk apply` adopts).
+   */
+  noAdopt?: boolean;
 }
 
 /**
@@ -138,6 +150,7 @@ export async function readPlan(
     import('../manifest/plan.js'),
     import('../manifest/render.js'),
   ]);
+  const resolutions = flags.createUncertain || flags.noAdopt ? undefined : await resolveUncertainCreates(ctx, opened);
   const { plan, failures } = await ctx.out.spin('Reading managed monitors', () =>
     buildPlan(manifest, state, api, {
       prune: flags.prune,
@@ -146,6 +159,14 @@ export async function readPlan(
       stop: ctx.signal,
     }),
   );
+  if (resolutions) {
+    plan.adopted = resolutions.flatMap((r) => (r.kind === 'adopt' ? [{ key: r.key, id: r.id, since: r.since }] : []));
+    for (const r of resolutions) {
+      if (r.kind !== 'several') continue;
+      const step = plan.monitors.find((s) => s.key === r.key);
+      if (step?.action === 'uncertain') step.candidates = r.ids;
+    }
+  }
   if (plan.allRecordedGone) {
     ctx.out.warn(
       `none of the monitors ${state.path} records exists for this token (all answer 404): if the token belongs to another account, apply would create them all there`,
@@ -160,4 +181,42 @@ export async function readPlan(
     );
   }
   return plan;
+}
+
+/**
+ * Before planning: looks for the monitors of uncertain creates through the
+ * service's declared list (src/manifest/adopt.ts), and applies the answer to
+ * the state in memory only: an adopted id is recorded, a create that made
+ * nothing loses its marker (so the plan creates it again). Nothing is written
+ * here: apply saves the state before it changes anything, plan never does.
+ * The document is fetched only when there is an uncertain entry.
+ */
+async function resolveUncertainCreates(
+  ctx: Context,
+  opened: Opened,
+): Promise<import('../manifest/adopt.js').Resolution[] | undefined> {
+  const { manifest, state, api } = opened;
+  const adopt = await import('../manifest/adopt.js');
+  if (adopt.uncertainEntries(manifest, state).length === 0) return undefined;
+  const { loadSpec } = await import('../api/spec.js');
+  const spec = await loadSpec(api, { env: ctx.env, debug: (line) => ctx.out.debug(line) });
+  if (!spec.list('monitors')) return undefined;
+  const resolutions = await ctx.out.spin('Looking for the monitors of uncertain creates', () =>
+    adopt.resolveUncertain(manifest, state, api, spec),
+  );
+  for (const r of resolutions ?? []) {
+    if (r.kind === 'adopt') {
+      state.setId(r.key, r.id);
+      ctx.out.info(
+        `found ${r.id} for entry ${r.key}, made by the uncertain create sent at ${r.since}; apply records it`,
+      );
+    } else if (r.kind === 'absent') {
+      state.setRecord(r.key, undefined);
+      ctx.out.info(
+        `no monitor matches entry ${r.key}: the uncertain create sent at ${r.since} made none, so apply creates it again`,
+      );
+    }
+    // Several: the plan shows them, and apply's error names them (src/manifest/apply.ts uncertainError).
+  }
+  return resolutions;
 }

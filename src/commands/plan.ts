@@ -66,7 +66,11 @@ export async function run(opts: PlanCommandOptions, ctx: Context): Promise<void>
       throw new UsageError(`--out ${opts.out} is the manifest or the state file; choose another file`);
   }
   const [{ hasChanges }, render] = await Promise.all([import('../manifest/plan.js'), import('../manifest/render.js')]);
-  const plan = await readPlan(ctx, opened, opts, 'no plan was made');
+  const plan = await readPlan(ctx, opened, { ...opts, noAdopt: opts.out !== undefined }, 'no plan was made');
+  if (opts.out !== undefined && plan.monitors.some((step) => step.action === 'uncertain'))
+    ctx.out.warn(
+      'a saved plan leaves uncertain creates as they are: run `cpk apply` (which looks for their monitors) or `cpk import KEY=ID` first',
+    );
   const saved = await import('../manifest/saved.js');
   const needed = opts.out !== undefined || ctx.out.json;
   const document = needed

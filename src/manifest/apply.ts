@@ -48,8 +48,24 @@ export class UncertainCreateError extends CpkError {
   }
 }
 
-/** A create sent earlier whose outcome is unknown: not sent again without --create-uncertain. */
-export function uncertainError(key: string, since: string): CpkError {
+/**
+ * A create sent earlier whose outcome is unknown: not sent again without --create-uncertain.
+ * `candidates`: the monitors a declared list showed that could be the one it made (./adopt.ts).
+ */
+export function uncertainError(key: string, since: string, candidates?: readonly string[]): CpkError {
+  if (candidates && candidates.length > 0) {
+    const which =
+      candidates.length === 1
+        ? `monitor ${candidates[0]} could be the one it made, but it could also be that of another uncertain entry`
+        : `${candidates.length} monitors could be the one it made: ${candidates.join(', ')}`;
+    return new CpkError(
+      `a create of "${key}" sent at ${since} never got its answer recorded, and ${which}`,
+      ExitCode.FAILURE,
+      {
+        hint: `adopt the right one with \`cpk import ${key}=${candidates[0]}\` (or another of them); if none is, run apply with --create-uncertain`,
+      },
+    );
+  }
   return new CpkError(
     `a create of "${key}" sent at ${since} never got its answer recorded, so the monitor may already exist (the service cannot list monitors)`,
     ExitCode.FAILURE,
@@ -209,7 +225,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
         await commit(`"${step.key}" is still marked as uncertain`);
         return { ...item, result: 'done' };
       case 'uncertain':
-        throw uncertainError(step.key, step.uncertainSince);
+        throw uncertainError(step.key, step.uncertainSince, step.candidates);
       default:
         return { ...item, result: 'done' };
     }

@@ -20,8 +20,11 @@ export type MonitorStep =
   | { action: 'delete'; key: string; id: string }
   /** In the state, not in the manifest, no --prune: left alone. */
   | { action: 'orphaned'; key: string; id?: string; uncertainSince?: string }
-  /** An earlier create's answer never arrived: it may exist. Not created again without --create-uncertain. */
-  | { action: 'uncertain'; key: string; uncertainSince: string }
+  /**
+   * An earlier create's answer never arrived: it may exist. Not created again without --create-uncertain.
+   * `candidates`: the monitors a declared list showed that could be it (./adopt.ts), when more than one.
+   */
+  | { action: 'uncertain'; key: string; uncertainSince: string; candidates?: string[] }
   /** --prune of an uncertain create the manifest no longer names: there is no id to delete, so cpk forgets it. */
   | { action: 'forget'; key: string; uncertainSince: string };
 
@@ -48,6 +51,8 @@ export interface Plan {
    * plan refuses it when any of them changed since (./saved.ts).
    */
   observed: Array<{ key: string; id: string; body: JsonObject | null }>;
+  /** Uncertain creates whose monitor a declared list found (./adopt.ts): apply records these ids. */
+  adopted?: Array<{ key: string; id: string; since: string }>;
 }
 
 export interface PlanFailure {
@@ -71,7 +76,7 @@ export function isChange(step: MonitorStep | ChannelStep): boolean {
 }
 
 export function hasChanges(plan: Plan): boolean {
-  return plan.monitors.some(isChange) || plan.channels.some(isChange);
+  return plan.monitors.some(isChange) || plan.channels.some(isChange) || (plan.adopted?.length ?? 0) > 0;
 }
 
 export function countSteps(

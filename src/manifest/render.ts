@@ -72,7 +72,9 @@ function monitorLines(step: MonitorStep, paint: Paint): string[] {
         paint.warn(
           `! ${key}: uncertain: a create sent at ${safe(step.uncertainSince)} may have reached the service; apply will not create it again`,
         ),
-        `    if it exists, adopt it with: cpk import ${key}=ID; if not: cpk apply --create-uncertain`,
+        step.candidates && step.candidates.length > 0
+          ? `    it could be ${step.candidates.map(safe).join(', ')}: adopt the right one with: cpk import ${key}=ID; if none: cpk apply --create-uncertain`
+          : `    if it exists, adopt it with: cpk import ${key}=ID; if not: cpk apply --create-uncertain`,
       ];
     case 'forget':
       return [
@@ -114,6 +116,7 @@ export function renderPlan(plan: Plan, paint: Paint): string {
       `${n.unchanged} unchanged`,
     ];
     if (n.uncertain > 0) parts.push(`${n.uncertain} uncertain`);
+    if (plan.adopted && plan.adopted.length > 0) parts.push(`${plan.adopted.length} to adopt`);
     if (n.forget > 0) parts.push(`${n.forget} to forget`);
     lines.push(`Plan: ${parts.join(', ')}.${kept}`);
   }
@@ -133,6 +136,7 @@ export function monitorJson(step: MonitorStep): JsonObject {
   }
   if (step.action === 'update') out.changes = changesJson(step.changes);
   if ('uncertainSince' in step && step.uncertainSince !== undefined) out.uncertain_since = step.uncertainSince;
+  if (step.action === 'uncertain' && step.candidates) out.candidates = step.candidates;
   return out;
 }
 
@@ -183,6 +187,8 @@ function diffLines(plan: Plan): string[] {
         break;
     }
   }
+  for (const { key, id, since } of plan.adopted ?? [])
+    lines.push(`! ${safe(key)}: adopt ${safe(id)} (made by the uncertain create sent at ${safe(since)})`);
   for (const step of plan.channels) {
     if (step.action !== 'update') continue;
     lines.push(`! channel ${safe(step.id)}: update`);
@@ -212,6 +218,7 @@ The service matches ${against}: ${n.unchanged} unchanged.${kept}
     ['unchanged', n.unchanged],
     ['uncertain', n.uncertain],
     ['to forget', n.forget],
+    ['to adopt', plan.adopted?.length ?? 0],
     ['not in the manifest, kept', n.orphaned],
   ];
   const diff = diffLines(plan);
@@ -220,7 +227,7 @@ The service matches ${against}: ${n.unchanged} unchanged.${kept}
     ...diff.map((line) => (line.match(/`+/g) ?? []).reduce((m, r) => Math.max(m, r.length), 0)),
   );
   const fence = '`'.repeat(longest + 1);
-  const changed = n.create + n.update + n.delete + n.uncertain + n.forget;
+  const changed = n.create + n.update + n.delete + n.uncertain + n.forget + (plan.adopted?.length ?? 0);
   return [
     `### cpk plan: ${n.create} to create, ${n.update} to update, ${n.delete} to delete`,
     '',
@@ -242,6 +249,11 @@ The service matches ${against}: ${n.unchanged} unchanged.${kept}
     '</details>',
     '',
   ].join('\n');
+}
+
+/** Uncertain creates whose monitor a declared list found (src/manifest/adopt.ts), when there are any. */
+export function adoptedJson(plan: Plan): JsonObject {
+  return plan.adopted && plan.adopted.length > 0 ? { adopted: plan.adopted.map(({ key, id }) => ({ key, id })) } : {};
 }
 
 export interface ApplySummary {
@@ -306,6 +318,7 @@ export function applyJson(plan: Plan, outcomes: Outcome[]): JsonObject {
     manifest: plan.manifest,
     state: plan.state,
     base_url: plan.baseUrl,
+    ...adoptedJson(plan),
     monitors: plan.monitors.map((step) => withResult(monitorJson(step), step)),
     channels: plan.channels.map((step) => withResult(channelJson(step), step)),
     summary: summarize(plan, outcomes),

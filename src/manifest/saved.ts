@@ -15,7 +15,7 @@ import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
 import { runPool } from '../pool.js';
 import { patchOf, type FieldChange } from './diff.js';
 import { countSteps, hasChanges, type ChannelStep, type MonitorStep, type Plan } from './plan.js';
-import { channelJson, monitorJson } from './render.js';
+import { adoptedJson, channelJson, monitorJson } from './render.js';
 import { serializeState, type StateData } from './state.js';
 
 export const PLAN_VERSION = 1;
@@ -64,6 +64,7 @@ export function planDocument(plan: Plan, meta: PlanMeta): JsonObject {
     base_url: plan.baseUrl,
     token: meta.token ?? null,
     changes: hasChanges(plan),
+    ...adoptedJson(plan),
     monitors: plan.monitors.map(monitorJson),
     channels: plan.channels.map(channelJson),
     dropped_channels: plan.droppedChannels,

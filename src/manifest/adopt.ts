@@ -1,0 +1,158 @@
+// Uncertain creates that resolve themselves (issue 15): where the service's
+// document declares a list operation for monitors, the next plan or apply
+// looks for the monitor an interrupted create may have made, before planning.
+//
+// A candidate is a listed monitor that no key of the state manages, whose
+// declared fields equal the entry's (the fields the document declares for the
+// create body; without that declaration, the interface's name, type, target
+// and interval_seconds), and, where the document declares a creation time
+// (created_at), that was created after the create's marker, less CLOCK_SKEW_MS
+// for a service whose clock runs behind ours. Then:
+//
+// - exactly one candidate: adopted, as if its create had been answered;
+// - none: the create never made a monitor, so it is sent again;
+// - several (or one that matches several entries): reported, for the person
+//   to choose with `cpk import KEY=ID`; the entry stays uncertain.
+//
+// Where nothing is declared, nothing is resolved: the entry stays uncertain,
+// as before. The search is narrowed with the list's declared query parameters
+// that name a field the entry sets (e.g. `type`), and follows every page.
+import type { Api } from '../api/client.js';
+import { listItems } from '../api/list.js';
+import type { ListOperation, SpecInfo } from '../api/spec.js';
+import { isPlainObject, type JsonObject } from '../parse/fields.js';
+import { checkId } from '../parse/id.js';
+import { covers } from './diff.js';
+import type { Manifest } from './load.js';
+import type { StateStore } from './state.js';
+
+/** How far the service's clock may run behind ours and a monitor still count as made by the marked create. */
+export const CLOCK_SKEW_MS = 60_000;
+
+/** The create fields the interface itself documents (service-interface.md, section 2). */
+const INTERFACE_CREATE_FIELDS = ['name', 'type', 'target', 'interval_seconds'];
+
+/** Names a service may give a monitor's creation time, where its document declares one. */
+const CREATED_FIELDS = ['created_at', 'createdAt'];
+
+export type Resolution =
+  | { kind: 'adopt'; key: string; since: string; id: string }
+  | { kind: 'absent'; key: string; since: string }
+  | { kind: 'several'; key: string; since: string; ids: string[] };
+
+/** The uncertain entries of a manifest: keys it names whose state record has a marker and no id. */
+export function uncertainEntries(
+  manifest: Manifest,
+  state: StateStore,
+): Array<{ key: string; body: JsonObject; since: string }> {
+  const out: Array<{ key: string; body: JsonObject; since: string }> = [];
+  for (const { key, body } of manifest.monitors) {
+    const record = state.record(key);
+    if (record?.id === undefined && record?.create_started_at !== undefined)
+      out.push({ key, body, since: record.create_started_at });
+  }
+  return out;
+}
+
+/** The fields of an entry that say which monitor it is: those the service declares for a create. */
+export function matchFields(spec: SpecInfo, body: JsonObject): JsonObject {
+  const declared = spec.bodyFields('create');
+  const names = declared
+    ? declared.fields.filter((f) => !declared.readOnly.includes(f.name)).map((f) => f.name)
+    : INTERFACE_CREATE_FIELDS;
+  const out: JsonObject = {};
+  for (const name of names) if (Object.hasOwn(body, name)) out[name] = body[name];
+  return out;
+}
+
+/** The query parameters of the list that narrow the search for an entry: declared ones naming a field it sets. */
+export function narrowingParams(op: ListOperation, fields: JsonObject): Array<[string, string]> {
+  const paging = new Set([op.pagination.limitParam]);
+  const out: Array<[string, string]> = [];
+  for (const param of op.userParams) {
+    if (paging.has(param.name) || !Object.hasOwn(fields, param.name)) continue;
+    const value = fields[param.name];
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
+    if (param.enum && !param.enum.includes(value)) continue;
+    out.push([param.name, String(value)]);
+  }
+  return out;
+}
+
+/** Whether a listed monitor may be the one an entry's create made (fields, then creation time). */
+export function isCandidate(
+  item: JsonObject,
+  fields: JsonObject,
+  since: string,
+  createdField: string | undefined,
+): boolean {
+  for (const [name, value] of Object.entries(fields)) {
+    if (!Object.hasOwn(item, name) || !covers(item[name], value)) return false;
+  }
+  if (createdField === undefined) return true;
+  const created = item[createdField];
+  const marker = Date.parse(since);
+  const at = typeof created === 'string' ? Date.parse(created) : NaN;
+  // A time cpk cannot read does not rule the monitor out: better reported than created twice.
+  if (Number.isNaN(marker) || Number.isNaN(at)) return true;
+  return at >= marker - CLOCK_SKEW_MS;
+}
+
+/** An id the state file can hold (./state.ts checks every id it reads the same way). */
+function usableId(id: unknown): id is string {
+  if (typeof id !== 'string') return false;
+  try {
+    checkId(id);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Looks for the monitor each uncertain entry's create may have made.
+ * Undefined when the document declares no list of monitors (nothing can be
+ * resolved) or no entry is uncertain. Changes nothing.
+ */
+export async function resolveUncertain(
+  manifest: Manifest,
+  state: StateStore,
+  api: Api,
+  spec: SpecInfo,
+): Promise<Resolution[] | undefined> {
+  const uncertain = uncertainEntries(manifest, state);
+  const op = spec.list('monitors');
+  if (uncertain.length === 0 || !op) return undefined;
+  const itemFields = spec.itemFields('monitors') ?? [];
+  const createdField = CREATED_FIELDS.find((f) => itemFields.includes(f));
+  const managed = new Set<string>();
+  for (const record of Object.values(state.data.monitors)) if (record.id !== undefined) managed.add(record.id);
+
+  // One listing per distinct set of narrowing parameters (the uncertain entries are few: at most --concurrency).
+  const wanted = uncertain.map((entry) => {
+    const fields = matchFields(spec, entry.body);
+    const params = narrowingParams(op, fields);
+    return { ...entry, fields, params, group: JSON.stringify(params), ids: [] as string[] };
+  });
+  const groups = new Map<string, Array<[string, string]>>();
+  for (const w of wanted) groups.set(w.group, w.params);
+  for (const [group, params] of groups) {
+    const members = wanted.filter((w) => w.group === group);
+    for await (const page of listItems(api, op, { params })) {
+      for (const item of page) {
+        if (!isPlainObject(item) || !usableId(item.id) || managed.has(item.id)) continue;
+        for (const w of members) if (isCandidate(item, w.fields, w.since, createdField)) w.ids.push(item.id);
+      }
+    }
+  }
+  // A monitor that could be the one of two entries is neither's to take.
+  const claims = new Map<string, number>();
+  for (const w of wanted) for (const id of new Set(w.ids)) claims.set(id, (claims.get(id) ?? 0) + 1);
+  return wanted.map(({ key, since, ids: found }): Resolution => {
+    const ids = [...new Set(found)];
+    if (ids.length === 0) return { kind: 'absent', key, since };
+    if (ids.length === 1 && claims.get(ids[0] as string) === 1)
+      return { kind: 'adopt', key, since, id: ids[0] as string };
+    return { kind: 'several', key, since, ids };
+  });
+}

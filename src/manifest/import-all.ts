@@ -1,0 +1,127 @@
+// `cpk import --all` (issue 15): every monitor of the account that no key of
+// the state manages becomes a manifest entry (its fields as the service has
+// them, less what the service owns, as `monitors get --manifest` prints them)
+// and a state record, so that the next plan shows no changes.
+//
+// Keys are the slug of the monitor's name (`Checkout API` -> checkout-api),
+// made unique with -2, -3... against the keys the manifest and the state
+// already use; a monitor without a usable name is keyed by its id. A monitor
+// the state records under any key is never imported again, so a second run
+// finds nothing to do.
+import { isMap, parseDocument, type YAMLMap } from 'yaml';
+import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
+import { checkId } from '../parse/id.js';
+import { entryFor, keyFor } from './entry.js';
+import { ManifestError, parseManifest } from './load.js';
+
+export interface NewEntry {
+  key: string;
+  id: string;
+  entry: JsonObject;
+}
+
+export interface Skipped {
+  id: string;
+  reason: string;
+}
+
+/**
+ * The entries to add for listed monitors: those whose id no key manages, with
+ * fresh keys. A monitor whose fields make no valid manifest entry (e.g. a
+ * name that is not a string) is skipped, with the reason.
+ */
+export function entriesToImport(
+  items: readonly unknown[],
+  managed: ReadonlySet<string>,
+  takenKeys: Iterable<string>,
+): { entries: NewEntry[]; skipped: Skipped[] } {
+  const taken = new Set(takenKeys);
+  const seen = new Set<string>();
+  const entries: NewEntry[] = [];
+  const skipped: Skipped[] = [];
+  for (const item of items) {
+    if (!isPlainObject(item) || typeof item.id !== 'string') continue;
+    const id = item.id;
+    if (managed.has(id) || seen.has(id)) continue;
+    seen.add(id);
+    try {
+      checkId(id);
+    } catch (error) {
+      skipped.push({ id, reason: (error as Error).message });
+      continue;
+    }
+    // A field the service has as null says "none": left out, it is simply not compared.
+    const entry: JsonObject = {};
+    for (const [field, value] of Object.entries(entryFor(item))) if (value !== null) setOwn(entry, field, value);
+    const base = keyFor(item);
+    let key = base;
+    for (let n = 2; taken.has(key); n++) key = `${base.slice(0, 95)}-${n}`;
+    const problem = entryProblem(key, entry);
+    if (problem !== undefined) {
+      skipped.push({ id, reason: problem });
+      continue;
+    }
+    taken.add(key);
+    entries.push({ key, id, entry });
+  }
+  return { entries, skipped };
+}
+
+/** Why an entry would make the manifest invalid, if it would (the manifest's own checks). */
+function entryProblem(key: string, entry: JsonObject): string | undefined {
+  const monitors: JsonObject = {};
+  setOwn(monitors, key, entry);
+  try {
+    parseManifest(JSON.stringify({ monitors }), 'entry');
+    return undefined;
+  } catch (error) {
+    if (error instanceof ManifestError) return error.problems.map((p) => p.message).join('; ');
+    throw error;
+  }
+}
+
+/**
+ * The manifest's text with the entries added at the end of its `monitors:`
+ * section. YAML keeps its comments and layout; a manifest written as JSON
+ * stays JSON. Checked by reading it back: every entry must come out as given.
+ */
+export function addEntries(text: string, path: string, entries: readonly NewEntry[]): string {
+  let out: string;
+  const json = asJson(text);
+  if (json !== undefined) {
+    const value = json;
+    const root: JsonObject = isPlainObject(value) ? value : {};
+    const monitors: JsonObject = isPlainObject(root.monitors) ? root.monitors : {};
+    for (const { key, entry } of entries) setOwn(monitors, key, entry);
+    root.monitors = monitors;
+    out = `${JSON.stringify(root, null, 2)}\n`;
+  } else {
+    const doc = parseDocument(text);
+    let monitors = doc.get('monitors', true);
+    if (!isMap(monitors)) {
+      doc.set('monitors', doc.createNode({}));
+      monitors = doc.get('monitors', true);
+    }
+    const map = monitors as YAMLMap;
+    // `monitors: {}` grows into a block map, one entry under another.
+    if (map.items.length === 0) map.flow = false;
+    for (const { key, entry } of entries) map.add(doc.createPair(key, entry));
+    out = doc.toString();
+  }
+  const back = parseManifest(out, path);
+  for (const { key } of entries) {
+    if (!back.monitors.some((m) => m.key === key))
+      throw new Error(`internal error: entry ${key} did not read back from the manifest`);
+  }
+  return out;
+}
+
+/** The value of a manifest written as JSON; undefined for YAML (flow style included). */
+function asJson(text: string): unknown {
+  if (!/^\s*\{/.test(text)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,231 @@
+// Uncertain creates that resolve themselves (issue 15): where the service
+// declares a list of monitors, the run after an interrupted apply adopts the
+// monitor a create made, creates again what made nothing, and reports several
+// candidates. Against a service that declares nothing, nothing changes.
+// The emulator answers every API request after 300 ms, so creates are still
+// in flight when the test kills the CLI.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { useEmulator } from '../helpers/emulator.js';
+import { runCli } from '../helpers/cli.js';
+import { startReferenceServer, type ReferenceServer } from '../helpers/reference-server.js';
+import { journalPathOf, parseState, replayJournal } from '../../src/manifest/state.js';
+
+const f = useEmulator({ latencyMs: 300 });
+
+function setup(prefix: string, count: number): { dir: string; file: string; names: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'cpk-adopt-'));
+  const names = Array.from({ length: count }, (_, i) => `${prefix} ${i}`);
+  const body = names
+    .map((name, i) => `  m${i}:\n    name: ${name}\n    type: http\n    target: https://m${i}.example.com\n`)
+    .join('');
+  const file = join(dir, 'cpk.yaml');
+  writeFileSync(file, `monitors:\n${body}`);
+  return { dir, file, names };
+}
+
+type Records = Record<string, { id?: string; create_started_at?: string }>;
+
+/** The state as the next run reads it: the state file, with the journal a killed run left replayed onto it. */
+function readState(dir: string): Records {
+  const path = join(dir, 'cpk.state.json');
+  const data = parseState(readFileSync(path, 'utf8'), path);
+  if (existsSync(journalPathOf(path))) replayJournal(readFileSync(journalPathOf(path), 'utf8'), data, path);
+  return data.monitors;
+}
+
+/** SIGKILLs the child as soon as the first POST of this run reached the emulator. */
+function killAfterFirstPost() {
+  const start = f.emu.requests.length;
+  return (child: ChildProcess) => {
+    const timer = setInterval(() => {
+      if (f.emu.requests.slice(start).some((r) => r.method === 'POST')) {
+        clearInterval(timer);
+        child.kill('SIGKILL');
+      }
+    }, 5);
+    child.once('exit', () => clearInterval(timer));
+  };
+}
+
+function byName(prefix: string): Array<Record<string, unknown>> {
+  return f.emu.monitors().filter((m) => String(m.name).startsWith(prefix));
+}
+
+function countByName(prefix: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const m of byName(prefix)) counts.set(String(m.name), (counts.get(String(m.name)) ?? 0) + 1);
+  return counts;
+}
+
+/** Kills an apply during its creates, then waits until every POST that reached the emulator made its monitor. */
+async function killDuringCreates(file: string, prefix: string, concurrency: string): Promise<void> {
+  const start = f.emu.requests.length;
+  const killed = await f.cpk(['apply', '-f', file, '--yes', '--concurrency', concurrency], {
+    onSpawn: killAfterFirstPost(),
+  });
+  expect(killed.signal).toBe('SIGKILL');
+  const posts = () => f.emu.requests.slice(start).filter((r) => r.method === 'POST').length;
+  await expect.poll(() => byName(prefix).length === posts(), { interval: 20, timeout: 15_000 }).toBe(true);
+}
+
+async function post(body: Record<string, unknown>): Promise<string> {
+  const res = await fetch(`${f.emu.baseUrl}/monitors`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${f.emu.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+describe('uncertain creates against a service that declares a list of monitors', () => {
+  it('after SIGKILL during creates, the next apply adopts what was made and creates the rest: one monitor per entry', async () => {
+    const { dir, file, names } = setup('adopt', 6);
+    await killDuringCreates(file, 'adopt ', '4');
+    const before = readState(dir);
+    const uncertain = Object.keys(before).filter((k) => before[k]?.id === undefined);
+    expect(uncertain.length).toBeGreaterThan(0);
+    const made = byName('adopt ').map((m) => ({ key: `m${String(m.name).slice('adopt '.length)}`, id: String(m.id) }));
+    expect(made.length).toBeGreaterThan(0);
+
+    const requests = f.mark();
+    const plan = await f.cpk(['plan', '-f', file]);
+    expect(plan.code, plan.stderr).toBe(10);
+    // One listing, narrowed by the declared `type` filter the entries set.
+    expect(
+      requests()
+        .filter((r) => r.path.startsWith('/v1/monitors?'))
+        .map((r) => r.path),
+    ).toEqual(['/v1/monitors?type=http&limit=100']);
+    expect(plan.stdout).toMatch(/Plan: \d+ to create, 0 to update, 0 to delete, \d+ unchanged, \d+ to adopt\./);
+    for (const { key, id } of made.filter((m) => uncertain.includes(m.key)))
+      expect(plan.stderr).toContain(`found ${id} for entry ${key}, made by the uncertain create sent at`);
+    expect(plan.stdout).not.toContain('uncertain');
+    const planJson = await f.cpk(['plan', '-f', file, '--json']);
+    expect(
+      (JSON.parse(planJson.stdout) as { adopted: Array<{ key: string; id: string }> }).adopted.sort((x, y) =>
+        x.key.localeCompare(y.key),
+      ),
+    ).toEqual(made.filter((m) => uncertain.includes(m.key)).sort((x, y) => x.key.localeCompare(y.key)));
+    // plan writes nothing: the markers are still there.
+    expect(readState(dir)).toEqual(before);
+
+    const again = await f.cpk(['apply', '-f', file, '--yes']);
+    expect(again.code, again.stderr).toBe(0);
+    const adopted = made.filter((m) => uncertain.includes(m.key));
+    expect(adopted.length).toBeGreaterThan(0);
+    for (const { key, id } of adopted) expect(again.stderr).toContain(`adopted ${id} for entry ${key}\n`);
+    const counts = countByName('adopt ');
+    expect([...counts.keys()].sort()).toEqual(names);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    // None uncertain: every key records the id of the one monitor of its name.
+    const after = readState(dir);
+    expect(Object.keys(after).sort()).toEqual(names.map((_, i) => `m${i}`).sort());
+    for (const m of byName('adopt ')) expect(after[`m${String(m.name).slice('adopt '.length)}`]).toEqual({ id: m.id });
+
+    const plan2 = await f.cpk(['plan', '-f', file]);
+    expect(plan2.code, plan2.stdout).toBe(0);
+  }, 60_000);
+
+  it('several candidates: reported with their ids and `cpk import`, nothing created, exit 1', async () => {
+    const { dir, file } = setup('several', 1);
+    await killDuringCreates(file, 'several ', '1');
+    expect(readState(dir).m0).toEqual({ create_started_at: expect.any(String) });
+    const first = String(byName('several ')[0]?.id);
+    // Someone made the same monitor by hand since.
+    const second = await post({ name: 'several 0', type: 'http', target: 'https://m0.example.com' });
+    const ids = [first, second].sort();
+
+    const plan = await f.cpk(['plan', '-f', file, '--json']);
+    expect(plan.code, plan.stderr).toBe(10);
+    const json = JSON.parse(plan.stdout) as { monitors: Array<Record<string, unknown>> };
+    expect(json.monitors).toEqual([
+      { key: 'm0', action: 'uncertain', uncertain_since: expect.any(String), candidates: ids },
+    ]);
+
+    const apply = await f.cpk(['apply', '-f', file, '--yes']);
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toContain(`! m0: uncertain`);
+    expect(apply.stdout).toContain(`it could be ${ids.join(', ')}: adopt the right one with: cpk import m0=ID`);
+    expect(apply.stderr).toContain(`2 monitors could be the one it made: ${ids.join(', ')}`);
+    expect(apply.stderr).toContain(`adopt the right one with \`cpk import m0=${ids[0]}\``);
+    expect(byName('several ').length).toBe(2);
+    expect(readState(dir).m0).toEqual({ create_started_at: expect.any(String) });
+  }, 60_000);
+
+  it("a matching monitor made before the marker is not the create's: the create is sent again", async () => {
+    const { dir, file } = setup('older', 1);
+    const old = await post({ name: 'older 0', type: 'http', target: 'https://m0.example.com' });
+    // A marker written well after that monitor was made (more than the clock-skew allowance).
+    const since = new Date(Date.now() + 5 * 60_000).toISOString();
+    const state = { version: 1, base_url: f.emu.baseUrl, monitors: { m0: { create_started_at: since } }, channels: {} };
+    writeFileSync(join(dir, 'cpk.state.json'), JSON.stringify(state));
+    // A monitor with other fields made after it is no candidate either.
+    await post({ name: 'older 0', type: 'http', target: 'https://elsewhere.example.com' });
+
+    const apply = await f.cpk(['apply', '-f', file, '--yes']);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stderr).toContain(
+      `no monitor matches entry m0: the uncertain create sent at ${since} made none, so apply creates it again`,
+    );
+    const id = readState(dir).m0?.id;
+    expect(id).toMatch(/^mon_/);
+    expect(id).not.toBe(old);
+    expect(byName('older ').length).toBe(3);
+  }, 60_000);
+
+  it("--create-uncertain skips the search: today's behaviour, on request", async () => {
+    const { dir, file } = setup('forced', 1);
+    await post({ name: 'forced 0', type: 'http', target: 'https://m0.example.com' });
+    const state = {
+      version: 1,
+      base_url: f.emu.baseUrl,
+      monitors: { m0: { create_started_at: new Date(Date.now() - 1000).toISOString() } },
+      channels: {},
+    };
+    writeFileSync(join(dir, 'cpk.state.json'), JSON.stringify(state));
+    const requests = f.mark();
+    const apply = await f.cpk(['apply', '-f', file, '--yes', '--create-uncertain']);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(requests().filter((r) => r.method === 'GET' && r.path.startsWith('/v1/monitors?'))).toEqual([]);
+    expect(byName('forced ').length).toBe(2);
+    expect(readState(dir).m0?.id).toMatch(/^mon_/);
+  }, 60_000);
+});
+
+describe('uncertain creates against a service that declares nothing', () => {
+  let ref: ReferenceServer;
+  beforeAll(async () => {
+    ref = await startReferenceServer();
+  });
+  afterAll(async () => {
+    await ref.close();
+  });
+
+  it('stay uncertain: no listing, no adoption, apply refuses as before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-adopt-ref-'));
+    const file = join(dir, 'cpk.yaml');
+    writeFileSync(file, 'monitors:\n  m0:\n    name: ref 0\n    target: https://m0.example.com\n');
+    const env = { CPK_BASE_URL: ref.baseUrl, CPK_TOKEN: ref.token };
+    const since = new Date(Date.now() - 1000).toISOString();
+    const state = { version: 1, base_url: ref.baseUrl, monitors: { m0: { create_started_at: since } }, channels: {} };
+    writeFileSync(join(dir, 'cpk.state.json'), JSON.stringify(state));
+    // The create did make it.
+    ref.monitors.set('ref_mon_x', { id: 'ref_mon_x', name: 'ref 0', target: 'https://m0.example.com', status: 'up' });
+
+    const plan = await runCli(['plan', '-f', file], { env });
+    expect(plan.code, plan.stderr).toBe(10);
+    expect(plan.stdout).toContain('! m0: uncertain');
+    const apply = await runCli(['apply', '-f', file, '--yes'], { env });
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('never got its answer recorded, so the monitor may already exist');
+    expect(apply.stderr).toContain('if it exists, adopt it with `cpk import m0=ID`');
+    expect(ref.requests.filter((r) => r.method !== 'GET' || r.path.split('?')[0] !== '/v1/openapi.json')).toEqual([]);
+    expect(ref.monitors.size).toBe(1);
+    expect(readState(dir).m0).toEqual({ create_started_at: since });
+  }, 60_000);
+});
