@@ -95,6 +95,7 @@ export async function run(opts: ApplyCommandOptions, ctx: Context): Promise<void
 async function carryOut(opts: ApplyCommandOptions, ctx: Context, inflight: AbortSignal): Promise<void> {
   const { manifest, state, api, lock } = await openManifest(ctx, opts, {
     api: { signal: inflight },
+    validate: true,
     lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk apply' },
   });
   try {

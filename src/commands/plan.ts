@@ -46,7 +46,7 @@ export function parsePlanOptions(opts: Record<string, unknown>): PlanCommandOpti
 }
 
 export async function run(opts: PlanCommandOptions, ctx: Context): Promise<void> {
-  const opened = await openManifest(ctx, opts);
+  const opened = await openManifest(ctx, opts, { validate: true });
   const [{ hasChanges }, render] = await Promise.all([import('../manifest/plan.js'), import('../manifest/render.js')]);
   const plan = await readPlan(ctx, opened, opts, 'no plan was made');
   if (ctx.out.json) ctx.out.printJson(render.planJson(plan));

@@ -40,6 +40,8 @@ export interface Manifest {
   /** In manifest order. */
   monitors: MonitorEntry[];
   channels: ChannelEntry[];
+  /** `custom_fields:`: fields sent on purpose though the service does not declare them (no did-you-mean). */
+  customFields: string[];
 }
 
 export interface Problem {
@@ -108,8 +110,10 @@ function buildManifest(
   order: (at: string[], obj: JsonObject) => string[],
   problem: (at: string[], which: 'key' | 'value', message: string) => void,
 ): Manifest {
-  const manifest: Manifest = { path, monitors: [], channels: [] };
+  const manifest: Manifest = { path, monitors: [], channels: [], customFields: [] };
   if (!isPlainObject(value)) return manifest;
+  if (Array.isArray(value.custom_fields))
+    manifest.customFields = value.custom_fields.filter((f): f is string => typeof f === 'string');
   const monitors = isPlainObject(value.monitors) ? value.monitors : {};
   for (const key of order(['monitors'], monitors)) {
     const fields = monitors[key];
@@ -359,6 +363,37 @@ function keysInOrder(doc: Document, path: string[], value: JsonObject): string[]
   return [...new Set([...ordered.filter((k) => present.has(k)), ...keys])];
 }
 
+/**
+ * Positions in manifest text, for problems found after loading (the service's
+ * declared bodies, src/manifest/validate.ts): the line and column of the key
+ * or the value at a path of keys, and whether that path exists.
+ */
+export function manifestLocator(text: string): {
+  at(path: string[], which: 'key' | 'value'): { line: number; col: number };
+  has(path: string[]): boolean;
+} {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
+  return {
+    at(path, which) {
+      const found = locate(doc, path);
+      const node = which === 'key' ? found.key : found.value;
+      const offset = node?.range?.[0];
+      return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
+    },
+    has(path) {
+      let current = resolve(doc, doc.contents);
+      for (const segment of path) {
+        if (!isMap(current)) return false;
+        const pair = pairOf(current, segment);
+        if (!pair) return false;
+        current = resolve(doc, pair.value);
+      }
+      return true;
+    },
+  };
+}
+
 // ---------------------------------------------------------------- messages
 
 function decodePointer(pointer: string): string[] {
@@ -412,7 +447,7 @@ function describe(error: ErrorObject, doc: Document): { node: Node | undefined; 
       };
     case 'additionalProperties': {
       const field = String(params.additionalProperty);
-      const expected = path.length === 0 ? ' (expected monitors, channels or $schema)' : '';
+      const expected = path.length === 0 ? ' (expected monitors, channels, custom_fields or $schema)' : '';
       return {
         node: locate(doc, [...path, field]).key,
         message: `${here ? `${here}: ` : ''}unknown field "${field}"${expected}`,
