@@ -134,6 +134,8 @@ export async function bodyChecker(
 }
 
 function suggestion(field: string, candidates: readonly string[]): string | undefined {
+  // A single letter is one edit away from every other: nothing to suggest.
+  if (field.length < 2) return undefined;
   const near = closest(field, candidates);
   return near !== undefined && near !== field ? `; did you mean "${near}"?` : undefined;
 }
