@@ -92,13 +92,27 @@ export async function bodyChecker(
   customFields: readonly string[],
 ): Promise<(entry: EntryToCheck) => BodyProblem[]> {
   const kinds = [bodies.create, bodies.update].filter((b) => b !== undefined);
-  const checks = await Promise.all(kinds.map(async (b) => ({ ...b, check: await compile(b.schema) })));
+  // One schema for both bodies (compiling is most of the cost, and they share their $refs):
+  // every rule of either applies, as an entry may be created or updated.
+  const [first] = kinds;
+  if (!first) return () => [];
+  const check = await compile({
+    dialect: first.schema.dialect,
+    schema: { ...first.schema.schema, allOf: kinds.flatMap((b) => (b.schema.schema.allOf as unknown[]) ?? []) },
+  });
   const declared = [...new Set(kinds.flatMap((b) => b.fields.map((f) => f.name)))];
   const readOnly = new Set(kinds.flatMap((b) => b.readOnly));
   const refusesOthers = kinds.some((b) => !b.additional);
   const custom = new Set(customFields);
   // Misspellings are looked for among the declared fields and the aliases of those the manifest writes otherwise.
   const spellings = [...declared, ...declared.flatMap((f) => (ALIASES[f] ? [ALIASES[f]] : []))];
+  const declaredSet = new Set(declared);
+  // The same custom field comes back in entry after entry: its verdict is worked out once.
+  const near = new Map<string, string | undefined>();
+  const nearOf = (field: string) => {
+    if (!near.has(field)) near.set(field, suggestion(field, spellings));
+    return near.get(field);
+  };
 
   return (entry) => {
     const problems: BodyProblem[] = [];
@@ -106,11 +120,10 @@ export async function bodyChecker(
       problems.push({ file: entry.file, key: entry.key, at, which, message, value: valueAt(entry.body, at) });
     for (const field of Object.keys(entry.body)) {
       if (readOnly.has(field)) add([field], 'key', 'is set by the service (read-only in its document)');
-      else if (declared.includes(field) || custom.has(field) || declared.length === 0) continue;
-      else if (refusesOthers)
-        add([field], 'key', `is not a field the service accepts${suggestion(field, spellings) ?? ''}`);
+      else if (declaredSet.has(field) || custom.has(field) || declared.length === 0) continue;
+      else if (refusesOthers) add([field], 'key', `is not a field the service accepts${nearOf(field) ?? ''}`);
       else {
-        const near = suggestion(field, spellings);
+        const near = nearOf(field);
         if (near)
           add(
             [field],
@@ -119,11 +132,9 @@ export async function bodyChecker(
           );
       }
     }
-    for (const { check } of checks) {
-      for (const error of check(entry.body)) {
-        const problem = describe(error, entry.body, readOnly);
-        if (problem) add(problem.at, problem.which, problem.message);
-      }
+    for (const error of check(entry.body)) {
+      const problem = describe(error, entry.body, readOnly);
+      if (problem) add(problem.at, problem.which, problem.message);
     }
     const seen = new Set<string>();
     return problems.filter((p) => {
