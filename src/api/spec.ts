@@ -218,16 +218,19 @@ export interface SpecInfo {
   present: boolean;
   /** The list operation of a noun, when the document declares one. */
   list(noun: Noun): ListOperation | undefined;
-  /** The declared fields of a monitor's create or update body, when declared. */
-  bodyFields(kind: 'create' | 'update'): BodyInfo | undefined;
+  /** The declared fields of a monitor's create or update body, or of a channel's update, when declared. */
+  bodyFields(kind: BodyKind): BodyInfo | undefined;
   /** Property names of a noun's item, in the document's order (column order), when declared. */
   itemFields(noun: Noun): string[] | undefined;
   /**
    * The JSON Schema of a monitor's create or update body, when declared, made
    * self-contained for a validator: the document's local `$ref`s resolve in it.
    */
-  bodySchema(kind: 'create' | 'update'): DeclaredSchema | undefined;
+  bodySchema(kind: BodyKind): DeclaredSchema | undefined;
 }
+
+/** A monitor's create (POST /monitors) or update (PATCH /monitors/{id}) body, or a channel's update (PATCH /channels/{id}). */
+export type BodyKind = 'create' | 'update' | 'channel-update';
 
 export interface DeclaredSchema {
   /** `{allOf: [body], components, definitions}`: the body's rules, with what its `$ref`s point at. */
@@ -272,9 +275,9 @@ export function analyzeSpec(document: unknown): SpecInfo {
   const itemPath = (noun: Noun): string | undefined =>
     Object.keys(paths).find((p) => new RegExp(`^/${noun}/\\{[^/{}]+\\}$`).test(p));
 
-  /** The schema of a monitor's create (POST /monitors) or update (PATCH /monitors/{id}) JSON body. */
-  const bodyOf = (kind: 'create' | 'update'): JsonObject | undefined => {
-    const itemP = itemPath('monitors');
+  /** The schema of a JSON request body (see BodyKind). */
+  const bodyOf = (kind: BodyKind): JsonObject | undefined => {
+    const itemP = itemPath(kind === 'channel-update' ? 'channels' : 'monitors');
     const op = kind === 'create' ? operation(collectionPath('monitors'), 'post') : itemP && operation(itemP, 'patch');
     const body = op ? resolve(op.requestBody) : undefined;
     const content = body ? resolve(body.content) : undefined;

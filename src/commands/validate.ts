@@ -56,8 +56,8 @@ export async function run(opts: ValidateCommandOptions, ctx: Context): Promise<v
   ctx.out.info(
     `${opts.file}: ${count(manifest.monitors.length, 'monitor')} and ${count(manifest.channels.length, 'channel')} valid (${
       checked
-        ? `checked against the service's declared ${checked} bod${checked.includes(' and ') ? 'ies' : 'y'}`
-        : "the service's document declares no monitor body: checked against the manifest schema only"
+        ? `checked against the bodies the service declares: ${checked}`
+        : "the service's document declares no body: checked against the manifest schema only"
     })`,
   );
 }

@@ -11,13 +11,16 @@
 // user wrote, file:line:column, every problem at once.
 import { readFile } from 'node:fs/promises';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { DeclaredSchema, FieldInfo, SpecInfo } from '../api/spec.js';
+import type { BodyKind, DeclaredSchema, FieldInfo, SpecInfo } from '../api/spec.js';
 import { isPlainObject, type JsonObject } from '../parse/fields.js';
 import { closest } from '../program.js';
 import type { Manifest } from './load.js';
 
 /** An entry to check, with the file it came from. */
 export interface EntryToCheck {
+  /** A monitor (checked against its create and update bodies) or a channel's settings (its update body). */
+  kind: 'monitor' | 'channel';
+  /** The monitor's key or the channel's id. */
   key: string;
   body: JsonObject;
   file: string;
@@ -26,7 +29,8 @@ export interface EntryToCheck {
 /** A problem found in an entry, before it is given a position. */
 export interface BodyProblem {
   file: string;
-  key: string;
+  /** The entry's path in the manifest: ['monitors', key] or ['channels', id]. */
+  entry: string[];
   /** The path in the body ([] for the entry as a whole). */
   at: string[];
   /** Point at the field's name (unknown, missing, read-only) or at its value. */
@@ -49,23 +53,42 @@ const ALIASES: Record<string, string> = { interval_seconds: 'interval' };
 
 /** The entries of a manifest, each with its file. */
 export function entriesOf(manifest: Manifest): EntryToCheck[] {
-  return manifest.monitors.map((m) => ({ key: m.key, body: m.body, file: manifest.path }));
+  return [
+    ...manifest.monitors.map((m) => ({ kind: 'monitor' as const, key: m.key, body: m.body, file: manifest.path })),
+    ...manifest.channels.map((c) => ({ kind: 'channel' as const, key: c.id, body: c.settings, file: manifest.path })),
+  ];
+}
+
+export interface DeclaredBody {
+  schema: DeclaredSchema;
+  fields: FieldInfo[];
+  readOnly: string[];
+  additional: boolean;
 }
 
 export interface DeclaredBodies {
-  create?: { schema: DeclaredSchema; fields: FieldInfo[]; readOnly: string[]; additional: boolean } | undefined;
-  update?: { schema: DeclaredSchema; fields: FieldInfo[]; readOnly: string[]; additional: boolean } | undefined;
+  create?: DeclaredBody | undefined;
+  update?: DeclaredBody | undefined;
+  'channel-update'?: DeclaredBody | undefined;
 }
 
-/** What the document declares of the bodies; undefined when it declares neither. */
+/** What the document declares of the bodies; undefined when it declares none. */
 export function declaredBodies(spec: SpecInfo): DeclaredBodies | undefined {
-  const one = (kind: 'create' | 'update') => {
+  const one = (kind: BodyKind) => {
     const schema = spec.bodySchema(kind);
     const info = spec.bodyFields(kind);
     return schema && info ? { schema, ...info } : undefined;
   };
-  const bodies = { create: one('create'), update: one('update') };
-  return bodies.create || bodies.update ? bodies : undefined;
+  const bodies = { create: one('create'), update: one('update'), 'channel-update': one('channel-update') };
+  return Object.values(bodies).some(Boolean) ? bodies : undefined;
+}
+
+/** "monitor create and update, channel update": what was declared, for messages. */
+export function declaredText(bodies: DeclaredBodies): string {
+  const monitor = [bodies.create ? 'create' : '', bodies.update ? 'update' : ''].filter(Boolean).join(' and ');
+  return [monitor ? `monitor ${monitor}` : '', bodies['channel-update'] ? 'channel update' : '']
+    .filter(Boolean)
+    .join(', ');
 }
 
 type Check = (body: JsonObject) => ErrorObject[];
@@ -91,7 +114,27 @@ export async function bodyChecker(
   bodies: DeclaredBodies,
   customFields: readonly string[],
 ): Promise<(entry: EntryToCheck) => BodyProblem[]> {
-  const kinds = [bodies.create, bodies.update].filter((b) => b !== undefined);
+  const [monitor, channel] = await Promise.all([
+    checkerOf([bodies.create, bodies.update], customFields, ALIASES),
+    checkerOf([bodies['channel-update']], [], {}),
+  ]);
+  return (entry) =>
+    (entry.kind === 'monitor' ? monitor : channel)(entry.body).map((p) => ({
+      ...p,
+      file: entry.file,
+      entry: [entry.kind === 'monitor' ? 'monitors' : 'channels', entry.key],
+    }));
+}
+
+type Found = Omit<BodyProblem, 'file' | 'entry'>;
+
+/** The checker of one sort of entry, against every body it may be sent as. */
+async function checkerOf(
+  bodies: Array<DeclaredBody | undefined>,
+  customFields: readonly string[],
+  aliases: Record<string, string>,
+): Promise<(body: JsonObject) => Found[]> {
+  const kinds = bodies.filter((b) => b !== undefined);
   // One schema for both bodies (compiling is most of the cost, and they share their $refs):
   // every rule of either applies, as an entry may be created or updated.
   const [first] = kinds;
@@ -105,7 +148,7 @@ export async function bodyChecker(
   const refusesOthers = kinds.some((b) => !b.additional);
   const custom = new Set(customFields);
   // Misspellings are looked for among the declared fields and the aliases of those the manifest writes otherwise.
-  const spellings = [...declared, ...declared.flatMap((f) => (ALIASES[f] ? [ALIASES[f]] : []))];
+  const spellings = [...declared, ...declared.flatMap((f) => (aliases[f] ? [aliases[f]] : []))];
   const declaredSet = new Set(declared);
   // The same custom field comes back in entry after entry: its verdict is worked out once.
   const near = new Map<string, string | undefined>();
@@ -114,26 +157,22 @@ export async function bodyChecker(
     return near.get(field);
   };
 
-  return (entry) => {
-    const problems: BodyProblem[] = [];
+  const customHint = aliases === ALIASES ? ' (to send it as it is, list it under custom_fields:)' : '';
+  return (body) => {
+    const problems: Found[] = [];
     const add = (at: string[], which: 'key' | 'value', message: string) =>
-      problems.push({ file: entry.file, key: entry.key, at, which, message, value: valueAt(entry.body, at) });
-    for (const field of Object.keys(entry.body)) {
+      problems.push({ at, which, message, value: valueAt(body, at) });
+    for (const field of Object.keys(body)) {
       if (readOnly.has(field)) add([field], 'key', 'is set by the service (read-only in its document)');
       else if (declaredSet.has(field) || custom.has(field) || declared.length === 0) continue;
       else if (refusesOthers) add([field], 'key', `is not a field the service accepts${nearOf(field) ?? ''}`);
       else {
         const near = nearOf(field);
-        if (near)
-          add(
-            [field],
-            'key',
-            `is not a field the service declares${near} (to send it as it is, list it under custom_fields:)`,
-          );
+        if (near) add([field], 'key', `is not a field the service declares${near}${customHint}`);
       }
     }
-    for (const error of check(entry.body)) {
-      const problem = describe(error, entry.body, readOnly);
+    for (const error of check(body)) {
+      const problem = describe(error, body, readOnly);
       if (problem) add(problem.at, problem.which, problem.message);
     }
     const seen = new Set<string>();
@@ -275,11 +314,11 @@ export async function positionProblems(
       locator = manifestLocator(await read(p.file));
       locators.set(p.file, locator);
     }
-    const entry = ['monitors', p.key];
+    const entry = p.entry;
     let at = p.at;
     let note = '';
     const [first, ...rest] = at;
-    const alias = first !== undefined ? ALIASES[first] : undefined;
+    const alias = first !== undefined && entry[0] === 'monitors' ? ALIASES[first] : undefined;
     if (alias && !locator.has([...entry, first as string]) && locator.has([...entry, alias])) {
       at = [alias, ...rest];
       if (p.which === 'value') note = ` (sent as ${first}: ${show(p.value)})`;
@@ -301,11 +340,11 @@ export async function validateEntries(
   customFields: readonly string[],
   spec: SpecInfo,
   debug: (line: string) => void = () => {},
-): Promise<{ problems: ValidationProblem[]; checked: 'create and update' | 'create' | 'update' | undefined }> {
+): Promise<{ problems: ValidationProblem[]; checked: string | undefined }> {
   const bodies = declaredBodies(spec);
   if (!bodies) {
     debug(
-      `validation: the service's document ${spec.present ? 'declares no monitor create or update body' : 'is missing or not an OpenAPI document'}; entries are not checked`,
+      `validation: the service's document ${spec.present ? 'declares no monitor or channel body' : 'is missing or not an OpenAPI document'}; entries are not checked`,
     );
     return { problems: [], checked: undefined };
   }
@@ -318,10 +357,10 @@ export async function validateEntries(
     );
     return { problems: [], checked: undefined };
   }
-  const checked = bodies.create && bodies.update ? 'create and update' : bodies.create ? 'create' : 'update';
+  const checked = declaredText(bodies);
   const problems = entries.flatMap(check);
   debug(
-    `validation: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} checked against the declared ${checked} bod${bodies.create && bodies.update ? 'ies' : 'y'}: ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
+    `validation: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} checked against the declared bodies (${checked}): ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
   );
   if (problems.length === 0) return { problems: [], checked };
   const files = [...new Set(entries.map((e) => e.file))];

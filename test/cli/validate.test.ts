@@ -110,6 +110,24 @@ describe('plan and apply check entries against the bodies the service declares',
     ]);
   });
 
+  it("channel settings are checked against the channel's declared update body", async () => {
+    const { file } = write(
+      'monitors:\n  m:\n    name: with channel\nchannels:\n  ch_ops:\n    enabeld: true\n    events: [down, sideways]\n',
+    );
+    const sent = f.mark();
+    const r = await f.cpk(['apply', '-f', file, '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      [
+        `${file}:6:5: channels.ch_ops.enabeld is not a field the service accepts; did you mean "enabled"?`,
+        `${file}:7:20: channels.ch_ops.events.1 must be one of down, up, paused, resumed`,
+        `cpk: ${file} does not match what the service declares (2 problems); nothing was sent`,
+        '',
+      ].join('\n'),
+    );
+    expect(changes(sent())).toEqual([]);
+  });
+
   it('a valid manifest plans as before', async () => {
     const { file } = write(
       'monitors:\n  fine:\n    name: fine\n    type: tcp\n    target: db.example.com:5432\n    interval: 1m\n',
@@ -117,7 +135,9 @@ describe('plan and apply check entries against the bodies the service declares',
     const r = await f.cpk(['plan', '-f', file, '--debug']);
     expect(r.code).toBe(10);
     expect(r.stdout).toContain('+ fine: create');
-    expect(r.stderr).toMatch(/validation: 1 entry checked against the declared create and update bodies: 0 problems/);
+    expect(r.stderr).toMatch(
+      /validation: 1 entry checked against the declared bodies \(monitor create and update, channel update\): 0 problems/,
+    );
   });
 });
 
@@ -129,7 +149,7 @@ describe('cpk validate', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `${file}: 1 monitor and 1 channel valid (checked against the service's declared create and update bodies)\n`,
+      `${file}: 1 monitor and 1 channel valid (checked against the bodies the service declares: monitor create and update, channel update)\n`,
     );
     const withToken = await f.cpk(['validate', '-f', file, '--refresh-spec']);
     expect(withToken.code).toBe(0);
@@ -216,7 +236,7 @@ describe('a service that declares nothing', () => {
     const r = await runCli(['validate', '-f', file], { env: { CPK_BASE_URL: ref.baseUrl } });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
-      `${file}: 1 monitor and 0 channels valid (the service's document declares no monitor body: checked against the manifest schema only)\n`,
+      `${file}: 1 monitor and 0 channels valid (the service's document declares no body: checked against the manifest schema only)\n`,
     );
   });
 });

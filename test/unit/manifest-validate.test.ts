@@ -106,7 +106,7 @@ describe('other documents', () => {
     expect(none).toEqual({
       lines: [],
       checked: undefined,
-      debug: ["validation: the service's document declares no monitor create or update body; entries are not checked"],
+      debug: ["validation: the service's document declares no monitor or channel body; entries are not checked"],
     });
     const absent = await check('monitors:\n  a:\n    name: A\n', null);
     expect(absent.debug).toEqual([
@@ -140,7 +140,7 @@ describe('other documents', () => {
       'monitors:\n  a:\n    name: A\n    owner: me\n    kind: c\n    headers:\n      x-one: 1\n    nam: x\n',
       doc,
     );
-    expect(checked).toBe('create');
+    expect(checked).toBe('monitor create');
     expect(lines).toEqual([
       'm.yaml:4:5: monitors.a.owner is set by the service (read-only in its document)',
       'm.yaml:5:11: monitors.a.kind must be one of a, b',
