@@ -116,7 +116,7 @@ export async function bodyChecker(
 ): Promise<(entry: EntryToCheck) => BodyProblem[]> {
   const [monitor, channel] = await Promise.all([
     checkerOf([bodies.create, bodies.update], customFields, ALIASES),
-    checkerOf([bodies['channel-update']], [], {}),
+    checkerOf([bodies['channel-update']], customFields, {}),
   ]);
   return (entry) =>
     (entry.kind === 'monitor' ? monitor : channel)(entry.body).map((p) => ({
@@ -157,7 +157,6 @@ async function checkerOf(
     return near.get(field);
   };
 
-  const customHint = aliases === ALIASES ? ' (to send it as it is, list it under custom_fields:)' : '';
   return (body) => {
     const problems: Found[] = [];
     const add = (at: string[], which: 'key' | 'value', message: string) =>
@@ -168,7 +167,12 @@ async function checkerOf(
       else if (refusesOthers) add([field], 'key', `is not a field the service accepts${nearOf(field) ?? ''}`);
       else {
         const near = nearOf(field);
-        if (near) add([field], 'key', `is not a field the service declares${near}${customHint}`);
+        if (near)
+          add(
+            [field],
+            'key',
+            `is not a field the service declares${near} (to send it as it is, list it under custom_fields:)`,
+          );
       }
     }
     for (const error of check(body)) {

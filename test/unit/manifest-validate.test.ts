@@ -149,6 +149,33 @@ describe('other documents', () => {
     ]);
   });
 
+  it('channel settings: a near miss of a declared setting, unless custom_fields names it', async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/channels/{id}': {
+          patch: {
+            requestBody: {
+              content: {
+                'application/json': { schema: { type: 'object', properties: { enabled: { type: 'boolean' } } } },
+              },
+            },
+          },
+        },
+      },
+    };
+    const text = 'monitors:\n  a:\n    name: A\n    nmae: x\nchannels:\n  ch_1:\n    enabeld: true\n';
+    const typo = await checkFile(text, doc);
+    expect(typo).toEqual({
+      checked: 'channel update',
+      lines: [
+        'm.yaml:7:5: channels.ch_1.enabeld is not a field the service declares; did you mean "enabled"? (to send it as it is, list it under custom_fields:)',
+      ],
+    });
+    expect(await checkFile(`custom_fields: [enabeld]\n${text}`, doc)).toEqual({ checked: 'channel update', lines: [] });
+  });
+
   it('a schema ajv cannot compile, or a $ref that leads nowhere, is "nothing declared"', async () => {
     for (const schema of [
       { type: 'object', properties: { name: { type: 'nope' } } },
