@@ -49,7 +49,7 @@ export async function run(opts: ValidateCommandOptions, ctx: Context): Promise<v
   }
   // The document is public: the token is never needed, nor sent.
   const api = await ctx.api({ anonymous: true });
-  const { problems, checked } = await serviceProblems(ctx, manifest, api, { refreshSpec: opts.refreshSpec });
+  const { problems, checked, unchecked } = await serviceProblems(ctx, manifest, api, { refreshSpec: opts.refreshSpec });
   if (problems.length > 0) return report(ctx, problems);
   if (ctx.out.json) ctx.out.printJson([]);
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
@@ -57,7 +57,7 @@ export async function run(opts: ValidateCommandOptions, ctx: Context): Promise<v
     `${opts.file}: ${count(manifest.monitors.length, 'monitor')} and ${count(manifest.channels.length, 'channel')} valid (${
       checked
         ? `checked against the bodies the service declares: ${checked}`
-        : "the service's document declares no body: checked against the manifest schema only"
+        : `${unchecked ?? "the service's document declares no body"}: checked against the manifest schema only`
     })`,
   );
 }

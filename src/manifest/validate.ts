@@ -344,22 +344,26 @@ export async function validateEntries(
   customFields: readonly string[],
   spec: SpecInfo,
   debug: (line: string) => void = () => {},
-): Promise<{ problems: ValidationProblem[]; checked: string | undefined }> {
+): Promise<{
+  problems: ValidationProblem[];
+  /** The bodies checked against ("monitor create and update, channel update"), or undefined. */
+  checked: string | undefined;
+  /** Why nothing was checked, when nothing was. */
+  unchecked?: string | undefined;
+}> {
   const bodies = declaredBodies(spec);
   if (!bodies) {
-    debug(
-      `validation: the service's document ${spec.present ? 'declares no monitor or channel body' : 'is missing or not an OpenAPI document'}; entries are not checked`,
-    );
-    return { problems: [], checked: undefined };
+    const why = `the service's document ${spec.present ? 'declares no monitor or channel body' : 'is missing, unreachable or not an OpenAPI document'}`;
+    debug(`validation: ${why}; entries are not checked`);
+    return { problems: [], checked: undefined, unchecked: why };
   }
   let check: (entry: EntryToCheck) => BodyProblem[];
   try {
     check = await bodyChecker(bodies, customFields);
   } catch (error) {
-    debug(
-      `validation: the document's body schemas cannot be used (${(error as Error).message}); entries are not checked`,
-    );
-    return { problems: [], checked: undefined };
+    const why = `the document's body schemas cannot be used (${(error as Error).message})`;
+    debug(`validation: ${why}; entries are not checked`);
+    return { problems: [], checked: undefined, unchecked: why };
   }
   const checked = declaredText(bodies);
   const problems = entries.flatMap(check);

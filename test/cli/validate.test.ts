@@ -221,7 +221,7 @@ describe('a service that declares nothing', () => {
     const plan = await runCli(['plan', '-f', file, '--debug'], { env: env() });
     expect(plan.code).toBe(10);
     expect(plan.stderr).toContain(
-      "validation: the service's document is missing or not an OpenAPI document; entries are not checked",
+      "validation: the service's document is missing, unreachable or not an OpenAPI document; entries are not checked",
     );
     const apply = await runCli(['apply', '-f', file, '--yes'], { env: env() });
     expect(apply.stderr).toBe('created loose: ref_mon_1\n');
@@ -236,7 +236,21 @@ describe('a service that declares nothing', () => {
     const r = await runCli(['validate', '-f', file], { env: { CPK_BASE_URL: ref.baseUrl } });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
-      `${file}: 1 monitor and 0 channels valid (the service's document declares no body: checked against the manifest schema only)\n`,
+      `${file}: 1 monitor and 0 channels valid (the service's document is missing, unreachable or not an OpenAPI document: checked against the manifest schema only)\n`,
+    );
+  });
+});
+
+describe('a service that cannot be reached', () => {
+  it('validate checks the manifest schema only, and says why (exit 0)', async () => {
+    const { file } = write('monitors:\n  u:\n    name: unreachable\n    type: htp\n');
+    // Port 1 on loopback: nothing listens there; no retries, so that the test is quick.
+    const env = { CPK_BASE_URL: 'http://127.0.0.1:1/v1', CPK_TOKEN: undefined };
+    const r = await runCli(['validate', '-f', file, '--retries', '0', '--debug'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('openapi: could not fetch the document');
+    expect(r.stderr).toContain(
+      `${file}: 1 monitor and 0 channels valid (the service's document is missing, unreachable or not an OpenAPI document: checked against the manifest schema only)\n`,
     );
   });
 });

@@ -110,7 +110,7 @@ describe('other documents', () => {
     });
     const absent = await check('monitors:\n  a:\n    name: A\n', null);
     expect(absent.debug).toEqual([
-      "validation: the service's document is missing or not an OpenAPI document; entries are not checked",
+      "validation: the service's document is missing, unreachable or not an OpenAPI document; entries are not checked",
     ]);
   });
 
