@@ -113,11 +113,12 @@ async function compile(declared: DeclaredSchema): Promise<Check> {
 export async function bodyChecker(
   bodies: DeclaredBodies,
   customFields: readonly string[],
+  /** The sorts of entry there are to check: a body no entry is sent as is not compiled (compiling is the cost). */
+  kinds: ReadonlySet<EntryToCheck['kind']> = new Set(['monitor', 'channel']),
 ): Promise<(entry: EntryToCheck) => BodyProblem[]> {
-  const [monitor, channel] = await Promise.all([
-    checkerOf([bodies.create, bodies.update], customFields, ALIASES),
-    checkerOf([bodies['channel-update']], customFields, {}),
-  ]);
+  const none = () => [];
+  const monitor = kinds.has('monitor') ? await checkerOf([bodies.create, bodies.update], customFields, ALIASES) : none;
+  const channel = kinds.has('channel') ? await checkerOf([bodies['channel-update']], customFields, {}) : none;
   return (entry) =>
     (entry.kind === 'monitor' ? monitor : channel)(entry.body).map((p) => ({
       ...p,
@@ -359,7 +360,7 @@ export async function validateEntries(
   }
   let check: (entry: EntryToCheck) => BodyProblem[];
   try {
-    check = await bodyChecker(bodies, customFields);
+    check = await bodyChecker(bodies, customFields, new Set(entries.map((e) => e.kind)));
   } catch (error) {
     const why = `the document's body schemas cannot be used (${(error as Error).message})`;
     debug(`validation: ${why}; entries are not checked`);
