@@ -15,6 +15,7 @@ __cpk_command() {
     '/plan') __cpk_reply='plan' ;;
     '/apply') __cpk_reply='apply' ;;
     '/import') __cpk_reply='import' ;;
+    '/validate') __cpk_reply='validate' ;;
     '/auth') __cpk_reply='auth' ;;
     '/profile') __cpk_reply='profile' ;;
     '/emulator') __cpk_reply='emulator' ;;
@@ -77,6 +78,7 @@ __cpk_value_option() {
     'plan/--file'|'plan/-f'|'plan/--state'|'plan/--out'|'plan/--concurrency'|'plan/--base-url'|'plan/--profile'|'plan/--output'|'plan/-o'|'plan/--columns'|'plan/--query'|'plan/--timeout'|'plan/--max-time'|'plan/--retries') return 0 ;;
     'apply/--file'|'apply/-f'|'apply/--state'|'apply/--lock-timeout'|'apply/--concurrency'|'apply/--base-url'|'apply/--profile'|'apply/--output'|'apply/-o'|'apply/--columns'|'apply/--query'|'apply/--timeout'|'apply/--max-time'|'apply/--retries') return 0 ;;
     'import/--file'|'import/-f'|'import/--state'|'import/--lock-timeout'|'import/--base-url'|'import/--profile'|'import/--output'|'import/-o'|'import/--columns'|'import/--query'|'import/--timeout'|'import/--max-time'|'import/--retries') return 0 ;;
+    'validate/--file'|'validate/-f'|'validate/--base-url'|'validate/--profile'|'validate/--output'|'validate/-o'|'validate/--columns'|'validate/--query'|'validate/--timeout'|'validate/--max-time'|'validate/--retries') return 0 ;;
     'auth/--base-url'|'auth/--profile'|'auth/--output'|'auth/-o'|'auth/--columns'|'auth/--query'|'auth/--timeout'|'auth/--max-time'|'auth/--retries') return 0 ;;
     'auth login/--base-url'|'auth login/--profile'|'auth login/--output'|'auth login/-o'|'auth login/--columns'|'auth login/--query'|'auth login/--timeout'|'auth login/--max-time'|'auth login/--retries') return 0 ;;
     'auth status/--base-url'|'auth status/--profile'|'auth status/--output'|'auth status/-o'|'auth status/--columns'|'auth status/--query'|'auth status/--timeout'|'auth status/--max-time'|'auth status/--retries') return 0 ;;
@@ -100,7 +102,7 @@ __cpk_value_option() {
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
 __cpk_words() {
   case "$1" in
-    '/') __cpk_reply='monitors channels reports openapi api plan apply import auth profile emulator doctor completion help' ;;
+    '/') __cpk_reply='monitors channels reports openapi api plan apply import validate auth profile emulator doctor completion help' ;;
     '/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color --help -h' ;;
     'monitors/') __cpk_reply='list ls create get update delete wait watch help' ;;
     'monitors/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
@@ -127,6 +129,7 @@ __cpk_words() {
     'plan/-') __cpk_reply='--file -f --state --prune --create-uncertain --out --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'apply/-') __cpk_reply='--file -f --state --prune --create-uncertain --yes -y --lock-timeout --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'import/-') __cpk_reply='--file -f --state --lock-timeout --all --replace --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
+    'validate/-') __cpk_reply='--file -f --refresh-spec --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'auth/') __cpk_reply='login status logout token help' ;;
     'auth/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
     'auth login/-') __cpk_reply='--with-token --no-verify --insecure-storage --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;

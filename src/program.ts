@@ -14,6 +14,7 @@ import { register as api } from './commands/api.js';
 import { register as plan } from './commands/plan.js';
 import { register as apply } from './commands/apply.js';
 import { register as importMonitors } from './commands/import.js';
+import { register as validate } from './commands/validate.js';
 import { register as auth } from './commands/auth/index.js';
 import { register as profile } from './commands/profile/index.js';
 import { register as complete } from './commands/complete.js';
@@ -84,6 +85,7 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not foun
   plan(program, runtime);
   apply(program, runtime);
   importMonitors(program, runtime);
+  validate(program, runtime);
   program.commandsGroup('Setup:');
   auth(program, runtime);
   profile(program, runtime);

@@ -218,10 +218,25 @@ export interface SpecInfo {
   present: boolean;
   /** The list operation of a noun, when the document declares one. */
   list(noun: Noun): ListOperation | undefined;
-  /** The declared fields of a monitor's create or update body, when declared. */
-  bodyFields(kind: 'create' | 'update'): BodyInfo | undefined;
+  /** The declared fields of a monitor's create or update body, or of a channel's update, when declared. */
+  bodyFields(kind: BodyKind): BodyInfo | undefined;
   /** Property names of a noun's item, in the document's order (column order), when declared. */
   itemFields(noun: Noun): string[] | undefined;
+  /**
+   * The JSON Schema of a monitor's create or update body, when declared, made
+   * self-contained for a validator: the document's local `$ref`s resolve in it.
+   */
+  bodySchema(kind: BodyKind): DeclaredSchema | undefined;
+}
+
+/** A monitor's create (POST /monitors) or update (PATCH /monitors/{id}) body, or a channel's update (PATCH /channels/{id}). */
+export type BodyKind = 'create' | 'update' | 'channel-update';
+
+export interface DeclaredSchema {
+  /** `{allOf: [body], components, definitions}`: the body's rules, with what its `$ref`s point at. */
+  schema: JsonObject;
+  /** The JSON Schema dialect: OpenAPI 3.1 documents use 2020-12, older ones draft-07-like schemas. */
+  dialect: '2020-12' | 'draft-07';
 }
 
 const NOTHING: SpecInfo = {
@@ -229,6 +244,7 @@ const NOTHING: SpecInfo = {
   list: () => undefined,
   bodyFields: () => undefined,
   itemFields: () => undefined,
+  bodySchema: () => undefined,
 };
 
 const CURSOR_PARAMS = ['cursor', 'page_token', 'pageToken', 'next_token', 'nextToken', 'after', 'continue'];
@@ -259,6 +275,16 @@ export function analyzeSpec(document: unknown): SpecInfo {
   const itemPath = (noun: Noun): string | undefined =>
     Object.keys(paths).find((p) => new RegExp(`^/${noun}/\\{[^/{}]+\\}$`).test(p));
 
+  /** The schema of a JSON request body (see BodyKind). */
+  const bodyOf = (kind: BodyKind): JsonObject | undefined => {
+    const itemP = itemPath(kind === 'channel-update' ? 'channels' : 'monitors');
+    const op = kind === 'create' ? operation(collectionPath('monitors'), 'post') : itemP && operation(itemP, 'patch');
+    const body = op ? resolve(op.requestBody) : undefined;
+    const content = body ? resolve(body.content) : undefined;
+    const media = content ? resolve(own(content, 'application/json')) : undefined;
+    return media ? resolve(media.schema) : undefined;
+  };
+
   return {
     present: true,
     list(noun) {
@@ -288,19 +314,20 @@ export function analyzeSpec(document: unknown): SpecInfo {
       };
     },
     bodyFields(kind) {
-      const op =
-        kind === 'create'
-          ? operation(collectionPath('monitors'), 'post')
-          : (() => {
-              const p = itemPath('monitors');
-              return p ? operation(p, 'patch') : undefined;
-            })();
-      const body = op ? resolve(op.requestBody) : undefined;
-      const content = body ? resolve(body.content) : undefined;
-      const media = content ? resolve(own(content, 'application/json')) : undefined;
-      const schema = media ? resolve(media.schema) : undefined;
+      const schema = bodyOf(kind);
       if (!schema) return undefined;
       return describeObject(schema, resolve);
+    },
+    bodySchema(kind) {
+      const schema = bodyOf(kind);
+      if (!schema) return undefined;
+      const root: JsonObject = { allOf: [schema] };
+      for (const key of ['components', 'definitions']) {
+        const value = own(document, key);
+        if (isPlainObject(value)) root[key] = value;
+      }
+      const version = typeof document.openapi === 'string' ? document.openapi : '';
+      return { schema: root, dialect: /^3\.1\./.test(version) ? '2020-12' : 'draft-07' };
     },
     itemFields(noun) {
       const p = itemPath(noun);

@@ -115,6 +115,7 @@ async function carryOut(opts: ApplyCommandOptions, ctx: Context, inflight: Abort
   if (opts.planFile !== undefined) return carryOutSaved(opts.planFile, opts, ctx, inflight);
   const { manifest, state, api, lock } = await openManifest(ctx, opts, {
     api: { signal: inflight },
+    validate: true,
     lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk apply' },
   });
   try {

@@ -17,17 +17,20 @@ export interface ManifestFlags {
   state: string | undefined;
 }
 
+/** `-f`: the manifest(s), for every command that reads them (plan, apply, import, validate). */
+export function addManifestFileOption(cmd: Command): Command {
+  return cmd.option(
+    '-f, --file <path>',
+    `the manifest, YAML or JSON, or a directory of them; repeat for several (default ${DEFAULT_MANIFEST})`,
+    collect,
+  );
+}
+
 export function addManifestOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      '-f, --file <path>',
-      `the manifest, YAML or JSON, or a directory of them; repeat for several (default ${DEFAULT_MANIFEST})`,
-      collect,
-    )
-    .option(
-      '--state <path>',
-      'the state file (default: beside the manifest, cpk.yaml -> cpk.state.json, DIR -> DIR/cpk.state.json); one per service',
-    );
+  return addManifestFileOption(cmd).option(
+    '--state <path>',
+    'the state file (default: beside the manifest, cpk.yaml -> cpk.state.json, DIR -> DIR/cpk.state.json); one per service',
+  );
 }
 
 /** `--lock-timeout`, for the commands that change the state (apply, import). */

@@ -54,6 +54,8 @@ export interface OpenOptions {
   check?: (manifest: Manifest) => void;
   /** A manifest that does not exist yet reads as an empty one (`import --all` writes it). */
   allowMissing?: boolean;
+  /** Check the entries against the bodies the service's document declares (plan, apply). */
+  validate?: boolean;
 }
 
 /**
@@ -85,7 +87,7 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, options: 
   try {
     manifest =
       options.allowMissing && files.length === 1 && !existsSync(files[0]!)
-        ? { path: files[0]!, monitors: [], channels: [] }
+        ? { path: files[0]!, monitors: [], channels: [], customFields: [] }
         : await readManifests(files, flags.files.join(', '));
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
@@ -96,6 +98,7 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, options: 
   }
   options.check?.(manifest);
   const api = await ctx.api({ many: true, ...options.api });
+  if (options.validate) await checkAgainstService(ctx, manifest, api);
   // Locked before it is read, so this run sees everything a run before it wrote.
   const lock = options.lock
     ? await lockStateFile(ctx, statePath, options.lock.timeoutMs, options.lock.command)
@@ -107,6 +110,53 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, options: 
     await lock?.release();
     throw error;
   }
+}
+
+/**
+ * Checks the manifest's entries against the create and update bodies the
+ * service's document declares (src/manifest/validate.ts), before anything is
+ * sent: every problem on its own line, file:line:col, then a usage error.
+ * The document is public (fetched without a token) and cached; a missing,
+ * invalid or unreachable one checks nothing (said under --debug).
+ */
+export async function checkAgainstService(
+  ctx: Context,
+  manifest: Manifest,
+  api: import('../api/spec.js').SpecFetcher,
+  options: { refreshSpec?: boolean } = {},
+): Promise<void> {
+  const { problems } = await serviceProblems(ctx, manifest, api, options);
+  if (problems.length > 0) throw await validationError(ctx, problems);
+}
+
+/** The problems of the manifest's entries against the service's declared bodies, and which bodies it declares. */
+export async function serviceProblems(
+  ctx: Context,
+  manifest: Manifest,
+  api: import('../api/spec.js').SpecFetcher,
+  options: { refreshSpec?: boolean } = {},
+): Promise<Awaited<ReturnType<typeof import('../manifest/validate.js').validateEntries>>> {
+  const [{ loadSpec }, { validateEntries, entriesOf }] = await Promise.all([
+    import('../api/spec.js'),
+    import('../manifest/validate.js'),
+  ]);
+  const debug = (line: string) => ctx.out.debug(line);
+  const spec = await loadSpec(api, { env: ctx.env, refresh: options.refreshSpec, debug });
+  return validateEntries(entriesOf(manifest), manifest.customFields, spec, debug);
+}
+
+/** Prints each problem on its own line (people; --json gets them in the error) and returns the usage error. */
+export async function validationError(
+  ctx: Context,
+  problems: import('../manifest/validate.js').ValidationProblem[],
+): Promise<UsageError> {
+  const { problemLine } = await import('../manifest/validate.js');
+  const lines = problems.map(problemLine);
+  const files = [...new Set(problems.map((p) => p.file))].join(', ');
+  const summary = `${files} does not match what the service declares (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was sent`;
+  if (ctx.out.json) return new UsageError(`${summary}: ${lines.join('; ')}`);
+  for (const line of lines) ctx.out.info(line);
+  return new UsageError(summary);
 }
 
 /**

@@ -59,7 +59,7 @@ function nonEmptyPath(value: unknown): string {
 }
 
 export async function run(opts: PlanCommandOptions, ctx: Context): Promise<void> {
-  const opened = await openManifest(ctx, opts);
+  const opened = await openManifest(ctx, opts, { validate: true });
   if (opts.out !== undefined) {
     const out = resolve(opts.out);
     if (out === resolve(opened.state.path) || opts.files.some((file) => resolve(file) === out))

@@ -44,6 +44,8 @@ export interface Manifest {
   /** In manifest order. */
   monitors: MonitorEntry[];
   channels: ChannelEntry[];
+  /** `custom_fields:`: fields sent on purpose though the service does not declare them (no did-you-mean). */
+  customFields: string[];
 }
 
 export interface Problem {
@@ -142,7 +144,7 @@ export async function readManifests(files: string[], label: string): Promise<Man
   const problems: Problem[] = [];
   for (const r of read)
     if (r instanceof ManifestError) problems.push(...r.problems.map((p) => ({ ...p, file: r.file })));
-  const merged: Manifest = { path: label, monitors: [], channels: [] };
+  const merged: Manifest = { path: label, monitors: [], channels: [], customFields: [] };
   const monitorFrom = new Map<string, string>();
   const channelFrom = new Map<string, string>();
   const twice = (section: 'monitors' | 'channels', name: string, first: string, second: string) => {
@@ -156,6 +158,8 @@ export async function readManifests(files: string[], label: string): Promise<Man
   };
   for (const r of read) {
     if (r instanceof ManifestError) continue;
+    // custom_fields: what any of the files sends on purpose.
+    for (const field of r.customFields) if (!merged.customFields.includes(field)) merged.customFields.push(field);
     for (const entry of r.monitors) {
       const first = monitorFrom.get(entry.key);
       if (first !== undefined) twice('monitors', entry.key, first, r.path);
@@ -215,8 +219,10 @@ function buildManifest(
   order: (at: string[], obj: JsonObject) => string[],
   problem: (at: string[], which: 'key' | 'value', message: string) => void,
 ): Manifest {
-  const manifest: Manifest = { path, monitors: [], channels: [] };
+  const manifest: Manifest = { path, monitors: [], channels: [], customFields: [] };
   if (!isPlainObject(value)) return manifest;
+  if (Array.isArray(value.custom_fields))
+    manifest.customFields = value.custom_fields.filter((f): f is string => typeof f === 'string');
   const monitors = isPlainObject(value.monitors) ? value.monitors : {};
   for (const key of order(['monitors'], monitors)) {
     const fields = monitors[key];
@@ -466,6 +472,37 @@ function keysInOrder(doc: Document, path: string[], value: JsonObject): string[]
   return [...new Set([...ordered.filter((k) => present.has(k)), ...keys])];
 }
 
+/**
+ * Positions in manifest text, for problems found after loading (the service's
+ * declared bodies, src/manifest/validate.ts): the line and column of the key
+ * or the value at a path of keys, and whether that path exists.
+ */
+export function manifestLocator(text: string): {
+  at(path: string[], which: 'key' | 'value'): { line: number; col: number };
+  has(path: string[]): boolean;
+} {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
+  return {
+    at(path, which) {
+      const found = locate(doc, path);
+      const node = which === 'key' ? found.key : found.value;
+      const offset = node?.range?.[0];
+      return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
+    },
+    has(path) {
+      let current = resolve(doc, doc.contents);
+      for (const segment of path) {
+        if (!isMap(current)) return false;
+        const pair = pairOf(current, segment);
+        if (!pair) return false;
+        current = resolve(doc, pair.value);
+      }
+      return true;
+    },
+  };
+}
+
 // ---------------------------------------------------------------- messages
 
 function decodePointer(pointer: string): string[] {
@@ -519,7 +556,7 @@ function describe(error: ErrorObject, doc: Document): { node: Node | undefined; 
       };
     case 'additionalProperties': {
       const field = String(params.additionalProperty);
-      const expected = path.length === 0 ? ' (expected monitors, channels or $schema)' : '';
+      const expected = path.length === 0 ? ' (expected monitors, channels, custom_fields or $schema)' : '';
       return {
         node: locate(doc, [...path, field]).key,
         message: `${here ? `${here}: ` : ''}unknown field "${field}"${expected}`,

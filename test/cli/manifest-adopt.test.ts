@@ -113,6 +113,24 @@ describe('uncertain creates against a service that declares a list of monitors',
     ).toEqual(made.filter((m) => uncertain.includes(m.key)).sort((x, y) => x.key.localeCompare(y.key)));
     // plan writes nothing: the markers are still there.
     expect(readState(dir)).toEqual(before);
+    // A saved plan describes the state file as it is on disk: it adopts nothing, lists nothing, and says so.
+    const listed = f.mark();
+    const saved = await f.cpk(['plan', '-f', file, '--out', join(dir, 'plan.json')]);
+    expect(saved.code, saved.stderr).toBe(10);
+    expect(saved.stderr).toContain('a saved plan leaves uncertain creates as they are: run `cpk apply`');
+    expect(listed().filter((r) => r.path.startsWith('/v1/monitors?'))).toEqual([]);
+    const document = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as {
+      adopted?: unknown;
+      monitors: Array<{ key: string; action: string }>;
+    };
+    expect(document.adopted).toBeUndefined();
+    expect(
+      document.monitors
+        .filter((m) => m.action === 'uncertain')
+        .map((m) => m.key)
+        .sort(),
+    ).toEqual([...uncertain].sort());
+    expect(readState(dir)).toEqual(before);
 
     const again = await f.cpk(['apply', '-f', file, '--yes']);
     expect(again.code, again.stderr).toBe(0);

@@ -66,13 +66,21 @@ describe('parseManifest', () => {
       'm.yaml',
     );
     expect(anchored.monitors.find((e) => e.key === 'c')!.body).toEqual({ name: 'A', type: 'http' });
-    expect(parseManifest('monitors:\nchannels:\n', 'm.yaml')).toEqual({ path: 'm.yaml', monitors: [], channels: [] });
+    expect(parseManifest('monitors:\nchannels:\n', 'm.yaml')).toEqual({
+      path: 'm.yaml',
+      monitors: [],
+      channels: [],
+      customFields: [],
+    });
   });
 
   it.each([
     ['', ['m.yaml:1:1: the manifest must be a mapping with monitors: and/or channels:']],
     ['- a\n- b\n', ['m.yaml:1:1: the manifest must be a mapping with monitors: and/or channels:']],
-    ['monitor:\n  a: {name: A}\n', ['m.yaml:1:1: unknown field "monitor" (expected monitors, channels or $schema)']],
+    [
+      'monitor:\n  a: {name: A}\n',
+      ['m.yaml:1:1: unknown field "monitor" (expected monitors, channels, custom_fields or $schema)'],
+    ],
     ['monitors:\n  a:\n    name: ""\n', ['m.yaml:3:11: monitors.a.name must not be empty']],
     [
       'monitors:\n  a:\n    name: A\n    status: up\n',

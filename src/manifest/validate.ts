@@ -1,0 +1,394 @@
+// Checks manifest entries against the create and update bodies the service's
+// own document declares (issue #15, "validation from the service's own
+// word"): types, enums, bounds and required fields, through ajv; and an
+// undeclared field within a small edit distance of a declared one (or of the
+// manifest alias `interval`) is a misspelling ("did you mean"), unless the
+// manifest lists it under `custom_fields:`. Where the document declares no
+// body, nothing is checked: cpk behaves as before.
+//
+// What is checked is the body that would be sent (`interval: 5m` as
+// `interval_seconds: 300`); what is reported is the place in the file the
+// user wrote, file:line:column, every problem at once.
+import { readFile } from 'node:fs/promises';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { BodyKind, DeclaredSchema, FieldInfo, SpecInfo } from '../api/spec.js';
+import { isPlainObject, type JsonObject } from '../parse/fields.js';
+import { closest } from '../program.js';
+import type { Manifest } from './load.js';
+
+/** An entry to check, with the file it came from. */
+export interface EntryToCheck {
+  /** A monitor (checked against its create and update bodies) or a channel's settings (its update body). */
+  kind: 'monitor' | 'channel';
+  /** The monitor's key or the channel's id. */
+  key: string;
+  body: JsonObject;
+  file: string;
+}
+
+/** A problem found in an entry, before it is given a position. */
+export interface BodyProblem {
+  file: string;
+  /** The entry's path in the manifest: ['monitors', key] or ['channels', id]. */
+  entry: string[];
+  /** The path in the body ([] for the entry as a whole). */
+  at: string[];
+  /** Point at the field's name (unknown, missing, read-only) or at its value. */
+  which: 'key' | 'value';
+  /** The message after the path, e.g. "must be at least 30". */
+  message: string;
+  /** The value the problem is about, as it would be sent. */
+  value?: unknown;
+}
+
+export interface ValidationProblem {
+  file: string;
+  line: number;
+  col: number;
+  message: string;
+}
+
+/** Manifest aliases: the field as written in a manifest, and the field of the body it is sent as. */
+const ALIASES: Record<string, string> = { interval_seconds: 'interval' };
+
+/** The entries of a manifest, each with its file. */
+export function entriesOf(manifest: Manifest): EntryToCheck[] {
+  return [
+    ...manifest.monitors.map((m) => ({
+      kind: 'monitor' as const,
+      key: m.key,
+      body: m.body,
+      file: m.file ?? manifest.path,
+    })),
+    ...manifest.channels.map((c) => ({
+      kind: 'channel' as const,
+      key: c.id,
+      body: c.settings,
+      file: c.file ?? manifest.path,
+    })),
+  ];
+}
+
+export interface DeclaredBody {
+  schema: DeclaredSchema;
+  fields: FieldInfo[];
+  readOnly: string[];
+  additional: boolean;
+}
+
+export interface DeclaredBodies {
+  create?: DeclaredBody | undefined;
+  update?: DeclaredBody | undefined;
+  'channel-update'?: DeclaredBody | undefined;
+}
+
+/** What the document declares of the bodies; undefined when it declares none. */
+export function declaredBodies(spec: SpecInfo): DeclaredBodies | undefined {
+  const one = (kind: BodyKind) => {
+    const schema = spec.bodySchema(kind);
+    const info = spec.bodyFields(kind);
+    return schema && info ? { schema, ...info } : undefined;
+  };
+  const bodies = { create: one('create'), update: one('update'), 'channel-update': one('channel-update') };
+  return Object.values(bodies).some(Boolean) ? bodies : undefined;
+}
+
+/** "monitor create and update, channel update": what was declared, for messages. */
+export function declaredText(bodies: DeclaredBodies): string {
+  const monitor = [bodies.create ? 'create' : '', bodies.update ? 'update' : ''].filter(Boolean).join(' and ');
+  return [monitor ? `monitor ${monitor}` : '', bodies['channel-update'] ? 'channel update' : '']
+    .filter(Boolean)
+    .join(', ');
+}
+
+type Check = (body: JsonObject) => ErrorObject[];
+
+async function compile(declared: DeclaredSchema): Promise<Check> {
+  const options = { allErrors: true, strict: false, validateFormats: false, allowUnionTypes: true } as const;
+  let fn: ValidateFunction;
+  if (declared.dialect === '2020-12') {
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    fn = new Ajv2020(options).compile(declared.schema);
+  } else {
+    const { Ajv } = await import('ajv');
+    fn = new Ajv(options).compile(declared.schema);
+  }
+  return (body) => (fn(body) ? [] : [...(fn.errors ?? [])]);
+}
+
+/**
+ * A checker of entries against the declared bodies. Throws when the document's
+ * schemas cannot be compiled (the caller treats that as "nothing declared").
+ */
+export async function bodyChecker(
+  bodies: DeclaredBodies,
+  customFields: readonly string[],
+  /** The sorts of entry there are to check: a body no entry is sent as is not compiled (compiling is the cost). */
+  kinds: ReadonlySet<EntryToCheck['kind']> = new Set(['monitor', 'channel']),
+): Promise<(entry: EntryToCheck) => BodyProblem[]> {
+  const none = () => [];
+  const monitor = kinds.has('monitor') ? await checkerOf([bodies.create, bodies.update], customFields, ALIASES) : none;
+  const channel = kinds.has('channel') ? await checkerOf([bodies['channel-update']], customFields, {}) : none;
+  return (entry) =>
+    (entry.kind === 'monitor' ? monitor : channel)(entry.body).map((p) => ({
+      ...p,
+      file: entry.file,
+      entry: [entry.kind === 'monitor' ? 'monitors' : 'channels', entry.key],
+    }));
+}
+
+type Found = Omit<BodyProblem, 'file' | 'entry'>;
+
+/** The checker of one sort of entry, against every body it may be sent as. */
+async function checkerOf(
+  bodies: Array<DeclaredBody | undefined>,
+  customFields: readonly string[],
+  aliases: Record<string, string>,
+): Promise<(body: JsonObject) => Found[]> {
+  const kinds = bodies.filter((b) => b !== undefined);
+  // One schema for both bodies (compiling is most of the cost, and they share their $refs):
+  // every rule of either applies, as an entry may be created or updated.
+  const [first] = kinds;
+  if (!first) return () => [];
+  const check = await compile({
+    dialect: first.schema.dialect,
+    schema: { ...first.schema.schema, allOf: kinds.flatMap((b) => (b.schema.schema.allOf as unknown[]) ?? []) },
+  });
+  const declared = [...new Set(kinds.flatMap((b) => b.fields.map((f) => f.name)))];
+  const readOnly = new Set(kinds.flatMap((b) => b.readOnly));
+  const refusesOthers = kinds.some((b) => !b.additional);
+  const custom = new Set(customFields);
+  // Misspellings are looked for among the declared fields and the aliases of those the manifest writes otherwise.
+  const spellings = [...declared, ...declared.flatMap((f) => (aliases[f] ? [aliases[f]] : []))];
+  const declaredSet = new Set(declared);
+  // The same custom field comes back in entry after entry: its verdict is worked out once.
+  const near = new Map<string, string | undefined>();
+  const nearOf = (field: string) => {
+    if (!near.has(field)) near.set(field, suggestion(field, spellings));
+    return near.get(field);
+  };
+
+  return (body) => {
+    const problems: Found[] = [];
+    const add = (at: string[], which: 'key' | 'value', message: string) =>
+      problems.push({ at, which, message, value: valueAt(body, at) });
+    for (const field of Object.keys(body)) {
+      if (readOnly.has(field)) add([field], 'key', 'is set by the service (read-only in its document)');
+      else if (declaredSet.has(field) || custom.has(field) || declared.length === 0) continue;
+      else if (refusesOthers) add([field], 'key', `is not a field the service accepts${nearOf(field) ?? ''}`);
+      else {
+        const near = nearOf(field);
+        if (near)
+          add(
+            [field],
+            'key',
+            `is not a field the service declares${near} (to send it as it is, list it under custom_fields:)`,
+          );
+      }
+    }
+    for (const error of check(body)) {
+      const problem = describe(error, body, readOnly);
+      if (problem) add(problem.at, problem.which, problem.message);
+    }
+    const seen = new Set<string>();
+    return problems.filter((p) => {
+      const id = `${p.at.join('\0')}\0${p.message}`;
+      return seen.has(id) ? false : (seen.add(id), true);
+    });
+  };
+}
+
+function suggestion(field: string, candidates: readonly string[]): string | undefined {
+  // A single letter is one edit away from every other: nothing to suggest.
+  if (field.length < 2) return undefined;
+  const near = closest(field, candidates);
+  return near !== undefined && near !== field ? `; did you mean "${near}"?` : undefined;
+}
+
+function pointer(instancePath: string): string[] {
+  return instancePath === ''
+    ? []
+    : instancePath
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'a mapping',
+  array: 'a list',
+  null: 'null',
+};
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** One ajv error as a problem at a body path, in words; undefined for errors another one already says. */
+function describe(
+  error: ErrorObject,
+  body: JsonObject,
+  readOnly: ReadonlySet<string>,
+): { at: string[]; which: 'key' | 'value'; message: string } | undefined {
+  const at = pointer(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { at: [], which: 'key', message: `missing required field "${String(params.missingProperty)}"` };
+    case 'additionalProperties':
+      // The top level's unknown fields are reported with a suggestion above.
+      return at.length === 0
+        ? undefined
+        : {
+            at: [...at, String(params.additionalProperty)],
+            which: 'key',
+            message: 'is not a field the service accepts',
+          };
+    case 'not':
+      // The usual form of "these fields are read-only" (not: {anyOf: [{required: [id]}, ...]}): said above, by field.
+      if (at.length === 0 && Object.keys(body).some((f) => readOnly.has(f))) return undefined;
+      return { at, which: 'value', message: "does not match the service's declared body" };
+    case 'anyOf':
+    case 'oneOf':
+    case 'if':
+      return { at, which: 'value', message: 'does not match any of the forms the service declares' };
+    case 'type': {
+      const types = ([] as unknown[]).concat(params.type).map(String);
+      return { at, which: 'value', message: `must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}` };
+    }
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[] | undefined) ?? [];
+      const value = valueAt(body, at);
+      const near =
+        typeof value === 'string'
+          ? suggestion(
+              value,
+              allowed.filter((v): v is string => typeof v === 'string'),
+            )
+          : undefined;
+      return { at, which: 'value', message: `must be one of ${allowed.map(show).join(', ')}${near ?? ''}` };
+    }
+    case 'const':
+      return { at, which: 'value', message: `must be ${show(params.allowedValue)}` };
+    case 'minimum':
+      return { at, which: 'value', message: `must be at least ${String(params.limit)}` };
+    case 'maximum':
+      return { at, which: 'value', message: `must be at most ${String(params.limit)}` };
+    case 'exclusiveMinimum':
+      return { at, which: 'value', message: `must be more than ${String(params.limit)}` };
+    case 'exclusiveMaximum':
+      return { at, which: 'value', message: `must be less than ${String(params.limit)}` };
+    case 'minLength':
+      return {
+        at,
+        which: 'value',
+        message: params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters`,
+      };
+    case 'maxLength':
+      return { at, which: 'value', message: `must be at most ${String(params.limit)} characters` };
+    case 'pattern':
+      return { at, which: 'value', message: `must match the pattern ${String(params.pattern)}` };
+    case 'minProperties':
+      // An update body's "at least one field": an entry always has its name.
+      return undefined;
+    default:
+      return { at, which: 'value', message: error.message ?? `fails the service's "${error.keyword}" rule` };
+  }
+}
+
+function valueAt(body: JsonObject, at: string[]): unknown {
+  let current: unknown = body;
+  for (const segment of at) current = isPlainObject(current) ? current[segment] : undefined;
+  return current;
+}
+
+/** monitors.checkout-api.interval, with keys that would confuse quoted. */
+function showPath(path: string[]): string {
+  return path.map((segment) => (/^[A-Za-z0-9_-]+$/.test(segment) ? segment : JSON.stringify(segment))).join('.');
+}
+
+/**
+ * Gives each problem its place in the file the user wrote (reading each file
+ * again, with positions, only when there are problems): a problem about
+ * `interval_seconds` is reported at `interval` where the entry gives that.
+ */
+export async function positionProblems(
+  problems: BodyProblem[],
+  read: (file: string) => Promise<string> = (file) => readFile(file, 'utf8'),
+): Promise<ValidationProblem[]> {
+  const { manifestLocator } = await import('./load.js');
+  const locators = new Map<string, ReturnType<typeof manifestLocator>>();
+  const out: ValidationProblem[] = [];
+  for (const p of problems) {
+    let locator = locators.get(p.file);
+    if (!locator) {
+      locator = manifestLocator(await read(p.file));
+      locators.set(p.file, locator);
+    }
+    const entry = p.entry;
+    let at = p.at;
+    let note = '';
+    const [first, ...rest] = at;
+    const alias = first !== undefined && entry[0] === 'monitors' ? ALIASES[first] : undefined;
+    if (alias && !locator.has([...entry, first as string]) && locator.has([...entry, alias])) {
+      at = [alias, ...rest];
+      if (p.which === 'value') note = ` (sent as ${first}: ${show(p.value)})`;
+    }
+    const path = [...entry, ...at];
+    const place = locator.at(p.at.length === 0 ? entry : path, p.which);
+    const separator = p.at.length === 0 ? ': ' : ' ';
+    out.push({ file: p.file, ...place, message: `${showPath(path)}${separator}${p.message}${note}` });
+  }
+  return out;
+}
+
+/**
+ * Every entry checked against what the document declares, each problem with
+ * its place. `debug` says why nothing was checked, when nothing was.
+ */
+export async function validateEntries(
+  entries: EntryToCheck[],
+  customFields: readonly string[],
+  spec: SpecInfo,
+  debug: (line: string) => void = () => {},
+): Promise<{
+  problems: ValidationProblem[];
+  /** The bodies checked against ("monitor create and update, channel update"), or undefined. */
+  checked: string | undefined;
+  /** Why nothing was checked, when nothing was. */
+  unchecked?: string | undefined;
+}> {
+  const bodies = declaredBodies(spec);
+  if (!bodies) {
+    const why = `the service's document ${spec.present ? 'declares no monitor or channel body' : 'is missing, unreachable or not an OpenAPI document'}`;
+    debug(`validation: ${why}; entries are not checked`);
+    return { problems: [], checked: undefined, unchecked: why };
+  }
+  let check: (entry: EntryToCheck) => BodyProblem[];
+  try {
+    check = await bodyChecker(bodies, customFields, new Set(entries.map((e) => e.kind)));
+  } catch (error) {
+    const why = `the document's body schemas cannot be used (${(error as Error).message})`;
+    debug(`validation: ${why}; entries are not checked`);
+    return { problems: [], checked: undefined, unchecked: why };
+  }
+  const checked = declaredText(bodies);
+  const problems = entries.flatMap(check);
+  debug(
+    `validation: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} checked against the declared bodies (${checked}): ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
+  );
+  if (problems.length === 0) return { problems: [], checked };
+  const files = [...new Set(entries.map((e) => e.file))];
+  const positioned = await positionProblems(problems);
+  positioned.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line || a.col - b.col);
+  return { problems: positioned, checked };
+}
+
+/** `file:line:col: message`, the way compilers and editors read them. */
+export function problemLine(p: ValidationProblem): string {
+  return `${p.file}:${p.line}:${p.col}: ${p.message}`;
+}
