@@ -52,6 +52,15 @@ describe('start-up', () => {
     expect(loaded).toContain('builtin:path'); // the check sees Node's own modules
   });
 
+  it.each([[['--help']], [['monitors', '--help']], [['help', 'monitors', 'get']]])(
+    '%j writes its help without making the stdout stream: no stream or net module',
+    async (args) => {
+      const loaded = await loads(args);
+      for (const name of ['builtin:stream', 'builtin:net', 'builtin:internal/streams/writable'])
+        expect(loaded, name).not.toContain(name);
+    },
+  );
+
   it('one `monitors get --json` loads no HTTP library, config library, keychain or widget', async () => {
     const id = (await f.cpk(['monitors', 'create', '--name', 'startup', '-q'])).stdout.trim();
     const loaded = await loads(['monitors', 'get', id, '--json']);
