@@ -49,6 +49,7 @@ describe('start-up', () => {
     expect(loaded).not.toContain('builtin:crypto');
     expect(loaded).not.toContain('builtin:fs/promises');
     expect(loaded).not.toContain('process.stdin');
+    expect(loaded).not.toContain('builtin:os'); // the cache directory is found from $HOME
     expect(loaded).toContain('builtin:path'); // the check sees Node's own modules
   });
 
