@@ -2,7 +2,9 @@
 // (README, "Performance"). Runs the built CLI with a preload that records every
 // require and every package import.
 import { describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 
 const PRELOAD = resolve(import.meta.dirname, '../fixtures/record-loads.cjs');
@@ -80,5 +82,16 @@ describe('start-up', () => {
     expect(loaded).toContain('wasm');
     expect(loaded.indexOf('v8:--liftoff-only')).toBeGreaterThanOrEqual(0);
     expect(loaded.indexOf('v8:--liftoff-only')).toBeLessThan(loaded.indexOf('wasm'));
+  });
+
+  it('apply takes the state lock without loading graceful-fs or importing proper-lockfile (it is bundled, given node:fs)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-startup-'));
+    const file = join(dir, 'cpk.yaml');
+    writeFileSync(file, 'monitors:\n  m0:\n    name: startup lock\n');
+    const argv = ['apply', '-f', file, '--yes'];
+    await f.cpk(argv); // creates it: the second run has nothing to change, and still locks
+    const loaded = await loads(argv);
+    expect(loaded).not.toContain('graceful-fs');
+    expect(loaded).not.toContain('proper-lockfile');
   });
 });
