@@ -69,6 +69,9 @@ describe('start-up', () => {
     const loaded = await loads(['monitors', 'get', id, '--json']);
     for (const name of HEAVY) expect(loaded, name).not.toContain(name);
     expect(loaded).toContain('http');
+    // An http:// base URL: node:https and tls (~2 ms) are loaded for https only.
+    expect(loaded).not.toContain('builtin:https');
+    expect(loaded).not.toContain('builtin:tls');
   });
 
   it('several ids use the undici keep-alive pool', async () => {
