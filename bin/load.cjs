@@ -27,7 +27,6 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const os = require('node:os');
 
 const BUNDLE = path.join(__dirname, '..', 'dist', 'cli.cjs');
 
@@ -40,7 +39,9 @@ function disabled(env) {
 function cacheDir(env) {
   if (env.CPK_CACHE_DIR && env.CPK_CACHE_DIR.trim())
     return path.join(path.resolve(env.CPK_CACHE_DIR.trim()), 'compile');
-  const home = os.homedir();
+  // os.homedir() answers $HOME on POSIX when it is set: read it here, and load
+  // node:os (~0.2 ms) only without it.
+  const home = process.platform !== 'win32' && env.HOME ? env.HOME : require('node:os').homedir();
   let base;
   if (process.platform === 'darwin') base = path.join(home, 'Library', 'Caches', 'cpk');
   else if (process.platform === 'win32')

@@ -18,7 +18,16 @@ import { createRequire } from 'node:module';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const BUNDLED = new Set(['commander', 'env-paths']);
+// proper-lockfile (the locks of the state file and the config file) is
+// bundled too, without graceful-fs: src/manifest/lock.ts hands it its own fs,
+// and the config file's lock (src/config/store.ts) makes only mkdir, stat,
+// utimes and rmdir calls, which graceful-fs passes through as they are (it
+// retries opens, reads and writes on EMFILE). graceful-fs would load Node's
+// stream modules and patch fs for nothing, and an import() of a package costs
+// a trip through the ESM loader.
+// It stays out of the start-up path all the same: a bundled package runs when
+// it is first required, i.e. when a lock is taken.
+const BUNDLED = new Set(['commander', 'env-paths', 'proper-lockfile']);
 const external = Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name));
 
 // commander requires node:child_process at load time, for executable
@@ -42,6 +51,22 @@ const lazyChildProcess = {
   },
 };
 
+// proper-lockfile's `require('graceful-fs')`: node:fs itself (see BUNDLED).
+const noGracefulFs = {
+  name: 'no-graceful-fs',
+  setup(b) {
+    b.onResolve({ filter: /^graceful-fs$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]proper-lockfile[\\/]/.test(args.importer))
+        throw new Error(`graceful-fs required by ${args.importer}: only proper-lockfile's is replaced`);
+      return { path: 'graceful-fs', namespace: 'node-fs' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'node-fs' }, () => ({
+      contents: "module.exports = require('node:fs');",
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
   entryPoints: ['src/main.ts'],
@@ -51,7 +76,7 @@ await build({
   platform: 'node',
   target: 'node20',
   external,
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, noGracefulFs],
   // import.meta does not exist in CommonJS: give the one use (resolving a
   // package from cpk's own location) the bundle's file URL.
   define: { 'import.meta.url': '__cpkModuleUrl' },

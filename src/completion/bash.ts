@@ -15,14 +15,19 @@ export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function caseArms(arms: Array<[patterns: string[], body: string]>, indent = '    '): string {
+export function caseArms(arms: Array<[patterns: string[], body: string]>, indent = '    '): string {
   return arms
     .filter(([patterns]) => patterns.length > 0)
     .map(([patterns, body]) => `${indent}${patterns.join('|')}) ${body} ;;`)
     .join('\n');
 }
 
-export function bashScript(table: PathEntry[]): string {
+/**
+ * The two functions the bash and zsh scripts share, the same shell code in
+ * both: the subcommand a word names at a command path, and whether an option
+ * takes a value there.
+ */
+export function pathFunctions(table: PathEntry[]): string {
   const commandArms = table.flatMap((p) =>
     p.subcommands.map((s): [string[], string] => [[shQuote(`${p.key}/${s.word}`)], `__cpk_reply=${shQuote(s.name)}`]),
   );
@@ -30,6 +35,38 @@ export function bashScript(table: PathEntry[]): string {
     valueOptionWords(p).map((o) => shQuote(`${p.key}/${o}`)),
     'return 0',
   ]);
+  return `# __cpk_command PATH WORD: sets __cpk_reply to the subcommand WORD names at PATH ('' if none).
+__cpk_command() {
+  case "$1/$2" in
+${caseArms(commandArms)}
+    *) __cpk_reply= ;;
+  esac
+}
+
+# __cpk_value_option PATH WORD: whether option WORD takes a value at PATH.
+__cpk_value_option() {
+  case "$1/$2" in
+${caseArms(valueArms)}
+  esac
+  return 1
+}`;
+}
+
+/**
+ * One step of the command-path walk, shared by bash and zsh: an option with
+ * its value attached is skipped, one that takes a value skips the next word,
+ * and a word naming a subcommand extends the path.
+ */
+export const WALK_WORD = `    case $word in
+      -*=*) ;;
+      -*) __cpk_value_option "$cmdpath" "$word" && skip=1 ;;
+      *)
+        __cpk_command "$cmdpath" "$word"
+        [[ -n $__cpk_reply ]] && cmdpath=\${cmdpath:+$cmdpath }$__cpk_reply
+        ;;
+    esac`;
+
+export function bashScript(table: PathEntry[]): string {
   const wordArms: Array<[string[], string]> = [];
   for (const p of table) {
     const commands = [...p.subcommands.map((s) => s.word), ...p.argumentChoices];
@@ -54,21 +91,7 @@ export function bashScript(table: PathEntry[]): string {
 # Install: add  source <(cpk completion bash)  to ~/.bashrc, or save this file as
 # ~/.local/share/bash-completion/completions/cpk (loaded on demand by bash-completion).
 
-# __cpk_command PATH WORD: sets __cpk_reply to the subcommand WORD names at PATH ('' if none).
-__cpk_command() {
-  case "$1/$2" in
-${caseArms(commandArms)}
-    *) __cpk_reply= ;;
-  esac
-}
-
-# __cpk_value_option PATH WORD: whether option WORD takes a value at PATH.
-__cpk_value_option() {
-  case "$1/$2" in
-${caseArms(valueArms)}
-  esac
-  return 1
-}
+${pathFunctions(table)}
 
 # __cpk_words KEY: sets __cpk_reply to the words to offer. KEY is PATH/ for
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
@@ -107,14 +130,7 @@ _cpk() {
       [[ $word == = ]] && skip=1
       continue
     fi
-    case $word in
-      -*=*) ;;
-      -*) __cpk_value_option "$cmdpath" "$word" && skip=1 ;;
-      *)
-        __cpk_command "$cmdpath" "$word"
-        [[ -n $__cpk_reply ]] && cmdpath=\${cmdpath:+$cmdpath }$__cpk_reply
-        ;;
-    esac
+${WALK_WORD}
   done
   COMPREPLY=()
   if ((skip)); then

@@ -1,7 +1,7 @@
 // The zsh completion script: the same path walk as bash, offering
 // descriptions through _describe.
-import { shQuote } from './bash.js';
-import { GENERATED_NOTE, optionChoices, valueOptionWords, type PathEntry } from './table.js';
+import { caseArms, pathFunctions, shQuote, WALK_WORD } from './bash.js';
+import { GENERATED_NOTE, optionChoices, type PathEntry } from './table.js';
 
 /** A `name:description` entry for _describe: a colon in the name must be escaped. */
 function entry(word: string, description: string): string {
@@ -9,36 +9,24 @@ function entry(word: string, description: string): string {
   return shQuote(description ? `${name}:${description}` : name);
 }
 
-function arms(list: Array<[pattern: string, body: string]>): string {
-  return list.map(([pattern, body]) => `    ${pattern}) ${body} ;;`).join('\n');
-}
-
 export function zshScript(table: PathEntry[]): string {
-  const commandArms: Array<[string, string]> = table.flatMap((p) =>
-    p.subcommands.map((s): [string, string] => [shQuote(`${p.key}/${s.word}`), `__cpk_reply=${shQuote(s.name)}`]),
-  );
-  const valueArms: Array<[string, string]> = table
-    .filter((p) => valueOptionWords(p).length > 0)
-    .map((p) => [
-      valueOptionWords(p)
-        .map((o) => shQuote(`${p.key}/${o}`))
-        .join('|'),
-      'return 0',
-    ]);
-  const listArms: Array<[string, string]> = [];
+  const listArms: Array<[string[], string]> = [];
   for (const p of table) {
     const commands = [
       ...p.subcommands.map((s) => entry(s.word, s.description)),
       ...p.argumentChoices.map((c) => entry(c, '')),
     ];
-    if (commands.length) listArms.push([shQuote(`${p.key}/`), `__cpk_list=(${commands.join(' ')})`]);
+    if (commands.length) listArms.push([[shQuote(`${p.key}/`)], `__cpk_list=(${commands.join(' ')})`]);
     if (p.options.length)
       listArms.push([
-        shQuote(`${p.key}/-`),
+        [shQuote(`${p.key}/-`)],
         `__cpk_list=(${p.options.flatMap((o) => o.names.map((n) => entry(n, o.description))).join(' ')})`,
       ]);
     for (const c of optionChoices(p))
-      listArms.push([shQuote(`${p.key}/${c.option}=`), `__cpk_list=(${c.choices.map((v) => entry(v, '')).join(' ')})`]);
+      listArms.push([
+        [shQuote(`${p.key}/${c.option}=`)],
+        `__cpk_list=(${c.choices.map((v) => entry(v, '')).join(' ')})`,
+      ]);
   }
   return `#compdef cpk
 # zsh completion for cpk.
@@ -49,27 +37,13 @@ export function zshScript(table: PathEntry[]): string {
 #   # in ~/.zshrc:  fpath=(~/.zfunc $fpath); autoload -Uz compinit; compinit
 # or add  source <(cpk completion zsh)  to ~/.zshrc after compinit.
 
-# __cpk_command PATH WORD: sets __cpk_reply to the subcommand WORD names at PATH ('' if none).
-__cpk_command() {
-  case "$1/$2" in
-${arms(commandArms)}
-    *) __cpk_reply= ;;
-  esac
-}
-
-# __cpk_value_option PATH WORD: whether option WORD takes a value at PATH.
-__cpk_value_option() {
-  case "$1/$2" in
-${arms(valueArms)}
-  esac
-  return 1
-}
+${pathFunctions(table)}
 
 # __cpk_words KEY: sets __cpk_list to name:description entries. KEY is PATH/ for
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
 __cpk_words() {
   case "$1" in
-${arms(listArms)}
+${caseArms(listArms)}
     *) __cpk_list=() ;;
   esac
 }
@@ -85,14 +59,7 @@ _cpk() {
       skip=0
       continue
     fi
-    case $word in
-      -*=*) ;;
-      -*) __cpk_value_option "$cmdpath" "$word" && skip=1 ;;
-      *)
-        __cpk_command "$cmdpath" "$word"
-        [[ -n $__cpk_reply ]] && cmdpath=\${cmdpath:+$cmdpath }$__cpk_reply
-        ;;
-    esac
+${WALK_WORD}
   done
   if ((skip)); then
     __cpk_words "$cmdpath/\${words[CURRENT-1]}="

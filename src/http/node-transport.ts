@@ -4,7 +4,7 @@
 // "Performance"). Bulk commands and proxies use the undici transport; both sit
 // under src/http/client.ts, which owns retries, timeouts, redaction and errors.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
 import { setOwn } from '../parse/fields.js';
 import {
   attemptFailure,
@@ -16,6 +16,13 @@ import {
   type TransportResponse,
 } from './transport.js';
 
+/** node:https, and with it tls (~2 ms), is loaded for an https URL only. */
+let https: typeof import('node:https') | undefined;
+function httpsRequest(): typeof import('node:https').request {
+  https ??= createRequire(import.meta.url)('node:https') as typeof import('node:https');
+  return https.request;
+}
+
 export function createNodeTransport(): Transport {
   return { send, close: async () => {} };
 }
@@ -23,7 +30,7 @@ export function createNodeTransport(): Transport {
 function send(req: TransportRequest): Promise<TransportResponse> {
   return new Promise<TransportResponse>((resolve, reject) => {
     const url = new URL(req.url);
-    const requestFn = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const requestFn = url.protocol === 'https:' ? httpsRequest() : httpRequest;
     let partial: PartialResponse | undefined;
     let settled = false;
     let timedOut = false;

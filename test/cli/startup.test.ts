@@ -2,7 +2,9 @@
 // (README, "Performance"). Runs the built CLI with a preload that records every
 // require and every package import.
 import { describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 
 const PRELOAD = resolve(import.meta.dirname, '../fixtures/record-loads.cjs');
@@ -49,14 +51,27 @@ describe('start-up', () => {
     expect(loaded).not.toContain('builtin:crypto');
     expect(loaded).not.toContain('builtin:fs/promises');
     expect(loaded).not.toContain('process.stdin');
+    expect(loaded).not.toContain('builtin:os'); // the cache directory is found from $HOME
     expect(loaded).toContain('builtin:path'); // the check sees Node's own modules
   });
+
+  it.each([[['--help']], [['monitors', '--help']], [['help', 'monitors', 'get']]])(
+    '%j writes its help without making the stdout stream: no stream or net module',
+    async (args) => {
+      const loaded = await loads(args);
+      for (const name of ['builtin:stream', 'builtin:net', 'builtin:internal/streams/writable'])
+        expect(loaded, name).not.toContain(name);
+    },
+  );
 
   it('one `monitors get --json` loads no HTTP library, config library, keychain or widget', async () => {
     const id = (await f.cpk(['monitors', 'create', '--name', 'startup', '-q'])).stdout.trim();
     const loaded = await loads(['monitors', 'get', id, '--json']);
     for (const name of HEAVY) expect(loaded, name).not.toContain(name);
     expect(loaded).toContain('http');
+    // An http:// base URL: node:https and tls (~2 ms) are loaded for https only.
+    expect(loaded).not.toContain('builtin:https');
+    expect(loaded).not.toContain('builtin:tls');
   });
 
   it('several ids use the undici keep-alive pool', async () => {
@@ -70,5 +85,16 @@ describe('start-up', () => {
     expect(loaded).toContain('wasm');
     expect(loaded.indexOf('v8:--liftoff-only')).toBeGreaterThanOrEqual(0);
     expect(loaded.indexOf('v8:--liftoff-only')).toBeLessThan(loaded.indexOf('wasm'));
+  });
+
+  it('apply takes the state lock without loading graceful-fs or importing proper-lockfile (it is bundled, given node:fs)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-startup-'));
+    const file = join(dir, 'cpk.yaml');
+    writeFileSync(file, 'monitors:\n  m0:\n    name: startup lock\n');
+    const argv = ['apply', '-f', file, '--yes'];
+    await f.cpk(argv); // creates it: the second run has nothing to change, and still locks
+    const loaded = await loads(argv);
+    expect(loaded).not.toContain('graceful-fs');
+    expect(loaded).not.toContain('proper-lockfile');
   });
 });
