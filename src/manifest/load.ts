@@ -505,7 +505,8 @@ export function manifestLocator(text: string): {
 
 // ---------------------------------------------------------------- messages
 
-function decodePointer(pointer: string): string[] {
+/** A JSON Pointer (ajv's instancePath) as path segments. */
+export function decodePointer(pointer: string): string[] {
   return pointer === ''
     ? []
     : pointer

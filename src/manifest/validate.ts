@@ -14,7 +14,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { BodyKind, DeclaredSchema, FieldInfo, SpecInfo } from '../api/spec.js';
 import { isPlainObject, type JsonObject } from '../parse/fields.js';
 import { closest } from '../program.js';
-import type { Manifest } from './load.js';
+import { decodePointer, manifestLocator, showPath, type Manifest } from './load.js';
 
 /** An entry to check, with the file it came from. */
 export interface EntryToCheck {
@@ -205,15 +205,6 @@ function suggestion(field: string, candidates: readonly string[]): string | unde
   return near !== undefined && near !== field ? `; did you mean "${near}"?` : undefined;
 }
 
-function pointer(instancePath: string): string[] {
-  return instancePath === ''
-    ? []
-    : instancePath
-        .slice(1)
-        .split('/')
-        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
 const TYPE_NAMES: Record<string, string> = {
   string: 'a string',
   integer: 'an integer',
@@ -234,7 +225,7 @@ function describe(
   body: JsonObject,
   readOnly: ReadonlySet<string>,
 ): { at: string[]; which: 'key' | 'value'; message: string } | undefined {
-  const at = pointer(error.instancePath);
+  const at = decodePointer(error.instancePath);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
@@ -306,11 +297,6 @@ function valueAt(body: JsonObject, at: string[]): unknown {
   return current;
 }
 
-/** monitors.checkout-api.interval, with keys that would confuse quoted. */
-function showPath(path: string[]): string {
-  return path.map((segment) => (/^[A-Za-z0-9_-]+$/.test(segment) ? segment : JSON.stringify(segment))).join('.');
-}
-
 /**
  * Gives each problem its place in the file the user wrote (reading each file
  * again, with positions, only when there are problems): a problem about
@@ -320,7 +306,6 @@ export async function positionProblems(
   problems: BodyProblem[],
   read: (file: string) => Promise<string> = (file) => readFile(file, 'utf8'),
 ): Promise<ValidationProblem[]> {
-  const { manifestLocator } = await import('./load.js');
   const locators = new Map<string, ReturnType<typeof manifestLocator>>();
   const out: ValidationProblem[] = [];
   for (const p of problems) {

@@ -2,13 +2,13 @@
 // manages becomes a manifest entry and a state record; plan then shows no
 // changes, and a second run is a no-op. Against a service that declares no
 // list: one line, exit 2, nothing written.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
-import { startReferenceServer, type ReferenceServer } from '../helpers/reference-server.js';
+import { useReferenceServer } from '../helpers/reference-server.js';
 
 const f = useEmulator();
 
@@ -155,13 +155,7 @@ describe('cpk import --all against a service that declares a list of monitors', 
 });
 
 describe('cpk import --all against a service that declares nothing', () => {
-  let ref: ReferenceServer;
-  beforeAll(async () => {
-    ref = await startReferenceServer();
-  });
-  afterAll(async () => {
-    await ref.close();
-  });
+  const ref = useReferenceServer();
 
   it('one line, exit 2, nothing written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-import-all-ref-'));

@@ -4,10 +4,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
-import { startReferenceServer, type ReferenceServer } from '../helpers/reference-server.js';
+import { useReferenceServer } from '../helpers/reference-server.js';
 
 const f = useEmulator();
 const dirs = () => ({
@@ -65,13 +65,7 @@ describe('list through the operation the service declares', () => {
 });
 
 describe('list against a service that declares nothing: the local inventory', () => {
-  let ref: ReferenceServer;
-  beforeAll(async () => {
-    ref = await startReferenceServer();
-  });
-  afterAll(async () => {
-    await ref.close();
-  });
+  const ref = useReferenceServer();
 
   it('lists what was created here, forgets what was deleted, and --refresh drops what vanished', async () => {
     const env = { ...dirs(), CPK_BASE_URL: ref.baseUrl, CPK_TOKEN: ref.token };

@@ -4,14 +4,14 @@
 // candidates. Against a service that declares nothing, nothing changes.
 // The emulator answers every API request after 300 ms, so creates are still
 // in flight when the test kills the CLI.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
-import { startReferenceServer, type ReferenceServer } from '../helpers/reference-server.js';
+import { useReferenceServer } from '../helpers/reference-server.js';
 import { journalPathOf, parseState, replayJournal } from '../../src/manifest/state.js';
 
 const f = useEmulator({ latencyMs: 300 });
@@ -216,13 +216,7 @@ describe('uncertain creates against a service that declares a list of monitors',
 });
 
 describe('uncertain creates against a service that declares nothing', () => {
-  let ref: ReferenceServer;
-  beforeAll(async () => {
-    ref = await startReferenceServer();
-  });
-  afterAll(async () => {
-    await ref.close();
-  });
+  const ref = useReferenceServer();
 
   it('stay uncertain: no listing, no adoption, apply refuses as before', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-adopt-ref-'));

@@ -6,11 +6,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCli, stdoutLines } from '../helpers/cli.js';
 import { runInPty } from '../helpers/pty.js';
-import { startReferenceServer, type ReferenceServer } from '../helpers/reference-server.js';
+import { useReferenceServer } from '../helpers/reference-server.js';
 import { textWidth } from '../../src/output/text.js';
 
 const f = useEmulator();
@@ -175,13 +175,7 @@ describe('monitors watch --all', () => {
   });
 
   describe('against a service that declares no list', () => {
-    let ref: ReferenceServer;
-    beforeAll(async () => {
-      ref = await startReferenceServer();
-    });
-    afterAll(async () => {
-      await ref.close();
-    });
+    const ref = useReferenceServer();
 
     it('watches the monitors known on this machine, and says so when there are none', async () => {
       const env = {

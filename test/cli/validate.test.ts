@@ -3,13 +3,13 @@
 // service's OpenAPI document declares (the emulator declares them), with
 // file:line:column, every problem at once, nothing sent; against a service
 // that declares nothing (the reference server), nothing is checked.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { startReferenceServer, type ReferenceServer } from '../helpers/reference-server.js';
+import { startReferenceServer, useReferenceServer, type ReferenceServer } from '../helpers/reference-server.js';
 
 const f = useEmulator();
 
@@ -226,13 +226,7 @@ describe('cpk validate', () => {
 });
 
 describe('a service that declares nothing', () => {
-  let ref: ReferenceServer;
-  beforeAll(async () => {
-    ref = await startReferenceServer();
-  });
-  afterAll(async () => {
-    await ref.close();
-  });
+  const ref = useReferenceServer();
   const env = () => ({ CPK_BASE_URL: ref.baseUrl, CPK_TOKEN: ref.token });
 
   it('plan and apply check nothing beyond the manifest schema (said under --debug)', async () => {

@@ -6,6 +6,7 @@
 // that says nothing about lists. Loopback only, port 0.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface ReferenceServer {
   baseUrl: string;
@@ -81,5 +82,38 @@ export async function startReferenceServer(options: { document?: unknown } = {})
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * A reference server for the tests of one describe block (started before
+ * them, closed after): `ref.baseUrl`, `ref.token`... read the running one.
+ */
+export function useReferenceServer(options: { document?: unknown } = {}): ReferenceServer {
+  let server: ReferenceServer | undefined;
+  beforeAll(async () => {
+    server = await startReferenceServer(options);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const running = (): ReferenceServer => {
+    if (!server) throw new Error('the reference server is used outside its describe block');
+    return server;
+  };
+  return {
+    get baseUrl() {
+      return running().baseUrl;
+    },
+    get token() {
+      return running().token;
+    },
+    get monitors() {
+      return running().monitors;
+    },
+    get requests() {
+      return running().requests;
+    },
+    close: () => running().close(),
   };
 }
