@@ -520,13 +520,15 @@ export function showPath(path: string[]): string {
   return path.map((segment) => (/^[A-Za-z0-9_-]+$/.test(segment) ? segment : JSON.stringify(segment))).join('.');
 }
 
-const TYPE_NAMES: Record<string, string> = {
+/** JSON Schema's type names as a manifest's author knows them (YAML's words). */
+export const TYPE_NAMES: Record<string, string> = {
   string: 'a string',
   integer: 'an integer',
   number: 'a number',
   boolean: 'true or false',
   object: 'a mapping',
   array: 'a list',
+  null: 'null',
 };
 
 function describe(error: ErrorObject, doc: Document): { node: Node | undefined; message: string } | undefined {

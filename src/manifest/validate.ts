@@ -14,7 +14,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { BodyKind, DeclaredSchema, FieldInfo, SpecInfo } from '../api/spec.js';
 import { isPlainObject, type JsonObject } from '../parse/fields.js';
 import { closest } from '../program.js';
-import { decodePointer, manifestLocator, showPath, type Manifest } from './load.js';
+import { decodePointer, manifestLocator, showPath, TYPE_NAMES, type Manifest } from './load.js';
 
 /** An entry to check, with the file it came from. */
 export interface EntryToCheck {
@@ -205,15 +205,6 @@ function suggestion(field: string, candidates: readonly string[]): string | unde
   return near !== undefined && near !== field ? `; did you mean "${near}"?` : undefined;
 }
 
-const TYPE_NAMES: Record<string, string> = {
-  string: 'a string',
-  integer: 'an integer',
-  number: 'a number',
-  boolean: 'true or false',
-  object: 'a mapping',
-  array: 'a list',
-  null: 'null',
-};
 
 function show(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
