@@ -205,7 +205,6 @@ function suggestion(field: string, candidates: readonly string[]): string | unde
   return near !== undefined && near !== field ? `; did you mean "${near}"?` : undefined;
 }
 
-
 function show(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
