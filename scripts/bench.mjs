@@ -22,13 +22,21 @@ const node = process.execPath;
 const RUNS = quick ? 1 : 30;
 const BULK_RUNS = quick ? 1 : 5;
 const BULK_IDS = quick ? 20 : 1000;
+/** The number after `flag`, or `fallback` when the flag is not given (a bad number is an error). */
+function numberArg(flag, fallback) {
+  const at = args.indexOf(flag);
+  if (at < 0) return fallback;
+  const value = Number(args[at + 1]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} takes a whole number, not ${args[at + 1]}`);
+  return value;
+}
 // Monitors as code (issue 15): entries per manifest, and runs of each comparison.
-const MANIFEST_N = quick ? 20 : Number(args[args.indexOf('--entries') + 1] || 5000);
+const MANIFEST_N = quick ? 20 : numberArg('--entries', 5000);
 const MANIFEST_RUNS = quick ? 1 : 3;
 // `--only general|manifest|render` runs those rows alone (to measure before/after a change).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 // Rendering at scale (issue 14): rows of the listed table against the same list as jsonl.
-const LIST_ROWS = quick ? 2000 : Number(args.includes('--rows') ? args[args.indexOf('--rows') + 1] : 50_000);
+const LIST_ROWS = quick ? 2000 : numberArg('--rows', 50_000);
 
 const dir = mkdtempSync(join(tmpdir(), 'cpk-bench-'));
 const env = { PATH: process.env.PATH, HOME: dir, CPK_CONFIG_DIR: join(dir, 'config'), LANG: 'C.UTF-8' };
