@@ -16,10 +16,10 @@
 // - Never required: a command records what it saw in memory and writes once
 //   when it ends (InventoryRecorder.flush); a file that cannot be read or
 //   written is reported once under --debug, and the command goes on.
-import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from './paths.js';
+import { sha256Hex } from './sha256.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -52,14 +52,11 @@ interface FileShape {
 
 /** A token's fingerprint: never the token, enough to keep two accounts apart. */
 export function tokenFingerprint(token: string | undefined): string {
-  return token ? createHash('sha256').update(token).digest('hex').slice(0, 16) : 'anonymous';
+  return token ? sha256Hex(token).slice(0, 16) : 'anonymous';
 }
 
 export function inventoryPath(baseUrl: string, token: string | undefined, env: Env): string {
-  const key = createHash('sha256')
-    .update(`${baseUrl}\n${tokenFingerprint(token)}`)
-    .digest('hex')
-    .slice(0, 16);
+  const key = sha256Hex(`${baseUrl}\n${tokenFingerprint(token)}`).slice(0, 16);
   return join(dataDir(env), 'inventory', `${key}.json`);
 }
 
