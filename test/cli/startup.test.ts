@@ -72,6 +72,9 @@ describe('start-up', () => {
     // An http:// base URL: node:https and tls (~2 ms) are loaded for https only.
     expect(loaded).not.toContain('builtin:https');
     expect(loaded).not.toContain('builtin:tls');
+    // The inventory names its file by a SHA-256 computed in JavaScript (src/config/sha256.ts):
+    // node:crypto costs ~2.5% of a get (issue 13: the inventory must not slow simple commands).
+    expect(loaded).not.toContain('builtin:crypto');
   });
 
   it('several ids use the undici keep-alive pool', async () => {
