@@ -53,6 +53,18 @@ describe('help output', () => {
     expect(r.stderr).toBe('cpk: cannot write the output: ENOSPC (no space left on the device)\n');
   });
 
+  // `--version` alone is answered by the shim (bin/cpk.js) with write(2); a
+  // failed write is handed to the CLI, which judges it as any other output.
+  it('--version: into a closed pipe exits 141 and into a full disk exits 74, one line, no stack', async () => {
+    expect(await runWithStdout(['--version'], 'closed')).toEqual({ code: 141, stderr: '' });
+    if (existsSync('/dev/full')) {
+      const fd = openSync('/dev/full', 'w');
+      const r = await runWithStdout(['--version'], fd);
+      closeSync(fd);
+      expect(r).toEqual({ code: 74, stderr: 'cpk: cannot write the output: ENOSPC (no space left on the device)\n' });
+    }
+  });
+
   // A pipe whose other end was made non-blocking (as a parent Node process
   // makes its own stdout) and that is full: write(2) answers EAGAIN, and the
   // rest goes through the stream, which waits for room.

@@ -55,7 +55,7 @@ describe('start-up', () => {
     expect(loaded).toContain('builtin:path'); // the check sees Node's own modules
   });
 
-  it.each([[['--help']], [['monitors', '--help']], [['help', 'monitors', 'get']]])(
+  it.each([[['--help']], [['monitors', '--help']], [['help', 'monitors', 'get']], [['--version']]])(
     '%j writes its help without making the stdout stream: no stream or net module',
     async (args) => {
       const loaded = await loads(args);
