@@ -97,6 +97,14 @@ function stateWriteError(statePath: string, error: unknown, what: string): CpkEr
   );
 }
 
+/**
+ * Markers written in one fsync, in multiples of the concurrency: at most
+ * (MARK_AHEAD + 2) x concurrency creates are marked and not yet answered
+ * (those in flight, those marked and not yet started, and a new chunk), so
+ * that many are left uncertain by a run killed at the worst moment.
+ */
+export const MARK_AHEAD = 4;
+
 export async function applyPlan(plan: Plan, state: StateStore, api: Api, options: ApplyOptions): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   // A state file that can no longer be written stops everything: carrying on would make changes cpk cannot record.
@@ -117,13 +125,15 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     }
   };
 
-  // Markers are written ahead, in batches: when a create starts, the markers
-  // of the creates that follow it (up to `concurrency - 1` more) are written
-  // with its own, in one fsync, so that the next creates find theirs durable
-  // and leave at once instead of each waiting for an fsync of its own. The
+  // Markers are written ahead, in chunks of MARK_AHEAD x concurrency in one
+  // fsync each: the next chunk is written once no more than `concurrency`
+  // marked creates are left to start, so that it is durable before they are
+  // done and the creates that follow leave at once, instead of each waiting
+  // for an fsync of its own (one fsync per chunk, not one per create). The
   // request of a create still never leaves before its marker is on disk; a
   // marked create that never started is unmarked at the end (a run killed
-  // first leaves it uncertain, which is safe: it is never created twice).
+  // first leaves it uncertain, which is safe: it is never created twice, and
+  // the next run looks for it where the service declares a list).
   const creates: Array<Extract<MonitorStep, { action: 'create' }>> = [];
   for (const step of plan.monitors) if (step.action === 'create') creates.push(step);
   const position = new Map(creates.map((step, i) => [step, i]));
@@ -150,7 +160,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
   const idFailures: CpkError[] = [];
   const createMonitor = async (step: Extract<MonitorStep, { action: 'create' }>): Promise<Outcome> => {
     const index = position.get(step) as number;
-    markAhead(index + options.concurrency);
+    if (marked - index <= options.concurrency) markAhead(marked + MARK_AHEAD * options.concurrency);
     sent.add(index);
     const restore = () => state.setRecord(step.key, previous[index]);
     // Write-ahead: the marker is on disk (fsynced) before the request leaves.

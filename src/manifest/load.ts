@@ -590,8 +590,16 @@ function describe(error: ErrorObject, doc: Document): { node: Node | undefined; 
 
 /** Paths to numbers JSON cannot carry (YAML's .inf and .nan). */
 function nonFinite(value: unknown, path: string[] = [], out: string[][] = []): string[][] {
-  if (typeof value === 'number' && !Number.isFinite(value)) out.push(path);
-  else if (Array.isArray(value)) value.forEach((item, i) => nonFinite(item, [...path, String(i)], out));
-  else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) nonFinite(v, [...path, k], out);
+  // The path is one array, pushed and popped, copied only for a number found.
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) out.push([...path]);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
+      path.push(k);
+      nonFinite((value as Record<string, unknown>)[k], path, out);
+      path.pop();
+    }
+  }
   return out;
 }

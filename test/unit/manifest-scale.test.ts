@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { journalPathOf, parseState, replayJournal, StateStore, type StateData } from '../../src/manifest/state.js';
 import { parseManifest, positionedManifest } from '../../src/manifest/load.js';
 import { buildPlan } from '../../src/manifest/plan.js';
-import { applyPlan } from '../../src/manifest/apply.js';
+import { applyPlan, MARK_AHEAD } from '../../src/manifest/apply.js';
 import type { Api } from '../../src/api/client.js';
 
 const BASE = 'https://api.example.com/v1';
@@ -113,6 +113,35 @@ describe('the state journal', () => {
 });
 
 describe('markers written ahead', () => {
+  it('are written in chunks, one fsync per chunk, with a bounded number marked and not yet answered', async () => {
+    const store = await freshStore();
+    const n = 200;
+    const concurrency = 8;
+    const manifest = parseManifest(
+      `monitors:\n${Array.from({ length: n }, (_, i) => `  m${i}: {name: M${i}}\n`).join('')}`,
+      'cpk.yaml',
+    );
+    let made = 0;
+    let mostMarked = 0;
+    const api = {
+      createMonitor: async () => {
+        const marked = Object.values(store.data.monitors).filter((r) => r.create_started_at !== undefined).length;
+        mostMarked = Math.max(mostMarked, marked);
+        await new Promise((done) => setTimeout(done, 1));
+        return { id: `mon_${made++}`, status: 'pending' };
+      },
+    } as unknown as Api;
+    const { plan } = await buildPlan(manifest, store, api, { prune: false, createUncertain: false, concurrency });
+    await applyPlan(plan, store, api, { concurrency });
+    expect(made).toBe(n);
+    // One fsync per chunk of MARK_AHEAD x concurrency markers (ids are written, not fsynced on their own).
+    expect(store.stats.journalSyncs).toBeGreaterThan(0);
+    expect(store.stats.journalSyncs).toBeLessThanOrEqual(Math.ceil(n / (MARK_AHEAD * concurrency)));
+    // What a run killed at the worst moment leaves uncertain.
+    expect(mostMarked).toBeGreaterThan(concurrency);
+    expect(mostMarked).toBeLessThanOrEqual((MARK_AHEAD + 2) * concurrency);
+  });
+
   it('creates marked ahead but never sent (interrupted) are unmarked: nothing is left uncertain', async () => {
     const store = await freshStore();
     const manifest = parseManifest(

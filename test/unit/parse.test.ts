@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseDuration } from '../../src/parse/duration.js';
-import { fieldsFromFlags, mergeInto, parseSetValue } from '../../src/parse/fields.js';
+import { fieldsFromFlags, mergeInto, parseSetValue, setOwn } from '../../src/parse/fields.js';
 import { checkId } from '../../src/parse/id.js';
 import { encodeSegment } from '../../src/http/client.js';
 import { UsageError } from '../../src/errors.js';
@@ -48,6 +48,26 @@ describe('parseDuration', () => {
       }),
     );
   });
+});
+
+describe('setOwn', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'x'])(
+    'makes %j an own, enumerable data property and leaves the prototype alone',
+    (key) => {
+      const target: Record<string, unknown> = {};
+      setOwn(target, key, { polluted: 1 });
+      expect(Object.getPrototypeOf(target)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(target, key)).toEqual({
+        value: { polluted: 1 },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      setOwn(target, key, 2);
+      expect(target[key]).toBe(2);
+    },
+  );
 });
 
 describe('--set and --set-string', () => {
