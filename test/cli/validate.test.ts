@@ -326,6 +326,30 @@ describe('documents that declare other rules, or unusable ones', () => {
     expect(changes(strict.requests)).toEqual([]);
   });
 
+  it('a pattern that takes exponential time never hangs plan: the other rules still hold, patterns are left to the service, with a warning', async () => {
+    const hostile = await serve(
+      body({
+        type: 'object',
+        properties: {
+          name: { type: 'string', pattern: '^(a+)+$' },
+          interval_seconds: { type: 'integer', minimum: 30 },
+        },
+      }),
+    );
+    const { file } = write(`monitors:\n  h:\n    name: ${'a'.repeat(40)}!\n    interval: 10s\n`);
+    const r = await runCli(['plan', '-f', file], { env: { CPK_BASE_URL: hostile.baseUrl, CPK_TOKEN: hostile.token } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      [
+        `warning: matching the service's pattern "^(a+)+$" took over 2s, so no declared pattern was checked (the service checks them when an entry is sent)`,
+        `${file}:4:15: monitors.h.interval must be at least 30 (sent as interval_seconds: 10)`,
+        `cpk: ${file} does not match what the service declares (1 problem); nothing was sent`,
+        '',
+      ].join('\n'),
+    );
+    expect(changes(hostile.requests)).toEqual([]);
+  });
+
   it('a schema cpk cannot use is "nothing declared": plan goes on', async () => {
     const broken = await serve(body({ type: 'object', properties: { name: { type: 'no-such-type' } } }));
     const { file } = write('monitors:\n  b:\n    name: broken doc\n');

@@ -190,3 +190,39 @@ describe('other documents', () => {
     }
   });
 });
+
+describe('a pattern that takes exponential time (a hostile or careless document)', () => {
+  const doc = create({
+    type: 'object',
+    properties: { name: { type: 'string', pattern: '^(a+)+$' }, interval_seconds: { type: 'integer', minimum: 30 } },
+  });
+  /** validateEntries of a manifest in a real file (problems are positioned by reading it), within `budgetMs`. */
+  async function checkWithin(text: string, budgetMs: number) {
+    const file = join(mkdtempSync(join(tmpdir(), 'cpk-validate-unit-')), 'm.yaml');
+    writeFileSync(file, text);
+    const manifest = parseManifest(text, file);
+    const result = await validateEntries(entriesOf(manifest), [], analyzeSpec(doc), () => {}, budgetMs);
+    return { ...result, lines: result.problems.map((p) => problemLine({ ...p, file: 'm.yaml' })) };
+  }
+
+  it('is cut short within the budget: the other rules are still checked, patterns are left to the service, and it says so', async () => {
+    const started = Date.now();
+    const { lines, checked, warnings } = await checkWithin(
+      `monitors:\n  a:\n    name: ${'a'.repeat(40)}b\n    interval_seconds: 5\n  b:\n    name: aaa\n`,
+      200,
+    );
+    // Unbounded, this match takes hours; the budget is 200 ms (the bound here is far above it, for a slow machine).
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(checked).toBe('monitor create');
+    expect(lines).toEqual(['m.yaml:4:23: monitors.a.interval_seconds must be at least 30']);
+    expect(warnings).toEqual([
+      `matching the service's pattern "^(a+)+$" took over 0.2s, so no declared pattern was checked (the service checks them when an entry is sent)`,
+    ]);
+  });
+
+  it('a pattern that answers in time is checked as declared', async () => {
+    const { lines, warnings } = await checkWithin('monitors:\n  a:\n    name: aaab\n', 2_000);
+    expect(lines).toEqual(['m.yaml:3:11: monitors.a.name must match the pattern ^(a+)+$']);
+    expect(warnings).toEqual([]);
+  });
+});
