@@ -32,7 +32,7 @@ function numberArg(flag, fallback) {
 }
 // Monitors as code (issue 15): entries per manifest, and runs of each comparison.
 const MANIFEST_N = quick ? 20 : numberArg('--entries', 5000);
-const MANIFEST_RUNS = quick ? 1 : 3;
+const MANIFEST_RUNS = quick ? 1 : 5;
 // `--only general|manifest|render` runs those rows alone (to measure before/after a change).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 // Rendering at scale (issue 14): rows of the listed table against the same list as jsonl.

@@ -12,7 +12,8 @@ import { isMap, parseDocument, type YAMLMap } from 'yaml';
 import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
 import { checkId } from '../parse/id.js';
 import { entryFor, keyFor } from './entry.js';
-import { ManifestError, parseManifest } from './load.js';
+import { ManifestError } from './load.js';
+import { parseManifest } from './positions.js';
 
 export interface NewEntry {
   key: string;

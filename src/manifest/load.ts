@@ -4,18 +4,6 @@
 // ajv are imported here only, and only plan, apply and import load this module.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseDocument,
-  visit,
-  type Document,
-  type Node,
-  type Pair,
-} from 'yaml';
 import { Ajv, type ErrorObject } from 'ajv';
 import jsYaml from 'js-yaml';
 import schema from '../../schema/manifest.schema.json' with { type: 'json' };
@@ -83,7 +71,7 @@ export async function readManifest(path: string): Promise<Manifest> {
       hint: code === 'ENOENT' ? 'write one (README: "Monitors as code") or point at it with -f FILE' : undefined,
     });
   }
-  return parseManifest(text, path);
+  return readManifestText(text, path);
 }
 
 /** What a manifest directory holds: read, sorted by name, not recursively (as `kubectl apply -f DIR`). */
@@ -134,7 +122,7 @@ export async function readManifests(files: string[], label: string): Promise<Man
           throw new UsageError(`cannot read the manifest ${file}${error.code ? ` (${error.code})` : ''}`);
         });
         texts.set(file, text);
-        return parseManifest(text, file);
+        return await readManifestText(text, file);
       } catch (error) {
         if (error instanceof ManifestError) return error;
         throw error;
@@ -147,22 +135,14 @@ export async function readManifests(files: string[], label: string): Promise<Man
   const merged: Manifest = { path: label, monitors: [], channels: [], customFields: [] };
   const monitorFrom = new Map<string, string>();
   const channelFrom = new Map<string, string>();
-  const twice = (section: 'monitors' | 'channels', name: string, first: string, second: string) => {
-    const a = keyPosition(texts.get(first) ?? '', [section, name]);
-    const b = keyPosition(texts.get(second) ?? '', [section, name]);
-    problems.push({
-      file: second,
-      ...b,
-      message: `${showPath([section, name])} is defined twice: here and at ${first}:${a.line}:${a.col}`,
-    });
-  };
+  const twice: Array<{ section: 'monitors' | 'channels'; name: string; first: string; second: string }> = [];
   for (const r of read) {
     if (r instanceof ManifestError) continue;
     // custom_fields: what any of the files sends on purpose.
     for (const field of r.customFields) if (!merged.customFields.includes(field)) merged.customFields.push(field);
     for (const entry of r.monitors) {
       const first = monitorFrom.get(entry.key);
-      if (first !== undefined) twice('monitors', entry.key, first, r.path);
+      if (first !== undefined) twice.push({ section: 'monitors', name: entry.key, first, second: r.path });
       else {
         monitorFrom.set(entry.key, r.path);
         merged.monitors.push({ ...entry, file: r.path });
@@ -170,29 +150,33 @@ export async function readManifests(files: string[], label: string): Promise<Man
     }
     for (const entry of r.channels) {
       const first = channelFrom.get(entry.id);
-      if (first !== undefined) twice('channels', entry.id, first, r.path);
+      if (first !== undefined) twice.push({ section: 'channels', name: entry.id, first, second: r.path });
       else {
         channelFrom.set(entry.id, r.path);
         merged.channels.push({ ...entry, file: r.path });
       }
     }
   }
+  if (twice.length > 0) {
+    const { keyPosition } = await import('./positions.js');
+    for (const { section, name, first, second } of twice) {
+      const a = keyPosition(texts.get(first) ?? '', [section, name]);
+      const b = keyPosition(texts.get(second) ?? '', [section, name]);
+      problems.push({
+        file: second,
+        ...b,
+        message: `${showPath([section, name])} is defined twice: here and at ${first}:${a.line}:${a.col}`,
+      });
+    }
+  }
   if (problems.length > 0) throw new ManifestError(label, problems);
   return merged;
-}
-
-/** Where a key is written in manifest text (1:1 when it cannot be found). */
-function keyPosition(text: string, path: string[]): { line: number; col: number } {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
-  const offset = locate(doc, path).key?.range?.[0];
-  return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
 }
 
 const DURATION_SHAPE = new RegExp(schema.definitions.monitor.properties.interval.pattern);
 
 let validator: ReturnType<Ajv['compile']> | undefined;
-function validate(value: unknown): ErrorObject[] {
+export function validate(value: unknown): ErrorObject[] {
   if (!validator) {
     // verbose: errors carry their schema, whose errorMessage (also read by
     // editors) is the message for people; the two keywords only annotate.
@@ -203,9 +187,13 @@ function validate(value: unknown): ErrorObject[] {
   return validator(value) ? [] : [...(validator.errors ?? [])];
 }
 
-/** Parses and validates manifest text; `path` names the file in problems. */
-export function parseManifest(text: string, path: string): Manifest {
-  return fastManifest(text, path) ?? positionedManifest(text, path);
+/**
+ * Parses and validates manifest text; `path` names the file in problems. The
+ * positioned parser (./positions.ts, and the yaml package) is loaded only
+ * for a manifest the fast one does not take: a valid one never pays for it.
+ */
+export async function readManifestText(text: string, path: string): Promise<Manifest> {
+  return fastManifest(text, path) ?? (await import('./positions.js')).positionedManifest(text, path);
 }
 
 /**
@@ -213,7 +201,7 @@ export function parseManifest(text: string, path: string): Manifest {
  * `interval_seconds`, keys in `order`. What the schema cannot check is
  * reported to `problem` with the path it concerns.
  */
-function buildManifest(
+export function buildManifest(
   value: unknown,
   path: string,
   order: (at: string[], obj: JsonObject) => string[],
@@ -282,7 +270,7 @@ class NotFast extends Error {}
  * differently; the positioned parse then finds every problem with its line
  * and column.
  */
-function fastManifest(text: string, path: string): Manifest | undefined {
+export function fastManifest(text: string, path: string): Manifest | undefined {
   if (NOT_FAST.test(text)) return undefined;
   let value: unknown;
   try {
@@ -309,198 +297,6 @@ function fastManifest(text: string, path: string): Manifest | undefined {
     if (error instanceof NotFast) return undefined;
     throw error;
   }
-}
-
-/** Parses with every node's position, so that each problem is reported with its line and column. */
-export function positionedManifest(text: string, path: string): Manifest {
-  const lineCounter = new LineCounter();
-  // Duplicate keys are found below, with a Set per map: yaml's own check compares each key with every other.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false, strict: true });
-  const at = (offset: number | undefined): { line: number; col: number } =>
-    offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
-
-  const syntax: Problem[] = [...doc.errors, ...doc.warnings].map((e) => {
-    const pos = e.linePos?.[0] ?? at(e.pos[0]);
-    // yaml's message goes on with " at line N, column M:" and a code excerpt.
-    const message = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
-    return { line: pos.line, col: pos.col, message };
-  });
-  if (syntax.length === 0) {
-    for (const node of duplicateKeys(doc.contents))
-      syntax.push({ ...at(node.range?.[0]), message: 'Map keys must be unique' });
-  }
-  if (syntax.length > 0) throw new ManifestError(path, syntax);
-
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: 100 });
-  } catch (error) {
-    // yaml refuses aliases that would expand without bound (a "billion laughs"
-    // bomb): a manifest problem at the first alias, not an unexpected error.
-    if (!/alias/i.test((error as Error).message)) throw error;
-    let first: Node | undefined;
-    visit(doc, {
-      Alias(_key, node) {
-        first = node;
-        return visit.BREAK;
-      },
-    });
-    throw new ManifestError(path, [
-      {
-        ...at(first?.range?.[0]),
-        message: 'YAML aliases here expand to too many values (a resource exhaustion attack?); write the values out',
-      },
-    ]);
-  }
-  const problems: Problem[] = [];
-  const add = (node: Node | null | undefined, message: string) => problems.push({ ...at(node?.range?.[0]), message });
-
-  for (const error of validate(value)) {
-    const problem = describe(error, doc);
-    if (problem) add(problem.node, problem.message);
-  }
-  for (const path of nonFinite(value)) add(locate(doc, path).value, `${showPath(path)} must be a finite number`);
-
-  // The checks JSON Schema cannot express run even when it found problems, so that every problem is reported at once.
-  const manifest = buildManifest(
-    value,
-    path,
-    (at, obj) => keysInOrder(doc, at, obj),
-    (at, which, message) => {
-      const found = locate(doc, at);
-      add(which === 'key' ? found.key : found.value, message);
-    },
-  );
-  if (problems.length > 0) {
-    problems.sort((a, b) => a.line - b.line || a.col - b.col);
-    const seen = new Set<string>();
-    throw new ManifestError(
-      path,
-      problems.filter((p) => {
-        const id = `${p.line}:${p.col}:${p.message}`;
-        return seen.has(id) ? false : (seen.add(id), true);
-      }),
-    );
-  }
-  return manifest;
-}
-
-// ---------------------------------------------------------------- positions
-
-function keyText(key: unknown): string {
-  return isScalar(key) ? String(key.value) : String(key);
-}
-
-/** Keys given twice in one map (the second and later), anywhere in the document. */
-function duplicateKeys(root: unknown): Node[] {
-  const out: Node[] = [];
-  const seen = new Set<unknown>();
-  const walk = (node: unknown) => {
-    if (seen.has(node)) return;
-    seen.add(node);
-    if (isMap(node)) {
-      const keys = new Set<string>();
-      for (const pair of node.items as Array<Pair<unknown, unknown>>) {
-        const text = isScalar(pair.key) ? `s:${String(pair.key.value)}` : `n:${String(pair.key)}`;
-        if (keys.has(text)) out.push(pair.key as Node);
-        keys.add(text);
-        walk(pair.value);
-      }
-    } else if (isSeq(node)) {
-      for (const item of node.items) walk(item);
-    }
-  };
-  walk(root);
-  return out;
-}
-
-/** Each map's pairs by key text, built once per map: finding every entry's position stays linear. */
-const pairIndex = new WeakMap<object, Map<string, Pair<unknown, unknown>>>();
-function pairOf(map: object & { items: unknown[] }, segment: string): Pair<unknown, unknown> | undefined {
-  let index = pairIndex.get(map);
-  if (!index) {
-    index = new Map();
-    for (const pair of map.items as Array<Pair<unknown, unknown>>) {
-      const text = keyText(pair.key);
-      if (!index.has(text)) index.set(text, pair);
-    }
-    pairIndex.set(map, index);
-  }
-  return index.get(segment);
-}
-
-function resolve(doc: Document, node: unknown): unknown {
-  return isAlias(node) ? node.resolve(doc) : node;
-}
-
-/**
- * Finds the YAML nodes at a path of keys: the value and the key that holds it
- * (problems about a whole entry point at its key, `checkout-api:`). Stops at
- * the deepest node that exists.
- */
-function locate(doc: Document, path: string[]): { key: Node | undefined; value: Node | undefined } {
-  let current = resolve(doc, doc.contents);
-  let key: Node | undefined;
-  for (const segment of path) {
-    if (isMap(current)) {
-      const pair = pairOf(current, segment);
-      if (!pair) break;
-      key = pair.key as Node;
-      // `checkout-api:` with nothing after it has no value, or an empty one: point at the key.
-      const value = resolve(doc, pair.value);
-      const empty = value === null || value === undefined || (isScalar(value) && value.range?.[0] === value.range?.[1]);
-      current = empty ? pair.key : value;
-    } else if (isSeq(current)) {
-      const item = resolve(doc, current.items[Number(segment)]);
-      if (item === undefined) break;
-      key = undefined;
-      current = item;
-    } else {
-      break;
-    }
-  }
-  const value = current as Node | undefined;
-  return { key: key ?? value, value };
-}
-
-/** The keys of the map at `path` in file order (JS objects put integer-like keys first). */
-function keysInOrder(doc: Document, path: string[], value: JsonObject): string[] {
-  const node = locate(doc, path).value;
-  const ordered = isMap(node) ? node.items.map((p) => keyText(p.key)) : [];
-  const keys = Object.keys(value);
-  const present = new Set(keys);
-  return [...new Set([...ordered.filter((k) => present.has(k)), ...keys])];
-}
-
-/**
- * Positions in manifest text, for problems found after loading (the service's
- * declared bodies, src/manifest/validate.ts): the line and column of the key
- * or the value at a path of keys, and whether that path exists.
- */
-export function manifestLocator(text: string): {
-  at(path: string[], which: 'key' | 'value'): { line: number; col: number };
-  has(path: string[]): boolean;
-} {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
-  return {
-    at(path, which) {
-      const found = locate(doc, path);
-      const node = which === 'key' ? found.key : found.value;
-      const offset = node?.range?.[0];
-      return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
-    },
-    has(path) {
-      let current = resolve(doc, doc.contents);
-      for (const segment of path) {
-        if (!isMap(current)) return false;
-        const pair = pairOf(current, segment);
-        if (!pair) return false;
-        current = resolve(doc, pair.value);
-      }
-      return true;
-    },
-  };
 }
 
 // ---------------------------------------------------------------- messages
@@ -531,65 +327,8 @@ export const TYPE_NAMES: Record<string, string> = {
   null: 'null',
 };
 
-function describe(error: ErrorObject, doc: Document): { node: Node | undefined; message: string } | undefined {
-  const path = decodePointer(error.instancePath);
-  const params = error.params as Record<string, unknown>;
-  const custom = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage;
-  // A propertyNames failure comes twice: the wrapper, and the rule the name broke (with propertyName set).
-  if (error.keyword === 'propertyNames') return undefined;
-  const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;
-  if (propertyName !== undefined) {
-    return {
-      node: locate(doc, [...path, propertyName]).key,
-      message: `${showPath([...path, propertyName])}: ${custom ?? error.message ?? 'invalid key'}`,
-    };
-  }
-  if (path.length === 0 && error.keyword === 'type') {
-    return {
-      node: doc.contents ?? undefined,
-      message: 'the manifest must be a mapping with monitors: and/or channels:',
-    };
-  }
-  const here = showPath(path);
-  switch (error.keyword) {
-    case 'required':
-      return {
-        node: locate(doc, path).key,
-        message: `${here}: missing required field "${String(params.missingProperty)}"`,
-      };
-    case 'additionalProperties': {
-      const field = String(params.additionalProperty);
-      const expected = path.length === 0 ? ' (expected monitors, channels, custom_fields or $schema)' : '';
-      return {
-        node: locate(doc, [...path, field]).key,
-        message: `${here ? `${here}: ` : ''}unknown field "${field}"${expected}`,
-      };
-    }
-  }
-  // A field that must not be there at all: point at its name.
-  const node = error.keyword === 'not' ? locate(doc, path).key : locate(doc, path).value;
-  if (custom) return { node, message: `${here} ${custom}` };
-  switch (error.keyword) {
-    case 'type': {
-      const types = ([] as unknown[])
-        .concat(params.type)
-        .map(String)
-        .filter((t) => t !== 'null');
-      return { node, message: `${here} must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}` };
-    }
-    case 'minLength':
-      return { node, message: params.limit === 1 ? `${here} must not be empty` : `${here} ${error.message}` };
-    case 'minimum':
-      return { node, message: `${here} must be at least ${String(params.limit)}` };
-    case 'uniqueItems':
-      return { node, message: `${here} must not list an item twice` };
-    default:
-      return { node, message: `${here} ${error.message ?? `fails ${error.keyword}`}` };
-  }
-}
-
 /** Paths to numbers JSON cannot carry (YAML's .inf and .nan). */
-function nonFinite(value: unknown, path: string[] = [], out: string[][] = []): string[][] {
+export function nonFinite(value: unknown, path: string[] = [], out: string[][] = []): string[][] {
   // The path is one array, pushed and popped, copied only for a number found.
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) out.push([...path]);

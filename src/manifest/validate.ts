@@ -16,7 +16,7 @@ import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import type { BodyKind, DeclaredSchema, FieldInfo, SpecInfo } from '../api/spec.js';
 import { isPlainObject, type JsonObject } from '../parse/fields.js';
 import { closest } from '../program.js';
-import { decodePointer, manifestLocator, showPath, TYPE_NAMES, type Manifest } from './load.js';
+import { decodePointer, showPath, TYPE_NAMES, type Manifest } from './load.js';
 
 /** An entry to check, with the file it came from. */
 export interface EntryToCheck {
@@ -345,6 +345,7 @@ export async function positionProblems(
   problems: BodyProblem[],
   read: (file: string) => Promise<string> = (file) => readFile(file, 'utf8'),
 ): Promise<ValidationProblem[]> {
+  const { manifestLocator } = await import('./positions.js');
   const locators = new Map<string, ReturnType<typeof manifestLocator>>();
   const out: ValidationProblem[] = [];
   for (const p of problems) {

@@ -102,4 +102,16 @@ describe('start-up', () => {
     expect(loaded).not.toContain('graceful-fs');
     expect(loaded).not.toContain('proper-lockfile');
   });
+
+  it('plan of a valid manifest reads it without loading the yaml package (js-yaml reads it; yaml is for positions)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-startup-'));
+    const file = join(dir, 'cpk.yaml');
+    writeFileSync(file, 'monitors:\n  m0:\n    name: startup yaml\n    interval: 5m\n');
+    const valid = await loads(['plan', '-f', file]);
+    expect(valid).toContain('js-yaml');
+    expect(valid).not.toContain('yaml');
+    // A manifest with a problem is read again with positions: then it is loaded.
+    writeFileSync(file, 'monitors:\n  m0:\n    name: [not, a, string]\n');
+    expect(await loads(['plan', '-f', file])).toContain('yaml');
+  });
 });

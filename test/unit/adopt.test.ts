@@ -14,7 +14,7 @@ import {
   narrowingParams,
   resolveUncertain,
 } from '../../src/manifest/adopt.js';
-import { parseManifest } from '../../src/manifest/load.js';
+import { parseManifest } from '../../src/manifest/positions.js';
 import { StateStore } from '../../src/manifest/state.js';
 import type { Api } from '../../src/api/client.js';
 

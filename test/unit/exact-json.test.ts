@@ -89,7 +89,8 @@ describe('JSON from the user', () => {
 
 describe('a YAML alias bomb in a manifest (issue 12 item 11)', () => {
   it('is a manifest problem at the first alias (file:line, exit 2), not an unexpected error', async () => {
-    const { parseManifest, ManifestError } = await import('../../src/manifest/load.js');
+    const { ManifestError } = await import('../../src/manifest/load.js');
+    const { parseManifest } = await import('../../src/manifest/positions.js');
     const levels = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 8; i++) {
       const prev = String.fromCharCode(96 + i);

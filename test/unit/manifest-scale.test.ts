@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { journalPathOf, parseState, replayJournal, StateStore, type StateData } from '../../src/manifest/state.js';
-import { parseManifest, positionedManifest } from '../../src/manifest/load.js';
+import { parseManifest, positionedManifest } from '../../src/manifest/positions.js';
 import { buildPlan } from '../../src/manifest/plan.js';
 import { applyPlan, MARK_AHEAD } from '../../src/manifest/apply.js';
 import type { Api } from '../../src/api/client.js';

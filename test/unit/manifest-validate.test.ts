@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeSpec } from '../../src/api/spec.js';
 import { buildOpenApiDocument } from '../../src/emulator/openapi.js';
-import { parseManifest } from '../../src/manifest/load.js';
+import { parseManifest } from '../../src/manifest/positions.js';
 import { entriesOf, validateEntries, problemLine } from '../../src/manifest/validate.js';
 
 const emulator = analyzeSpec(buildOpenApiDocument('http://127.0.0.1:1/v1'));

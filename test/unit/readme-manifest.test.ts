@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { parseManifest } from '../../src/manifest/load.js';
+import { parseManifest } from '../../src/manifest/positions.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const section = readme.slice(

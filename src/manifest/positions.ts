@@ -1,0 +1,296 @@
+// Positions in manifest text, through the yaml package (slow, and heavy to
+// load, but it keeps every node's line and column): the parse of a manifest
+// the fast parser of ./load.ts does not take (a problem, or something the
+// two might read otherwise), and the places of problems found after loading
+// (a key defined in two files; the service's declared bodies). Loaded only
+// when needed: a valid manifest never loads it.
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+  type Pair,
+} from 'yaml';
+import type { ErrorObject } from 'ajv';
+import type { JsonObject } from '../parse/fields.js';
+import {
+  buildManifest,
+  decodePointer,
+  fastManifest,
+  ManifestError,
+  nonFinite,
+  showPath,
+  TYPE_NAMES,
+  validate,
+  type Manifest,
+  type Problem,
+} from './load.js';
+
+/** Parses and validates manifest text, at once (loads the yaml package): the fast parser, else the positioned one. */
+export function parseManifest(text: string, path: string): Manifest {
+  return fastManifest(text, path) ?? positionedManifest(text, path);
+}
+
+/** Where a key is written in manifest text (1:1 when it cannot be found). */
+export function keyPosition(text: string, path: string[]): { line: number; col: number } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
+  const offset = locate(doc, path).key?.range?.[0];
+  return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
+}
+
+/** Parses with every node's position, so that each problem is reported with its line and column. */
+export function positionedManifest(text: string, path: string): Manifest {
+  const lineCounter = new LineCounter();
+  // Duplicate keys are found below, with a Set per map: yaml's own check compares each key with every other.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false, strict: true });
+  const at = (offset: number | undefined): { line: number; col: number } =>
+    offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
+
+  const syntax: Problem[] = [...doc.errors, ...doc.warnings].map((e) => {
+    const pos = e.linePos?.[0] ?? at(e.pos[0]);
+    // yaml's message goes on with " at line N, column M:" and a code excerpt.
+    const message = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
+    return { line: pos.line, col: pos.col, message };
+  });
+  if (syntax.length === 0) {
+    for (const node of duplicateKeys(doc.contents))
+      syntax.push({ ...at(node.range?.[0]), message: 'Map keys must be unique' });
+  }
+  if (syntax.length > 0) throw new ManifestError(path, syntax);
+
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // yaml refuses aliases that would expand without bound (a "billion laughs"
+    // bomb): a manifest problem at the first alias, not an unexpected error.
+    if (!/alias/i.test((error as Error).message)) throw error;
+    let first: Node | undefined;
+    visit(doc, {
+      Alias(_key, node) {
+        first = node;
+        return visit.BREAK;
+      },
+    });
+    throw new ManifestError(path, [
+      {
+        ...at(first?.range?.[0]),
+        message: 'YAML aliases here expand to too many values (a resource exhaustion attack?); write the values out',
+      },
+    ]);
+  }
+  const problems: Problem[] = [];
+  const add = (node: Node | null | undefined, message: string) => problems.push({ ...at(node?.range?.[0]), message });
+
+  for (const error of validate(value)) {
+    const problem = describe(error, doc);
+    if (problem) add(problem.node, problem.message);
+  }
+  for (const path of nonFinite(value)) add(locate(doc, path).value, `${showPath(path)} must be a finite number`);
+
+  // The checks JSON Schema cannot express run even when it found problems, so that every problem is reported at once.
+  const manifest = buildManifest(
+    value,
+    path,
+    (at, obj) => keysInOrder(doc, at, obj),
+    (at, which, message) => {
+      const found = locate(doc, at);
+      add(which === 'key' ? found.key : found.value, message);
+    },
+  );
+  if (problems.length > 0) {
+    problems.sort((a, b) => a.line - b.line || a.col - b.col);
+    const seen = new Set<string>();
+    throw new ManifestError(
+      path,
+      problems.filter((p) => {
+        const id = `${p.line}:${p.col}:${p.message}`;
+        return seen.has(id) ? false : (seen.add(id), true);
+      }),
+    );
+  }
+  return manifest;
+}
+
+// ---------------------------------------------------------------- positions
+
+function keyText(key: unknown): string {
+  return isScalar(key) ? String(key.value) : String(key);
+}
+
+/** Keys given twice in one map (the second and later), anywhere in the document. */
+function duplicateKeys(root: unknown): Node[] {
+  const out: Node[] = [];
+  const seen = new Set<unknown>();
+  const walk = (node: unknown) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    if (isMap(node)) {
+      const keys = new Set<string>();
+      for (const pair of node.items as Array<Pair<unknown, unknown>>) {
+        const text = isScalar(pair.key) ? `s:${String(pair.key.value)}` : `n:${String(pair.key)}`;
+        if (keys.has(text)) out.push(pair.key as Node);
+        keys.add(text);
+        walk(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) walk(item);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Each map's pairs by key text, built once per map: finding every entry's position stays linear. */
+const pairIndex = new WeakMap<object, Map<string, Pair<unknown, unknown>>>();
+function pairOf(map: object & { items: unknown[] }, segment: string): Pair<unknown, unknown> | undefined {
+  let index = pairIndex.get(map);
+  if (!index) {
+    index = new Map();
+    for (const pair of map.items as Array<Pair<unknown, unknown>>) {
+      const text = keyText(pair.key);
+      if (!index.has(text)) index.set(text, pair);
+    }
+    pairIndex.set(map, index);
+  }
+  return index.get(segment);
+}
+
+function resolve(doc: Document, node: unknown): unknown {
+  return isAlias(node) ? node.resolve(doc) : node;
+}
+
+/**
+ * Finds the YAML nodes at a path of keys: the value and the key that holds it
+ * (problems about a whole entry point at its key, `checkout-api:`). Stops at
+ * the deepest node that exists.
+ */
+function locate(doc: Document, path: string[]): { key: Node | undefined; value: Node | undefined } {
+  let current = resolve(doc, doc.contents);
+  let key: Node | undefined;
+  for (const segment of path) {
+    if (isMap(current)) {
+      const pair = pairOf(current, segment);
+      if (!pair) break;
+      key = pair.key as Node;
+      // `checkout-api:` with nothing after it has no value, or an empty one: point at the key.
+      const value = resolve(doc, pair.value);
+      const empty = value === null || value === undefined || (isScalar(value) && value.range?.[0] === value.range?.[1]);
+      current = empty ? pair.key : value;
+    } else if (isSeq(current)) {
+      const item = resolve(doc, current.items[Number(segment)]);
+      if (item === undefined) break;
+      key = undefined;
+      current = item;
+    } else {
+      break;
+    }
+  }
+  const value = current as Node | undefined;
+  return { key: key ?? value, value };
+}
+
+/** The keys of the map at `path` in file order (JS objects put integer-like keys first). */
+function keysInOrder(doc: Document, path: string[], value: JsonObject): string[] {
+  const node = locate(doc, path).value;
+  const ordered = isMap(node) ? node.items.map((p) => keyText(p.key)) : [];
+  const keys = Object.keys(value);
+  const present = new Set(keys);
+  return [...new Set([...ordered.filter((k) => present.has(k)), ...keys])];
+}
+
+/**
+ * Positions in manifest text, for problems found after loading (the service's
+ * declared bodies, src/manifest/validate.ts): the line and column of the key
+ * or the value at a path of keys, and whether that path exists.
+ */
+export function manifestLocator(text: string): {
+  at(path: string[], which: 'key' | 'value'): { line: number; col: number };
+  has(path: string[]): boolean;
+} {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
+  return {
+    at(path, which) {
+      const found = locate(doc, path);
+      const node = which === 'key' ? found.key : found.value;
+      const offset = node?.range?.[0];
+      return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
+    },
+    has(path) {
+      let current = resolve(doc, doc.contents);
+      for (const segment of path) {
+        if (!isMap(current)) return false;
+        const pair = pairOf(current, segment);
+        if (!pair) return false;
+        current = resolve(doc, pair.value);
+      }
+      return true;
+    },
+  };
+}
+
+// ---------------------------------------------------------------- messages
+
+function describe(error: ErrorObject, doc: Document): { node: Node | undefined; message: string } | undefined {
+  const path = decodePointer(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  const custom = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage;
+  // A propertyNames failure comes twice: the wrapper, and the rule the name broke (with propertyName set).
+  if (error.keyword === 'propertyNames') return undefined;
+  const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;
+  if (propertyName !== undefined) {
+    return {
+      node: locate(doc, [...path, propertyName]).key,
+      message: `${showPath([...path, propertyName])}: ${custom ?? error.message ?? 'invalid key'}`,
+    };
+  }
+  if (path.length === 0 && error.keyword === 'type') {
+    return {
+      node: doc.contents ?? undefined,
+      message: 'the manifest must be a mapping with monitors: and/or channels:',
+    };
+  }
+  const here = showPath(path);
+  switch (error.keyword) {
+    case 'required':
+      return {
+        node: locate(doc, path).key,
+        message: `${here}: missing required field "${String(params.missingProperty)}"`,
+      };
+    case 'additionalProperties': {
+      const field = String(params.additionalProperty);
+      const expected = path.length === 0 ? ' (expected monitors, channels, custom_fields or $schema)' : '';
+      return {
+        node: locate(doc, [...path, field]).key,
+        message: `${here ? `${here}: ` : ''}unknown field "${field}"${expected}`,
+      };
+    }
+  }
+  // A field that must not be there at all: point at its name.
+  const node = error.keyword === 'not' ? locate(doc, path).key : locate(doc, path).value;
+  if (custom) return { node, message: `${here} ${custom}` };
+  switch (error.keyword) {
+    case 'type': {
+      const types = ([] as unknown[])
+        .concat(params.type)
+        .map(String)
+        .filter((t) => t !== 'null');
+      return { node, message: `${here} must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}` };
+    }
+    case 'minLength':
+      return { node, message: params.limit === 1 ? `${here} must not be empty` : `${here} ${error.message}` };
+    case 'minimum':
+      return { node, message: `${here} must be at least ${String(params.limit)}` };
+    case 'uniqueItems':
+      return { node, message: `${here} must not list an item twice` };
+    default:
+      return { node, message: `${here} ${error.message ?? `fails ${error.keyword}`}` };
+  }
+}
