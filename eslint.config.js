@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'completions/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'completions/', 'src/**/*.generated.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

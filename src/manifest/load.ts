@@ -4,9 +4,11 @@
 // ajv are imported here only, and only plan, apply and import load this module.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import jsYaml from 'js-yaml';
 import schema from '../../schema/manifest.schema.json' with { type: 'json' };
+// Compiled ahead of time from that schema by `npm run gen` (src/gen/manifest-validator.ts).
+import { validate as manifestValidator } from './manifest-validator.generated.js';
 import { UsageError } from '../errors.js';
 import { parseDuration } from '../parse/duration.js';
 import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
@@ -175,16 +177,9 @@ export async function readManifests(files: string[], label: string): Promise<Man
 
 const DURATION_SHAPE = new RegExp(schema.definitions.monitor.properties.interval.pattern);
 
-let validator: ReturnType<Ajv['compile']> | undefined;
+/** The schema's errors for a parsed manifest (none: valid). */
 export function validate(value: unknown): ErrorObject[] {
-  if (!validator) {
-    // verbose: errors carry their schema, whose errorMessage (also read by
-    // editors) is the message for people; the two keywords only annotate.
-    const ajv = new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true });
-    ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
-    validator = ajv.compile(schema);
-  }
-  return validator(value) ? [] : [...(validator.errors ?? [])];
+  return manifestValidator(value) ? [] : [...(manifestValidator.errors ?? [])];
 }
 
 /**

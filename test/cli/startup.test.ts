@@ -10,9 +10,9 @@ import { useEmulator } from '../helpers/emulator.js';
 const PRELOAD = resolve(import.meta.dirname, '../fixtures/record-loads.cjs');
 const f = useEmulator();
 
-async function loads(args: string[]): Promise<string[]> {
+async function loads(args: string[], env: Record<string, string | undefined> = {}): Promise<string[]> {
   // The automatic transport choice, whatever the suite's CPK_TRANSPORT.
-  const r = await f.cpk(args, { nodeArgs: ['-r', PRELOAD], env: { CPK_TRANSPORT: undefined } });
+  const r = await f.cpk(args, { nodeArgs: ['-r', PRELOAD], env: { CPK_TRANSPORT: undefined, ...env } });
   const line = r.stderr.split('\n').find((l) => l.startsWith('LOADED '));
   expect(line, r.stderr).toBeDefined();
   return JSON.parse(line!.slice('LOADED '.length)) as string[];
@@ -110,6 +110,12 @@ describe('start-up', () => {
     const valid = await loads(['plan', '-f', file]);
     expect(valid).toContain('js-yaml');
     expect(valid).not.toContain('yaml');
+    // Against a service whose document declares nothing, the manifest's own schema is checked by
+    // code compiled ahead of time (npm run gen): neither yaml nor ajv is loaded.
+    const alone = await loads(['validate', '-f', file], { CPK_BASE_URL: 'http://127.0.0.1:9/v1' });
+    expect(alone).toContain('js-yaml');
+    expect(alone).not.toContain('yaml');
+    expect(alone).not.toContain('ajv');
     // A manifest with a problem is read again with positions: then it is loaded.
     writeFileSync(file, 'monitors:\n  m0:\n    name: [not, a, string]\n');
     expect(await loads(['plan', '-f', file])).toContain('yaml');
