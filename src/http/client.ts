@@ -321,11 +321,14 @@ export class HttpClient {
     const maybeApplied = idempotent ? undefined : notRetriedHint(method);
     switch (failure.kind) {
       case 'connect':
-        return new NetworkError(`cannot connect to ${originOf(url)} (${failure.code ?? 'connection failed'})`, {
-          cause: failure,
-          mayHaveReachedServer: false,
-          hint: proxyHint ?? 'check --base-url / CPK_BASE_URL and your network',
-        });
+        return new NetworkError(
+          `cannot connect to ${originOf(url)} (${failure.code === 'CONNECT_TIMEOUT' ? failure.message : (failure.code ?? 'connection failed')})`,
+          {
+            cause: failure,
+            mayHaveReachedServer: false,
+            hint: proxyHint ?? 'check --base-url / CPK_BASE_URL and your network',
+          },
+        );
       case 'proxy':
         return new NetworkError(`cannot reach ${originOf(url)} through the proxy: ${sanitizeLine(failure.message)}`, {
           cause: failure,

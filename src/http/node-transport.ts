@@ -10,6 +10,7 @@ import {
   attemptFailure,
   TransportError,
   unsentFailure,
+  unsentTimeout,
   type PartialResponse,
   type Transport,
   type TransportRequest,
@@ -50,7 +51,9 @@ function send(req: TransportRequest): Promise<TransportResponse> {
         timeoutMs: req.timeoutMs,
         partial,
       });
-      // Cut before the connection was up (a TLS handshake reset, say): nothing was sent.
+      // Cut, or out of time, before the connection was up (a TLS handshake
+      // reset, a connect that never completed): nothing was sent.
+      if (!established && failure.kind === 'timeout') return reject(unsentTimeout(req.timeoutMs, failure));
       reject(failure.kind === 'reset' && !established ? unsentFailure(failure) : failure);
     };
 

@@ -112,6 +112,15 @@ export function unsentFailure(failure: TransportError): TransportError {
   return unsent;
 }
 
+/** An attempt out of time before its connection was up (no byte of the request left): a 'connect' failure. */
+export function unsentTimeout(timeoutMs: number, failure: TransportError): TransportError {
+  const unsent = new TransportError('connect', `not connected within ${timeoutMs / 1000}s`, 'CONNECT_TIMEOUT', {
+    cause: failure.cause,
+  });
+  unsent.response = failure.response;
+  return unsent;
+}
+
 /** Sorts a low-level error into a TransportFailure. */
 export function classify(error: unknown, phase: 'request' | 'body'): TransportError {
   if (error instanceof TransportError) return error;

@@ -14,6 +14,7 @@ import {
   attemptFailure,
   TransportError,
   unsentFailure,
+  unsentTimeout,
   type PartialResponse,
   type Transport,
   type TransportRequest,
@@ -90,6 +91,34 @@ export function mayReuseForUnsafe(keepAlive: string | undefined): boolean {
  * their tunnels use to every dispatcher. undici has no `exports` map, so the
  * files are reachable; if a release moves them, cpk falls back to the index.
  */
+/**
+ * The key of a request option: called when undici writes the request on a
+ * connected socket (its handler's onConnect, just before the first byte).
+ * An attempt that runs out of time before that certainly did not reach the
+ * server: a connect that never completed is not "may have been applied".
+ */
+const ON_WRITE = Symbol('cpk.onWrite');
+
+/** A dispatcher that tells a request's ON_WRITE option when undici is about to write it. */
+function observed(dispatcher: Dispatcher): Dispatcher {
+  return dispatcher.compose((dispatch) => (opts, handler) => {
+    const onWrite = (opts as { [ON_WRITE]?: () => void })[ON_WRITE];
+    // An interceptor gets the handler in undici's newer form (onRequestStart),
+    // which undici calls where it called onConnect: right before the write.
+    const hooks = handler as Record<string, unknown>;
+    const name = typeof hooks.onRequestStart === 'function' ? 'onRequestStart' : 'onConnect';
+    const original = hooks[name];
+    if (onWrite && typeof original === 'function') {
+      // On the handler itself, not a wrapper: undici's handlers keep their state on `this`.
+      hooks[name] = function (this: unknown, ...args: unknown[]) {
+        onWrite();
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      };
+    }
+    return dispatch(opts, handler);
+  });
+}
+
 export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeoutMs = 10_000): UndiciParts {
   baselineWasmOnly();
   const load = createRequire(import.meta.url);
@@ -108,8 +137,8 @@ export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeo
     try {
       const DeepAgent = load('undici/lib/dispatcher/agent.js') as typeof Agent;
       return {
-        dispatcher: new DeepAgent(options),
-        unsafe: pools((o) => new DeepAgent(o)),
+        dispatcher: observed(new DeepAgent(options)),
+        unsafe: pools((o) => observed(new DeepAgent(o))),
         request: load('undici/lib/api/api-request.js') as RequestFn,
       };
     } catch {
@@ -122,7 +151,8 @@ export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeo
   // proxyTunnel false: an http:// target goes to the proxy as a forward
   // (absolute-URI) request, as curl -x does; CONNECT only for https (squid and
   // tinyproxy refuse CONNECT to port 80 by default; issue 12 item 14).
-  const make = (o: PoolOptions) => (proxy ? new Proxied({ ...proxy, ...o, proxyTunnel: false }) : new undici.Agent(o));
+  const make = (o: PoolOptions) =>
+    observed(proxy ? new Proxied({ ...proxy, ...o, proxyTunnel: false }) : new undici.Agent(o));
   return { dispatcher: make(options), unsafe: pools(make), request };
 }
 
@@ -223,6 +253,8 @@ export function createUndiciTransport(env: Env): Transport {
     }
     const controller = new AbortController();
     let timedOut = false;
+    // undici is about to write this request on a connected socket (see ON_WRITE).
+    let writing = false;
     // The timer bounds the attempt even where undici does not listen to the
     // signal: a proxy that never answers the CONNECT (issue 12 item 1).
     let expire: (error: Error) => void = () => {};
@@ -238,13 +270,16 @@ export function createUndiciTransport(env: Env): Transport {
     // Aborted before the send: the listener above never fires, so send nothing.
     if (req.signal?.aborted) controller.abort();
     let partial: PartialResponse | undefined;
-    const fail = (error: unknown, phase: 'request' | 'body'): TransportError =>
-      attemptFailure(error, phase, {
+    const fail = (error: unknown, phase: 'request' | 'body'): TransportError => {
+      const failure = attemptFailure(error, phase, {
         aborted: req.signal?.aborted === true,
         timedOut,
         timeoutMs: req.timeoutMs,
         partial,
       });
+      // Out of time before a byte was written (a connect that never completed): certainly not sent.
+      return failure.kind === 'timeout' && !writing ? unsentTimeout(req.timeoutMs, failure) : failure;
+    };
     try {
       let res: Dispatcher.ResponseData;
       try {
@@ -258,7 +293,8 @@ export function createUndiciTransport(env: Env): Transport {
           signal: controller.signal,
           headersTimeout: req.timeoutMs,
           bodyTimeout: req.timeoutMs,
-        });
+          [ON_WRITE]: () => (writing = true),
+        } as Dispatcher.RequestOptions);
         pending.catch(() => {});
         res = await Promise.race([pending, expired]);
       } catch (error) {

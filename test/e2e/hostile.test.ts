@@ -4,6 +4,9 @@
 // asserts the exit code, one line on stderr without a stack, the token's
 // absence and a wall time within the bound plus a generous margin.
 import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startHostile, type Hostile, type HostileMode } from '../helpers/hostile.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 
@@ -54,8 +57,41 @@ describe.concurrent('hostile servers', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).not.toContain(TOKEN);
     expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
-    expect(r.stderr).toMatch(/timed out after 1s/);
+    // No byte of a request leaves before the handshake: a connect failure, not "timed out".
+    expect(r.stderr).toMatch(/cannot connect to https:\/\/127\.0\.0\.1:\d+ \(not connected within 1s\)/);
     expect(r.ms).toBeLessThan(2_000 + 8_000);
+  });
+
+  it('a POST whose connection never comes up (stalled handshake) certainly made nothing: not "may have been applied", and retried', async () => {
+    const s = await hostile({ kind: 'silent' });
+    const r = await cpk(['monitors', 'create', '--name', 'never sent', '--timeout', '1', '--retries', '1'], {
+      CPK_BASE_URL: `https://127.0.0.1:${s.port}/v1`,
+    });
+    expectCleanFailure(r, 3, /^cpk: cannot connect to https:\/\/127\.0\.0\.1:\d+ \(not connected within 1s\)/);
+    expect(r.stderr).not.toMatch(/may have been applied/);
+    // A connect failure is retried whatever the method: two attempts, each a connection.
+    expect(s.connections).toBe(2);
+    expect(s.requests).toEqual([]);
+    expect(r.ms).toBeLessThan(2_000 + 8_000);
+  });
+
+  it('apply: creates whose connection never comes up are not left uncertain (the next run creates them)', async () => {
+    const s = await hostile({ kind: 'silent' });
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-hostile-apply-'));
+    const file = join(dir, 'cpk.yaml');
+    writeFileSync(file, 'monitors:\n  a:\n    name: A\n  b:\n    name: B\n');
+    const r = await cpk(['apply', '--yes', '-f', file, '--timeout', '1', '--retries', '0', '--concurrency', '2'], {
+      CPK_BASE_URL: `https://127.0.0.1:${s.port}/v1`,
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).not.toContain(TOKEN);
+    expect(r.stderr).toMatch(/cannot connect to https:\/\/127\.0\.0\.1:\d+ \(not connected within 1s\)/);
+    expect(r.stderr).not.toMatch(/uncertain|may have been applied/);
+    expect(s.requests).toEqual([]);
+    // Markers were written before the creates left, and taken back once they certainly made nothing.
+    const state = JSON.parse(readFileSync(join(dir, 'cpk.state.json'), 'utf8')) as { monitors: object };
+    expect(state.monitors).toEqual({});
+    expect(existsSync(join(dir, 'cpk.state.json.journal'))).toBe(false);
   });
 
   it('a proxy silent after CONNECT: --timeout 1 bounds the wait for its answer (item 1)', async () => {
@@ -64,7 +100,8 @@ describe.concurrent('hostile servers', () => {
       CPK_BASE_URL: 'https://127.0.0.1:9/v1',
       HTTPS_PROXY: s.url,
     });
-    expectCleanFailure(r, 3, /timed out after 1s/);
+    // The tunnel never came up, so no byte of the request left: a connect failure.
+    expectCleanFailure(r, 3, /cannot connect to https:\/\/127\.0\.0\.1:9 \(not connected within 1s\)/);
     expect(r.ms).toBeLessThan(1_000 + 8_000);
   });
 
