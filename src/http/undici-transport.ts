@@ -91,34 +91,6 @@ export function mayReuseForUnsafe(keepAlive: string | undefined): boolean {
  * their tunnels use to every dispatcher. undici has no `exports` map, so the
  * files are reachable; if a release moves them, cpk falls back to the index.
  */
-/**
- * The key of a request option: called when undici writes the request on a
- * connected socket (its handler's onConnect, just before the first byte).
- * An attempt that runs out of time before that certainly did not reach the
- * server: a connect that never completed is not "may have been applied".
- */
-const ON_WRITE = Symbol('cpk.onWrite');
-
-/** A dispatcher that tells a request's ON_WRITE option when undici is about to write it. */
-function observed(dispatcher: Dispatcher): Dispatcher {
-  return dispatcher.compose((dispatch) => (opts, handler) => {
-    const onWrite = (opts as { [ON_WRITE]?: () => void })[ON_WRITE];
-    // An interceptor gets the handler in undici's newer form (onRequestStart),
-    // which undici calls where it called onConnect: right before the write.
-    const hooks = handler as Record<string, unknown>;
-    const name = typeof hooks.onRequestStart === 'function' ? 'onRequestStart' : 'onConnect';
-    const original = hooks[name];
-    if (onWrite && typeof original === 'function') {
-      // On the handler itself, not a wrapper: undici's handlers keep their state on `this`.
-      hooks[name] = function (this: unknown, ...args: unknown[]) {
-        onWrite();
-        return (original as (...a: unknown[]) => unknown).apply(this, args);
-      };
-    }
-    return dispatch(opts, handler);
-  });
-}
-
 export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeoutMs = 10_000): UndiciParts {
   baselineWasmOnly();
   const load = createRequire(import.meta.url);
@@ -137,8 +109,8 @@ export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeo
     try {
       const DeepAgent = load('undici/lib/dispatcher/agent.js') as typeof Agent;
       return {
-        dispatcher: observed(new DeepAgent(options)),
-        unsafe: pools((o) => observed(new DeepAgent(o))),
+        dispatcher: new DeepAgent(options),
+        unsafe: pools((o) => new DeepAgent(o)),
         request: load('undici/lib/api/api-request.js') as RequestFn,
       };
     } catch {
@@ -151,8 +123,7 @@ export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeo
   // proxyTunnel false: an http:// target goes to the proxy as a forward
   // (absolute-URI) request, as curl -x does; CONNECT only for https (squid and
   // tinyproxy refuse CONNECT to port 80 by default; issue 12 item 14).
-  const make = (o: PoolOptions) =>
-    observed(proxy ? new Proxied({ ...proxy, ...o, proxyTunnel: false }) : new undici.Agent(o));
+  const make = (o: PoolOptions) => (proxy ? new Proxied({ ...proxy, ...o, proxyTunnel: false }) : new undici.Agent(o));
   return { dispatcher: make(options), unsafe: pools(make), request };
 }
 
@@ -177,13 +148,40 @@ export function baselineWasmOnly(): void {
  * request certainly did not reach the server (issue 12 item 18).
  */
 const connectErrors = new WeakSet<object>();
-let watchingConnects = false;
-function watchConnectErrors(): void {
-  if (watchingConnects) return;
-  watchingConnects = true;
+
+/**
+ * Whether undici started writing an attempt's request on a connected socket.
+ * undici makes its request object while cpk's send() dispatches it (the
+ * attempt being sent is `dispatching` then), and says so on
+ * `undici:request:create`; it publishes `undici:client:sendHeaders` right
+ * before it writes the headers. An attempt out of time before that
+ * certainly did not reach the server: a connect, TLS handshake or proxy
+ * tunnel that never completed is not "may have been applied".
+ */
+interface Attempt {
+  writing: boolean;
+}
+let dispatching: Attempt | undefined;
+const attempts = new WeakMap<object, Attempt>();
+
+let watching = false;
+function watchUndici(): void {
+  if (watching) return;
+  watching = true;
   subscribe('undici:client:connectError', (message) => {
     const error = (message as { error?: unknown }).error;
     if (error !== null && typeof error === 'object') connectErrors.add(error);
+  });
+  subscribe('undici:request:create', (message) => {
+    const request = (message as { request?: unknown }).request;
+    // The first request made is the attempt's own; a proxy's CONNECT, made after it, is not.
+    if (dispatching && request !== null && typeof request === 'object') attempts.set(request, dispatching);
+    dispatching = undefined;
+  });
+  subscribe('undici:client:sendHeaders', (message) => {
+    const request = (message as { request?: unknown }).request;
+    const attempt = request !== null && typeof request === 'object' ? attempts.get(request) : undefined;
+    if (attempt) attempt.writing = true;
   });
 }
 
@@ -237,7 +235,7 @@ export function createUndiciTransport(env: Env): Transport {
 
   async function send(req: TransportRequest): Promise<TransportResponse> {
     undici ??= loadUndici(proxy, req.timeoutMs);
-    watchConnectErrors();
+    watchUndici();
     const { request } = undici;
     const unsafe = !isIdempotent(req.method);
     const origin = new URL(req.url).origin;
@@ -253,8 +251,8 @@ export function createUndiciTransport(env: Env): Transport {
     }
     const controller = new AbortController();
     let timedOut = false;
-    // undici is about to write this request on a connected socket (see ON_WRITE).
-    let writing = false;
+    // Set once undici starts writing this request on a connected socket (see watchUndici).
+    const attempt: Attempt = { writing: false };
     // The timer bounds the attempt even where undici does not listen to the
     // signal: a proxy that never answers the CONNECT (issue 12 item 1).
     let expire: (error: Error) => void = () => {};
@@ -278,23 +276,29 @@ export function createUndiciTransport(env: Env): Transport {
         partial,
       });
       // Out of time before a byte was written (a connect that never completed): certainly not sent.
-      return failure.kind === 'timeout' && !writing ? unsentTimeout(req.timeoutMs, failure) : failure;
+      return failure.kind === 'timeout' && !attempt.writing ? unsentTimeout(req.timeoutMs, failure) : failure;
     };
     try {
       let res: Dispatcher.ResponseData;
       try {
         const url = new URL(req.url);
-        const pending = request.call(dispatcher, {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: req.method as Dispatcher.HttpMethod,
-          headers: req.headers,
-          body: req.body,
-          signal: controller.signal,
-          headersTimeout: req.timeoutMs,
-          bodyTimeout: req.timeoutMs,
-          [ON_WRITE]: () => (writing = true),
-        } as Dispatcher.RequestOptions);
+        // undici makes its request object within this call: it is tied to this attempt.
+        dispatching = attempt;
+        let pending: Promise<Dispatcher.ResponseData>;
+        try {
+          pending = request.call(dispatcher, {
+            origin: url.origin,
+            path: `${url.pathname}${url.search}`,
+            method: req.method as Dispatcher.HttpMethod,
+            headers: req.headers,
+            body: req.body,
+            signal: controller.signal,
+            headersTimeout: req.timeoutMs,
+            bodyTimeout: req.timeoutMs,
+          });
+        } finally {
+          dispatching = undefined;
+        }
         pending.catch(() => {});
         res = await Promise.race([pending, expired]);
       } catch (error) {
