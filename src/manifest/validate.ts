@@ -384,6 +384,11 @@ export function patternBudgetMs(entries: number): number {
   return Math.max(2_000, entries);
 }
 
+/** A text of the service's, quoted and escaped, and cut to 80 characters (a pattern can be of any length). */
+function shortText(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 79)}…` : text);
+}
+
 /** Runs `work`, or gives undefined once it has run for `ms` (it is stopped there, even inside a regular expression). */
 function withinBudget<T>(work: () => T, ms: number): T | undefined {
   let result: T | undefined;
@@ -433,7 +438,7 @@ export async function validateEntries(
   if (problems === undefined) {
     // A pattern that takes exponential time: everything else is checked, patterns are left to the service.
     warnings.push(
-      `matching the service's pattern ${JSON.stringify(patterns.current ?? '?')} took over ${budgetMs / 1000}s, so no declared pattern was checked (the service checks them when an entry is sent)`,
+      `matching the service's pattern ${shortText(patterns.current ?? '?')} took over ${budgetMs / 1000}s, so no declared pattern was checked (the service checks them when an entry is sent)`,
     );
     problems = entries.flatMap(await bodyChecker(bodies, customFields, kinds, new Patterns(true)));
   }

@@ -220,6 +220,19 @@ describe('a pattern that takes exponential time (a hostile or careless document)
     ]);
   });
 
+  it('a long pattern is named by its first 80 characters, escaped', async () => {
+    const long = `^(a+)+(\u001b\\[31m${'x'.repeat(200)})?$`;
+    const hostile = create({ type: 'object', properties: { name: { type: 'string', pattern: long } } });
+    const file = join(mkdtempSync(join(tmpdir(), 'cpk-validate-unit-')), 'm.yaml');
+    const text = `monitors:\n  a:\n    name: ${'a'.repeat(40)}b\n`;
+    writeFileSync(file, text);
+    const manifest = parseManifest(text, file);
+    const { warnings } = await validateEntries(entriesOf(manifest), [], analyzeSpec(hostile), () => {}, 200);
+    expect(warnings).toHaveLength(1);
+    expect(warnings![0]).toContain(JSON.stringify(`${long.slice(0, 79)}…`));
+    expect(warnings![0]).not.toContain('\u001b[');
+  });
+
   it('a pattern that answers in time is checked as declared', async () => {
     const { lines, warnings } = await checkWithin('monitors:\n  a:\n    name: aaab\n', 2_000);
     expect(lines).toEqual(['m.yaml:3:11: monitors.a.name must match the pattern ^(a+)+$']);
