@@ -159,6 +159,8 @@ const connectErrors = new WeakSet<object>();
  * tunnel that never completed is not "may have been applied".
  */
 interface Attempt {
+  /** undici's request object of this attempt is known: only then can `writing` be trusted. */
+  mapped: boolean;
   writing: boolean;
 }
 let dispatching: Attempt | undefined;
@@ -175,7 +177,10 @@ function watchUndici(): void {
   subscribe('undici:request:create', (message) => {
     const request = (message as { request?: unknown }).request;
     // The first request made is the attempt's own; a proxy's CONNECT, made after it, is not.
-    if (dispatching && request !== null && typeof request === 'object') attempts.set(request, dispatching);
+    if (dispatching && request !== null && typeof request === 'object') {
+      attempts.set(request, dispatching);
+      dispatching.mapped = true;
+    }
     dispatching = undefined;
   });
   subscribe('undici:client:sendHeaders', (message) => {
@@ -252,7 +257,7 @@ export function createUndiciTransport(env: Env): Transport {
     const controller = new AbortController();
     let timedOut = false;
     // Set once undici starts writing this request on a connected socket (see watchUndici).
-    const attempt: Attempt = { writing: false };
+    const attempt: Attempt = { mapped: false, writing: false };
     // The timer bounds the attempt even where undici does not listen to the
     // signal: a proxy that never answers the CONNECT (issue 12 item 1).
     let expire: (error: Error) => void = () => {};
@@ -276,7 +281,10 @@ export function createUndiciTransport(env: Env): Transport {
         partial,
       });
       // Out of time before a byte was written (a connect that never completed): certainly not sent.
-      return failure.kind === 'timeout' && !attempt.writing ? unsentTimeout(req.timeoutMs, failure) : failure;
+      // An attempt whose request undici made later (queued) is not known: it may have been sent.
+      return failure.kind === 'timeout' && attempt.mapped && !attempt.writing
+        ? unsentTimeout(req.timeoutMs, failure)
+        : failure;
     };
     try {
       let res: Dispatcher.ResponseData;
