@@ -106,19 +106,18 @@ export function attemptFailure(
  * TLS handshake, which no byte of the request goes through): a 'connect'
  * failure, certainly not sent, which any method may retry (issue 12 item 18).
  */
-export function unsentFailure(failure: TransportError): TransportError {
-  const unsent = new TransportError('connect', failure.message, failure.code, { cause: failure.cause });
+export function unsentFailure(
+  failure: TransportError,
+  as: { message: string; code: string | undefined } = failure,
+): TransportError {
+  const unsent = new TransportError('connect', as.message, as.code, { cause: failure.cause });
   unsent.response = failure.response;
   return unsent;
 }
 
 /** An attempt out of time before its connection was up (no byte of the request left): a 'connect' failure. */
 export function unsentTimeout(timeoutMs: number, failure: TransportError): TransportError {
-  const unsent = new TransportError('connect', `not connected within ${timeoutMs / 1000}s`, 'CONNECT_TIMEOUT', {
-    cause: failure.cause,
-  });
-  unsent.response = failure.response;
-  return unsent;
+  return unsentFailure(failure, { message: `not connected within ${timeoutMs / 1000}s`, code: 'CONNECT_TIMEOUT' });
 }
 
 /** Sorts a low-level error into a TransportFailure. */

@@ -1,7 +1,9 @@
 // Reads a manifest (cpk.yaml, or the same structure as JSON, which YAML reads
 // too) and checks it against schema/manifest.schema.json. Every problem is
-// reported with file:line:column before anything is sent (issue #6). yaml and
-// ajv are imported here only, and only plan, apply and import load this module.
+// reported with file:line:column before anything is sent (issue #6). A valid
+// manifest is read by js-yaml and checked by the validator `npm run gen`
+// compiles from the schema; the yaml package (positions) is in ./positions.ts,
+// loaded only when a problem needs a place. Only the manifest commands load this module.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';

@@ -112,7 +112,7 @@ type Check = (body: JsonObject) => ErrorObject[];
  * such as `^(a+)+$` takes exponential time on some strings: checks that
  * match patterns run within a time budget (validateEntries).
  */
-export class Patterns {
+class Patterns {
   /** Whether the compiled schemas match any pattern. */
   declared = false;
   /** The pattern being matched right now, if any. */
@@ -372,10 +372,6 @@ export async function positionProblems(
 }
 
 /**
- * Every entry checked against what the document declares, each problem with
- * its place. `debug` says why nothing was checked, when nothing was.
- */
-/**
  * How long the checks of one run may take to match the document's patterns,
  * in all: far beyond what any sane pattern needs (5,000 entries are checked
  * in about 30 ms), far below a hang.
@@ -401,6 +397,10 @@ function withinBudget<T>(work: () => T, ms: number): T | undefined {
   return result;
 }
 
+/**
+ * Every entry checked against what the document declares, each problem with
+ * its place. `debug` says why nothing was checked, when nothing was.
+ */
 export async function validateEntries(
   entries: EntryToCheck[],
   customFields: readonly string[],
