@@ -162,11 +162,11 @@ function linkProject(): void {
   writeFileSync(join(project, 'package.json'), '{ "private": true, "type": "module" }\n');
 }
 
-/** The README's createClient example: the js block after its "tested: createClient" marker. */
+/** docs/scripting.md's createClient example: the js block after its "tested: createClient" marker. */
 function readmeExample(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'scripting.md'), 'utf8');
   const match = /<!-- tested: createClient[^>]*-->\n```js\n([\s\S]*?)```/.exec(readme);
-  if (!match) throw new Error('README.md has no js block marked "tested: createClient"');
+  if (!match) throw new Error('docs/scripting.md has no js block marked "tested: createClient"');
   return match[1]!;
 }
 
@@ -306,11 +306,11 @@ describe('the installed command, run from outside the work tree', () => {
     expectOk(got, 'monitors get');
     expect(JSON.parse(got.stdout)).toMatchObject({ id, name: 'packaged', target: 'https://example.com/health' });
 
-    // README "From JavaScript", run as a user's script importing the installed package.
+    // docs/scripting.md "From JavaScript", run as a user's script importing the installed package.
     linkProject();
     writeFileSync(join(project, 'uptime.mjs'), readmeExample());
     const script = await run(process.execPath, ['uptime.mjs'], { cwd: project, env: { ...userEnv, ...env } });
-    expectOk(script, 'node uptime.mjs (the README example)');
+    expectOk(script, 'node uptime.mjs (the documented example)');
     expect(script.stdout).toMatch(/^mon_\w+: up\n$/);
     expect(script.stderr).toMatch(/^gone: monitor not found \(request id req_\w+\)\n$/);
 

@@ -1,28 +1,32 @@
-// The README's "Monitors as code" section is a first user's path: its
-// manifest must be one cpk accepts, and its workflow must be valid YAML that
+// The manifests a first user copies (the README's and docs/monitors-as-code.md's)
+// must be ones cpk accepts, and docs/ci.md's workflow must be valid YAML that
 // plans on pull requests and applies on main with CPK_TOKEN from a secret.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { parseManifest } from '../../src/manifest/positions.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const section = readme.slice(
-  readme.indexOf('## Monitors as code'),
-  readme.indexOf('\n## ', readme.indexOf('## Monitors as code') + 1),
-);
-const yamlBlocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const yamlBlocks = (file: string): string[] =>
+  [...readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map(
+    (m) => m[1]!,
+  );
 
-describe('README: Monitors as code', () => {
-  it('has a manifest cpk accepts', () => {
-    const manifest = parseManifest(yamlBlocks[0]!, 'README.md');
+describe('the documented manifests and workflow', () => {
+  it("the README's manifest is one cpk accepts", () => {
+    const manifest = parseManifest(yamlBlocks('README.md')[0]!, 'README.md');
+    expect(manifest.monitors.map((m) => m.key)).toEqual(['checkout-api']);
+    expect(manifest.monitors[0]!.body.interval_seconds).toBe(60);
+  });
+
+  it('docs/monitors-as-code.md has a manifest cpk accepts', () => {
+    const manifest = parseManifest(yamlBlocks('docs/monitors-as-code.md')[0]!, 'docs/monitors-as-code.md');
     expect(manifest.monitors.map((m) => m.key)).toEqual(['checkout-api', 'search']);
     expect(manifest.monitors[0]!.body.interval_seconds).toBe(60);
     expect(manifest.channels.map((c) => c.id)).toEqual(['ch_ops']);
   });
 
   it('has a GitHub Actions workflow: plan on pull requests, apply --yes on main, the token from a secret', () => {
-    const workflow = parse(yamlBlocks[1]!) as {
+    const workflow = parse(yamlBlocks('docs/ci.md')[0]!) as {
       on: Record<string, { branches?: string[] }>;
       jobs: Record<string, { if: string; steps: Array<{ run?: string; env?: Record<string, string> }> }>;
     };

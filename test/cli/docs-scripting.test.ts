@@ -1,4 +1,4 @@
-// The README's "Scripting" scripts, run as printed in a real shell against the
+// The scripts of docs/scripting.md, run as printed in a real shell against the
 // emulator, with `cpk` on PATH as a user would have it.
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -9,11 +9,11 @@ import { useEmulator } from '../helpers/emulator.js';
 import { BIN } from '../helpers/cli.js';
 
 const f = useEmulator();
-const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+const PAGE = readFileSync(resolve(import.meta.dirname, '../../docs/scripting.md'), 'utf8');
 
 function script(name: string): string {
-  const match = new RegExp(`<!-- tested: ${name}\\b[^\\n]*-->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(README);
-  expect(match, `README block "${name}"`).not.toBeNull();
+  const match = new RegExp(`<!-- tested: ${name}\\b[^\\n]*-->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(PAGE);
+  expect(match, `docs/scripting.md block "${name}"`).not.toBeNull();
   return match![1]!;
 }
 
@@ -23,7 +23,7 @@ interface Run {
   stderr: string;
 }
 
-/** Runs a README script with sh in its own directory, `cpk` on PATH. */
+/** Runs a documented script with sh in its own directory, `cpk` on PATH. */
 function runScript(
   text: string,
   options: { env?: Record<string, string>; files?: Record<string, string> } = {},
@@ -61,7 +61,7 @@ async function monitorWithReport(target: string): Promise<{ id: string; reportId
   return { id, reportId: got.stdout.trim() };
 }
 
-describe('README: Scripting', () => {
+describe('docs/scripting.md: scripts', () => {
   it('create and capture the id', async () => {
     const r = await runScript(script('create-capture'));
     expect(r.stderr).toBe('');
