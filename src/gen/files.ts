@@ -7,6 +7,7 @@ import { completionScript } from '../completion/index.js';
 import { COMPLETION_FILES, SHELLS } from '../completion/shells.js';
 import type { IO } from '../io.js';
 import { commandsMarkdown } from './commands-md.js';
+import { manPages } from './man.js';
 import { MANIFEST_VALIDATOR_FILE, manifestValidatorSource } from './manifest-validator.js';
 
 /** The program as every user gets it; its IO is never used (nothing runs). */
@@ -30,6 +31,7 @@ export function generatedFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   for (const shell of SHELLS) files[COMPLETION_FILES[shell]] = completionScript(shell, program);
   files['docs/commands.md'] = commandsMarkdown(program);
+  Object.assign(files, manPages(program));
   files[MANIFEST_VALIDATOR_FILE] = manifestValidatorSource();
   return files;
 }

@@ -37,7 +37,7 @@ const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 /** README, "Package size": the gzipped tarball every CI job that installs cpk downloads. */
 const TARBALL_BUDGET_BYTES = 350 * 1024;
 /** What `files` ships, plus what npm always adds. */
-const SHIPPED = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|(bin|dist|completions|schema)\/.+)$/;
+const SHIPPED = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|(bin|dist|completions|man|schema)\/.+)$/;
 const REQUIRED = [
   'package.json',
   'README.md',
