@@ -98,66 +98,73 @@ __cpk_value_option() {
   return 1
 }
 
-# __cpk_words KEY: sets __cpk_reply to the words to offer. KEY is PATH/ for
+# __cpk_words KEY: sets the array __cpk_list to the words to offer. KEY is PATH/ for
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
 __cpk_words() {
   case "$1" in
-    '/') __cpk_reply='monitors channels reports openapi api plan apply import validate auth profile emulator doctor completion help' ;;
-    '/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color --help -h' ;;
-    'monitors/') __cpk_reply='list ls create get update delete wait watch help' ;;
-    'monitors/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'monitors list/-') __cpk_reply='--limit --param --refresh-spec --refresh --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'monitors create/-') __cpk_reply='--name --type --target --interval --set --set-string --data --from --concurrency --quiet -q --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'monitors get/-') __cpk_reply='--concurrency --manifest --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'monitors update/-') __cpk_reply='--name --type --target --interval --set --set-string --data --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'monitors delete/-') __cpk_reply='--yes -y --concurrency --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'monitors wait/-') __cpk_reply='--for --every --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'monitors watch/-') __cpk_reply='--all --every --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'monitors help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'channels/') __cpk_reply='list ls update help' ;;
-    'channels/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'channels list/-') __cpk_reply='--limit --param --refresh-spec --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'channels update/-') __cpk_reply='--set --set-string --data --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'channels help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'reports/') __cpk_reply='list ls get help' ;;
-    'reports/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'reports list/-') __cpk_reply='--limit --param --refresh-spec --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'reports get/-') __cpk_reply='--watch -w --every --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'reports help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'openapi/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'api/-') __cpk_reply='--set --set-string --data --include -i --dry-run --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'plan/-') __cpk_reply='--file -f --state --prune --create-uncertain --out --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'apply/-') __cpk_reply='--file -f --state --prune --create-uncertain --yes -y --lock-timeout --concurrency --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'import/-') __cpk_reply='--file -f --state --lock-timeout --all --replace --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'validate/-') __cpk_reply='--file -f --refresh-spec --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'auth/') __cpk_reply='login status logout token help' ;;
-    'auth/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'auth login/-') __cpk_reply='--with-token --no-verify --insecure-storage --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'auth status/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'auth logout/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'auth token/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'auth help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'profile/') __cpk_reply='list use remove help' ;;
-    'profile/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'profile list/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'profile use/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'profile remove/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'profile help/-') __cpk_reply='--version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'emulator/-') __cpk_reply='--host --port --token --latency --fail-rate --admin-secret --persist --quiet -q --help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'doctor/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'completion/') __cpk_reply='bash zsh fish powershell' ;;
-    'completion/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    'help/-') __cpk_reply='--help -h --version --base-url --profile --output -o --json --columns --query --timeout --max-time --retries --debug --no-color' ;;
-    *) __cpk_reply= ;;
+    '/') __cpk_list=('monitors' 'channels' 'reports' 'openapi' 'api' 'plan' 'apply' 'import' 'validate' 'auth' 'profile' 'emulator' 'doctor' 'completion' 'help') ;;
+    '/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color' '--help' '-h') ;;
+    'monitors/') __cpk_list=('list' 'ls' 'create' 'get' 'update' 'delete' 'wait' 'watch' 'help') ;;
+    'monitors/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors list/-') __cpk_list=('--limit' '--param' '--refresh-spec' '--refresh' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors create/-') __cpk_list=('--name' '--type' '--target' '--interval' '--set' '--set-string' '--data' '--from' '--concurrency' '--quiet' '-q' '--dry-run' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors get/-') __cpk_list=('--concurrency' '--manifest' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors update/-') __cpk_list=('--name' '--type' '--target' '--interval' '--set' '--set-string' '--data' '--dry-run' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors delete/-') __cpk_list=('--yes' '-y' '--concurrency' '--dry-run' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors wait/-') __cpk_list=('--for' '--every' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors watch/-') __cpk_list=('--all' '--every' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors help/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'channels/') __cpk_list=('list' 'ls' 'update' 'help') ;;
+    'channels/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'channels list/-') __cpk_list=('--limit' '--param' '--refresh-spec' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'channels update/-') __cpk_list=('--set' '--set-string' '--data' '--dry-run' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'channels help/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'reports/') __cpk_list=('list' 'ls' 'get' 'help') ;;
+    'reports/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'reports list/-') __cpk_list=('--limit' '--param' '--refresh-spec' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'reports get/-') __cpk_list=('--watch' '-w' '--every' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'reports help/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'openapi/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'api/-') __cpk_list=('--set' '--set-string' '--data' '--include' '-i' '--dry-run' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'plan/-') __cpk_list=('--file' '-f' '--state' '--prune' '--create-uncertain' '--out' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'apply/-') __cpk_list=('--file' '-f' '--state' '--prune' '--create-uncertain' '--yes' '-y' '--lock-timeout' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'import/-') __cpk_list=('--file' '-f' '--state' '--lock-timeout' '--all' '--replace' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'validate/-') __cpk_list=('--file' '-f' '--refresh-spec' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'auth/') __cpk_list=('login' 'status' 'logout' 'token' 'help') ;;
+    'auth/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'auth login/-') __cpk_list=('--with-token' '--no-verify' '--insecure-storage' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'auth status/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'auth logout/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'auth token/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'auth help/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'profile/') __cpk_list=('list' 'use' 'remove' 'help') ;;
+    'profile/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'profile list/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'profile use/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'profile remove/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'profile help/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'emulator/-') __cpk_list=('--host' '--port' '--token' '--latency' '--fail-rate' '--admin-secret' '--persist' '--quiet' '-q' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'doctor/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'completion/') __cpk_list=('bash' 'zsh' 'fish' 'powershell') ;;
+    'completion/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'help/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    *) __cpk_list=() ;;
   esac
 }
 
 # __cpk_dynamic KIND: adds the words `cpk __complete KIND` prints (ids from
 # the local inventory, profile names, declared types): never the network.
+# Ids and types are text a server wrote: each line is one word, kept as data,
+# and a word that is not a plain one (letters, digits and _ first, then those
+# and . + @ / -) is left out, as cpk __complete leaves it out.
 __cpk_dynamic() {
   local line
   while IFS= read -r line; do
-    __cpk_reply="$__cpk_reply ${line%%$'\t'*}"
+    line=${line%%$'\t'*}
+    case $line in
+      '' | [!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_]* | *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+@/-]*) ;;
+      *) __cpk_list+=("$line") ;;
+    esac
   done < <("${COMP_WORDS[0]}" __complete "$1" "$cur" 2>/dev/null)
 }
 
@@ -177,6 +184,7 @@ __cpk_more() {
 
 _cpk() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmdpath= word i skip=0 __cpk_reply
+  local -a __cpk_list=()
   # Find the command path: the words that name subcommands, skipping options
   # and the values of the options that take one.
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -210,9 +218,11 @@ _cpk() {
     __cpk_words "$cmdpath/"
     __cpk_more "$cmdpath/"
   fi
-  # The words are option and command names: no spaces or glob characters to split on.
-  # shellcheck disable=SC2207
-  [[ -n $__cpk_reply ]] && COMPREPLY=($(compgen -W "$__cpk_reply" -- "$cur"))
+  # The words that start with what is typed, compared as text ("$cur" quoted is
+  # no pattern). Never compgen -W: it expands each word, running $(...) in it.
+  for word in ${__cpk_list[@]+"${__cpk_list[@]}"}; do
+    [[ $word == "$cur"* ]] && COMPREPLY+=("$word")
+  done
   return 0
 }
 

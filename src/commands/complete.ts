@@ -10,6 +10,8 @@
 // monitors known for the base URL under any token are offered.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { isPlainCandidate } from '../completion/candidate.js';
+import { oneLine } from '../completion/table.js';
 import { action, type Runtime } from './action.js';
 
 export const COMPLETION_KINDS = ['monitor-ids', 'report-ids', 'profiles', 'types'] as const;
@@ -29,10 +31,11 @@ export function register(program: Command, runtime: Runtime): void {
         } catch {
           // Completion offers what it can: a broken config or cache offers nothing.
         }
+        // Ids and enum values are server text: only plain words are offered (src/completion/candidate.ts).
+        // A description is shown, never inserted: it only has to stay on its line and off the terminal's controls.
         const lines = candidates
-          // eslint-disable-next-line no-control-regex -- a candidate with a control character or space is never offered
-          .filter(([value]) => value.startsWith(prefix ?? '') && !/[\s\u0000-\u001f\u007f]/.test(value))
-          .map(([value, description]) => (description ? `${value}\t${description.replace(/[\t\r\n]/g, ' ')}` : value));
+          .filter(([value]) => value.startsWith(prefix ?? '') && isPlainCandidate(value))
+          .map(([value, description]) => (description ? `${value}\t${oneLine(description)}` : value));
         if (lines.length > 0) ctx.out.printText(`${lines.join('\n')}\n`);
       }),
     );

@@ -1,5 +1,8 @@
-// The bash completion script. Plain bash 3.2+ builtins only (macOS still ships 3.2) (complete, compgen):
-// it needs no bash-completion package.
+// The bash completion script. Plain bash 3.2+ builtins only (macOS still ships 3.2) (complete, case, [[ ]]):
+// it needs no bash-completion package. Candidates are held in arrays and compared
+// as text; none goes through compgen -W, eval or an unquoted expansion, which
+// would run the $(...) or backquotes in an id a server sent.
+import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
 import {
   DYNAMIC_ARGUMENTS,
   DYNAMIC_OPTIONS,
@@ -66,14 +69,19 @@ export const WALK_WORD = `    case $word in
         ;;
     esac`;
 
+/** Words as the elements of a bash array, each quoted. */
+function words(list: string[]): string {
+  return list.map(shQuote).join(' ');
+}
+
 export function bashScript(table: PathEntry[]): string {
   const wordArms: Array<[string[], string]> = [];
   for (const p of table) {
     const commands = [...p.subcommands.map((s) => s.word), ...p.argumentChoices];
-    if (commands.length) wordArms.push([[shQuote(`${p.key}/`)], `__cpk_reply=${shQuote(commands.join(' '))}`]);
-    if (p.options.length) wordArms.push([[shQuote(`${p.key}/-`)], `__cpk_reply=${shQuote(optionWords(p).join(' '))}`]);
+    if (commands.length) wordArms.push([[shQuote(`${p.key}/`)], `__cpk_list=(${words(commands)})`]);
+    if (p.options.length) wordArms.push([[shQuote(`${p.key}/-`)], `__cpk_list=(${words(optionWords(p))})`]);
     for (const c of optionChoices(p))
-      wordArms.push([[shQuote(`${p.key}/${c.option}=`)], `__cpk_reply=${shQuote(c.choices.join(' '))}`]);
+      wordArms.push([[shQuote(`${p.key}/${c.option}=`)], `__cpk_list=(${words(c.choices)})`]);
   }
   const dynamicArms: Array<[string[], string]> = [
     ...Object.entries(DYNAMIC_ARGUMENTS).map(([path, kind]): [string[], string] => [
@@ -93,21 +101,28 @@ export function bashScript(table: PathEntry[]): string {
 
 ${pathFunctions(table)}
 
-# __cpk_words KEY: sets __cpk_reply to the words to offer. KEY is PATH/ for
+# __cpk_words KEY: sets the array __cpk_list to the words to offer. KEY is PATH/ for
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
 __cpk_words() {
   case "$1" in
 ${caseArms(wordArms)}
-    *) __cpk_reply= ;;
+    *) __cpk_list=() ;;
   esac
 }
 
 # __cpk_dynamic KIND: adds the words \`cpk __complete KIND\` prints (ids from
 # the local inventory, profile names, declared types): never the network.
+# Ids and types are text a server wrote: each line is one word, kept as data,
+# and a word that is not a plain one (letters, digits and _ first, then those
+# and . + @ / -) is left out, as cpk __complete leaves it out.
 __cpk_dynamic() {
   local line
   while IFS= read -r line; do
-    __cpk_reply="$__cpk_reply \${line%%$'\\t'*}"
+    line=\${line%%$'\\t'*}
+    case $line in
+      '' | [!${FIRST_CHARACTERS}]* | *[!${WORD_CHARACTERS}]*) ;;
+      *) __cpk_list+=("$line") ;;
+    esac
   done < <("\${COMP_WORDS[0]}" __complete "$1" "$cur" 2>/dev/null)
 }
 
@@ -120,6 +135,7 @@ ${caseArms(dynamicArms)}
 
 _cpk() {
   local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} cmdpath= word i skip=0 __cpk_reply
+  local -a __cpk_list=()
   # Find the command path: the words that name subcommands, skipping options
   # and the values of the options that take one.
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -146,9 +162,11 @@ ${WALK_WORD}
     __cpk_words "$cmdpath/"
     __cpk_more "$cmdpath/"
   fi
-  # The words are option and command names: no spaces or glob characters to split on.
-  # shellcheck disable=SC2207
-  [[ -n $__cpk_reply ]] && COMPREPLY=($(compgen -W "$__cpk_reply" -- "$cur"))
+  # The words that start with what is typed, compared as text ("$cur" quoted is
+  # no pattern). Never compgen -W: it expands each word, running $(...) in it.
+  for word in \${__cpk_list[@]+"\${__cpk_list[@]}"}; do
+    [[ $word == "$cur"* ]] && COMPREPLY+=("$word")
+  done
   return 0
 }
 

@@ -23,12 +23,12 @@ export interface PathEntry {
   argumentChoices: string[];
 }
 
-/** One line, no control characters: descriptions end up inside shell strings. */
+/** One line, no control characters (C0 or C1): descriptions end up inside shell strings and on terminals. */
 export function oneLine(text: string): string {
   return (
     text
       // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+      .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
       .replace(/\s+/g, ' ')
       .trim()
   );

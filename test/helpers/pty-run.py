@@ -5,7 +5,8 @@
 #
 # What the command writes to the terminal is copied, as bytes, to stdout.
 # Lines on stdin act on the terminal: "INT" types Ctrl-C (the terminal sends
-# SIGINT), "RESIZE COLS ROWS" resizes it (SIGWINCH), "TERM" sends SIGTERM.
+# SIGINT), "RESIZE COLS ROWS" resizes it (SIGWINCH), "TERM" sends SIGTERM,
+# "KEYS HEX" types the bytes HEX encodes (text, Tab, Enter: an interactive shell).
 # At the end, one line on stderr: "exit N" or "signal N".
 import fcntl
 import os
@@ -51,6 +52,8 @@ def main():
                     os.write(master, b"\x03")
                 elif word[0] == "TERM":
                     os.kill(pid, signal.SIGTERM)
+                elif word[0] == "KEYS":
+                    os.write(master, bytes.fromhex(word[1]))
                 elif word[0] == "RESIZE":
                     size = struct.pack("HHHH", int(word[2]), int(word[1]), 0, 0)
                     fcntl.ioctl(master, termios.TIOCSWINSZ, size)

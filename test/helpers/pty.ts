@@ -13,6 +13,8 @@ export interface PtyRun {
   waitFor(pattern: RegExp, from?: number, timeoutMs?: number): Promise<void>;
   /** Types Ctrl-C. */
   interrupt(): void;
+  /** Types `text` on the terminal, as keys (\t is Tab, \r is Enter). */
+  type(text: string): void;
   /** Sends a signal to the command (TERM). */
   signal(name: 'TERM'): void;
   resize(columns: number, rows: number): void;
@@ -20,15 +22,24 @@ export interface PtyRun {
   done: Promise<{ code: number | null; signal: number | null; output: string }>;
 }
 
-export function runInPty(
-  args: string[],
-  options: { env?: Record<string, string | undefined>; columns?: number; rows?: number; timeoutMs?: number } = {},
-): PtyRun {
-  const child = spawn(
-    'python3',
-    [DRIVER, String(options.columns ?? 100), String(options.rows ?? 30), process.execPath, BIN, ...args],
-    { env: baseEnv({ TERM: 'xterm-256color', ...options.env }), stdio: ['pipe', 'pipe', 'pipe'] },
-  );
+export interface PtyOptions {
+  env?: Record<string, string | undefined>;
+  columns?: number;
+  rows?: number;
+  timeoutMs?: number;
+}
+
+/** The built CLI with `args`, in a pseudo-terminal. */
+export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
+  return runCommandInPty([process.execPath, BIN, ...args], options);
+}
+
+/** Any command (an interactive shell, for completion) in a pseudo-terminal. */
+export function runCommandInPty(argv: string[], options: PtyOptions = {}): PtyRun {
+  const child = spawn('python3', [DRIVER, String(options.columns ?? 100), String(options.rows ?? 30), ...argv], {
+    env: baseEnv({ TERM: 'xterm-256color', ...options.env }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   let status = '';
   const watchers = new Set<() => void>();
@@ -67,6 +78,7 @@ export function runInPty(
       });
     },
     interrupt: () => child.stdin.write('INT\n'),
+    type: (text) => child.stdin.write(`KEYS ${Buffer.from(text, 'utf8').toString('hex')}\n`),
     signal: (name) => child.stdin.write(`${name}\n`),
     resize: (columns, rows) => child.stdin.write(`RESIZE ${columns} ${rows}\n`),
     done,
