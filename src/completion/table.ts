@@ -1,5 +1,6 @@
 // What a completion script needs to know at each command path, flattened
 // from the command tree. The four shell generators render the same table.
+import { isPlainCandidate } from './candidate.js';
 import { acceptedOptions, allCommands, pathKey, type CommandSpec } from './tree.js';
 
 export interface OptionEntry {
@@ -34,11 +35,20 @@ export function oneLine(text: string): string {
   );
 }
 
+/**
+ * Every word a script offers (subcommand names and fixed values) is a plain
+ * word (src/completion/candidate.ts), as the dynamic ones are: a script then
+ * never has to quote one, including fish, which expands its \`complete -a\`
+ * list as it completes. A word that is not plain is left out of the scripts
+ * (it can still be typed).
+ */
 export function completionTable(root: CommandSpec): PathEntry[] {
   return allCommands(root).map((cmd) => ({
     key: pathKey(cmd),
     subcommands: cmd.subcommands.flatMap((sub) =>
-      [sub.name, ...sub.aliases].map((word) => ({ word, name: sub.name, description: oneLine(sub.description) })),
+      [sub.name, ...sub.aliases]
+        .filter(isPlainCandidate)
+        .map((word) => ({ word, name: sub.name, description: oneLine(sub.description) })),
     ),
     options: acceptedOptions(cmd).map((o) => ({
       long: o.long,
@@ -46,9 +56,9 @@ export function completionTable(root: CommandSpec): PathEntry[] {
       names: [o.long, o.short].filter((n): n is string => n !== undefined),
       description: oneLine(o.description),
       takesValue: o.takesValue,
-      choices: o.choices,
+      choices: o.choices.filter(isPlainCandidate),
     })),
-    argumentChoices: [...new Set(cmd.arguments.flatMap((a) => a.choices))],
+    argumentChoices: [...new Set(cmd.arguments.flatMap((a) => a.choices))].filter(isPlainCandidate),
   }));
 }
 

@@ -3,12 +3,14 @@
 // tree holds, checked in real shells.
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Argument, Option, type Command } from 'commander';
 import { generatedFiles, referenceProgram } from '../../src/gen/files.js';
 import { completionScript } from '../../src/completion/index.js';
-import { COMPLETION_FILES } from '../../src/completion/shells.js';
+import { COMPLETION_FILES, SHELLS } from '../../src/completion/shells.js';
+import { isPlainCandidate } from '../../src/completion/candidate.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -123,6 +125,72 @@ describe('bash completion (completions/cpk.bash in a real bash)', () => {
     expect(flags).toEqual(['--brand-new']);
     expect(top).toEqual(['zebra']);
     expect(nested).toEqual(expect.arrayContaining(['stripe']));
+  });
+});
+
+/** The words each `complete ... -a '...'` line of a fish script gives fish, which expands them as it completes. */
+function fishArguments(script: string): string[][] {
+  return [...script.matchAll(/ -a '((?:[^'\\]|\\.)*)'/g)].map((m) => m[1]!.replace(/\\([\\'])/g, '$1').split(' '));
+}
+
+describe('every word a script offers is a plain word, in all four shells', () => {
+  const marks = mkdtempSync(join(tmpdir(), 'cpk-marks-'));
+  const hostile = [
+    `$(touch ${marks}/dollar)`,
+    `\`touch ${marks}/backquote\``,
+    `a;touch\${IFS}${marks}/semicolon`,
+    `a|touch\${IFS}${marks}/pipe`,
+    `a'$(touch\${IFS}${marks}/quote)'`,
+    `a"$(touch\${IFS}${marks}/double)"`,
+    `a\n$(touch\${IFS}${marks}/newline)`,
+    `(touch ${marks}/fish)`,
+    `{a,b}`,
+    `a*`,
+    `-x`,
+    `\u2019$(touch${marks}/typographic)`,
+  ];
+  // A tree whose fixed values and command words were written carelessly (or by a generator fed server text).
+  const program = referenceProgram();
+  const zebra = program.command('zebra').description('added by a test');
+  zebra.addArgument(new Argument('<kind>').choices(['plain', ...hostile]));
+  zebra.addOption(new Option('--mode <m>', 'a mode').choices(['fast', ...hostile]));
+  zebra.command('stripe').alias(hostile[0]!).alias(hostile[1]!);
+
+  it('leaves out the others: bash offers and runs none of them', () => {
+    const [words, values, subcommands] = bashComplete(completionScript('bash', program), [
+      ['cpk', 'zebra', ''],
+      ['cpk', 'zebra', '--mode', ''],
+      ['cpk', 'zebra', 's'],
+    ]);
+    expect(words).toEqual(['help', 'plain', 'stripe']);
+    expect(values).toEqual(['fast']);
+    expect(subcommands).toEqual(['stripe']);
+    expect(readdirSync(marks)).toEqual([]);
+  });
+
+  it('fish, zsh and PowerShell scripts hold none of them; fish expands only plain words', () => {
+    for (const shell of SHELLS) {
+      const script = completionScript(shell, program);
+      expect(script, shell).toContain('plain');
+      expect(script, shell).toContain('fast');
+      expect(script, shell).not.toContain('touch');
+      expect(script, shell).not.toContain('{a,b}');
+      // No script evaluates a word; only bash asks cpk for more (the other scripts hold all their words, as data).
+      const code = script
+        .split('\n')
+        .filter((line) => !/^\s*#/.test(line))
+        .join('\n');
+      expect(code, shell).not.toMatch(
+        shell === 'bash' ? /\beval\b|\bcompgen\b/ : /\beval\b|Invoke-Expression|iex\b|__complete/,
+      );
+    }
+    const fish = fishArguments(completionScript('fish', program)).flat();
+    expect(fish).toEqual(expect.arrayContaining(['plain', 'fast', 'stripe']));
+    expect(fish.filter((w) => !isPlainCandidate(w))).toEqual([]);
+    // The shipped script too.
+    const shipped = fishArguments(readFileSync(resolve(ROOT, COMPLETION_FILES.fish), 'utf8')).flat();
+    expect(shipped).toEqual(expect.arrayContaining(['monitors', 'bash', 'powershell']));
+    expect(shipped.filter((w) => !isPlainCandidate(w))).toEqual([]);
   });
 });
 
