@@ -3,7 +3,8 @@
 // tree holds, checked in real shells.
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Argument, Option, type Command } from 'commander';
@@ -191,6 +192,36 @@ describe('every word a script offers is a plain word, in all four shells', () =>
     const shipped = fishArguments(readFileSync(resolve(ROOT, COMPLETION_FILES.fish), 'utf8')).flat();
     expect(shipped).toEqual(expect.arrayContaining(['monitors', 'bash', 'powershell']));
     expect(shipped.filter((w) => !isPlainCandidate(w))).toEqual([]);
+  });
+});
+
+describe('the two filters of dynamic candidates agree', () => {
+  // Lines as a server could make cpk print them (no NUL or newline: a line cannot hold one).
+  const unit = fc.constantFrom(
+    ...'aZm09_.+@/-$`;|&<>(){}[]*?~\'"\\ #%!^=,:\t\r\u00e9\u2019\u201c\u001b\u0085\u00a0'.split(''),
+  );
+  const lines = fc.sample(fc.string({ unit, minLength: 1, maxLength: 12 }), { numRuns: 3000, seed: 20261125 });
+
+  it('the bash script keeps exactly the words cpk __complete would print (a property over 3000 lines)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-lines-'));
+    writeFileSync(join(dir, 'lines'), `${lines.join('\n')}\n`);
+    writeFileSync(join(dir, 'cpk'), `#!/bin/sh\ncat '${join(dir, 'lines')}'\n`);
+    chmodSync(join(dir, 'cpk'), 0o755);
+    const driver = `${readFileSync(resolve(ROOT, COMPLETION_FILES.bash), 'utf8')}
+COMP_WORDS=('${join(dir, 'cpk')}' monitors get ''); cur=''; __cpk_list=()
+__cpk_dynamic monitor-ids
+printf '%s\\0' "\${__cpk_list[@]}"`;
+    const kept = execFileSync('bash', ['--norc', '--noprofile', '-c', driver], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, LANG: 'C.UTF-8' },
+    })
+      .split('\0')
+      .slice(0, -1);
+    const values = lines.map((line) => line.split('\t')[0]!);
+    expect(kept).toEqual(values.filter(isPlainCandidate));
+    // The sample holds both kinds, so the comparison means something.
+    expect(kept.length).toBeGreaterThan(30);
+    expect(values.length - kept.length).toBeGreaterThan(1000);
   });
 });
 
