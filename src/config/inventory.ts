@@ -16,10 +16,10 @@
 // - Never required: a command records what it saw in memory and writes once
 //   when it ends (InventoryRecorder.flush); a file that cannot be read or
 //   written is reported once under --debug, and the command goes on.
+import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from './paths.js';
-import { sha256Hex } from './sha256.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -49,6 +49,8 @@ interface FileShape {
   token: string;
   monitors: Record<string, StoredEntry>;
 }
+
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** A token's fingerprint: never the token, enough to keep two accounts apart. */
 export function tokenFingerprint(token: string | undefined): string {

@@ -38,6 +38,19 @@ describe('inventory', () => {
     expect(text).toContain(tokenFingerprint(token));
   });
 
+  // An upgrade must find the inventory an older cpk wrote: its file name is a
+  // fixed function of the base URL and the token's fingerprint.
+  it('names its file as every earlier version did', () => {
+    const e = { CPK_DATA_DIR: '/data' };
+    expect(tokenFingerprint('cpk_live_abc123')).toBe('5fa18b7b3968cd48');
+    expect(inventoryPath('https://api.example.com/v1', 'cpk_live_abc123', e)).toBe(
+      join('/data', 'inventory', '1b610c3c78f2b55b.json'),
+    );
+    expect(inventoryPath('http://127.0.0.1:8080/v1', undefined, e)).toBe(
+      join('/data', 'inventory', '541926aee9bf73e8.json'),
+    );
+  });
+
   it('keeps a known name when an update answers only id and status; skips writes that change nothing', async () => {
     const e = env();
     const first = new InventoryRecorder(base, token, e, undefined, () => 1000);
