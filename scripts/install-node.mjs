@@ -1,0 +1,57 @@
+// Installs a Node.js from the npm registry's `node` package (which carries a
+// Node binary) into node_modules/.cache/cpk-node/<spec>/, once (npm ci starts
+// it afresh), without touching the system's. Used by scripts/test-node.mjs
+// (the suite on another Node) and scripts/bench.mjs (start-up on the current LTS).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * `spec`: a major version ("26"), an exact one ("20.18.1") or "min" (the
+ * minimum of package.json's engines.node). Returns the binary and its version.
+ */
+export function installNode(spec) {
+  if (spec === 'min') {
+    const range = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node;
+    const match = /^>=\s*(\d+\.\d+\.\d+)$/.exec(range);
+    if (!match) throw new Error(`engines.node "${range}" is not of the form ">=x.y.z"`);
+    spec = match[1];
+  }
+  if (!/^\d+(\.\d+\.\d+)?$/.test(spec)) throw new Error(`"${spec}" is not a major version, x.y.z or "min"`);
+
+  const dir = join(root, 'node_modules', '.cache', 'cpk-node', spec);
+  const node = join(dir, 'node_modules', 'node', 'bin', 'node');
+  const fits = (version) => (spec.includes('.') ? version === `v${spec}` : version.startsWith(`v${spec}.`));
+  const installed = () => {
+    try {
+      return execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+    } catch {
+      return undefined;
+    }
+  };
+
+  let version = installed();
+  if (!version || !fits(version)) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    // The package's preinstall script puts the platform's binary (another
+    // registry package) in place: allowed by name, for npm versions that gate
+    // install scripts (allowScripts, npm >= 11.16).
+    writeFileSync(
+      join(dir, 'package.json'),
+      `${JSON.stringify({ private: true, allowScripts: { node: true } }, null, 2)}\n`,
+    );
+    process.stderr.write(`installing node@${spec} into ${dir}\n`);
+    execFileSync('npm', ['install', `node@${spec}`, '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error'], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      cwd: dir,
+    });
+    version = installed();
+    if (!version || !existsSync(node)) throw new Error(`node@${spec} did not install a working binary at ${node}`);
+    if (!fits(version)) throw new Error(`node@${spec} installed ${version}`);
+  }
+  return { node, version };
+}
