@@ -1,27 +1,36 @@
 #!/usr/bin/env node
-// The shim: everything lives in dist/cli.cjs (built from src/main.ts), loaded
-// by ./load.cjs with a compile cache made on this machine. `--version` alone
-// is answered here, without loading the CLI at all, and written with write(2)
-// so that not even Node's stdout stream is made (docs/performance.md). If that
-// write fails (a closed pipe, a full disk, a full non-blocking pipe), nothing
-// was written and the CLI answers instead: it owns the exit codes of a failed
-// output (141, 74) and their one-line messages (issue 12 item 10).
+// The shim: the CLI is dist/cli.cjs (built from src/main.ts). On Node >= 22.1
+// it is compiled through Node's own compile cache, kept in cpk's cache
+// directory; CPK_NO_COMPILE_CACHE (or Node's NODE_DISABLE_COMPILE_CACHE)
+// turns that off. `--version` alone is answered from package.json without
+// loading the CLI; if that write fails, the CLI judges the failure as for any
+// output (a closed pipe: 141; a full disk: one line and 74).
 'use strict';
 const argv = process.argv.slice(2);
-if (!(argv.length === 1 && argv[0] === '--version' && printVersion())) {
-  const loaded = require('./load.cjs').load();
-  loaded.cli.main(argv).then(async (code) => {
-    process.exitCode = code;
-    // After a cache miss: write this machine's cache for the next start (never fails).
-    await loaded.save();
-  });
+
+function cli() {
+  const { enableCompileCache } = require('node:module');
+  const off = (value) => value !== undefined && value !== '' && value !== '0';
+  if (enableCompileCache && !off(process.env.CPK_NO_COMPILE_CACHE)) {
+    try {
+      const { cacheDir } = require('../dist/paths.cjs');
+      enableCompileCache(require('node:path').join(cacheDir(process.env), 'compile'));
+    } catch {
+      // An unusable cache directory: a slower start, never a failure.
+    }
+  }
+  return require('../dist/cli.cjs');
 }
 
-function printVersion() {
-  try {
-    require('node:fs').writeSync(1, `${require('../package.json').version}\n`);
-    return true;
-  } catch {
-    return false;
-  }
+if (argv.length === 1 && argv[0] === '--version') {
+  process.stdout.once('error', (error) => {
+    process.exitCode = cli().outputVerdict(0, error, false, process.stderr);
+  });
+  process.stdout.write(`${require('../package.json').version}\n`);
+} else {
+  cli()
+    .main(argv)
+    .then((code) => {
+      process.exitCode = code;
+    });
 }

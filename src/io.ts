@@ -1,6 +1,5 @@
 // The IO a command receives. Commands never touch `process` or `console`:
 // tests pass fakes, and "is this a terminal" is a field, not a global.
-import { fstatSync, writeSync } from 'node:fs';
 import { UsageError } from './errors.js';
 
 export interface Writer {
@@ -9,12 +8,6 @@ export interface Writer {
 
 export interface IO {
   stdout: Writer;
-  /**
-   * For a short text written before any command runs (help and usage), when
-   * the platform allows: written at once, without making the stdout stream.
-   * Absent in tests' fakes and on Windows: use `stdout`.
-   */
-  stdoutNow?: Writer | undefined;
   stderr: Writer;
   stdin: NodeJS.ReadableStream;
   stdinIsTTY: boolean;
@@ -55,9 +48,8 @@ export function processIO(): IO {
   // exit code (README, "Exit codes": 141 for a read cut short by a closed
   // pipe, the command's own result for a write, 74 for a failed write).
   const stdoutFailure = new StdoutFailure();
-  // The streams are made on first use: creating one loads Node's stream
-  // modules, and for a pipe its net.Socket (~3 ms), which `cpk --help` or a
-  // quiet success never needs.
+  // The streams are made on first use (process.stdout is a getter): a quiet
+  // success never pays for one.
   let stdoutReady = false;
   const stdoutStream = (): NodeJS.WriteStream => {
     if (!stdoutReady) {
@@ -66,36 +58,21 @@ export function processIO(): IO {
     }
     return process.stdout;
   };
-  const writeStream = (chunk: string | Uint8Array) => {
-    if (stdoutFailure.error) return false;
-    try {
-      return stdoutStream().write(chunk);
-    } catch (error) {
-      stdoutFailure.fail(error as NodeJS.ErrnoException);
-      return false;
-    }
-  };
-  const stdout: Writer = { write: writeStream };
-  // Whether stdout is certainly no terminal (a pipe, a file or a socket), known
-  // from one fstat, without making the stream; a character device (a terminal,
-  // or /dev/null) asks the stream.
-  let notTerminal: boolean | undefined;
-  const certainlyNotTerminal = (): boolean => {
-    if (notTerminal === undefined) {
+  const stdout: Writer = {
+    write(chunk: string) {
+      if (stdoutFailure.error) return false;
       try {
-        const st = fstatSync(1);
-        notTerminal = st.isFIFO() || st.isFile() || st.isSocket();
-      } catch {
-        notTerminal = false;
+        return stdoutStream().write(chunk);
+      } catch (error) {
+        stdoutFailure.fail(error as NodeJS.ErrnoException);
+        return false;
       }
-    }
-    return notTerminal;
+    },
   };
-  const stdoutIsTTY = (): boolean => !certainlyNotTerminal() && stdoutStream().isTTY === true;
+  const stdoutIsTTY = (): boolean => stdoutStream().isTTY === true;
   let stderrReady = false;
   return {
     stdout,
-    stdoutNow: process.platform === 'win32' ? undefined : directWriter(1, writeStream, stdoutFailure),
     // The real stream: the spinner and prompts need one.
     get stderr() {
       if (!stderrReady) {
@@ -130,40 +107,6 @@ export function processIO(): IO {
     },
     env: process.env,
     stdoutFailure,
-  };
-}
-
-/**
- * A writer of a short text to file descriptor `fd` (1: stdout) with write(2)
- * itself, without making process.stdout (help, usage). A pipe the other end set non-blocking
- * and that is full (EAGAIN) gets the rest, and every later text, through the
- * stream; a failed write (EPIPE, ENOSPC) is recorded in `failure`, as the
- * stream's would be.
- */
-export function directWriter(
-  fd: number,
-  stream: (chunk: string | Uint8Array) => unknown,
-  failure: StdoutFailure,
-): Writer {
-  let fallback = false;
-  return {
-    write(chunk: string) {
-      if (failure.error) return false;
-      if (fallback) return stream(chunk);
-      const bytes = Buffer.from(chunk, 'utf8');
-      let done = 0;
-      try {
-        while (done < bytes.length) done += writeSync(fd, bytes, done);
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') {
-          failure.fail(error as NodeJS.ErrnoException);
-          return false;
-        }
-        fallback = true;
-        return stream(bytes.subarray(done));
-      }
-    },
   };
 }
 

@@ -2,7 +2,7 @@
 // turns errors into exit codes (table in the README, "Exit codes").
 import { CommanderError } from 'commander';
 import { ExitCode, InterruptedError, UsageError } from './errors.js';
-import { processIO, type IO } from './io.js';
+import { processIO, type IO, type Writer } from './io.js';
 import { buildProgram } from './program.js';
 import type { Runtime } from './commands/action.js';
 import { writeError } from './output/errors.js';
@@ -44,20 +44,7 @@ export async function main(
   const code = await run();
   // A failed write is reported on a later tick: let it arrive before judging.
   if (io.stdoutFailure) await new Promise((resolve) => setImmediate(resolve));
-  return outputVerdict(code);
-
-  /** The exit code once stdout's fate is known (README, "Exit codes"). */
-  function outputVerdict(code: number): number {
-    const failure = io.stdoutFailure?.error;
-    if (!failure) return code;
-    if (failure.code === 'EPIPE') {
-      if (code !== ExitCode.OK && code !== ExitCode.INTERRUPTED) return code;
-      return runtime.writes ? code : ExitCode.BROKEN_PIPE;
-    }
-    if (code !== ExitCode.OK && code !== ExitCode.INTERRUPTED) return code;
-    io.stderr.write(`cpk: cannot write the output: ${failure.code ?? failure.message}${describeCode(failure.code)}\n`);
-    return ExitCode.OUTPUT_FAILED;
-  }
+  return outputVerdict(code, io.stdoutFailure?.error, Boolean(runtime.writes), io.stderr);
 
   async function run(): Promise<number> {
     const wantsJson =
@@ -102,6 +89,28 @@ export async function main(
       await runtime.context?.close().catch(() => {});
     }
   }
+}
+
+/**
+ * The exit code of a command that ended with `code` once stdout's fate is
+ * known (README, "Exit codes"): a read cut short by a closed pipe is 141, a
+ * write keeps its own result, and any other failed output is one line on
+ * `stderr` and 74. bin/cpk.js judges a failed `--version` with it too.
+ */
+export function outputVerdict(
+  code: number,
+  failure: NodeJS.ErrnoException | undefined,
+  writes: boolean,
+  stderr: Writer,
+): number {
+  if (!failure) return code;
+  if (failure.code === 'EPIPE') {
+    if (code !== ExitCode.OK && code !== ExitCode.INTERRUPTED) return code;
+    return writes ? code : ExitCode.BROKEN_PIPE;
+  }
+  if (code !== ExitCode.OK && code !== ExitCode.INTERRUPTED) return code;
+  stderr.write(`cpk: cannot write the output: ${failure.code ?? failure.message}${describeCode(failure.code)}\n`);
+  return ExitCode.OUTPUT_FAILED;
 }
 
 function describeCode(code: string | undefined): string {

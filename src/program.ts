@@ -55,12 +55,9 @@ export function buildProgram(runtime: Runtime): Command {
     .exitOverride()
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .configureOutput({
-      // Help is written before any command runs: at once, where the platform
-      // allows, without making the stdout stream (src/io.ts).
-      writeOut: (text) => (runtime.io.stdoutNow ?? runtime.io.stdout).write(text),
+      writeOut: (text) => runtime.io.stdout.write(text),
       writeErr: (text) => runtime.io.stderr.write(text),
-      // Asked of cpk's IO, not of process.stdout (which would make the stream).
-      // No terminal: undefined, which commander reads as 80 (as its own default does).
+      // Asked of cpk's IO, which tests fake. No terminal: undefined, which commander reads as 80 (as its own default does).
       getOutHelpWidth: () => runtime.io.stdoutColumns as number,
       getOutHasColors: () => runtime.io.stdoutIsTTY,
       // Errors are printed by main, in cpk's one-line format.

@@ -1,6 +1,5 @@
-// Help is written to file descriptor 1 at once, without making the stdout
-// stream (src/io.ts, stdoutNow): it must still arrive whole wherever stdout
-// goes, and a closed or failed stdout is judged as for any other output.
+// Help must arrive whole wherever stdout goes, and a closed or failed stdout
+// is judged as for any other output.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,8 +52,8 @@ describe('help output', () => {
     expect(r.stderr).toBe('cpk: cannot write the output: ENOSPC (no space left on the device)\n');
   });
 
-  // `--version` alone is answered by the shim (bin/cpk.js) with write(2); a
-  // failed write is handed to the CLI, which judges it as any other output.
+  // `--version` alone is answered by the shim (bin/cpk.js) without loading the
+  // CLI; a failed write is judged as any other output.
   it('--version: into a closed pipe exits 141 and into a full disk exits 74, one line, no stack', async () => {
     expect(await runWithStdout(['--version'], 'closed')).toEqual({ code: 141, stderr: '' });
     if (existsSync('/dev/full')) {
@@ -66,8 +65,7 @@ describe('help output', () => {
   });
 
   // A pipe whose other end was made non-blocking (as a parent Node process
-  // makes its own stdout) and that is full: write(2) answers EAGAIN, and the
-  // rest goes through the stream, which waits for room.
+  // makes its own stdout) and that is full: the help waits for room.
   it.runIf(process.platform === 'linux' && spawnSync('mkfifo', ['--version']).status === 0)(
     'into a full non-blocking pipe arrives whole once the reader reads',
     async () => {
@@ -84,8 +82,7 @@ describe('help output', () => {
         expect((error as NodeJS.ErrnoException).code).toBe('EAGAIN');
       }
       const chunks: Buffer[] = [];
-      // Read nothing for a while, so that cpk meets the full pipe (the outcome
-      // is the same if it does not; test/unit/direct-writer.test.ts pins that path).
+      // Read nothing for a while, so that cpk meets the full pipe.
       const readFrom = Date.now() + 500;
       const drain = () => {
         if (Date.now() < readFrom) return;

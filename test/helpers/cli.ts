@@ -17,16 +17,15 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
-  /** Options for node itself, before the script (e.g. ['-r', preload]). */
-  nodeArgs?: string[];
   /** Called with the child once it started (to send signals). */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
 }
 
 /**
- * One cache directory for the CLI processes of this test worker: bin/load.cjs
- * writes its compile cache there once instead of once per process (each gets
- * a private HOME). The OpenAPI documents cached there are keyed by base URL.
+ * One cache directory for the CLI processes of this test worker: Node's
+ * compile cache (Node >= 22.1) is written there once instead of once per
+ * process (each gets a private HOME). The OpenAPI documents cached there are
+ * keyed by base URL.
  */
 const SHARED_CACHE = mkdtempSync(join(tmpdir(), 'cpk-test-cache-'));
 
@@ -52,7 +51,7 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+    const child = spawn(process.execPath, [BIN, ...args], {
       env: baseEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -1,14 +1,15 @@
-// The package's own promises, checked on the built work tree (issue #8): the
-// version agrees everywhere, and the built code loads nothing that a user's
-// install lacks. test/release/package.test.ts checks the installed package.
+// The package's own promises, checked on the built work tree: the version
+// agrees everywhere, the built code loads exactly the declared dependencies,
+// and the compile cache lives where cpk keeps its caches.
+// test/release/package.test.ts checks the installed package.
 import { describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { build, type BuildOptions } from 'esbuild';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { promisify } from 'node:util';
 import Module, { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
-import { baseEnv, runCli } from '../helpers/cli.js';
+import { pathToFileURL } from 'node:url';
+import { runCli } from '../helpers/cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -17,11 +18,11 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>;
 };
 
-/** Package specifiers the built files load: require, import, the bundle's import hook, createRequire(...)(...).resolve. */
+/** Package specifiers a built file loads at run time: require, import, createRequire(...)(...) and its .resolve. */
 export function loadedSpecifiers(code: string): Set<string> {
   const found = new Set<string>();
   const pattern =
-    /(?:\brequire|__cpkImport|\bimport|\bload|\.resolve)\(\s*["']([@\w][\w@./:-]*)["']\s*\)|\bfrom\s*["']([@\w][\w@./:-]*)["']/g;
+    /(?:\brequire|\bimport|\bload|\.resolve)\(\s*["']([@\w][\w@./:-]*)["']\s*\)|\bfrom\s*["']([@\w][\w@./:-]*)["']/g;
   for (const match of code.matchAll(pattern)) found.add((match[1] ?? match[2])!);
   return found;
 }
@@ -34,20 +35,49 @@ function packageOf(specifier: string): string {
 const isBuiltin = (specifier: string) =>
   specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!);
 
+/**
+ * The packages the built code loads: those cpk's own sources bundle (read
+ * from esbuild's metafile) and those its output loads at run time. Both
+ * bundles are built again, in memory, with scripts/build.mjs's own options.
+ */
+async function packagesLoaded(): Promise<Set<string>> {
+  const options = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as Record<string, BuildOptions>;
+  const loaded = new Set<string>();
+  for (const name of ['cliOptions', 'libraryOptions']) {
+    const { metafile, outputFiles } = await build({ ...options[name], write: false, metafile: true });
+    for (const [input, { imports }] of Object.entries(metafile.inputs)) {
+      if (!input.startsWith('src/')) continue;
+      for (const { path } of imports) {
+        const bundled = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+        if (bundled) loaded.add(bundled[1]!);
+      }
+    }
+    for (const file of outputFiles)
+      for (const specifier of loadedSpecifiers(file.text)) if (!isBuiltin(specifier)) loaded.add(packageOf(specifier));
+  }
+  return loaded;
+}
+
 describe('the built package', () => {
-  it.each(['dist/cli.cjs', 'dist/index.js'])('%s loads only Node built-ins and runtime dependencies', (file) => {
-    const packages = [...loadedSpecifiers(readFileSync(join(ROOT, file), 'utf8'))]
-      .filter((s) => !isBuiltin(s))
-      .map(packageOf);
-    // The scan itself works: both files load undici for the keep-alive pool.
-    expect(packages).toContain('undici');
-    const missing = [...new Set(packages)].filter((name) => !Object.hasOwn(pkg.dependencies, name));
-    expect(missing, 'needed at run time but not in "dependencies"').toEqual([]);
+  it('declares exactly the packages its built code loads: none missing, none unused', async () => {
+    const loaded = await packagesLoaded();
+    // The scan itself works: a bundled package and a loaded one.
+    expect(loaded).toContain('commander');
+    expect(loaded).toContain('conf');
+    const declared = Object.keys(pkg.dependencies);
+    expect(
+      [...loaded].filter((name) => !declared.includes(name)),
+      'loaded at run time but not in "dependencies"',
+    ).toEqual([]);
+    expect(
+      declared.filter((name) => !loaded.has(name)),
+      'in "dependencies" but never loaded',
+    ).toEqual([]);
   });
 
   it('the scan finds every form the build emits', () => {
-    const sample = `require("a"); __cpkImport("@s/b"); import("c/d.js"); createRequire(u).resolve("e"); load("f"); import x from "g"; require("node:fs"); foo("h")`;
-    expect([...loadedSpecifiers(sample)].sort()).toEqual(['@s/b', 'a', 'c/d.js', 'e', 'f', 'g', 'node:fs']);
+    const sample = `require("a"); import("c/d.js"); createRequire(u).resolve("e"); load("f"); import x from "g"; require("node:fs"); foo("h")`;
+    expect([...loadedSpecifiers(sample)].sort()).toEqual(['a', 'c/d.js', 'e', 'f', 'g', 'node:fs']);
   });
 
   it("package.json's version, the CHANGELOG's latest release and `cpk --version` agree", async () => {
@@ -67,99 +97,39 @@ describe('the built package', () => {
   });
 });
 
-describe('the compile cache (bin/load.cjs): made on this machine, never shipped, never trusted blindly', () => {
-  const run = promisify(execFile);
-  const nodeHasNative = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+describe('the compile cache', () => {
+  const nodeHasCache = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+  const filesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true }) : []);
 
-  /** bin/ and the bundle in a temp dir (the bundle edited by `edit`), run with a private cache dir. */
-  function install(edit: (source: string) => string = (x) => x) {
-    const dir = mkdtempSync(join(tmpdir(), 'cpk-install-'));
-    for (const path of ['bin', 'package.json']) cpSync(join(ROOT, path), join(dir, path), { recursive: true });
-    mkdirSync(join(dir, 'dist'));
-    writeFileSync(join(dir, 'dist/cli.cjs'), edit(readFileSync(join(ROOT, 'dist/cli.cjs'), 'utf8')));
-    return dir;
-  }
-  const help = (dir: string, env: Record<string, string>) =>
-    run(process.execPath, [join(dir, 'bin/cpk.js'), '--help'], { env }).then((r) => r.stdout);
-  /** What load() reports about the cache, in a child with this env. */
-  const status = (dir: string, env: Record<string, string>) =>
-    run(
-      process.execPath,
-      [
-        '-e',
-        `const l = require(${JSON.stringify(join(dir, 'bin/load.cjs'))}).load(); l.save().then(() => console.log(l.cache))`,
-      ],
-      { env },
-    ).then((r) => r.stdout.trim());
-  const cacheFiles = (cacheDir: string) => {
-    try {
-      return readdirSync(join(cacheDir, 'compile')).filter((n) => n.endsWith('.cache'));
-    } catch {
-      return [];
-    }
-  };
-
-  it('ships none: the build makes no cache file and the package lists none', () => {
-    expect(readdirSync(join(ROOT, 'dist')).filter((name) => name.endsWith('.cache'))).toEqual([]);
-  });
-
-  it('the first run writes a cache keyed by the bundle and this Node (Node 20; Node >= 22.1 has its own); the next uses it', async () => {
-    const dir = install();
-    const env = { ...baseEnv(), CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cc-')) };
-    if (nodeHasNative) {
-      expect(await status(dir, env)).toBe('native');
-      expect(await status(dir, { ...env, CPK_NO_COMPILE_CACHE: '1' })).toBe('off');
+  it("is Node's own (Node >= 22.1, none before), in cpk's cache directory; CPK_NO_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE turn it off", async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'cpk-cc-'));
+    const help = await runCli(['--help'], { env: { CPK_CACHE_DIR: cache } });
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    if (!nodeHasCache) {
+      expect(filesIn(cache)).toEqual([]);
       return;
     }
-    expect(await status(dir, env)).toBe('miss');
-    expect(cacheFiles(env.CPK_CACHE_DIR)).toHaveLength(1);
-    expect(await status(dir, env)).toBe('hit');
-    // CPK_NO_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE turn it off.
-    expect(await status(dir, { ...env, CPK_NO_COMPILE_CACHE: '1' })).toBe('off');
-    expect(await status(dir, { ...env, NODE_DISABLE_COMPILE_CACHE: '1' })).toBe('off');
+    expect(filesIn(join(cache, 'compile')).length).toBeGreaterThan(0);
+    for (const off of ['CPK_NO_COMPILE_CACHE', 'NODE_DISABLE_COMPILE_CACHE']) {
+      const none = mkdtempSync(join(tmpdir(), 'cpk-cc-'));
+      const r = await runCli(['--help'], { env: { CPK_CACHE_DIR: none, [off]: '1' } });
+      expect(r).toMatchObject({ code: 0, stdout: help.stdout, stderr: '' });
+      expect(filesIn(none), off).toEqual([]);
+    }
+    // Without CPK_CACHE_DIR: the platform's cache directory (XDG_CACHE_HOME on Linux).
+    if (process.platform === 'linux') {
+      const xdg = mkdtempSync(join(tmpdir(), 'cpk-xdg-'));
+      expect((await runCli(['--help'], { env: { XDG_CACHE_HOME: xdg } })).code).toBe(0);
+      expect(filesIn(join(xdg, 'cpk', 'compile')).length).toBeGreaterThan(0);
+    }
   });
 
-  it('a corrupted cache, a cache of another bundle and an unwritable cache directory each leave cpk working', async () => {
-    const original = await help(install(), { ...baseEnv(), CPK_NO_COMPILE_CACHE: '1' });
-    expect(original).toMatch(/^Usage: cpk /);
-    // Corrupted: every cache file overwritten with garbage after a first run.
-    const dir = install();
-    const env = { ...baseEnv(), CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cc-')) };
-    expect(await help(dir, env)).toBe(original);
-    for (const name of cacheFiles(env.CPK_CACHE_DIR)) {
-      const path = join(env.CPK_CACHE_DIR, 'compile', name);
-      const bytes = readFileSync(path);
-      const header = bytes.indexOf(10) + 1;
-      writeFileSync(path, Buffer.concat([bytes.subarray(0, header), Buffer.alloc(bytes.length - header, 7)]));
-    }
-    expect(await help(dir, env)).toBe(original);
-    if (!nodeHasNative) expect(await status(dir, env)).toBe('hit'); // rewritten after the rejection
-    // Another bundle of the same length (one letter changed): its own key, so it runs its own code.
-    const edited = install((source) => source.replace('List, create, show', 'LIST, create, show'));
-    const editedHelp = await help(edited, env);
-    expect(editedHelp).toContain('LIST, create, show');
-    expect(editedHelp.length).toBe(original.length);
-    // A cache planted under another bundle's name is never handed to V8.
-    if (!nodeHasNative) {
-      const files = cacheFiles(env.CPK_CACHE_DIR);
-      for (const a of files)
-        for (const b of files)
-          if (a !== b) cpSync(join(env.CPK_CACHE_DIR, 'compile', a), join(env.CPK_CACHE_DIR, 'compile', b));
-      expect(await help(edited, env)).toBe(editedHelp);
-      expect(await help(dir, env)).toBe(original);
-    }
-    // The same bundle file edited in place, same length, after its hash was
-    // remembered: its stat signature changed, so it is hashed again.
-    const inPlace = install();
-    expect(await help(inPlace, env)).toBe(original);
-    const bundle = join(inPlace, 'dist/cli.cjs');
-    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('List, create, show', 'LIST, create, show'));
-    expect(await help(inPlace, env)).toBe(editedHelp);
-    // Unwritable: the cache directory is a file.
+  it('an unusable cache directory leaves cpk working', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cpk-cc-')), 'not-a-dir');
     writeFileSync(file, 'x');
-    const blocked = { ...baseEnv(), CPK_CACHE_DIR: file };
-    expect(await help(dir, blocked)).toBe(original);
+    const r = await runCli(['--help'], { env: { CPK_CACHE_DIR: file } });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^Usage: cpk /);
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
 });

@@ -44,9 +44,9 @@ const REQUIRED = [
   'LICENSE',
   'CHANGELOG.md',
   'bin/cpk.js',
-  'bin/load.cjs',
   'bin/package.json',
   'dist/cli.cjs',
+  'dist/paths.cjs',
   'dist/index.js',
   'dist/types/index.d.ts',
   'completions/cpk.bash',
@@ -265,18 +265,6 @@ describe('the installed command, run from outside the work tree', () => {
     expect(help.stderr).toBe('');
     expectOk(completion, 'cpk completion bash');
     expect(completion.stdout).toBe(readFileSync(join(ROOT, 'completions', 'cpk.bash'), 'utf8'));
-  });
-
-  it("the installed command ships no compile cache and makes its own in the user's cache directory", async () => {
-    expect(readdirSync(join(installed, 'dist')).filter((name) => name.endsWith('.cache'))).toEqual([]);
-    const loadCjs = JSON.stringify(join(installed, 'bin', 'load.cjs'));
-    const r = await run(
-      process.execPath,
-      ['-e', `const l = require(${loadCjs}).load(); l.save().then(() => console.log(l.cache))`],
-      { env: userEnv },
-    );
-    expectOk(r, 'load()');
-    expect(r.stdout).toMatch(/^(miss|hit|native)\n$/);
   });
 
   it('cpk emulator, a create, get and delete round trip, and createClient from a script', async () => {
