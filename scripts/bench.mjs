@@ -11,6 +11,7 @@ import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { installNode } from './install-node.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -33,7 +34,7 @@ function numberArg(flag, fallback) {
 // Monitors as code (issue 15): entries per manifest, and runs of each comparison.
 const MANIFEST_N = quick ? 20 : numberArg('--entries', 5000);
 const MANIFEST_RUNS = quick ? 1 : 5;
-// `--only general|manifest|render` runs those rows alone (to measure before/after a change).
+// `--only startup|bulk|render|manifest` runs those rows alone (to measure before/after a change).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 // Rendering at scale (issue 14): rows of the listed table against the same list as jsonl.
 const LIST_ROWS = quick ? 2000 : numberArg('--rows', 50_000);
@@ -164,12 +165,16 @@ function report(what, against, series, target, { lowerIsBetter = true } = {}) {
     cpk: `${ma.toFixed(1)} (${Math.min(...series.a).toFixed(1)}-${Math.max(...series.a).toFixed(1)})`,
     base: `${mb.toFixed(1)} (${Math.min(...series.b).toFixed(1)}-${Math.max(...series.b).toFixed(1)})`,
     ratio: ratio.toFixed(2),
-    target: `<= ${target}x`,
-    pass: lowerIsBetter ? ratio <= target : ratio >= target,
+    target: target === undefined ? 'none' : `<= ${target}x`,
+    pass: target === undefined ? undefined : lowerIsBetter ? ratio <= target : ratio >= target,
   });
 }
 
-const floor = () => [node, ['-e', '0']];
+// Start-up is measured on the current LTS, Node 26 (installed from the npm
+// registry's node package, as scripts/test-node.mjs installs one), with its
+// compile cache warm, against that same Node; and on the machine's Node,
+// without a target. --quick uses the machine's Node for both (no download).
+const lts = quick ? { node, version: process.version } : installNode('26');
 const monitorId = JSON.parse(
   run(node, [bin, 'monitors', 'create', '--name', 'bench', '--target', 'https://example.com', '--json'], {
     env: apiEnv,
@@ -230,92 +235,68 @@ const listPort = listServer
   : 0;
 
 try {
-  if (only === undefined || only === 'general') generalRows();
+  if (only === undefined || only === 'startup') {
+    startupRows(lts.node, `Node ${lts.version}, compile cache warm`, true);
+    startupRows(node, `the machine's Node ${process.version}`, false);
+  }
+  if (only === undefined || only === 'bulk') bulkRows();
   if (only === undefined || only === 'render') renderRows();
   if (only === undefined || only === 'manifest') manifestRows();
 } finally {
   listServer?.kill('SIGTERM');
-  // The emulator may still write its compile cache under dir as it exits: wait for it.
+  // The emulator may still write Node's compile cache under dir as it exits: wait for it.
   const exited = new Promise((resolve) => emulator.once('exit', resolve));
   emulator.kill('SIGTERM');
   await exited;
   rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
-function generalRows() {
-  report(
-    'cpk --version',
-    'node -e 0',
-    compare(() => [node, [bin, '--version']], floor, RUNS),
-    1.2,
-  );
-  report(
-    'cpk --help',
-    'node -e 0',
-    compare(() => [node, [bin, '--help']], floor, RUNS),
-    1.6,
-  );
-  // The first run on a machine: no compile cache yet (bin/load.cjs makes it then).
-  let fresh = 0;
-  const firstRun =
+/**
+ * cpk's start-up against `node -e 0` and a node:http GET script, all on the
+ * Node `nodeBin` (each compare() starts with a warm-up run: the compile cache is
+ * then written). With `targets` false, the rows are reported without one.
+ */
+function startupRows(nodeBin, label, targets) {
+  const suffix = targets ? '' : ", machine's Node";
+  const target = (x) => (targets ? x : undefined);
+  const floor = () => [nodeBin, ['-e', '0']];
+  const cpk =
     (argv, runEnv = env) =>
-    () => [node, [bin, ...argv], { env: { ...runEnv, CPK_CACHE_DIR: join(dir, `first-run-${fresh++}`) } }];
-  report('cpk --help, first run (no compile cache yet)', 'node -e 0', compare(firstRun(['--help']), floor, RUNS), 2.5);
-  report(
-    'cpk monitors --help',
-    'node -e 0',
-    compare(() => [node, [bin, 'monitors', '--help']], floor, RUNS),
-    2.5,
-  );
-  const httpGet = () => [node, [join(dir, 'get-http.mjs'), `${info.base_url}/monitors/${monitorId}`, info.token]];
-  const cpkGet = (json) => () => [
-    node,
-    [bin, 'monitors', 'get', monitorId, ...(json ? ['--json'] : [])],
-    { env: apiEnv },
-  ];
-  report('cpk monitors get ID --json', 'node:http GET script', compare(cpkGet(true), httpGet, RUNS), 1.35);
-  report('cpk monitors get ID (table)', 'node:http GET script', compare(cpkGet(false), httpGet, RUNS), 1.5);
-  report(
-    'cpk monitors get ID --json, first run',
-    'node:http GET script',
-    compare(firstRun(['monitors', 'get', monitorId, '--json'], apiEnv), httpGet, RUNS),
-    2,
-  );
+    () => [nodeBin, [bin, ...argv], { env: runEnv }];
+  const floorName = `node -e 0 (${label})`;
+  report(`cpk --version${suffix}`, floorName, compare(cpk(['--version']), floor, RUNS), target(1.2));
+  report(`cpk --help${suffix}`, floorName, compare(cpk(['--help']), floor, RUNS), target(1.5));
+  report(`cpk monitors --help${suffix}`, floorName, compare(cpk(['monitors', '--help']), floor, RUNS), target(2.5));
+  const httpGet = () => [nodeBin, [join(dir, 'get-http.mjs'), `${info.base_url}/monitors/${monitorId}`, info.token]];
+  const httpName = `node:http GET script (${label})`;
+  const get = cpk(['monitors', 'get', monitorId, '--json'], apiEnv);
+  report(`cpk monitors get ID --json${suffix}`, httpName, compare(get, httpGet, RUNS), target(1.35));
+  const table = cpk(['monitors', 'get', monitorId], apiEnv);
+  report(`cpk monitors get ID (table)${suffix}`, httpName, compare(table, httpGet, RUNS), target(1.5));
 
-  // Peak RSS, read by the kernel's rusage of each child (GNU time or python3).
-  const rss = (argv, runEnv) => {
-    const py = spawnSync(
-      'python3',
-      [
-        '-c',
-        'import resource,subprocess,sys,os; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, env=os.environ); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)',
-        ...argv,
-      ],
-      { env: runEnv, encoding: 'utf8' },
-    );
-    if (py.status !== 0) return undefined;
-    return Number(py.stdout.trim()) / 1024;
-  };
+  // Peak RSS, read by the kernel's rusage of each child (python3).
   const rssA = [];
   const rssB = [];
   for (let i = 0; i < (quick ? 1 : 10); i++) {
-    rssA.push(rss([node, bin, 'monitors', 'get', monitorId, '--json'], apiEnv));
-    rssB.push(rss([node, '-e', '0'], env));
+    rssA.push(peakRss([nodeBin, bin, 'monitors', 'get', monitorId, '--json'], apiEnv));
+    rssB.push(peakRss([nodeBin, '-e', '0'], env));
   }
-  if (rssA.every((x) => x !== undefined)) {
+  if (rssA.every((x) => x !== undefined) && rssB.every((x) => x !== undefined)) {
     const ma = median(rssA);
     const mb = median(rssB);
     rows.push({
-      what: 'peak RSS of cpk monitors get ID --json (MiB)',
-      against: 'node -e 0',
+      what: `peak RSS of cpk monitors get ID --json (MiB)${suffix}`,
+      against: floorName,
       cpk: ma.toFixed(1),
       base: mb.toFixed(1),
       ratio: (ma / mb).toFixed(2),
-      target: '<= 1.4x',
-      pass: ma / mb <= 1.4,
+      target: targets ? '<= 1.4x' : 'none',
+      pass: targets ? ma / mb <= 1.4 : undefined,
     });
   }
+}
 
+function bulkRows() {
   // Bulk: 1000 DELETEs from stdin, against a minimal undici Pool script with 16 in flight.
   const makeIds = () => run(node, [join(dir, 'create-pool.mjs'), info.base_url, info.token, String(BULK_IDS)]).stdout;
   const bulk = compare(
@@ -458,7 +439,7 @@ function manifestRows() {
 }
 
 const lines = [
-  `Node ${process.version} on ${process.platform}/${process.arch}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${quick ? 'QUICK RUN (figures meaningless)' : `${RUNS} runs each (bulk: ${BULK_RUNS}; manifests: ${MANIFEST_RUNS}), alternating`}; times in ms, median (min-max)`,
+  `Node ${process.version} (start-up rows also on Node ${lts.version}) on ${process.platform}/${process.arch}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${quick ? 'QUICK RUN (figures meaningless)' : `${RUNS} runs each (bulk: ${BULK_RUNS}; manifests: ${MANIFEST_RUNS}), alternating`}; times in ms, median (min-max)`,
   '',
   '| what | against | cpk | baseline | ratio | target | result |',
   '|---|---|---|---|---|---|---|',
