@@ -17,9 +17,8 @@ export interface AtomicWriteOptions {
 }
 
 // The temporary file's name needs to be unique, not secret: it is created
-// with O_EXCL ('wx'), so a clash fails instead of sharing a file. pid, time, a
-// counter and Math.random make one unlikely without loading node:crypto, which
-// costs a simple command (a get that records a new monitor) ~2.5% (issue 13).
+// with O_EXCL ('wx'), so a clash fails instead of sharing a file, and pid,
+// time, a counter and a random part make one unlikely.
 let written = 0;
 function tempSuffix(): string {
   written += 1;
