@@ -59,9 +59,9 @@ const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)(?!\[REDACTED\]@)[^\s/?#@"'<>]+@/gi;
  */
 const known = new Map<string, string>();
 /**
- * A proxy's password and Basic value: masked on stderr only. A password can
- * be an ordinary word that stdout's data may hold, and stdout never carries
- * what a proxy says (its pages and headers end up in errors and --debug).
+ * A proxy's password: masked on stderr only. It can be an ordinary word that
+ * stdout's data may hold, and what a proxy says (its pages, its headers) ends
+ * up in errors and --debug, on stderr.
  */
 const knownForStderr = new Map<string, string>();
 
@@ -97,7 +97,8 @@ export function registerUrlCredentials(url: string | undefined): void {
   const user = safeDecode(parsed.username);
   const password = safeDecode(parsed.password);
   remember(knownForStderr, password);
-  remember(knownForStderr, Buffer.from(`${user}:${password}`).toString('base64'));
+  // The Basic value sent is never data a script reads: masked on stdout too.
+  remember(known, Buffer.from(`${user}:${password}`).toString('base64'));
 }
 
 function safeDecode(text: string): string {

@@ -112,11 +112,11 @@ describe('registered secrets', () => {
     );
   });
 
-  it("a proxy's password and Basic value are masked on stderr only", () => {
+  it("a proxy's password is masked on stderr only, the Basic value sent on stdout too", () => {
     registerUrlCredentials('http://bob:p%40ss-word@127.0.0.1:3128');
     const basic = Buffer.from('bob:p@ss-word').toString('base64');
     expect(redactSecrets(`echo p@ss-word and ${basic}`)).toBe('echo [REDACTED] and [REDACTED]');
-    expect(redactKnown('p@ss-word')).toBe('p@ss-word');
+    expect(redactKnown(`p@ss-word ${basic}`)).toBe('p@ss-word [REDACTED]');
   });
 
   it('a proxy URL without credentials or not a URL registers nothing', () => {
