@@ -8,7 +8,7 @@ import type { SecretStore } from './config/keychain.js';
 import type { Session } from './config/session.js';
 import { ApiError, CpkError, InterruptedError, NetworkError, UsageError } from './errors.js';
 import { DEFAULT_BASE_URL } from './config/base-url.js';
-import { registerSecret } from './output/redact.js';
+import { registerSecret, registerUrlCredentials } from './output/redact.js';
 import { version } from './version.js';
 import { parseRetriesFlag, resolveAttempts } from './config/attempts.js';
 import { isMachineFormat, parseColumns, parseFormat, type OutputFormat } from './output/format.js';
@@ -157,13 +157,16 @@ export class Context {
   /** Base URL, profile and token per flag > environment > stored profile (src/config/session.ts). */
   async session(options: { anonymous?: boolean } = {}): Promise<Session> {
     const { resolveSession } = await import('./config/session.js');
-    return resolveSession({
+    const session = await resolveSession({
       flags: { baseUrl: this.globals.baseUrl, profile: this.globals.profile },
       env: this.env,
       anonymous: options.anonymous,
       secrets: () => this.secrets(),
       warn: (text) => this.out.warn(text),
     });
+    // Masked from now on wherever it would be printed, whether or not a request is made.
+    registerSecret(session.token?.value);
+    return session;
   }
 
   /**
@@ -196,6 +199,9 @@ export class Context {
       registerSecret(token);
     }
     this.#token = token;
+    // A proxy's user and password are credentials too: masked wherever a proxy echoes them.
+    for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'])
+      registerUrlCredentials(this.env[name]);
     const [{ HttpClient }, { Api }] = await Promise.all([import('./http/client.js'), import('./api/client.js')]);
     const env = this.env;
     const { chooseTransport, createTransport } = await import('./http/select.js');

@@ -18,6 +18,7 @@ import { resolveAttempts } from './config/attempts.js';
 import { normalizeBaseUrl } from './config/base-url.js';
 import { checkTokenPrefix, resolveBaseUrl } from './config/resolve.js';
 import { version } from './version.js';
+import { redactSecrets, registerSecret, registerUrlCredentials } from './output/redact.js';
 
 export { Api, endpoints } from './api/client.js';
 export type { ChannelUpdateResult, DeleteResult, MonitorInput, MonitorRef } from './api/client.js';
@@ -143,6 +144,11 @@ export function createClient(options: ClientOptions = {}): Client {
   const attempts = resolveAttempts(options.retries === undefined ? undefined : checkRetries(options.retries), env);
   const many = options.keepAlive === true;
   chooseTransport(env, many); // a bad CPK_TRANSPORT is a UsageError now, not at the first request
+  // The trace masks what the CLI's --debug masks: the token (echoed in a
+  // header, whatever its shape), a proxy's credentials, any Authorization value.
+  registerSecret(token);
+  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) registerUrlCredentials(env[name]);
+  const debug = options.debug;
   const http = new LibraryHttpClient(
     {
       baseUrl,
@@ -151,7 +157,7 @@ export function createClient(options: ClientOptions = {}): Client {
       attempts,
       userAgent: `cpk/${version} node/${process.versions.node}`,
       transport: () => createTransport(env, many),
-      debug: options.debug,
+      debug: debug && ((line: string) => debug(redactSecrets(line))),
       signal: options.signal,
     },
     token !== undefined,

@@ -3,7 +3,7 @@
 // from any unknown path) unless X-Emulator-Admin carries the admin secret.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { redactAuthorization } from './auth.js';
+import { redactAuthorization, redactTokens } from './auth.js';
 import { FaultError, normalizeFault, type Fault, type FaultQueue } from './faults.js';
 import { ADMIN_HEADER, ADMIN_PREFIX } from './model.js';
 import { sendError, sendJson, type ReadBody } from './respond.js';
@@ -27,6 +27,8 @@ export interface AdminContext {
   adminSecret: string;
   faults: FaultQueue;
   requests: RecordedRequest[];
+  /** The tokens the emulator knows: masked in the request log wherever they appear. */
+  tokens?: Iterable<string>;
 }
 
 /** Constant-time comparison; hashing first makes the lengths equal. */
@@ -37,13 +39,38 @@ export function secretMatches(given: string | string[] | undefined, secret: stri
   return timingSafeEqual(a, b);
 }
 
-/** Copy of a recorded request safe to hand out: credentials redacted. */
-export function redactRequest(r: RecordedRequest): RecordedRequest {
-  const headers: IncomingHttpHeaders = { ...r.headers };
-  if (typeof headers.authorization === 'string') headers.authorization = redactAuthorization(headers.authorization);
-  if (headers['proxy-authorization'] !== undefined) headers['proxy-authorization'] = '…';
-  if (headers[ADMIN_HEADER] !== undefined) headers[ADMIN_HEADER] = '…';
-  return { method: r.method, path: r.path, headers, body: r.body, receivedAt: r.receivedAt };
+/** The credential a request carried in a header (Authorization's after its scheme, X-Api-Key's), to mask wherever it recurs. */
+export function carriedSecrets(headers: IncomingHttpHeaders): string[] {
+  const out: string[] = [];
+  for (const name of ['authorization', 'proxy-authorization', 'x-api-key']) {
+    const value = headers[name];
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+      // "Bearer <token>": the token; a bare value (X-Api-Key's): all of it.
+      const credential = /^\S+\s+(\S.*)$/.exec(one.trim())?.[1];
+      out.push(credential ?? one.trim());
+    }
+  }
+  return out;
+}
+
+/**
+ * Copy of a recorded request safe to hand out: a token is shown by its last
+ * 4 characters wherever it appears (path, query, body, any header: cookie,
+ * x-api-key), whether the emulator knows it (`secrets`), the request carried
+ * it, or it merely looks like one; a proxy's credentials and the admin secret
+ * not at all.
+ */
+export function redactRequest(r: RecordedRequest, secrets: Iterable<string> = []): RecordedRequest {
+  const all = [...secrets, ...carriedSecrets(r.headers)].sort((a, b) => b.length - a.length);
+  const mask = (text: string) => redactTokens(text, all);
+  const headers: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(r.headers)) {
+    if (value === undefined) continue;
+    if (name === 'authorization' && typeof value === 'string') headers[name] = redactAuthorization(value);
+    else if (name === 'proxy-authorization' || name === ADMIN_HEADER) headers[name] = '…';
+    else headers[name] = Array.isArray(value) ? value.map(mask) : mask(value);
+  }
+  return { method: r.method, path: mask(r.path), headers, body: mask(r.body), receivedAt: r.receivedAt };
 }
 
 const ADMIN_ROUTES: Record<string, string[]> = {
@@ -64,7 +91,8 @@ export function handleAdmin(ctx: AdminContext): void {
   }
 
   if (path === `${ADMIN_PREFIX}/requests`) {
-    if (method === 'GET') return sendJson(res, 200, { requests: requests.map(redactRequest) });
+    if (method === 'GET')
+      return sendJson(res, 200, { requests: requests.map((r) => redactRequest(r, ctx.tokens ?? [])) });
     const cleared = requests.length;
     requests.length = 0;
     return sendJson(res, 200, { ok: true, cleared });

@@ -83,19 +83,43 @@ export function scopeError(scope: Scope): AuthOutcome {
   };
 }
 
-/** "Bearer cpk_dev_emulator_token" -> "Bearer cpk_…oken"; never reveals more than 4 characters. */
-export function redactAuthorization(value: string): string {
-  const match = /^(\S+)\s+(.*)$/.exec(value);
-  const scheme = match ? `${match[1]} ` : '';
-  const secret = match ? (match[2] ?? '') : value;
+/** "cpk_dev_emulator_token" -> "cpk_…oken"; never reveals more than 4 characters. */
+export function maskToken(secret: string): string {
   const prefix = secret.startsWith('cpk_') ? 'cpk_' : '';
   const rest = secret.slice(prefix.length);
   // Short secrets would be mostly revealed by their last 4 characters.
   const tail = rest.length > 8 ? rest.slice(-4) : '';
-  return `${scheme}${prefix}…${tail}`;
+  return `${prefix}…${tail}`;
 }
 
-/** Removes anything token-shaped from free text (log lines, paths). */
-export function redactTokens(text: string): string {
-  return text.replace(/cpk_[^\s/?&#"']*/g, 'cpk_…');
+/** "Bearer cpk_dev_emulator_token" -> "Bearer cpk_…oken"; never reveals more than 4 characters. */
+export function redactAuthorization(value: string): string {
+  const match = /^(\S+)\s+(.*)$/.exec(value);
+  const scheme = match ? `${match[1]} ` : '';
+  return `${scheme}${maskToken(match ? (match[2] ?? '') : value)}`;
+}
+
+/**
+ * Anything token-shaped in free text (a path, a query, a body, a header):
+ * cpk_ and what follows up to a delimiter, masked to its last 4 characters.
+ * The masked form ("cpk_…oken") is not matched again.
+ */
+const TOKEN_SHAPE_IN_TEXT = /cpk_[^\s/?&#"'<>;,=\\()[\]{}…]+/g;
+
+/**
+ * Masks, in text the request log hands out, every secret given (the tokens
+ * the emulator knows, the one this request carried, whatever their shape),
+ * as sent or percent-encoded, and anything shaped like a cpk token; to its
+ * last 4 characters, or to nothing with `tail: false` (the emulator's log lines).
+ */
+export function redactTokens(text: string, secrets: Iterable<string> = [], options: { tail?: boolean } = {}): string {
+  const mask = (secret: string) =>
+    options.tail === false ? (secret.startsWith('cpk_') ? 'cpk_…' : '…') : maskToken(secret);
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]))
+      if (out.includes(form)) out = out.split(form).join(mask(secret));
+  }
+  return out.replace(TOKEN_SHAPE_IN_TEXT, (token) => mask(token));
 }

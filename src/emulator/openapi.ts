@@ -925,7 +925,7 @@ export function buildAdminDocument(baseUrl: string): Json {
         [`GET ${ADMIN_PREFIX}/faults`]: '200 {"faults": [Fault + remaining]}',
         [`DELETE ${ADMIN_PREFIX}/faults`]: '200 {"ok": true, "cleared": n}',
         [`GET ${ADMIN_PREFIX}/requests`]:
-          '200 {"requests": [{method, path, headers, body}]} with Authorization redacted to "Bearer cpk_…<last 4>"',
+          '200 {"requests": [{method, path, headers, body}]} with every token (in Authorization, the path, the query, the body or any header) redacted to "cpk_…<last 4>"',
         [`DELETE ${ADMIN_PREFIX}/requests`]: '200 {"ok": true, "cleared": n}',
       },
       authentication: `header X-Emulator-Admin: <adminSecret> (constant-time compare); without it every ${ADMIN_PREFIX} path answers 404 "not found"`,
@@ -988,9 +988,13 @@ export function buildAdminDocument(baseUrl: string): Json {
       [`${ADMIN_PREFIX}/requests`]: {
         servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
         description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
-        get: adminOperation('listRequests', 'The /v1 request log, Authorization redacted to "Bearer cpk_…<last 4>"', {
-          '200': { description: '{"requests": [{method, path, headers, body}]}' },
-        }),
+        get: adminOperation(
+          'listRequests',
+          'The /v1 request log, every token (Authorization, path, query, body, any header) redacted to "cpk_…<last 4>"',
+          {
+            '200': { description: '{"requests": [{method, path, headers, body}]}' },
+          },
+        ),
         delete: adminOperation('clearRequests', 'Empty the request log', {
           '200': { description: '{"ok": true, "cleared": n}' },
         }),

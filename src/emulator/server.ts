@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import { handleAdmin, type RecordedRequest } from './admin.js';
+import { carriedSecrets, handleAdmin, type RecordedRequest } from './admin.js';
 import { handleApi } from './api.js';
 import { buildTokenTable, redactTokens } from './auth.js';
 import { applyFault, FaultQueue, normalizeFault, type Fault } from './faults.js';
@@ -98,6 +98,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const host = opts.host ?? '127.0.0.1';
   const token = opts.token ?? DEFAULT_DEV_TOKEN;
   const tokens = buildTokenTable(token); // throws on a token without cpk_
+  // Longest first, so that a token holding another is masked whole.
+  const tokenList = [...tokens.keys()].sort((a, b) => b.length - a.length);
   const adminSecret = opts.adminSecret ?? randomBytes(12).toString('hex');
   const latencyMs = opts.latencyMs ?? 0;
   const failRate = opts.failRate ?? 0;
@@ -152,7 +154,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       res.once('close', () => {
         const label = outcome ?? (res.writableFinished ? String(res.statusCode) : 'aborted');
         try {
-          log(`${method} ${redactTokens(rawUrl)} ${label} ${Math.round(performance.now() - started)}ms`);
+          log(
+            `${method} ${redactTokens(rawUrl, [...tokenList, ...carriedSecrets(req.headers)], { tail: false })} ${label} ${Math.round(performance.now() - started)}ms`,
+          );
         } catch {
           // A throwing logger must not take the emulator down.
         }
@@ -170,7 +174,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (area === 'outside') return sendError(res, 404, 'not found');
     // The admin routes' own document is public: it holds no secret (buildAdminDocument).
     if (area === 'admin' && path === ADMIN_DOCUMENT_PATH && method === 'GET') return sendJson(res, 200, adminDocument);
-    if (area === 'admin') return handleAdmin({ req, res, path, body, adminSecret, faults, requests });
+    if (area === 'admin')
+      return handleAdmin({ req, res, path, body, adminSecret, faults, requests, tokens: tokenList });
 
     const apiLatency = area === 'api' ? latencyMs : 0;
     const fault = faults.take(method, path);

@@ -86,8 +86,10 @@ export interface HttpResponse {
   url: string;
 }
 
+/** An Authorization or Proxy-Authorization value with its credentials masked, whatever the scheme ("Basic [REDACTED]"). */
 export function redactAuthorization(value: string): string {
-  return value.replace(/^(Bearer\s+).*$/i, '$1[REDACTED]');
+  const scheme = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s+\S/.exec(value);
+  return scheme ? `${scheme[1]} [REDACTED]` : '[REDACTED]';
 }
 
 /**
@@ -202,7 +204,7 @@ export class HttpClient {
       if (debug) {
         debug(`> ${method} ${url}${attempts > 1 ? ` (attempt ${attempt}/${attempts})` : ''}`);
         for (const [name, value] of Object.entries(headers)) {
-          debug(`> ${name}: ${name === 'authorization' ? redactAuthorization(value) : value}`);
+          debug(`> ${name}: ${/authorization$/i.test(name) ? redactAuthorization(value) : value}`);
         }
         if (body !== undefined) debug(`> ${Buffer.byteLength(body)} bytes of JSON`);
       }
@@ -243,7 +245,8 @@ export class HttpClient {
       const result = toHttpResponse(response, method, url);
       if (debug) {
         debug(`< ${response.status} in ${Date.now() - started}ms`);
-        for (const [name, value] of Object.entries(response.headers)) debug(`< ${name}: ${sanitizeLine(value)}`);
+        for (const [name, value] of Object.entries(response.headers))
+          debug(`< ${name}: ${/authorization$/i.test(name) ? redactAuthorization(value) : sanitizeLine(value)}`);
       }
       if (response.status === 304 && spec.acceptNotModified) return result;
       if (response.status >= 200 && response.status < 300) {

@@ -128,14 +128,95 @@ export function describeJsonError(text: string, error: unknown): string {
   if (error instanceof JsonDepthError) return `is ${error.message}`;
   if (error instanceof NonFiniteNumberError) return error.message;
   const message = error instanceof Error ? error.message : '';
-  const match = /at position (\d+)/.exec(message);
-  if (match) {
-    const position = Math.min(Number(match[1]), text.length);
-    const before = text.slice(0, position);
-    const line = before.split('\n').length;
-    const column = position - before.lastIndexOf('\n');
-    return `is not valid JSON (line ${line}, column ${column})`;
-  }
   if (/end of JSON input/i.test(message)) return 'is not valid JSON (it ends too early)';
-  return 'is not valid JSON';
+  // V8 names a position for some errors only ("Unexpected token 'x', "<the
+  // text>" is not valid JSON" quotes instead): find it without quoting.
+  const match = /at position (\d+)/.exec(message);
+  const position = match ? Math.min(Number(match[1]), text.length) : jsonSyntaxErrorOffset(text);
+  if (position === undefined) return 'is not valid JSON';
+  if (!match && position >= text.length) return 'is not valid JSON (it ends too early)';
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  return `is not valid JSON (line ${line}, column ${column})`;
+}
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const LITERAL = /true|false|null/y;
+const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4})/y;
+
+/**
+ * The offset of the first character that makes `text` invalid JSON (its
+ * length when it ends too early), or undefined when it is valid. Iterative:
+ * a deeply nested text costs no stack.
+ */
+export function jsonSyntaxErrorOffset(text: string): number | undefined {
+  let i = 0;
+  const n = text.length;
+  const open: string[] = [];
+  const blank = () => {
+    while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  const sticky = (pattern: RegExp) => {
+    pattern.lastIndex = i;
+    if (!pattern.test(text)) return false;
+    i = pattern.lastIndex;
+    return true;
+  };
+  /** Reads a string at i; false at the offending character (left in i). */
+  const string = () => {
+    if (text[i] !== '"') return false;
+    i++;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        i++;
+        return true;
+      }
+      if (c < 0x20) return false;
+      if (c === 0x5c) {
+        if (!sticky(ESCAPE)) return false;
+      } else i++;
+    }
+    return false;
+  };
+  let want: 'value' | 'key' | 'after' = 'value';
+  for (;;) {
+    blank();
+    if (want === 'key') {
+      if (!string()) return i;
+      blank();
+      if (text[i] !== ':') return i;
+      i++;
+      want = 'value';
+      continue;
+    }
+    if (want === 'value') {
+      const c = text[i];
+      if (c === '{' || c === '[') {
+        i++;
+        blank();
+        if (text[i] === (c === '{' ? '}' : ']')) {
+          i++;
+          want = 'after';
+        } else {
+          open.push(c);
+          want = c === '{' ? 'key' : 'value';
+        }
+        continue;
+      }
+      if (c === '"' ? !string() : !sticky(NUMBER) && !sticky(LITERAL)) return i;
+      want = 'after';
+      continue;
+    }
+    const top = open[open.length - 1];
+    if (top === undefined) return i < n ? i : undefined;
+    if (text[i] === ',') {
+      i++;
+      want = top === '{' ? 'key' : 'value';
+    } else if (text[i] === (top === '{' ? '}' : ']')) {
+      i++;
+      open.pop();
+    } else return i;
+  }
 }

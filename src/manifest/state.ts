@@ -36,6 +36,7 @@ import { UsageError } from '../errors.js';
 import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
 import { checkId } from '../parse/id.js';
 import { syncDirectory, writeFileAtomic } from '../atomic-file.js';
+import { describeJsonError } from '../http/json.js';
 
 export const STATE_VERSION = 1;
 
@@ -74,7 +75,9 @@ export function parseState(text: string, path: string): StateData {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw damaged(path, `not valid JSON (${(error as Error).message})`);
+    // Never the parser's message: it quotes the text, and the path may lead
+    // (a symlink) to a file holding a secret. Line and column instead.
+    throw damaged(path, describeJsonError(text, error).replace(/^is /, ''));
   }
   if (!isPlainObject(raw)) throw damaged(path, 'not a JSON object');
   if (typeof raw.version === 'number' && raw.version > STATE_VERSION) {

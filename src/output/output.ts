@@ -6,10 +6,12 @@
 // else (test/unit/output-guard.test.ts proves it for every method):
 //   stderr (messages for a person): escape sequences and control characters
 //     removed, tokens and bearer credentials masked, always;
-//   stdout (data): escape sequences removed (cpk's own colors kept) and never
-//     redacted, since a script may ask for the data itself (`auth token`);
-//     printData alone writes its text exactly when stdout is not a terminal
-//     (a raw body, a curl command, a token, for a pipe).
+//   stdout (data): escape sequences removed (cpk's own colors kept), and the
+//     secrets in use masked exactly (src/output/redact.ts says why only
+//     those); printData alone writes its text exactly when stdout is not a
+//     terminal (a raw body, a curl command, for a pipe), secrets masked all
+//     the same. printSecret, for `cpk auth token` alone, is the one writer
+//     that prints the token.
 //
 // Results: commands hand Output data, never strings, and Output prints it in
 // the format chosen with `-o` (kubectl's printers; src/output/format.ts):
@@ -32,7 +34,7 @@ import { InterruptedError } from '../errors.js';
 import { writeItemError } from './errors.js';
 import { toJson } from './json.js';
 import { sanitize, sanitizeKeepingColor, sanitizeLine } from './sanitize.js';
-import { redactSecrets } from './redact.js';
+import { redactKnown, redactSecrets } from './redact.js';
 import { COLORS, PLAIN, statusPainter } from './palette.js';
 import type { OutputFormat } from './format.js';
 import { defaultColumns, detailLines, rowLines, tableLines, wideColumns, type Shapes, type View } from './render.js';
@@ -145,12 +147,21 @@ export class Output {
   }
 
   /**
-   * Data a script pipes on (a raw response body, a curl command, a token):
-   * written exactly as given when stdout is not a terminal, sanitized when it
-   * is. Never redacted: it is what was asked for.
+   * Data a script pipes on (a raw response body, a curl command): written
+   * exactly as given when stdout is not a terminal, sanitized when it is; the
+   * secrets in use masked either way (a body echoing the user's own token).
    */
   printData(text: string): void {
     this.toStdout(text, this.io.stdoutIsTTY ? 'text' : 'exact');
+  }
+
+  /**
+   * The token itself, for `cpk auth token` alone (printing it is its job):
+   * printData without the mask. Any other caller would break the promise that
+   * only that command prints the token.
+   */
+  printSecret(text: string): void {
+    this.toStdout(text, this.io.stdoutIsTTY ? 'text' : 'exact', { unmasked: true });
   }
 
   /** Clears a terminal for the next frame of a live view (`--watch`); a dumb terminal gets a blank line. */
@@ -224,17 +235,23 @@ export class Output {
   }
 
   /**
-   * The one writer of stdout, never redacting (stdout is data). `text` may
+   * The one writer of stdout. The secrets in use are masked in every kind
+   * (unless `unmasked`, printSecret's), exactly and in place, so a JSON
+   * document stays valid. `text` may
    * hold server text: escape sequences and control characters out. `painted`
    * was rendered and colored by cpk: the same, keeping cpk's own colors.
    * `encoded` is JSON or YAML, whose encoders escape what a terminal could act
    * on (src/output/json.ts, yaml.ts): written as it is, so the value stays
    * exact. `exact`: printData to a pipe, and cpk's own clear-screen.
    */
-  private toStdout(text: string, kind: 'text' | 'painted' | 'encoded' | 'exact' = 'text'): void {
+  private toStdout(
+    text: string,
+    kind: 'text' | 'painted' | 'encoded' | 'exact' = 'text',
+    options: { unmasked?: boolean } = {},
+  ): void {
     if (kind === 'text') text = sanitize(text);
     else if (kind === 'painted') text = sanitizeKeepingColor(text);
-    this.io.stdout.write(text);
+    this.io.stdout.write(options.unmasked ? text : redactKnown(text));
   }
 
   /** This IO with stderr going through toStderr, for the helpers that write to an IO. */

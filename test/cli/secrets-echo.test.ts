@@ -49,6 +49,6 @@ describe('a token echoed by the server is never printed', () => {
       env: { CPK_BASE_URL: baseUrl, CPK_TOKEN: 'cpk_sh0rt' },
     });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`cpk: --data file "${file}" is not valid JSON\n`);
+    expect(r.stderr).toBe(`cpk: --data file "${file}" is not valid JSON (line 1, column 25)\n`);
   });
 });

@@ -118,6 +118,35 @@ describe('admin routes', () => {
     expect(emu().requests[0]?.headers.authorization).toBe('Bearer cpk_dev_emulator_token');
   });
 
+  it('GET /__emulator/requests shows a token by its last 4 characters wherever it appears', async () => {
+    await raw(emu(), 'DELETE', '/__emulator/requests', admin);
+    const token = emu().token; // cpk_dev_emulator_token
+    const opaque = 'opaque!secret-value-9876'; // not cpk-shaped: known because the request carried it
+    await raw(
+      emu(),
+      'POST',
+      `/v1/monitors/${token}?token=${encodeURIComponent(token)}&other=cpk_some_other_token_abcd`,
+      {
+        authorization: `Bearer ${token}`,
+        'x-api-key': opaque,
+        cookie: `session=${token}; other=${opaque}`,
+        'content-type': 'application/json',
+        'x-note': `(Bearer ${token})`,
+      },
+      JSON.stringify({ name: token, note: `key ${opaque}` }),
+    );
+    const res = await raw(emu(), 'GET', '/__emulator/requests', admin);
+    for (const secret of [token, opaque, 'cpk_some_other_token_abcd', 'dev_emulator'])
+      expect(res.body).not.toContain(secret);
+    const [request] = JSON.parse(res.body).requests;
+    expect(request.path).toBe('/v1/monitors/cpk_…oken?token=cpk_…oken&other=cpk_…abcd');
+    expect(request.headers.authorization).toBe('Bearer cpk_…oken');
+    expect(request.headers['x-api-key']).toBe('…9876');
+    expect(request.headers.cookie).toBe('session=cpk_…oken; other=…9876');
+    expect(request.headers['x-note']).toBe('(Bearer cpk_…oken)');
+    expect(JSON.parse(request.body)).toEqual({ name: 'cpk_…oken', note: 'key …9876' });
+  });
+
   it('admin requests are not recorded; DELETE /__emulator/requests empties the log', async () => {
     const before = emu().requests.length;
     await raw(emu(), 'GET', '/__emulator/faults', admin);
@@ -146,6 +175,9 @@ describe('request log and log lines', () => {
       expect(lines[2]).toMatch(/^GET \/elsewhere 404 \d+ms$/);
       expect(lines.join('\n')).not.toContain(emu.token);
       expect(lines.join('\n')).not.toContain('leaky');
+      // A token the request carried is not logged either, whatever its shape.
+      await raw(emu, 'GET', '/v1/monitors/opaque!secret-value?x=1', { authorization: 'Bearer opaque!secret-value' });
+      expect(lines[3]).toMatch(/^GET \/v1\/monitors\/…\?x=1 401 \d+ms$/);
     } finally {
       await emu.close();
     }

@@ -1,6 +1,8 @@
 // The programmatic entry (src/index.ts, README "From JavaScript"): createClient
 // against the in-process emulator. The installed package's import is checked
 // by test/release/package.test.ts.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -178,6 +180,31 @@ describe('createClient', () => {
     expect(lines).toContain(`> GET ${emu.baseUrl}/reports/rpt_summary (attempt 1/3)`);
     expect(lines).toContain('> authorization: Bearer [REDACTED]');
     expect(lines.join('\n')).not.toContain(emu.token);
+  });
+
+  it('debug masks a token of any shape that a server echoes in a header, and any Authorization value', async () => {
+    const token = 'cpk_sh0rt!';
+    const server = createServer((req, res) => {
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-echoed': `you sent ${(req.headers.authorization ?? '').slice(7)}`,
+        'x-echo-proxy-authorization': 'Basic Ym9iOmh1bnRlcjI=',
+      });
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const lines: string[] = [];
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await using(createClient({ baseUrl, token, debug: (l) => lines.push(l), env: {} }), (cpk) =>
+        cpk.getReport('rpt_summary'),
+      );
+      expect(lines).toContain('< x-echoed: you sent cpk_[REDACTED]');
+      expect(lines).toContain('< x-echo-proxy-authorization: Basic [REDACTED]');
+      expect(lines.join('\n')).not.toContain(token);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('one connection per request by default (node:http); keepAlive: true keeps connections open (undici), and close() releases them', async () => {

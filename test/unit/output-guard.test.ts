@@ -3,15 +3,17 @@
 // error could carry: escape sequences (CSI, OSC, 8-bit CSI), a bidi override,
 // a cpk token and a bearer credential. On stderr (messages) every method
 // sanitizes and redacts; on stdout (data) every method sanitizes, except
-// printData to a pipe, which is exact by design, and nothing is redacted
-// (a script asked for that data). A method added to Output without a line
+// printData to a pipe, which is exact by design, and masks the secret in use
+// (registered) but no other token-shaped text (a script asked for that data);
+// printSecret alone (`cpk auth token`) prints the secret. A method added to Output without a line
 // here fails the first test (issue 11: sanitizing and redaction in one place).
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Output, type OutputSettings } from '../../src/output/output.js';
 import { ApiError } from '../../src/errors.js';
 import { COLORS } from '../../src/output/palette.js';
 import type { IO } from '../../src/io.js';
+import { forgetSecrets, registerSecret } from '../../src/output/redact.js';
 
 const TOKEN = 'cpk_guardsecret12345';
 const HOSTILE = `a\u001b[2Jb\u001b]0;title\u0007c\u009b31md\u202ee ${TOKEN} Bearer abc.def`;
@@ -62,6 +64,7 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['printText', 'stdout'],
   ['printRendered', 'stdout'],
   ['printData', 'stdout'],
+  ['printSecret', 'stdout'],
   ['writeLines', 'stdout'],
   ['clearScreen', 'stdout'],
   ['drawFrame', 'stdout'],
@@ -219,5 +222,61 @@ describe('Output guards every method', () => {
     (dumb.output.io.env as Record<string, string>).TERM = 'dumb';
     dumb.output.clearScreen();
     expect(dumb.out()).toBe('\n');
+  });
+});
+
+/** The token in use: registered, as src/context.ts does when it resolves one. */
+const IN_USE = 'cpk_in-use_Secret.42';
+
+describe('the token in use is masked on stdout by every method but printSecret', () => {
+  afterEach(() => forgetSecrets());
+
+  it.each([
+    ['printLine', (o: Output) => o.printLine(`echo ${IN_USE}`)],
+    ['printText', (o: Output) => o.printText(`echo ${IN_USE}`)],
+    ['printRendered', (o: Output) => o.printRendered(`echo ${IN_USE}`)],
+    ['printData', (o: Output) => o.printData(`echo ${IN_USE}`)],
+    ['writeLines', (o: Output) => o.writeLines([`echo ${IN_USE}`, IN_USE])],
+    ['printJson', (o: Output) => o.printJson({ message: `echo ${IN_USE}` })],
+    ['printJson, a string under --query', (o: Output) => ((o.query = () => IN_USE), o.printJson({}))],
+    ['print', (o: Output) => o.print({ message: `echo ${IN_USE}`, [IN_USE]: 1 })],
+    ['printList', (o: Output) => o.printList([{ id: 'm1', name: IN_USE }])],
+    ['printRows', (o: Output) => o.printRows(['name', IN_USE], [[IN_USE, IN_USE]])],
+    ['drawFrame', (o: Output) => o.drawFrame([`echo ${IN_USE}`])],
+  ])('%s, on a terminal and to a pipe', async (_name, call) => {
+    registerSecret(IN_USE);
+    for (const tty of [true, false]) {
+      const f = fake({ tty });
+      await call(f.output);
+      expect(f.out()).not.toBe('');
+      expect(f.out()).not.toContain(IN_USE);
+      expect(f.out()).toContain('cpk_[REDACTED]');
+    }
+  });
+
+  it.each(['json', 'jsonl', 'yaml'] as const)('-o %s: masked, and the document stays valid', async (format) => {
+    registerSecret(IN_USE);
+    const f = fake({ settings: { format, json: true } });
+    await f.output.printList([{ id: 'm1', echoed: `you sent ${IN_USE}` }]);
+    expect(f.out()).not.toContain(IN_USE);
+    if (format === 'json') expect(JSON.parse(f.out())).toEqual([{ id: 'm1', echoed: 'you sent cpk_[REDACTED]' }]);
+    if (format === 'jsonl') expect(JSON.parse(f.out())).toEqual({ id: 'm1', echoed: 'you sent cpk_[REDACTED]' });
+  });
+
+  it('printSecret prints it exactly (the one exemption: cpk auth token), sanitized on a terminal', () => {
+    registerSecret(IN_USE);
+    const pipe = fake({ tty: false });
+    pipe.output.printSecret(`${IN_USE}\n`);
+    expect(pipe.out()).toBe(`${IN_USE}\n`);
+    const tty = fake({ tty: true });
+    tty.output.printSecret(`\u001b[2J${IN_USE}\n`);
+    expect(tty.out()).toBe(`${IN_USE}\n`);
+  });
+
+  it('stderr masks it too', () => {
+    registerSecret('opaque-secret-value');
+    const f = fake({ tty: false });
+    f.output.info('echo opaque-secret-value');
+    expect(f.err()).toBe('echo [REDACTED]\n');
   });
 });

@@ -24,5 +24,5 @@ export async function run(ctx: Context): Promise<void> {
   if (session.token.origin === 'env' && profile && profile.source !== 'current profile' && hasToken(profile.record)) {
     ctx.out.warn(`CPK_TOKEN is set and wins over the token stored for profile "${profile.name}"; printing CPK_TOKEN`);
   }
-  ctx.out.printData(`${session.token.value}\n`);
+  ctx.out.printSecret(`${session.token.value}\n`);
 }
