@@ -13,10 +13,13 @@ export interface IO {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
-  /** The width of the terminal on stdout, when it is one. */
+  /** The width of the terminal on stdout, when it is one and says it (knownColumns). */
   stdoutColumns?: number | undefined;
-  /** The terminal's size now (it changes on a resize), when stdout is one: live views. */
-  stdoutSize?: () => { columns: number; rows: number } | undefined;
+  /**
+   * The terminal's size now (it changes on a resize), when stdout is one: live
+   * views. A size the terminal does not say (0) is undefined.
+   */
+  stdoutSize?: () => { columns: number | undefined; rows: number | undefined } | undefined;
   /** Calls `listener` when the terminal on stdout is resized (SIGWINCH); returns how to stop. */
   onResize?: (listener: () => void) => () => void;
   env: Readonly<Record<string, string | undefined>>;
@@ -39,6 +42,17 @@ export class StdoutFailure {
   onFailure(listener: (error: NodeJS.ErrnoException) => void): void {
     this.listener = listener;
   }
+}
+
+/**
+ * A terminal's width (or height) as a positive whole number, or undefined when
+ * it does not say. Serial consoles, `script` under CI and `ssh -tt` report 0
+ * columns: every width cpk computes with (a redraw, a wrap, a cut) reads the
+ * terminal through this, so that 0, NaN or Infinity never reach a loop that
+ * counts lines or cells by it.
+ */
+export function knownColumns(columns: unknown): number | undefined {
+  return typeof columns === 'number' && Number.isSafeInteger(columns) && columns > 0 ? columns : undefined;
 }
 
 export function processIO(): IO {
@@ -95,9 +109,12 @@ export function processIO(): IO {
       return process.stderr.isTTY === true;
     },
     get stdoutColumns() {
-      return stdoutIsTTY() ? stdoutStream().columns : undefined;
+      return stdoutIsTTY() ? knownColumns(stdoutStream().columns) : undefined;
     },
-    stdoutSize: () => (stdoutIsTTY() ? { columns: stdoutStream().columns, rows: stdoutStream().rows } : undefined),
+    stdoutSize: () =>
+      stdoutIsTTY()
+        ? { columns: knownColumns(stdoutStream().columns), rows: knownColumns(stdoutStream().rows) }
+        : undefined,
     onResize: (listener) => {
       // Only a terminal resizes: a pipe or a file never makes the stream for this.
       if (!stdoutIsTTY()) return () => {};

@@ -29,7 +29,7 @@
 // A long render writes in chunks and yields between them: a Ctrl-C or SIGTERM
 // (the context's signal) stops it with InterruptedError (exit 130), and the
 // time is linear in the size of the document (src/output/render.ts).
-import type { IO } from '../io.js';
+import { knownColumns, type IO } from '../io.js';
 import { InterruptedError } from '../errors.js';
 import { writeItemError } from './errors.js';
 import { toJson } from './json.js';
@@ -175,12 +175,18 @@ export class Output {
    * screen, later ones go home and rewrite each line (cleared first, so a line
    * as wide as the terminal keeps its last cell), then clear what is below.
    * `clear` starts over (the terminal was resized). The lines were rendered
-   * and painted by cpk: sanitized, cpk's colors kept. A dumb terminal gets the
-   * frames one after the other. endFrames() shows the cursor again.
+   * and painted by cpk: sanitized, cpk's colors kept. A dumb terminal, and one
+   * that does not say its width (`sized: false`: where its lines wrap is
+   * unknown, so going back over them would garble the screen), get the frames
+   * one after the other. endFrames() shows the cursor again.
    */
-  drawFrame(lines: readonly string[], options: { clear?: boolean } = {}): void {
+  drawFrame(lines: readonly string[], options: { clear?: boolean; sized?: boolean } = {}): void {
     const body = lines.map((line) => sanitizeKeepingColor(line));
-    if (this.io.env.TERM === 'dumb') return this.toStdout(`${body.join('\n')}\n\n`, 'exact');
+    if (this.io.env.TERM === 'dumb' || options.sized === false) {
+      // A frame drawn in place before (the terminal lost its size) gives the cursor back.
+      this.endFrames();
+      return this.toStdout(`${body.join('\n')}\n\n`, 'exact');
+    }
     const start = !this.liveView || options.clear ? `${HIDE_CURSOR}${CLEAR_SCREEN}` : HOME;
     this.liveView = true;
     this.toStdout(`${start}${body.map((line) => CLEAR_LINE + line).join('\n')}\n${CLEAR_BELOW}`, 'exact');
@@ -282,11 +288,10 @@ export class Output {
 
   /** Wrap width: the terminal's, or COLUMNS when set (`COLUMNS=80 cpk ... > file`); else none. */
   private width(): number | undefined {
-    const env = Number(this.io.env.COLUMNS);
-    const fromEnv = Number.isInteger(env) && env > 0 ? env : undefined;
-    // A terminal without a size (a pty nobody sized) says 0 columns: unknown.
-    const terminal = this.settings.columnsOfTerminal;
-    if (this.io.stdoutIsTTY) return terminal !== undefined && terminal > 0 ? terminal : (fromEnv ?? 80);
+    const fromEnv = knownColumns(Number(this.io.env.COLUMNS));
+    // A terminal without a size (a pty nobody sized, a serial console) says 0 columns: unknown.
+    const terminal = knownColumns(this.settings.columnsOfTerminal);
+    if (this.io.stdoutIsTTY) return terminal ?? fromEnv ?? 80;
     return fromEnv;
   }
 
@@ -405,16 +410,11 @@ export class Output {
     };
     // Only slow calls get a spinner, so fast ones never pay for loading ora.
     const timer = setTimeout(() => {
-      import('ora')
-        .then(({ default: ora }) => {
-          if (done) return;
-          // isEnabled: decorate() already decided (it reads the IO's env, not process.env).
-          spinner = ora({
-            text: redactSecrets(sanitizeLine(text)),
-            stream: this.io.stderr as NodeJS.WritableStream,
-            discardStdin: false,
-            isEnabled: true,
-          }).start();
+      import('./progress.js')
+        .then(({ startSpinner }) => startSpinner(this.io.stderr, redactSecrets(sanitizeLine(text)), () => !done))
+        .then((started) => {
+          if (done) started?.stop();
+          else spinner = started;
         })
         .catch(() => {}); // no spinner is no loss
     }, 150);

@@ -1,5 +1,14 @@
-// A progress count on stderr ("Deleting monitors 12/200") for bulk commands.
-// Only on a terminal, and ora is imported only then.
+// Redrawn lines on stderr: the spinner of a slow call (Output.spin) and the
+// progress count of bulk commands ("Deleting monitors 12/200"). Only on a
+// terminal that says its width, and ora is imported only then.
+//
+// ora counts the lines to erase before each redraw as the text's width
+// divided by the terminal's columns: a terminal of 0 columns (a serial
+// console, `script` under CI, `ssh -tt`) makes that Infinity, and its next
+// redraw writes cursor codes in a loop that never yields, so not even Ctrl-C
+// or SIGTERM is handled. Such a terminal gets no redraws at all, and a
+// spinner stops, its line cleared, when a resize leaves the width unknown.
+import { knownColumns, type Writer } from '../io.js';
 import type { Output } from './output.js';
 
 export interface Progress {
@@ -13,22 +22,74 @@ export function progressText(label: string, done: number, total: number): string
   return `${label} ${done}/${total}`;
 }
 
-export async function startProgress(out: Output, label: string, total: number): Promise<Progress> {
-  if (!out.stderrColor || total < 2) return NONE;
+/** A spinner drawn on stderr; stop() is safe to call twice. */
+export interface Spinner {
+  /** New text, drawn at once (nothing once stopped). */
+  update(text: string): void;
+  stop(): void;
+}
+
+/** What of a terminal stream the spinner reads: its width, and its resize event. */
+type TerminalStream = Writer & {
+  columns?: unknown;
+  on?: (event: 'resize', listener: () => void) => unknown;
+  off?: (event: 'resize', listener: () => void) => unknown;
+};
+
+/**
+ * Starts a spinner on `stream` (decoration was already allowed by the caller),
+ * or returns undefined when the terminal does not say its width, or when
+ * `wanted` says no once ora is loaded (the work ended meanwhile).
+ */
+export async function startSpinner(
+  stream: Writer,
+  text: string,
+  wanted: () => boolean = () => true,
+): Promise<Spinner | undefined> {
+  const terminal = stream as TerminalStream;
+  if (knownColumns(terminal.columns) === undefined) return undefined;
   const { default: ora } = await import('ora');
-  let done = 0;
+  if (!wanted() || knownColumns(terminal.columns) === undefined) return undefined;
   const spinner = ora({
-    text: progressText(label, 0, total),
-    stream: out.io.stderr as NodeJS.WritableStream,
+    text,
+    stream: stream as NodeJS.WritableStream,
     discardStdin: false,
-    // Output already decided this stream may be decorated (a terminal, no CI, no NO_COLOR).
+    // The caller's Output already decided this stream may be decorated (a
+    // terminal, no CI, no NO_COLOR); ora would read process.env instead.
     isEnabled: true,
   }).start();
+  let running = true;
+  // A resize is reported (SIGWINCH) in the same callback that changes
+  // `columns`, so this runs before ora's next redraw could read a width of 0.
+  const onResize = () => {
+    if (knownColumns(terminal.columns) === undefined) stop();
+  };
+  terminal.on?.('resize', onResize);
+  function stop(): void {
+    if (!running) return;
+    running = false;
+    terminal.off?.('resize', onResize);
+    spinner.stop();
+  }
+  return {
+    update(next) {
+      if (!running) return;
+      spinner.text = next;
+      spinner.render();
+    },
+    stop,
+  };
+}
+
+export async function startProgress(out: Output, label: string, total: number): Promise<Progress> {
+  if (!out.stderrColor || total < 2) return NONE;
+  let done = 0;
+  const spinner = await startSpinner(out.io.stderr, progressText(label, 0, total));
+  if (!spinner) return NONE;
   return {
     tick() {
       done++;
-      spinner.text = progressText(label, done, total);
-      spinner.render();
+      spinner.update(progressText(label, done, total));
     },
     stop() {
       spinner.stop();

@@ -7,7 +7,9 @@
 # Lines on stdin act on the terminal: "INT" types Ctrl-C (the terminal sends
 # SIGINT), "RESIZE COLS ROWS" resizes it (SIGWINCH), "TERM" sends SIGTERM,
 # "KEYS HEX" types the bytes HEX encodes (text, Tab, Enter: an interactive shell).
-# At the end, one line on stderr: "exit N" or "signal N".
+# At the end, one line on stderr: "exit N" or "signal N". SIGTERM to this
+# driver (a test's deadline) kills the command with SIGKILL: a command that
+# hangs must not outlive its test.
 import fcntl
 import os
 import pty
@@ -25,6 +27,7 @@ def main():
     if pid == 0:
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         os.execvp(argv[0], argv)
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: os.kill(pid, signal.SIGKILL))
     commands = b""
     stdin_open = True
     while True:

@@ -48,11 +48,17 @@ export function runCommandInPty(argv: string[], options: PtyOptions = {}): PtyRu
     for (const w of watchers) w();
   });
   child.stderr.setEncoding('utf8').on('data', (d: string) => (status += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 40_000);
+  // At the deadline the driver kills the command (SIGTERM to the driver), then itself if it must.
+  let last: NodeJS.Timeout | undefined;
+  const timer = setTimeout(() => {
+    child.kill('SIGTERM');
+    last = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  }, options.timeoutMs ?? 40_000);
   const done = new Promise<{ code: number | null; signal: number | null; output: string }>((resolveDone, reject) => {
     child.on('error', reject);
     child.on('close', () => {
       clearTimeout(timer);
+      clearTimeout(last);
       const exit = /exit (\d+)/.exec(status);
       const signal = /signal (\d+)/.exec(status);
       resolveDone({ code: exit ? Number(exit[1]) : null, signal: signal ? Number(signal[1]) : null, output });

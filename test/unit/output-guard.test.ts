@@ -31,7 +31,9 @@ function fake(options: { tty?: boolean; settings?: Partial<OutputSettings>; stdi
         onErr?.();
         return true;
       },
-    },
+      // A terminal says its width; without one, nothing is redrawn on it (no spinner).
+      ...(options.tty === true ? { columns: 80 } : {}),
+    } as IO['stderr'],
     stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
     stdinIsTTY: false,
     stdoutIsTTY: options.tty === true,
@@ -212,6 +214,13 @@ describe('Output guards every method', () => {
     dumb.output.drawFrame([HOSTILE]);
     dumb.output.endFrames();
     expect(dumb.out()).toBe(`${safe}\n\n`);
+    // A terminal that lost its width (0 columns): the cursor back, then frames one after the other.
+    const unsized = fake({ tty: true });
+    unsized.output.drawFrame(['first']);
+    unsized.output.drawFrame([HOSTILE], { sized: false });
+    unsized.output.drawFrame(['third'], { sized: false });
+    unsized.output.endFrames();
+    expect(unsized.out()).toBe(`\u001b[?25l\u001b[H\u001b[2J\u001b[2Kfirst\n\u001b[J\u001b[?25h${safe}\n\nthird\n\n`);
   });
 
   it('clearScreen writes cpk own sequence only, and a blank line on a dumb terminal', () => {

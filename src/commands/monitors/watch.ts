@@ -6,7 +6,9 @@
 //   (src/output/board.ts, Output.drawFrame): status, the last transition,
 //   the age of the last check, the latency and its sparkline over the polls;
 //   a transition is highlighted for FRESH_POLLS polls. Rows are cut to the
-//   terminal's width and height, and a resize redraws at once.
+//   terminal's width and height, and a resize redraws at once. A terminal
+//   that does not say its width (0 columns) gets the frames one after the
+//   other, cut to 80 columns: nothing is redrawn over lines of unknown wrap.
 // - Off a terminal (or -o json/jsonl): one compact JSON line per monitor
 //   whose body changed since the line last printed for it; the first poll
 //   prints every monitor (fields in the README, "Watching monitors").
@@ -19,6 +21,7 @@
 //   is no longer polled; 401, 403 and other 4xx end the watch.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { knownColumns } from '../../io.js';
 import { CpkError, ExitCode, UsageError } from '../../errors.js';
 import type { JsonObject } from '../../parse/fields.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
@@ -161,7 +164,9 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
 
   const draw = (clear: boolean) => {
     const size = ctx.io.stdoutSize?.();
-    const columns = size?.columns || ctx.io.stdoutColumns || 80;
+    // A terminal that does not say its width (0 columns) gets frames cut to 80, one after the other.
+    const known = knownColumns(size ? size.columns : ctx.io.stdoutColumns);
+    const columns = known ?? 80;
     const counts = new Map<string, number>();
     for (const w of watched) counts.set(w.row.status ?? '-', (counts.get(w.row.status ?? '-') ?? 0) + 1);
     const summary = [...counts].map(([status, n]) => `${n} ${status}`).join(', ');
@@ -174,14 +179,14 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
       {
         // One cell short of the edge: no terminal wraps the line early.
         width: Math.max(20, columns - 1),
-        height: size?.rows || undefined,
+        height: size?.rows,
         now: now(),
         paint: ctx.out.view().paint,
         color: ctx.out.stdoutColor,
         sparkline,
       },
     );
-    ctx.out.drawFrame(lines, { clear });
+    ctx.out.drawFrame(lines, { clear, sized: known !== undefined });
   };
 
   const emit = (w: Watched, at: number, previous: string | undefined) => {
