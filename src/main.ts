@@ -32,14 +32,15 @@ export async function main(
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  // A read command whose reader went away stops (a watch would poll forever);
-  // a write command finishes, so that what it changed is recorded.
-  let brokenPipe = false;
-  io.stdoutFailure?.onFailure((error) => {
-    if (error.code === 'EPIPE' && !runtime.writes) {
-      brokenPipe = true;
-      controller.abort();
-    }
+  // A read command whose output cannot be written stops at once: its reader
+  // went away (EPIPE) or the disk is full (ENOSPC, EFBIG, EIO), and a watch
+  // would otherwise poll forever writing nothing. A write command finishes,
+  // so that what it changed is recorded. outputVerdict gives the exit code.
+  let outputFailed = false;
+  io.stdoutFailure?.onFailure(() => {
+    if (runtime.writes) return;
+    outputFailed = true;
+    controller.abort();
   });
   const code = await run();
   // A failed write is reported on a later tick: let it arrive before judging.
@@ -76,7 +77,7 @@ export async function main(
         return writeError(io, new UsageError(`${message} (see --help)`), { json: wantsJson, debug: false });
       }
       // Interrupted: the shell already shows ^C; print nothing half-written.
-      if (brokenPipe) return ExitCode.OK; // outputVerdict makes it 141
+      if (outputFailed) return ExitCode.OK; // outputVerdict makes it 141 or 74
       if (error instanceof InterruptedError || controller.signal.aborted) return ExitCode.INTERRUPTED;
       const json = runtime.context?.globals.json ?? wantsJson;
       const debug = runtime.context?.globals.debug ?? wantsDebug;

@@ -2,18 +2,32 @@
 // exit code is the command's own result, never 0 for a failure; a read cut
 // short exits 141 (as SIGPIPE would); a write always finishes.
 import { spawn } from 'node:child_process';
-import { existsSync, openSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const f = useEmulator();
 
-/** Runs cpk with stdout a pipe closed before anything is read (or a file descriptor). */
-function runWithStdout(args: string[], stdout: 'closed' | number, timeoutMs = 15_000) {
+/**
+ * Runs cpk with stdout a pipe closed before anything is read (or a file
+ * descriptor); `fileSizeLimit` runs it under `ulimit -f 0` (a write to a file
+ * then fails with EFBIG). Killed after `timeoutMs`, only to catch a hang.
+ */
+function runWithStdout(
+  args: string[],
+  stdout: 'closed' | number,
+  timeoutMs = 15_000,
+  options: { fileSizeLimit?: boolean } = {},
+) {
   return new Promise<{ code: number | null; stderr: string; ms: number }>((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const [command, argv] = options.fileSizeLimit
+      ? ['sh', ['-c', 'ulimit -f 0 && exec "$@"', 'sh', process.execPath, BIN, ...args]]
+      : [process.execPath, [BIN, ...args]];
+    const child = spawn(command, argv, {
       env: baseEnv(f.env),
       stdio: ['ignore', stdout === 'closed' ? 'pipe' : stdout, 'pipe'],
     });
@@ -66,6 +80,29 @@ describe.runIf(existsSync('/dev/full'))('failed stdout (/dev/full)', () => {
     const write = await runWithStdout(['monitors', 'create', '--name', 'full-write', '-q'], openSync('/dev/full', 'w'));
     expect(write.code).toBe(74);
     expect(f.emu.monitors().filter((m) => m.name === 'full-write')).toHaveLength(1);
+  });
+
+  it('ends a watch by itself at the first failed write, with exit 74 and one line', async () => {
+    const id = (await f.cpk(['monitors', 'create', '--name', 'full-watch', '-q'])).stdout.trim();
+    const line = 'cpk: cannot write the output: ENOSPC (no space left on the device)\n';
+    const board = await runWithStdout(['monitors', 'watch', id, '--every', '1s'], openSync('/dev/full', 'w'));
+    expect([board.code, board.stderr]).toEqual([74, line]);
+    const report = id.replace('mon_', 'rpt_');
+    const watch = await runWithStdout(
+      ['reports', 'get', report, '--watch', '--every', '1s'],
+      openSync('/dev/full', 'w'),
+    );
+    expect([watch.code, watch.stderr]).toEqual([74, line]);
+  });
+});
+
+describe.runIf(process.platform !== 'win32')('failed stdout (a file-size limit)', () => {
+  it('ends a watch by itself at the first failed write, with exit 74 and one line', async () => {
+    const id = (await f.cpk(['monitors', 'create', '--name', 'limited-watch', '-q'])).stdout.trim();
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-efbig-'));
+    const file = openSync(join(dir, 'changes.ndjson'), 'w');
+    const r = await runWithStdout(['monitors', 'watch', id, '--every', '1s'], file, 15_000, { fileSizeLimit: true });
+    expect([r.code, r.stderr]).toEqual([74, 'cpk: cannot write the output: EFBIG (file too large for its limit)\n']);
   });
 });
 
