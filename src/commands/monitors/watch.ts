@@ -13,7 +13,8 @@
 //   whose body changed since the line last printed for it; the first poll
 //   prints every monitor (fields in the README, "Watching monitors").
 // - Ctrl-C or SIGTERM ends it with exit 0, the cursor shown again and the
-//   last board left on the screen; a closed stdout ends it too (141).
+//   last board left on the screen; a closed stdout ends it too (141), and so does any
+//   other failed write of its output (a full disk: one line, 74).
 // - Failures follow `reports get --watch`: anything failing on the first
 //   poll ends the watch with its exit code (a wrong id fails fast). Later, a
 //   server or network failure is a note (on the board, else a warning on
