@@ -1,13 +1,14 @@
 // Runs one request per item for the bulk commands (several ids, create
-// --from): at most `concurrency` at a time over the one keep-alive pool of the
-// command's HttpClient, results kept in input order. A failure does not stop
-// the others; each is reported on its own line, and the command ends with a
-// PartialFailure whose exit code is that of the first failure in input order.
+// --from): at most `concurrency` at a time (src/pool.ts) over the one
+// keep-alive pool of the command's HttpClient, results kept in input order.
+// A failure does not stop the others; each is reported on its own line, and
+// the command ends with a PartialFailure whose exit code is that of the first
+// failure in input order.
 import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
 import { InterruptedError, PartialFailure } from '../errors.js';
 import { startProgress } from '../output/progress.js';
-import { runPool } from '../pool.js';
+import { mapPool, type Outcome } from '../pool.js';
 
 export interface BulkItem<T> {
   /** Names the item in a failure line: its id, or "line 3". */
@@ -15,38 +16,6 @@ export interface BulkItem<T> {
   /** Fields that name the item in a --json failure object, e.g. {id} or {line}. */
   fields: Record<string, unknown>;
   input: T;
-}
-
-export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
-
-/**
- * Maps `items` through `work`, `concurrency` at a time, results in input
- * order. Stops starting new work once `signal` aborts; an item whose work was
- * interrupted is left undefined.
- */
-export async function mapPool<T, R>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T, index: number) => Promise<R>,
-  options: { signal?: AbortSignal | undefined; onSettled?: () => void } = {},
-): Promise<Array<Outcome<R> | undefined>> {
-  const outcomes: Array<Outcome<R> | undefined> = new Array(items.length).fill(undefined);
-  const indexes = items.map((_item, index) => index);
-  await runPool(
-    indexes,
-    concurrency,
-    async (index) => {
-      try {
-        outcomes[index] = { ok: true, value: await work(items[index] as T, index) };
-      } catch (error) {
-        if (error instanceof InterruptedError) return;
-        outcomes[index] = { ok: false, error };
-      }
-      options.onSettled?.();
-    },
-    options.signal,
-  );
-  return outcomes;
 }
 
 export interface BulkOptions {

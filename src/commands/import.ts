@@ -115,9 +115,9 @@ async function importLocked(opts: ImportOptions, ctx: Context, opened: Opened): 
   }
   // Every id must exist before anything is recorded: all or nothing.
   const errors: Array<{ key: string; id: string; error: unknown }> = [];
-  const { runPool } = await import('../pool.js');
+  const { mapPool } = await import('../pool.js');
   await ctx.out.spin('Checking monitors', () =>
-    runPool(
+    mapPool(
       todo,
       DEFAULT_CONCURRENCY,
       async ({ key, id }) => {
@@ -127,7 +127,7 @@ async function importLocked(opts: ImportOptions, ctx: Context, opened: Opened): 
           errors.push({ key, id, error });
         }
       },
-      ctx.signal,
+      { signal: ctx.signal },
     ),
   );
   if (ctx.signal?.aborted) throw new InterruptedError();

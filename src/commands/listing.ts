@@ -138,7 +138,7 @@ async function listKnown(opts: ListOptions, ctx: Context, api: Api): Promise<voi
     );
     return printer.end();
   }
-  const { mapPool } = await import('./bulk.js');
+  const { mapPool } = await import('../pool.js');
   const outcomes = await mapPool(known, opts.concurrency, (m) => api.getMonitor(m.id), { signal: ctx.signal });
   const found: unknown[] = [];
   let gone = 0;

@@ -9,7 +9,7 @@ import type { Api } from '../api/client.js';
 import { ApiError, AuthError, CpkError, ExitCode, NetworkError, UsageError } from '../errors.js';
 import { setOwn, type JsonObject } from '../parse/fields.js';
 import type { ChannelStep, MonitorStep, Plan } from './plan.js';
-import { runPool } from '../pool.js';
+import { mapPool } from '../pool.js';
 import type { MonitorRecord, StateStore } from './state.js';
 
 export type Step = { kind: 'monitor'; step: MonitorStep } | { kind: 'channel'; step: ChannelStep };
@@ -263,7 +263,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
   }
   for (const step of plan.channels) if (step.action === 'update') first.push({ kind: 'channel', step });
 
-  await runPool(first, options.concurrency, attempt, stop);
+  await mapPool(first, options.concurrency, attempt, { signal: stop });
   // Marked ahead, never sent: not uncertain.
   let unmarked = false;
   for (let i = 0; i < marked; i++) {
@@ -272,7 +272,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     unmarked = true;
   }
   if (unmarked) await commit('it marks creates that were never sent as uncertain').catch(() => {});
-  await runPool(last, options.concurrency, attempt, stop);
+  await mapPool(last, options.concurrency, attempt, { signal: stop });
   await Promise.all(idWrites);
   for (const error of idFailures) options.warn?.(`${error.message}; ${error.hint ?? ''}`);
 

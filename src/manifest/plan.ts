@@ -9,7 +9,7 @@ import { ApiError } from '../errors.js';
 import type { JsonObject } from '../parse/fields.js';
 import { diffFields, patchOf, type FieldChange } from './diff.js';
 import type { Manifest } from './load.js';
-import { runPool } from '../pool.js';
+import { mapPool } from '../pool.js';
 import type { StateStore } from './state.js';
 
 export type MonitorStep =
@@ -116,7 +116,7 @@ export async function buildPlan(
     else steps.set(key, { action: 'uncertain', key, uncertainSince: record.create_started_at });
   }
 
-  await runPool(
+  await mapPool(
     reads,
     options.concurrency,
     async ({ key, id, body }) => {
@@ -138,7 +138,7 @@ export async function buildPlan(
         } else failures.push({ key, id, error });
       }
     },
-    options.stop,
+    { signal: options.stop },
   );
 
   const gone = (key: string) => {

@@ -12,7 +12,7 @@ import { ApiError, UsageError } from '../errors.js';
 import { describeJsonError, parseUserJson } from '../http/json.js';
 import { toJson } from '../output/json.js';
 import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
-import { runPool } from '../pool.js';
+import { mapPool } from '../pool.js';
 import { patchOf, type FieldChange } from './diff.js';
 import { countSteps, hasChanges, type ChannelStep, type MonitorStep, type Plan } from './plan.js';
 import { adoptedJson, channelJson, monitorJson } from './render.js';
@@ -218,7 +218,7 @@ export async function changesSince(
   // In the plan's order, whatever order the answers come in.
   const monitors: Array<string | undefined> = [];
   let failure: unknown;
-  await runPool(
+  await mapPool(
     saved.observed.map((observed, index) => ({ ...observed, index })),
     options.concurrency,
     async ({ key, id, digest: before, index }) => {
@@ -236,7 +236,7 @@ export async function changesSince(
       const what = before === null ? 'answers again' : now === null ? 'was deleted' : 'changed';
       monitors[index] = `monitor ${key} (${id}) ${what}`;
     },
-    options.stop,
+    { signal: options.stop },
   );
   if (failure !== undefined) throw failure;
   for (const line of monitors) if (line !== undefined) found.push(line);

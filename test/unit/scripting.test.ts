@@ -14,7 +14,7 @@ import { HttpClient } from '../../src/http/client.js';
 import { compileQuery } from '../../src/output/query.js';
 import { Output } from '../../src/output/output.js';
 import { startProgress } from '../../src/output/progress.js';
-import { mapPool } from '../../src/commands/bulk.js';
+import { mapPool } from '../../src/pool.js';
 import { InterruptedError, UsageError } from '../../src/errors.js';
 import type { IO } from '../../src/io.js';
 

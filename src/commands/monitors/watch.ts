@@ -132,7 +132,7 @@ export interface MonitorsWatchDeps {
 
 export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: MonitorsWatchDeps = {}): Promise<void> {
   const { pause, transient, comparable, every } = await import('../reports/watch.js');
-  const { mapPool } = await import('../bulk.js');
+  const { mapPool } = await import('../../pool.js');
   const board = await import('../../output/board.js');
   const wait = deps.pause ?? pause;
   const now = deps.now ?? Date.now;
