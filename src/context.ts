@@ -12,6 +12,7 @@ import { registerSecret, registerUrlCredentials } from './output/redact.js';
 import { version } from './version.js';
 import { parseRetriesFlag, resolveAttempts } from './config/attempts.js';
 import { isMachineFormat, parseColumns, parseFormat, type OutputFormat } from './output/format.js';
+import { parseDuration } from './parse/duration.js';
 
 export interface GlobalOptions {
   baseUrl?: string | undefined;
@@ -40,47 +41,29 @@ export const DEFAULT_TIMEOUT_SECONDS = 30;
 /** One day: longer has no use, and Node timers cannot go past about 24.8 days. */
 export const MAX_TIMEOUT_SECONDS = 86_400;
 
-/** Turns commander's raw global values into GlobalOptions (usage errors on bad input). */
-/** A positive number of seconds, at most MAX_TIMEOUT_SECONDS, or a usage error naming `what`. */
-function parseSeconds(value: unknown, what: string): number {
-  const text = String(value).trim();
-  const n = Number(text);
-  if (text === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIMEOUT_SECONDS) {
-    throw new UsageError(
-      `invalid ${what} "${String(value)}": expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
-    );
-  }
+/**
+ * A time limit: a positive number of seconds (`30`, `2.5`) or a duration
+ * (`90s`, `5m`: `cpk monitors wait --timeout 5m`), at most
+ * MAX_TIMEOUT_SECONDS, or a usage error naming `what`.
+ */
+function parseTimeLimit(value: unknown, what: string): number {
+  const expected = `expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`;
+  const n = parseDuration(String(value), what, { fractions: true, expected });
+  if (n <= 0 || n > MAX_TIMEOUT_SECONDS) throw new UsageError(`invalid ${what} "${String(value)}": ${expected}`);
   return n;
 }
 
 /** --max-time, else CPK_MAX_TIME (empty: unset), else no bound. */
 export function parseMaxTime(flag: unknown, env: Readonly<Record<string, string | undefined>>): number | undefined {
-  if (flag !== undefined) return parseSeconds(flag, '--max-time');
+  if (flag !== undefined) return parseTimeLimit(flag, '--max-time');
   const fromEnv = env.CPK_MAX_TIME;
   if (fromEnv === undefined || fromEnv.trim() === '') return undefined;
-  return parseSeconds(fromEnv, 'CPK_MAX_TIME');
+  return parseTimeLimit(fromEnv, 'CPK_MAX_TIME');
 }
 
+/** Turns commander's raw global values into GlobalOptions (usage errors on bad input). */
 export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
-  let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
-  if (raw.timeout !== undefined) {
-    const text = String(raw.timeout).trim();
-    // Seconds (`30`, `2.5`), or a duration (`90s`, `5m`: `cpk monitors wait --timeout 5m`).
-    let n = Number(text);
-    if (text !== '' && Number.isNaN(n) && /^(?:\d+[dhms])+$/.test(text)) {
-      const units: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
-      n = (text.match(/\d+[dhms]/g) ?? []).reduce(
-        (sum, part) => sum + Number(part.slice(0, -1)) * (units[part.slice(-1)] ?? 0),
-        0,
-      );
-    }
-    if (text === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIMEOUT_SECONDS) {
-      throw new UsageError(
-        `invalid --timeout "${String(raw.timeout)}": expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
-      );
-    }
-    timeoutSeconds = n;
-  }
+  const timeoutSeconds = raw.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : parseTimeLimit(raw.timeout, '--timeout');
   const format = parseFormat(raw);
   return {
     baseUrl: typeof raw.baseUrl === 'string' ? raw.baseUrl : undefined,
@@ -88,7 +71,7 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
     format,
     columns: parseColumns(raw.columns),
     timeoutSeconds,
-    maxTimeSeconds: raw.maxTime === undefined ? undefined : parseSeconds(raw.maxTime, '--max-time'),
+    maxTimeSeconds: raw.maxTime === undefined ? undefined : parseTimeLimit(raw.maxTime, '--max-time'),
     timeoutGiven: raw.timeout !== undefined,
     retries: raw.retries === undefined ? undefined : parseRetriesFlag(raw.retries),
     debug: raw.debug === true,

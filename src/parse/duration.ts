@@ -2,16 +2,28 @@ import { UsageError } from '../errors.js';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
+export interface DurationOptions {
+  /** Plain seconds may have a fraction (`2.5`): the request timeouts. */
+  fractions?: boolean;
+  /** What the message says is expected of input that is no duration at all. */
+  expected?: string;
+}
+
 /**
- * Parses `--interval`: whole seconds (`60`) or a duration (`90s`, `5m`, `1h`,
- * `1h30m`). Returns whole seconds. Bounds are the server's business, not ours.
+ * The one parser of durations (`--interval`, `--every`, `--lock-timeout`,
+ * `--timeout`, `--max-time`, a manifest's interval): seconds (`60`) or a
+ * duration (`90s`, `5m`, `1h`, `1h30m`, each unit at most once). Returns
+ * seconds, whole unless `fractions`. Bounds are the caller's business.
  */
-export function parseDuration(input: string, flag = '--interval'): number {
+export function parseDuration(input: string, flag = '--interval', options: DurationOptions = {}): number {
   const text = input.trim();
-  if (/^\d+$/.test(text)) return checkSafe(Number(text), input, flag);
+  const plain = options.fractions ? /^(?:\d+(?:\.\d+)?|\.\d+)$/ : /^\d+$/;
+  if (plain.test(text)) return checkSafe(Number(text), input, flag);
   const parts = text.match(/^(?:\d+[dhms])+$/) ? text.match(/\d+[dhms]/g) : null;
   if (!parts) {
-    throw new UsageError(`invalid ${flag} "${input}": use seconds (60) or a duration such as 90s, 5m or 1h`);
+    throw new UsageError(
+      `invalid ${flag} "${input}": ${options.expected ?? 'use seconds (60) or a duration such as 90s, 5m or 1h'}`,
+    );
   }
   let total = 0;
   const seen = new Set<string>();
@@ -25,6 +37,6 @@ export function parseDuration(input: string, flag = '--interval'): number {
 }
 
 function checkSafe(n: number, input: string, flag: string): number {
-  if (!Number.isSafeInteger(n)) throw new UsageError(`invalid ${flag} "${input}": too large`);
+  if (!(n <= Number.MAX_SAFE_INTEGER)) throw new UsageError(`invalid ${flag} "${input}": too large`);
   return n;
 }

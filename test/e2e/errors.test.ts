@@ -48,6 +48,8 @@ describe('exit codes', () => {
       ['monitors', 'delete', 'mon_1'],
       ['channels', 'update', 'ch_ops'],
       ['monitors', 'get', 'mon_1', '--timeout', 'zero'],
+      ['monitors', 'get', 'mon_1', '--timeout', '1m1m'],
+      ['monitors', 'get', 'mon_1', '--max-time', '1m1m'],
       ['monitors', 'get', 'mon_1', '--base-url', 'http://monitoring.example.com'],
       ['--bogus-flag'],
     ]) {

@@ -13,7 +13,7 @@ import {
 import { backoffMs, BACKOFF_BASE_MS, BACKOFF_CAP_MS, parseRetryAfter } from '../../src/http/retry.js';
 import { ApiError, CpkError, InterruptedError, NetworkError } from '../../src/errors.js';
 import { parseRetriesFlag, resolveAttempts } from '../../src/config/attempts.js';
-import { parseGlobals } from '../../src/context.js';
+import { parseGlobals, parseMaxTime } from '../../src/context.js';
 
 type Step = TransportError | TransportResponse;
 
@@ -360,7 +360,32 @@ describe('policy numbers', () => {
     expect(() => resolveAttempts(undefined, { CPK_MAX_ATTEMPTS: value })).toThrow(/^invalid CPK_MAX_ATTEMPTS/);
   });
 
-  it.each(['0', '-1', 'x', '86401', '1e10'])('--timeout %j is a usage error', (value) => {
-    expect(() => parseGlobals({ timeout: value })).toThrow(/^invalid --timeout/);
+  it.each(['0', '-1', 'x', '86401', '1e10', '1m1m', '1h30m30m', '5s5s', '', '2.5m', '0x10', '1d1s'])(
+    '--timeout %j is a usage error',
+    (value) => {
+      expect(() => parseGlobals({ timeout: value })).toThrow(/^invalid --timeout/);
+    },
+  );
+
+  it('--timeout, --max-time and CPK_MAX_TIME read the one duration syntax, a repeated unit refused', () => {
+    expect(() => parseGlobals({ timeout: '1m1m' })).toThrow(/^invalid --timeout "1m1m": unit "m" given twice$/);
+    expect(() => parseGlobals({ maxTime: '1m1m' })).toThrow(/^invalid --max-time "1m1m": unit "m" given twice$/);
+    expect(() => parseMaxTime(undefined, { CPK_MAX_TIME: '2s2s' })).toThrow(
+      /^invalid CPK_MAX_TIME "2s2s": unit "s" given twice$/,
+    );
+    const cases: Array<[string, number]> = [
+      ['30', 30],
+      ['2.5', 2.5],
+      ['.5', 0.5],
+      ['90s', 90],
+      ['5m', 300],
+      ['1h30m', 5400],
+      ['1d', 86400],
+      [' 20 ', 20],
+    ];
+    for (const [text, seconds] of cases) {
+      expect(parseGlobals({ timeout: text }).timeoutSeconds, text).toBe(seconds);
+      expect(parseGlobals({ maxTime: text }).maxTimeSeconds, text).toBe(seconds);
+    }
   });
 });
