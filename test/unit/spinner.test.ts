@@ -114,3 +114,48 @@ describe('knownColumns', () => {
     ['80', undefined],
   ])('%s -> %s', (input, expected) => expect(knownColumns(input)).toBe(expected));
 });
+
+describe('every width-driven loop, given a width a terminal should never report', () => {
+  // These held before: the guard is that no width reaches a loop that counts
+  // lines or cells by it without bound (ora's did). Output stays within a
+  // few times the input, whatever the width.
+  const text = 'a fairly long line of words, some wide: 監視 and an emoji 🚀 '.repeat(8);
+  const widths = [0, -1, Number.NaN, Infinity, -Infinity, 1];
+  it.each(widths)('width %s', async (width) => {
+    const { wrapText } = await import('../../src/output/text.js');
+    const { truncate, boardLines } = await import('../../src/output/board.js');
+    const { tableLines, fitSpark, detailLines } = await import('../../src/output/render.js');
+    const { sparkline, bar } = await import('../../src/output/sparkline.js');
+    const { PLAIN } = await import('../../src/output/palette.js');
+    const size = (lines: string[]) => lines.join('\n').length;
+    expect(size(wrapText(text, width))).toBeLessThan(text.length * 4);
+    expect(truncate(text, width).length).toBeLessThanOrEqual(text.length + 1);
+    const cells = [
+      [{ text: 'NAME' }, { text }],
+      [{ text: 'x' }, { text }],
+    ];
+    expect(size(tableLines(cells, { width }))).toBeLessThan(text.length * 10);
+    expect(fitSpark([1, 2, 3, 4, 5], { sparkline, bar }, width).length).toBeLessThanOrEqual(5);
+    const view = { tty: true, width, now: 0, paint: PLAIN };
+    expect(size(detailLines({ id: 'mon_1', name: text, tags: [text, text] }, view))).toBeLessThan(text.length * 20);
+    const row = {
+      id: 'mon_1',
+      name: text,
+      status: 'up',
+      fresh: false,
+      lastCheck: null,
+      latency: 1,
+      latencyPath: 'latency_ms',
+      history: [1, 2, 3],
+    };
+    const frame = boardLines(text, [row, row], [text], {
+      width,
+      height: width,
+      now: 0,
+      paint: PLAIN,
+      color: false,
+      sparkline,
+    });
+    expect(size(frame)).toBeLessThan(text.length * 10);
+  });
+});
