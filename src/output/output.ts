@@ -38,7 +38,7 @@ import { redactKnown, redactSecrets } from './redact.js';
 import { COLORS, PLAIN, statusPainter } from './palette.js';
 import type { OutputFormat } from './format.js';
 import { defaultColumns, detailLines, rowLines, tableLines, wideColumns, type Shapes, type View } from './render.js';
-import { yamlLines } from './yaml.js';
+import { toYaml } from './yaml.js';
 
 /** Lines written between two checks for an interrupt. */
 const CHUNK_LINES = 2_000;
@@ -122,7 +122,7 @@ export class Output {
       value = selected;
     }
     const format = this.format;
-    if (format === 'yaml') this.toStdout(`${yamlLines(value).join('\n')}\n`, 'encoded');
+    if (format === 'yaml') this.toStdout(toYaml(value), 'encoded');
     else if (format === 'jsonl' && Array.isArray(value))
       for (const item of value) this.toStdout(`${toJson(item, 0)}\n`, 'encoded');
     else this.toStdout(`${toJson(value, options.compact || format === 'jsonl' ? 0 : 2)}\n`, 'encoded');

@@ -7,6 +7,7 @@ import type { IO } from '../../src/io.js';
 import { Output, type OutputSettings } from '../../src/output/output.js';
 import { parseColumns, parseFormat } from '../../src/output/format.js';
 import { toYaml } from '../../src/output/yaml.js';
+import { ExactNumber } from '../../src/http/json.js';
 import {
   age,
   cellText,
@@ -163,6 +164,19 @@ describe('yaml', () => {
       toYaml({ a: 'yes', b: '1', c: 'x: y', d: '', e: ' lead', f: 'plain words', g: 'https://x/y', h: ['no', 'null'] }),
     ).toBe('a: "yes"\nb: "1"\nc: "x: y"\nd: ""\ne: " lead"\nf: plain words\ng: https://x/y\nh:\n- "no"\n- "null"\n');
     expect(toYaml({ list: [{ a: 1, b: [] }, [1, 2]], o: {} })).toBe('list:\n- a: 1\n  b: []\n- - 1\n  - 2\no: {}\n');
+    expect(toYaml({ a: '0o17', b: '1:20' })).toBe('a: "0o17"\nb: "1:20"\n');
+  });
+
+  it('writes what a terminal could act on as escapes, in values and keys, and reads back the same', () => {
+    const value = { name: 'a\u009b31mb\u202ec', 'k\u2028ey': ['\u007f'] };
+    const text = toYaml(value);
+    expect(text).toBe('name: "a\\u009b31mb\\u202ec"\n"k\\u2028ey":\n- "\\u007f"\n');
+    expect(parseYaml(text)).toEqual(value);
+  });
+
+  it('writes an exact number as the server wrote it', () => {
+    const text = toYaml({ big: new ExactNumber('12345678901234567890'), price: new ExactNumber('1.50') });
+    expect(text).toBe('big: 12345678901234567890\nprice: 1.50\n');
   });
 });
 
