@@ -35,7 +35,7 @@ import { writeItemError } from './errors.js';
 import { toJson } from './json.js';
 import { sanitize, sanitizeKeepingColor, sanitizeLine } from './sanitize.js';
 import { redactKnown, redactSecrets } from './redact.js';
-import { COLORS, PLAIN, statusPainter } from './palette.js';
+import { colorPalette, PLAIN, statusPainter, type ColorLevel, type Palette } from './palette.js';
 import type { OutputFormat } from './format.js';
 import { defaultColumns, detailLines, rowLines, tableLines, wideColumns, type Shapes, type View } from './render.js';
 import { toYaml } from './yaml.js';
@@ -77,6 +77,33 @@ export function decorate(io: IO, isTTY: boolean, settings: Pick<OutputSettings, 
   return true;
 }
 
+/** FORCE_COLOR as chalk reads it: unset gives undefined, `0` or `false` 0, empty or `true` 1, else the number (at most 3). */
+function forcedLevel(value: string | undefined): 0 | ColorLevel | undefined {
+  if (value === undefined) return undefined;
+  if (value === '' || value === 'true') return 1;
+  if (value === 'false') return 0;
+  const n = Number.parseInt(value, 10);
+  return Number.isNaN(n) ? undefined : (Math.max(0, Math.min(3, n)) as 0 | ColorLevel);
+}
+
+/**
+ * How stdout may be colored: 0 for not at all. Never under --json,
+ * --no-color or NO_COLOR; as FORCE_COLOR says when it is set (even to a pipe
+ * or a file); else only on a terminal that decorate() allows, at the level
+ * chalk detects ('detect').
+ */
+export function colorLevel(
+  io: IO,
+  isTTY: boolean,
+  settings: Pick<OutputSettings, 'json' | 'colorFlag'>,
+): 0 | ColorLevel | 'detect' {
+  if (settings.json || !settings.colorFlag) return 0;
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return 0;
+  const forced = forcedLevel(io.env.FORCE_COLOR);
+  if (forced !== undefined) return forced;
+  return decorate(io, isTTY, settings) ? 'detect' : 0;
+}
+
 export interface DetailOptions {
   /** A title for -o markdown (`Report`). */
   title?: string;
@@ -86,6 +113,8 @@ export interface DetailOptions {
 
 export class Output {
   readonly stdoutColor: boolean;
+  private readonly stdoutLevel: 0 | ColorLevel | 'detect';
+  private palette: Promise<Palette> | undefined;
   /** A live view's frame is on the screen and the cursor hidden (drawFrame). */
   private liveView = false;
   readonly stderrColor: boolean;
@@ -95,7 +124,8 @@ export class Output {
     readonly io: IO,
     readonly settings: OutputSettings,
   ) {
-    this.stdoutColor = decorate(io, io.stdoutIsTTY, settings);
+    this.stdoutLevel = colorLevel(io, io.stdoutIsTTY, settings);
+    this.stdoutColor = this.stdoutLevel !== 0;
     this.stderrColor = decorate(io, io.stderrIsTTY, settings);
   }
 
@@ -267,15 +297,22 @@ export class Output {
     this.io.stderr.write(redactSecrets(sanitize(text)));
   }
 
+  /** The colors of stdout (PLAIN when it is not colored); chalk is loaded for the first colored output. */
+  colors(): Promise<Palette> {
+    const level = this.stdoutLevel;
+    if (level === 0) return Promise.resolve(PLAIN);
+    return (this.palette ??= colorPalette(level));
+  }
+
   /** What the terminal allows: width, color, ages, sparklines (with `shapes`, see shapes()). */
-  view(changed?: ReadonlyMap<string, string>, shapes?: Shapes): View {
+  async view(changed?: ReadonlyMap<string, string>, shapes?: Shapes): Promise<View> {
     const tty = this.io.stdoutIsTTY;
     return {
       tty,
       shapes: tty ? shapes : undefined,
       width: this.width(),
       now: (this.settings.now ?? Date.now)(),
-      paint: this.stdoutColor ? COLORS : PLAIN,
+      paint: await this.colors(),
       changed,
     };
   }
@@ -318,7 +355,7 @@ export class Output {
       return this.writeLines(markdownLines(value, options.title));
     }
     if (this.settings.columns || format === 'wide') return this.printList([value]);
-    return this.writeLines(detailLines(value, this.view(options.changed, await this.shapes())));
+    return this.writeLines(detailLines(value, await this.view(options.changed, await this.shapes())));
   }
 
   /** A detail object (kept for the commands that call it): the same as print(). */
@@ -364,14 +401,14 @@ export class Output {
           this.settings.columns ??
           (format === 'wide' ? wideColumns(held) : defaultColumns(held, this.settings.declaredFields?.()));
         if (held.length === 0) return;
-        return this.writeLines(rowLines(held, columns, this.view(undefined, await this.shapes())));
+        return this.writeLines(rowLines(held, columns, await this.view(undefined, await this.shapes())));
       },
     };
   }
 
   /** Rows under a header, in columns (for lists such as the monitors create --from made). */
   async printRows(head: string[], rows: string[][]): Promise<void> {
-    const view = this.view();
+    const view = await this.view();
     await this.writeLines(
       tableLines([
         head.map((h) => ({ text: sanitizeLine(h), paint: view.paint.key })),
