@@ -16,8 +16,9 @@
 // Results: commands hand Output data, never strings, and Output prints it in
 // the format chosen with `-o` (kubectl's printers; src/output/format.ts):
 //
-//   await out.print(value)          one object: a describe-style table
-//                                   (sub-tables, wrapping, ages, sparklines),
+//   await out.print(value)          one object: on a terminal a bordered
+//                                   table (cli-table3), else describe-style
+//                                   lines (sub-tables, wrapping, ages, sparklines),
 //                                   or JSON, one JSON line, YAML, Markdown
 //   await out.printList(items)      several objects: one row per item (default
 //                                   columns, --columns, -o wide), or a JSON
@@ -355,7 +356,10 @@ export class Output {
       return this.writeLines(markdownLines(value, options.title));
     }
     if (this.settings.columns || format === 'wide') return this.printList([value]);
-    return this.writeLines(detailLines(value, await this.view(options.changed, await this.shapes())));
+    const view = await this.view(options.changed, await this.shapes());
+    // On a terminal, bordered (cli-table3) unless too big for it; off one, describe-style lines a script can read.
+    const bordered = view.tty ? await (await import('./bordered.js')).borderedDetailLines(value, view) : undefined;
+    return this.writeLines(bordered ?? detailLines(value, view));
   }
 
   /** A detail object (kept for the commands that call it): the same as print(). */

@@ -218,7 +218,15 @@ describe('detail tables', () => {
   it('on a terminal, timestamps show their age; off one they print as sent', async () => {
     const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true });
     await out.print({ at: '2026-11-22T19:02:00Z', later: '2026-11-22T19:02:00.5+00:00' });
-    expect(stdout()).toBe('at     2026-11-22 19:02 UTC (3m ago)\nlater  2026-11-22 19:02 UTC (2m ago)\n');
+    expect(stdout()).toBe(
+      [
+        '┌───────┬───────────────────────────────┐',
+        '│ at    │ 2026-11-22 19:02 UTC (3m ago) │',
+        '│ later │ 2026-11-22 19:02 UTC (2m ago) │',
+        '└───────┴───────────────────────────────┘',
+        '',
+      ].join('\n'),
+    );
     expect(age(-5000)).toBe('in 5s');
     expect(age(3 * 86_400_000)).toBe('3d ago');
     expect([age(59_999), age(91 * 60_000), age(121 * 60_000), age(47.9 * 3_600_000)]).toEqual([
@@ -235,10 +243,12 @@ describe('detail tables', () => {
     await out.print({ id: 'x', description: long, url: `https://example.com/${'p'.repeat(150)}` });
     const lines = stdout().trimEnd().split('\n');
     for (const line of lines) expect(textWidth(line)).toBeLessThanOrEqual(80);
-    const continuation = lines.filter((l) => l.startsWith(' '));
+    // On a terminal the fields are a bordered table: a wrapped value goes on under its own first line.
+    const continuation = lines.filter((l) => /^│ +│/.test(l));
     expect(continuation.length).toBeGreaterThan(3);
-    for (const line of continuation) expect(line).toMatch(/^ {13}\S/);
-    expect(lines.slice(1).join(' ').replace(/ +/g, ' ')).toContain(long);
+    for (const line of continuation) expect(line).toMatch(/^│ {13}│ \S/);
+    const values = lines.filter((l) => l.startsWith('│')).map((l) => (l.split('│')[2] as string).trim());
+    expect(values.join(' ')).toContain(long);
   });
 
   it('a terminal that says it has 0 columns (a pty nobody sized) wraps at COLUMNS, else 80', async () => {
@@ -268,8 +278,10 @@ describe('detail tables', () => {
     });
     expect(stdout()).toBe(
       [
-        'uptime_percent  50  ██████████··········',
-        'latencies       ▁▂▃█  min 1  max 8  last 8',
+        '┌────────────────┬────────────────────────────┐',
+        '│ uptime_percent │ 50  ██████████··········   │',
+        '│ latencies      │ ▁▂▃█  min 1  max 8  last 8 │',
+        '└────────────────┴────────────────────────────┘',
         'hourly:  2 from 2026-11-22 17:00 UTC (2h ago) to 2026-11-22 18:00 UTC (65m ago)',
         '  checks  ▄▄  min 60  max 60  last 60',
         '  avg_ms  ▁█  min 100  max 300  last 300',
@@ -430,38 +442,45 @@ describe('a report as a picture (issue 14)', () => {
     const { out, stdout } = output({ colorFlag: false, columnsOfTerminal: 80 }, { stdoutIsTTY: true });
     await out.print(report, { title: 'Report' });
     expect(stdout()).toMatchInlineSnapshot(`
-      "id                          rpt_abcdefgh2345
-      monitor_id                  mon_abcdefgh2345
-      period                      24h
-      period_start                2026-11-21 19:00 UTC (24h ago)
-      period_end                  2026-11-22 19:00 UTC (5m ago)
-      uptime_percent              87.5  █████████████████▌··
-      checks                      288
-      failures                    36
-      avg_latency_ms              143
-      latency_percentiles_ms.p50  132
-      latency_percentiles_ms.p90  183
-      latency_percentiles_ms.p95  191
-      latency_percentiles_ms.p99  484
-      latency_percentiles_ms.max  828
-      monitor_status              up
-      generated_at                2026-11-22 19:04 UTC (1m ago)
+      "┌────────────────────────────┬────────────────────────────────┐
+      │ id                         │ rpt_abcdefgh2345               │
+      │ monitor_id                 │ mon_abcdefgh2345               │
+      │ period                     │ 24h                            │
+      │ period_start               │ 2026-11-21 19:00 UTC (24h ago) │
+      │ period_end                 │ 2026-11-22 19:00 UTC (5m ago)  │
+      │ uptime_percent             │ 87.5  █████████████████▌··     │
+      │ checks                     │ 288                            │
+      │ failures                   │ 36                             │
+      │ avg_latency_ms             │ 143                            │
+      │ latency_percentiles_ms.p50 │ 132                            │
+      │ latency_percentiles_ms.p90 │ 183                            │
+      │ latency_percentiles_ms.p95 │ 191                            │
+      │ latency_percentiles_ms.p99 │ 484                            │
+      │ latency_percentiles_ms.max │ 828                            │
+      │ monitor_status             │ up                             │
+      │ generated_at               │ 2026-11-22 19:04 UTC (1m ago)  │
+      └────────────────────────────┴────────────────────────────────┘
       hourly:  24 from 2026-11-21 19:00 UTC (24h ago) to 2026-11-22 18:00 UTC (65m ago)
         checks          ▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄  min 12  max 12  last 12
         failures        ▁▁▁▁▃▂▁▁▁▁▅▅▁▁▁▁▂█▃▁▁▁▁▁  min 0  max 12  last 0
         avg_latency_ms  ▃▃▂▂▂▂▁▄▁▃▂▁▂▄▃▆▄ ▅▅▅█▄▃  min 99  max 231  last 143
         p95_latency_ms  ▁▁▁▁▁▃▁▅▁▄▁▁▁▄▁▆▂ ▂▂▂█▂▁  min 120  max 828  last 169
       incidents:
-        START          END             DURATION_SECONDS  FAILED_CHECKS  CAUSE
-        2026-11-21     2026-11-22      1800              6              timeout after
-        23:40 UTC      00:10 UTC (18h                                   10s
-        (19h ago)      ago)
-        2026-11-22     2026-11-22      3900              13             timeout after
-        05:30 UTC      06:35 UTC (12h                                   10s
-        (13h ago)      ago)
-        2026-11-22     2026-11-22      5100              17             HTTP 503
-        11:55 UTC (7h  13:20 UTC (5h
-        ago)           ago)
+      ┌────────────┬────────────┬──────────────────┬───────────────┬───────────┐
+      │ START      │ END        │ DURATION_SECONDS │ FAILED_CHECKS │ CAUSE     │
+      ├────────────┼────────────┼──────────────────┼───────────────┼───────────┤
+      │ 2026-11-21 │ 2026-11-22 │ 1800             │ 6             │ timeout   │
+      │ 23:40 UTC  │ 00:10 UTC  │                  │               │ after 10s │
+      │ (19h ago)  │ (18h ago)  │                  │               │           │
+      ├────────────┼────────────┼──────────────────┼───────────────┼───────────┤
+      │ 2026-11-22 │ 2026-11-22 │ 3900             │ 13            │ timeout   │
+      │ 05:30 UTC  │ 06:35 UTC  │                  │               │ after 10s │
+      │ (13h ago)  │ (12h ago)  │                  │               │           │
+      ├────────────┼────────────┼──────────────────┼───────────────┼───────────┤
+      │ 2026-11-22 │ 2026-11-22 │ 5100             │ 17            │ HTTP 503  │
+      │ 11:55 UTC  │ 13:20 UTC  │                  │               │           │
+      │ (7h ago)   │ (5h ago)   │                  │               │           │
+      └────────────┴────────────┴──────────────────┴───────────────┴───────────┘
       "
     `);
   });

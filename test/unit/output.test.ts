@@ -199,4 +199,20 @@ describe('the color level of stdout', () => {
     await out.printList([{ id: 'm1', status: 'up' }]);
     expect(text).toBe('\u001b[1mID\u001b[22m  \u001b[1mSTATUS\u001b[22m\nm1  \u001b[32mup\u001b[39m\n');
   });
+
+  it('on a color terminal, one object is a bordered table with its keys bold and its status green', async () => {
+    let text = '';
+    const fake = { ...io({}, true), stdout: { write: (s: string) => (text += s) } };
+    const out = new Output(fake, { json: false, colorFlag: true, debug: false, columnsOfTerminal: 80 });
+    await out.print({ id: 'm1', status: 'up' });
+    expect(text).toBe(
+      [
+        '┌────────┬────┐',
+        '│ \u001b[1mid\u001b[22m     │ m1 │',
+        '│ \u001b[1mstatus\u001b[22m │ \u001b[32mup\u001b[39m │',
+        '└────────┴────┘',
+        '',
+      ].join('\n'),
+    );
+  });
 });
