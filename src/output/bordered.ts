@@ -13,7 +13,7 @@ import { sanitizeLine } from './sanitize.js';
 import { textWidth, wrapText } from './text.js';
 
 /** The most rows (fields, and rows of sub-tables) drawn with cli-table3. */
-export const MAX_ROWS = 1_000;
+export const MAX_ROWS = 500;
 /** A key is wrapped past this many cells, as in the linear writer. */
 const MAX_KEY = 40;
 

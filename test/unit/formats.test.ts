@@ -334,6 +334,20 @@ describe('size and interrupts (issue 12 item 3)', () => {
     expect(stdout().split('\n')).toHaveLength(200_001);
   });
 
+  it('on a terminal, an object too big for cli-table3 (50,000 fields) is written by the linear writer, unbordered', async () => {
+    const big: Record<string, number> = {};
+    for (let i = 0; i < 50_000; i++) big[`field_${i}`] = i;
+    const { out, stdout } = output({ colorFlag: false, columnsOfTerminal: 80 }, { stdoutIsTTY: true });
+    const started = Date.now();
+    await out.print(big);
+    // cli-table3 would take minutes (quadratic in rows); far above what the linear writer needs, only to catch that.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const lines = stdout().trimEnd().split('\n');
+    expect(lines).toHaveLength(50_000);
+    expect(lines[0]).toBe('field_0      0');
+    expect(lines[49_999]).toBe('field_49999  49999');
+  });
+
   it('a render checks for an interrupt between chunks of rows and stops with InterruptedError', async () => {
     const controller = new AbortController();
     let writes = 0;
