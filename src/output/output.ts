@@ -357,8 +357,10 @@ export class Output {
     }
     if (this.settings.columns || format === 'wide') return this.printList([value]);
     const view = await this.view(options.changed, await this.shapes());
-    // On a terminal, bordered (cli-table3) unless too big for it; off one, describe-style lines a script can read.
-    const bordered = view.tty ? await (await import('./bordered.js')).borderedDetailLines(value, view) : undefined;
+    // On a terminal, bordered (cli-table3) unless too big for it; off one, describe-style lines a script
+    // can read, and on a dumb terminal, which may not draw box-drawing characters.
+    const boxes = view.tty && this.io.env.TERM !== 'dumb';
+    const bordered = boxes ? await (await import('./bordered.js')).borderedDetailLines(value, view) : undefined;
     return this.writeLines(bordered ?? detailLines(value, view));
   }
 
