@@ -1,13 +1,12 @@
 // Reads a manifest (cpk.yaml, or the same structure as JSON, which YAML reads
 // too) and checks it against schema/manifest.schema.json. Every problem is
-// reported with file:line:column before anything is sent (issue #6). A valid
-// manifest is read by js-yaml and checked by the validator `npm run gen`
-// compiles from the schema; the yaml package (positions) is in ./positions.ts,
-// loaded only when a problem needs a place. Only the manifest commands load this module.
+// reported with file:line:column before anything is sent. The text is read
+// once, by the yaml package in ./positions.ts (which keeps positions), and
+// checked by the validator `npm run gen` compiles from the schema. Only the
+// manifest commands load this module.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import jsYaml from 'js-yaml';
 import schema from '../../schema/manifest.schema.json' with { type: 'json' };
 // Compiled ahead of time from that schema by `npm run gen` (src/gen/manifest-validator.ts).
 import { validate as manifestValidator } from './manifest-validator.generated.js';
@@ -185,12 +184,12 @@ export function validate(value: unknown): ErrorObject[] {
 }
 
 /**
- * Parses and validates manifest text; `path` names the file in problems. The
- * positioned parser (./positions.ts, and the yaml package) is loaded only
- * for a manifest the fast one does not take: a valid one never pays for it.
+ * Parses and validates manifest text; `path` names the file in problems. One
+ * parse, by the yaml package (./positions.ts), which keeps every node's
+ * position so that each problem names its line and column.
  */
 export async function readManifestText(text: string, path: string): Promise<Manifest> {
-  return fastManifest(text, path) ?? (await import('./positions.js')).positionedManifest(text, path);
+  return (await import('./positions.js')).parseManifest(text, path);
 }
 
 /**
@@ -251,49 +250,6 @@ export function buildManifest(
     if (isPlainObject(settings)) manifest.channels.push({ id, settings });
   }
   return manifest;
-}
-
-/** Text the fast parser might read otherwise than yaml does: aliases (shared, or a bomb), `0b101`, `+.5`. */
-const NOT_FAST = /[&*]|\b0b[01]|\+\./;
-/** A key JavaScript would put first in an object (integer-like): the file's order would be lost. */
-const INDEX_LIKE = /^(0|[1-9]\d*)$/;
-
-class NotFast extends Error {}
-
-/**
- * The common case, fast: a valid manifest read by js-yaml (ten times faster
- * than yaml's Document, which keeps every position). Gives undefined at the
- * first sign of a problem or of anything the two parsers might read
- * differently; the positioned parse then finds every problem with its line
- * and column.
- */
-export function fastManifest(text: string, path: string): Manifest | undefined {
-  if (NOT_FAST.test(text)) return undefined;
-  let value: unknown;
-  try {
-    // JSON too (JSON.parse would let a key given twice pass; js-yaml refuses it).
-    value = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
-  } catch {
-    return undefined;
-  }
-  if (validate(value).length > 0 || nonFinite(value).length > 0) return undefined;
-  try {
-    return buildManifest(
-      value,
-      path,
-      (_at, obj) => {
-        const keys = Object.keys(obj);
-        if (keys.some((k) => INDEX_LIKE.test(k))) throw new NotFast();
-        return keys;
-      },
-      () => {
-        throw new NotFast();
-      },
-    );
-  } catch (error) {
-    if (error instanceof NotFast) return undefined;
-    throw error;
-  }
 }
 
 // ---------------------------------------------------------------- messages

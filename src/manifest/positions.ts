@@ -1,9 +1,6 @@
-// Positions in manifest text, through the yaml package (slow, and heavy to
-// load, but it keeps every node's line and column): the parse of a manifest
-// the fast parser of ./load.ts does not take (a problem, or something the
-// two might read otherwise), and the places of problems found after loading
-// (a key defined in two files; the service's declared bodies). Loaded only
-// when needed: a valid manifest never loads it.
+// Manifest text through the yaml package, which keeps every node's line and
+// column: the one parse of a manifest, and the places of problems found after
+// loading (a key defined in two files; the service's declared bodies).
 import {
   isAlias,
   isMap,
@@ -21,7 +18,6 @@ import type { JsonObject } from '../parse/fields.js';
 import {
   buildManifest,
   decodePointer,
-  fastManifest,
   ManifestError,
   nonFinite,
   showPath,
@@ -30,11 +26,6 @@ import {
   type Manifest,
   type Problem,
 } from './load.js';
-
-/** Parses and validates manifest text, at once (loads the yaml package): the fast parser, else the positioned one. */
-export function parseManifest(text: string, path: string): Manifest {
-  return fastManifest(text, path) ?? positionedManifest(text, path);
-}
 
 /** Where a key is written in manifest text (1:1 when it cannot be found). */
 export function keyPosition(text: string, path: string[]): { line: number; col: number } {
@@ -45,7 +36,7 @@ export function keyPosition(text: string, path: string[]): { line: number; col: 
 }
 
 /** Parses with every node's position, so that each problem is reported with its line and column. */
-export function positionedManifest(text: string, path: string): Manifest {
+export function parseManifest(text: string, path: string): Manifest {
   const lineCounter = new LineCounter();
   // Duplicate keys are found below, with a Set per map: yaml's own check compares each key with every other.
   const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false, strict: true });

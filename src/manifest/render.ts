@@ -5,7 +5,6 @@ import type { Output } from '../output/output.js';
 import { describeError } from '../output/errors.js';
 import { toJson } from '../output/json.js';
 import { sanitizeLine } from '../output/sanitize.js';
-import { COLORS } from '../output/palette.js';
 import type { JsonObject } from '../parse/fields.js';
 import type { Outcome } from './apply.js';
 import type { FieldChange } from './diff.js';
@@ -22,10 +21,11 @@ export interface Paint {
 const plain: Painter = (text) => text;
 const PLAIN: Paint = { add: plain, change: plain, remove: plain, warn: plain, dim: plain };
 
-/** Colors for stdout: only on a terminal, never under --json, --no-color, NO_COLOR or CI (see Output). */
+/** Colors for stdout: on a terminal or under FORCE_COLOR, never under --json, --no-color, NO_COLOR or CI (see Output). */
 export async function paintFor(out: Output): Promise<Paint> {
   if (!out.stdoutColor) return PLAIN;
-  return { add: COLORS.ok, change: COLORS.warn, remove: COLORS.bad, warn: COLORS.note, dim: COLORS.dim };
+  const colors = await out.colors();
+  return { add: colors.ok, change: colors.warn, remove: colors.bad, warn: colors.note, dim: colors.dim };
 }
 
 /** A value as compact JSON on one line, safe for a terminal. */

@@ -16,8 +16,9 @@
 // Results: commands hand Output data, never strings, and Output prints it in
 // the format chosen with `-o` (kubectl's printers; src/output/format.ts):
 //
-//   await out.print(value)          one object: a describe-style table
-//                                   (sub-tables, wrapping, ages, sparklines),
+//   await out.print(value)          one object: on a terminal a bordered
+//                                   table (cli-table3), else describe-style
+//                                   lines (sub-tables, wrapping, ages, sparklines),
 //                                   or JSON, one JSON line, YAML, Markdown
 //   await out.printList(items)      several objects: one row per item (default
 //                                   columns, --columns, -o wide), or a JSON
@@ -35,10 +36,10 @@ import { writeItemError } from './errors.js';
 import { toJson } from './json.js';
 import { sanitize, sanitizeKeepingColor, sanitizeLine } from './sanitize.js';
 import { redactKnown, redactSecrets } from './redact.js';
-import { COLORS, PLAIN, statusPainter } from './palette.js';
+import { colorPalette, PLAIN, statusPainter, type ColorLevel, type Palette } from './palette.js';
 import type { OutputFormat } from './format.js';
 import { defaultColumns, detailLines, rowLines, tableLines, wideColumns, type Shapes, type View } from './render.js';
-import { yamlLines } from './yaml.js';
+import { toYaml } from './yaml.js';
 
 /** Lines written between two checks for an interrupt. */
 const CHUNK_LINES = 2_000;
@@ -77,6 +78,33 @@ export function decorate(io: IO, isTTY: boolean, settings: Pick<OutputSettings, 
   return true;
 }
 
+/** FORCE_COLOR as chalk reads it: unset gives undefined, `0` or `false` 0, empty or `true` 1, else the number (at most 3). */
+function forcedLevel(value: string | undefined): 0 | ColorLevel | undefined {
+  if (value === undefined) return undefined;
+  if (value === '' || value === 'true') return 1;
+  if (value === 'false') return 0;
+  const n = Number.parseInt(value, 10);
+  return Number.isNaN(n) ? undefined : (Math.max(0, Math.min(3, n)) as 0 | ColorLevel);
+}
+
+/**
+ * How stdout may be colored: 0 for not at all. Never under --json,
+ * --no-color or NO_COLOR; as FORCE_COLOR says when it is set (even to a pipe
+ * or a file); else only on a terminal that decorate() allows, at the level
+ * chalk detects ('detect').
+ */
+export function colorLevel(
+  io: IO,
+  isTTY: boolean,
+  settings: Pick<OutputSettings, 'json' | 'colorFlag'>,
+): 0 | ColorLevel | 'detect' {
+  if (settings.json || !settings.colorFlag) return 0;
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return 0;
+  const forced = forcedLevel(io.env.FORCE_COLOR);
+  if (forced !== undefined) return forced;
+  return decorate(io, isTTY, settings) ? 'detect' : 0;
+}
+
 export interface DetailOptions {
   /** A title for -o markdown (`Report`). */
   title?: string;
@@ -86,6 +114,8 @@ export interface DetailOptions {
 
 export class Output {
   readonly stdoutColor: boolean;
+  private readonly stdoutLevel: 0 | ColorLevel | 'detect';
+  private palette: Promise<Palette> | undefined;
   /** A live view's frame is on the screen and the cursor hidden (drawFrame). */
   private liveView = false;
   readonly stderrColor: boolean;
@@ -95,7 +125,8 @@ export class Output {
     readonly io: IO,
     readonly settings: OutputSettings,
   ) {
-    this.stdoutColor = decorate(io, io.stdoutIsTTY, settings);
+    this.stdoutLevel = colorLevel(io, io.stdoutIsTTY, settings);
+    this.stdoutColor = this.stdoutLevel !== 0;
     this.stderrColor = decorate(io, io.stderrIsTTY, settings);
   }
 
@@ -122,7 +153,7 @@ export class Output {
       value = selected;
     }
     const format = this.format;
-    if (format === 'yaml') this.toStdout(`${yamlLines(value).join('\n')}\n`, 'encoded');
+    if (format === 'yaml') this.toStdout(toYaml(value), 'encoded');
     else if (format === 'jsonl' && Array.isArray(value))
       for (const item of value) this.toStdout(`${toJson(item, 0)}\n`, 'encoded');
     else this.toStdout(`${toJson(value, options.compact || format === 'jsonl' ? 0 : 2)}\n`, 'encoded');
@@ -273,15 +304,22 @@ export class Output {
     this.io.stderr.write(redactSecrets(sanitize(text)));
   }
 
+  /** The colors of stdout (PLAIN when it is not colored); chalk is loaded for the first colored output. */
+  colors(): Promise<Palette> {
+    const level = this.stdoutLevel;
+    if (level === 0) return Promise.resolve(PLAIN);
+    return (this.palette ??= colorPalette(level));
+  }
+
   /** What the terminal allows: width, color, ages, sparklines (with `shapes`, see shapes()). */
-  view(changed?: ReadonlyMap<string, string>, shapes?: Shapes): View {
+  async view(changed?: ReadonlyMap<string, string>, shapes?: Shapes): Promise<View> {
     const tty = this.io.stdoutIsTTY;
     return {
       tty,
       shapes: tty ? shapes : undefined,
       width: this.width(),
       now: (this.settings.now ?? Date.now)(),
-      paint: this.stdoutColor ? COLORS : PLAIN,
+      paint: await this.colors(),
       changed,
     };
   }
@@ -323,7 +361,12 @@ export class Output {
       return this.writeLines(markdownLines(value, options.title));
     }
     if (this.settings.columns || format === 'wide') return this.printList([value]);
-    return this.writeLines(detailLines(value, this.view(options.changed, await this.shapes())));
+    const view = await this.view(options.changed, await this.shapes());
+    // On a terminal, bordered (cli-table3) unless too big for it; off one, describe-style lines a script
+    // can read, and on a dumb terminal, which may not draw box-drawing characters.
+    const boxes = view.tty && this.io.env.TERM !== 'dumb';
+    const bordered = boxes ? await (await import('./bordered.js')).borderedDetailLines(value, view) : undefined;
+    return this.writeLines(bordered ?? detailLines(value, view));
   }
 
   /** A detail object (kept for the commands that call it): the same as print(). */
@@ -369,14 +412,14 @@ export class Output {
           this.settings.columns ??
           (format === 'wide' ? wideColumns(held) : defaultColumns(held, this.settings.declaredFields?.()));
         if (held.length === 0) return;
-        return this.writeLines(rowLines(held, columns, this.view(undefined, await this.shapes())));
+        return this.writeLines(rowLines(held, columns, await this.view(undefined, await this.shapes())));
       },
     };
   }
 
   /** Rows under a header, in columns (for lists such as the monitors create --from made). */
   async printRows(head: string[], rows: string[][]): Promise<void> {
-    const view = this.view();
+    const view = await this.view();
     await this.writeLines(
       tableLines([
         head.map((h) => ({ text: sanitizeLine(h), paint: view.paint.key })),

@@ -1,6 +1,5 @@
-// Colors for stdout, written as the few SGR codes cpk uses (what chalk level 1
-// writes), so a table on a terminal costs no chalk import. Output decides
-// whether a stream may be colored (decorate()); PLAIN is the answer off one.
+// Colors for stdout. Output decides whether a stream may be colored, and at
+// what level (colorLevel()); PLAIN is the answer off one.
 export type Painter = (text: string) => string;
 
 export interface Palette {
@@ -14,11 +13,6 @@ export interface Palette {
   note: Painter;
 }
 
-const sgr =
-  (open: number, close: number): Painter =>
-  (text) =>
-    text === '' ? text : `\u001b[${open}m${text}\u001b[${close}m`;
-
 export const PLAIN: Palette = {
   key: (t) => t,
   dim: (t) => t,
@@ -29,15 +23,21 @@ export const PLAIN: Palette = {
   note: (t) => t,
 };
 
-export const COLORS: Palette = {
-  key: sgr(1, 22),
-  dim: sgr(2, 22),
-  ok: sgr(32, 39),
-  bad: sgr(31, 39),
-  warn: sgr(33, 39),
-  changed: sgr(7, 27),
-  note: sgr(35, 39),
-};
+/**
+ * cpk's colors, drawn by chalk at `level` (Output decides it from the IO it
+ * was given, so a test's fake terminal is colored too). chalk is loaded here,
+ * when something is colored, and by no command that prints nothing in color.
+ */
+export async function colorPalette(level: ColorLevel | 'detect'): Promise<Palette> {
+  const { Chalk, supportsColor } = await import('chalk');
+  // 'detect': Output found a color terminal; chalk tells how many colors it has (at least 16).
+  const c = new Chalk({
+    level: level === 'detect' ? (Math.max(1, supportsColor ? supportsColor.level : 0) as ColorLevel) : level,
+  });
+  return { key: c.bold, dim: c.dim, ok: c.green, bad: c.red, warn: c.yellow, changed: c.inverse, note: c.magenta };
+}
+
+export type ColorLevel = 1 | 2 | 3;
 
 /** The painter for a value of a status field (up green, down red, paused dim), or undefined. */
 export function statusPainter(key: string, text: string, paint: Palette): Painter | undefined {

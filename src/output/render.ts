@@ -162,16 +162,8 @@ export interface Cell {
 export function tableLines(rows: Cell[][], options: { indent?: string; width?: number | undefined } = {}): string[] {
   const indent = options.indent ?? '';
   const count = rows.reduce((n, row) => Math.max(n, row.length), 0);
-  const widths = new Array<number>(count).fill(0);
-  const cellWidths = rows.map((row) =>
-    row.map((cell, i) => {
-      const w = textWidth(cell.text);
-      if (w > (widths[i] as number)) widths[i] = w;
-      return w;
-    }),
-  );
-  if (options.width !== undefined)
-    fit(widths, options.width - indent.length - GAP.length * (count - 1), cellWidths[0] ?? []);
+  const room = options.width === undefined ? undefined : options.width - indent.length - GAP.length * (count - 1);
+  const { widths, cellWidths } = columnWidths(rows, room);
   const out: string[] = [];
   for (const [r, row] of rows.entries()) {
     const ws = cellWidths[r] as number[];
@@ -192,6 +184,24 @@ export function tableLines(rows: Cell[][], options: { indent?: string; width?: n
     }
   }
   return out;
+}
+
+/**
+ * Each column as wide as its widest cell (and each cell's width); with `room`,
+ * narrowed to fit it (fit()).
+ */
+export function columnWidths(rows: Cell[][], room: number | undefined): { widths: number[]; cellWidths: number[][] } {
+  const count = rows.reduce((n, row) => Math.max(n, row.length), 0);
+  const widths = new Array<number>(count).fill(0);
+  const cellWidths = rows.map((row) =>
+    row.map((cell, i) => {
+      const w = textWidth(cell.text);
+      if (w > (widths[i] as number)) widths[i] = w;
+      return w;
+    }),
+  );
+  if (room !== undefined) fit(widths, room, cellWidths[0] ?? []);
+  return { widths, cellWidths };
 }
 
 /**
@@ -388,11 +398,59 @@ export function fitSpark(
   return sparkline(buckets);
 }
 
+/** A field of a detail object: its key (sanitized) and its value's lines, wrapped to `valueWidth` and painted. */
+export function fieldLines(
+  e: Extract<Entry, { kind: 'field' }>,
+  view: View,
+  valueWidth: number | undefined,
+): { key: string; lines: string[] } {
+  let text = fieldText(e.key, e.value, view);
+  const old = view.changed?.get(e.key);
+  const paintStatus = statusPainter(e.key, sanitizeLine(text), view.paint);
+  const painter: Painter | undefined = old !== undefined && view.paint !== PLAIN ? view.paint.changed : paintStatus;
+  if (old !== undefined && view.paint === PLAIN) text += `  (${old === '' ? 'new' : `was ${old}`})`;
+  const lines: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = sanitizeLine(raw);
+    if (valueWidth === undefined) lines.push(line);
+    else lines.push(...wrapText(line, valueWidth));
+  }
+  return { key: sanitizeLine(e.key), lines: lines.map((line) => (painter && line !== '' ? painter(line) : line)) };
+}
+
+/** The header and rows of a list of objects in a detail object (every leaf a column). */
+export function subTableRows(items: Record<string, unknown>[], view: View): Cell[][] {
+  const columns = wideColumns(items);
+  const rows: Cell[][] = [columns.map((c) => headerCell(c, view.paint))];
+  for (const item of items) rows.push(columns.map((c) => valueCell(c, pathValue(item, c), view)));
+  return rows;
+}
+
+/** A series over time on a terminal: a line saying its span, then one sparkline per field. */
+export function seriesLines(e: Extract<Entry, { kind: 'series' }>, view: View, shapes: Shapes): string[] {
+  const key = sanitizeLine(e.key);
+  const first = e.items[0]?.[e.time] as string;
+  const last = e.items[e.items.length - 1]?.[e.time] as string;
+  const out = [`${view.paint.key(key)}:  ${e.items.length} from ${timeText(first, view)} to ${timeText(last, view)}`];
+  const nameWidth = e.fields.reduce((n, f) => Math.max(n, textWidth(sanitizeLine(f))), 0);
+  for (const field of e.fields) {
+    const values = e.items.map((item) => {
+      const v = item[field];
+      return v === null || v === undefined ? null : Number(numberSource(v) ?? v);
+    });
+    const room = (view.width ?? 80) - nameWidth - 4 - 30;
+    const spark = fitSpark(values, shapes, view.width, room);
+    out.push(`  ${padEnd(sanitizeLine(field), nameWidth)}  ${spark}  ${rangeText(values)}`);
+  }
+  return out;
+}
+
 /**
- * A detail object as `describe`-style lines: `key  value` with nested fields
- * as dotted keys; a list of objects as an indented sub-table under its key
- * (on a terminal, a series over time as one sparkline per field); long values
- * wrapped inside the value column.
+ * A detail object as `describe`-style lines, by the linear writer: `key  value`
+ * with nested fields as dotted keys; a list of objects as an indented
+ * sub-table under its key (on a terminal, a series over time as one sparkline
+ * per field); long values wrapped inside the value column. Off a terminal,
+ * and for an object too big for cli-table3 (src/output/bordered.ts).
  */
 export function detailLines(value: unknown, view: View): string[] {
   const entries: Entry[] = [];
@@ -405,47 +463,17 @@ export function detailLines(value: unknown, view: View): string[] {
   const out: string[] = [];
   const pad = ' '.repeat(keyWidth + GAP.length);
   for (const e of entries) {
-    const key = sanitizeLine(e.key);
     if (e.kind === 'field') {
-      let text = fieldText(e.key, e.value, view);
-      const old = view.changed?.get(e.key);
-      const paintStatus = statusPainter(e.key, sanitizeLine(text), view.paint);
-      const painter: Painter | undefined = old !== undefined && view.paint !== PLAIN ? view.paint.changed : paintStatus;
-      if (old !== undefined && view.paint === PLAIN) text += `  (${old === '' ? 'new' : `was ${old}`})`;
-      const lines: string[] = [];
-      for (const raw of text.split('\n')) {
-        const line = sanitizeLine(raw);
-        if (valueWidth === undefined) lines.push(line);
-        else lines.push(...wrapText(line, valueWidth));
-      }
+      const { key, lines } = fieldLines(e, view, valueWidth);
       const head = textWidth(key) > keyWidth ? `${key}${GAP}` : padEnd(key, keyWidth) + GAP;
-      for (const [i, line] of lines.entries()) {
-        const shown = painter && line !== '' ? painter(line) : line;
+      for (const [i, line] of lines.entries())
         out.push(
-          `${i === 0 ? view.paint.key(head.trimEnd()) + head.slice(head.trimEnd().length) : pad}${shown}`.trimEnd(),
+          `${i === 0 ? view.paint.key(head.trimEnd()) + head.slice(head.trimEnd().length) : pad}${line}`.trimEnd(),
         );
-      }
     } else if (e.kind === 'table') {
-      out.push(`${view.paint.key(key)}:`);
-      const columns = wideColumns(e.items);
-      const rows: Cell[][] = [columns.map((c) => headerCell(c, view.paint))];
-      for (const item of e.items) rows.push(columns.map((c) => valueCell(c, pathValue(item, c), view)));
-      out.push(...tableLines(rows, { indent: '  ', width: view.width }));
-    } else if (view.shapes) {
-      const first = e.items[0]?.[e.time] as string;
-      const last = e.items[e.items.length - 1]?.[e.time] as string;
-      out.push(`${view.paint.key(key)}:  ${e.items.length} from ${timeText(first, view)} to ${timeText(last, view)}`);
-      const nameWidth = e.fields.reduce((n, f) => Math.max(n, textWidth(sanitizeLine(f))), 0);
-      for (const field of e.fields) {
-        const values = e.items.map((item) => {
-          const v = item[field];
-          return v === null || v === undefined ? null : Number(numberSource(v) ?? v);
-        });
-        const room = (view.width ?? 80) - nameWidth - 4 - 30;
-        const spark = fitSpark(values, view.shapes, view.width, room);
-        out.push(`  ${padEnd(sanitizeLine(field), nameWidth)}  ${spark}  ${rangeText(values)}`);
-      }
-    }
+      out.push(`${view.paint.key(sanitizeLine(e.key))}:`);
+      out.push(...tableLines(subTableRows(e.items, view), { indent: '  ', width: view.width }));
+    } else if (view.shapes) out.push(...seriesLines(e, view, view.shapes));
   }
   return out;
 }

@@ -22,9 +22,10 @@ export function sanitizeLine(text: string): string {
   return sanitize(text).replace(/[\r\n\t]+/g, ' ');
 }
 
-// The SGR codes of cpk's own palettes (src/output/palette.ts): bold, dim,
-// inverse, red, green, yellow, magenta and their resets. Nothing else (no
-// conceal, no cursor movement) survives sanitizeKeepingColor.
+// The SGR codes of cpk's own palettes (src/output/palette.ts, as chalk draws
+// them at any level): bold, dim, inverse, red, green, yellow, magenta and
+// their resets. Nothing else (no conceal, no cursor movement) survives
+// sanitizeKeepingColor.
 // eslint-disable-next-line no-control-regex
 const OWN_SGR = /\u001b\[(?:1|2|7|22|27|31|32|33|35|39)m/g;
 

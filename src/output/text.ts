@@ -1,7 +1,7 @@
-// Text measured in terminal cells, and wrapped to a width. Hand-written so a
-// table costs no string-width/cli-table3 import on the start-up path (a table
-// is what `cpk monitors get ID` prints, and that is benchmarked), and so every
-// function is linear in the length of its text.
+// Text measured in terminal cells, and wrapped to a width: for the linear
+// writer of lists and big objects (./render.ts), and to wrap values before
+// cli-table3 draws them (./bordered.ts), since cli-table3 cuts a word longer
+// than its column. Every function is linear in the length of its text.
 
 // East Asian wide and fullwidth ranges, and the common emoji blocks: two cells.
 function isWide(c: number): boolean {

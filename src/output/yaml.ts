@@ -1,80 +1,50 @@
-// YAML for stdout (`-o yaml`): the same value as the JSON, block style.
-// Hand-written rather than the yaml package because (1) numbers must be
-// emitted exactly as the server wrote them (an exact number's source text
-// goes out as is, where a YAML library would print a double), (2) it is
-// linear in the size of the document and needs no import at start-up, and
-// (3) JSON data needs only a small part of YAML: a string that could be read
-// back as anything else is written as a JSON string, which is also a valid
-// YAML double-quoted scalar. test/unit/formats.test.ts parses the output back
-// with the yaml package and compares.
-import { isPlainObject } from '../parse/fields.js';
+// YAML for stdout (`-o yaml`): the same value as the JSON, written by the
+// yaml package (the one YAML library cpk uses, for manifests too).
+//
+// Loaded with require, when YAML is asked for: Output.printJson is
+// synchronous, and no other command pays for the package.
+import { createRequire } from 'node:module';
+import type { Document, ScalarTag } from 'yaml';
+import { ExactNumber } from '../http/json.js';
 import { numberSource } from './exact.js';
 
-// Plain (unquoted) only for words a YAML 1.1 or 1.2 reader keeps as strings.
-const PLAIN = /^[A-Za-z_/][A-Za-z0-9_./@:+-]*(?: [A-Za-z0-9_./@:+-]+)*$/;
-const RESERVED = /^(?:true|false|yes|no|on|off|y|n|null|~)$/i;
-const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+type YamlModule = typeof import('yaml');
+let yaml: YamlModule | undefined;
 
-function quote(text: string): string {
-  return JSON.stringify(text).replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+// Characters a terminal may act on, or that reorder what is shown (C1
+// controls, bidi overrides), and the two line separators: written as escapes.
+// An escape exists only inside a double-quoted scalar, so every string that
+// holds one is given that style, and the escapes are made in the output text.
+const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
 
-export function yamlString(text: string): string {
-  if (PLAIN.test(text) && !RESERVED.test(text) && !/:(?: |$)/.test(text)) return text;
-  return quote(text);
-}
+// The one form of number YAML 1.2 reads that YAML 1.1 does not (so the 1.1
+// schema below would leave it plain).
+const OCTAL_12 = /^0o[0-7]+$/;
 
-function scalar(value: unknown): string | undefined {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return yamlString(value);
-  if (typeof value === 'boolean') return String(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
-  const source = numberSource(value);
-  if (source !== undefined) return source;
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : undefined;
-  if (isPlainObject(value)) return Object.keys(value).length === 0 ? '{}' : undefined;
-  return quote(String(value));
-}
+// An exact number (an integer past 2^53, more digits than a double keeps) goes
+// out as the server wrote it, where yaml would print a double; `default` keeps
+// the tag out of the text, so it reads back as a plain number.
+const exactNumber: ScalarTag = {
+  tag: 'tag:yaml.org,2002:float',
+  default: true,
+  identify: (value) => value instanceof ExactNumber || typeof value === 'bigint',
+  resolve: (text) => text,
+  stringify: (item) => numberSource(item.value) ?? String(item.value),
+};
 
-function entries(value: unknown): Array<[string, unknown]> {
-  return Object.entries(value as Record<string, unknown>);
-}
-
-/** Appends the lines of `value` at `indent`; `first` is the text that starts its first line (`- ` or `key: `). */
-function emit(value: unknown, indent: string, out: string[]): void {
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const s = scalar(item);
-      if (s !== undefined) out.push(`${indent}- ${s}`);
-      else {
-        const start = out.length;
-        emit(item, `${indent}  `, out);
-        // The item's first line moves up beside its dash.
-        out[start] = `${indent}- ${(out[start] as string).slice(indent.length + 2)}`;
-      }
-    }
-    return;
-  }
-  for (const [key, child] of entries(value)) {
-    const k = yamlString(key);
-    const s = scalar(child);
-    if (s !== undefined) out.push(`${indent}${k}: ${s}`);
-    else {
-      out.push(`${indent}${k}:`);
-      emit(child, Array.isArray(child) ? indent : `${indent}  `, out);
-    }
-  }
-}
-
-/** The lines of `value` as a YAML document (no trailing newline on each). */
-export function yamlLines(value: unknown): string[] {
-  const s = scalar(value);
-  if (s !== undefined) return [s];
-  const out: string[] = [];
-  emit(value, '', out);
-  return out;
-}
-
+/** `value` as a YAML document (block style, a list under its key as kubectl writes it). */
 export function toYaml(value: unknown): string {
-  return `${yamlLines(value).join('\n')}\n`;
+  const { Document, visit } = (yaml ??= createRequire(import.meta.url)('yaml') as YamlModule);
+  // YAML 1.1: strings such as `yes`, `no`, `on` and `0777` are quoted, so a 1.1 reader takes them as strings too.
+  const doc: Document = new Document(value, { version: '1.1', customTags: [exactNumber] });
+  visit(doc, {
+    // Keys too: they are scalars of the document like any value.
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && (UNSAFE.test(node.value) || OCTAL_12.test(node.value)))
+        node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  const text = doc.toString({ indentSeq: false, lineWidth: 0 });
+  return text.replace(UNSAFE_ALL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -12,11 +12,14 @@ import {
   type BoardRow,
   type BoardView,
 } from '../../src/output/board.js';
-import { COLORS, PLAIN } from '../../src/output/palette.js';
+import { colorPalette, PLAIN } from '../../src/output/palette.js';
 import { sparkline } from '../../src/output/sparkline.js';
 import { textWidth } from '../../src/output/text.js';
 import { parseMonitorsWatchOptions } from '../../src/commands/monitors/watch.js';
 import { UsageError } from '../../src/errors.js';
+
+/** cpk's colors as chalk draws them on a 16-color terminal. */
+const COLORS = await colorPalette(1);
 
 const NOW = Date.parse('2026-11-23T19:00:00Z');
 const plain = (line: string) => line.replace(/\u001b\[[0-9;]*m/g, '');

@@ -7,6 +7,7 @@ import type { IO } from '../../src/io.js';
 import { Output, type OutputSettings } from '../../src/output/output.js';
 import { parseColumns, parseFormat } from '../../src/output/format.js';
 import { toYaml } from '../../src/output/yaml.js';
+import { ExactNumber } from '../../src/http/json.js';
 import {
   age,
   cellText,
@@ -163,6 +164,19 @@ describe('yaml', () => {
       toYaml({ a: 'yes', b: '1', c: 'x: y', d: '', e: ' lead', f: 'plain words', g: 'https://x/y', h: ['no', 'null'] }),
     ).toBe('a: "yes"\nb: "1"\nc: "x: y"\nd: ""\ne: " lead"\nf: plain words\ng: https://x/y\nh:\n- "no"\n- "null"\n');
     expect(toYaml({ list: [{ a: 1, b: [] }, [1, 2]], o: {} })).toBe('list:\n- a: 1\n  b: []\n- - 1\n  - 2\no: {}\n');
+    expect(toYaml({ a: '0o17', b: '1:20' })).toBe('a: "0o17"\nb: "1:20"\n');
+  });
+
+  it('writes what a terminal could act on as escapes, in values and keys, and reads back the same', () => {
+    const value = { name: 'a\u009b31mb\u202ec', 'k\u2028ey': ['\u007f'] };
+    const text = toYaml(value);
+    expect(text).toBe('name: "a\\u009b31mb\\u202ec"\n"k\\u2028ey":\n- "\\u007f"\n');
+    expect(parseYaml(text)).toEqual(value);
+  });
+
+  it('writes an exact number as the server wrote it', () => {
+    const text = toYaml({ big: new ExactNumber('12345678901234567890'), price: new ExactNumber('1.50') });
+    expect(text).toBe('big: 12345678901234567890\nprice: 1.50\n');
   });
 });
 
@@ -204,7 +218,15 @@ describe('detail tables', () => {
   it('on a terminal, timestamps show their age; off one they print as sent', async () => {
     const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true });
     await out.print({ at: '2026-11-22T19:02:00Z', later: '2026-11-22T19:02:00.5+00:00' });
-    expect(stdout()).toBe('at     2026-11-22 19:02 UTC (3m ago)\nlater  2026-11-22 19:02 UTC (2m ago)\n');
+    expect(stdout()).toBe(
+      [
+        '┌───────┬───────────────────────────────┐',
+        '│ at    │ 2026-11-22 19:02 UTC (3m ago) │',
+        '│ later │ 2026-11-22 19:02 UTC (2m ago) │',
+        '└───────┴───────────────────────────────┘',
+        '',
+      ].join('\n'),
+    );
     expect(age(-5000)).toBe('in 5s');
     expect(age(3 * 86_400_000)).toBe('3d ago');
     expect([age(59_999), age(91 * 60_000), age(121 * 60_000), age(47.9 * 3_600_000)]).toEqual([
@@ -221,10 +243,12 @@ describe('detail tables', () => {
     await out.print({ id: 'x', description: long, url: `https://example.com/${'p'.repeat(150)}` });
     const lines = stdout().trimEnd().split('\n');
     for (const line of lines) expect(textWidth(line)).toBeLessThanOrEqual(80);
-    const continuation = lines.filter((l) => l.startsWith(' '));
+    // On a terminal the fields are a bordered table: a wrapped value goes on under its own first line.
+    const continuation = lines.filter((l) => /^│ +│/.test(l));
     expect(continuation.length).toBeGreaterThan(3);
-    for (const line of continuation) expect(line).toMatch(/^ {13}\S/);
-    expect(lines.slice(1).join(' ').replace(/ +/g, ' ')).toContain(long);
+    for (const line of continuation) expect(line).toMatch(/^│ {13}│ \S/);
+    const values = lines.filter((l) => l.startsWith('│')).map((l) => (l.split('│')[2] as string).trim());
+    expect(values.join(' ')).toContain(long);
   });
 
   it('a terminal that says it has 0 columns (a pty nobody sized) wraps at COLUMNS, else 80', async () => {
@@ -254,8 +278,10 @@ describe('detail tables', () => {
     });
     expect(stdout()).toBe(
       [
-        'uptime_percent  50  ██████████··········',
-        'latencies       ▁▂▃█  min 1  max 8  last 8',
+        '┌────────────────┬────────────────────────────┐',
+        '│ uptime_percent │ 50  ██████████··········   │',
+        '│ latencies      │ ▁▂▃█  min 1  max 8  last 8 │',
+        '└────────────────┴────────────────────────────┘',
         'hourly:  2 from 2026-11-22 17:00 UTC (2h ago) to 2026-11-22 18:00 UTC (65m ago)',
         '  checks  ▄▄  min 60  max 60  last 60',
         '  avg_ms  ▁█  min 100  max 300  last 300',
@@ -306,6 +332,20 @@ describe('size and interrupts (issue 12 item 3)', () => {
     // Quadratic rendering took minutes for this size; linear takes well under a second.
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(stdout().split('\n')).toHaveLength(200_001);
+  });
+
+  it('on a terminal, an object too big for cli-table3 (50,000 fields) is written by the linear writer, unbordered', async () => {
+    const big: Record<string, number> = {};
+    for (let i = 0; i < 50_000; i++) big[`field_${i}`] = i;
+    const { out, stdout } = output({ colorFlag: false, columnsOfTerminal: 80 }, { stdoutIsTTY: true });
+    const started = Date.now();
+    await out.print(big);
+    // cli-table3 would take minutes (quadratic in rows); far above what the linear writer needs, only to catch that.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const lines = stdout().trimEnd().split('\n');
+    expect(lines).toHaveLength(50_000);
+    expect(lines[0]).toBe('field_0      0');
+    expect(lines[49_999]).toBe('field_49999  49999');
   });
 
   it('a render checks for an interrupt between chunks of rows and stops with InterruptedError', async () => {
@@ -416,38 +456,45 @@ describe('a report as a picture (issue 14)', () => {
     const { out, stdout } = output({ colorFlag: false, columnsOfTerminal: 80 }, { stdoutIsTTY: true });
     await out.print(report, { title: 'Report' });
     expect(stdout()).toMatchInlineSnapshot(`
-      "id                          rpt_abcdefgh2345
-      monitor_id                  mon_abcdefgh2345
-      period                      24h
-      period_start                2026-11-21 19:00 UTC (24h ago)
-      period_end                  2026-11-22 19:00 UTC (5m ago)
-      uptime_percent              87.5  █████████████████▌··
-      checks                      288
-      failures                    36
-      avg_latency_ms              143
-      latency_percentiles_ms.p50  132
-      latency_percentiles_ms.p90  183
-      latency_percentiles_ms.p95  191
-      latency_percentiles_ms.p99  484
-      latency_percentiles_ms.max  828
-      monitor_status              up
-      generated_at                2026-11-22 19:04 UTC (1m ago)
+      "┌────────────────────────────┬────────────────────────────────┐
+      │ id                         │ rpt_abcdefgh2345               │
+      │ monitor_id                 │ mon_abcdefgh2345               │
+      │ period                     │ 24h                            │
+      │ period_start               │ 2026-11-21 19:00 UTC (24h ago) │
+      │ period_end                 │ 2026-11-22 19:00 UTC (5m ago)  │
+      │ uptime_percent             │ 87.5  █████████████████▌··     │
+      │ checks                     │ 288                            │
+      │ failures                   │ 36                             │
+      │ avg_latency_ms             │ 143                            │
+      │ latency_percentiles_ms.p50 │ 132                            │
+      │ latency_percentiles_ms.p90 │ 183                            │
+      │ latency_percentiles_ms.p95 │ 191                            │
+      │ latency_percentiles_ms.p99 │ 484                            │
+      │ latency_percentiles_ms.max │ 828                            │
+      │ monitor_status             │ up                             │
+      │ generated_at               │ 2026-11-22 19:04 UTC (1m ago)  │
+      └────────────────────────────┴────────────────────────────────┘
       hourly:  24 from 2026-11-21 19:00 UTC (24h ago) to 2026-11-22 18:00 UTC (65m ago)
         checks          ▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄  min 12  max 12  last 12
         failures        ▁▁▁▁▃▂▁▁▁▁▅▅▁▁▁▁▂█▃▁▁▁▁▁  min 0  max 12  last 0
         avg_latency_ms  ▃▃▂▂▂▂▁▄▁▃▂▁▂▄▃▆▄ ▅▅▅█▄▃  min 99  max 231  last 143
         p95_latency_ms  ▁▁▁▁▁▃▁▅▁▄▁▁▁▄▁▆▂ ▂▂▂█▂▁  min 120  max 828  last 169
       incidents:
-        START          END             DURATION_SECONDS  FAILED_CHECKS  CAUSE
-        2026-11-21     2026-11-22      1800              6              timeout after
-        23:40 UTC      00:10 UTC (18h                                   10s
-        (19h ago)      ago)
-        2026-11-22     2026-11-22      3900              13             timeout after
-        05:30 UTC      06:35 UTC (12h                                   10s
-        (13h ago)      ago)
-        2026-11-22     2026-11-22      5100              17             HTTP 503
-        11:55 UTC (7h  13:20 UTC (5h
-        ago)           ago)
+      ┌────────────┬────────────┬──────────────────┬───────────────┬───────────┐
+      │ START      │ END        │ DURATION_SECONDS │ FAILED_CHECKS │ CAUSE     │
+      ├────────────┼────────────┼──────────────────┼───────────────┼───────────┤
+      │ 2026-11-21 │ 2026-11-22 │ 1800             │ 6             │ timeout   │
+      │ 23:40 UTC  │ 00:10 UTC  │                  │               │ after 10s │
+      │ (19h ago)  │ (18h ago)  │                  │               │           │
+      ├────────────┼────────────┼──────────────────┼───────────────┼───────────┤
+      │ 2026-11-22 │ 2026-11-22 │ 3900             │ 13            │ timeout   │
+      │ 05:30 UTC  │ 06:35 UTC  │                  │               │ after 10s │
+      │ (13h ago)  │ (12h ago)  │                  │               │           │
+      ├────────────┼────────────┼──────────────────┼───────────────┼───────────┤
+      │ 2026-11-22 │ 2026-11-22 │ 5100             │ 17            │ HTTP 503  │
+      │ 11:55 UTC  │ 13:20 UTC  │                  │               │           │
+      │ (7h ago)   │ (5h ago)   │                  │               │           │
+      └────────────┴────────────┴──────────────────┴───────────────┴───────────┘
       "
     `);
   });

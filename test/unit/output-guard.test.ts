@@ -11,9 +11,12 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Output, type OutputSettings } from '../../src/output/output.js';
 import { ApiError } from '../../src/errors.js';
-import { COLORS } from '../../src/output/palette.js';
+import { colorPalette } from '../../src/output/palette.js';
 import type { IO } from '../../src/io.js';
 import { forgetSecrets, registerSecret } from '../../src/output/redact.js';
+
+/** cpk's colors as chalk draws them on a 16-color terminal. */
+const COLORS = await colorPalette(1);
 
 const TOKEN = 'cpk_guardsecret12345';
 const HOSTILE = `a\u001b[2Jb\u001b]0;title\u0007c\u009b31md\u202ee ${TOKEN} Bearer abc.def`;
@@ -55,6 +58,7 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['json', 'none'],
   ['format', 'none'],
   ['view', 'none'],
+  ['colors', 'none'],
   ['width', 'none'],
   ['list', 'stdout'],
   ['print', 'stdout'],

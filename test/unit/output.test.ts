@@ -4,7 +4,7 @@ import { sanitize, sanitizeLine } from '../../src/output/sanitize.js';
 import { toJson } from '../../src/output/json.js';
 import { flatten } from '../../src/output/flatten.js';
 import { redactSecrets } from '../../src/output/redact.js';
-import { decorate } from '../../src/output/output.js';
+import { colorLevel, decorate, Output } from '../../src/output/output.js';
 import type { IO } from '../../src/io.js';
 
 describe('sanitize', () => {
@@ -159,4 +159,60 @@ describe('decorate', () => {
   it('is off under CI', () => expect(decorate(io({ CI: 'true' }), true, on)).toBe(false));
   it('is off under --json', () => expect(decorate(io({}), true, { json: true, colorFlag: true })).toBe(false));
   it('is off under --no-color', () => expect(decorate(io({}), true, { json: false, colorFlag: false })).toBe(false));
+});
+
+describe('the color level of stdout', () => {
+  const io = (env: Record<string, string>, tty: boolean): IO => ({
+    stdout: { write: () => true },
+    stderr: { write: () => true },
+    stdin: process.stdin,
+    stdinIsTTY: tty,
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    env,
+  });
+  const on = { json: false, colorFlag: true };
+  it.each([
+    [{}, true, on, 'detect'],
+    [{}, false, on, 0],
+    [{ FORCE_COLOR: '1' }, false, on, 1],
+    [{ FORCE_COLOR: '' }, false, on, 1],
+    [{ FORCE_COLOR: 'true' }, false, on, 1],
+    [{ FORCE_COLOR: '3' }, false, on, 3],
+    [{ FORCE_COLOR: '9' }, false, on, 3],
+    [{ FORCE_COLOR: '0' }, true, on, 0],
+    [{ FORCE_COLOR: 'false' }, true, on, 0],
+    [{ FORCE_COLOR: '1', CI: 'true' }, false, on, 1],
+    [{ FORCE_COLOR: '1', NO_COLOR: '1' }, true, on, 0],
+    [{ FORCE_COLOR: '1' }, true, { json: false, colorFlag: false }, 0],
+    [{ FORCE_COLOR: '1' }, true, { json: true, colorFlag: true }, 0],
+    [{ CI: 'true' }, true, on, 0],
+    [{ TERM: 'dumb' }, true, on, 0],
+  ] as const)('%j, a terminal: %s, %j -> %s', (env, tty, settings, level) => {
+    expect(colorLevel(io(env, tty), tty, settings)).toBe(level);
+  });
+
+  it('FORCE_COLOR colors a table written to a pipe, with cpk colors only', async () => {
+    let text = '';
+    const fake = { ...io({ FORCE_COLOR: '1' }, false), stdout: { write: (s: string) => (text += s) } };
+    const out = new Output(fake, { json: false, colorFlag: true, debug: false });
+    await out.printList([{ id: 'm1', status: 'up' }]);
+    expect(text).toBe('\u001b[1mID\u001b[22m  \u001b[1mSTATUS\u001b[22m\nm1  \u001b[32mup\u001b[39m\n');
+  });
+
+  it('on a color terminal, one object is a bordered table with its keys bold and its status green', async () => {
+    let text = '';
+    const fake = { ...io({}, true), stdout: { write: (s: string) => (text += s) } };
+    const out = new Output(fake, { json: false, colorFlag: true, debug: false, columnsOfTerminal: 80 });
+    await out.print({ id: 'm1', status: 'up' });
+    expect(text).toBe(
+      [
+        '┌────────┬────┐',
+        '│ \u001b[1mid\u001b[22m     │ m1 │',
+        '│ \u001b[1mstatus\u001b[22m │ \u001b[32mup\u001b[39m │',
+        '└────────┴────┘',
+        '',
+      ].join('\n'),
+    );
+  });
 });

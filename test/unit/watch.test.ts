@@ -90,7 +90,7 @@ describe('reports get --watch on a terminal', () => {
     expect(screens[0]).toBe('');
     expect(screens[1]).not.toContain('\u001b[7m');
     // eslint-disable-next-line no-control-regex
-    expect(screens[1]).toMatch(/monitor_status\S*\s+\u001b\[33mpending\u001b\[39m/); // a status is colored
+    expect(screens[1]).toMatch(/monitor_status\S*\s+│ \u001b\[33mpending\u001b\[39m/); // a status is colored
     // Inverse video on the value that changed, and on nothing else (generated_at changes on every fetch).
     // eslint-disable-next-line no-control-regex
     expect(screens[2]!.match(/\u001b\[7m[^\u001b]*\u001b\[27m/g)).toEqual(['\u001b[7mpaused\u001b[27m']);

@@ -159,6 +159,7 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
     history: [],
   }));
   const { sparkline } = live ? await import('../../output/sparkline.js') : { sparkline: () => '' };
+  const paint = await ctx.out.colors();
   let notes: string[] = [];
   let polledAt = now();
   let poll = 0;
@@ -182,7 +183,7 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
         width: Math.max(20, columns - 1),
         height: size?.rows,
         now: now(),
-        paint: ctx.out.view().paint,
+        paint,
         color: ctx.out.stdoutColor,
         sparkline,
       },

@@ -1,0 +1,85 @@
+// The detail view on a terminal (`monitors get ID`, `reports get ID`), drawn by
+// cli-table3: the fields in a bordered two-column table, each list of objects
+// in a bordered sub-table under its key, a series over time as sparklines.
+// Values are wrapped before they reach cli-table3 (src/output/text.ts), which
+// would otherwise cut a word longer than its column.
+//
+// cli-table3 lays a table out in time quadratic in its rows (5,000 rows take
+// seconds; docs/architecture.md has the numbers), so an object with more than
+// MAX_ROWS rows is left to the linear writer (detailLines in ./render.ts),
+// as every list is.
+import { columnWidths, entriesOf, fieldLines, seriesLines, subTableRows, type Entry, type View } from './render.js';
+import { sanitizeLine } from './sanitize.js';
+import { textWidth, wrapText } from './text.js';
+
+/** The most rows (fields, and rows of sub-tables) drawn with cli-table3. */
+export const MAX_ROWS = 500;
+/** A key is wrapped past this many cells, as in the linear writer. */
+const MAX_KEY = 40;
+
+/** The detail view drawn with borders, or undefined for an object too big for cli-table3. */
+export async function borderedDetailLines(value: unknown, view: View): Promise<string[] | undefined> {
+  const entries: Entry[] = [];
+  entriesOf(value, '', view.shapes !== undefined, entries);
+  let rows = 0;
+  for (const e of entries) rows += e.kind === 'table' ? e.items.length + 1 : 1;
+  if (rows > MAX_ROWS) return undefined;
+  if (entries.length === 0) return ['(empty)'];
+  const { default: Table } = await import('cli-table3');
+  // No colors of cli-table3's own: cpk paints the cells (the palette decides).
+  // A line between rows only where a row spans several lines, to tell them apart.
+  const style = (rows: string[][]) => ({
+    head: [],
+    border: [],
+    compact: !rows.some((r) => r.some((c) => c.includes('\n'))),
+  });
+  const width = view.width ?? 80;
+  const keyWidth = Math.min(
+    MAX_KEY,
+    entries.reduce((n, e) => (e.kind === 'field' ? Math.max(n, textWidth(sanitizeLine(e.key))) : n), 0),
+  );
+  // Two borders and two paddings of one each side of a column, and the border between them.
+  const valueRoom = Math.max(12, width - keyWidth - 7);
+  const out: string[] = [];
+  let fields: string[][] = [];
+  const endFields = () => {
+    if (fields.length === 0) return;
+    const table = new Table({ style: style(fields) });
+    table.push(...fields);
+    out.push(...table.toString().split('\n'));
+    fields = [];
+  };
+  for (const e of entries) {
+    if (e.kind === 'field') {
+      const { key, lines } = fieldLines(e, view, valueRoom);
+      fields.push([
+        wrapText(key, keyWidth)
+          .map((line) => view.paint.key(line))
+          .join('\n'),
+        lines.join('\n'),
+      ]);
+      continue;
+    }
+    endFields();
+    if (e.kind === 'table') {
+      out.push(`${view.paint.key(sanitizeLine(e.key))}:`);
+      const cells = subTableRows(e.items, view);
+      const count = cells[0]?.length ?? 0;
+      const { widths, cellWidths } = columnWidths(cells, width - 3 * count - 1);
+      const drawn = cells.map((row, r) =>
+        row.map((cell, i) => {
+          const lines =
+            (cellWidths[r]?.[i] as number) > (widths[i] as number)
+              ? wrapText(cell.text, widths[i] as number)
+              : [cell.text];
+          return lines.map((line) => (cell.paint && line !== '' ? cell.paint(line) : line)).join('\n');
+        }),
+      );
+      const table = new Table({ head: drawn[0] ?? [], style: style(drawn) });
+      table.push(...drawn.slice(1));
+      out.push(...table.toString().split('\n'));
+    } else if (view.shapes) out.push(...seriesLines(e, view, view.shapes));
+  }
+  endFields();
+  return out;
+}
