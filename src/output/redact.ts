@@ -21,8 +21,10 @@ const TOKEN = /cpk_[A-Za-z0-9_\-.~+/=]{8,}/g;
 /**
  * A credential after "Bearer": everything up to a space, a quote, a
  * separator or a closing bracket, so that "(Bearer cpk_x)" keeps its ")".
+ * A token already masked exactly reads as every bearer credential does:
+ * "Bearer [REDACTED]".
  */
-const BEARER = /\b(Bearer\s+)(?!(?:cpk_)?\[REDACTED\])[^\s"',;()<>[\]{}]+/gi;
+const BEARER = /\b(Bearer\s+)(?!\[REDACTED\])(?:cpk_\[REDACTED\]|[^\s"',;()<>[\]{}]+)/gi;
 
 /** "Basic" and base64 (RFC 7617: user:password); masked when it decodes to something with a colon. */
 const BASIC = /\b(Basic\s+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])/gi;

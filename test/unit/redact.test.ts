@@ -25,11 +25,11 @@ describe('redactSecrets: credential shapes (stderr)', () => {
     ['Bearer  abc.def', 'Bearer  [REDACTED]'],
     ['Bearer\t\tabc.def', 'Bearer\t\t[REDACTED]'],
     ['bearer \t  abc.def rest', 'bearer \t  [REDACTED] rest'],
-    ['(Bearer cpk_abcdefghijkl)', '(Bearer cpk_[REDACTED])'],
+    ['(Bearer cpk_abcdefghijkl)', '(Bearer [REDACTED])'],
     ['(Bearer opaque-secret)', '(Bearer [REDACTED])'],
     ['[Bearer opaque] {Bearer x1} <Bearer y2>', '[Bearer [REDACTED]] {Bearer [REDACTED]} <Bearer [REDACTED]>'],
     ['Bearer [REDACTED] stays', 'Bearer [REDACTED] stays'],
-    ['Bearer cpk_[REDACTED] stays', 'Bearer cpk_[REDACTED] stays'],
+    ['Bearer cpk_[REDACTED] stays', 'Bearer [REDACTED] stays'],
     // Basic: base64 of user:password, after any run of spaces and tabs.
     ['Basic dXNlcjpwYXNz', 'Basic [REDACTED]'],
     ['(Basic  \tdXNlcjpwYXNzd29yZA==)', '(Basic  \t[REDACTED])'],
