@@ -142,9 +142,7 @@ export async function serviceProblems(
   ]);
   const debug = (line: string) => ctx.out.debug(line);
   const spec = await loadSpec(api, { env: ctx.env, refresh: options.refreshSpec, debug });
-  const result = await validateEntries(entriesOf(manifest), manifest.customFields, spec, debug);
-  for (const warning of result.warnings ?? []) ctx.out.warn(warning);
-  return result;
+  return validateEntries(entriesOf(manifest), manifest.customFields, spec, debug);
 }
 
 /** Prints each problem on its own line (people; --json gets them in the error) and returns the usage error. */

@@ -326,7 +326,7 @@ describe('documents that declare other rules, or unusable ones', () => {
     expect(changes(strict.requests)).toEqual([]);
   });
 
-  it('a pattern that takes exponential time never hangs plan: the other rules still hold, patterns are left to the service, with a warning', async () => {
+  it('a pattern that would take exponential time never hangs plan: patterns are left to the service, the other rules still hold', async () => {
     const hostile = await serve(
       body({
         type: 'object',
@@ -341,7 +341,6 @@ describe('documents that declare other rules, or unusable ones', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       [
-        `warning: matching the service's pattern "^(a+)+$" took over 2s, so no declared pattern was checked (the service checks them when an entry is sent)`,
         `${file}:4:15: monitors.h.interval must be at least 30 (sent as interval_seconds: 10)`,
         `cpk: ${file} does not match what the service declares (1 problem); nothing was sent`,
         '',
