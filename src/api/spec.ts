@@ -23,6 +23,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir } from '../config/paths.js';
 import { ApiError } from '../errors.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../http/json.js';
 import { isPlainObject, type JsonObject } from '../parse/fields.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -56,7 +57,10 @@ export function specCachePath(baseUrl: string, env: Env): string {
 /** The cached document of a base URL, or undefined (never throws, never touches the network). */
 export function readCachedSpec(baseUrl: string, env: Env): CachedSpec | undefined {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(specCachePath(baseUrl, env), 'utf8'));
+    const text = readFileSync(specCachePath(baseUrl, env), 'utf8');
+    // Nested no deeper than a fetched document may be: the file may have been changed since.
+    if (jsonDepth(text) > MAX_JSON_DEPTH) return undefined;
+    const parsed: unknown = JSON.parse(text);
     if (!isPlainObject(parsed) || parsed.baseUrl !== baseUrl || typeof parsed.fetchedAt !== 'number') return undefined;
     return {
       baseUrl,

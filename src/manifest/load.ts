@@ -105,7 +105,7 @@ export async function manifestFiles(paths: string[]): Promise<{ files: string[];
     const found = names.filter((n) => MANIFEST_NAME.test(n) && !NOT_MANIFEST.test(n)).sort();
     if (found.length === 0)
       throw new UsageError(`no manifest in the directory ${path} (cpk reads its *.yaml, *.yml and *.json files)`);
-    files.push(...found.map((name) => join(path, name)));
+    for (const name of found) files.push(join(path, name));
   }
   return { files, directory: paths.length === 1 ? directory : undefined };
 }
@@ -134,7 +134,7 @@ export async function readManifests(files: string[], label: string): Promise<Man
   );
   const problems: Problem[] = [];
   for (const r of read)
-    if (r instanceof ManifestError) problems.push(...r.problems.map((p) => ({ ...p, file: r.file })));
+    if (r instanceof ManifestError) for (const p of r.problems) problems.push({ ...p, file: r.file });
   const merged: Manifest = { path: label, monitors: [], channels: [], customFields: [] };
   const monitorFrom = new Map<string, string>();
   const channelFrom = new Map<string, string>();

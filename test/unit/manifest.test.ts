@@ -9,7 +9,7 @@ import { ManifestError } from '../../src/manifest/load.js';
 import { parseManifest } from '../../src/manifest/positions.js';
 import { covers, diffFields, patchOf } from '../../src/manifest/diff.js';
 import { entryFor, formatDuration, keyFor, manifestFor } from '../../src/manifest/entry.js';
-import { defaultStatePath, parseState, serializeState, StateStore } from '../../src/manifest/state.js';
+import { defaultStatePath, parseState, replayJournal, serializeState, StateStore } from '../../src/manifest/state.js';
 import { writeFileAtomic } from '../../src/atomic-file.js';
 import { buildPlan, hasChanges, type MonitorStep } from '../../src/manifest/plan.js';
 import { applyPlan, certainlyNotCreated } from '../../src/manifest/apply.js';
@@ -256,6 +256,18 @@ describe('state file', () => {
   ])('refuses %s as a usage error', (text, message) => {
     expect(() => parseState(text, 's.json')).toThrow(UsageError);
     expect(() => parseState(text, 's.json')).toThrow(message);
+  });
+
+  it('refuses a state file or journal line nested deeper than 1000 levels as damaged, before anything recurses', () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const text = JSON.stringify({ ...good, channels: { ch: { applied: { x: 'DEEP' } } } }).replace('"DEEP"', deep);
+    expect(() => parseState(text, 's.json')).toThrow(
+      /^the state file s\.json is damaged: nested deeper than 1000 levels$/,
+    );
+    const data = parseState(JSON.stringify(good), 's.json');
+    expect(() => replayJournal(`{"c":"ch","r":{"applied":{"x":${deep}}}}\n`, data, 's.json')).toThrow(
+      /^the state file s\.json is damaged: line 1 is nested deeper than 1000 levels$/,
+    );
   });
 
   it('is refused for another base URL unless it records nothing', async () => {
