@@ -359,9 +359,12 @@ export async function validateEntries(
     `validation: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} checked against the declared bodies (${checked}): ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
   );
   if (problems.length === 0) return { problems: [], checked };
-  const files = [...new Set(entries.map((e) => e.file))];
+  // Each file's rank looked up, not searched for: a directory may hold thousands of files.
+  const rank = new Map<string, number>();
+  for (const e of entries) if (!rank.has(e.file)) rank.set(e.file, rank.size);
   const positioned = await positionProblems(problems);
-  positioned.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line || a.col - b.col);
+  const rankOf = (file: string) => rank.get(file) ?? 0;
+  positioned.sort((a, b) => rankOf(a.file) - rankOf(b.file) || a.line - b.line || a.col - b.col);
   return { problems: positioned, checked };
 }
 
