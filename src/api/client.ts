@@ -187,13 +187,9 @@ export class Api {
    * One page of a list operation the service's document declares (src/api/list.ts):
    * a path below the base URL as the document names it, and query parameters.
    */
-  async listPage(
-    path: string,
-    query: ReadonlyArray<readonly [string, string]>,
-  ): Promise<{ body: unknown; headers: Record<string, string> }> {
+  async listPage(path: string, query: ReadonlyArray<readonly [string, string]>): Promise<unknown> {
     const segments = path.split('/').filter((s) => s !== '');
-    const res = await this.#http.request({ method: 'GET', segments, query });
-    return { body: res.body, headers: res.headers };
+    return (await this.#http.request({ method: 'GET', segments, query })).body;
   }
 
   /** A raw request below the base URL (`cpk api`): any 2xx body, JSON or not. */

@@ -22,6 +22,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir } from '../config/paths.js';
+import { ApiError } from '../errors.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../http/json.js';
 import { isPlainObject, type JsonObject } from '../parse/fields.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -55,7 +57,10 @@ export function specCachePath(baseUrl: string, env: Env): string {
 /** The cached document of a base URL, or undefined (never throws, never touches the network). */
 export function readCachedSpec(baseUrl: string, env: Env): CachedSpec | undefined {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(specCachePath(baseUrl, env), 'utf8'));
+    const text = readFileSync(specCachePath(baseUrl, env), 'utf8');
+    // Nested no deeper than a fetched document may be: the file may have been changed since.
+    if (jsonDepth(text) > MAX_JSON_DEPTH) return undefined;
+    const parsed: unknown = JSON.parse(text);
     if (!isPlainObject(parsed) || parsed.baseUrl !== baseUrl || typeof parsed.fetchedAt !== 'number') return undefined;
     return {
       baseUrl,
@@ -126,10 +131,11 @@ export async function loadSpec(fetcher: SpecFetcher, options: LoadSpecOptions): 
       };
     }
   } catch (error) {
-    // A service without a document (404) says "nothing declared" for an hour too;
-    // a network failure keeps what we had, and asks again next time.
-    const status = (error as { details?: { status?: unknown } }).details?.status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
+    // A service without a document (404, or another refusal of the request) says
+    // "nothing declared" for an hour too; a network failure, a server error, a
+    // timeout or rate limit (408, 429) keeps what we had, and asks again next time.
+    const status = error instanceof ApiError ? error.status : undefined;
+    if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
       debug(`openapi: no document (status ${status}): nothing declared`);
       next = { baseUrl: fetcher.baseUrl, fetchedAt: now(), document: null };
     } else {
@@ -159,15 +165,18 @@ async function writeCache(entry: CachedSpec, env: Env, debug: (line: string) => 
 // ---------------------------------------------------------------------------
 // Analysis: pure functions of the document.
 
-export type Pagination =
-  /** A cursor query parameter, fed from a field of the previous page. */
-  | { style: 'cursor'; cursorParam: string; nextField: string; limitParam?: string | undefined }
-  /** An RFC 8288 `Link: <...>; rel="next"` header. */
-  | { style: 'link'; limitParam?: string | undefined }
-  /** A page number parameter, counted up until a page comes back empty. */
-  | { style: 'page'; pageParam: string; limitParam?: string | undefined; firstPage: number }
-  /** No pagination declared: one request gives the whole list. */
-  | { style: 'none'; limitParam?: string | undefined };
+/**
+ * How a list pages: the one rule cpk follows, as the list operation's
+ * `x-pagination` declares it (the emulator's document declares it on each
+ * list). cpk sends `cursorParam` with the previous page's `nextField` until
+ * that is null, absent or empty. Without it, one response is the whole list.
+ */
+export interface Pagination {
+  /** The query parameter that carries the cursor and the page's field that holds the next one; undefined: one response. */
+  cursor?: { param: string; nextField: string } | undefined;
+  /** The query parameter that sets the page size, when declared. */
+  limitParam?: string | undefined;
+}
 
 export interface ParamInfo {
   name: string;
@@ -182,12 +191,12 @@ export interface ParamInfo {
 export interface ListOperation {
   /** The path below the base URL, e.g. "/monitors". */
   path: string;
-  /** Where the items are in a page: a field name, or undefined when the page is the array itself. */
+  /** Where the items are in a page (x-pagination's itemsField), or undefined when the page is the array itself. */
   itemsField: string | undefined;
   pagination: Pagination;
   /** Every declared query parameter (pagination ones included). */
   params: ParamInfo[];
-  /** Parameters a user may set with --param: the declared ones but the cursor or page number. */
+  /** Parameters a user may set with --param: the declared ones but the cursor. */
   userParams: ParamInfo[];
 }
 
@@ -247,21 +256,6 @@ const NOTHING: SpecInfo = {
   bodySchema: () => undefined,
 };
 
-const CURSOR_PARAMS = ['cursor', 'page_token', 'pageToken', 'next_token', 'nextToken', 'after', 'continue'];
-const NEXT_FIELDS = [
-  'next_cursor',
-  'nextCursor',
-  'next_page_token',
-  'nextPageToken',
-  'next_token',
-  'nextToken',
-  'cursor',
-  'next',
-];
-const PAGE_PARAMS = ['page', 'page_number', 'pageNumber'];
-const LIMIT_PARAMS = ['limit', 'per_page', 'perPage', 'page_size', 'pageSize', 'max_results', 'maxResults'];
-const ITEM_FIELDS = ['data', 'items', 'results'];
-
 export function analyzeSpec(document: unknown): SpecInfo {
   if (!isPlainObject(document) || !(typeof document.openapi === 'string' || typeof document.swagger === 'string'))
     return NOTHING;
@@ -295,22 +289,14 @@ export function analyzeSpec(document: unknown): SpecInfo {
         (p) => p.in === 'query',
       );
       const infos = params.map((p) => p.info);
-      const page = successSchema(op, resolve);
-      const itemsField = findItemsField(page, resolve);
-      const pagination = findPagination(op, infos, page, resolve);
-      // The page size may be set (--param limit=10); the cursor and page number are cpk's to follow.
-      const paging = new Set(
-        [
-          'cursorParam' in pagination ? pagination.cursorParam : undefined,
-          'pageParam' in pagination ? pagination.pageParam : undefined,
-        ].filter((x): x is string => x !== undefined),
-      );
+      const { pagination, itemsField } = declaredPagination(op, infos, resolve);
       return {
         path: collectionPath(noun),
         itemsField,
         pagination,
         params: infos,
-        userParams: infos.filter((p) => !paging.has(p.name)),
+        // The page size may be set (--param limit=10); the cursor is cpk's to follow.
+        userParams: infos.filter((p) => p.name !== pagination.cursor?.param),
       };
     },
     bodyFields(kind) {
@@ -338,7 +324,8 @@ export function analyzeSpec(document: unknown): SpecInfo {
       // A list's items describe the noun too.
       const listOp = operation(collectionPath(noun), 'get');
       const page = listOp ? successSchema(listOp, resolve) : undefined;
-      const items = page ? itemsSchema(page, resolve) : undefined;
+      const items =
+        page && listOp ? itemsSchema(page, declaredPagination(listOp, [], resolve).itemsField, resolve) : undefined;
       const itemProps = items ? resolve(items.properties) : undefined;
       return itemProps ? Object.keys(itemProps) : undefined;
     },
@@ -409,64 +396,45 @@ function successSchema(op: JsonObject, resolve: (v: unknown) => JsonObject | und
   return media ? resolve(media.schema) : undefined;
 }
 
-function successHeaders(op: JsonObject, resolve: (v: unknown) => JsonObject | undefined): string[] {
-  const responses = resolve(op.responses);
-  if (!responses) return [];
-  const names: string[] = [];
-  for (const code of Object.keys(responses).filter((c) => /^2/.test(c))) {
-    const headers = resolve(resolve(responses[code])?.headers);
-    if (headers) names.push(...Object.keys(headers).map((h) => h.toLowerCase()));
-  }
-  return names;
-}
-
 function isArraySchema(schema: JsonObject | undefined): boolean {
   if (!schema) return false;
   return schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'));
 }
 
-function findItemsField(page: JsonObject | undefined, resolve: (v: unknown) => JsonObject | undefined) {
-  if (!page || isArraySchema(page)) return undefined;
+function itemsSchema(
+  page: JsonObject,
+  itemsField: string | undefined,
+  resolve: (v: unknown) => JsonObject | undefined,
+): JsonObject | undefined {
+  if (itemsField === undefined) return isArraySchema(page) ? resolve(page.items) : undefined;
   const props = resolve(page.properties);
-  if (!props) return undefined;
-  const arrays = Object.keys(props).filter((k) => isArraySchema(resolve(props[k])));
-  return arrays.find((k) => ITEM_FIELDS.includes(k)) ?? (arrays.length === 1 ? arrays[0] : undefined);
+  return props ? resolve(resolve(own(props, itemsField))?.items) : undefined;
 }
 
-function itemsSchema(page: JsonObject, resolve: (v: unknown) => JsonObject | undefined): JsonObject | undefined {
-  if (isArraySchema(page)) return resolve(page.items);
-  const field = findItemsField(page, resolve);
-  const props = resolve(page.properties);
-  return field && props ? resolve(resolve(props[field])?.items) : undefined;
-}
-
-function findPagination(
+/**
+ * The list's x-pagination, the one pagination rule cpk follows: what it
+ * names is used only where the operation declares it (the cursor and page
+ * size among its query parameters). Nothing is guessed from parameter or
+ * field names: a list without it is one response.
+ */
+function declaredPagination(
   op: JsonObject,
   params: ParamInfo[],
-  page: JsonObject | undefined,
   resolve: (v: unknown) => JsonObject | undefined,
-): Pagination {
-  const names = new Set(params.map((p) => p.name));
-  const limitParam = LIMIT_PARAMS.find((n) => names.has(n));
-  // An explicit declaration wins, if what it names is declared.
+): { pagination: Pagination; itemsField: string | undefined } {
   const x = resolve(op['x-pagination']);
-  if (x && x.style === 'cursor' && typeof x.cursorParam === 'string' && typeof x.nextField === 'string') {
-    if (names.has(x.cursorParam)) {
-      const limit = typeof x.limitParam === 'string' && names.has(x.limitParam) ? x.limitParam : limitParam;
-      return { style: 'cursor', cursorParam: x.cursorParam, nextField: x.nextField, limitParam: limit };
-    }
-  }
-  const props = page && !isArraySchema(page) ? resolve(page.properties) : undefined;
-  const cursorParam = CURSOR_PARAMS.find((n) => names.has(n));
-  const nextField = props ? NEXT_FIELDS.find((f) => own(props, f) !== undefined) : undefined;
-  if (cursorParam && nextField) return { style: 'cursor', cursorParam, nextField, limitParam };
-  if (successHeaders(op, resolve).includes('link')) return { style: 'link', limitParam };
-  const pageParam = PAGE_PARAMS.find((n) => names.has(n));
-  if (pageParam) {
-    const schema = params.find((p) => p.name === pageParam);
-    return { style: 'page', pageParam, limitParam, firstPage: schema?.minimum === 0 ? 0 : 1 };
-  }
-  return { style: 'none', limitParam };
+  if (!x) return { pagination: {}, itemsField: undefined };
+  const names = new Set(params.map((p) => p.name));
+  const declared = (value: unknown) => (typeof value === 'string' && names.has(value) ? value : undefined);
+  const param = x.style === 'cursor' ? declared(x.cursorParam) : undefined;
+  const nextField = typeof x.nextField === 'string' && x.nextField !== '' ? x.nextField : undefined;
+  return {
+    pagination: {
+      cursor: param !== undefined && nextField !== undefined ? { param, nextField } : undefined,
+      limitParam: declared(x.limitParam),
+    },
+    itemsField: typeof x.itemsField === 'string' && x.itemsField !== '' ? x.itemsField : undefined,
+  };
 }
 
 /** The fields of an object schema (allOf merged), with their declared rules. */

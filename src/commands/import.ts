@@ -198,7 +198,7 @@ async function importAllLocked(ctx: Context, opened: Opened): Promise<void> {
   await ctx.out.spin('Listing monitors', async () => {
     for await (const page of listItems(api, op, { params: [] })) {
       if (ctx.signal?.aborted) throw new InterruptedError();
-      items.push(...page);
+      for (const item of page) items.push(item);
     }
   });
   const managed = new Set<string>();

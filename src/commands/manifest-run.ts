@@ -142,9 +142,7 @@ export async function serviceProblems(
   ]);
   const debug = (line: string) => ctx.out.debug(line);
   const spec = await loadSpec(api, { env: ctx.env, refresh: options.refreshSpec, debug });
-  const result = await validateEntries(entriesOf(manifest), manifest.customFields, spec, debug);
-  for (const warning of result.warnings ?? []) ctx.out.warn(warning);
-  return result;
+  return validateEntries(entriesOf(manifest), manifest.customFields, spec, debug);
 }
 
 /** Prints each problem on its own line (people; --json gets them in the error) and returns the usage error. */
@@ -152,10 +150,15 @@ export async function validationError(
   ctx: Context,
   problems: import('../manifest/validate.js').ValidationProblem[],
 ): Promise<UsageError> {
-  const { problemLine } = await import('../manifest/validate.js');
-  const lines = problems.map(problemLine);
-  const files = [...new Set(problems.map((p) => p.file))].join(', ');
-  const summary = `${files} does not match what the service declares (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was sent`;
+  const [{ problemLine }, { shownProblems }] = await Promise.all([
+    import('../manifest/validate.js'),
+    import('../manifest/load.js'),
+  ]);
+  const lines = shownProblems(problems, problemLine);
+  const named = [...new Set(problems.map((p) => p.file))];
+  // A directory of many files is counted, not listed: the lines above name each.
+  const files = named.length <= 3 ? `${named.join(', ')} does` : `${named.length} manifest files do`;
+  const summary = `${files} not match what the service declares (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was sent`;
   if (ctx.out.json) return new UsageError(`${summary}: ${lines.join('; ')}`);
   for (const line of lines) ctx.out.info(line);
   return new UsageError(summary);

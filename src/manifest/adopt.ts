@@ -67,10 +67,9 @@ export function matchFields(spec: SpecInfo, body: JsonObject): JsonObject {
 
 /** The query parameters of the list that narrow the search for an entry: declared ones naming a field it sets. */
 export function narrowingParams(op: ListOperation, fields: JsonObject): Array<[string, string]> {
-  const paging = new Set([op.pagination.limitParam]);
   const out: Array<[string, string]> = [];
   for (const param of op.userParams) {
-    if (paging.has(param.name) || !Object.hasOwn(fields, param.name)) continue;
+    if (param.name === op.pagination.limitParam || !Object.hasOwn(fields, param.name)) continue;
     const value = fields[param.name];
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
     if (param.enum && !param.enum.includes(value)) continue;

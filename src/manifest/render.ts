@@ -98,8 +98,9 @@ export function renderPlan(plan: Plan, paint: Paint): string {
     paint.dim(`Plan for ${safe(plan.manifest)} against ${safe(plan.baseUrl)} (state: ${safe(plan.state)})`),
     '',
   ];
-  for (const step of plan.monitors) lines.push(...monitorLines(step, paint));
-  for (const step of plan.channels) lines.push(...channelLines(step, paint));
+  // Line by line, never push(...lines): an entry of many fields would pass each as an argument.
+  for (const step of plan.monitors) for (const line of monitorLines(step, paint)) lines.push(line);
+  for (const step of plan.channels) for (const line of channelLines(step, paint)) lines.push(line);
   if (plan.monitors.length + plan.channels.length > 0) lines.push('');
   const n = countSteps(plan);
   const kept =

@@ -33,6 +33,7 @@
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../http/json.js';
 import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
 import { checkId } from '../parse/id.js';
 import { syncDirectory, writeFileAtomic } from '../atomic-file.js';
@@ -71,6 +72,10 @@ function damaged(path: string, what: string): UsageError {
 
 /** Parses and checks state file text (usage errors name the file). */
 export function parseState(text: string, path: string): StateData {
+  // A channel's applied settings are any JSON: bounded as every JSON cpk reads
+  // is, before comparing, rendering or writing them back recurses into them.
+  if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH)
+    throw damaged(path, `nested deeper than ${MAX_JSON_DEPTH} levels`);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -155,6 +160,8 @@ export function replayJournal(text: string, data: StateData, path: string): numb
   let count = 0;
   lines.forEach((line, i) => {
     let entry: unknown;
+    if (line.length > MAX_JSON_DEPTH && jsonDepth(line) > MAX_JSON_DEPTH)
+      throw damaged(path, `line ${i + 1} is nested deeper than ${MAX_JSON_DEPTH} levels`);
     try {
       entry = JSON.parse(line);
     } catch {

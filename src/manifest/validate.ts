@@ -1,18 +1,19 @@
 // Checks manifest entries against the create and update bodies the service's
-// own document declares (issue #15, "validation from the service's own
-// word"): types, enums, bounds and required fields, through ajv; and an
+// own document declares: types, enums, bounds and required fields, through
+// ajv; and an
 // undeclared field within a small edit distance of a declared one (or of the
 // manifest alias `interval`) is a misspelling ("did you mean"), unless the
 // manifest lists it under `custom_fields:`. Where the document declares no
-// body, nothing is checked: cpk behaves as before.
+// body, nothing is checked: cpk behaves as before. A declared `pattern` is
+// left to the service, which checks it when the entry is sent: a pattern is
+// the service's own text, and matching one such as `^(a+)+$` can take
+// exponential time.
 //
 // What is checked is the body that would be sent (`interval: 5m` as
 // `interval_seconds: 300`); what is reported is the place in the file the
 // user wrote, file:line:column, every problem at once.
 import { readFile } from 'node:fs/promises';
-import { createContext, runInContext } from 'node:vm';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import type { BodyKind, DeclaredSchema, FieldInfo, SpecInfo } from '../api/spec.js';
 import { isPlainObject, type JsonObject } from '../parse/fields.js';
 import { closest } from '../program.js';
@@ -105,56 +106,15 @@ export function declaredText(bodies: DeclaredBodies): string {
 
 type Check = (body: JsonObject) => ErrorObject[];
 
-/**
- * The `pattern`s of the service's document, as ajv matches them: noted (so
- * that a check cut short can say which one it was matching), or, with
- * `skip`, not matched at all. A pattern is the service's own text, and one
- * such as `^(a+)+$` takes exponential time on some strings: checks that
- * match patterns run within a time budget (validateEntries).
- */
-class Patterns {
-  /** Whether the compiled schemas match any pattern. */
-  declared = false;
-  /** The pattern being matched right now, if any. */
-  current: string | undefined;
-  readonly engine: RegExpEngine;
-
-  constructor(skip = false) {
-    this.engine = Object.assign(
-      (pattern: string, flags: string) => {
-        this.declared = true;
-        if (skip) return { test: () => true };
-        const re = new RegExp(pattern, flags);
-        return {
-          test: (text: string) => {
-            this.current = pattern;
-            const matched = re.test(text);
-            this.current = undefined;
-            return matched;
-          },
-        };
-      },
-      { code: 'cpkPattern' },
-    );
-  }
-}
-
-async function compile(declared: DeclaredSchema, patterns: Patterns): Promise<Check> {
-  const options = {
-    allErrors: true,
-    strict: false,
-    validateFormats: false,
-    allowUnionTypes: true,
-    code: { regExp: patterns.engine },
-  } as const;
-  let fn: ValidateFunction;
-  if (declared.dialect === '2020-12') {
-    const { Ajv2020 } = await import('ajv/dist/2020.js');
-    fn = new Ajv2020(options).compile(declared.schema);
-  } else {
-    const { Ajv } = await import('ajv');
-    fn = new Ajv(options).compile(declared.schema);
-  }
+async function compile(declared: DeclaredSchema): Promise<Check> {
+  const options = { allErrors: true, strict: false, validateFormats: false, allowUnionTypes: true } as const;
+  const ajv =
+    declared.dialect === '2020-12'
+      ? new (await import('ajv/dist/2020.js')).Ajv2020(options)
+      : new (await import('ajv')).Ajv(options);
+  // Patterns are the service's to check (see the top of this file).
+  ajv.removeKeyword('pattern');
+  const fn: ValidateFunction = ajv.compile(declared.schema);
   return (body) => (fn(body) ? [] : [...(fn.errors ?? [])]);
 }
 
@@ -167,13 +127,10 @@ export async function bodyChecker(
   customFields: readonly string[],
   /** The sorts of entry there are to check: a body no entry is sent as is not compiled (compiling is the cost). */
   kinds: ReadonlySet<EntryToCheck['kind']> = new Set(['monitor', 'channel']),
-  patterns: Patterns = new Patterns(),
 ): Promise<(entry: EntryToCheck) => BodyProblem[]> {
   const none = () => [];
-  const monitor = kinds.has('monitor')
-    ? await checkerOf([bodies.create, bodies.update], customFields, ALIASES, patterns)
-    : none;
-  const channel = kinds.has('channel') ? await checkerOf([bodies['channel-update']], customFields, {}, patterns) : none;
+  const monitor = kinds.has('monitor') ? await checkerOf([bodies.create, bodies.update], customFields, ALIASES) : none;
+  const channel = kinds.has('channel') ? await checkerOf([bodies['channel-update']], customFields, {}) : none;
   return (entry) =>
     (entry.kind === 'monitor' ? monitor : channel)(entry.body).map((p) => ({
       ...p,
@@ -189,20 +146,16 @@ async function checkerOf(
   bodies: Array<DeclaredBody | undefined>,
   customFields: readonly string[],
   aliases: Record<string, string>,
-  patterns: Patterns,
 ): Promise<(body: JsonObject) => Found[]> {
   const kinds = bodies.filter((b) => b !== undefined);
   // One schema for both bodies (compiling is most of the cost, and they share their $refs):
   // every rule of either applies, as an entry may be created or updated.
   const [first] = kinds;
   if (!first) return () => [];
-  const check = await compile(
-    {
-      dialect: first.schema.dialect,
-      schema: { ...first.schema.schema, allOf: kinds.flatMap((b) => (b.schema.schema.allOf as unknown[]) ?? []) },
-    },
-    patterns,
-  );
+  const check = await compile({
+    dialect: first.schema.dialect,
+    schema: { ...first.schema.schema, allOf: kinds.flatMap((b) => (b.schema.schema.allOf as unknown[]) ?? []) },
+  });
   const declared = [...new Set(kinds.flatMap((b) => b.fields.map((f) => f.name)))];
   const readOnly = new Set(kinds.flatMap((b) => b.readOnly));
   const refusesOthers = kinds.some((b) => !b.additional);
@@ -320,8 +273,6 @@ function describe(
       };
     case 'maxLength':
       return { at, which: 'value', message: `must be at most ${String(params.limit)} characters` };
-    case 'pattern':
-      return { at, which: 'value', message: `must match the pattern ${String(params.pattern)}` };
     case 'minProperties':
       // An update body's "at least one field": an entry always has its name.
       return undefined;
@@ -372,32 +323,6 @@ export async function positionProblems(
 }
 
 /**
- * How long the checks of one run may take to match the document's patterns,
- * in all: far beyond what any sane pattern needs (5,000 entries are checked
- * in about 30 ms), far below a hang.
- */
-export function patternBudgetMs(entries: number): number {
-  return Math.max(2_000, entries);
-}
-
-/** A text of the service's, quoted and escaped, and cut to 80 characters (a pattern can be of any length). */
-function shortText(text: string): string {
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 79)}…` : text);
-}
-
-/** Runs `work`, or gives undefined once it has run for `ms` (it is stopped there, even inside a regular expression). */
-function withinBudget<T>(work: () => T, ms: number): T | undefined {
-  let result: T | undefined;
-  try {
-    runInContext('work()', createContext({ work: () => (result = work()) }), { timeout: ms });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return undefined;
-    throw error;
-  }
-  return result;
-}
-
-/**
  * Every entry checked against what the document declares, each problem with
  * its place. `debug` says why nothing was checked, when nothing was.
  */
@@ -406,15 +331,12 @@ export async function validateEntries(
   customFields: readonly string[],
   spec: SpecInfo,
   debug: (line: string) => void = () => {},
-  budgetMs: number = patternBudgetMs(entries.length),
 ): Promise<{
   problems: ValidationProblem[];
   /** The bodies checked against ("monitor create and update, channel update"), or undefined. */
   checked: string | undefined;
   /** Why nothing was checked, when nothing was. */
   unchecked?: string | undefined;
-  /** What was checked less than declared, for the user (a pattern too slow to match). */
-  warnings?: string[] | undefined;
 }> {
   const bodies = declaredBodies(spec);
   if (!bodies) {
@@ -423,33 +345,27 @@ export async function validateEntries(
     return { problems: [], checked: undefined, unchecked: why };
   }
   const kinds = new Set(entries.map((e) => e.kind));
-  const patterns = new Patterns();
   let check: (entry: EntryToCheck) => BodyProblem[];
   try {
-    check = await bodyChecker(bodies, customFields, kinds, patterns);
+    check = await bodyChecker(bodies, customFields, kinds);
   } catch (error) {
     const why = `the document's body schemas cannot be used (${(error as Error).message})`;
     debug(`validation: ${why}; entries are not checked`);
     return { problems: [], checked: undefined, unchecked: why };
   }
   const checked = declaredText(bodies);
-  const warnings: string[] = [];
-  let problems = patterns.declared ? withinBudget(() => entries.flatMap(check), budgetMs) : entries.flatMap(check);
-  if (problems === undefined) {
-    // A pattern that takes exponential time: everything else is checked, patterns are left to the service.
-    warnings.push(
-      `matching the service's pattern ${shortText(patterns.current ?? '?')} took over ${budgetMs / 1000}s, so no declared pattern was checked (the service checks them when an entry is sent)`,
-    );
-    problems = entries.flatMap(await bodyChecker(bodies, customFields, kinds, new Patterns(true)));
-  }
+  const problems = entries.flatMap(check);
   debug(
     `validation: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} checked against the declared bodies (${checked}): ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
   );
-  if (problems.length === 0) return { problems: [], checked, warnings };
-  const files = [...new Set(entries.map((e) => e.file))];
+  if (problems.length === 0) return { problems: [], checked };
+  // Each file's rank looked up, not searched for: a directory may hold thousands of files.
+  const rank = new Map<string, number>();
+  for (const e of entries) if (!rank.has(e.file)) rank.set(e.file, rank.size);
   const positioned = await positionProblems(problems);
-  positioned.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line || a.col - b.col);
-  return { problems: positioned, checked, warnings };
+  const rankOf = (file: string) => rank.get(file) ?? 0;
+  positioned.sort((a, b) => rankOf(a.file) - rankOf(b.file) || a.line - b.line || a.col - b.col);
+  return { problems: positioned, checked };
 }
 
 /** `file:line:col: message`, the way compilers and editors read them. */

@@ -46,7 +46,7 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
     if (fields.length === 0) return;
     const table = new Table({ style: style(fields) });
     table.push(...fields);
-    out.push(...table.toString().split('\n'));
+    for (const line of table.toString().split('\n')) out.push(line);
     fields = [];
   };
   for (const e of entries) {
@@ -77,8 +77,8 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
       );
       const table = new Table({ head: drawn[0] ?? [], style: style(drawn) });
       table.push(...drawn.slice(1));
-      out.push(...table.toString().split('\n'));
-    } else if (view.shapes) out.push(...seriesLines(e, view, view.shapes));
+      for (const line of table.toString().split('\n')) out.push(line);
+    } else if (view.shapes) for (const line of seriesLines(e, view, view.shapes)) out.push(line);
   }
   endFields();
   return out;

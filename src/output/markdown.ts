@@ -62,7 +62,7 @@ export function markdownLines(value: unknown, title?: string): string[] {
       }
       out.push('');
     }
-    out.push(...objectsTable(e.items));
+    for (const line of objectsTable(e.items)) out.push(line);
   }
   return out;
 }

@@ -413,7 +413,8 @@ export function fieldLines(
   for (const raw of text.split('\n')) {
     const line = sanitizeLine(raw);
     if (valueWidth === undefined) lines.push(line);
-    else lines.push(...wrapText(line, valueWidth));
+    // Not push(...): a long value wraps into more lines than a call takes arguments.
+    else for (const part of wrapText(line, valueWidth)) lines.push(part);
   }
   return { key: sanitizeLine(e.key), lines: lines.map((line) => (painter && line !== '' ? painter(line) : line)) };
 }
@@ -472,8 +473,8 @@ export function detailLines(value: unknown, view: View): string[] {
         );
     } else if (e.kind === 'table') {
       out.push(`${view.paint.key(sanitizeLine(e.key))}:`);
-      out.push(...tableLines(subTableRows(e.items, view), { indent: '  ', width: view.width }));
-    } else if (view.shapes) out.push(...seriesLines(e, view, view.shapes));
+      for (const line of tableLines(subTableRows(e.items, view), { indent: '  ', width: view.width })) out.push(line);
+    } else if (view.shapes) for (const line of seriesLines(e, view, view.shapes)) out.push(line);
   }
   return out;
 }

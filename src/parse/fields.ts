@@ -25,12 +25,25 @@ function getOwn(target: JsonObject, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(target, key) ? target[key] : undefined;
 }
 
+/**
+ * The most segments a `--set` key may have (`a.b.c` has 3): as deep as the
+ * emulator lets a body nest (64), and far from what would exhaust the stack
+ * of whatever walks the body (merging, rendering, JSON.stringify).
+ */
+export const MAX_KEY_SEGMENTS = 64;
+
 /** Splits `a.b.c=value` into a key path and the raw value. */
 export function parseAssignment(input: string, flag: string): { path: string[]; raw: string } {
   const eq = input.indexOf('=');
   if (eq <= 0) throw new UsageError(`invalid ${flag} "${input}": expected key=value`);
   const key = input.slice(0, eq);
   const path = key.split('.');
+  if (path.length > MAX_KEY_SEGMENTS) {
+    const shown = key.length > 40 ? `${key.slice(0, 40)}…` : key;
+    throw new UsageError(
+      `invalid ${flag} key "${shown}": ${path.length} segments, more than the ${MAX_KEY_SEGMENTS} a key may have`,
+    );
+  }
   if (path.some((segment) => segment === '')) {
     throw new UsageError(`invalid ${flag} "${input}": empty segment in key "${key}"`);
   }

@@ -32,7 +32,9 @@ export async function readIdList(args: string[], stdin: NodeJS.ReadableStream, w
   if (dashes > 1) throw new UsageError('- (read ids from stdin) may be given only once');
   const ids: string[] = [];
   for (const arg of args) {
-    if (arg === '-') ids.push(...parseIdLines(await readAll(stdin), what));
+    // One push per id: spreading stdin's ids into push() passes each as an
+    // argument, and some 125,000 of them overflow the stack.
+    if (arg === '-') for (const id of parseIdLines(await readAll(stdin), what)) ids.push(id);
     else ids.push(checkId(arg, what));
   }
   return { ids, single: args.length === 1 && dashes === 0, fromStdin: dashes === 1 };

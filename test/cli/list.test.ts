@@ -1,13 +1,16 @@
 // `cpk monitors|channels|reports list`: the service's declared list (the
 // emulator declares cursor-paged lists) and the local inventory (a server
 // that declares nothing, test/helpers/reference-server.ts).
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/reference-server.js';
+import { MAX_LIST_PAGES } from '../../src/api/list.js';
 
 const f = useEmulator();
 const dirs = () => ({
@@ -99,6 +102,17 @@ describe('list against a service that declares nothing: the local inventory', ()
     expect(JSON.parse(r.stdout)).toEqual([]);
   });
 
+  it('a service without a document (404) is asked for it once an hour, not on every list', async () => {
+    const env = { ...dirs(), CPK_BASE_URL: ref.baseUrl, CPK_TOKEN: ref.token };
+    const asked = () => ref.requests.filter((q) => q.path === '/v1/openapi.json').length;
+    const before = asked();
+    for (let i = 0; i < 3; i++) expect((await runCli(['monitors', 'list', '--json'], { env })).code).toBe(0);
+    expect(asked() - before).toBe(1);
+    // --refresh-spec asks again at once.
+    expect((await runCli(['monitors', 'list', '--json', '--refresh-spec'], { env })).code).toBe(0);
+    expect(asked() - before).toBe(2);
+  });
+
   it('channels and reports without a declared list: one line, exit 2; --param needs a list', async () => {
     const env = { ...dirs(), CPK_BASE_URL: ref.baseUrl, CPK_TOKEN: ref.token };
     const r = await runCli(['channels', 'list'], { env });
@@ -110,4 +124,70 @@ describe('list against a service that declares nothing: the local inventory', ()
     expect(p.code).toBe(2);
     expect(p.stderr).toBe('cpk: --param needs a list operation, and the service declares none for monitors\n');
   });
+});
+
+describe('a service whose cursor never runs out', () => {
+  // Declares a cursor-paged list, then answers every page with a new monitor and a new cursor.
+  let server: Server;
+  let baseUrl = '';
+  let pages = 0;
+  const document = {
+    openapi: '3.1.0',
+    paths: {
+      '/monitors': {
+        get: {
+          parameters: [{ name: 'cursor', in: 'query', schema: { type: 'string' } }],
+          'x-pagination': { style: 'cursor', cursorParam: 'cursor', nextField: 'next_cursor', itemsField: 'data' },
+          responses: {
+            '200': { description: 'a page', content: { 'application/json': { schema: { type: 'object' } } } },
+          },
+        },
+      },
+    },
+  };
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url === '/v1/openapi.json') return void res.end(JSON.stringify(document));
+      pages++;
+      res.end(
+        JSON.stringify({ data: [{ id: `mon_endless${pages}`, name: `endless ${pages}` }], next_cursor: `c${pages}` }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const stopped = (url: string) =>
+    `cpk: the service sent more than ${MAX_LIST_PAGES} pages while listing ${url}/monitors; stopped to avoid a loop\n`;
+
+  it('monitors list ends with one line and exit 1 after the page limit', async () => {
+    const env = { ...dirs(), CPK_BASE_URL: baseUrl, CPK_TOKEN: 'cpk_endless_token_01' };
+    pages = 0;
+    const r = await runCli(['monitors', 'list', '-o', 'jsonl'], { env, timeoutMs: 120_000 });
+    expect(r.code).toBe(1);
+    // Under -o jsonl the error is one JSON line too.
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: stopped(baseUrl).slice(5, -1), exit_code: 1 });
+    expect(pages).toBe(MAX_LIST_PAGES);
+    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(MAX_LIST_PAGES);
+  }, 150_000);
+
+  it('plan with an uncertain entry ends the same way, and the entry stays uncertain', async () => {
+    const env = { ...dirs(), CPK_BASE_URL: baseUrl, CPK_TOKEN: 'cpk_endless_token_01' };
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-endless-'));
+    writeFileSync(join(dir, 'cpk.yaml'), 'monitors:\n  web:\n    name: Web\n');
+    const state = JSON.stringify({
+      version: 1,
+      base_url: baseUrl,
+      monitors: { web: { create_started_at: '2026-01-01T00:00:00.000Z' } },
+      channels: {},
+    });
+    writeFileSync(join(dir, 'cpk.state.json'), state);
+    pages = 0;
+    const r = await runCli(['plan', '-f', join(dir, 'cpk.yaml')], { env, timeoutMs: 120_000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(stopped(baseUrl));
+    expect(pages).toBe(MAX_LIST_PAGES);
+    expect(readFileSync(join(dir, 'cpk.state.json'), 'utf8')).toBe(state);
+  }, 150_000);
 });

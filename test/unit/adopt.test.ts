@@ -89,7 +89,7 @@ describe('resolveUncertain', () => {
       baseUrl: 'http://x/v1',
       listPage: async (path: string, query: Array<[string, string]>) => {
         queries.push([path, query]);
-        return { body: { data: items, next_cursor: null }, headers: {} };
+        return { data: items, next_cursor: null };
       },
     } as unknown as Api;
     return { manifest, state, api, queries };

@@ -13,6 +13,7 @@ import {
   cellText,
   defaultColumns,
   detailLines,
+  PLAIN_VIEW,
   leafPaths,
   pathValue,
   rowLines,
@@ -410,6 +411,12 @@ describe('renderers (pure)', () => {
     expect(defaultColumns([report])).toEqual(['id', 'monitor_status', 'uptime_percent', 'monitor_id', 'period']);
     const channel = { id: 'c', name: 'n', kind: 'email', enabled: true, target: 't', events: ['down'] };
     expect(defaultColumns([channel])).toEqual(['id', 'name', 'target', 'kind', 'enabled']);
+  });
+
+  it('wraps a value into more lines than a call takes as arguments', () => {
+    const lines = detailLines({ note: 'x'.repeat(4_000_000) }, { ...PLAIN_VIEW, width: 20 });
+    expect(lines.length).toBeGreaterThan(250_000);
+    expect(lines.every((l) => l.length <= 20)).toBe(true);
   });
 
   it('a percentage in a row gets a short bar on a terminal; a long series is averaged to fit the width', () => {

@@ -191,51 +191,23 @@ describe('other documents', () => {
   });
 });
 
-describe('a pattern that takes exponential time (a hostile or careless document)', () => {
-  const doc = create({
-    type: 'object',
-    properties: { name: { type: 'string', pattern: '^(a+)+$' }, interval_seconds: { type: 'integer', minimum: 30 } },
-  });
-  /** validateEntries of a manifest in a real file (problems are positioned by reading it), within `budgetMs`. */
-  async function checkWithin(text: string, budgetMs: number) {
+describe('a declared pattern is left to the service', () => {
+  it('is never matched: a catastrophic one cannot hang validation, and the other rules still hold', async () => {
+    const doc = create({
+      type: 'object',
+      properties: { name: { type: 'string', pattern: '^(a+)+$' }, interval_seconds: { type: 'integer', minimum: 30 } },
+    });
     const file = join(mkdtempSync(join(tmpdir(), 'cpk-validate-unit-')), 'm.yaml');
+    const text = `monitors:\n  a:\n    name: ${'a'.repeat(40)}b\n    interval_seconds: 5\n  b:\n    name: aaab\n`;
     writeFileSync(file, text);
-    const manifest = parseManifest(text, file);
-    const result = await validateEntries(entriesOf(manifest), [], analyzeSpec(doc), () => {}, budgetMs);
-    return { ...result, lines: result.problems.map((p) => problemLine({ ...p, file: 'm.yaml' })) };
-  }
-
-  it('is cut short within the budget: the other rules are still checked, patterns are left to the service, and it says so', async () => {
-    const started = Date.now();
-    const { lines, checked, warnings } = await checkWithin(
-      `monitors:\n  a:\n    name: ${'a'.repeat(40)}b\n    interval_seconds: 5\n  b:\n    name: aaa\n`,
-      200,
-    );
-    // Unbounded, this match takes hours; the budget is 200 ms (the bound here is far above it, for a slow machine).
-    expect(Date.now() - started).toBeLessThan(30_000);
-    expect(checked).toBe('monitor create');
-    expect(lines).toEqual(['m.yaml:4:23: monitors.a.interval_seconds must be at least 30']);
-    expect(warnings).toEqual([
-      `matching the service's pattern "^(a+)+$" took over 0.2s, so no declared pattern was checked (the service checks them when an entry is sent)`,
+    const result = await validateEntries(entriesOf(parseManifest(text, file)), [], analyzeSpec(doc));
+    expect(result.checked).toBe('monitor create');
+    expect(result.problems.map((p) => problemLine({ ...p, file: 'm.yaml' }))).toEqual([
+      'm.yaml:4:23: monitors.a.interval_seconds must be at least 30',
     ]);
-  });
-
-  it('a long pattern is named by its first 80 characters, escaped', async () => {
-    const long = `^(a+)+(\u001b\\[31m${'x'.repeat(200)})?$`;
-    const hostile = create({ type: 'object', properties: { name: { type: 'string', pattern: long } } });
-    const file = join(mkdtempSync(join(tmpdir(), 'cpk-validate-unit-')), 'm.yaml');
-    const text = `monitors:\n  a:\n    name: ${'a'.repeat(40)}b\n`;
-    writeFileSync(file, text);
-    const manifest = parseManifest(text, file);
-    const { warnings } = await validateEntries(entriesOf(manifest), [], analyzeSpec(hostile), () => {}, 200);
-    expect(warnings).toHaveLength(1);
-    expect(warnings![0]).toContain(JSON.stringify(`${long.slice(0, 79)}…`));
-    expect(warnings![0]).not.toContain('\u001b[');
-  });
-
-  it('a pattern that answers in time is checked as declared', async () => {
-    const { lines, warnings } = await checkWithin('monitors:\n  a:\n    name: aaab\n', 2_000);
-    expect(lines).toEqual(['m.yaml:3:11: monitors.a.name must match the pattern ^(a+)+$']);
-    expect(warnings).toEqual([]);
+    // A value the pattern refuses at once is not reported either: the service says so when it is sent.
+    const quick = 'monitors:\n  b:\n    name: aaab\n';
+    writeFileSync(file, quick);
+    expect((await validateEntries(entriesOf(parseManifest(quick, file)), [], analyzeSpec(doc))).problems).toEqual([]);
   });
 });

@@ -5,11 +5,12 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManifestError } from '../../src/manifest/load.js';
+import { ManifestError, validate } from '../../src/manifest/load.js';
+import { validate as wholeValidator } from '../../src/manifest/manifest-validator.generated.js';
 import { parseManifest } from '../../src/manifest/positions.js';
 import { covers, diffFields, patchOf } from '../../src/manifest/diff.js';
 import { entryFor, formatDuration, keyFor, manifestFor } from '../../src/manifest/entry.js';
-import { defaultStatePath, parseState, serializeState, StateStore } from '../../src/manifest/state.js';
+import { defaultStatePath, parseState, replayJournal, serializeState, StateStore } from '../../src/manifest/state.js';
 import { writeFileAtomic } from '../../src/atomic-file.js';
 import { buildPlan, hasChanges, type MonitorStep } from '../../src/manifest/plan.js';
 import { applyPlan, certainlyNotCreated } from '../../src/manifest/apply.js';
@@ -28,6 +29,24 @@ function problems(text: string): string[] {
   }
   return [];
 }
+
+describe('validate: the schema a few entries at a time', () => {
+  it('finds the same problems as one call of the whole manifest, across slices and sections', () => {
+    const monitors: Record<string, unknown> = {};
+    for (let i = 0; i < 700; i++)
+      monitors[`m${i}`] = i % 3 === 0 ? { nme: 'x' } : { name: `M${i}`, interval: i % 5 ? '1m' : 'soon' };
+    const channels: Record<string, unknown> = { ch_a: { enabled: 'yes' }, '..': {} };
+    const value = { monitors, channels, custom_fields: [1], extra: true };
+    const key = (e: { instancePath: string; keyword: string; params: unknown }) =>
+      `${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`;
+    expect(wholeValidator(value)).toBe(false);
+    const whole = (wholeValidator.errors ?? []).map(key).sort();
+    expect(whole.length).toBeGreaterThan(300);
+    expect(validate(value).map(key).sort()).toEqual(whole);
+    expect(validate({ monitors: { a: { name: 'A' } } })).toEqual([]);
+    expect(validate([]).length).toBe(1);
+  });
+});
 
 describe('parseManifest', () => {
   it('turns interval into interval_seconds in place and keeps every other field as given, in file order', () => {
@@ -256,6 +275,18 @@ describe('state file', () => {
   ])('refuses %s as a usage error', (text, message) => {
     expect(() => parseState(text, 's.json')).toThrow(UsageError);
     expect(() => parseState(text, 's.json')).toThrow(message);
+  });
+
+  it('refuses a state file or journal line nested deeper than 1000 levels as damaged, before anything recurses', () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const text = JSON.stringify({ ...good, channels: { ch: { applied: { x: 'DEEP' } } } }).replace('"DEEP"', deep);
+    expect(() => parseState(text, 's.json')).toThrow(
+      /^the state file s\.json is damaged: nested deeper than 1000 levels$/,
+    );
+    const data = parseState(JSON.stringify(good), 's.json');
+    expect(() => replayJournal(`{"c":"ch","r":{"applied":{"x":${deep}}}}\n`, data, 's.json')).toThrow(
+      /^the state file s\.json is damaged: line 1 is nested deeper than 1000 levels$/,
+    );
   });
 
   it('is refused for another base URL unless it records nothing', async () => {

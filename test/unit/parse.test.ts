@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseDuration } from '../../src/parse/duration.js';
-import { fieldsFromFlags, mergeInto, parseSetValue, setOwn } from '../../src/parse/fields.js';
+import { fieldsFromFlags, MAX_KEY_SEGMENTS, mergeInto, parseSetValue, setOwn } from '../../src/parse/fields.js';
 import { checkId } from '../../src/parse/id.js';
 import { encodeSegment } from '../../src/http/client.js';
 import { UsageError } from '../../src/errors.js';
@@ -99,6 +99,21 @@ describe('--set and --set-string', () => {
 
   it.each([['noequals'], ['=v'], ['a..b=1'], ['.a=1'], ['a.=1']])('refuses %s', (item) => {
     expect(() => fieldsFromFlags({ set: [item] })).toThrow(UsageError);
+  });
+
+  it(`takes a key of ${MAX_KEY_SEGMENTS} segments and refuses deeper ones with a usage error, never a stack overflow`, () => {
+    const key = (n: number) => Array.from({ length: n }, () => 'k').join('.');
+    let node: unknown = fieldsFromFlags({ set: [`${key(MAX_KEY_SEGMENTS)}=1`] });
+    for (let i = 0; i < MAX_KEY_SEGMENTS; i++) node = (node as Record<string, unknown>).k;
+    expect(node).toBe(1);
+    for (const n of [MAX_KEY_SEGMENTS + 1, 1000, 3000, 5000]) {
+      for (const flags of [{ set: [`${key(n)}=1`] }, { setString: [`${key(n)}=x`] }])
+        expect(() => fieldsFromFlags(flags)).toThrow(
+          new UsageError(
+            `invalid ${flags.set ? '--set' : '--set-string'} key "${key(21).slice(0, 40)}…": ${n} segments, more than the ${MAX_KEY_SEGMENTS} a key may have`,
+          ),
+        );
+    }
   });
 
   it('refuses nesting under a scalar', () => {

@@ -29,6 +29,12 @@ describe('id lists', () => {
     expect(() => parseIdLines('mon_a\n..\n')).toThrow(/stdin line 2: invalid id "\.\."/);
   });
 
+  it('reads 300,000 ids from stdin (far more than a call takes as arguments)', async () => {
+    const many = Array.from({ length: 300_000 }, (_, i) => `mon_${i}`);
+    const big = await readIdList(['-'], Readable.from([many.join('\n')]));
+    expect(big.ids).toEqual(many);
+  });
+
   it('expands - in place, once; one argument id is "single"', async () => {
     const list = await readIdList(['mon_1', '-', 'mon_9'], Readable.from(['mon_2\nmon_3\n']));
     expect(list).toEqual({ ids: ['mon_1', 'mon_2', 'mon_3', 'mon_9'], single: false, fromStdin: true });

@@ -13,7 +13,7 @@ import {
   SPEC_MAX_AGE_MS,
   type SpecFetcher,
 } from '../../src/api/spec.js';
-import { listItems, nextLink } from '../../src/api/list.js';
+import { listItems, MAX_LIST_PAGES } from '../../src/api/list.js';
 import type { Api } from '../../src/api/client.js';
 
 const emulatorDoc = buildOpenApiDocument('http://127.0.0.1:1/v1');
@@ -32,12 +32,7 @@ describe('analyzeSpec', () => {
     const spec = analyzeSpec(emulatorDoc);
     expect(spec.present).toBe(true);
     const list = spec.list('monitors');
-    expect(list?.pagination).toEqual({
-      style: 'cursor',
-      cursorParam: 'cursor',
-      nextField: 'next_cursor',
-      limitParam: 'limit',
-    });
+    expect(list?.pagination).toEqual({ cursor: { param: 'cursor', nextField: 'next_cursor' }, limitParam: 'limit' });
     expect(list?.itemsField).toBe('data');
     expect(list?.userParams.map((p) => p.name)).toEqual(['limit', 'status', 'type']);
     expect(list?.userParams[2]?.enum).toEqual(['http', 'tcp', 'ping', 'dns']);
@@ -70,45 +65,48 @@ describe('analyzeSpec', () => {
     expect(spec.list('monitors')).toBeUndefined();
   });
 
-  it('finds cursor pagination from declared parameter and field names', () => {
-    const list = analyzeSpec(
+  it('pages only as x-pagination declares: parameter and field names alone declare nothing', () => {
+    // Names that look like a cursor, a next field and a page size, without x-pagination: one response.
+    const guessed = analyzeSpec(
       docWith({
         parameters: [q('page_token'), q('page_size', { type: 'integer', maximum: 50 }), q('team')],
         ...json({ type: 'object', properties: { items: { type: 'array' }, next_page_token: { type: 'string' } } }),
       }),
     ).list('monitors');
-    expect(list?.pagination).toEqual({
-      style: 'cursor',
-      cursorParam: 'page_token',
-      nextField: 'next_page_token',
+    expect(guessed?.pagination).toEqual({});
+    expect(guessed?.itemsField).toBeUndefined();
+    expect(guessed?.userParams.map((p) => p.name)).toEqual(['page_token', 'page_size', 'team']);
+    // The same list with x-pagination naming them: followed, and the cursor is cpk's, not a --param.
+    const declared = analyzeSpec(
+      docWith({
+        parameters: [q('page_token'), q('page_size', { type: 'integer', maximum: 50 }), q('team')],
+        'x-pagination': {
+          style: 'cursor',
+          cursorParam: 'page_token',
+          nextField: 'next_page_token',
+          itemsField: 'items',
+          limitParam: 'page_size',
+        },
+        ...json({ type: 'object', properties: { items: { type: 'array' }, next_page_token: { type: 'string' } } }),
+      }),
+    ).list('monitors');
+    expect(declared?.pagination).toEqual({
+      cursor: { param: 'page_token', nextField: 'next_page_token' },
       limitParam: 'page_size',
     });
-    expect(list?.itemsField).toBe('items');
-    expect(list?.userParams.map((p) => p.name)).toEqual(['page_size', 'team']);
+    expect(declared?.itemsField).toBe('items');
+    expect(declared?.userParams.map((p) => p.name)).toEqual(['page_size', 'team']);
   });
 
-  it('finds Link-header pagination, page numbers, and a single page', () => {
-    const link = analyzeSpec(
-      docWith({ parameters: [q('per_page')], ...json({ type: 'array' }, { Link: { schema: { type: 'string' } } }) }),
-    ).list('monitors');
-    expect(link?.pagination).toEqual({ style: 'link', limitParam: 'per_page' });
-    expect(link?.itemsField).toBeUndefined();
-    const page = analyzeSpec(
-      docWith({ parameters: [q('page', { type: 'integer', minimum: 0 })], ...json({ type: 'array' }) }),
-    ).list('monitors');
-    expect(page?.pagination).toEqual({ style: 'page', pageParam: 'page', limitParam: undefined, firstPage: 0 });
-    const none = analyzeSpec(docWith(json({ type: 'array' }))).list('monitors');
-    expect(none?.pagination).toEqual({ style: 'none', limitParam: undefined });
-  });
-
-  it('ignores an x-pagination that names an undeclared parameter', () => {
+  it('ignores what an x-pagination names but the operation does not declare', () => {
     const list = analyzeSpec(
       docWith({
-        'x-pagination': { style: 'cursor', cursorParam: 'nope', nextField: 'next' },
+        parameters: [q('cursor')],
+        'x-pagination': { style: 'cursor', cursorParam: 'nope', nextField: 'next', limitParam: 'size' },
         ...json({ type: 'array' }),
       }),
     ).list('monitors');
-    expect(list?.pagination.style).toBe('none');
+    expect(list?.pagination).toEqual({ cursor: undefined, limitParam: undefined });
   });
 
   it('survives $ref cycles and refs outside the document', () => {
@@ -124,7 +122,7 @@ describe('analyzeSpec', () => {
       },
     };
     const spec = analyzeSpec(doc);
-    expect(spec.list('monitors')?.pagination.style).toBe('none');
+    expect(spec.list('monitors')?.pagination).toEqual({});
     expect(spec.bodyFields('create')).toBeUndefined();
     expect(spec.list('channels')).toBeUndefined();
   });
@@ -203,19 +201,6 @@ describe('loadSpec: cache and revalidation', () => {
     expect(none.present).toBe(false);
   });
 
-  it('remembers for an hour that the service has no document (404)', async () => {
-    const e = env();
-    const notFound = Object.assign(new Error('not found'), { details: { status: 404 } });
-    const { f, calls } = fetcher([
-      () => {
-        throw notFound;
-      },
-    ]);
-    expect((await loadSpec(f, { env: e })).present).toBe(false);
-    expect((await loadSpec(f, { env: e })).present).toBe(false);
-    expect(calls).toHaveLength(1);
-  });
-
   it('ignores a corrupted cache file, a cache of another base URL, and an unwritable cache directory', async () => {
     const e = env();
     const path = specCachePath(baseUrl, e);
@@ -238,7 +223,7 @@ describe('loadSpec: cache and revalidation', () => {
 
 describe('listItems', () => {
   const baseUrl = 'http://127.0.0.1:9/v1';
-  function fakeApi(pages: Record<string, { body: unknown; headers?: Record<string, string> }>) {
+  function fakeApi(pages: Record<string, { body: unknown }>) {
     const asked: string[] = [];
     const api = {
       baseUrl,
@@ -247,7 +232,7 @@ describe('listItems', () => {
         asked.push(key);
         const page = pages[key];
         if (!page) throw new Error(`no page ${key}`);
-        return { body: page.body, headers: page.headers ?? {} };
+        return page.body;
       },
     } as unknown as Api;
     return { api, asked };
@@ -292,35 +277,40 @@ describe('listItems', () => {
     await expect(collect(listItems(api, cursorOp, { params: [] }))).rejects.toThrow(/expected an array in "data"/);
   });
 
-  it('follows Link headers below the base URL only, and counts pages up until an empty one', async () => {
-    const linkOp = analyzeSpec(docWith({ parameters: [q('page')], ...json({ type: 'array' }, { Link: {} }) })).list(
-      'monitors',
-    )!;
-    const { api } = fakeApi({
-      '/monitors?': { body: [{ id: 'a' }], headers: { link: `<${baseUrl}/monitors?page=2>; rel="next"` } },
-      '/monitors?page=2': { body: [{ id: 'b' }], headers: { link: '<https://evil.example/steal>; rel="next"' } },
-    });
-    expect((await collect(listItems(api, linkOp, { params: [] }))).flat()).toEqual([{ id: 'a' }, { id: 'b' }]);
-    const pageOp = analyzeSpec(docWith({ parameters: [q('page')], ...json({ type: 'array' }) })).list('monitors')!;
-    const { api: api2 } = fakeApi({
-      '/monitors?page=1': { body: [{ id: 'a' }] },
-      '/monitors?page=2': { body: [{ id: 'b' }] },
-      '/monitors?page=3': { body: [] },
-    });
-    expect((await collect(listItems(api2, pageOp, { params: [] }))).flat()).toEqual([{ id: 'a' }, { id: 'b' }]);
+  it('reads a list without x-pagination as one response', async () => {
+    const one = analyzeSpec(docWith({ parameters: [q('page')], ...json({ type: 'array' }) })).list('monitors')!;
+    const { api, asked } = fakeApi({ '/monitors?': { body: [{ id: 'a' }, { id: 'b' }] } });
+    expect((await collect(listItems(api, one, { params: [] }))).flat()).toEqual([{ id: 'a' }, { id: 'b' }]);
+    expect(asked).toEqual(['/monitors?']);
   });
 
-  it('nextLink keeps to the base URL', () => {
-    const base = 'https://api.example.com/v1';
-    expect(nextLink('<https://api.example.com/v1/monitors?p=2>; rel="next"', base)).toBe(
-      'https://api.example.com/v1/monitors?p=2',
+  it('ends with an error after MAX_LIST_PAGES pages of a cursor that never runs out', async () => {
+    let asked = 0;
+    const api = {
+      baseUrl,
+      listPage: async () => {
+        asked++;
+        return { data: [{ id: `m${asked}` }], next_cursor: `c${asked}` };
+      },
+    } as unknown as Api;
+    let items = 0;
+    const run = async () => {
+      for await (const page of listItems(api, cursorOp, { params: [] })) items += page.length;
+    };
+    await expect(run()).rejects.toThrow(
+      `the service sent more than ${MAX_LIST_PAGES} pages while listing ${baseUrl}/monitors; stopped to avoid a loop`,
     );
-    expect(nextLink('</v1/monitors?p=2>; rel=next, </v1/monitors?p=1>; rel="prev"', base)).toBe(
-      'https://api.example.com/v1/monitors?p=2',
-    );
-    expect(nextLink('<https://api.example.com/v2/x>; rel="next"', base)).toBeUndefined();
-    expect(nextLink('<https://api.example.com.evil/v1/x>; rel="next"', base)).toBeUndefined();
-    expect(nextLink('<https://api.example.com/v1/x>; rel="prev"', base)).toBeUndefined();
-    expect(nextLink(undefined, base)).toBeUndefined();
+    expect(asked).toBe(MAX_LIST_PAGES);
+    expect(items).toBe(MAX_LIST_PAGES);
+  });
+
+  it('ends with an error when pages repeat under fresh cursors', async () => {
+    let asked = 0;
+    const api = {
+      baseUrl,
+      listPage: async () => ({ data: [{ id: 'same' }], next_cursor: `c${++asked}` }),
+    } as unknown as Api;
+    await expect(collect(listItems(api, cursorOp, { params: [] }))).rejects.toThrow(/the same page twice/);
+    expect(asked).toBe(2);
   });
 });

@@ -21,7 +21,7 @@ export async function run(ctx: Context): Promise<void> {
     ctx.out.info(`No profiles yet (${location.file}): run \`cpk auth login\`.`);
     return;
   }
-  const width = Math.max(...profiles.map((p) => p.name.length));
+  const width = profiles.reduce((n, p) => Math.max(n, p.name.length), 0);
   for (const p of profiles) {
     const token =
       p.token_storage === 'keychain'
