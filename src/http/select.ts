@@ -23,8 +23,35 @@ export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string
   const httpProxy = pick('HTTP_PROXY');
   const httpsProxy = pick('HTTPS_PROXY');
   if (!httpProxy && !httpsProxy) return undefined;
+  for (const [name, value] of [
+    ['HTTPS_PROXY', httpsProxy],
+    ['HTTP_PROXY', httpProxy],
+  ] as const)
+    checkProxyScheme(name, value);
   // `||`: an empty no_proxy= does not hide NO_PROXY (issue 12 item 15).
   return { httpProxy, httpsProxy, noProxy: env.no_proxy || env.NO_PROXY || '' };
+}
+
+/**
+ * Proxies are spoken to in HTTP: an http:// or https:// URL. Any other scheme
+ * (socks5://, socks://, a bare host:port) is refused before anything is sent:
+ * undici's SOCKS support is experimental (Node prints a warning for it) and
+ * is not bounded by --timeout, so a SOCKS proxy that never answers kept the
+ * process alive after its error line.
+ */
+function checkProxyScheme(name: string, value: string): void {
+  if (!value) return;
+  let scheme: string | undefined;
+  try {
+    scheme = new URL(value).protocol;
+  } catch {
+    scheme = undefined;
+  }
+  if (scheme === 'http:' || scheme === 'https:') return;
+  throw new UsageError(
+    `${name} ${scheme ? `uses ${scheme}//` : 'is not a URL'}: cpk supports http:// and https:// proxies only`,
+    { hint: `set ${name} to http://HOST:PORT (or https://), or unset it` },
+  );
 }
 
 /**

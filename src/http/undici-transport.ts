@@ -6,7 +6,8 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
-import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { Duplex } from 'node:stream';
+import type { buildConnector, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { setOwn } from '../parse/fields.js';
 import { isIdempotent } from './retry.js';
 import { proxySettings, type Env } from './select.js';
@@ -31,7 +32,11 @@ function showProxy(url: string): string {
   }
 }
 
-type PoolOptions = { keepAliveTimeout: number; connect: { timeout: number }; pipelining?: number };
+type PoolOptions = {
+  keepAliveTimeout: number;
+  connect: { timeout: number } | buildConnector.connector;
+  pipelining?: number;
+};
 type RequestFn = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 interface UndiciParts {
   /** Agent, or EnvHttpProxyAgent when proxy settings are given: for requests that may be repeated. */
@@ -105,26 +110,89 @@ export function loadUndici(proxy: ReturnType<typeof proxySettings>, connectTimeo
     return () =>
       (made ??= { kept: make(options), fresh: make({ ...options, pipelining: 0 }), once: () => make(options) });
   };
-  if (!proxy) {
-    try {
-      const DeepAgent = load('undici/lib/dispatcher/agent.js') as typeof Agent;
-      return {
-        dispatcher: new DeepAgent(options),
-        unsafe: pools((o) => new DeepAgent(o)),
-        request: load('undici/lib/api/api-request.js') as RequestFn,
-      };
-    } catch {
-      // moved in this release: the index below
-    }
-  }
   const undici = load('undici') as typeof import('undici');
   const request = undici.Dispatcher.prototype.request as unknown as RequestFn;
+  if (!proxy) options.connect = interimSkipping(undici.buildConnector({ timeout: connectTimeoutMs }));
   const Proxied: typeof EnvHttpProxyAgent = undici.EnvHttpProxyAgent;
   // proxyTunnel false: an http:// target goes to the proxy as a forward
   // (absolute-URI) request, as curl -x does; CONNECT only for https (squid and
   // tinyproxy refuse CONNECT to port 80 by default; issue 12 item 14).
-  const make = (o: PoolOptions) => (proxy ? new Proxied({ ...proxy, ...o, proxyTunnel: false }) : new undici.Agent(o));
+  // proxyTls and requestTls bound the connect to the proxy and the TLS
+  // handshake inside its tunnel: each has its own connector, whose default of
+  // 10 s would hold the process past --timeout after a proxy that answers the
+  // CONNECT and then says nothing.
+  const bounded = { timeout: connectTimeoutMs };
+  const make = (o: PoolOptions) =>
+    proxy
+      ? new Proxied({ ...proxy, ...o, proxyTunnel: false, proxyTls: bounded, requestTls: bounded })
+      : new undici.Agent(o);
   return { dispatcher: make(options), unsafe: pools(make), request };
+}
+
+/**
+ * A client must accept a 1xx answer it did not ask for and read the final
+ * answer after it (RFC 9110, section 15.2); undici's HTTP/1.1 client instead
+ * drops the connection at an interim `100 Continue`, so a create the server
+ * applied was reported as "may have been applied". cpk never sends `Expect`
+ * nor upgrades, so every interim answer (1xx but 101) that starts a response
+ * is left out before undici's parser sees it. A response starts where the
+ * connection starts, or at the first byte read after cpk wrote (undici writes
+ * the next request on a connection only once the previous answer ended).
+ */
+export function interimSkipping(connect: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connect(options, (error, socket) => {
+      if (error !== null) return callback(error, null);
+      callback(null, skipInterim(socket) as unknown as typeof socket);
+    });
+}
+
+const INTERIM = /^HTTP\/1\.[01] 1(?!01)\d\d[ \r]/;
+const STATUS_PREFIX = 'HTTP/1.1 1';
+
+function skipInterim(socket: import('node:net').Socket): Duplex {
+  // Bytes of a response's start being examined; undefined while a final answer passes through.
+  let head: Buffer | undefined = Buffer.alloc(0);
+  const wrapped = new Duplex({
+    read: () => void socket.resume(),
+    write: (chunk: Buffer, encoding, done) => {
+      head ??= Buffer.alloc(0);
+      socket.write(chunk, encoding, done);
+    },
+    final: (done) => void socket.end(done),
+    destroy: (error, done) => {
+      socket.destroy(error ?? undefined);
+      done(error);
+    },
+  });
+  const pass = (chunk: Buffer) => {
+    if (!wrapped.push(chunk)) socket.pause();
+  };
+  socket.on('data', (chunk: Buffer) => {
+    if (head === undefined) return pass(chunk);
+    head = Buffer.concat([head, chunk]);
+    for (;;) {
+      const start = head.subarray(0, 13).toString('latin1');
+      // Too short to tell, and it could still be an interim status line: wait for more.
+      if (start.length < 13 && STATUS_PREFIX.startsWith(start.replace(/^HTTP\/1\.0/, 'HTTP/1.1').slice(0, 10))) return;
+      const end = INTERIM.test(start) ? head.indexOf('\r\n\r\n') : -2;
+      if (end === -1 && head.length < 64 * 1024) return;
+      if (end < 0) {
+        const rest = head;
+        head = undefined;
+        return pass(rest);
+      }
+      head = head.subarray(end + 4);
+      if (head.length === 0) return;
+    }
+  });
+  socket.on('end', () => {
+    if (head?.length) wrapped.push(head);
+    wrapped.push(null);
+  });
+  socket.on('error', (error) => wrapped.destroy(error));
+  socket.on('close', () => wrapped.destroy());
+  return wrapped;
 }
 
 /**
