@@ -148,7 +148,13 @@ export function createUndiciTransport(env: Env): Transport {
     // the process past --timeout after a proxy that answered CONNECT and then
     // said nothing.
     const bounded = { timeout: timeoutMs };
-    const connect = interimSkipping(undici.buildConnector(bounded));
+    // Each origin's pool (and, with a proxy, each tunnel's and the proxy's)
+    // connects through interimSkipping.
+    const factory = (origin: string | URL, options: object): Dispatcher => {
+      const { connect } = options as { connect: buildConnector.connector | buildConnector.BuildOptions };
+      const connector = typeof connect === 'function' ? connect : undici.buildConnector(connect);
+      return new undici.Pool(origin, { ...options, connect: interimSkipping(connector) });
+    };
     // proxyTunnel false: an http:// target goes to the proxy as a forward
     // (absolute-URI) request, as curl -x does; CONNECT only for https (squid
     // and tinyproxy refuse CONNECT to port 80 by default).
@@ -157,12 +163,13 @@ export function createUndiciTransport(env: Env): Transport {
         ? new undici.EnvHttpProxyAgent({
             ...proxy,
             ...options,
+            factory,
             connect: bounded,
             proxyTunnel: false,
             proxyTls: bounded,
             requestTls: bounded,
           })
-        : new undici.Agent({ ...options, connect });
+        : new undici.Agent({ ...options, factory, connect: bounded });
     return { shared: make({ keepAliveTimeout: 4_000 }), make };
   }
 
