@@ -230,7 +230,7 @@ export class HttpClient {
         if (debug) debug(`< ${failure.kind}: ${sanitizeLine(failure.message)} after ${Date.now() - started}ms`);
         // POST and PATCH are retried only when no byte of the request left
         // (refused, DNS, a proxy refusing the tunnel): a retry after that
-        // could create a second monitor (issue #4).
+        // could create a second monitor.
         // --max-time cut this attempt short: its own words, whatever phase it was in.
         if (attemptMs < this.options.timeoutMs && (failure.kind === 'timeout' || failure.code === 'CONNECT_TIMEOUT'))
           throw failure.kind === 'timeout'
@@ -501,7 +501,7 @@ function failureFromResponse(
 
 /**
  * cpk follows no redirect, to the same origin or another: the token is only
- * ever sent to the configured base URL (issue #4). The target is named, made
+ * ever sent to the configured base URL. The target is named, made
  * absolute, so the person can fix the base URL.
  */
 function describeRedirect(result: HttpResponse, response: TransportResponse): string {

@@ -28,7 +28,7 @@ export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string
     ['HTTP_PROXY', httpProxy],
   ] as const)
     checkProxyScheme(name, value);
-  // `||`: an empty no_proxy= does not hide NO_PROXY (issue 12 item 15).
+  // `||`: an empty no_proxy= does not hide NO_PROXY, as curl reads them.
   return { httpProxy, httpsProxy, noProxy: env.no_proxy || env.NO_PROXY || '' };
 }
 
@@ -104,7 +104,7 @@ export function chooseTransport(env: Env, many: boolean, url?: string): Transpor
 }
 
 export async function createTransport(env: Env, many: boolean, url?: string): Promise<Transport> {
-  // Lazy proxies (issue 12 item 15): a base URL that no proxy applies to
+  // Lazy proxies: a base URL that no proxy applies to
   // (NO_PROXY, or no variable for its scheme) is served as without a proxy,
   // so it loads neither undici's index nor its proxy agent.
   if (proxySettings(env) && !proxiedFor(env, url)) env = withoutProxies(env);
