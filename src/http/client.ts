@@ -230,9 +230,17 @@ export class HttpClient {
         if (debug) debug(`< ${failure.kind}: ${sanitizeLine(failure.message)} after ${Date.now() - started}ms`);
         // POST and PATCH are retried only when no byte of the request left
         // (refused, DNS, a proxy refusing the tunnel): a retry after that
-        // could create a second monitor (issue #4).
-        if (failure.kind === 'timeout' && attemptMs < this.options.timeoutMs)
-          throw this.maxTimeError(method, url, 'the last attempt timed out');
+        // could create a second monitor.
+        // --max-time cut this attempt short: its own words, whatever phase it was in.
+        if (attemptMs < this.options.timeoutMs && (failure.kind === 'timeout' || failure.code === 'CONNECT_TIMEOUT'))
+          throw failure.kind === 'timeout'
+            ? this.maxTimeError(
+                method,
+                url,
+                'the last attempt timed out',
+                idempotent ? {} : { hint: notRetriedHint(method) },
+              )
+            : this.maxTimeError(method, url, 'the last attempt was not connected', { sent: false });
         if (retryableFailure(failure.kind, idempotent, failure.code) && attempt < attempts) {
           const ms = backoffMs(attempt, this.options.random);
           if (ms >= this.timeLeft()) throw this.maxTimeError(method, url, `the last attempt failed (${failure.kind})`);
@@ -287,10 +295,18 @@ export class HttpClient {
     return deadline ? deadline.at - performance.now() : Infinity;
   }
 
-  private maxTimeError(method: string, url: string, last: string | undefined): NetworkError {
+  private maxTimeError(
+    method: string,
+    url: string,
+    last: string | undefined,
+    about: { hint?: string; sent?: boolean } = {},
+  ): NetworkError {
     return new NetworkError(
       `${method} ${url} gave up: --max-time ${this.options.deadline!.seconds}s reached${last ? ` (${last})` : ''}`,
-      { hint: 'raise --max-time (CPK_MAX_TIME) or try again later' },
+      {
+        hint: about.hint ?? 'raise --max-time (CPK_MAX_TIME) or try again later',
+        ...(about.sent === false ? { mayHaveReachedServer: false } : {}),
+      },
     );
   }
 
@@ -485,7 +501,7 @@ function failureFromResponse(
 
 /**
  * cpk follows no redirect, to the same origin or another: the token is only
- * ever sent to the configured base URL (issue #4). The target is named, made
+ * ever sent to the configured base URL. The target is named, made
  * absolute, so the person can fix the base URL.
  */
 function describeRedirect(result: HttpResponse, response: TransportResponse): string {

@@ -9,8 +9,6 @@ import { setOwn } from '../parse/fields.js';
 import {
   attemptFailure,
   TransportError,
-  unsentFailure,
-  unsentTimeout,
   type PartialResponse,
   type Transport,
   type TransportRequest,
@@ -45,16 +43,15 @@ function send(req: TransportRequest): Promise<TransportResponse> {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onAbort);
       if (response) return resolve(response);
-      const failure = attemptFailure(error, phase, {
-        aborted: req.signal?.aborted === true,
-        timedOut,
-        timeoutMs: req.timeoutMs,
-        partial,
-      });
-      // Cut, or out of time, before the connection was up (a TLS handshake
-      // reset, a connect that never completed): nothing was sent.
-      if (!established && failure.kind === 'timeout') return reject(unsentTimeout(req.timeoutMs, failure));
-      reject(failure.kind === 'reset' && !established ? unsentFailure(failure) : failure);
+      reject(
+        attemptFailure(error, phase, {
+          aborted: req.signal?.aborted === true,
+          timedOut,
+          timeoutMs: req.timeoutMs,
+          partial,
+          connected: established,
+        }),
+      );
     };
 
     const body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');

@@ -23,8 +23,35 @@ export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string
   const httpProxy = pick('HTTP_PROXY');
   const httpsProxy = pick('HTTPS_PROXY');
   if (!httpProxy && !httpsProxy) return undefined;
-  // `||`: an empty no_proxy= does not hide NO_PROXY (issue 12 item 15).
+  for (const [name, value] of [
+    ['HTTPS_PROXY', httpsProxy],
+    ['HTTP_PROXY', httpProxy],
+  ] as const)
+    checkProxyScheme(name, value);
+  // `||`: an empty no_proxy= does not hide NO_PROXY, as curl reads them.
   return { httpProxy, httpsProxy, noProxy: env.no_proxy || env.NO_PROXY || '' };
+}
+
+/**
+ * Proxies are spoken to in HTTP: an http:// or https:// URL. Any other scheme
+ * (socks5://, socks://, a bare host:port) is refused before anything is sent:
+ * undici's SOCKS support is experimental (Node prints a warning for it) and
+ * is not bounded by --timeout, so a SOCKS proxy that never answers kept the
+ * process alive after its error line.
+ */
+function checkProxyScheme(name: string, value: string): void {
+  if (!value) return;
+  let scheme: string | undefined;
+  try {
+    scheme = new URL(value).protocol;
+  } catch {
+    scheme = undefined;
+  }
+  if (scheme === 'http:' || scheme === 'https:') return;
+  throw new UsageError(
+    `${name} ${scheme ? `uses ${scheme}//` : 'is not a URL'}: cpk supports http:// and https:// proxies only`,
+    { hint: `set ${name} to http://HOST:PORT (or https://), or unset it` },
+  );
 }
 
 /**
@@ -77,7 +104,7 @@ export function chooseTransport(env: Env, many: boolean, url?: string): Transpor
 }
 
 export async function createTransport(env: Env, many: boolean, url?: string): Promise<Transport> {
-  // Lazy proxies (issue 12 item 15): a base URL that no proxy applies to
+  // Lazy proxies: a base URL that no proxy applies to
   // (NO_PROXY, or no variable for its scheme) is served as without a proxy,
   // so it loads neither undici's index nor its proxy agent.
   if (proxySettings(env) && !proxiedFor(env, url)) env = withoutProxies(env);

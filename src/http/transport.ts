@@ -84,40 +84,40 @@ const TLS_CODE =
 /**
  * The error of a failed attempt, for both transports: aborted by the caller,
  * out of time, or as classify() sorts it; with what had arrived of the response.
+ *
+ * One rule decides what was sent: a failure before the connection was up (the
+ * TCP connect, the TLS handshake, a proxy's tunnel: `connected` false) left no
+ * byte of the request, so it is a 'connect' failure, which any method may
+ * retry; after, a POST or PATCH "may have been applied".
  */
 export function attemptFailure(
   error: unknown,
   phase: 'request' | 'body',
-  attempt: { aborted: boolean; timedOut: boolean; timeoutMs: number; partial: PartialResponse | undefined },
+  attempt: {
+    aborted: boolean;
+    timedOut: boolean;
+    timeoutMs: number;
+    partial: PartialResponse | undefined;
+    connected: boolean;
+  },
 ): TransportError {
   let failure: TransportError;
   if (attempt.aborted) failure = new TransportError('aborted', 'aborted', 'ABORTED', { cause: error });
+  else if (attempt.timedOut && !attempt.connected)
+    failure = new TransportError('connect', `not connected within ${attempt.timeoutMs / 1000}s`, 'CONNECT_TIMEOUT', {
+      cause: error,
+    });
   else if (attempt.timedOut)
     failure = new TransportError('timeout', `no complete answer within ${attempt.timeoutMs / 1000}s`, 'TIMEOUT', {
       cause: error,
     });
-  else failure = classify(error, phase);
+  else {
+    failure = classify(error, phase);
+    if (failure.kind === 'reset' && !attempt.connected)
+      failure = new TransportError('connect', failure.message, failure.code, { cause: error });
+  }
   failure.response ??= attempt.partial;
   return failure;
-}
-
-/**
- * A connection that broke before it was established (the TCP connect or the
- * TLS handshake, which no byte of the request goes through): a 'connect'
- * failure, certainly not sent, which any method may retry (issue 12 item 18).
- */
-export function unsentFailure(
-  failure: TransportError,
-  as: { message: string; code: string | undefined } = failure,
-): TransportError {
-  const unsent = new TransportError('connect', as.message, as.code, { cause: failure.cause });
-  unsent.response = failure.response;
-  return unsent;
-}
-
-/** An attempt out of time before its connection was up (no byte of the request left): a 'connect' failure. */
-export function unsentTimeout(timeoutMs: number, failure: TransportError): TransportError {
-  return unsentFailure(failure, { message: `not connected within ${timeoutMs / 1000}s`, code: 'CONNECT_TIMEOUT' });
 }
 
 /** Sorts a low-level error into a TransportFailure. */

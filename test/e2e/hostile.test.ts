@@ -217,3 +217,118 @@ describe.concurrent('exact numbers and deep documents (items 11, 12)', () => {
     }
   });
 });
+
+describe.concurrent('proxies, interim answers, --max-time and tokens (round three)', () => {
+  /** The command, and how long its process lived on after its error line (the line comes at the bound). */
+  async function lingering(args: string[], env: Record<string, string>) {
+    let lineAt = 0;
+    const r = await runCli(args, {
+      env: { CPK_TOKEN: TOKEN, ...env },
+      timeoutMs: 60_000,
+      onSpawn: (child) => child.stderr!.once('data', () => (lineAt = performance.now())),
+    });
+    return { ...r, ms: 0, lingerMs: performance.now() - lineAt };
+  }
+
+  it('a proxy that answers CONNECT and then stalls: --timeout 1 bounds the TLS handshake inside the tunnel', async () => {
+    const s = await hostile({ kind: 'tunnel-stall' });
+    const r = await lingering(['monitors', 'get', 'mon_1', '--timeout', '1', '--retries', '0'], {
+      CPK_BASE_URL: 'https://127.0.0.1:9/v1',
+      HTTPS_PROXY: s.url,
+    });
+    expectCleanFailure(r, 3, /^cpk: cannot connect to https:\/\/127\.0\.0\.1:9 \(not connected within 1s\)/);
+    expect(s.requests).toEqual(['CONNECT 127.0.0.1:9 HTTP/1.1']);
+    // The process ends with its line: undici's own 10 s handshake timeout held it about 9 s longer.
+    expect(r.lingerMs).toBeLessThan(5_000);
+  });
+
+  it('a proxy that answers CONNECT and then stalls: --max-time 1 ends the command, a create included', async () => {
+    const s = await hostile({ kind: 'tunnel-stall' });
+    const env = { CPK_BASE_URL: 'https://127.0.0.1:9/v1', HTTPS_PROXY: s.url };
+    const [get, create] = await Promise.all([
+      lingering(['monitors', 'get', 'mon_1', '--timeout', '5', '--max-time', '1'], env),
+      lingering(['monitors', 'create', '--name', 'n', '--timeout', '5', '--max-time', '1'], env),
+    ]);
+    expectCleanFailure(get, 3, /^cpk: GET \S+ gave up: --max-time 1s reached \(the last attempt was not connected\)/);
+    expectCleanFailure(
+      create,
+      3,
+      /^cpk: POST \S+ gave up: --max-time 1s reached \(the last attempt was not connected\); raise --max-time/,
+    );
+    expect(create.stderr).not.toMatch(/may have been applied/);
+    for (const r of [get, create]) expect(r.lingerMs).toBeLessThan(5_000);
+  });
+
+  for (const [name, value] of [
+    ['HTTPS_PROXY', 'socks5://127.0.0.1:PORT'],
+    ['HTTPS_PROXY', 'socks://u:secret@127.0.0.1:PORT'],
+    ['HTTP_PROXY', 'socks4://127.0.0.1:PORT'],
+  ] as const) {
+    it(`${name}=${value.replace(/:\/\/.*@/, '://…@')}: a usage error naming the schemes cpk speaks; nothing is sent`, async () => {
+      const s = await hostile({ kind: 'silent' });
+      const r = await cpk(['monitors', 'get', 'mon_1', '--timeout', '1'], {
+        CPK_BASE_URL: 'https://127.0.0.1:9/v1',
+        [name]: value.replace('PORT', String(s.port)),
+      });
+      expectCleanFailure(
+        r,
+        2,
+        new RegExp(`^cpk: ${name} uses socks[45]?://: cpk supports http:// and https:// proxies only`),
+      );
+      expect(r.stderr).not.toMatch(/ExperimentalWarning|secret/);
+      expect(s.connections).toBe(0);
+    });
+  }
+
+  it("an unsolicited 100 Continue before a create's 201: the final answer is read, the monitor reported created", async () => {
+    const body = '{"id":"mon_1","name":"n","status":"active"}';
+    const s = await hostile({ kind: 'continue', body });
+    const r = await cpk(['monitors', 'create', '--name', 'n', '--json'], { CPK_BASE_URL: `${s.url}/v1` });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(body));
+    expect(s.requests).toEqual(['POST /v1/monitors HTTP/1.1']);
+  });
+
+  for (const method of ['GET', 'POST'] as const) {
+    it(`--max-time cutting a ${method}'s last attempt while connecting says "gave up: --max-time", not a raw number`, async () => {
+      // TCP accepted, the TLS handshake never answered: the attempt is still connecting when time runs out.
+      const s = await hostile({ kind: 'silent' });
+      const args =
+        method === 'GET' ? ['monitors', 'get', 'mon_1'] : ['monitors', 'create', '--name', 'n', '--retries', '0'];
+      const r = await cpk([...args, '--timeout', '5', '--max-time', '1.5'], {
+        CPK_BASE_URL: `https://127.0.0.1:${s.port}/v1`,
+      });
+      expectCleanFailure(
+        r,
+        3,
+        new RegExp(
+          `^cpk: ${method} \\S+ gave up: --max-time 1\\.5s reached \\(the last attempt was not connected\\); raise --max-time`,
+        ),
+      );
+      expect(r.stderr).not.toMatch(/\d\.\d{4,}|may have been applied/);
+    });
+  }
+
+  for (const [what, token] of [
+    ['a line break', 'cpk_abc\ndef123456'],
+    ['DEL', 'cpk_abc\x7fdef123456'],
+    ['a carriage return', 'cpk_abc\rdef123456'],
+    ['a character outside ASCII', 'cpk_abcé123456'],
+  ] as const) {
+    it(`a token holding ${what} is a usage error before any request, never printed`, async () => {
+      const s = await hostile({ kind: 'silent' });
+      const r = await runCli(['monitors', 'get', 'mon_1', '--timeout', '1'], {
+        env: { CPK_TOKEN: token, CPK_BASE_URL: `${s.url}/v1` },
+        timeoutMs: 60_000,
+      });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^cpk: the token from CPK_TOKEN holds a line break, a control character or a character outside ASCII/,
+      );
+      expect(r.stderr).not.toMatch(/abc|def|123456|\n\s+at /);
+      expect(s.connections).toBe(0);
+    });
+  }
+});

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { CA_FILE, startTestProxy, startTlsFront, type Running, type Seen } from '../helpers/net.js';
+import { startHostile } from '../helpers/hostile.js';
 
 const f = useEmulator();
 let proxy: Running & { seen: Seen[] };
@@ -104,5 +105,24 @@ describe('private CAs (NODE_EXTRA_CA_CERTS)', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).id).toBe('rpt_summary');
+  });
+});
+
+describe('interim answers through a proxy tunnel', () => {
+  it('an unsolicited 100 Continue inside the tunnel: the create\'s 201 is read, not "may have been applied"', async () => {
+    const body = '{"id":"mon_1","name":"n","status":"active"}';
+    const origin = await startHostile({ kind: 'continue', body });
+    const front = await startTlsFront(origin.port);
+    try {
+      const r = await f.cpk(['monitors', 'create', '--name', 'n', '--json'], {
+        env: { CPK_BASE_URL: `${front.url}/v1`, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: CA_FILE },
+      });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(JSON.parse(body));
+      expect(origin.requests).toEqual(['POST /v1/monitors HTTP/1.1']);
+    } finally {
+      await Promise.all([front.close(), origin.close()]);
+    }
   });
 });

@@ -17,7 +17,11 @@ export type HostileMode =
   /** 503 with this Retry-After value. */
   | { kind: 'retry-after'; value: string }
   /** 200 with exactly this JSON text (big numbers, deep nesting). */
-  | { kind: 'raw'; body: string };
+  | { kind: 'raw'; body: string }
+  /** A proxy that answers CONNECT with 200 and then says nothing (the TLS handshake inside never completes). */
+  | { kind: 'tunnel-stall' }
+  /** An interim `100 Continue` nobody asked for, then 201 with this JSON text. */
+  | { kind: 'continue'; body: string };
 
 export interface Hostile {
   url: string;
@@ -88,6 +92,21 @@ export async function startHostile(mode: HostileMode): Promise<Hostile> {
           `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(mode.body)}\r\nconnection: close\r\n\r\n${mode.body}`,
         );
         return;
+      case 'tunnel-stall':
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        return;
+      case 'continue': {
+        socket.write('HTTP/1.1 100 Continue\r\n\r\n');
+        const timer = setTimeout(
+          () =>
+            socket.end(
+              `HTTP/1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(mode.body)}\r\nconnection: close\r\n\r\n${mode.body}`,
+            ),
+          50,
+        );
+        timers.add(timer);
+        return;
+      }
       case 'retry-after':
         socket.end(
           `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: ${mode.value}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`,
