@@ -2,13 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 // Two projects in one run: everything, with cpk choosing its transport
 // (node:http for one request, undici for many), and test/e2e/ again with
-// CPK_TRANSPORT=undici, so both transports pass every test of the HTTP path:
-// requests and answers, errors, retries, timeouts, hostile servers, proxies
-// (README, "Performance"). One run lets the two overlap while tests wait on
-// the CLI processes they spawn. End-to-end tests that the transport cannot
-// change live in test/cli/ and run once, to keep `npm test` under two minutes
-// on two cores: rendering, completion, help, config files and sign-in,
-// manifests and bulk commands (these always use undici: they ask for `many`).
+// CPK_TRANSPORT=undici. test/e2e/ holds the cases a transport can change:
+// hostile servers, retries and timeouts, keep-alive, proxies and TLS, and
+// what reaches stdout and stderr when a server or proxy echoes a secret. One
+// run lets the two overlap while tests wait on the CLI processes they spawn.
+// End-to-end tests that the transport cannot change live in test/cli/ and run
+// once: commands and their output, exit codes, rendering, completion, help,
+// config files and sign-in, manifests and bulk commands.
 export default defineConfig({
   test: {
     testTimeout: 20_000,

@@ -4,7 +4,7 @@
 //
 //   node scripts/test-node.mjs 24            latest 24.x   (npm run test:node24)
 //   node scripts/test-node.mjs min           the minimum of engines.node (npm run test:node-min)
-//   node scripts/test-node.mjs 20.18.1 test/e2e/errors.test.ts    extra arguments go to vitest
+//   node scripts/test-node.mjs 20.18.1 test/cli/errors.test.ts    extra arguments go to vitest
 //
 // dist/ is used as built (npm run build, with the system's Node). Tests spawn
 // `process.execPath`, so the CLI runs on the chosen Node too; that Node's
