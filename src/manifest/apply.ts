@@ -88,13 +88,19 @@ export function certainlyNotCreated(error: unknown): boolean {
   return false;
 }
 
-function stateWriteError(statePath: string, error: unknown, what: string): CpkError {
-  const code = (error as NodeJS.ErrnoException).code;
-  return new CpkError(
-    `cannot write the state file ${statePath} (${code ?? String(error)}): ${what}`,
-    ExitCode.FAILURE,
-    { cause: error },
-  );
+/**
+ * The state file (or its journal) could not be written: a full disk, a
+ * file-size limit. EX_IOERR, as for a failed stdout: the run could not record
+ * what it did (or stopped so as not to do what it could not record).
+ */
+export class StateWriteError extends CpkError {
+  constructor(statePath: string, error: unknown, what: string, hint?: string) {
+    const code = (error as NodeJS.ErrnoException).code;
+    super(`cannot write the state file ${statePath} (${code ?? String(error)}): ${what}`, ExitCode.OUTPUT_FAILED, {
+      cause: error,
+      ...(hint === undefined ? {} : { hint }),
+    });
+  }
 }
 
 /**
@@ -105,8 +111,19 @@ function stateWriteError(statePath: string, error: unknown, what: string): CpkEr
  */
 export const MARK_AHEAD = 4;
 
-export async function applyPlan(plan: Plan, state: StateStore, api: Api, options: ApplyOptions): Promise<Outcome[]> {
+export interface ApplyResult {
+  outcomes: Outcome[];
+  /**
+   * Writes of the state that failed, in the order they failed: each names
+   * what it left unrecorded (and was told through `warn` unless it is also
+   * a failed step's error). A run with any is not a success.
+   */
+  stateErrors: StateWriteError[];
+}
+
+export async function applyPlan(plan: Plan, state: StateStore, api: Api, options: ApplyOptions): Promise<ApplyResult> {
   const outcomes: Outcome[] = [];
+  const stateErrors: StateWriteError[] = [];
   // A state file that can no longer be written stops everything: carrying on would make changes cpk cannot record.
   const halt = new AbortController();
   const stop = options.stop ? AbortSignal.any([options.stop, halt.signal]) : halt.signal;
@@ -121,7 +138,9 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
       await state.commit(durable);
     } catch (error) {
       halt.abort();
-      throw stateWriteError(state.journalPath, error, what);
+      const failure = new StateWriteError(state.journalPath, error, what);
+      if (!stateErrors.some((e) => e.cause === error)) stateErrors.push(failure);
+      throw failure;
     }
   };
 
@@ -157,7 +176,8 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
   };
 
   const idWrites: Array<Promise<void>> = [];
-  const idFailures: CpkError[] = [];
+  /** Ids not written (each also in stateErrors, through commit): told one per line, with the import that records it. */
+  const idFailures: StateWriteError[] = [];
   const createMonitor = async (step: Extract<MonitorStep, { action: 'create' }>): Promise<Outcome> => {
     const index = position.get(step) as number;
     if (marked - index <= options.concurrency) markAhead(marked + MARK_AHEAD * options.concurrency);
@@ -189,10 +209,12 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     idWrites.push(
       commit(`monitor "${step.key}" was created as ${id}`).catch((error: unknown) => {
         idFailures.push(
-          new CpkError((error as Error).message, ExitCode.FAILURE, {
-            cause: error,
-            hint: `record it with \`cpk import ${step.key}=${id}\``,
-          }),
+          new StateWriteError(
+            state.journalPath,
+            (error as Error).cause,
+            `monitor "${step.key}" was created as ${id}`,
+            `record it with \`cpk import ${step.key}=${id}\``,
+          ),
         );
       }),
     );
@@ -271,27 +293,33 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     state.setRecord((creates[i] as MonitorStep).key, previous[i]);
     unmarked = true;
   }
-  if (unmarked) await commit('it marks creates that were never sent as uncertain').catch(() => {});
+  if (unmarked) await commit('it marks creates that were never sent as uncertain').catch(() => {}); // in stateErrors
   await mapPool(last, options.concurrency, attempt, { signal: stop });
   await Promise.all(idWrites);
   for (const error of idFailures) options.warn?.(`${error.message}; ${error.hint ?? ''}`);
 
   if (!stop.aborted && plan.droppedChannels.length > 0) {
     for (const id of plan.droppedChannels) state.forgetChannel(id);
-    await commit('it still records channels the manifest no longer names').catch(() => {});
+    await commit('it still records channels the manifest no longer names').catch(() => {}); // in stateErrors
   }
   // The journal of this run, compacted into the state file: one rewrite per run, not one per change.
   if (first.length + last.length > 0 || plan.droppedChannels.length > 0) {
     try {
       await state.save();
     } catch (error) {
-      options.warn?.(
-        `cannot write the state file ${state.path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${state.journalPath} keeps what was done, and the next run reads it`,
+      // The journal holds everything, but only beside this state file: a
+      // state committed to version control from here would miss this run's ids.
+      const failure = new StateWriteError(
+        state.path,
+        error,
+        `${state.journalPath} keeps what was done, and the next run here reads it`,
       );
+      options.warn?.(failure.message);
+      stateErrors.push(failure);
     }
   }
   // Steps never started (interrupted, or the state could not be written) are reported as skipped.
   const started = new Set(outcomes.map((o) => o.step));
   for (const item of [...first, ...last]) if (!started.has(item.step)) report({ ...item, result: 'skipped' });
-  return outcomes;
+  return { outcomes, stateErrors };
 }

@@ -203,6 +203,10 @@ export class StateStore {
   private busy = false;
   private drained: Promise<void> = Promise.resolve();
   private journal: FileHandle | undefined;
+  /** The journal's length up to its last whole write: a write that failed midway is cut back to it. */
+  private journalBytes = 0;
+  /** A failed write that could not be cut back: nothing more may follow its fragment. */
+  private broken: unknown;
   private writes: Promise<void> = Promise.resolve();
   /** What reached the disk: whole-state writes, journal writes and journal fsyncs (for tests and the bench). */
   readonly stats = { saves: 0, journalWrites: 0, journalSyncs: 0 };
@@ -331,9 +335,22 @@ export class StateStore {
         const batch = this.waiters.splice(0);
         const lines = this.pending.splice(0);
         try {
+          if (this.broken !== undefined) throw this.broken;
           if (lines.length > 0) {
             const journal = await this.openJournal();
-            await journal.write(lines.join(''));
+            const text = lines.join('');
+            try {
+              // appendFile writes all of it or fails (a bare write may stop short on a full disk).
+              await journal.appendFile(text);
+            } catch (error) {
+              // A line cut in the middle, with whole lines after it, would make
+              // the journal unreadable to every later run: cut it back.
+              await journal.truncate(this.journalBytes).catch(() => {
+                this.broken = error;
+              });
+              throw error;
+            }
+            this.journalBytes += Buffer.byteLength(text);
             this.stats.journalWrites += 1;
           }
           if (this.journal && batch.some((w) => w.durable)) {
@@ -354,6 +371,7 @@ export class StateStore {
   private async openJournal(): Promise<FileHandle> {
     if (this.journal) return this.journal;
     this.journal = await open(this.journalPath, 'a');
+    this.journalBytes = (await this.journal.stat()).size;
     // The journal's name must be durable too, or a power cut could lose the file with its markers.
     await syncDirectory(dirname(this.path));
     return this.journal;
@@ -377,6 +395,8 @@ export class StateStore {
       this.journal = undefined;
       await journal?.close();
       await rm(this.journalPath, { force: true });
+      this.journalBytes = 0;
+      this.broken = undefined;
     });
     this.writes = write.catch(() => {});
     return write;

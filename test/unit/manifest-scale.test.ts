@@ -100,7 +100,7 @@ describe('the state journal', () => {
       },
     } as unknown as Api;
     const { plan } = await buildPlan(manifest, store, api, { prune: false, createUncertain: false, concurrency: 8 });
-    const outcomes = await applyPlan(plan, store, api, { concurrency: 8 });
+    const { outcomes } = await applyPlan(plan, store, api, { concurrency: 8 });
     expect(outcomes.filter((o) => o.result === 'done')).toHaveLength(n);
     expect(markedBeforeSent).toEqual(Array.from({ length: n }, () => true));
     expect(store.stats.saves).toBe(1);
@@ -157,7 +157,7 @@ describe('markers written ahead', () => {
       },
     } as unknown as Api;
     const { plan } = await buildPlan(manifest, store, api, { prune: false, createUncertain: false, concurrency: 4 });
-    const outcomes = await applyPlan(plan, store, api, { concurrency: 4, stop: stop.signal });
+    const { outcomes } = await applyPlan(plan, store, api, { concurrency: 4, stop: stop.signal });
     expect(outcomes.filter((o) => o.result === 'done')).toHaveLength(made);
     const saved = parseState(readFileSync(store.path, 'utf8'), store.path).monitors;
     expect(Object.values(saved).filter((r) => r.create_started_at !== undefined)).toEqual([]);

@@ -576,7 +576,7 @@ describe('applyPlan', () => {
     );
     const { plan } = await buildPlan(manifest, state, api, { prune: true, createUncertain: false, concurrency: 1 });
     calls.length = 0;
-    const outcomes = await applyPlan(plan, state, api, { concurrency: 1 });
+    const { outcomes } = await applyPlan(plan, state, api, { concurrency: 1 });
     expect(outcomes.map((o) => [o.step.action, o.result, o.id])).toEqual([
       ['update', 'done', 'mon_changed'],
       ['create', 'done', 'mon_new1'],
@@ -615,7 +615,7 @@ describe('applyPlan', () => {
     );
     state.markCreating('unsure', new Date('2025-01-01T00:00:00Z'));
     const { plan } = await buildPlan(manifest, state, api, { prune: true, createUncertain: false, concurrency: 1 });
-    const outcomes = await applyPlan(plan, state, api, { concurrency: 1 });
+    const { outcomes } = await applyPlan(plan, state, api, { concurrency: 1 });
     expect(outcomes.map((o) => [(o.step as MonitorStep).key, o.result, o.note])).toEqual([
       ['refused', 'failed', undefined],
       ['lost', 'failed', undefined],
@@ -647,7 +647,7 @@ describe('applyPlan', () => {
       stop.abort();
       return commit(durable);
     };
-    const outcomes = await applyPlan(plan, state, api, { concurrency: 1, stop: stop.signal });
+    const { outcomes } = await applyPlan(plan, state, api, { concurrency: 1, stop: stop.signal });
     expect(outcomes.map((o) => o.result)).toEqual(['skipped']);
     expect(calls).toEqual([]);
     expect(parseState(readFileSync(state.path, 'utf8'), state.path).monitors).toEqual({});
@@ -659,7 +659,7 @@ describe('applyPlan', () => {
     const manifest = parseManifest('monitors:\n  a: {name: A}\n  b: {name: B}\n', 'cpk.yaml');
     const { plan } = await buildPlan(manifest, state, api, { prune: false, createUncertain: false, concurrency: 1 });
     const stop = new AbortController();
-    const outcomes = await applyPlan(plan, state, api, {
+    const { outcomes } = await applyPlan(plan, state, api, {
       concurrency: 1,
       stop: stop.signal,
       onOutcome: () => stop.abort(),
