@@ -52,7 +52,22 @@ export class UncertainCreateError extends CpkError {
  * A create sent earlier whose outcome is unknown: not sent again without --create-uncertain.
  * `candidates`: the monitors a declared list showed that could be the one it made (./adopt.ts).
  */
-export function uncertainError(key: string, since: string, candidates?: readonly string[]): CpkError {
+export function uncertainError(
+  key: string,
+  since: string,
+  candidates?: readonly string[],
+  unresolved?: string,
+): CpkError {
+  if (unresolved !== undefined) {
+    const which = candidates && candidates.length > 0 ? ` (it could be ${candidates.join(', ')})` : '';
+    return new CpkError(
+      `a create of "${key}" sent at ${since} never got its answer recorded, and ${unresolved}${which}`,
+      ExitCode.FAILURE,
+      {
+        hint: `if its monitor exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`,
+      },
+    );
+  }
   if (candidates && candidates.length > 0) {
     const which =
       candidates.length === 1
@@ -165,9 +180,9 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     if (marked >= end || stop.aborted) return;
     const from = marked;
     for (; marked < end; marked++) {
-      const key = (creates[marked] as MonitorStep).key;
+      const { key, body } = creates[marked] as Extract<MonitorStep, { action: 'create' }>;
       previous[marked] = state.record(key);
-      state.markCreating(key);
+      state.markCreating(key, body);
     }
     const keys = creates.slice(from, end).map((c) => `"${c.key}"`);
     const written = commit(`nothing was sent for ${keys.length === 1 ? keys[0] : `${keys.length} creates`}`, true);
@@ -257,7 +272,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
         await commit(`"${step.key}" is still marked as uncertain`);
         return { ...item, result: 'done' };
       case 'uncertain':
-        throw uncertainError(step.key, step.uncertainSince, step.candidates);
+        throw uncertainError(step.key, step.uncertainSince, step.candidates, step.unresolved);
       default:
         return { ...item, result: 'done' };
     }

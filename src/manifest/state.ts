@@ -7,7 +7,8 @@
 //     "base_url": "https://api.example.com/v1",
 //     "monitors": {
 //       "checkout-api": { "id": "mon_abc" },
-//       "search": { "create_started_at": "2025-01-01T00:00:00.000Z" }   <- outcome unknown
+//       "search": { "create_started_at": "2025-01-01T00:00:00.000Z",    <- outcome unknown
+//                   "create_body": { "name": "search", ... } }           <- what was sent
 //     },
 //     "channels": { "ch_ops": { "applied": { "enabled": true } } }
 //   }
@@ -17,7 +18,7 @@
 // change is appended to a journal beside it (cpk.state.json.journal), one
 // JSON line per change, a record's new value or null when it goes:
 //
-//   {"m":"search","r":{"create_started_at":"2025-01-01T00:00:00.000Z"}}
+//   {"m":"search","r":{"create_started_at":"2025-01-01T00:00:00.000Z","create_body":{...}}}
 //   {"m":"search","r":{"id":"mon_def"}}
 //   {"c":"ch_ops","r":{"applied":{"enabled":true}}}
 //
@@ -46,6 +47,12 @@ export interface MonitorRecord {
   id?: string;
   /** Set when a create was sent and its answer has not (yet) been recorded. */
   create_started_at?: string;
+  /**
+   * The body that create sent: the monitor it may have made is looked for
+   * by it, not by the entry as it reads after an edit. Absent in markers
+   * written before cpk kept it (those are resolved on the safe side).
+   */
+  create_body?: JsonObject;
 }
 
 export interface ChannelRecord {
@@ -116,6 +123,10 @@ export function parseState(text: string, path: string): StateData {
         throw damaged(path, `${where}.create_started_at must be a string`);
       out.create_started_at = record.create_started_at;
     }
+    if (record.create_body !== undefined) {
+      if (!isPlainObject(record.create_body)) throw damaged(path, `${where}.create_body must be an object`);
+      out.create_body = record.create_body;
+    }
     if (out.id === undefined && out.create_started_at === undefined)
       throw damaged(path, `${where} has neither "id" nor "create_started_at"`);
     setOwn(data.monitors, key, out);
@@ -175,6 +186,7 @@ export function replayJournal(text: string, data: StateData, path: string): numb
         const record: MonitorRecord = {};
         if (typeof entry.r.id === 'string') record.id = checkId(entry.r.id, `${path} line ${i + 1}`);
         if (typeof entry.r.create_started_at === 'string') record.create_started_at = entry.r.create_started_at;
+        if (isPlainObject(entry.r.create_body)) record.create_body = entry.r.create_body;
         setOwn(data.monitors, entry.m, record);
       }
     } else if (typeof entry.c === 'string') {
@@ -287,8 +299,9 @@ export class StateStore {
     this.setRecord(key, { id });
   }
 
-  markCreating(key: string, at: Date = new Date()): void {
-    this.setRecord(key, { create_started_at: at.toISOString() });
+  /** The write-ahead marker of a create: when, and what it sends. */
+  markCreating(key: string, body: JsonObject, at: Date = new Date()): void {
+    this.setRecord(key, { create_started_at: at.toISOString(), create_body: body });
   }
 
   forget(key: string): void {
