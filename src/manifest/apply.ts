@@ -8,6 +8,7 @@
 import type { Api } from '../api/client.js';
 import { ApiError, AuthError, CpkError, ExitCode, NetworkError, UsageError } from '../errors.js';
 import { setOwn, type JsonObject } from '../parse/fields.js';
+import { checkId } from '../parse/id.js';
 import type { ChannelStep, MonitorStep, Plan } from './plan.js';
 import { mapPool } from '../pool.js';
 import type { MonitorRecord, StateStore } from './state.js';
@@ -119,6 +120,21 @@ export class StateWriteError extends CpkError {
 }
 
 /**
+ * Why the state file could not hold `id` for `key`, by the rule its reader
+ * applies (./state.ts): a path segment cpk can send, and one key per id.
+ */
+function unrecordableId(id: string, key: string, owners: ReadonlyMap<string, string>): string | undefined {
+  try {
+    checkId(id);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const owner = owners.get(id);
+  if (owner !== undefined && owner !== key) return `${id}, which "${owner}" already has`;
+  return undefined;
+}
+
+/**
  * Markers written in one fsync, in multiples of the concurrency: at most
  * (MARK_AHEAD + 2) x concurrency creates are marked and not yet answered
  * (those in flight, those marked and not yet started, and a new chunk), so
@@ -190,6 +206,10 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     for (let i = from; i < end; i++) ready[i] = written;
   };
 
+  /** Which key each recorded id belongs to: an id the service gives twice is recorded once. */
+  const owners = new Map<string, string>();
+  for (const [key, record] of Object.entries(state.data.monitors))
+    if (record.id !== undefined) owners.set(record.id, key);
   const idWrites: Array<Promise<void>> = [];
   /** Ids not written (each also in stateErrors, through commit): told one per line, with the import that records it. */
   const idFailures: StateWriteError[] = [];
@@ -217,6 +237,18 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
       await commit(`it still marks "${step.key}" as uncertain, but the service refused the create`);
       throw error;
     }
+    const unusable = unrecordableId(id, step.key, owners);
+    if (unusable !== undefined) {
+      // A monitor may well have been made, but this id cannot name it: the marker stays.
+      throw new CpkError(
+        `the service answered the create of "${step.key}" with an id cpk cannot record (${unusable}); ${state.path} keeps "${step.key}" marked as uncertain`,
+        ExitCode.FAILURE,
+        {
+          hint: `if the monitor exists, adopt it with \`cpk import ${step.key}=ID\`; if not, run apply with --create-uncertain`,
+        },
+      );
+    }
+    owners.set(id, step.key);
     state.setId(step.key, id);
     // Written to the journal at once, but not waited for here: the next create
     // of this worker need not wait behind another batch's fsync. A failure
