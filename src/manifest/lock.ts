@@ -3,17 +3,21 @@
 // and import hold `<state>.lock` while they change the state, as Terraform
 // locks its state.
 //
-// The lock is a directory made by proper-lockfile (mkdir is atomic, and it
-// keeps the directory's mtime fresh while the holder lives), with a
-// `holder.json` inside: pid, host and since when, so that the run that finds
-// it held can name who holds it. A lock left by a process that died is taken
+// The lock is a directory taken through proper-lockfile (which keeps its
+// mtime fresh while the holder lives), with a `holder.json` inside: pid, host
+// and since when, so that the run that finds it held can name who holds it.
+// The directory appears with its holder.json already in it (made under a
+// temporary name, then renamed into place: one atomic step), so no run can
+// be killed between taking the lock and naming itself; an empty lock
+// directory (left that way by an older cpk) is replaced by the rename at once. A lock left by a process that died is taken
 // over: at once when its holder ran on this host and its pid is gone, else
 // once its mtime is older than LOCK_STALE_MS (a live holder refreshes it
 // every half of that). A takeover is itself serialized by a second directory
 // (`<state>.lock.takeover`), so two runs that both find a dead lock never
 // remove a lock the other has just taken.
 import { hostname } from 'node:os';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import * as fs from 'node:fs';
 import { CpkError, ExitCode, InterruptedError } from '../errors.js';
 import { isPlainObject } from '../parse/fields.js';
@@ -106,12 +110,37 @@ export function processGone(pid: number): boolean {
   }
 }
 
-/** proper-lockfile releases with rmdir, which a lock holding holder.json would fail: remove it whole. */
-const lockFs = {
-  ...fs,
-  rmdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) =>
-    fs.rm(path, { recursive: true, force: true }, callback),
-};
+/**
+ * The fs proper-lockfile takes the lock with (its documented `fs` option):
+ * the lock directory is made whole, holder.json inside, by a rename; and it
+ * is released with its content (proper-lockfile's own rmdir would fail).
+ */
+function lockFs(holder: LockHolder) {
+  return {
+    ...fs,
+    mkdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      const temporary = `${path}.new-${process.pid}`;
+      fs.rm(temporary, { recursive: true, force: true }, () =>
+        fs.mkdir(temporary, (made) => {
+          if (made) return callback(made);
+          fs.writeFile(join(temporary, 'holder.json'), `${JSON.stringify(holder)}\n`, (written) => {
+            if (written) return fs.rm(temporary, { recursive: true, force: true }, () => callback(written));
+            fs.rename(temporary, path, (renamed) => {
+              if (!renamed) return callback(null);
+              // Held (a directory with content is never replaced): as mkdir says it.
+              fs.rm(temporary, { recursive: true, force: true }, () => {
+                const held = renamed.code === 'ENOTEMPTY' || renamed.code === 'EEXIST';
+                callback(held ? Object.assign(new Error(`EEXIST: ${path}`), { code: 'EEXIST' }) : renamed);
+              });
+            });
+          });
+        }),
+      );
+    },
+    rmdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) =>
+      fs.rm(path, { recursive: true, force: true }, callback),
+  };
+}
 
 /**
  * Removes a lock whose holder ran on this host and is gone. Returns the
@@ -170,22 +199,21 @@ export async function lockState(statePath: string, options: LockOptions): Promis
   for (;;) {
     if (options.signal?.aborted) throw new InterruptedError();
     try {
-      const release = await lockfile.lock(statePath, {
-        realpath: false,
-        lockfilePath: lockDir,
-        stale: LOCK_STALE_MS,
-        retries: 0,
-        fs: lockFs,
-        // The holder lost its lock (it could not refresh it for LOCK_STALE_MS): every state write is still atomic.
-        onCompromised: () => {},
-      });
       const holder: LockHolder = {
         pid: process.pid,
         host: hostname(),
         since: new Date().toISOString(),
         command: options.command,
       };
-      await writeFile(`${lockDir}/holder.json`, `${JSON.stringify(holder)}\n`);
+      const release = await lockfile.lock(statePath, {
+        realpath: false,
+        lockfilePath: lockDir,
+        stale: LOCK_STALE_MS,
+        retries: 0,
+        fs: lockFs(holder),
+        // The holder lost its lock (it could not refresh it for LOCK_STALE_MS): every state write is still atomic.
+        onCompromised: () => {},
+      });
       return {
         path: lockDir,
         release: async () => {
