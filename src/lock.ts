@@ -19,7 +19,9 @@ import { hostname } from 'node:os';
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError } from './errors.js';
+import { isPlainObject } from './parse/fields.js';
 
 export interface LockHolder {
   pid: number;
@@ -54,13 +56,15 @@ export class LockHeldError extends Error {
   }
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 async function readHolder(lockDir: string): Promise<LockHolder | undefined> {
   try {
     const raw: unknown = JSON.parse(await readFile(`${lockDir}/holder.json`, 'utf8'));
-    if (isRecord(raw) && typeof raw.pid === 'number' && typeof raw.host === 'string' && typeof raw.since === 'string') {
+    if (
+      isPlainObject(raw) &&
+      typeof raw.pid === 'number' &&
+      typeof raw.host === 'string' &&
+      typeof raw.since === 'string'
+    ) {
       return {
         pid: raw.pid,
         host: raw.host,
@@ -69,13 +73,13 @@ async function readHolder(lockDir: string): Promise<LockHolder | undefined> {
       };
     }
   } catch {
-    // not written yet (the holder is between mkdir and writing it), or damaged
+    // gone meanwhile, or damaged: named as unknown
   }
   return undefined;
 }
 
 /** Whether a process of this host is gone (EPERM: it exists, but is another user's). */
-export function processGone(pid: number): boolean {
+function processGone(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return false;
@@ -156,20 +160,6 @@ async function takeOverDead(lockDir: string, staleMs: number): Promise<LockHolde
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((done) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        done();
-      },
-      { once: true },
-    );
-  });
-}
-
 /**
  * Takes the lock `lockPath` (a directory) for `target`, waiting up to
  * `timeoutMs`: resolves to its release; LockHeldError when it stayed held,
@@ -214,6 +204,6 @@ export async function takeLock(target: string, lockPath: string, options: LockOp
     }
     // Short locks (a config write takes milliseconds) are polled often, the state's less; jittered so waiters spread.
     const poll = Math.min(250, options.staleMs / 60) * (0.5 + Math.random());
-    await sleep(Math.min(poll, options.timeoutMs - waited), options.signal);
+    await sleep(Math.min(poll, options.timeoutMs - waited), undefined, { signal: options.signal }).catch(() => {});
   }
 }
