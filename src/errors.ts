@@ -16,7 +16,7 @@ export const ExitCode = {
   /** `cpk plan` only: the plan has changes (like `terraform plan -detailed-exitcode`). */
   PLAN_CHANGES: 10,
   /** The state file is locked by another run (apply, import): EX_TEMPFAIL of sysexits.h, "try again later". */
-  /** stdout could not be written (a full disk, a file-size limit): EX_IOERR of sysexits.h. */
+  /** stdout, or the state file of apply, could not be written (a full disk, a file-size limit): EX_IOERR of sysexits.h. */
   OUTPUT_FAILED: 74,
   LOCKED: 75,
   INTERRUPTED: 130,

@@ -187,9 +187,15 @@ export class Api {
    * One page of a list operation the service's document declares (src/api/list.ts):
    * a path below the base URL as the document names it, and query parameters.
    */
-  async listPage(path: string, query: ReadonlyArray<readonly [string, string]>): Promise<unknown> {
+  async listPage(
+    path: string,
+    query: ReadonlyArray<readonly [string, string]>,
+    onHeaders?: (headers: Record<string, string>) => void,
+  ): Promise<unknown> {
     const segments = path.split('/').filter((s) => s !== '');
-    return (await this.#http.request({ method: 'GET', segments, query })).body;
+    const res = await this.#http.request({ method: 'GET', segments, query });
+    onHeaders?.(res.headers);
+    return res.body;
   }
 
   /** A raw request below the base URL (`cpk api`): any 2xx body, JSON or not. */

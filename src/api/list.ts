@@ -25,6 +25,8 @@ export interface ListOptions {
   params: ReadonlyArray<readonly [string, string]>;
   /** Stop after this many items (--limit). */
   limit?: number | undefined;
+  /** Told the headers of each page before its items are yielded (e.g. the service's Date). */
+  onHeaders?: ((headers: Record<string, string>) => void) | undefined;
 }
 
 /** The items of each page, in order, until the end or the limit. */
@@ -46,7 +48,7 @@ export async function* listItems(api: Api, op: ListOperation, options: ListOptio
   let previous: string | undefined;
   for (let pages = 1; remaining > 0; pages++) {
     if (pages > MAX_LIST_PAGES) throw loopError(url, `more than ${MAX_LIST_PAGES} pages`);
-    const body = await api.listPage(op.path, query);
+    const body = await api.listPage(op.path, query, options.onHeaders);
     const items = pageItems(body, op, url);
     const fingerprint = digest(JSON.stringify(items));
     if (items.length > 0 && fingerprint === previous) throw loopError(url, 'the same page twice');

@@ -209,7 +209,7 @@ async function applyLocked(
     } catch (error) {
       throw new CpkError(
         `cannot write the state file ${state.path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was changed`,
-        ExitCode.FAILURE,
+        ExitCode.OUTPUT_FAILED,
       );
     }
   }
@@ -217,7 +217,7 @@ async function applyLocked(
   // One line per change on stderr, written once per turn of the event loop
   // (the lines of the changes that finished together in one write).
   const progress = batchLines((text) => ctx.out.info(text));
-  const outcomes = await applyPlan(plan, state, api, {
+  const { outcomes, stateErrors } = await applyPlan(plan, state, api, {
     concurrency: opts.concurrency,
     stop: ctx.signal,
     warn: (text) => ctx.out.warn(text),
@@ -235,6 +235,15 @@ async function applyLocked(
   if (ctx.out.json) ctx.out.printJson(render.applyJson(plan, outcomes));
   else if (hasChanges(plan)) ctx.out.printRendered(render.renderSummary(summary));
 
+  // A run that could not record what it did never ends as a success (nor as
+  // a mere interruption): what the state misses is named in the lines above.
+  if (stateErrors.length > 0) {
+    const [first] = stateErrors as [CpkError];
+    const notStarted = summary.skipped > 0 ? `; ${summary.skipped} changes were not started` : '';
+    throw new CpkError(`${first.message}${notStarted}`, ExitCode.OUTPUT_FAILED, {
+      hint: `make room for ${state.path} (and its journal), then run cpk apply again`,
+    });
+  }
   if (ctx.signal?.aborted) {
     if (!ctx.out.json) ctx.out.info(`${state.path} records everything that was done; run cpk apply again to finish`);
     throw new InterruptedError();

@@ -217,9 +217,11 @@ export async function readPlan(
   if (resolutions) {
     plan.adopted = resolutions.flatMap((r) => (r.kind === 'adopt' ? [{ key: r.key, id: r.id, since: r.since }] : []));
     for (const r of resolutions) {
-      if (r.kind !== 'several') continue;
+      if (r.kind !== 'several' && r.kind !== 'unsure') continue;
       const step = plan.monitors.find((s) => s.key === r.key);
-      if (step?.action === 'uncertain') step.candidates = r.ids;
+      if (step?.action !== 'uncertain') continue;
+      step.candidates = r.ids;
+      if (r.kind === 'unsure') step.unresolved = r.why;
     }
   }
   if (plan.allRecordedGone) {
@@ -270,8 +272,10 @@ async function resolveUncertainCreates(
       ctx.out.info(
         `no monitor matches entry ${r.key}: the uncertain create sent at ${r.since} made none, so apply creates it again`,
       );
+    } else if (r.kind === 'unsure') {
+      ctx.out.info(`entry ${r.key} stays uncertain: ${r.why}`);
     }
-    // Several: the plan shows them, and apply's error names them (src/manifest/apply.ts uncertainError).
+    // Several, unsure: the plan shows them, and apply's error names them (src/manifest/apply.ts uncertainError).
   }
   return resolutions;
 }

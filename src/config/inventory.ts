@@ -10,14 +10,13 @@
 //   ~/.local/share/cpk on Linux; CPK_DATA_DIR replaces it), one small file per
 //   base URL and token, holding {id: {name, seen}}.
 // - Bounded: at most MAX_ENTRIES monitors per file; the least recently seen go first.
-// - Concurrent cpk processes: a change is a read-modify-write under a lock
-//   file (O_EXCL), written atomically (temporary file, rename). A lock older
-//   than LOCK_STALE_MS is a crashed process's and is taken over.
+// - Concurrent cpk processes: a change is a read-modify-write under cpk's
+//   lock (../lock.ts), written atomically (temporary file, rename).
 // - Never required: a command records what it saw in memory and writes once
 //   when it ends (InventoryRecorder.flush); a file that cannot be read or
 //   written is reported once under --debug, and the command goes on.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from './paths.js';
 
@@ -93,33 +92,19 @@ type Change =
   | { op: 'seen'; id: string; name: string | undefined; report: string | undefined; at: number }
   | { op: 'gone'; id: string };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 async function withLock<T>(path: string, work: () => T | Promise<T>): Promise<T> {
-  const lock = `${path}.lock`;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      closeSync(openSync(lock, 'wx', 0o600));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) {
-          rmSync(lock, { force: true });
-          continue;
-        }
-      } catch {
-        continue; // released meanwhile
-      }
-      if (Date.now() > deadline) throw new Error('the inventory is locked by another cpk');
-      await sleep(5 + Math.floor(Math.random() * 20));
-    }
-  }
+  const { takeLock, LockHeldError } = await import('../lock.js');
+  const release = await takeLock(path, `${path}.lock`, {
+    staleMs: LOCK_STALE_MS,
+    timeoutMs: LOCK_WAIT_MS,
+    command: 'cpk',
+  }).catch((error: unknown) => {
+    throw error instanceof LockHeldError ? new Error('the inventory is locked by another cpk') : error;
+  });
   try {
     return await work();
   } finally {
-    rmSync(lock, { force: true });
+    await release();
   }
 }
 

@@ -56,19 +56,12 @@ function readCurrent(file: string): ConfigData {
 }
 
 async function acquireLock(file: string): Promise<() => Promise<void>> {
-  const { default: lockfile } = await import('proper-lockfile');
+  const { takeLock, LockHeldError } = await import('../lock.js');
   try {
-    return await lockfile.lock(file, {
-      realpath: false,
-      lockfilePath: `${file}.lock`,
-      stale: LOCK_STALE_MS,
-      // Up to ~7 s: long enough for 20 writers in a row, or for a lock left by a killed cpk to go stale.
-      retries: { retries: 60, factor: 1.2, minTimeout: 10, maxTimeout: 200 },
-      // A write takes milliseconds; should the lock ever be taken over, the atomic write still holds.
-      onCompromised: () => {},
-    });
+    // Up to 10 s: long enough for 20 writers in a row, or for a lock left by a killed cpk on another host to go stale.
+    return await takeLock(file, `${file}.lock`, { staleMs: LOCK_STALE_MS, timeoutMs: 10_000, command: 'cpk config' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
+    if (error instanceof LockHeldError) {
       throw new CpkError(`config file ${file} is locked by another cpk (${file}.lock)`, ExitCode.FAILURE, {
         hint: `try again; if no cpk is running, remove ${file}.lock`,
       });

@@ -3,16 +3,23 @@
 // looks for the monitor an interrupted create may have made, before planning.
 //
 // A candidate is a listed monitor that no key of the state manages, whose
-// declared fields equal the entry's (the fields the document declares for the
-// create body; without that declaration, the interface's name, type, target
-// and interval_seconds), and, where the document declares a creation time
-// (created_at), that was created after the create's marker, less CLOCK_SKEW_MS
-// for a service whose clock runs behind ours. Then:
+// declared fields equal those of the body the create sent (kept with its
+// marker: the entry may have been edited since; the fields the document
+// declares for the create body, without that declaration the interface's
+// name, type, target and interval_seconds), and, where the document declares
+// a creation time (created_at), that was created after the create's marker,
+// less CLOCK_SKEW_MS for a service whose clock runs behind ours (more when
+// the service's Date header shows ours running further ahead now). Then:
 //
 // - exactly one candidate: adopted, as if its create had been answered;
 // - none: the create never made a monitor, so it is sent again;
 // - several (or one that matches several entries): reported, for the person
 //   to choose with `cpk import KEY=ID`; the entry stays uncertain.
+// - unsure, and the entry stays uncertain, saying why: a marker later than
+//   the service's clock by more than CLOCK_SKEW_MS (written by a clock that
+//   ran ahead: creation times cannot rule a monitor out), or no candidate
+//   for a marker that does not keep its body (written by an older cpk: the
+//   entry may have been edited since the create was sent).
 //
 // Where nothing is declared, nothing is resolved: the entry stays uncertain,
 // as before. The search is narrowed with the list's declared query parameters
@@ -38,18 +45,30 @@ const CREATED_FIELDS = ['created_at', 'createdAt'];
 export type Resolution =
   | { kind: 'adopt'; key: string; since: string; id: string }
   | { kind: 'absent'; key: string; since: string }
-  | { kind: 'several'; key: string; since: string; ids: string[] };
+  | { kind: 'several'; key: string; since: string; ids: string[] }
+  | { kind: 'unsure'; key: string; since: string; ids: string[]; why: string };
+
+export interface UncertainEntry {
+  key: string;
+  /** What the create sent, or (a marker without it) the entry as it reads now. */
+  body: JsonObject;
+  /** Whether `body` is what was sent. */
+  sent: boolean;
+  since: string;
+}
 
 /** The uncertain entries of a manifest: keys it names whose state record has a marker and no id. */
-export function uncertainEntries(
-  manifest: Manifest,
-  state: StateStore,
-): Array<{ key: string; body: JsonObject; since: string }> {
-  const out: Array<{ key: string; body: JsonObject; since: string }> = [];
+export function uncertainEntries(manifest: Manifest, state: StateStore): UncertainEntry[] {
+  const out: UncertainEntry[] = [];
   for (const { key, body } of manifest.monitors) {
     const record = state.record(key);
     if (record?.id === undefined && record?.create_started_at !== undefined)
-      out.push({ key, body, since: record.create_started_at });
+      out.push({
+        key,
+        body: record.create_body ?? body,
+        sent: record.create_body !== undefined,
+        since: record.create_started_at,
+      });
   }
   return out;
 }
@@ -84,6 +103,8 @@ export function isCandidate(
   fields: JsonObject,
   since: string,
   createdField: string | undefined,
+  /** How far our clock runs ahead of the service's now, as far as its Date header shows (ms, >= 0). */
+  ahead = 0,
 ): boolean {
   for (const [name, value] of Object.entries(fields)) {
     if (!Object.hasOwn(item, name) || !covers(item[name], value)) return false;
@@ -94,7 +115,7 @@ export function isCandidate(
   const at = typeof created === 'string' ? Date.parse(created) : NaN;
   // A time cpk cannot read does not rule the monitor out: better reported than created twice.
   if (Number.isNaN(marker) || Number.isNaN(at)) return true;
-  return at >= marker - CLOCK_SKEW_MS;
+  return at >= marker - CLOCK_SKEW_MS - ahead;
 }
 
 /** An id the state file can hold (./state.ts checks every id it reads the same way). */
@@ -131,24 +152,57 @@ export async function resolveUncertain(
   const wanted = uncertain.map((entry) => {
     const fields = matchFields(spec, entry.body);
     const params = narrowingParams(op, fields);
-    return { ...entry, fields, params, group: JSON.stringify(params), ids: [] as string[] };
+    return { ...entry, fields, params, group: JSON.stringify(params), ids: [] as string[], future: '' };
   });
+  // The service's clock, from the Date header of its answers (our own where it sends none).
+  let serviceNow: number | undefined;
+  const onHeaders = (headers: Record<string, string>) => {
+    const date = headers.date === undefined ? NaN : Date.parse(headers.date);
+    if (!Number.isNaN(date)) serviceNow = date;
+  };
   const groups = new Map<string, Array<[string, string]>>();
   for (const w of wanted) groups.set(w.group, w.params);
   for (const [group, params] of groups) {
     const members = wanted.filter((w) => w.group === group);
-    for await (const page of listItems(api, op, { params })) {
+    for await (const page of listItems(api, op, { params, onHeaders })) {
+      const now = serviceNow ?? Date.now();
+      const ahead = Math.max(0, Date.now() - now);
+      for (const w of members) {
+        // Later than the service's now even once our clock's lead over it is taken off.
+        const marker = Date.parse(w.since);
+        if (marker - ahead > now + CLOCK_SKEW_MS) w.future = new Date(now).toISOString();
+      }
       for (const item of page) {
         if (!isPlainObject(item) || !usableId(item.id) || managed.has(item.id)) continue;
-        for (const w of members) if (isCandidate(item, w.fields, w.since, createdField)) w.ids.push(item.id);
+        for (const w of members) {
+          // A marker later than the service's now: creation times cannot rule a monitor out.
+          const created = w.future === '' ? createdField : undefined;
+          if (isCandidate(item, w.fields, w.since, created, ahead)) w.ids.push(item.id);
+        }
       }
     }
   }
   // A monitor that could be the one of two entries is neither's to take.
   const claims = new Map<string, number>();
   for (const w of wanted) for (const id of new Set(w.ids)) claims.set(id, (claims.get(id) ?? 0) + 1);
-  return wanted.map(({ key, since, ids: found }): Resolution => {
+  return wanted.map(({ key, since, ids: found, sent, future }): Resolution => {
     const ids = [...new Set(found)];
+    if (future !== '')
+      return {
+        kind: 'unsure',
+        key,
+        since,
+        ids,
+        why: `its marker is later than the service's clock (${future}) by more than ${CLOCK_SKEW_MS / 1000} s (written by a clock that ran ahead), so creation times cannot tell which monitor it made`,
+      };
+    if (ids.length === 0 && !sent)
+      return {
+        kind: 'unsure',
+        key,
+        since,
+        ids,
+        why: 'no monitor matches the entry as it reads now, but its marker (written by an older cpk) does not keep what was sent, and the entry may have been edited since',
+      };
     if (ids.length === 0) return { kind: 'absent', key, since };
     if (ids.length === 1 && claims.get(ids[0] as string) === 1)
       return { kind: 'adopt', key, since, id: ids[0] as string };

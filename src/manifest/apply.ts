@@ -8,6 +8,7 @@
 import type { Api } from '../api/client.js';
 import { ApiError, AuthError, CpkError, ExitCode, NetworkError, UsageError } from '../errors.js';
 import { setOwn, type JsonObject } from '../parse/fields.js';
+import { checkId } from '../parse/id.js';
 import type { ChannelStep, MonitorStep, Plan } from './plan.js';
 import { mapPool } from '../pool.js';
 import type { MonitorRecord, StateStore } from './state.js';
@@ -52,7 +53,22 @@ export class UncertainCreateError extends CpkError {
  * A create sent earlier whose outcome is unknown: not sent again without --create-uncertain.
  * `candidates`: the monitors a declared list showed that could be the one it made (./adopt.ts).
  */
-export function uncertainError(key: string, since: string, candidates?: readonly string[]): CpkError {
+export function uncertainError(
+  key: string,
+  since: string,
+  candidates?: readonly string[],
+  unresolved?: string,
+): CpkError {
+  if (unresolved !== undefined) {
+    const which = candidates && candidates.length > 0 ? ` (it could be ${candidates.join(', ')})` : '';
+    return new CpkError(
+      `a create of "${key}" sent at ${since} never got its answer recorded, and ${unresolved}${which}`,
+      ExitCode.FAILURE,
+      {
+        hint: `if its monitor exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`,
+      },
+    );
+  }
   if (candidates && candidates.length > 0) {
     const which =
       candidates.length === 1
@@ -88,13 +104,34 @@ export function certainlyNotCreated(error: unknown): boolean {
   return false;
 }
 
-function stateWriteError(statePath: string, error: unknown, what: string): CpkError {
-  const code = (error as NodeJS.ErrnoException).code;
-  return new CpkError(
-    `cannot write the state file ${statePath} (${code ?? String(error)}): ${what}`,
-    ExitCode.FAILURE,
-    { cause: error },
-  );
+/**
+ * The state file (or its journal) could not be written: a full disk, a
+ * file-size limit. EX_IOERR, as for a failed stdout: the run could not record
+ * what it did (or stopped so as not to do what it could not record).
+ */
+export class StateWriteError extends CpkError {
+  constructor(statePath: string, error: unknown, what: string, hint?: string) {
+    const code = (error as NodeJS.ErrnoException).code;
+    super(`cannot write the state file ${statePath} (${code ?? String(error)}): ${what}`, ExitCode.OUTPUT_FAILED, {
+      cause: error,
+      ...(hint === undefined ? {} : { hint }),
+    });
+  }
+}
+
+/**
+ * Why the state file could not hold `id` for `key`, by the rule its reader
+ * applies (./state.ts): a path segment cpk can send, and one key per id.
+ */
+function unrecordableId(id: string, key: string, owners: ReadonlyMap<string, string>): string | undefined {
+  try {
+    checkId(id);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const owner = owners.get(id);
+  if (owner !== undefined && owner !== key) return `${id}, which "${owner}" already has`;
+  return undefined;
 }
 
 /**
@@ -105,8 +142,19 @@ function stateWriteError(statePath: string, error: unknown, what: string): CpkEr
  */
 export const MARK_AHEAD = 4;
 
-export async function applyPlan(plan: Plan, state: StateStore, api: Api, options: ApplyOptions): Promise<Outcome[]> {
+export interface ApplyResult {
+  outcomes: Outcome[];
+  /**
+   * Writes of the state that failed, in the order they failed: each names
+   * what it left unrecorded (and was told through `warn` unless it is also
+   * a failed step's error). A run with any is not a success.
+   */
+  stateErrors: StateWriteError[];
+}
+
+export async function applyPlan(plan: Plan, state: StateStore, api: Api, options: ApplyOptions): Promise<ApplyResult> {
   const outcomes: Outcome[] = [];
+  const stateErrors: StateWriteError[] = [];
   // A state file that can no longer be written stops everything: carrying on would make changes cpk cannot record.
   const halt = new AbortController();
   const stop = options.stop ? AbortSignal.any([options.stop, halt.signal]) : halt.signal;
@@ -121,7 +169,9 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
       await state.commit(durable);
     } catch (error) {
       halt.abort();
-      throw stateWriteError(state.journalPath, error, what);
+      const failure = new StateWriteError(state.journalPath, error, what);
+      if (!stateErrors.some((e) => e.cause === error)) stateErrors.push(failure);
+      throw failure;
     }
   };
 
@@ -146,9 +196,9 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     if (marked >= end || stop.aborted) return;
     const from = marked;
     for (; marked < end; marked++) {
-      const key = (creates[marked] as MonitorStep).key;
+      const { key, body } = creates[marked] as Extract<MonitorStep, { action: 'create' }>;
       previous[marked] = state.record(key);
-      state.markCreating(key);
+      state.markCreating(key, body);
     }
     const keys = creates.slice(from, end).map((c) => `"${c.key}"`);
     const written = commit(`nothing was sent for ${keys.length === 1 ? keys[0] : `${keys.length} creates`}`, true);
@@ -156,8 +206,13 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     for (let i = from; i < end; i++) ready[i] = written;
   };
 
+  /** Which key each recorded id belongs to: an id the service gives twice is recorded once. */
+  const owners = new Map<string, string>();
+  for (const [key, record] of Object.entries(state.data.monitors))
+    if (record.id !== undefined) owners.set(record.id, key);
   const idWrites: Array<Promise<void>> = [];
-  const idFailures: CpkError[] = [];
+  /** Ids not written (each also in stateErrors, through commit): told one per line, with the import that records it. */
+  const idFailures: StateWriteError[] = [];
   const createMonitor = async (step: Extract<MonitorStep, { action: 'create' }>): Promise<Outcome> => {
     const index = position.get(step) as number;
     if (marked - index <= options.concurrency) markAhead(marked + MARK_AHEAD * options.concurrency);
@@ -182,6 +237,18 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
       await commit(`it still marks "${step.key}" as uncertain, but the service refused the create`);
       throw error;
     }
+    const unusable = unrecordableId(id, step.key, owners);
+    if (unusable !== undefined) {
+      // A monitor may well have been made, but this id cannot name it: the marker stays.
+      throw new CpkError(
+        `the service answered the create of "${step.key}" with an id cpk cannot record (${unusable}); ${state.path} keeps "${step.key}" marked as uncertain`,
+        ExitCode.FAILURE,
+        {
+          hint: `if the monitor exists, adopt it with \`cpk import ${step.key}=ID\`; if not, run apply with --create-uncertain`,
+        },
+      );
+    }
+    owners.set(id, step.key);
     state.setId(step.key, id);
     // Written to the journal at once, but not waited for here: the next create
     // of this worker need not wait behind another batch's fsync. A failure
@@ -189,10 +256,12 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     idWrites.push(
       commit(`monitor "${step.key}" was created as ${id}`).catch((error: unknown) => {
         idFailures.push(
-          new CpkError((error as Error).message, ExitCode.FAILURE, {
-            cause: error,
-            hint: `record it with \`cpk import ${step.key}=${id}\``,
-          }),
+          new StateWriteError(
+            state.journalPath,
+            (error as Error).cause,
+            `monitor "${step.key}" was created as ${id}`,
+            `record it with \`cpk import ${step.key}=${id}\``,
+          ),
         );
       }),
     );
@@ -235,7 +304,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
         await commit(`"${step.key}" is still marked as uncertain`);
         return { ...item, result: 'done' };
       case 'uncertain':
-        throw uncertainError(step.key, step.uncertainSince, step.candidates);
+        throw uncertainError(step.key, step.uncertainSince, step.candidates, step.unresolved);
       default:
         return { ...item, result: 'done' };
     }
@@ -271,27 +340,33 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     state.setRecord((creates[i] as MonitorStep).key, previous[i]);
     unmarked = true;
   }
-  if (unmarked) await commit('it marks creates that were never sent as uncertain').catch(() => {});
+  if (unmarked) await commit('it marks creates that were never sent as uncertain').catch(() => {}); // in stateErrors
   await mapPool(last, options.concurrency, attempt, { signal: stop });
   await Promise.all(idWrites);
   for (const error of idFailures) options.warn?.(`${error.message}; ${error.hint ?? ''}`);
 
   if (!stop.aborted && plan.droppedChannels.length > 0) {
     for (const id of plan.droppedChannels) state.forgetChannel(id);
-    await commit('it still records channels the manifest no longer names').catch(() => {});
+    await commit('it still records channels the manifest no longer names').catch(() => {}); // in stateErrors
   }
   // The journal of this run, compacted into the state file: one rewrite per run, not one per change.
   if (first.length + last.length > 0 || plan.droppedChannels.length > 0) {
     try {
       await state.save();
     } catch (error) {
-      options.warn?.(
-        `cannot write the state file ${state.path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${state.journalPath} keeps what was done, and the next run reads it`,
+      // The journal holds everything, but only beside this state file: a
+      // state committed to version control from here would miss this run's ids.
+      const failure = new StateWriteError(
+        state.path,
+        error,
+        `${state.journalPath} keeps what was done, and the next run here reads it`,
       );
+      options.warn?.(failure.message);
+      stateErrors.push(failure);
     }
   }
   // Steps never started (interrupted, or the state could not be written) are reported as skipped.
   const started = new Set(outcomes.map((o) => o.step));
   for (const item of [...first, ...last]) if (!started.has(item.step)) report({ ...item, result: 'skipped' });
-  return outcomes;
+  return { outcomes, stateErrors };
 }

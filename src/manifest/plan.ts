@@ -23,8 +23,9 @@ export type MonitorStep =
   /**
    * An earlier create's answer never arrived: it may exist. Not created again without --create-uncertain.
    * `candidates`: the monitors a declared list showed that could be it (./adopt.ts), when more than one.
+   * `unresolved`: why that list could not decide (./adopt.ts, "unsure").
    */
-  | { action: 'uncertain'; key: string; uncertainSince: string; candidates?: string[] }
+  | { action: 'uncertain'; key: string; uncertainSince: string; candidates?: string[]; unresolved?: string }
   /** --prune of an uncertain create the manifest no longer names: there is no id to delete, so cpk forgets it. */
   | { action: 'forget'; key: string; uncertainSince: string };
 

@@ -72,6 +72,7 @@ function monitorLines(step: MonitorStep, paint: Paint): string[] {
         paint.warn(
           `! ${key}: uncertain: a create sent at ${safe(step.uncertainSince)} may have reached the service; apply will not create it again`,
         ),
+        ...(step.unresolved ? [`    ${safe(step.unresolved)}`] : []),
         step.candidates && step.candidates.length > 0
           ? `    it could be ${step.candidates.map(safe).join(', ')}: adopt the right one with: cpk import ${key}=ID; if none: cpk apply --create-uncertain`
           : `    if it exists, adopt it with: cpk import ${key}=ID; if not: cpk apply --create-uncertain`,
@@ -138,6 +139,7 @@ export function monitorJson(step: MonitorStep): JsonObject {
   if (step.action === 'update') out.changes = changesJson(step.changes);
   if ('uncertainSince' in step && step.uncertainSince !== undefined) out.uncertain_since = step.uncertainSince;
   if (step.action === 'uncertain' && step.candidates) out.candidates = step.candidates;
+  if (step.action === 'uncertain' && step.unresolved) out.unresolved = step.unresolved;
   return out;
 }
 

@@ -7,7 +7,8 @@
 //     "base_url": "https://api.example.com/v1",
 //     "monitors": {
 //       "checkout-api": { "id": "mon_abc" },
-//       "search": { "create_started_at": "2025-01-01T00:00:00.000Z" }   <- outcome unknown
+//       "search": { "create_started_at": "2025-01-01T00:00:00.000Z",    <- outcome unknown
+//                   "create_body": { "name": "search", ... } }           <- what was sent
 //     },
 //     "channels": { "ch_ops": { "applied": { "enabled": true } } }
 //   }
@@ -17,7 +18,7 @@
 // change is appended to a journal beside it (cpk.state.json.journal), one
 // JSON line per change, a record's new value or null when it goes:
 //
-//   {"m":"search","r":{"create_started_at":"2025-01-01T00:00:00.000Z"}}
+//   {"m":"search","r":{"create_started_at":"2025-01-01T00:00:00.000Z","create_body":{...}}}
 //   {"m":"search","r":{"id":"mon_def"}}
 //   {"c":"ch_ops","r":{"applied":{"enabled":true}}}
 //
@@ -46,6 +47,12 @@ export interface MonitorRecord {
   id?: string;
   /** Set when a create was sent and its answer has not (yet) been recorded. */
   create_started_at?: string;
+  /**
+   * The body that create sent: the monitor it may have made is looked for
+   * by it, not by the entry as it reads after an edit. Absent in markers
+   * written before cpk kept it (those are resolved on the safe side).
+   */
+  create_body?: JsonObject;
 }
 
 export interface ChannelRecord {
@@ -116,6 +123,10 @@ export function parseState(text: string, path: string): StateData {
         throw damaged(path, `${where}.create_started_at must be a string`);
       out.create_started_at = record.create_started_at;
     }
+    if (record.create_body !== undefined) {
+      if (!isPlainObject(record.create_body)) throw damaged(path, `${where}.create_body must be an object`);
+      out.create_body = record.create_body;
+    }
     if (out.id === undefined && out.create_started_at === undefined)
       throw damaged(path, `${where} has neither "id" nor "create_started_at"`);
     setOwn(data.monitors, key, out);
@@ -175,6 +186,7 @@ export function replayJournal(text: string, data: StateData, path: string): numb
         const record: MonitorRecord = {};
         if (typeof entry.r.id === 'string') record.id = checkId(entry.r.id, `${path} line ${i + 1}`);
         if (typeof entry.r.create_started_at === 'string') record.create_started_at = entry.r.create_started_at;
+        if (isPlainObject(entry.r.create_body)) record.create_body = entry.r.create_body;
         setOwn(data.monitors, entry.m, record);
       }
     } else if (typeof entry.c === 'string') {
@@ -203,6 +215,10 @@ export class StateStore {
   private busy = false;
   private drained: Promise<void> = Promise.resolve();
   private journal: FileHandle | undefined;
+  /** The journal's length up to its last whole write: a write that failed midway is cut back to it. */
+  private journalBytes = 0;
+  /** A failed write that could not be cut back: nothing more may follow its fragment. */
+  private broken: unknown;
   private writes: Promise<void> = Promise.resolve();
   /** What reached the disk: whole-state writes, journal writes and journal fsyncs (for tests and the bench). */
   readonly stats = { saves: 0, journalWrites: 0, journalSyncs: 0 };
@@ -283,8 +299,9 @@ export class StateStore {
     this.setRecord(key, { id });
   }
 
-  markCreating(key: string, at: Date = new Date()): void {
-    this.setRecord(key, { create_started_at: at.toISOString() });
+  /** The write-ahead marker of a create: when, and what it sends. */
+  markCreating(key: string, body: JsonObject, at: Date = new Date()): void {
+    this.setRecord(key, { create_started_at: at.toISOString(), create_body: body });
   }
 
   forget(key: string): void {
@@ -331,9 +348,22 @@ export class StateStore {
         const batch = this.waiters.splice(0);
         const lines = this.pending.splice(0);
         try {
+          if (this.broken !== undefined) throw this.broken;
           if (lines.length > 0) {
             const journal = await this.openJournal();
-            await journal.write(lines.join(''));
+            const text = lines.join('');
+            try {
+              // appendFile writes all of it or fails (a bare write may stop short on a full disk).
+              await journal.appendFile(text);
+            } catch (error) {
+              // A line cut in the middle, with whole lines after it, would make
+              // the journal unreadable to every later run: cut it back.
+              await journal.truncate(this.journalBytes).catch(() => {
+                this.broken = error;
+              });
+              throw error;
+            }
+            this.journalBytes += Buffer.byteLength(text);
             this.stats.journalWrites += 1;
           }
           if (this.journal && batch.some((w) => w.durable)) {
@@ -354,6 +384,7 @@ export class StateStore {
   private async openJournal(): Promise<FileHandle> {
     if (this.journal) return this.journal;
     this.journal = await open(this.journalPath, 'a');
+    this.journalBytes = (await this.journal.stat()).size;
     // The journal's name must be durable too, or a power cut could lose the file with its markers.
     await syncDirectory(dirname(this.path));
     return this.journal;
@@ -377,6 +408,8 @@ export class StateStore {
       this.journal = undefined;
       await journal?.close();
       await rm(this.journalPath, { force: true });
+      this.journalBytes = 0;
+      this.broken = undefined;
     });
     this.writes = write.catch(() => {});
     return write;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { useEmulator } from '../helpers/emulator.js';
+import { startEmulator, type Emulator } from '../../src/emulator/server.js';
 import { runCli } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/reference-server.js';
 import { journalPathOf, parseState, replayJournal } from '../../src/manifest/state.js';
@@ -27,7 +28,7 @@ function setup(prefix: string, count: number): { dir: string; file: string; name
   return { dir, file, names };
 }
 
-type Records = Record<string, { id?: string; create_started_at?: string }>;
+type Records = Record<string, { id?: string; create_started_at?: string; create_body?: Record<string, unknown> }>;
 
 /** The state as the next run reads it: the state file, with the journal a killed run left replayed onto it. */
 function readState(dir: string): Records {
@@ -72,10 +73,10 @@ async function killDuringCreates(file: string, prefix: string, concurrency: stri
   await expect.poll(() => byName(prefix).length === posts(), { interval: 20, timeout: 15_000 }).toBe(true);
 }
 
-async function post(body: Record<string, unknown>): Promise<string> {
-  const res = await fetch(`${f.emu.baseUrl}/monitors`, {
+async function post(body: Record<string, unknown>, emu: Emulator = f.emu): Promise<string> {
+  const res = await fetch(`${emu.baseUrl}/monitors`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${f.emu.token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${emu.token}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   expect(res.status).toBe(201);
@@ -152,7 +153,7 @@ describe('uncertain creates against a service that declares a list of monitors',
   it('several candidates: reported with their ids and `cpk import`, nothing created, exit 1', async () => {
     const { dir, file } = setup('several', 1);
     await killDuringCreates(file, 'several ', '1');
-    expect(readState(dir).m0).toEqual({ create_started_at: expect.any(String) });
+    expect(readState(dir).m0).toEqual({ create_started_at: expect.any(String), create_body: expect.any(Object) });
     const first = String(byName('several ')[0]?.id);
     // Someone made the same monitor by hand since.
     const second = await post({ name: 'several 0', type: 'http', target: 'https://m0.example.com' });
@@ -172,28 +173,128 @@ describe('uncertain creates against a service that declares a list of monitors',
     expect(apply.stderr).toContain(`2 monitors could be the one it made: ${ids.join(', ')}`);
     expect(apply.stderr).toContain(`adopt the right one with \`cpk import m0=${ids[0]}\``);
     expect(byName('several ').length).toBe(2);
-    expect(readState(dir).m0).toEqual({ create_started_at: expect.any(String) });
+    expect(readState(dir).m0).toEqual({ create_started_at: expect.any(String), create_body: expect.any(Object) });
   }, 60_000);
 
   it("a matching monitor made before the marker is not the create's: the create is sent again", async () => {
-    const { dir, file } = setup('older', 1);
-    const old = await post({ name: 'older 0', type: 'http', target: 'https://m0.example.com' });
-    // A marker written well after that monitor was made (more than the clock-skew allowance).
-    const since = new Date(Date.now() + 5 * 60_000).toISOString();
-    const state = { version: 1, base_url: f.emu.baseUrl, monitors: { m0: { create_started_at: since } }, channels: {} };
-    writeFileSync(join(dir, 'cpk.state.json'), JSON.stringify(state));
-    // A monitor with other fields made after it is no candidate either.
-    await post({ name: 'older 0', type: 'http', target: 'https://elsewhere.example.com' });
+    // A service whose one matching monitor was made 10 minutes ago (an emulator restored from a file).
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-adopt-older-'));
+    const persist = join(dir, 'emulator.json');
+    const first = await startEmulator({ port: 0, persistFile: persist });
+    const old = await post({ name: 'older 0', type: 'http', target: 'https://m0.example.com' }, first);
+    await first.close();
+    const saved = JSON.parse(readFileSync(persist, 'utf8')) as {
+      accounts: Record<string, { monitors: Array<Record<string, unknown>> }>;
+    };
+    const tenMinutesAgo = new Date(Date.now() - 10 * 60_000).toISOString();
+    for (const account of Object.values(saved.accounts))
+      for (const m of account.monitors) m.created_at = m.updated_at = tenMinutesAgo;
+    writeFileSync(persist, JSON.stringify(saved));
+    const emu = await startEmulator({ port: 0, persistFile: persist });
+    try {
+      const file = join(dir, 'cpk.yaml');
+      const body = { name: 'older 0', type: 'http', target: 'https://m0.example.com' };
+      writeFileSync(file, 'monitors:\n  m0:\n    name: older 0\n    type: http\n    target: https://m0.example.com\n');
+      const since = new Date(Date.now() - 1000).toISOString();
+      const state = {
+        version: 1,
+        base_url: emu.baseUrl,
+        monitors: { m0: { create_started_at: since, create_body: body } },
+        channels: {},
+      };
+      writeFileSync(join(dir, 'cpk.state.json'), JSON.stringify(state));
+      const env = { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: emu.token };
+      // A monitor with other fields made after it is no candidate either.
+      await post({ name: 'older 0', type: 'http', target: 'https://elsewhere.example.com' }, emu);
+
+      const apply = await runCli(['apply', '-f', file, '--yes'], { env });
+      expect(apply.code, apply.stderr).toBe(0);
+      expect(apply.stderr).toContain(
+        `no monitor matches entry m0: the uncertain create sent at ${since} made none, so apply creates it again`,
+      );
+      const id = readState(dir).m0?.id;
+      expect(id).toMatch(/^mon_/);
+      expect(id).not.toBe(old);
+      expect(emu.monitors().filter((m) => m.name === 'older 0').length).toBe(3);
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+
+  it('after a kill and an edit of the entry, the monitor is found by the body that was sent: adopted and updated, never made twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-adopt-'));
+    const file = join(dir, 'cpk.yaml');
+    const entry = (interval: number) =>
+      `monitors:\n  web:\n    name: edited 0\n    type: http\n    target: https://web.example.com\n    interval_seconds: ${interval}\n`;
+    writeFileSync(file, entry(60));
+    await killDuringCreates(file, 'edited ', '1');
+    expect(readState(dir).web).toEqual({
+      create_started_at: expect.any(String),
+      create_body: { name: 'edited 0', type: 'http', target: 'https://web.example.com', interval_seconds: 60 },
+    });
+    const made = String(byName('edited ')[0]?.id);
+    writeFileSync(file, entry(300));
 
     const apply = await f.cpk(['apply', '-f', file, '--yes']);
     expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stderr).toContain(`adopted ${made} for entry web\n`);
+    expect(apply.stdout).toContain('Apply: 0 created, 1 updated');
+    expect(byName('edited ').map((m) => [m.id, m.interval_seconds])).toEqual([[made, 300]]);
+    expect(readState(dir).web).toEqual({ id: made });
+  }, 60_000);
+
+  it('a marker of an older cpk (no body kept) that matches nothing stays uncertain: the entry may have been edited', async () => {
+    const { dir, file } = setup('nobody', 1);
+    const since = new Date(Date.now() - 1000).toISOString();
+    const state = { version: 1, base_url: f.emu.baseUrl, monitors: { m0: { create_started_at: since } }, channels: {} };
+    writeFileSync(join(dir, 'cpk.state.json'), JSON.stringify(state));
+    // The create made a monitor from the entry as it read then; the entry was edited since.
+    await post({ name: 'nobody 0', type: 'http', target: 'https://before-the-edit.example.com' });
+
+    const apply = await f.cpk(['apply', '-f', file, '--yes']);
+    expect(apply.code).toBe(1);
     expect(apply.stderr).toContain(
-      `no monitor matches entry m0: the uncertain create sent at ${since} made none, so apply creates it again`,
+      'entry m0 stays uncertain: no monitor matches the entry as it reads now, but its marker (written by an older cpk) does not keep what was sent',
     );
-    const id = readState(dir).m0?.id;
-    expect(id).toMatch(/^mon_/);
-    expect(id).not.toBe(old);
-    expect(byName('older ').length).toBe(3);
+    expect(apply.stderr).toContain('if its monitor exists, adopt it with `cpk import m0=ID`');
+    expect(byName('nobody ').length).toBe(1);
+    expect(readState(dir).m0).toEqual({ create_started_at: since });
+  }, 60_000);
+
+  it("a marker later than the service's clock by more than 60 s stays uncertain, saying why: never created again", async () => {
+    const { dir, file } = setup('ahead', 1);
+    const body = { name: 'ahead 0', type: 'http', target: 'https://m0.example.com' };
+    // The create was sent by a machine whose clock ran 5 minutes ahead of the service's.
+    const made = await post(body);
+    const since = new Date(Date.now() + 5 * 60_000).toISOString();
+    const state = {
+      version: 1,
+      base_url: f.emu.baseUrl,
+      monitors: { m0: { create_started_at: since, create_body: body } },
+      channels: {},
+    };
+    writeFileSync(join(dir, 'cpk.state.json'), JSON.stringify(state));
+
+    const plan = await f.cpk(['plan', '-f', file, '--json']);
+    expect(plan.code, plan.stderr).toBe(10);
+    expect((JSON.parse(plan.stdout) as { monitors: unknown[] }).monitors).toEqual([
+      {
+        key: 'm0',
+        action: 'uncertain',
+        uncertain_since: since,
+        candidates: [made],
+        unresolved: expect.stringContaining("its marker is later than the service's clock"),
+      },
+    ]);
+    const apply = await f.cpk(['apply', '-f', file, '--yes']);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain("entry m0 stays uncertain: its marker is later than the service's clock (");
+    expect(apply.stderr).toContain(
+      `by more than 60 s (written by a clock that ran ahead), so creation times cannot tell which monitor it made (it could be ${made})`,
+    );
+    expect(apply.stderr).not.toContain('made none');
+    expect(byName('ahead ').map((m) => m.id)).toEqual([made]);
+    expect(readState(dir).m0).toEqual(state.monitors.m0);
   }, 60_000);
 
   it("--create-uncertain skips the search: today's behaviour, on request", async () => {

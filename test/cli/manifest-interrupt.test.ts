@@ -81,7 +81,10 @@ describe('apply interrupted midway', () => {
       onSpawn: killAfterFirstPost('SIGKILL'),
     });
     expect(killed.signal).toBe('SIGKILL');
-    expect(readState(dir).monitors.m0).toEqual({ create_started_at: expect.any(String) });
+    expect(readState(dir).monitors.m0).toEqual({
+      create_started_at: expect.any(String),
+      create_body: expect.any(Object),
+    });
     // The request had reached the server, which creates the monitor once its latency is over.
     await expect.poll(() => countByName('kill ').get('kill 0'), { interval: 20, timeout: 3_000 }).toBe(1);
 

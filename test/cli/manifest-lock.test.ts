@@ -97,6 +97,16 @@ describe('the lock on the state file', () => {
     expect(sent()).toEqual([]);
   });
 
+  it('a lock directory left without its holder (a run killed while taking it) is taken over at once', async () => {
+    const { file, state } = setup('holderless', 2);
+    // Just made: not stale by its age, so only its missing holder says that no run holds it.
+    mkdirSync(`${state}.lock`);
+    const r = await f.cpk(['apply', '-f', file, '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(countByName('holderless ')).toEqual([1, 1]);
+    expect(existsSync(`${state}.lock`)).toBe(false);
+  });
+
   it('a lock left by a process that is gone is taken over at once, and said so', async () => {
     const { file, state } = setup('stale', 2);
     const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });

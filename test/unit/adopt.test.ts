@@ -72,7 +72,7 @@ describe('isCandidate', () => {
 });
 
 describe('resolveUncertain', () => {
-  async function setup(items: unknown[], markers: Record<string, string>) {
+  async function setup(items: unknown[], markers: Record<string, string>, headers: Record<string, string> = {}) {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-adopt-unit-'));
     const manifest = parseManifest(
       'monitors:\n  a:\n    name: A\n  b:\n    name: B\n  c:\n    name: A\n  d:\n    name: D\n',
@@ -82,13 +82,22 @@ describe('resolveUncertain', () => {
       baseUrl: 'http://x/v1',
       manifestPath: manifest.path,
     });
+    const sent = (key: string) => manifest.monitors.find((m) => m.key === key)?.body ?? {};
     for (const [key, value] of Object.entries(markers))
-      state.setRecord(key, value.startsWith('mon_') ? { id: value } : { create_started_at: value });
+      state.setRecord(
+        key,
+        value.startsWith('mon_') ? { id: value } : { create_started_at: value, create_body: sent(key) },
+      );
     const queries: unknown[] = [];
     const api = {
       baseUrl: 'http://x/v1',
-      listPage: async (path: string, query: Array<[string, string]>) => {
+      listPage: async (
+        path: string,
+        query: Array<[string, string]>,
+        onHeaders?: (headers: Record<string, string>) => void,
+      ) => {
         queries.push([path, query]);
+        onHeaders?.(headers);
         return { data: items, next_cursor: null };
       },
     } as unknown as Api;
@@ -112,7 +121,7 @@ describe('resolveUncertain', () => {
     // One listing for both (no narrowing field set), the declared maximum page size.
     expect(queries).toEqual([['/monitors', [['limit', '100']]]]);
     // It changes nothing.
-    expect(state.record('a')).toEqual({ create_started_at: since });
+    expect(state.record('a')).toEqual({ create_started_at: since, create_body: { name: 'A' } });
   });
 
   it('one monitor that could be the one of two entries is neither`s', async () => {
@@ -132,6 +141,23 @@ describe('resolveUncertain', () => {
     state.setRecord('a', { id: 'mon_x' });
     expect(await resolveUncertain(manifest, state, api, spec)).toBeUndefined();
     expect(queries).toEqual([]);
+  });
+
+  it('a service clock behind ours (its Date header) widens the allowance by as much: the monitor is still found', async () => {
+    // Our clock runs 5 minutes ahead of the service's, as it did when the marker was written.
+    const ahead = 5 * 60_000;
+    const serviceNow = new Date(Date.now() - ahead);
+    const marker = new Date(Date.now() - 30_000).toISOString();
+    // Made when the marker was written, by the service's clock.
+    const created = new Date(Date.parse(marker) - ahead).toISOString();
+    const { manifest, state, api } = await setup(
+      [{ id: 'mon_d', name: 'D', created_at: created }],
+      { d: marker },
+      { date: serviceNow.toUTCString() },
+    );
+    expect(await resolveUncertain(manifest, state, api, spec)).toEqual([
+      { kind: 'adopt', key: 'd', since: marker, id: 'mon_d' },
+    ]);
   });
 
   it('absent when nothing matches', async () => {

@@ -52,7 +52,7 @@ describe('the state journal', () => {
     const store = await freshStore();
     const commits: Array<Promise<void>> = [];
     for (let i = 0; i < 8; i++) {
-      store.markCreating(`k${i}`, new Date('2026-01-01T00:00:00Z'));
+      store.markCreating(`k${i}`, { name: `k${i}` }, new Date('2026-01-01T00:00:00Z'));
       commits.push(store.commit(true));
     }
     await Promise.all(commits);
@@ -61,7 +61,7 @@ describe('the state journal', () => {
     expect(Object.keys(parseState(readFileSync(store.path, 'utf8'), store.path).monitors)).toEqual(['old']);
     const next = await StateStore.load(store.path, { baseUrl: BASE, manifestPath: 'cpk.yaml' });
     expect(next.recovered).toBe(8);
-    expect(next.record('k7')).toEqual({ create_started_at: '2026-01-01T00:00:00.000Z' });
+    expect(next.record('k7')).toEqual({ create_started_at: '2026-01-01T00:00:00.000Z', create_body: { name: 'k7' } });
     expect(next.record('old')).toEqual({ id: 'mon_old' });
     // Compaction: everything in the state file, the journal gone.
     await next.save();
@@ -75,7 +75,7 @@ describe('the state journal', () => {
     await store.commit(false);
     expect(store.stats).toEqual({ saves: 0, journalWrites: 1, journalSyncs: 0 });
     expect(readFileSync(journalPathOf(store.path), 'utf8')).toBe('{"m":"a","r":{"id":"mon_a"}}\n');
-    store.markCreating('b');
+    store.markCreating('b', { name: 'b' });
     await store.commit(true);
     expect(store.stats).toEqual({ saves: 0, journalWrites: 2, journalSyncs: 1 });
   });
@@ -100,7 +100,7 @@ describe('the state journal', () => {
       },
     } as unknown as Api;
     const { plan } = await buildPlan(manifest, store, api, { prune: false, createUncertain: false, concurrency: 8 });
-    const outcomes = await applyPlan(plan, store, api, { concurrency: 8 });
+    const { outcomes } = await applyPlan(plan, store, api, { concurrency: 8 });
     expect(outcomes.filter((o) => o.result === 'done')).toHaveLength(n);
     expect(markedBeforeSent).toEqual(Array.from({ length: n }, () => true));
     expect(store.stats.saves).toBe(1);
@@ -157,7 +157,7 @@ describe('markers written ahead', () => {
       },
     } as unknown as Api;
     const { plan } = await buildPlan(manifest, store, api, { prune: false, createUncertain: false, concurrency: 4 });
-    const outcomes = await applyPlan(plan, store, api, { concurrency: 4, stop: stop.signal });
+    const { outcomes } = await applyPlan(plan, store, api, { concurrency: 4, stop: stop.signal });
     expect(outcomes.filter((o) => o.result === 'done')).toHaveLength(made);
     const saved = parseState(readFileSync(store.path, 'utf8'), store.path).monitors;
     expect(Object.values(saved).filter((r) => r.create_started_at !== undefined)).toEqual([]);

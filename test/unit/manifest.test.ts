@@ -576,7 +576,7 @@ describe('applyPlan', () => {
     );
     const { plan } = await buildPlan(manifest, state, api, { prune: true, createUncertain: false, concurrency: 1 });
     calls.length = 0;
-    const outcomes = await applyPlan(plan, state, api, { concurrency: 1 });
+    const { outcomes } = await applyPlan(plan, state, api, { concurrency: 1 });
     expect(outcomes.map((o) => [o.step.action, o.result, o.id])).toEqual([
       ['update', 'done', 'mon_changed'],
       ['create', 'done', 'mon_new1'],
@@ -613,9 +613,9 @@ describe('applyPlan', () => {
       'monitors:\n  refused: {name: Refused}\n  lost: {name: Lost}\n  unsure: {name: Unsure}\n',
       'cpk.yaml',
     );
-    state.markCreating('unsure', new Date('2025-01-01T00:00:00Z'));
+    state.markCreating('unsure', { name: 'Unsure' }, new Date('2025-01-01T00:00:00Z'));
     const { plan } = await buildPlan(manifest, state, api, { prune: true, createUncertain: false, concurrency: 1 });
-    const outcomes = await applyPlan(plan, state, api, { concurrency: 1 });
+    const { outcomes } = await applyPlan(plan, state, api, { concurrency: 1 });
     expect(outcomes.map((o) => [(o.step as MonitorStep).key, o.result, o.note])).toEqual([
       ['refused', 'failed', undefined],
       ['lost', 'failed', undefined],
@@ -628,8 +628,8 @@ describe('applyPlan', () => {
     expect((outcomes[1]!.error as NetworkError).exitCode).toBe(3);
     const saved = parseState(readFileSync(state.path, 'utf8'), state.path);
     expect(saved.monitors).toEqual({
-      lost: { create_started_at: expect.any(String) },
-      unsure: { create_started_at: '2025-01-01T00:00:00.000Z' },
+      lost: { create_started_at: expect.any(String), create_body: { name: 'Lost' } },
+      unsure: { create_started_at: '2025-01-01T00:00:00.000Z', create_body: { name: 'Unsure' } },
     });
   });
 
@@ -647,7 +647,7 @@ describe('applyPlan', () => {
       stop.abort();
       return commit(durable);
     };
-    const outcomes = await applyPlan(plan, state, api, { concurrency: 1, stop: stop.signal });
+    const { outcomes } = await applyPlan(plan, state, api, { concurrency: 1, stop: stop.signal });
     expect(outcomes.map((o) => o.result)).toEqual(['skipped']);
     expect(calls).toEqual([]);
     expect(parseState(readFileSync(state.path, 'utf8'), state.path).monitors).toEqual({});
@@ -659,7 +659,7 @@ describe('applyPlan', () => {
     const manifest = parseManifest('monitors:\n  a: {name: A}\n  b: {name: B}\n', 'cpk.yaml');
     const { plan } = await buildPlan(manifest, state, api, { prune: false, createUncertain: false, concurrency: 1 });
     const stop = new AbortController();
-    const outcomes = await applyPlan(plan, state, api, {
+    const { outcomes } = await applyPlan(plan, state, api, {
       concurrency: 1,
       stop: stop.signal,
       onOutcome: () => stop.abort(),
