@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The shim: the CLI is dist/cli.cjs (built from src/main.ts). On Node >= 22.1
+// The shim: the CLI is dist/cli.cjs (built from src/cli/main.ts). On Node >= 22.1
 // it is compiled through Node's own compile cache, kept in cpk's cache
 // directory; CPK_NO_COMPILE_CACHE (or Node's NODE_DISABLE_COMPILE_CACHE)
 // turns that off. `--version` alone is answered from package.json without

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: the speed targets of README "Performance", measured as
+// `npm run bench`: the speed targets of docs/performance.md, "Performance", measured as
 // ratios against Node's own floor, side by side in one run. Runs alternate
 // between the commands compared so that machine drift cancels out. Starts its
 // own emulator on loopback and writes nothing outside a temp dir (unless
@@ -31,12 +31,12 @@ function numberArg(flag, fallback) {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} takes a whole number, not ${args[at + 1]}`);
   return value;
 }
-// Monitors as code (issue 15): entries per manifest, and runs of each comparison.
+// Monitors as code: entries per manifest, and runs of each comparison.
 const MANIFEST_N = quick ? 20 : numberArg('--entries', 5000);
 const MANIFEST_RUNS = quick ? 1 : 5;
 // `--only startup|bulk|render|manifest` runs those rows alone (to measure before/after a change).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-// Rendering at scale (issue 14): rows of the listed table against the same list as jsonl.
+// Rendering at scale: rows of the listed table against the same list as jsonl.
 const LIST_ROWS = quick ? 2000 : numberArg('--rows', 50_000);
 
 const dir = mkdtempSync(join(tmpdir(), 'cpk-bench-'));

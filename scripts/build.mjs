@@ -1,10 +1,10 @@
-// Builds dist/ from src/ (README, "Design" and "Performance"):
+// Builds dist/ from src/ (docs/architecture.md, "Layers" and "Performance"):
 // - dist/cli.cjs: one CommonJS bundle of cpk and the two small modules every
 //   command needs (commander, env-paths). Every other package stays external,
 //   loaded with `await import()` where it is used (undici, conf, ora, chalk,
 //   cli-table3, the keychain, YAML, JSON Schema, the lock), so `--help` pays
 //   for none of them. bin/cpk.js runs it through Node's compile cache.
-// - dist/paths.cjs: cpk's directories (src/config/paths.ts), which bin/cpk.js
+// - dist/paths.cjs: cpk's directories (src/core/paths.ts), which bin/cpk.js
 //   needs to place that cache before it loads the CLI.
 // - dist/index.js: the programmatic entry (`import { createClient } from 'cpk'`,
 //   src/index.ts), one ESM file with every package external; and its
@@ -23,7 +23,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const BUNDLED = new Set(['commander', 'env-paths']);
 
 export const cliOptions = {
-  entryPoints: { cli: 'src/main.ts', paths: 'src/config/paths.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', paths: 'src/core/paths.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
   bundle: true,

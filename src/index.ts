@@ -1,5 +1,4 @@
-// The programmatic entry point: `import { createClient } from 'cpk'` (issue #8,
-// README "From JavaScript"). It builds the same Api over the same HttpClient
+// The programmatic entry point: `import { createClient } from 'cpk'` (docs/scripting.md, "From JavaScript"). It builds the same Api over the same HttpClient
 // the command line uses, so a script gets the CLI's URL building, timeouts,
 // retries, redaction, transport choice and typed errors, without a terminal.
 //
@@ -8,22 +7,23 @@
 // defaults. It never reads cpk's config file, profiles or the OS keychain: a
 // library that quietly picks up a person's stored credentials would surprise
 // the script that imports it (use `cpk auth token` to hand one over on purpose).
-import { Api } from './api/client.js';
-import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from './context.js';
-import { AuthError, UsageError } from './errors.js';
-import { HttpClient, type HttpResponse, type RequestSpec } from './http/client.js';
-import { MAX_RETRIES } from './http/retry.js';
-import { chooseTransport, createTransport, type Env } from './http/select.js';
-import { resolveAttempts } from './config/attempts.js';
-import { normalizeBaseUrl } from './config/base-url.js';
-import { checkTokenPrefix, resolveBaseUrl } from './config/resolve.js';
-import { version } from './version.js';
-import { redactSecrets, registerSecret, registerUrlCredentials } from './output/redact.js';
+import { Api } from './core/api/client.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from './core/http/retry.js';
+import { AuthError, UsageError } from './core/errors.js';
+import { HttpClient, type HttpResponse, type RequestSpec } from './core/http/client.js';
+import { MAX_RETRIES } from './core/http/retry.js';
+import { chooseTransport, createTransport } from './core/http/select.js';
+import type { Env } from './core/http/proxy.js';
+import { resolveAttempts } from './core/http/attempts.js';
+import { DEFAULT_BASE_URL, normalizeBaseUrl } from './core/base-url.js';
+import { checkTokenPrefix } from './core/token.js';
+import { version } from './core/version.js';
+import { redactSecrets, registerSecret, registerUrlCredentials } from './core/redact.js';
 
-export { Api, endpoints } from './api/client.js';
-export type { ChannelUpdateResult, DeleteResult, MonitorInput, MonitorRef } from './api/client.js';
-export type { HttpResponse, RequestSpec, RequestDescription } from './http/client.js';
-export type { JsonObject } from './parse/fields.js';
+export { Api, endpoints } from './core/api/client.js';
+export type { ChannelUpdateResult, DeleteResult, MonitorInput, MonitorRef } from './core/api/client.js';
+export type { HttpResponse, RequestSpec, RequestDescription } from './core/http/client.js';
+export type { JsonObject } from './core/json.js';
 export {
   CpkError,
   UsageError,
@@ -34,9 +34,9 @@ export {
   PartialFailure,
   ExitCode,
   exitCodeForStatus,
-} from './errors.js';
-export type { ApiErrorDetails, CpkErrorOptions, ExitCodeValue } from './errors.js';
-export { DEFAULT_BASE_URL } from './config/base-url.js';
+} from './core/errors.js';
+export type { ApiErrorDetails, CpkErrorOptions, ExitCodeValue } from './core/errors.js';
+export { DEFAULT_BASE_URL } from './core/base-url.js';
 export { version };
 
 export interface ClientOptions {
@@ -130,7 +130,9 @@ export function createClient(options: ClientOptions = {}): Client {
   const baseUrl =
     options.baseUrl !== undefined
       ? normalizeBaseUrl(options.baseUrl, 'createClient({ baseUrl })')
-      : resolveBaseUrl(undefined, env).value;
+      : env.CPK_BASE_URL
+        ? normalizeBaseUrl(env.CPK_BASE_URL, 'CPK_BASE_URL')
+        : DEFAULT_BASE_URL;
   let token: string | undefined;
   if (options.token !== undefined) {
     token = options.token.trim();

@@ -84,7 +84,7 @@ export const GENERATED_NOTE =
 
 /**
  * Words no static table can hold, completed by `cpk __complete KIND`
- * (src/commands/complete.ts): the positional arguments of these commands...
+ * (src/commands/completion/complete.ts): the positional arguments of these commands...
  */
 export const DYNAMIC_ARGUMENTS: Readonly<Record<string, string>> = {
   'monitors get': 'monitor-ids',

@@ -1,6 +1,6 @@
 // A plain description of commander's command tree: what the completion
 // scripts and docs/commands.md are generated from, so neither can drift from
-// the real commands and flags (issue #5). Read through commander's public Help
+// the real commands and flags. Read through commander's public Help
 // API, so hidden commands and options stay hidden and the help option appears
 // where commander adds it.
 import type { EventEmitter } from 'node:events';

@@ -1,7 +1,7 @@
 // The keychain's deadline, apart from src/config/keychain.ts so that resolving
 // a session (every command) does not load what the keychain itself needs.
 
-/** How long cpk waits for a keychain to answer before using the file (issue 3). */
+/** How long cpk waits for a keychain to answer before using the file. */
 export const KEYCHAIN_TIMEOUT_MS = 3_000;
 
 export class KeychainUnavailable extends Error {}

@@ -3,8 +3,8 @@
 // ~40 ms to import and creates its directory when constructed, and a read must
 // create nothing. Writes go through conf (store.ts), to the same file.
 import { chmodSync, readFileSync, statSync } from 'node:fs';
-import { describeJsonError, parseUserJson } from '../http/json.js';
-import { configLocation, type ConfigLocation } from './paths.js';
+import { describeJsonError, parseUserJson } from '../core/json.js';
+import { configLocation, type ConfigLocation } from '../core/paths.js';
 import { ConfigError, findProblem, type ConfigData } from './schema.js';
 
 export const FILE_MODE = 0o600;
@@ -52,8 +52,8 @@ function readText(file: string): string | undefined {
 }
 
 /**
- * Tightens a config file that others can read to 0600 (issue 3:
- * repair the mode of an existing file that is wider). Only called on a file
+ * Tightens a config file that others can read to 0600: an existing
+ * file whose mode is wider is repaired, not refused. Only called on a file
  * that parsed: a broken file is left exactly as it was.
  */
 export function repairFileMode(file: string, warn?: (text: string) => void): void {
@@ -84,7 +84,7 @@ export interface TrustProblem {
 const octal = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');
 
 /**
- * Why the config file cannot be trusted, if it cannot (issue 12 item 8): as
+ * Why the config file cannot be trusted, if it cannot: as
  * ssh does with its keys, a file or directory owned by another user (not you,
  * not root), or that others can write (a directory without the sticky bit),
  * could have been planted by another local user with a base URL of theirs, to

@@ -6,7 +6,7 @@
 // on delete or on a 404, per base URL and per token: the token is kept as a
 // fingerprint (the first 16 hex digits of its SHA-256), never the token.
 //
-// - Where: <data dir>/inventory/<key>.json (src/config/paths.ts dataDir:
+// - Where: <data dir>/inventory/<key>.json (src/core/paths.ts dataDir:
 //   ~/.local/share/cpk on Linux; CPK_DATA_DIR replaces it), one small file per
 //   base URL and token, holding {id: {name, seen}}.
 // - Bounded: at most MAX_ENTRIES monitors per file; the least recently seen go first.
@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataDir } from './paths.js';
+import { dataDir } from '../core/paths.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -61,7 +61,7 @@ export function inventoryPath(baseUrl: string, token: string | undefined, env: E
   return join(dataDir(env), 'inventory', `${key}.json`);
 }
 
-/** The inventory's directory (README: how to clear it). */
+/** The inventory's directory (docs/monitors.md, "Finding your monitors", says how to clear it). */
 export function inventoryDir(env: Env): string {
   return join(dataDir(env), 'inventory');
 }
@@ -93,7 +93,7 @@ type Change =
   | { op: 'gone'; id: string };
 
 async function withLock<T>(path: string, work: () => T | Promise<T>): Promise<T> {
-  const { takeLock, LockHeldError } = await import('../lock.js');
+  const { takeLock, LockHeldError } = await import('../core/lock.js');
   const release = await takeLock(path, `${path}.lock`, {
     staleMs: LOCK_STALE_MS,
     timeoutMs: LOCK_WAIT_MS,
@@ -164,7 +164,7 @@ export class InventoryRecorder {
         const file = readFile(this.path, this.baseUrl, this.fingerprint);
         for (const change of changes) apply(file, change);
         bound(file);
-        const { writeFileAtomic } = await import('../atomic-file.js');
+        const { writeFileAtomic } = await import('../core/atomic-file.js');
         await writeFileAtomic(this.path, JSON.stringify(file), { mode: 0o600, durable: false });
       });
     } catch (error) {

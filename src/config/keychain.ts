@@ -1,8 +1,8 @@
 // The OS keychain, behind a small interface so tests can inject a fake.
 // The real one is @napi-rs/keyring: macOS Keychain, Windows Credential
 // Manager, and on Linux the Secret Service only. The binding would fall back to
-// the kernel keyring on Linux, which forgets at logout: issue 3 says that does
-// not count, so the entry is pinned to the Secret Service.
+// the kernel keyring on Linux, which forgets at logout: a token that vanishes
+// with the session is not stored, so the entry is pinned to the Secret Service.
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';

@@ -1,10 +1,10 @@
 // What the auth and profile commands do to the stored profiles. The commands
 // (src/commands/auth, src/commands/profile) parse and print; this file decides
 // where a token goes and keeps the config file and the keychain in step.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { loadConfig } from './file.js';
 import { KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainAccount, withDeadline, type SecretStore } from './keychain.js';
-import { configLocation, type ConfigLocation } from './paths.js';
+import { configLocation, type ConfigLocation } from '../core/paths.js';
 import { profileRecord } from './resolve.js';
 import { hasToken, type ConfigData, type KeychainRef, type ProfileRecord, type TokenStorage } from './schema.js';
 import { updateConfig } from './store.js';
@@ -13,7 +13,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export interface KeychainAccess {
   secrets: () => Promise<SecretStore>;
-  /** Default 3 s (issue 3); tests shorten it. */
+  /** Default 3 s; tests shorten it. */
   keychainTimeoutMs?: number;
   warn?: (text: string) => void;
 }

@@ -1,10 +1,7 @@
 // Resolves where to send requests and with which token.
 // Precedence: flag > environment > stored profile > built-in default.
-import { AuthError, ExitCode } from '../errors.js';
-import { DEFAULT_BASE_URL, normalizeBaseUrl } from './base-url.js';
+import { DEFAULT_BASE_URL, normalizeBaseUrl } from '../core/base-url.js';
 import { checkProfileName, type ConfigData, type ProfileRecord } from './schema.js';
-
-export const TOKEN_PREFIX = 'cpk_';
 
 export interface Resolved<T> {
   value: T;
@@ -65,35 +62,4 @@ export function resolveBaseUrl(
     return { value: normalizeBaseUrl(stored, source), source };
   }
   return { value: DEFAULT_BASE_URL, source: 'default (local emulator)' };
-}
-
-/**
- * A token no HTTP header can carry: the person's input to fix, so a usage
- * error (exit 2) rather than a network error after retries. Kept an AuthError
- * so that commands needing no token still run.
- */
-class UnsendableTokenError extends AuthError {
-  override readonly exitCode: number = ExitCode.USAGE;
-}
-
-/**
- * A token without the service's prefix is never sent (interface, section 5),
- * nor one holding a line break, a control character, DEL or a character
- * outside ASCII, which no header can carry. Neither message repeats the token.
- */
-export function checkTokenPrefix(token: string, source: string): void {
-  if (!token.startsWith(TOKEN_PREFIX)) {
-    throw new AuthError(`the token from ${source} does not start with "${TOKEN_PREFIX}"; it was not sent`);
-  }
-  if (/[^\x20-\x7e]/.test(token)) {
-    throw new UnsendableTokenError(
-      `the token from ${source} holds a line break, a control character or a character outside ASCII, which no HTTP header can carry; it was not sent`,
-      { hint: 'set it again, as the one line the service gave' },
-    );
-  }
-}
-
-/** `cpk_…abcd`: enough to tell tokens apart, never enough to use one. */
-export function maskToken(token: string): string {
-  return `${TOKEN_PREFIX}…${token.length > TOKEN_PREFIX.length + 8 ? token.slice(-4) : ''}`;
 }

@@ -11,8 +11,8 @@
 //
 // Unknown keys are kept as they are (a newer cpk may have written them). A
 // file that is not JSON or not this shape is a ConfigError: cpk reports it and
-// never rewrites the file (issue 3: never clear a user's config silently).
-import { UsageError } from '../errors.js';
+// never rewrites the file (a user's config is never cleared silently).
+import { UsageError } from '../core/errors.js';
 
 export type TokenStorage = 'file' | 'keychain';
 

@@ -1,19 +1,13 @@
 // Resolves what a command talks to and with which token, from flags, the
-// environment and the stored profile, in that order (issue 3: "flag >
-// environment variable > stored profile"; README "Sign-in and profiles").
-import { AuthError, type CpkError, UsageError } from '../errors.js';
+// environment and the stored profile, in that order (flag > environment
+// variable > stored profile; docs/configuration.md, "Sign-in and profiles").
+import { AuthError, type CpkError, UsageError } from '../core/errors.js';
 import { loadConfig } from './file.js';
 import { KEYCHAIN_TIMEOUT_MS, withDeadline } from './deadline.js';
 import type { SecretStore } from './keychain.js';
-import { configLocation, type ConfigLocation } from './paths.js';
-import {
-  checkTokenPrefix,
-  profileBaseUrl,
-  resolveBaseUrl,
-  selectProfile,
-  type ProfileChoice,
-  type Resolved,
-} from './resolve.js';
+import { configLocation, type ConfigLocation } from '../core/paths.js';
+import { profileBaseUrl, resolveBaseUrl, selectProfile, type ProfileChoice, type Resolved } from './resolve.js';
+import { checkTokenPrefix } from '../core/token.js';
 import { hasToken, type ConfigData, type TokenStorage } from './schema.js';
 
 export type TokenOrigin = 'env' | TokenStorage;

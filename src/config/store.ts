@@ -4,9 +4,9 @@
 // rename: a writer killed midway leaves the old file or the new one, never a
 // mix). The directory is created 0700 and the file written 0600.
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { CpkError, ExitCode } from '../errors.js';
+import { CpkError, ExitCode } from '../core/errors.js';
 import { assertTrusted, DIR_MODE, FILE_MODE, parseConfig } from './file.js';
-import { CONFIG_FILE_NAME, configLocation, PROJECT_NAME, type ConfigLocation } from './paths.js';
+import { CONFIG_FILE_NAME, configLocation, PROJECT_NAME, type ConfigLocation } from '../core/paths.js';
 import { ConfigError, type ConfigData } from './schema.js';
 
 export interface UpdateOptions {
@@ -56,7 +56,7 @@ function readCurrent(file: string): ConfigData {
 }
 
 async function acquireLock(file: string): Promise<() => Promise<void>> {
-  const { takeLock, LockHeldError } = await import('../lock.js');
+  const { takeLock, LockHeldError } = await import('../core/lock.js');
   try {
     // Up to 10 s: long enough for 20 writers in a row, or for a lock left by a killed cpk on another host to go stale.
     return await takeLock(file, `${file}.lock`, { staleMs: LOCK_STALE_MS, timeoutMs: 10_000, command: 'cpk config' });

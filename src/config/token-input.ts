@@ -1,7 +1,7 @@
 // Checks a token typed at the prompt or piped to `auth login --with-token`
 // before anything is stored or sent. Messages never repeat the token.
-import { AuthError, UsageError } from '../errors.js';
-import { TOKEN_PREFIX } from './resolve.js';
+import { AuthError, UsageError } from '../core/errors.js';
+import { TOKEN_PREFIX } from '../core/token.js';
 
 // Visible ASCII after the prefix: what the service's tokens are made of, and
 // what can travel in an Authorization header.

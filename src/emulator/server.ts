@@ -318,7 +318,7 @@ async function persistence(file: string, store: Store): Promise<{ changed(): voi
       throw new Error(`${file}: ${(error as Error).message}`);
     }
   }
-  const { writeFileAtomic } = await import('../atomic-file.js');
+  const { writeFileAtomic } = await import('../core/atomic-file.js');
   let written = text;
   let pending = false;
   let chain: Promise<void> = Promise.resolve();

@@ -2,8 +2,8 @@
 // rejected request (400/422) can never leave a half-applied change behind.
 // Each check returns the first problem found, in a fixed order, with a message
 // that names the offending field.
-import { isPlainObject } from '../parse/fields.js';
-import { jsonDepth } from '../http/json.js';
+import { isPlainObject } from '../core/json.js';
+import { jsonDepth } from '../core/json.js';
 import { isIP } from 'node:net';
 import {
   CHANNEL_EVENTS,

@@ -1,5 +1,5 @@
 // docs/commands.md: the reference of every command and flag, generated from
-// the command tree (issue #5), so it cannot drift from what `--help` says.
+// the command tree, so it cannot drift from what `--help` says.
 import type { Command } from 'commander';
 import { allCommands, describeCommand, type CommandSpec, type OptionSpec } from '../completion/tree.js';
 

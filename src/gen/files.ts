@@ -2,10 +2,10 @@
 // command tree. `npm run gen` (scripts/gen.mjs) writes them; a test fails
 // when the files on disk differ.
 import { Readable } from 'node:stream';
-import { buildProgram } from '../program.js';
+import { buildProgram } from '../cli/program.js';
 import { completionScript } from '../completion/index.js';
 import { COMPLETION_FILES, SHELLS } from '../completion/shells.js';
-import type { IO } from '../io.js';
+import type { IO } from '../core/io.js';
 import { commandsMarkdown } from './commands-md.js';
 import { manPages } from './man.js';
 import { MANIFEST_VALIDATOR_FILE, manifestValidatorSource } from './manifest-validator.js';

@@ -1,4 +1,4 @@
-// Uncertain creates that resolve themselves (issue 15): where the service's
+// Uncertain creates that resolve themselves: where the service's
 // document declares a list operation for monitors, the next plan or apply
 // looks for the monitor an interrupted create may have made, before planning.
 //
@@ -24,10 +24,10 @@
 // Where nothing is declared, nothing is resolved: the entry stays uncertain,
 // as before. The search is narrowed with the list's declared query parameters
 // that name a field the entry sets (e.g. `type`), and follows every page.
-import type { Api } from '../api/client.js';
-import { listItems } from '../api/list.js';
-import type { ListOperation, SpecInfo } from '../api/spec.js';
-import { isPlainObject, type JsonObject } from '../parse/fields.js';
+import type { Api } from '../core/api/client.js';
+import { listItems } from '../core/api/list.js';
+import type { ListOperation, SpecInfo } from '../core/api/spec.js';
+import { isPlainObject, type JsonObject } from '../core/json.js';
 import { checkId } from '../parse/id.js';
 import { covers } from './diff.js';
 import type { Manifest } from './load.js';

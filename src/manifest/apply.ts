@@ -1,16 +1,16 @@
 // Carries a plan out, keeping the state file true to what happened after
-// every single change (README, "Monitors as code": what cpk guarantees).
+// every single change (docs/monitors-as-code.md, "Monitors as code": what cpk guarantees).
 //
 // Creates, updates and channel settings run first, `concurrency` at a time;
 // deletes (--prune) run last, so a renamed key never leaves a gap with no
 // monitor. Once `stop` aborts (Ctrl-C, SIGTERM) nothing new starts; what was
 // already sent is waited for by the caller's bound and recorded.
-import type { Api } from '../api/client.js';
-import { ApiError, AuthError, CpkError, ExitCode, NetworkError, UsageError } from '../errors.js';
-import { setOwn, type JsonObject } from '../parse/fields.js';
+import type { Api } from '../core/api/client.js';
+import { ApiError, AuthError, CpkError, ExitCode, NetworkError, UsageError } from '../core/errors.js';
+import { setOwn, type JsonObject } from '../core/json.js';
 import { checkId } from '../parse/id.js';
 import type { ChannelStep, MonitorStep, Plan } from './plan.js';
-import { mapPool } from '../pool.js';
+import { mapPool } from '../core/pool.js';
 import type { MonitorRecord, StateStore } from './state.js';
 
 export type Step = { kind: 'monitor'; step: MonitorStep } | { kind: 'channel'; step: ChannelStep };

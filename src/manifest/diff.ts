@@ -5,7 +5,7 @@
 // keys the manifest names must match, others are ignored. Lists and scalars
 // must be equal.
 import { isDeepStrictEqual } from 'node:util';
-import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
+import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
 
 export interface FieldChange {
   field: string;

@@ -1,7 +1,7 @@
 // A monitor as the service returns it, turned into a manifest entry
 // (`cpk monitors get ID --manifest`), so a team can start a cpk.yaml from the
 // monitors it already has and adopt them with `cpk import KEY=ID`.
-import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
+import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
 
 /**
  * Fields the service sets: never part of a manifest (the schema refuses them).

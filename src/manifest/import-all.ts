@@ -1,4 +1,4 @@
-// `cpk import --all` (issue 15): every monitor of the account that no key of
+// `cpk import --all`: every monitor of the account that no key of
 // the state manages becomes a manifest entry (its fields as the service has
 // them, less what the service owns, as `monitors get --manifest` prints them)
 // and a state record, so that the next plan shows no changes.
@@ -9,7 +9,7 @@
 // the state records under any key is never imported again, so a second run
 // finds nothing to do.
 import { isMap, parseDocument, type YAMLMap } from 'yaml';
-import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
+import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
 import { checkId } from '../parse/id.js';
 import { entryFor, keyFor } from './entry.js';
 import { ManifestError } from './load.js';

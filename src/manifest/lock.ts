@@ -1,9 +1,9 @@
 // The lock on a state file: two applies on one state at once would each
 // create the same monitors and overwrite each other's ids, so apply and
-// import hold `<state>.lock` (../lock.ts) while they change the state, as
+// import hold `<state>.lock` (src/core/lock.ts) while they change the state, as
 // Terraform locks its state.
-import { CpkError, ExitCode } from '../errors.js';
-import { takeLock, LockHeldError, type LockHolder, type LockOptions } from '../lock.js';
+import { CpkError, ExitCode } from '../core/errors.js';
+import { takeLock, LockHeldError, type LockHolder, type LockOptions } from '../core/lock.js';
 
 /** A lock whose holder stopped refreshing it this long ago is stale (proper-lockfile refreshes every half). */
 export const LOCK_STALE_MS = 20_000;

@@ -4,12 +4,12 @@
 // What --prune deletes: only monitors the state records under a key that the
 // manifest no longer names. cpk never touches a monitor it did not create or
 // adopt (`cpk import`), since the interface cannot list monitors anyway.
-import type { Api } from '../api/client.js';
-import { ApiError } from '../errors.js';
-import type { JsonObject } from '../parse/fields.js';
+import type { Api } from '../core/api/client.js';
+import { ApiError } from '../core/errors.js';
+import type { JsonObject } from '../core/json.js';
 import { diffFields, patchOf, type FieldChange } from './diff.js';
 import type { Manifest } from './load.js';
-import { mapPool } from '../pool.js';
+import { mapPool } from '../core/pool.js';
 import type { StateStore } from './state.js';
 
 export type MonitorStep =

@@ -14,7 +14,7 @@ import {
   type Pair,
 } from 'yaml';
 import type { ErrorObject } from 'ajv';
-import type { JsonObject } from '../parse/fields.js';
+import type { JsonObject } from '../core/json.js';
 import {
   buildManifest,
   decodePointer,
@@ -25,7 +25,7 @@ import {
   validate,
   type Manifest,
   type Problem,
-} from './load.js';
+} from './model.js';
 
 /** Where a key is written in manifest text (1:1 when it cannot be found). */
 export function keyPosition(text: string, path: string[]): { line: number; col: number } {

@@ -4,8 +4,8 @@
 import type { Output } from '../output/output.js';
 import { describeError } from '../output/errors.js';
 import { toJson } from '../output/json.js';
-import { sanitizeLine } from '../output/sanitize.js';
-import type { JsonObject } from '../parse/fields.js';
+import { sanitizeLine } from '../core/sanitize.js';
+import type { JsonObject } from '../core/json.js';
 import type { Outcome } from './apply.js';
 import type { FieldChange } from './diff.js';
 import { countSteps, hasChanges, type ChannelStep, type MonitorStep, type Plan } from './plan.js';

@@ -1,4 +1,4 @@
-// Saved plans (`cpk plan --out FILE`, `cpk apply FILE`, issue 15), and the
+// Saved plans (`cpk plan --out FILE`, `cpk apply FILE`), and the
 // document `cpk plan -o json` prints: the same thing, versioned, described by
 // schema/plan.schema.json. A plan records digests of what it read (the state,
 // each managed monitor's body) so that apply can refuse it once either has
@@ -7,12 +7,12 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Ajv, type ErrorObject } from 'ajv';
 import schema from '../../schema/plan.schema.json' with { type: 'json' };
-import type { Api } from '../api/client.js';
-import { ApiError, UsageError } from '../errors.js';
-import { describeJsonError, parseUserJson } from '../http/json.js';
+import type { Api } from '../core/api/client.js';
+import { ApiError, UsageError } from '../core/errors.js';
+import { describeJsonError, parseUserJson } from '../core/json.js';
 import { toJson } from '../output/json.js';
-import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
-import { mapPool } from '../pool.js';
+import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
+import { mapPool } from '../core/pool.js';
 import { patchOf, type FieldChange } from './diff.js';
 import { countSteps, hasChanges, type ChannelStep, type MonitorStep, type Plan } from './plan.js';
 import { adoptedJson, channelJson, monitorJson } from './render.js';

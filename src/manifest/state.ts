@@ -33,12 +33,12 @@
 // being made twice.
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
-import { jsonDepth, MAX_JSON_DEPTH } from '../http/json.js';
-import { isPlainObject, setOwn, type JsonObject } from '../parse/fields.js';
+import { UsageError } from '../core/errors.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../core/json.js';
+import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
 import { checkId } from '../parse/id.js';
-import { syncDirectory, writeFileAtomic } from '../atomic-file.js';
-import { describeJsonError } from '../http/json.js';
+import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
+import { describeJsonError } from '../core/json.js';
 
 export const STATE_VERSION = 1;
 

@@ -14,10 +14,10 @@
 // user wrote, file:line:column, every problem at once.
 import { readFile } from 'node:fs/promises';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { BodyKind, DeclaredSchema, FieldInfo, SpecInfo } from '../api/spec.js';
-import { isPlainObject, type JsonObject } from '../parse/fields.js';
-import { closest } from '../program.js';
-import { decodePointer, showPath, TYPE_NAMES, type Manifest } from './load.js';
+import type { BodyKind, DeclaredSchema, FieldInfo, SpecInfo } from '../core/api/spec.js';
+import { isPlainObject, type JsonObject } from '../core/json.js';
+import { closest } from '../core/closest.js';
+import { decodePointer, showPath, TYPE_NAMES, type Manifest } from './model.js';
 
 /** An entry to check, with the file it came from. */
 export interface EntryToCheck {

@@ -1,14 +1,14 @@
-// The live board of `cpk monitors watch` (issue 14): one row per monitor,
+// The live board of `cpk monitors watch`: one row per monitor,
 // fitted to the terminal (rows truncated, never wrapped, so that a frame is
 // exactly as many lines as it claims and redraws in place), and what the board
 // reads in a monitor whose detail shape the service does not show
 // (service-interface.md, "Fields of the monitor detail ... not shown"): the
 // fields are found by shape, never by a hard-coded name.
-import { isPlainObject } from '../parse/fields.js';
+import { isPlainObject } from '../core/json.js';
 import type { Palette } from './palette.js';
 import { statusPainter } from './palette.js';
 import { age, isTimestamp, leafPaths, pathValue, tableLines, type Cell } from './render.js';
-import { sanitizeLine } from './sanitize.js';
+import { sanitizeLine } from '../core/sanitize.js';
 import { textWidth } from './text.js';
 
 /** A numeric leaf named like a latency: `latency_ms`, `response_time`, `rtt_ms`, `duration_ms`. */

@@ -9,7 +9,7 @@
 // MAX_ROWS rows is left to the linear writer (detailLines in ./render.ts),
 // as every list is.
 import { columnWidths, entriesOf, fieldLines, seriesLines, subTableRows, type Entry, type View } from './render.js';
-import { sanitizeLine } from './sanitize.js';
+import { sanitizeLine } from '../core/sanitize.js';
 import { textWidth, wrapText } from './text.js';
 
 /** The most rows (fields, and rows of sub-tables) drawn with cli-table3. */

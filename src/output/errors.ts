@@ -1,8 +1,8 @@
-import { ApiError, CpkError, ExitCode } from '../errors.js';
-import type { IO } from '../io.js';
+import { ApiError, CpkError, ExitCode } from '../core/errors.js';
+import type { IO } from '../core/io.js';
 import { toJson } from './json.js';
-import { sanitize, sanitizeLine } from './sanitize.js';
-import { redactSecrets } from './redact.js';
+import { sanitize, sanitizeLine } from '../core/sanitize.js';
+import { redactSecrets } from '../core/redact.js';
 
 export interface ErrorReport {
   message: string;

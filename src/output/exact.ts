@@ -2,7 +2,7 @@
 // parsed from a response may hold exact numbers (integers past 2^53, more
 // digits than a double keeps); a renderer prints their source text.
 
-import { ExactNumber } from '../http/json.js';
+import { ExactNumber } from '../core/json.js';
 
 /** The source text of an exact number, or undefined for any other value. */
 export function numberSource(value: unknown): string | undefined {

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../parse/fields.js';
+import { isPlainObject } from '../core/json.js';
 
 /**
  * Flattens a JSON object to dotted keys for key/value tables

@@ -1,6 +1,6 @@
 // `-o FORMAT` and `--columns`: how a result is printed (kubectl's printers).
 // Parsed here so a bad value is a usage error before anything is sent.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 export const FORMATS = ['table', 'wide', 'json', 'jsonl', 'yaml', 'markdown'] as const;
 export type OutputFormat = (typeof FORMATS)[number];

@@ -4,12 +4,12 @@
 // written as \u escapes. The output is still exactly
 // the same JSON value.
 
-import { ExactNumber } from '../http/json.js';
+import { ExactNumber } from '../core/json.js';
 
 const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 export function toJson(value: unknown, indent = 2): string {
-  // An ExactNumber (src/http/json.ts) is written as the server wrote it: a
+  // An ExactNumber (src/core/json.ts) is written as the server wrote it: a
   // marker no server can forge stands in for it, then its text replaces the
   // marker. The holder's own value is checked, as toJSON runs before a replacer.
   const sources: string[] = [];

@@ -1,9 +1,9 @@
 // `-o markdown`: a result as a Markdown document to paste into an incident
 // note or a pull request. Loaded by Output only when that format is chosen.
-import { isPlainObject } from '../parse/fields.js';
+import { isPlainObject } from '../core/json.js';
 import { numberSource } from './exact.js';
 import { cellText, entriesOf, fitSpark, pathValue, rangeText, wideColumns, type Entry } from './render.js';
-import { sanitizeLine } from './sanitize.js';
+import { sanitizeLine } from '../core/sanitize.js';
 import * as shapes from './sparkline.js';
 
 function mdCell(text: string): string {

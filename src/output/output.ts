@@ -7,7 +7,7 @@
 //   stderr (messages for a person): escape sequences and control characters
 //     removed, tokens and bearer credentials masked, always;
 //   stdout (data): escape sequences removed (cpk's own colors kept), and the
-//     secrets in use masked exactly (src/output/redact.ts says why only
+//     secrets in use masked exactly (src/core/redact.ts says why only
 //     those); printData alone writes its text exactly when stdout is not a
 //     terminal (a raw body, a curl command, for a pipe), secrets masked all
 //     the same. printSecret, for `cpk auth token` alone, is the one writer
@@ -30,12 +30,12 @@
 // A long render writes in chunks and yields between them: a Ctrl-C or SIGTERM
 // (the context's signal) stops it with InterruptedError (exit 130), and the
 // time is linear in the size of the document (src/output/render.ts).
-import { knownColumns, type IO } from '../io.js';
-import { InterruptedError } from '../errors.js';
+import { knownColumns, type IO } from '../core/io.js';
+import { InterruptedError } from '../core/errors.js';
 import { writeItemError } from './errors.js';
 import { toJson } from './json.js';
-import { sanitize, sanitizeKeepingColor, sanitizeLine } from './sanitize.js';
-import { redactKnown, redactSecrets } from './redact.js';
+import { sanitize, sanitizeKeepingColor, sanitizeLine } from '../core/sanitize.js';
+import { redactKnown, redactSecrets } from '../core/redact.js';
 import { colorPalette, PLAIN, statusPainter, type ColorLevel, type Palette } from './palette.js';
 import type { OutputFormat } from './format.js';
 import { defaultColumns, detailLines, rowLines, tableLines, wideColumns, type Shapes, type View } from './render.js';
@@ -293,7 +293,7 @@ export class Output {
 
   /** This IO with stderr going through toStderr, for the helpers that write to an IO. */
   private guardedStderr(): IO {
-    // Not a spread: that would make the lazy stdin stream (src/io.ts).
+    // Not a spread: that would make the lazy stdin stream (src/core/io.ts).
     const io = Object.create(this.io) as IO;
     Object.defineProperty(io, 'stderr', { value: { write: (text: string) => this.toStderr(text) } });
     return io;

@@ -8,7 +8,7 @@
 // redraw writes cursor codes in a loop that never yields, so not even Ctrl-C
 // or SIGTERM is handled. Such a terminal gets no redraws at all, and a
 // spinner stops, its line cleared, when a resize leaves the width unknown.
-import { knownColumns, type Writer } from '../io.js';
+import { knownColumns, type Writer } from '../core/io.js';
 import type { Output } from './output.js';
 
 export interface Progress {

@@ -1,6 +1,6 @@
 // --query: a JMESPath expression (the AWS and Azure CLIs' --query) applied to
 // a command's JSON result. jmespath is imported only when --query is given.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 // The functions of the JMESPath specification, so that a misspelt function is
 // a usage error before anything is sent (jmespath itself finds out only when

@@ -4,10 +4,10 @@
 // bar drawers too, loaded by Output only for a terminal. Every function here
 // is linear in the size of the document: no cell is measured twice per row,
 // no line is rebuilt per field.
-import { isPlainObject } from '../parse/fields.js';
+import { isPlainObject } from '../core/json.js';
 import { numberSource } from './exact.js';
 import { PLAIN, statusPainter, type Painter, type Palette } from './palette.js';
-import { sanitizeLine } from './sanitize.js';
+import { sanitizeLine } from '../core/sanitize.js';
 import { padEnd, textWidth, wrapText } from './text.js';
 
 /** Shapes drawn with text (src/output/sparkline.ts). */

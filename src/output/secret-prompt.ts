@@ -3,8 +3,8 @@
 // and its own echo goes to a sink; the question and the final newline go to
 // stderr, so stdout stays data. Ctrl-C is exit 130, Ctrl-D a usage error, and
 // the terminal is restored either way (readline leaves raw mode on close).
-import { InterruptedError, UsageError } from '../errors.js';
-import type { IO } from '../io.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
+import type { IO } from '../core/io.js';
 
 export async function promptSecret(io: IO, question: string, signal?: AbortSignal): Promise<string> {
   const [{ createInterface }, { Writable }] = await Promise.all([import('node:readline'), import('node:stream')]);

@@ -1,5 +1,5 @@
 // Shapes drawn with text: a sparkline for a numeric series, a bar for a
-// percentage. Used by detail tables (issue 14) and the live board
+// percentage. Used by detail tables and the live board
 // (`cpk monitors watch`). Pure functions: the caller decides whether the
 // output is a terminal.
 const TICKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];

@@ -5,7 +5,7 @@
 // synchronous, and no other command pays for the package.
 import { createRequire } from 'node:module';
 import type { Document, ScalarTag } from 'yaml';
-import { ExactNumber } from '../http/json.js';
+import { ExactNumber } from '../core/json.js';
 import { numberSource } from './exact.js';
 
 type YamlModule = typeof import('yaml');

@@ -1,5 +1,5 @@
 // `--concurrency N`: requests in flight at once (bulk commands, plan, apply, list --refresh).
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;

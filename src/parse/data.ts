@@ -1,7 +1,7 @@
-import { describeJsonError, parseUserJson } from '../http/json.js';
-import { UsageError } from '../errors.js';
-import { readAll } from '../io.js';
-import { isPlainObject, type JsonObject } from './fields.js';
+import { describeJsonError, parseUserJson } from '../core/json.js';
+import { UsageError } from '../core/errors.js';
+import { readAll } from '../core/io.js';
+import { isPlainObject, type JsonObject } from '../core/json.js';
 
 /**
  * `--data`: a JSON object literal, `@path` to read one from a file, or `-` for

@@ -1,25 +1,5 @@
-import { JsonDepthError, parseUserJson } from '../http/json.js';
-import { UsageError } from '../errors.js';
-
-export type JsonObject = Record<string, unknown>;
-
-export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Sets an own property without going through a setter, so that a key such as
- * `__proto__` (from `--set __proto__.x=1` or from server JSON) is data, never
- * a change to an object's prototype.
- */
-export function setOwn(target: JsonObject, key: string, value: unknown): void {
-  // Only "__proto__" is an accessor on Object.prototype; any other key is
-  // made (or set) as an own property by plain assignment, which is far
-  // cheaper than defineProperty on an object of thousands of keys.
-  if (key === '__proto__')
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
+import { isPlainObject, JsonDepthError, parseUserJson, setOwn, type JsonObject } from '../core/json.js';
+import { UsageError } from '../core/errors.js';
 
 function getOwn(target: JsonObject, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(target, key) ? target[key] : undefined;

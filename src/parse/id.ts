@@ -1,5 +1,5 @@
-import { UsageError } from '../errors.js';
-import { segmentProblem } from '../http/path.js';
+import { UsageError } from '../core/errors.js';
+import { segmentProblem } from '../core/http/path.js';
 
 /**
  * Validates an id before it becomes a path segment. The HTTP layer
@@ -7,7 +7,7 @@ import { segmentProblem } from '../http/path.js';
  * a level, and control characters have no business in an id.
  */
 export function checkId(id: string, what = 'id'): string {
-  // The path rule itself lives in the HTTP layer (src/http/path.ts); here it
+  // The path rule itself lives in the HTTP layer (src/core/http/path.ts); here it
   // only names the argument, before anything is read or sent.
   const problem = segmentProblem(id);
   if (problem === 'empty') throw new UsageError(`${what} must not be empty`);

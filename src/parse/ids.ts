@@ -1,7 +1,7 @@
 // Id lists for bulk commands: ids given as arguments, and `-` for ids read
 // from stdin, one per line (blank lines and `#` comment lines skipped).
-import { UsageError } from '../errors.js';
-import { readAll } from '../io.js';
+import { UsageError } from '../core/errors.js';
+import { readAll } from '../core/io.js';
 import { checkId } from './id.js';
 
 export interface IdList {

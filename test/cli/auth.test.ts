@@ -1,4 +1,4 @@
-// Sign-in and profiles (issue 3), through the built CLI and the emulator. Each
+// Sign-in and profiles, through the built CLI and the emulator. Each
 // test has its own HOME and CPK_CONFIG_DIR; no session bus answers, so the
 // token goes to the 0600 file for real (the keychain path is in
 // test/unit/auth.test.ts, with a fake store). Blocks that assert exactly which

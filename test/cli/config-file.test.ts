@@ -1,4 +1,4 @@
-// The config file's own guarantees (issue 3, issue 12): profiles listed, used and
+// The config file's own guarantees (issue 3): profiles listed, used and
 // removed; a broken file refused untouched; atomic writes under SIGKILL; a stale
 // lock, 20 concurrent writers and a hung keychain all end. None of this depends
 // on the transport, so it runs once (test/cli/), not in both e2e projects.
@@ -128,7 +128,7 @@ describe.concurrent('a corrupted or hand-broken config file', () => {
   });
 });
 
-describe.concurrent('a config file another user could have written (issue 12 item 8)', () => {
+describe.concurrent('a config file another user could have written', () => {
   // Its own emulator: it must hear nothing at all.
   let quiet: Emulator;
   beforeAll(async () => {

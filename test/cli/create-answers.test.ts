@@ -1,4 +1,4 @@
-// What a create prints when the service's answer is odd (issue 12 item 13):
+// What a create prints when the service's answer is odd:
 // an id holding a line break is never printed as two ids, and a 2xx without
 // a body says the monitor was probably created.
 import { createServer, type Server } from 'node:http';

@@ -5,7 +5,7 @@ import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
-import { checkNode, checkSkew } from '../../src/doctor/checks.js';
+import { checkNode, checkSkew } from '../../src/cli/doctor-checks.js';
 
 const f = useEmulator();
 

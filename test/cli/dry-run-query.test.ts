@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
-import { version } from '../../src/version.js';
+import { version } from '../../src/core/version.js';
 
 // A token that appears nowhere else, so finding it in any output is a leak.
 const SECRET = 'cpk_dryrun_secret_5a7f';

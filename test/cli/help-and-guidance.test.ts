@@ -1,10 +1,10 @@
-// `cpk help`, grouped help, did-you-mean, and errors that tell a lost user what to do (issue 13).
+// `cpk help`, grouped help, did-you-mean, and errors that tell a lost user what to do.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { Context, parseGlobals } from '../../src/context.js';
-import { ApiError, NetworkError } from '../../src/errors.js';
-import { editDistance, closest } from '../../src/program.js';
+import { Context, parseGlobals } from '../../src/cli/context.js';
+import { ApiError, NetworkError } from '../../src/core/errors.js';
+import { editDistance, closest } from '../../src/core/closest.js';
 
 const f = useEmulator();
 

@@ -1,4 +1,4 @@
-// `cpk import --all` (issue 15): every monitor of the account that no key
+// `cpk import --all`: every monitor of the account that no key
 // manages becomes a manifest entry and a state record; plan then shows no
 // changes, and a second run is a no-op. Against a service that declares no
 // list: one line, exit 2, nothing written.

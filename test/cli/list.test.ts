@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/reference-server.js';
-import { MAX_LIST_PAGES } from '../../src/api/list.js';
+import { MAX_LIST_PAGES } from '../../src/core/api/list.js';
 
 const f = useEmulator();
 const dirs = () => ({

@@ -1,4 +1,4 @@
-// Uncertain creates that resolve themselves (issue 15): where the service
+// Uncertain creates that resolve themselves: where the service
 // declares a list of monitors, the run after an interrupted apply adopts the
 // monitor a create made, creates again what made nothing, and reports several
 // candidates. Against a service that declares nothing, nothing changes.

@@ -5,8 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { main } from '../../src/main.js';
-import type { IO } from '../../src/io.js';
+import { main } from '../../src/cli/main.js';
+import type { IO } from '../../src/core/io.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const f = useEmulator();

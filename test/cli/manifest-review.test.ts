@@ -1,4 +1,4 @@
-// Monitors as code in teams (issue 15): several manifest files or a
+// Monitors as code in teams: several manifest files or a
 // directory, saved plans (`plan --out`, `apply PLAN`), and plans for reviews
 // (`plan -o json`, `plan -o markdown`), through the built CLI against the
 // emulator.

@@ -1,4 +1,4 @@
-// Output formats end to end (issue 14): the built CLI against the emulator.
+// Output formats end to end: the built CLI against the emulator.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { useEmulator } from '../helpers/emulator.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parseState } from '../../src/manifest/state.js';
-import { jsonSyntaxErrorOffset } from '../../src/http/json.js';
+import { jsonSyntaxErrorOffset } from '../../src/core/json.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const f = useEmulator();

@@ -37,7 +37,7 @@ describe('proxies (undici EnvHttpProxyAgent)', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).id).toBe('rpt_summary');
-    // No CONNECT for http:// (issue 12 item 14): squid and tinyproxy refuse
+    // No CONNECT for http://: squid and tinyproxy refuse
     // tunnels to port 80; plain http was never private from the proxy anyway.
     const seen = asked(proxy, `127.0.0.1:${emuPort}`, from);
     expect(seen.map((s) => s.method)).toEqual(['GET']);

@@ -1,8 +1,8 @@
-// The emulator's own bounds (issue 12 item 17): a deep body is a 400 that
+// The emulator's own bounds: a deep body is a 400 that
 // stores nothing; the request log is a ring with bodies cut short.
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from './helpers.js';
-import { jsonDepth } from '../../src/http/json.js';
+import { jsonDepth } from '../../src/core/json.js';
 import { REQUEST_LOG_BODY_CHARS } from '../../src/emulator/server.js';
 
 describe('deep bodies', () => {

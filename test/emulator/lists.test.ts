@@ -1,4 +1,4 @@
-// The emulator's list operations (issue 13): cursor pagination over ids,
+// The emulator's list operations: cursor pagination over ids,
 // filters, 400 for what it does not accept, isolation between accounts.
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from './helpers.js';

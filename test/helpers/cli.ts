@@ -40,7 +40,7 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     XDG_CACHE_HOME: SHARED_CACHE,
     LANG: 'C.UTF-8',
     // `npm test` runs the end-to-end suite twice: automatic transport choice,
-    // then CPK_TRANSPORT=undici for every request (src/http/select.ts).
+    // then CPK_TRANSPORT=undici for every request (src/core/http/select.ts).
     CPK_TRANSPORT: process.env.CPK_TRANSPORT,
     ...extra,
   };

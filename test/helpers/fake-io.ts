@@ -2,8 +2,8 @@
 // stdout and stderr is kept as text, stdin is given, nothing is a terminal
 // unless asked.
 import { Readable } from 'node:stream';
-import { Context, parseGlobals } from '../../src/context.js';
-import type { IO } from '../../src/io.js';
+import { Context, parseGlobals } from '../../src/cli/context.js';
+import type { IO } from '../../src/core/io.js';
 
 export interface FakeIO extends IO {
   readonly out: string;

@@ -1,4 +1,4 @@
-// A hostile server on loopback (issue 12, "How to prove it"): each mode is a
+// A hostile server on loopback ("How to prove it"): each mode is a
 // way a server or a proxy can misbehave. Used by test/e2e/hostile.test.ts,
 // which runs on both transports.
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
@@ -128,7 +128,7 @@ export async function startHostile(mode: HostileMode): Promise<Hostile> {
 }
 
 /**
- * How a keep-alive server ends its connections (issue 12 item 18). It answers
+ * How a keep-alive server ends its connections. It answers
  * every POST with a 201 and a monitor id, keeps the connection open with no
  * `Keep-Alive` hint and no `Connection: close`, and then:
  * - idleCloseMs: closes a connection idle that long after a response (as many servers do);

@@ -1,4 +1,4 @@
-// What `npm install -g cpk` gives a user (issue #8). The files a fresh clone
+// What `npm install -g cpk` gives a user. The files a fresh clone
 // holds (tracked, plus new files not ignored) are copied to a temp dir and
 // packed there with `npm pack`, which runs `prepack` (the build) as a publish
 // would; the tarball is installed with `npm install -g --prefix` into another

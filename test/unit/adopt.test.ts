@@ -1,11 +1,11 @@
-// Uncertain creates that resolve themselves (issue 15): matching, the clock
+// Uncertain creates that resolve themselves: matching, the clock
 // rule, narrowing parameters and ambiguity, over the emulator's own document
 // and a fake list.
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyzeSpec } from '../../src/api/spec.js';
+import { analyzeSpec } from '../../src/core/api/spec.js';
 import { buildOpenApiDocument } from '../../src/emulator/openapi.js';
 import {
   CLOCK_SKEW_MS,
@@ -16,7 +16,7 @@ import {
 } from '../../src/manifest/adopt.js';
 import { parseManifest } from '../../src/manifest/positions.js';
 import { StateStore } from '../../src/manifest/state.js';
-import type { Api } from '../../src/api/client.js';
+import type { Api } from '../../src/core/api/client.js';
 
 const spec = analyzeSpec(buildOpenApiDocument('http://127.0.0.1:1/v1'));
 const since = '2026-01-01T00:00:00.000Z';

@@ -1,14 +1,14 @@
-// Rules that live in the API and HTTP layers, once (issue 11): a NetworkError
+// Rules that live in the API and HTTP layers, once: a NetworkError
 // says whether the request may have reached the server; Api keeps its HTTP
 // client to itself; a channel update answered {"ok": false} is judged by
 // Api.updateChannel, for the command, apply and the programmatic client alike.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api } from '../../src/api/client.js';
-import { HttpClient } from '../../src/http/client.js';
-import { TransportError, type Transport, type TransportResponse } from '../../src/http/transport.js';
-import { ApiError, NetworkError } from '../../src/errors.js';
+import { Api } from '../../src/core/api/client.js';
+import { HttpClient } from '../../src/core/http/client.js';
+import { TransportError, type Transport, type TransportResponse } from '../../src/core/http/transport.js';
+import { ApiError, NetworkError } from '../../src/core/errors.js';
 import { createClient } from '../../src/index.js';
 import { run as updateChannel } from '../../src/commands/channels/update.js';
 import { fakeContext, fakeIO } from '../helpers/fake-io.js';

@@ -16,7 +16,7 @@ import { colorPalette, PLAIN } from '../../src/output/palette.js';
 import { sparkline } from '../../src/output/sparkline.js';
 import { textWidth } from '../../src/output/text.js';
 import { parseMonitorsWatchOptions } from '../../src/commands/monitors/watch.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 
 /** cpk's colors as chalk draws them on a 16-color terminal. */
 const COLORS = await colorPalette(1);

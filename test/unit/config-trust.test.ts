@@ -6,9 +6,9 @@ import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertTrusted, loadConfig, trustProblem } from '../../src/config/file.js';
-import { configLocation } from '../../src/config/paths.js';
+import { configLocation } from '../../src/core/paths.js';
 import { ConfigError } from '../../src/config/schema.js';
-import { checkConfigFile } from '../../src/doctor/checks.js';
+import { checkConfigFile } from '../../src/cli/doctor-checks.js';
 
 function config(fileMode = 0o600, dirMode = 0o700) {
   const dir = join(mkdtempSync(join(tmpdir(), 'cpk-trust-')), 'cpk');

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeBaseUrl } from '../../src/config/base-url.js';
-import { checkTokenPrefix, maskToken, resolveBaseUrl } from '../../src/config/resolve.js';
-import { AuthError, UsageError } from '../../src/errors.js';
-import { backoffMs, parseRetryAfter } from '../../src/http/retry.js';
+import { normalizeBaseUrl } from '../../src/core/base-url.js';
+import { resolveBaseUrl } from '../../src/config/resolve.js';
+import { checkTokenPrefix, maskToken } from '../../src/core/token.js';
+import { AuthError, UsageError } from '../../src/core/errors.js';
+import { backoffMs, parseRetryAfter } from '../../src/core/http/retry.js';
 
 describe('normalizeBaseUrl', () => {
   it.each([

@@ -2,7 +2,7 @@
 // reader to, must lead somewhere: a moved or renamed section fails here
 // instead of leaving a reader at a dead end.
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -31,6 +31,19 @@ function anchors(markdown: string): Set<string> {
   return out;
 }
 
+/** Headings as written, for comments that name a section by its title. */
+function titles(markdown: string): Set<string> {
+  return new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => m[1]!.trim()));
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.(ts|js|mjs|cjs)$/.test(name) && !name.includes('.generated.') ? [path] : [];
+  });
+}
+
 describe('documentation links', () => {
   it('every relative link in README.md, CONTRIBUTING.md and docs/ names a file and a heading that exist', () => {
     const broken: string[] = [];
@@ -46,6 +59,19 @@ describe('documentation links', () => {
         }
         if (anchor !== undefined && !anchors(readFileSync(path, 'utf8')).has(anchor))
           broken.push(`${doc}: ${target} (no such heading in ${relative(ROOT, path)})`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('a code comment that names a section of a document names one that exists', () => {
+    const broken: string[] = [];
+    for (const file of ['src', 'bin', 'scripts'].flatMap((d) => sourceFiles(join(ROOT, d)))) {
+      const text = readFileSync(file, 'utf8');
+      for (const [, doc, section] of text.matchAll(/\b(README|docs\/[\w-]+\.md)[,:]? "([^"\n]+)"/g)) {
+        const path = join(ROOT, doc === 'README' ? 'README.md' : doc!);
+        if (!existsSync(path) || !titles(readFileSync(path, 'utf8')).has(section!))
+          broken.push(`${relative(ROOT, file)}: ${doc}, "${section}"`);
       }
     }
     expect(broken).toEqual([]);

@@ -39,7 +39,7 @@ describe('the documented manifests and workflow', () => {
     expect(run(plan).run).toContain('npx cpk plan');
     expect(run(apply).run).toBe('npx cpk apply --yes --prune');
     expect(run(apply).env).toEqual({ CPK_TOKEN: '${{ secrets.CPK_TOKEN }}' });
-    // The plan goes to the pull request as a comment (cpk plan -o markdown, issue 15).
+    // The plan goes to the pull request as a comment (cpk plan -o markdown).
     expect(run(plan).env).toEqual({ CPK_TOKEN: '${{ secrets.CPK_TOKEN }}', GH_TOKEN: '${{ github.token }}' });
     expect(run(plan).run).toContain('npx cpk plan --prune -o markdown > "$RUNNER_TEMP/plan.md"');
     expect(run(plan).run).toContain(

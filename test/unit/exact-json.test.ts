@@ -1,11 +1,11 @@
 // Exact numbers and bounded nesting in the JSON cpk reads (issue 12 items 11, 12).
 import { describe, expect, it } from 'vitest';
-import { ExactNumber, JsonDepthError, MAX_JSON_DEPTH, parseJson, parseUserJson } from '../../src/http/json.js';
+import { ExactNumber, JsonDepthError, MAX_JSON_DEPTH, parseJson, parseUserJson } from '../../src/core/json.js';
 import { toJson } from '../../src/output/json.js';
 import { parseSetValue } from '../../src/parse/fields.js';
 import { parseRecords } from '../../src/parse/records.js';
 import { parseConfig } from '../../src/config/file.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 
 const nest = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
 
@@ -87,7 +87,7 @@ describe('JSON from the user', () => {
   });
 });
 
-describe('a YAML alias bomb in a manifest (issue 12 item 11)', () => {
+describe('a YAML alias bomb in a manifest', () => {
   it('is a manifest problem at the first alias (file:line, exit 2), not an unexpected error', async () => {
     const { ManifestError } = await import('../../src/manifest/load.js');
     const { parseManifest } = await import('../../src/manifest/positions.js');

@@ -3,11 +3,11 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
-import type { IO } from '../../src/io.js';
+import type { IO } from '../../src/core/io.js';
 import { Output, type OutputSettings } from '../../src/output/output.js';
 import { parseColumns, parseFormat } from '../../src/output/format.js';
 import { toYaml } from '../../src/output/yaml.js';
-import { ExactNumber } from '../../src/http/json.js';
+import { ExactNumber } from '../../src/core/json.js';
 import {
   age,
   cellText,
@@ -25,7 +25,7 @@ import { markdownLines } from '../../src/output/markdown.js';
 import { monitorReportBody } from '../../src/emulator/reports.js';
 import * as shapes from '../../src/output/sparkline.js';
 import { padEnd, wrapText, textWidth } from '../../src/output/text.js';
-import { InterruptedError, UsageError } from '../../src/errors.js';
+import { InterruptedError, UsageError } from '../../src/core/errors.js';
 
 const NOW = Date.parse('2026-11-22T19:05:00Z');
 
@@ -323,7 +323,7 @@ describe('detail tables', () => {
   });
 });
 
-describe('size and interrupts (issue 12 item 3)', () => {
+describe('size and interrupts', () => {
   it('an object of 200,000 fields renders as a table in linear time', async () => {
     const big: Record<string, number> = {};
     for (let i = 0; i < 200_000; i++) big[`field_${i}`] = i;
@@ -444,7 +444,7 @@ describe('renderers (pure)', () => {
   });
 });
 
-describe('a report as a picture (issue 14)', () => {
+describe('a report as a picture', () => {
   const report = monitorReportBody(
     {
       id: 'mon_abcdefgh2345',

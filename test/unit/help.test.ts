@@ -1,8 +1,8 @@
 // Issue #2: `--help` has an example for every command.
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/program.js';
+import { buildProgram } from '../../src/cli/program.js';
 import { allCommands, describeCommand, pathKey } from '../../src/completion/tree.js';
-import type { IO } from '../../src/io.js';
+import type { IO } from '../../src/core/io.js';
 
 const sink = { write: () => true };
 const io: IO = {

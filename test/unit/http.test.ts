@@ -3,17 +3,17 @@
 // attempts, which waits, and what the final error says.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { defaultSleep, HttpClient } from '../../src/http/client.js';
+import { defaultSleep, HttpClient } from '../../src/core/http/client.js';
 import {
   TransportError,
   type Transport,
   type TransportRequest,
   type TransportResponse,
-} from '../../src/http/transport.js';
-import { backoffMs, BACKOFF_BASE_MS, BACKOFF_CAP_MS, parseRetryAfter } from '../../src/http/retry.js';
-import { ApiError, CpkError, InterruptedError, NetworkError } from '../../src/errors.js';
-import { parseRetriesFlag, resolveAttempts } from '../../src/config/attempts.js';
-import { parseGlobals, parseMaxTime } from '../../src/context.js';
+} from '../../src/core/http/transport.js';
+import { backoffMs, BACKOFF_BASE_MS, BACKOFF_CAP_MS, parseRetryAfter } from '../../src/core/http/retry.js';
+import { ApiError, CpkError, InterruptedError, NetworkError } from '../../src/core/errors.js';
+import { parseRetriesFlag, resolveAttempts } from '../../src/core/http/attempts.js';
+import { parseGlobals, parseMaxTime } from '../../src/cli/context.js';
 
 type Step = TransportError | TransportResponse;
 

@@ -1,8 +1,8 @@
-// `cpk import --all` (issue 15): keys, skipped monitors and the manifest edit.
+// `cpk import --all`: keys, skipped monitors and the manifest edit.
 import { describe, expect, it } from 'vitest';
 import { addEntries, entriesToImport } from '../../src/manifest/import-all.js';
-import { parseImportOptions } from '../../src/commands/import.js';
-import { UsageError } from '../../src/errors.js';
+import { parseImportOptions } from '../../src/commands/manifest/import.js';
+import { UsageError } from '../../src/core/errors.js';
 
 describe('entriesToImport', () => {
   it('keys from names, unique against taken keys; managed ids and repeats left out; nulls dropped', () => {

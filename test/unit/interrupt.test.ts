@@ -5,9 +5,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { clearLine, cursorTo, moveCursor } from 'node:readline';
 import { Output } from '../../src/output/output.js';
-import { Context, parseGlobals } from '../../src/context.js';
-import { InterruptedError } from '../../src/errors.js';
-import type { IO } from '../../src/io.js';
+import { Context, parseGlobals } from '../../src/cli/context.js';
+import { InterruptedError } from '../../src/core/errors.js';
+import type { IO } from '../../src/core/io.js';
 
 const SHOW_CURSOR = '\u001b[?25h';
 const HIDE_CURSOR = '\u001b[?25l';

@@ -10,9 +10,9 @@ import {
   readInventory,
   tokenFingerprint,
 } from '../../src/config/inventory.js';
-import { Api } from '../../src/api/client.js';
-import { ApiError } from '../../src/errors.js';
-import type { HttpClient } from '../../src/http/client.js';
+import { Api } from '../../src/core/api/client.js';
+import { ApiError } from '../../src/core/errors.js';
+import type { HttpClient } from '../../src/core/http/client.js';
 
 const base = 'http://127.0.0.1:9/v1';
 const token = 'cpk_secret_token_value';

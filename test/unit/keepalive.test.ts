@@ -2,7 +2,7 @@
 // keep-alive timeout longer than undici's 2 s margin. Where undici reads the
 // header otherwise, its pool for them keeps no idle connection (1 ms).
 import { describe, expect, it } from 'vitest';
-import { mayReuseForUnsafe } from '../../src/http/undici-transport.js';
+import { mayReuseForUnsafe } from '../../src/core/http/undici-transport.js';
 
 describe('mayReuseForUnsafe', () => {
   it.each([

@@ -9,7 +9,7 @@ import { journalPathOf, parseState, replayJournal, StateStore, type StateData } 
 import { parseManifest } from '../../src/manifest/positions.js';
 import { buildPlan } from '../../src/manifest/plan.js';
 import { applyPlan, MARK_AHEAD } from '../../src/manifest/apply.js';
-import type { Api } from '../../src/api/client.js';
+import type { Api } from '../../src/core/api/client.js';
 
 const BASE = 'https://api.example.com/v1';
 

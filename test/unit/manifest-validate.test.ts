@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyzeSpec } from '../../src/api/spec.js';
+import { analyzeSpec } from '../../src/core/api/spec.js';
 import { buildOpenApiDocument } from '../../src/emulator/openapi.js';
 import { parseManifest } from '../../src/manifest/positions.js';
 import { entriesOf, validateEntries, problemLine } from '../../src/manifest/validate.js';

@@ -5,20 +5,20 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManifestError, validate } from '../../src/manifest/load.js';
+import { ManifestError, validate } from '../../src/manifest/model.js';
 import { validate as wholeValidator } from '../../src/manifest/manifest-validator.generated.js';
 import { parseManifest } from '../../src/manifest/positions.js';
 import { covers, diffFields, patchOf } from '../../src/manifest/diff.js';
 import { entryFor, formatDuration, keyFor, manifestFor } from '../../src/manifest/entry.js';
 import { defaultStatePath, parseState, replayJournal, serializeState, StateStore } from '../../src/manifest/state.js';
-import { writeFileAtomic } from '../../src/atomic-file.js';
+import { writeFileAtomic } from '../../src/core/atomic-file.js';
 import { buildPlan, hasChanges, type MonitorStep } from '../../src/manifest/plan.js';
 import { applyPlan, certainlyNotCreated } from '../../src/manifest/apply.js';
 import { parseDuration } from '../../src/parse/duration.js';
-import { ApiError, AuthError, InterruptedError, NetworkError, UsageError } from '../../src/errors.js';
-import type { Api } from '../../src/api/client.js';
-import { parseConcurrency } from '../../src/commands/manifest-flags.js';
-import { parseImportOptions } from '../../src/commands/import.js';
+import { ApiError, AuthError, InterruptedError, NetworkError, UsageError } from '../../src/core/errors.js';
+import type { Api } from '../../src/core/api/client.js';
+import { parseConcurrency } from '../../src/cli/manifest-flags.js';
+import { parseImportOptions } from '../../src/commands/manifest/import.js';
 
 function problems(text: string): string[] {
   try {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
 import { fakeContext, fakeIO } from '../helpers/fake-io.js';
 import { run } from '../../src/commands/monitors/watch.js';
-import { CpkError, ExitCode } from '../../src/errors.js';
+import { CpkError, ExitCode } from '../../src/core/errors.js';
 
 let emu: Emulator;
 beforeAll(async () => {

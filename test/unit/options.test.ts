@@ -1,16 +1,16 @@
 // Each command's parse step (commander's raw values -> a typed options
-// object), called directly: no CLI spawned (issue 11, the options/run split).
+// object), called directly: no CLI spawned (the options/run split).
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { parseGetOptions } from '../../src/commands/monitors/get.js';
 import { parseDeleteOptions } from '../../src/commands/monitors/delete.js';
 import { parseUpdateOptions } from '../../src/commands/monitors/update.js';
 import { parseCreateOptions } from '../../src/commands/monitors/create.js';
 import { parseChannelUpdateOptions } from '../../src/commands/channels/update.js';
-import { parseApiOptions } from '../../src/commands/api.js';
+import { parseApiOptions } from '../../src/commands/api/api.js';
 import { parseReportGetOptions } from '../../src/commands/reports/get.js';
-import { parseEmulatorOptions } from '../../src/commands/emulator.js';
+import { parseEmulatorOptions } from '../../src/commands/emulator/emulator.js';
 import { parseLoginOptions } from '../../src/commands/auth/login.js';
 import { parseProfileArgs } from '../../src/commands/profile/use.js';
 

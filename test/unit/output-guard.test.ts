@@ -10,10 +10,10 @@
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Output, type OutputSettings } from '../../src/output/output.js';
-import { ApiError } from '../../src/errors.js';
+import { ApiError } from '../../src/core/errors.js';
 import { colorPalette } from '../../src/output/palette.js';
-import type { IO } from '../../src/io.js';
-import { forgetSecrets, registerSecret } from '../../src/output/redact.js';
+import type { IO } from '../../src/core/io.js';
+import { forgetSecrets, registerSecret } from '../../src/core/redact.js';
 
 /** cpk's colors as chalk draws them on a 16-color terminal. */
 const COLORS = await colorPalette(1);
@@ -238,7 +238,7 @@ describe('Output guards every method', () => {
   });
 });
 
-/** The token in use: registered, as src/context.ts does when it resolves one. */
+/** The token in use: registered, as src/cli/context.ts does when it resolves one. */
 const IN_USE = 'cpk_in-use_Secret.42';
 
 describe('the token in use is masked on stdout by every method but printSecret', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { sanitize, sanitizeLine } from '../../src/output/sanitize.js';
+import { sanitize, sanitizeLine } from '../../src/core/sanitize.js';
 import { toJson } from '../../src/output/json.js';
 import { flatten } from '../../src/output/flatten.js';
-import { redactSecrets } from '../../src/output/redact.js';
+import { redactSecrets } from '../../src/core/redact.js';
 import { colorLevel, decorate, Output } from '../../src/output/output.js';
-import type { IO } from '../../src/io.js';
+import type { IO } from '../../src/core/io.js';
 
 describe('sanitize', () => {
   it.each([

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseDuration } from '../../src/parse/duration.js';
-import { fieldsFromFlags, MAX_KEY_SEGMENTS, mergeInto, parseSetValue, setOwn } from '../../src/parse/fields.js';
+import { fieldsFromFlags, MAX_KEY_SEGMENTS, mergeInto, parseSetValue } from '../../src/parse/fields.js';
+import { setOwn } from '../../src/core/json.js';
 import { checkId } from '../../src/parse/id.js';
-import { encodeSegment } from '../../src/http/client.js';
-import { UsageError } from '../../src/errors.js';
+import { encodeSegment } from '../../src/core/http/client.js';
+import { UsageError } from '../../src/core/errors.js';
 
 describe('parseDuration', () => {
   it.each([

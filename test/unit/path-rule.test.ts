@@ -1,11 +1,11 @@
-// The path rule lives where the URL is built (src/http/path.ts, issue 11):
+// The path rule lives where the URL is built (src/core/http/path.ts):
 // `.`, `..` and empty segments are refused before anything is sent, for the
 // programmatic client and for a command's run function alike, even when
 // nothing upstream checked the id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, UsageError } from '../../src/index.js';
-import { endpoints } from '../../src/api/client.js';
-import { HttpClient } from '../../src/http/client.js';
+import { endpoints } from '../../src/core/api/client.js';
+import { HttpClient } from '../../src/core/http/client.js';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
 import { run as deleteMonitors } from '../../src/commands/monitors/delete.js';
 import { run as getMonitors } from '../../src/commands/monitors/get.js';

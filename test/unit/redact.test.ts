@@ -1,4 +1,4 @@
-// The mask that guards what leaves cpk (src/output/redact.ts): the secrets in
+// The mask that guards what leaves cpk (src/core/redact.ts): the secrets in
 // use, exactly, on stdout and stderr; credential shapes (cpk tokens, any
 // Authorization value, Bearer and Basic credentials, a URL's user and
 // password) on stderr only. Table-driven, with whitespace runs and brackets
@@ -11,7 +11,7 @@ import {
   redactSecrets,
   registerSecret,
   registerUrlCredentials,
-} from '../../src/output/redact.js';
+} from '../../src/core/redact.js';
 
 afterEach(() => forgetSecrets());
 

@@ -1,4 +1,4 @@
-// Saved plans (issue 15): the digests that make a plan stale, the document
+// Saved plans: the digests that make a plan stale, the document
 // read back into the steps apply carries out, and what -f names.
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,11 +12,11 @@ import {
   stateDigest,
   type SavedPlan,
 } from '../../src/manifest/saved.js';
-import type { Api } from '../../src/api/client.js';
-import { ApiError } from '../../src/errors.js';
+import type { Api } from '../../src/core/api/client.js';
+import { ApiError } from '../../src/core/errors.js';
 import type { Plan } from '../../src/manifest/plan.js';
 import { manifestFiles } from '../../src/manifest/load.js';
-import { parseManifestFlags } from '../../src/commands/manifest-flags.js';
+import { parseManifestFlags } from '../../src/cli/manifest-flags.js';
 import { toJson } from '../../src/output/json.js';
 
 const BASE = 'https://api.example.com/v1';

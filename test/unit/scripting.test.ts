@@ -8,15 +8,15 @@ import fc from 'fast-check';
 import { parseIdLines, readIdList } from '../../src/parse/ids.js';
 import { parseConcurrency } from '../../src/parse/concurrency.js';
 import { parseRecords } from '../../src/parse/records.js';
-import { resolveRawPath } from '../../src/http/raw-path.js';
-import { shellQuote, toCurl } from '../../src/http/curl.js';
-import { HttpClient } from '../../src/http/client.js';
+import { resolveRawPath } from '../../src/core/http/raw-path.js';
+import { shellQuote, toCurl } from '../../src/core/http/curl.js';
+import { HttpClient } from '../../src/core/http/client.js';
 import { compileQuery } from '../../src/output/query.js';
 import { Output } from '../../src/output/output.js';
 import { startProgress } from '../../src/output/progress.js';
-import { mapPool } from '../../src/pool.js';
-import { InterruptedError, UsageError } from '../../src/errors.js';
-import type { IO } from '../../src/io.js';
+import { mapPool } from '../../src/core/pool.js';
+import { InterruptedError, UsageError } from '../../src/core/errors.js';
+import type { IO } from '../../src/core/io.js';
 
 const BASE = 'http://127.0.0.1:4010/v1';
 
@@ -346,7 +346,7 @@ describe('progress', () => {
 
 describe('monitors delete on a terminal', () => {
   async function runMain(args: string[], stdinText: string): Promise<{ code: number; stderr: string }> {
-    const { main } = await import('../../src/main.js');
+    const { main } = await import('../../src/cli/main.js');
     let stderr = '';
     const io: IO = {
       stdout: { write: () => true },
@@ -380,7 +380,7 @@ describe('monitors delete on a terminal', () => {
         body: JSON.stringify({ name: 'Checkout API' }),
       });
       const { id } = (await created.json()) as { id: string };
-      const { main } = await import('../../src/main.js');
+      const { main } = await import('../../src/cli/main.js');
       let stderr = '';
       const io = (text: string): IO => ({
         stdout: { write: () => true },

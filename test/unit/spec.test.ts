@@ -1,4 +1,4 @@
-// The service's document (src/api/spec.ts) and following a declared list (src/api/list.ts).
+// The service's document (src/core/api/spec.ts) and following a declared list (src/core/api/list.ts).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,9 +12,9 @@ import {
   specCachePath,
   SPEC_MAX_AGE_MS,
   type SpecFetcher,
-} from '../../src/api/spec.js';
-import { listItems, MAX_LIST_PAGES } from '../../src/api/list.js';
-import type { Api } from '../../src/api/client.js';
+} from '../../src/core/api/spec.js';
+import { listItems, MAX_LIST_PAGES } from '../../src/core/api/list.js';
+import type { Api } from '../../src/core/api/client.js';
 
 const emulatorDoc = buildOpenApiDocument('http://127.0.0.1:1/v1');
 

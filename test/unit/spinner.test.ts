@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { clearLine, cursorTo, moveCursor } from 'node:readline';
 import { Output } from '../../src/output/output.js';
 import { startProgress } from '../../src/output/progress.js';
-import { knownColumns, type IO } from '../../src/io.js';
+import { knownColumns, type IO } from '../../src/core/io.js';
 
 const SHOW_CURSOR = '\u001b[?25h';
 /** More cursor movements than any frame needs: past it, a redraw is looping. */

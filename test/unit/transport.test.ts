@@ -4,10 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { createUndiciTransport } from '../../src/http/undici-transport.js';
-import { createNodeTransport } from '../../src/http/node-transport.js';
-import { chooseTransport, proxiedFor, proxySettings } from '../../src/http/select.js';
-import { classify, TransportError } from '../../src/http/transport.js';
+import { createUndiciTransport } from '../../src/core/http/undici-transport.js';
+import { createNodeTransport } from '../../src/core/http/node-transport.js';
+import { chooseTransport } from '../../src/core/http/select.js';
+import { proxiedFor, proxySettings } from '../../src/core/http/proxy.js';
+import { classify, TransportError } from '../../src/core/http/transport.js';
 
 type Handler = (res: ServerResponse) => void;
 const handlers = new Map<string, Handler>();
@@ -166,7 +167,7 @@ describe('a signal aborted before the send', () => {
   });
 });
 
-describe('proxiedFor and the lazy proxy (issue 12 item 15)', () => {
+describe('proxiedFor and the lazy proxy', () => {
   const env = { HTTPS_PROXY: 'http://proxy:3128', NO_PROXY: 'example.com, 127.0.0.1:4010,*.corp' };
   it.each([
     ['https://api.example.com/v1', false],

@@ -3,11 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
-import { Context, parseGlobals } from '../../src/context.js';
+import { Context, parseGlobals } from '../../src/cli/context.js';
 import { changedRows, comparable, watchReport } from '../../src/commands/reports/watch.js';
 import { parseWatch } from '../../src/commands/reports/get.js';
-import { ApiError, UsageError } from '../../src/errors.js';
-import type { IO } from '../../src/io.js';
+import { ApiError, UsageError } from '../../src/core/errors.js';
+import type { IO } from '../../src/core/io.js';
 
 let emu: Emulator;
 beforeAll(async () => {

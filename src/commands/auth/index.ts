@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Runtime } from '../action.js';
+import { examples, type Runtime } from '../../cli/action.js';
 import { register as login } from './login.js';
 import { register as status } from './status.js';
 import { register as logout } from './logout.js';

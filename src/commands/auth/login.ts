@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { readAll } from '../../io.js';
+import type { Context } from '../../cli/context.js';
+import { UsageError } from '../../core/errors.js';
+import { readAll } from '../../core/io.js';
 import { profileBaseUrl, profileRecord, resolveBaseUrl, selectProfile, type Resolved } from '../../config/resolve.js';
 import { checkTokenInput } from '../../config/token-input.js';
 import type { ConfigData } from '../../config/schema.js';
-import { action, examples, type RawOptions, type Runtime } from '../action.js';
+import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 
 export interface LoginOptions {
   /** Read the token from stdin instead of prompting. */
@@ -92,7 +92,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   let verified = false;
   if (opts.verify) {
     const [{ probeToken, explainProbeFailure }, api] = await Promise.all([
-      import('../../api/probe.js'),
+      import('../../core/api/probe.js'),
       ctx.api({ credentials: { baseUrl: baseUrl.value, token } }),
     ]);
     try {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../cli/context.js';
+import { UsageError } from '../../core/errors.js';
 import { selectProfile } from '../../config/resolve.js';
-import { action, examples, type Runtime } from '../action.js';
+import { action, examples, type Runtime } from '../../cli/action.js';
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent

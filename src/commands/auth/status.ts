@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { NetworkError } from '../../errors.js';
-import { maskToken } from '../../config/resolve.js';
+import type { Context } from '../../cli/context.js';
+import { NetworkError } from '../../core/errors.js';
+import { maskToken } from '../../core/token.js';
 import { hasToken } from '../../config/schema.js';
 import type { Session } from '../../config/session.js';
-import { action, examples, type Runtime } from '../action.js';
+import { action, examples, type Runtime } from '../../cli/action.js';
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
@@ -58,7 +58,7 @@ export async function run(ctx: Context): Promise<void> {
   let problem: unknown = session.tokenProblem;
   if (session.token) {
     const [{ probeToken, explainProbeFailure }, api] = await Promise.all([
-      import('../../api/probe.js'),
+      import('../../core/api/probe.js'),
       ctx.api({ credentials: { baseUrl: session.baseUrl.value, token: session.token.value } }),
     ]);
     try {

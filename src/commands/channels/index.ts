@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { examples, type Runtime } from '../action.js';
-import { registerList } from '../listing.js';
+import { examples, type Runtime } from '../../cli/action.js';
+import { registerList } from '../../cli/listing.js';
 import { register as update } from './update.js';
 
 export function register(program: Command, runtime: Runtime): void {

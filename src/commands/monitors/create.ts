@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { endpoints, type MonitorRef } from '../../api/client.js';
-import { CpkError, ExitCode, UsageError } from '../../errors.js';
-import { readAll } from '../../io.js';
-import type { JsonObject } from '../../parse/fields.js';
+import type { Context } from '../../cli/context.js';
+import { endpoints, type MonitorRef } from '../../core/api/client.js';
+import { CpkError, ExitCode, UsageError } from '../../core/errors.js';
+import { readAll } from '../../core/io.js';
+import type { JsonObject } from '../../core/json.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
 import { parseRecords, type SourcedRecord } from '../../parse/records.js';
-import { action, examples, type RawOptions, type Runtime } from '../action.js';
-import { concurrencyOption, dataOption, dryRunOption, setOption, setStringOption } from '../options.js';
-import { runBulk } from '../bulk.js';
-import { printDryRun } from '../dry-run.js';
+import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { concurrencyOption, dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
+import { runBulk } from '../../cli/bulk.js';
+import { printDryRun } from '../../cli/dry-run.js';
 import { bodyFromFlags } from './fields.js';
 
 export interface CreateOptions {
@@ -124,7 +124,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
 
 /**
  * `--from`: one POST per item, `concurrency` at a time. A POST is never
- * retried once sent (src/http/retry.ts), so a failure never creates twice;
+ * retried once sent (src/core/http/retry.ts), so a failure never creates twice;
  * failures are reported with their line (NDJSON) or element index (array).
  */
 export async function runBulkCreate(opts: BulkCreateOptions, ctx: Context): Promise<void> {

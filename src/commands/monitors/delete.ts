@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { endpoints, nameMissing, type Api } from '../../api/client.js';
-import { sanitizeLine } from '../../output/sanitize.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../cli/context.js';
+import { endpoints, nameMissing, type Api } from '../../core/api/client.js';
+import { sanitizeLine } from '../../core/sanitize.js';
+import { UsageError } from '../../core/errors.js';
 import { readIdList } from '../../parse/ids.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
-import type { IO } from '../../io.js';
-import { action, examples, type RawOptions, type Runtime } from '../action.js';
-import { concurrencyOption, dryRunOption } from '../options.js';
-import { runBulk } from '../bulk.js';
-import { printDryRun } from '../dry-run.js';
+import type { IO } from '../../core/io.js';
+import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { concurrencyOption, dryRunOption } from '../../cli/options.js';
+import { runBulk } from '../../cli/bulk.js';
+import { printDryRun } from '../../cli/dry-run.js';
 
 export interface DeleteOptions {
   ids: string[];

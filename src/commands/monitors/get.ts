@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
+import type { Context } from '../../cli/context.js';
 import { readIdList } from '../../parse/ids.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
-import type { JsonObject } from '../../parse/fields.js';
-import { action, examples, type RawOptions, type Runtime } from '../action.js';
-import { concurrencyOption } from '../options.js';
-import { runBulk } from '../bulk.js';
-import { nameMissing } from '../../api/client.js';
+import type { JsonObject } from '../../core/json.js';
+import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { concurrencyOption } from '../../cli/options.js';
+import { runBulk } from '../../cli/bulk.js';
+import { nameMissing } from '../../core/api/client.js';
 
 export interface GetOptions {
   ids: string[];

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { examples, type Runtime } from '../action.js';
+import { examples, type Runtime } from '../../cli/action.js';
 import { register as create } from './create.js';
 import { register as get } from './get.js';
 import { register as update } from './update.js';
 import { register as del } from './delete.js';
-import { registerList } from '../listing.js';
+import { registerList } from '../../cli/listing.js';
 import { register as wait } from './wait.js';
 import { register as watch } from './watch.js';
 

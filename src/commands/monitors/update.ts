@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { endpoints, nameMissing } from '../../api/client.js';
-import { UsageError } from '../../errors.js';
-import type { JsonObject } from '../../parse/fields.js';
+import type { Context } from '../../cli/context.js';
+import { endpoints, nameMissing } from '../../core/api/client.js';
+import { UsageError } from '../../core/errors.js';
+import type { JsonObject } from '../../core/json.js';
 import { checkId } from '../../parse/id.js';
-import { action, examples, type RawOptions, type Runtime } from '../action.js';
-import { dataOption, dryRunOption, setOption, setStringOption } from '../options.js';
-import { printDryRun } from '../dry-run.js';
+import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
+import { printDryRun } from '../../cli/dry-run.js';
 import { bodyFromFlags } from './fields.js';
 
 export interface UpdateOptions {

@@ -12,12 +12,12 @@
 // - Each request is bounded by the time left (at most 30 s per attempt), so
 //   the wait never overruns its timeout by more than one check.
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { CpkError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import type { Context } from '../../cli/context.js';
+import { CpkError, ExitCode, InterruptedError, UsageError } from '../../core/errors.js';
 import { parseDuration } from '../../parse/duration.js';
 import { readIdList } from '../../parse/ids.js';
-import { action, examples, type RawOptions, type Runtime } from '../action.js';
-import { DEFAULT_TIMEOUT_SECONDS } from '../../context.js';
+import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../core/http/retry.js';
 
 export const DEFAULT_WAIT_SECONDS = 300;
 export const DEFAULT_EVERY_SECONDS = 10;

@@ -1,4 +1,4 @@
-// `cpk monitors watch ID... | --all [--every 30s]` (issue 14): a live board.
+// `cpk monitors watch ID... | --all [--every 30s]`: a live board.
 //
 // - Polls every monitor each --every (GET /monitors/{id}, --concurrency at a
 //   time through the one worker pool).
@@ -11,7 +11,7 @@
 //   other, cut to 80 columns: nothing is redrawn over lines of unknown wrap.
 // - Off a terminal (or -o json/jsonl): one compact JSON line per monitor
 //   whose body changed since the line last printed for it; the first poll
-//   prints every monitor (fields in the README, "Watching monitors").
+//   prints every monitor (fields in the docs/monitors.md, "Watching monitors").
 // - Ctrl-C or SIGTERM ends it with exit 0, the cursor shown again and the
 //   last board left on the screen; a closed stdout ends it too (141), and so does any
 //   other failed write of its output (a full disk: one line, 74).
@@ -21,14 +21,14 @@
 //   stderr) and the next poll tries again; a 404 marks the monitor gone and it
 //   is no longer polled; 401, 403 and other 4xx end the watch.
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { knownColumns } from '../../io.js';
-import { CpkError, ExitCode, UsageError } from '../../errors.js';
-import type { JsonObject } from '../../parse/fields.js';
+import type { Context } from '../../cli/context.js';
+import { knownColumns } from '../../core/io.js';
+import { CpkError, ExitCode, UsageError } from '../../core/errors.js';
+import type { JsonObject } from '../../core/json.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
 import { readIdList } from '../../parse/ids.js';
-import { action, examples, type RawOptions, type Runtime } from '../action.js';
-import { concurrencyOption } from '../options.js';
+import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { concurrencyOption } from '../../cli/options.js';
 import { DEFAULT_WATCH_EVERY, parseWatch } from '../reports/get.js';
 import type { BoardRow } from '../../output/board.js';
 
@@ -81,14 +81,14 @@ export function register(parent: Command, runtime: Runtime): void {
 
 /** Every monitor: the service's declared list, else the local inventory (as `monitors list`). */
 async function allIds(ctx: Context, api: Awaited<ReturnType<Context['api']>>): Promise<string[]> {
-  const { loadSpec } = await import('../../api/spec.js');
+  const { loadSpec } = await import('../../core/api/spec.js');
   const spec = await ctx.out.spin("Reading the service's document", () =>
     loadSpec(api, { env: ctx.env, debug: (line) => ctx.out.debug(line) }),
   );
   const op = spec.list('monitors');
   const ids: string[] = [];
   if (op) {
-    const { listItems } = await import('../../api/list.js');
+    const { listItems } = await import('../../core/api/list.js');
     for await (const page of listItems(api, op, { params: [] })) {
       for (const item of page) {
         const id = (item as { id?: unknown } | null)?.id;
@@ -132,7 +132,7 @@ export interface MonitorsWatchDeps {
 
 export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: MonitorsWatchDeps = {}): Promise<void> {
   const { pause, transient, comparable, every } = await import('../reports/watch.js');
-  const { mapPool } = await import('../../pool.js');
+  const { mapPool } = await import('../../core/pool.js');
   const board = await import('../../output/board.js');
   const wait = deps.pause ?? pause;
   const now = deps.now ?? Date.now;
@@ -255,7 +255,7 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
         if (outcome === undefined || outcome.ok) continue;
         const error = outcome.error;
         if (poll === 0) {
-          const { nameMissing } = await import('../../api/client.js');
+          const { nameMissing } = await import('../../core/api/client.js');
           throw nameMissing('monitor', (active[i] as Watched).id, error);
         }
         const notFound = error instanceof CpkError && error.exitCode === ExitCode.NOT_FOUND;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Runtime } from '../action.js';
+import { examples, type Runtime } from '../../cli/action.js';
 import { register as list } from './list.js';
 import { register as use } from './use.js';
 import { register as remove } from './remove.js';

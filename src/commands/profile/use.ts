@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
+import type { Context } from '../../cli/context.js';
 import { checkProfileName } from '../../config/schema.js';
-import { action, examples, type Runtime } from '../action.js';
+import { action, examples, type Runtime } from '../../cli/action.js';
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent

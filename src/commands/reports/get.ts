@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../cli/context.js';
+import { UsageError } from '../../core/errors.js';
 import { parseDuration } from '../../parse/duration.js';
 import { checkId } from '../../parse/id.js';
-import { action, examples, type Runtime, type RawOptions } from '../action.js';
-import { nameMissing } from '../../api/client.js';
+import { action, examples, type Runtime, type RawOptions } from '../../cli/action.js';
+import { nameMissing } from '../../core/api/client.js';
 
 export interface ReportGetOptions {
   id: string;

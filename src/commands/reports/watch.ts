@@ -11,12 +11,12 @@
 //   failure (exit 1 or 3, after the HTTP layer's retries) is a warning on
 //   stderr and the next refresh tries again; 401, 403, 404 and other 4xx end
 //   the watch with their exit code.
-import type { Context } from '../../context.js';
-import { CpkError, ExitCode } from '../../errors.js';
+import type { Context } from '../../cli/context.js';
+import { CpkError, ExitCode } from '../../core/errors.js';
 import { describeError } from '../../output/errors.js';
 import { flatten } from '../../output/flatten.js';
-import type { JsonObject } from '../../parse/fields.js';
-import { nameMissing } from '../../api/client.js';
+import type { JsonObject } from '../../core/json.js';
+import { nameMissing } from '../../core/api/client.js';
 
 export interface WatchOptions {
   id: string;

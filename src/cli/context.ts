@@ -1,0 +1,269 @@
+// The context a command runs with: its IO, the global options, an Output, and
+// a lazily built API client (so `--help` never loads undici).
+import type { IO } from '../core/io.js';
+import { Output } from '../output/output.js';
+import type { Api } from '../core/api/client.js';
+import type { InventoryRecorder } from '../config/inventory.js';
+import type { SecretStore } from '../config/keychain.js';
+import type { Session } from '../config/session.js';
+import { ApiError, CpkError, InterruptedError, NetworkError, UsageError } from '../core/errors.js';
+import { DEFAULT_BASE_URL } from '../core/base-url.js';
+import { registerSecret, registerUrlCredentials } from '../core/redact.js';
+import { version } from '../core/version.js';
+import { parseRetriesFlag, resolveAttempts } from '../core/http/attempts.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../core/http/retry.js';
+import { isMachineFormat, parseColumns, parseFormat, type OutputFormat } from '../output/format.js';
+import { parseDuration } from '../parse/duration.js';
+
+export interface GlobalOptions {
+  baseUrl?: string | undefined;
+  /** A machine format (-o json, jsonl, yaml; --json; --query): errors are JSON on stderr. */
+  json: boolean;
+  /** -o (--json is -o json). */
+  format: OutputFormat;
+  /** --columns: dotted paths. */
+  columns?: string[] | undefined;
+  timeoutSeconds: number;
+  /** --max-time / CPK_MAX_TIME: seconds for the whole command's network time; undefined: no bound. */
+  maxTimeSeconds?: number | undefined;
+  /** Whether --timeout was given (`monitors wait` reads it as the whole wait's bound). */
+  timeoutGiven?: boolean;
+  /** `--retries N`: retries after the first attempt; undefined when not given (CPK_MAX_ATTEMPTS or the default apply). */
+  retries?: number | undefined;
+  debug: boolean;
+  color: boolean;
+  /** --query: a JMESPath expression applied to the JSON result (implies --json). */
+  query?: string | undefined;
+  /** --profile (validated where it is used). */
+  profile?: string | undefined;
+}
+
+/**
+ * A time limit: a positive number of seconds (`30`, `2.5`) or a duration
+ * (`90s`, `5m`: `cpk monitors wait --timeout 5m`), at most
+ * MAX_TIMEOUT_SECONDS, or a usage error naming `what`.
+ */
+function parseTimeLimit(value: unknown, what: string): number {
+  const expected = `expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`;
+  const n = parseDuration(String(value), what, { fractions: true, expected });
+  if (n <= 0 || n > MAX_TIMEOUT_SECONDS) throw new UsageError(`invalid ${what} "${String(value)}": ${expected}`);
+  return n;
+}
+
+/** --max-time, else CPK_MAX_TIME (empty: unset), else no bound. */
+export function parseMaxTime(flag: unknown, env: Readonly<Record<string, string | undefined>>): number | undefined {
+  if (flag !== undefined) return parseTimeLimit(flag, '--max-time');
+  const fromEnv = env.CPK_MAX_TIME;
+  if (fromEnv === undefined || fromEnv.trim() === '') return undefined;
+  return parseTimeLimit(fromEnv, 'CPK_MAX_TIME');
+}
+
+/** Turns commander's raw global values into GlobalOptions (usage errors on bad input). */
+export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
+  const timeoutSeconds = raw.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : parseTimeLimit(raw.timeout, '--timeout');
+  const format = parseFormat(raw);
+  return {
+    baseUrl: typeof raw.baseUrl === 'string' ? raw.baseUrl : undefined,
+    json: isMachineFormat(format),
+    format,
+    columns: parseColumns(raw.columns),
+    timeoutSeconds,
+    maxTimeSeconds: raw.maxTime === undefined ? undefined : parseTimeLimit(raw.maxTime, '--max-time'),
+    timeoutGiven: raw.timeout !== undefined,
+    retries: raw.retries === undefined ? undefined : parseRetriesFlag(raw.retries),
+    debug: raw.debug === true,
+    color: raw.color !== false,
+    query: typeof raw.query === 'string' ? raw.query : undefined,
+    profile: typeof raw.profile === 'string' ? raw.profile : undefined,
+  };
+}
+
+export interface ApiOptions {
+  /** Send no token (the public OpenAPI document). */
+  anonymous?: boolean;
+  /** Aborts requests instead of the command's interrupt signal (apply lets requests already sent finish, #6). */
+  signal?: AbortSignal;
+  /** Talk to exactly this base URL with this token (`auth login` verifying a new token). */
+  credentials?: { baseUrl: string; token: string };
+  /** Several requests at once (bulk, plan/apply): use undici's keep-alive pool (src/core/http/select.ts). */
+  many?: boolean;
+  /** Bound each attempt by this instead of --timeout (`monitors wait`, whose --timeout bounds the whole wait). */
+  attemptSeconds?: number;
+}
+
+export class Context {
+  readonly out: Output;
+  /** The Node.js version running cpk (`cpk doctor`). */
+  readonly nodeVersion: string = process.versions.node;
+  private readonly apis: Api[] = [];
+  private readonly recorders = new Map<Api, InventoryRecorder>();
+  /** The base URL and where the token came from, once api() resolved them (for guidance()). */
+  private target: { baseUrl: string; tokenSource: string | undefined } | undefined;
+  /** The token the last api() resolved: saved plans record a digest of it (tokenDigest). */
+  #token: string | undefined;
+  /** The exit code of a command that succeeded but has something to signal (plan: 10 when there are changes). */
+  exitCode: number | undefined;
+  /** How long main waits, after the first Ctrl-C or SIGTERM, for the command to unwind before it exits 130. */
+  interruptGraceMs = 2_000;
+  /** The OS keychain; tests inject a fake one here. */
+  secretStore: SecretStore | undefined;
+  /** --max-time's deadline, set by the first api(): every request of the command shares it. */
+  private deadline: { at: number; seconds: number } | undefined;
+  constructor(
+    readonly io: IO,
+    readonly globals: GlobalOptions,
+    readonly signal?: AbortSignal,
+  ) {
+    this.out = new Output(io, {
+      json: globals.json,
+      format: globals.format,
+      columns: globals.columns,
+      columnsOfTerminal: io.stdoutColumns,
+      colorFlag: globals.color,
+      debug: globals.debug,
+      signal,
+    });
+  }
+
+  get env(): Readonly<Record<string, string | undefined>> {
+    return this.io.env;
+  }
+
+  async secrets(): Promise<SecretStore> {
+    this.secretStore ??= (await import('../config/keychain.js')).systemKeychain();
+    return this.secretStore;
+  }
+
+  /** Base URL, profile and token per flag > environment > stored profile (src/config/session.ts). */
+  async session(options: { anonymous?: boolean } = {}): Promise<Session> {
+    const { resolveSession } = await import('../config/session.js');
+    const session = await resolveSession({
+      flags: { baseUrl: this.globals.baseUrl, profile: this.globals.profile },
+      env: this.env,
+      anonymous: options.anonymous,
+      secrets: () => this.secrets(),
+      warn: (text) => this.out.warn(text),
+    });
+    // Masked from now on wherever it would be printed, whether or not a request is made.
+    registerSecret(session.token?.value);
+    return session;
+  }
+
+  /**
+   * A short digest of the token the last api() used (never the token): a
+   * saved plan records it, since the service cannot say which account a
+   * token belongs to (interface, section 5).
+   */
+  async tokenDigest(): Promise<string | undefined> {
+    if (this.#token === undefined) return undefined;
+    const { createHash } = await import('node:crypto');
+    return `sha256:${createHash('sha256').update(`cpk plan token\n${this.#token}`).digest('hex').slice(0, 16)}`;
+  }
+
+  /** Builds the API client: resolves base URL and token first, so a missing token fails before any import. */
+  async api(options: ApiOptions = {}): Promise<Api> {
+    const attempts = resolveAttempts(this.globals.retries, this.env);
+    const maxTime = this.globals.maxTimeSeconds ?? parseMaxTime(undefined, this.env);
+    if (maxTime !== undefined) this.deadline ??= { at: performance.now() + maxTime * 1000, seconds: maxTime };
+    let baseUrl: string;
+    let token: string | undefined;
+    if (options.credentials) {
+      ({ baseUrl, token } = options.credentials);
+      registerSecret(token);
+    } else {
+      const session = await this.session({ anonymous: options.anonymous });
+      if (!options.anonymous && session.tokenProblem) throw session.tokenProblem;
+      baseUrl = session.baseUrl.value;
+      token = session.token?.value;
+      this.target = { baseUrl, tokenSource: session.token?.source };
+      registerSecret(token);
+    }
+    this.#token = token;
+    // A proxy's user and password are credentials too: masked wherever a proxy echoes them.
+    for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'])
+      registerUrlCredentials(this.env[name]);
+    const [{ HttpClient }, { Api }] = await Promise.all([
+      import('../core/http/client.js'),
+      import('../core/api/client.js'),
+    ]);
+    const env = this.env;
+    const { chooseTransport, createTransport } = await import('../core/http/select.js');
+    chooseTransport(env, options.many === true, baseUrl); // a bad CPK_TRANSPORT is a usage error before anything is sent
+    const http = new HttpClient({
+      baseUrl,
+      token,
+      timeoutMs: (options.attemptSeconds ?? this.globals.timeoutSeconds) * 1000,
+      deadline: this.deadline,
+      attempts,
+      userAgent: `cpk/${version} node/${process.versions.node}`,
+      transport: () => createTransport(env, options.many === true, baseUrl),
+      debug: this.globals.debug ? (line) => this.out.debug(line) : undefined,
+      signal: options.signal ?? this.signal,
+    });
+    // The local inventory listens to what the service returns for this base URL and token
+    // (not for `auth login` verifying a token, nor for the anonymous document).
+    let recorder: InventoryRecorder | undefined;
+    if (!options.anonymous && !options.credentials && token) {
+      const { InventoryRecorder } = await import('../config/inventory.js');
+      recorder = new InventoryRecorder(baseUrl, token, env, (line) => this.out.debug(line));
+    }
+    const api = new Api(http, recorder);
+    this.apis.push(api);
+    if (recorder) this.recorders.set(api, recorder);
+    return api;
+  }
+
+  /**
+   * The next step for a lost user, for errors whose fix depends on where
+   * things came from: a 401 names the token's source, a refused connection
+   * to the default address (the local emulator) suggests `cpk emulator`.
+   */
+  guidance(error: unknown): string | undefined {
+    const target = this.target;
+    if (!target || !(error instanceof CpkError) || error.hint) return undefined;
+    if (error instanceof ApiError && error.status === 401) {
+      const source = target.tokenSource ?? 'nowhere';
+      if (source === 'CPK_TOKEN') return 'the token came from CPK_TOKEN: set a valid one, or unset it to use a profile';
+      if (source.startsWith('profile ')) {
+        const name = /^profile "(.*)"$/.exec(source)?.[1];
+        return `the token came from ${source}: sign in again with \`cpk auth login${name && name !== 'default' ? ` --profile ${name}` : ''}\``;
+      }
+      return `the token came from ${source}`;
+    }
+    if (error instanceof NetworkError && /ECONNREFUSED/.test(error.message) && target.baseUrl === DEFAULT_BASE_URL)
+      return 'nothing listens at the default address, the local emulator: start it with `cpk emulator` in another terminal, or point cpk at your service with --base-url or CPK_BASE_URL';
+    return undefined;
+  }
+
+  /** The inventory of the base URL and token an Api talks to (src/config/inventory.ts), if it has one. */
+  inventory(api: Api): InventoryRecorder | undefined {
+    return this.recorders.get(api);
+  }
+
+  /** Asks a yes/no question on stderr and reads the answer from stdin; Ctrl-C ends it with InterruptedError. */
+  async confirm(question: string): Promise<boolean> {
+    if (this.signal?.aborted) throw new InterruptedError();
+    const { createInterface } = await import('node:readline');
+    // The question goes through Output (sanitized, redacted); readline only reads the answer.
+    const rl = createInterface({ input: this.io.stdin, terminal: false });
+    let onAbort: (() => void) | undefined;
+    try {
+      const answer = await new Promise<string | undefined>((resolve, reject) => {
+        onAbort = () => reject(new InterruptedError());
+        this.signal?.addEventListener('abort', onAbort, { once: true });
+        rl.once('close', () => resolve(undefined));
+        this.out.prompt(`${question} [y/N] `);
+        rl.once('line', resolve);
+      });
+      return answer !== undefined && /^y(es)?$/i.test(answer.trim());
+    } finally {
+      if (onAbort) this.signal?.removeEventListener('abort', onAbort);
+      rl.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.recorders.values()].map((recorder) => recorder.flush()));
+    await Promise.all(this.apis.map((api) => api.close()));
+  }
+}

@@ -1,0 +1,194 @@
+// `cpk doctor`: the checklist a support ticket wants. Each check passes or
+// says how to fix it. It creates nothing and sends only GETs; the modes are
+// read before anything else, since reading the config (as every command does)
+// tightens a file others can read.
+import { statSync } from 'node:fs';
+import type { Context } from './context.js';
+import { CpkError } from '../core/errors.js';
+import { describeError } from '../output/errors.js';
+import { proxySettings } from '../core/http/proxy.js';
+import { trustProblem } from '../config/file.js';
+import pkg from '../../package.json' with { type: 'json' };
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** What to do about it, when it did not pass. */
+  fix?: string | undefined;
+}
+
+/** The minimum Node.js, from package.json's engines.node (">=x.y.z"): one source of truth (README, "Supported Node versions"). */
+export const MIN_NODE = minimumOf(pkg.engines.node);
+
+function minimumOf(range: string): [number, number, number] {
+  const match = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(range);
+  if (!match) throw new Error(`engines.node "${range}" is not of the form ">=x.y.z"`);
+  return [Number(match[1]), Number(match[2]), Number(match[3])];
+}
+/** More clock difference than this makes expiry checks and logs confusing. */
+export const MAX_SKEW_SECONDS = 60;
+
+export interface DoctorInput {
+  nodeVersion: string;
+  now: () => number;
+}
+
+export function checkNode(version: string): Check {
+  const parts = version.replace(/^v/, '').split('.').map(Number);
+  const first = MIN_NODE.findIndex((min, i) => (parts[i] || 0) !== min);
+  const ok = first === -1 || (parts[first] || 0) > MIN_NODE[first]!;
+  return {
+    name: 'Node.js',
+    ok,
+    detail: `${version} (cpk needs >= ${MIN_NODE.join('.')})`,
+    fix: ok ? undefined : `install Node.js ${MIN_NODE.join('.')} or newer`,
+  };
+}
+
+function modeText(mode: number): string {
+  return (mode & 0o777).toString(8).padStart(4, '0');
+}
+
+/** The config file and its directory: present or not, and private. Reads modes only. */
+export function checkConfigFile(file: string, dir: string, customDir: boolean): Check[] {
+  let fileMode: number;
+  try {
+    fileMode = statSync(file).mode;
+  } catch {
+    return [{ name: 'Config file', ok: true, detail: `none at ${file} (flags and environment only)` }];
+  }
+  // Another user's file, or one others can write, is refused by every command (src/config/file.ts).
+  const distrust = trustProblem(file, dir);
+  if (distrust) return [{ name: 'Config file', ok: false, detail: `${file} ${distrust.problem}`, fix: distrust.fix }];
+  const checks: Check[] = [];
+  const fileOk = (fileMode & 0o077) === 0;
+  checks.push({
+    name: 'Config file',
+    ok: fileOk,
+    detail: `${file} (mode ${modeText(fileMode)})`,
+    fix: fileOk ? undefined : `others can read it: chmod 600 '${file}'`,
+  });
+  if (!customDir) {
+    try {
+      const dirMode = statSync(dir).mode;
+      const dirOk = (dirMode & 0o077) === 0;
+      checks.push({
+        name: 'Config directory',
+        ok: dirOk,
+        detail: `${dir} (mode ${modeText(dirMode)})`,
+        fix: dirOk ? undefined : `chmod 700 '${dir}'`,
+      });
+    } catch {
+      // the file exists, so the directory does too
+    }
+  }
+  return checks;
+}
+
+export function checkProxies(env: Readonly<Record<string, string | undefined>>): Check {
+  let settings: ReturnType<typeof proxySettings>;
+  try {
+    settings = proxySettings(env);
+  } catch (error) {
+    // Not a URL, or a scheme cpk does not speak (socks5://): the check fails with the reason.
+    return { name: 'Proxy', ok: false, detail: (error as Error).message, fix: (error as CpkError).hint };
+  }
+  if (!settings) return { name: 'Proxy', ok: true, detail: 'none (HTTPS_PROXY, HTTP_PROXY unset)' };
+  const shown: string[] = [];
+  for (const [name, value] of [
+    ['HTTPS_PROXY', settings.httpsProxy],
+    ['HTTP_PROXY', settings.httpProxy],
+  ] as const) {
+    // proxySettings refused any value that is not an http:// or https:// URL.
+    if (value) shown.push(`${name}=${new URL(value).protocol}//${new URL(value).host}`);
+  }
+  if (settings.noProxy) shown.push(`NO_PROXY=${settings.noProxy}`);
+  return { name: 'Proxy', ok: true, detail: shown.join(', ') };
+}
+
+export function checkSkew(serverDate: string | undefined, now: number): Check {
+  const server = serverDate ? Date.parse(serverDate) : Number.NaN;
+  if (Number.isNaN(server)) return { name: 'Clock', ok: true, detail: 'not checked: the server sent no Date header' };
+  const skew = Math.round((now - server) / 1000);
+  // The Date header has whole seconds: allow that, plus the request's time.
+  const ok = Math.abs(skew) <= MAX_SKEW_SECONDS;
+  return {
+    name: 'Clock',
+    ok,
+    detail: `${Math.abs(skew)}s ${skew >= 0 ? 'ahead of' : 'behind'} the server (at most ${MAX_SKEW_SECONDS}s)`,
+    fix: ok ? undefined : 'set the clock right: enable NTP (e.g. `timedatectl set-ntp true`)',
+  };
+}
+
+function failed(name: string, error: unknown): Check {
+  const { message } = describeError(error);
+  return { name, ok: false, detail: message, fix: error instanceof CpkError && error.hint ? error.hint : undefined };
+}
+
+/** Runs every check in order; a check that cannot run says why. */
+export async function runChecks(ctx: Context, input: DoctorInput): Promise<Check[]> {
+  const checks: Check[] = [checkNode(input.nodeVersion)];
+  const { configLocation } = await import('../core/paths.js');
+  const location = configLocation(ctx.env);
+  checks.push(...checkConfigFile(location.file, location.dir, location.custom));
+
+  let session;
+  try {
+    session = await ctx.session();
+  } catch (error) {
+    checks.push(failed('Profile and base URL', error), checkProxies(ctx.env));
+    return checks;
+  }
+  const profile = session.profile ? `profile ${session.profile.name} (from ${session.profile.source}); ` : '';
+  checks.push({
+    name: 'Profile and base URL',
+    ok: true,
+    detail: `${profile}${session.baseUrl.value} (from ${session.baseUrl.source})`,
+  });
+  const proxies = checkProxies(ctx.env);
+  checks.push(proxies);
+  // A proxy setting cpk refuses would refuse every request below as well.
+  if (!proxies.ok) return checks;
+
+  // Reachable, and the public document answers: its version, and the server's clock.
+  const anonymous = await ctx.api({ credentials: { baseUrl: session.baseUrl.value, token: '' } });
+  try {
+    const res = await anonymous.fetchOpenApi({});
+    const doc = (res.body ?? {}) as { openapi?: unknown; info?: { version?: unknown; title?: unknown } };
+    const ok = typeof doc.openapi === 'string';
+    checks.push({
+      name: 'Service',
+      ok,
+      detail: ok
+        ? `reachable; openapi.json: OpenAPI ${String(doc.openapi)}, API version ${String(doc.info?.version ?? 'not given')}`
+        : 'reachable, but openapi.json is not an OpenAPI document',
+      fix: ok ? undefined : 'check the base URL (it usually ends in /v1)',
+    });
+    checks.push(checkSkew(res.headers.date, input.now()));
+  } catch (error) {
+    checks.push(failed('Service', error));
+  }
+
+  // The token: present, prefixed (resolving the session checked it), accepted.
+  if (!session.token) {
+    const check = failed('Token', session.tokenProblem ?? new Error('no token'));
+    check.fix ??= 'set CPK_TOKEN, or run `cpk auth login`';
+    checks.push(check);
+    return checks;
+  }
+  const { maskToken } = await import('../core/token.js');
+  const masked = `${maskToken(session.token.value)} from ${session.token.source}`;
+  const { probeToken } = await import('../core/api/probe.js');
+  const api = await ctx.api({ credentials: { baseUrl: session.baseUrl.value, token: session.token.value } });
+  try {
+    await probeToken(api);
+    checks.push({ name: 'Token', ok: true, detail: `${masked}: accepted by the service` });
+  } catch (error) {
+    const check = failed('Token', error);
+    check.detail = `${masked}: ${check.detail}`;
+    check.fix ??= 'get a new token and run `cpk auth login` (or set CPK_TOKEN)';
+    checks.push(check);
+  }
+  return checks;
+}

@@ -1,0 +1,160 @@
+// `cpk monitors|channels|reports list` (alias `ls`): the run shared by the three nouns.
+//
+// Where the service's document (src/core/api/spec.ts) declares a list operation,
+// cpk follows it to the end, printing pages as they arrive, with --limit to
+// stop early and --param for the query parameters the document declares.
+// Where it declares none, `monitors list` shows the local inventory (the
+// monitors this machine knows of, src/config/inventory.ts), saying so on
+// stderr; --refresh fetches each and drops those that are gone. Channels and
+// reports have no inventory: without a declared list, a usage error.
+import type { Command } from 'commander';
+import type { Context } from './context.js';
+import { ExitCode, UsageError, CpkError } from '../core/errors.js';
+import type { Noun, ParamInfo } from '../core/api/spec.js';
+import type { Api } from '../core/api/client.js';
+import { parseConcurrency } from '../parse/concurrency.js';
+import { action, collect, examples, type RawOptions, type Runtime } from './action.js';
+import { concurrencyOption } from './options.js';
+
+export interface ListOptions {
+  noun: Noun;
+  limit?: number | undefined;
+  params: Array<[string, string]>;
+  /** Inventory path: fetch each known monitor and drop those that are gone. */
+  refresh: boolean;
+  /** Revalidate the service's document now. */
+  refreshSpec: boolean;
+  concurrency: number;
+}
+
+/** commander's raw values to ListOptions (usage errors on bad input). */
+export function parseListOptions(noun: Noun, raw: RawOptions): ListOptions {
+  let limit: number | undefined;
+  if (raw.limit !== undefined) {
+    const text = String(raw.limit).trim();
+    if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text)))
+      throw new UsageError(`invalid --limit "${String(raw.limit)}": expected a whole number of items, 1 or more`);
+    limit = Number(text);
+  }
+  const params: Array<[string, string]> = [];
+  for (const pair of (raw.param as string[] | undefined) ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`invalid --param "${pair}": expected key=value`);
+    params.push([pair.slice(0, eq), pair.slice(eq + 1)]);
+  }
+  return {
+    noun,
+    limit,
+    params,
+    refresh: raw.refresh === true,
+    refreshSpec: raw.refreshSpec === true,
+    concurrency: parseConcurrency(raw.concurrency),
+  };
+}
+
+export function registerList(parent: Command, noun: Noun, runtime: Runtime): void {
+  const cmd = parent
+    .command('list')
+    .alias('ls')
+    .description(
+      noun === 'monitors'
+        ? "List monitors: the service's list where its document declares one, else the monitors known here"
+        : `List ${noun}, where the service's document declares a list operation`,
+    )
+    .option('--limit <n>', 'stop after N items')
+    .option('--param <key=value>', 'a query parameter the service declares for this list (repeatable)', collect)
+    .option('--refresh-spec', "fetch the service's OpenAPI document again now (it is cached for an hour)");
+  if (noun === 'monitors') {
+    cmd
+      .option('--refresh', 'without a service list: fetch each known monitor, dropping those that are gone')
+      .addOption(concurrencyOption('requests in flight at once with --refresh (default 8)'));
+  }
+  cmd.action(action(runtime, (ctx, _args, opts) => runList(parseListOptions(noun, opts), ctx)));
+  examples(
+    cmd,
+    `cpk ${noun} list`,
+    `cpk ${noun} list --json --limit 50`,
+    ...(noun === 'monitors'
+      ? ['cpk monitors list --param status=down --query "[].id"', 'cpk monitors ls --refresh']
+      : []),
+  );
+}
+
+function paramNames(params: readonly ParamInfo[]): string {
+  return params.length === 0 ? 'none' : params.map((p) => p.name).join(', ');
+}
+
+export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
+  const api = await ctx.api({ many: opts.refresh });
+  const { loadSpec } = await import('../core/api/spec.js');
+  const spec = await ctx.out.spin("Reading the service's document", () =>
+    loadSpec(api, { env: ctx.env, refresh: opts.refreshSpec, debug: (line) => ctx.out.debug(line) }),
+  );
+  const op = spec.list(opts.noun);
+  if (!op) {
+    if (opts.noun !== 'monitors')
+      throw new UsageError(
+        `the service declares no list operation for ${opts.noun} (its document at ${api.baseUrl}/openapi.json lists none)`,
+      );
+    if (opts.params.length > 0)
+      throw new UsageError('--param needs a list operation, and the service declares none for monitors');
+    return listKnown(opts, ctx, api);
+  }
+  for (const [name] of opts.params) {
+    if (!op.userParams.some((p) => p.name === name))
+      throw new UsageError(
+        `unknown --param "${name}": the service's ${opts.noun} list declares ${paramNames(op.userParams)}`,
+      );
+  }
+  const { listItems } = await import('../core/api/list.js');
+  const printer = ctx.out.list();
+  let count = 0;
+  for await (const page of listItems(api, op, { params: opts.params, limit: opts.limit })) {
+    if (opts.noun === 'monitors') api.sawMonitors(page);
+    count += page.length;
+    await printer.add(page);
+  }
+  await printer.end();
+  if (count === 0) ctx.out.info(`no ${opts.noun}`);
+}
+
+/** The inventory path: the monitors this machine knows of, for this base URL and token. */
+async function listKnown(opts: ListOptions, ctx: Context, api: Api): Promise<void> {
+  const inventory = ctx.inventory(api);
+  let known: Array<{ id: string; name?: string | undefined; seen: number }> = [];
+  try {
+    known = inventory?.entries() ?? [];
+  } catch (error) {
+    ctx.out.debug(`inventory: cannot be read (${(error as Error).message})`);
+  }
+  if (opts.limit !== undefined) known = known.slice(0, opts.limit);
+  ctx.out.info(
+    `the service offers no list of monitors: ${known.length === 1 ? 'this is the 1 monitor' : `these are the ${known.length} monitors`} known on this machine (created, fetched or applied here)${opts.refresh ? '' : '; --refresh checks each'}`,
+  );
+  if (!opts.refresh) {
+    const printer = ctx.out.list();
+    await printer.add(
+      known.map((m) => ({ id: m.id, name: m.name ?? null, last_seen: new Date(m.seen).toISOString() })),
+    );
+    return printer.end();
+  }
+  const { mapPool } = await import('../core/pool.js');
+  const outcomes = await mapPool(known, opts.concurrency, (m) => api.getMonitor(m.id), { signal: ctx.signal });
+  const found: unknown[] = [];
+  let gone = 0;
+  let failed: CpkError | undefined;
+  for (const [i, outcome] of outcomes.entries()) {
+    if (!outcome) continue;
+    if (outcome.ok) found.push(outcome.value);
+    else if (outcome.error instanceof CpkError && outcome.error.exitCode === ExitCode.NOT_FOUND) gone++;
+    else {
+      failed ??= outcome.error instanceof CpkError ? outcome.error : undefined;
+      ctx.out.warn(`${known[i]?.id}: ${(outcome.error as Error).message}`);
+    }
+  }
+  const printer = ctx.out.list();
+  await printer.add(found);
+  await printer.end();
+  if (gone > 0) ctx.out.info(`dropped ${gone} monitor${gone === 1 ? '' : 's'} the service no longer has`);
+  if (failed) ctx.exitCode = failed.exitCode;
+}

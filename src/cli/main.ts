@@ -1,0 +1,124 @@
+// The entry point: builds the program, runs it, and is the only place that
+// turns errors into exit codes (table in the docs/scripting.md, "Exit codes").
+import { CommanderError } from 'commander';
+import { ExitCode, InterruptedError, UsageError } from '../core/errors.js';
+import { processIO, type IO, type Writer } from '../core/io.js';
+import { buildProgram } from './program.js';
+import type { Runtime } from './action.js';
+import { writeError } from '../output/errors.js';
+
+/** Runs cpk with `argv` (without node and script) and returns the exit code. */
+export async function main(
+  argv: string[],
+  io: IO = processIO(),
+  options: { handleSignals?: boolean } = {},
+): Promise<number> {
+  const controller = new AbortController();
+  const runtime: Runtime = { io, signal: controller.signal };
+  const handleSignals = options.handleSignals ?? true;
+  // First Ctrl-C: abort whatever runs (it stops its spinner and unwinds).
+  // If the command does not unwind promptly, or on a second Ctrl-C, exit 130.
+  // Either way a live view (`monitors watch`) gets its cursor back first.
+  const exitNow = () => {
+    runtime.context?.out.endFrames();
+    process.exit(ExitCode.INTERRUPTED);
+  };
+  const onSignal = () => {
+    if (controller.signal.aborted) exitNow();
+    controller.abort();
+    setTimeout(exitNow, runtime.context?.interruptGraceMs ?? 2_000).unref();
+  };
+  if (handleSignals) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  // A read command whose output cannot be written stops at once: its reader
+  // went away (EPIPE) or the disk is full (ENOSPC, EFBIG, EIO), and a watch
+  // would otherwise poll forever writing nothing. A write command finishes,
+  // so that what it changed is recorded. outputVerdict gives the exit code.
+  let outputFailed = false;
+  io.stdoutFailure?.onFailure(() => {
+    if (runtime.writes) return;
+    outputFailed = true;
+    controller.abort();
+  });
+  const code = await run();
+  // A failed write is reported on a later tick: let it arrive before judging.
+  if (io.stdoutFailure) await new Promise((resolve) => setImmediate(resolve));
+  return outputVerdict(code, io.stdoutFailure?.error, Boolean(runtime.writes), io.stderr);
+
+  async function run(): Promise<number> {
+    const wantsJson =
+      argv.includes('--json') ||
+      argv.some((a, i) => {
+        if (a === '--query' || a.startsWith('--query=')) return true;
+        const format = a === '-o' || a === '--output' ? argv[i + 1] : /^(?:-o|--output=)(.+)$/.exec(a)?.[1];
+        return format === 'json' || format === 'jsonl' || format === 'yaml';
+      });
+    const wantsDebug = argv.includes('--debug');
+    try {
+      const program = buildProgram(runtime);
+      if (argv.length === 0) {
+        program.outputHelp();
+        return ExitCode.OK;
+      }
+      await program.parseAsync(argv, { from: 'user' });
+      return runtime.context?.exitCode ?? ExitCode.OK;
+    } catch (error) {
+      if (error instanceof CommanderError) {
+        if (
+          error.code === 'commander.helpDisplayed' ||
+          error.code === 'commander.version' ||
+          error.code === 'commander.help'
+        ) {
+          return ExitCode.OK;
+        }
+        const message = error.message.replace(/^error: /, '');
+        return writeError(io, new UsageError(`${message} (see --help)`), { json: wantsJson, debug: false });
+      }
+      // Interrupted: the shell already shows ^C; print nothing half-written.
+      if (outputFailed) return ExitCode.OK; // outputVerdict makes it 141 or 74
+      if (error instanceof InterruptedError || controller.signal.aborted) return ExitCode.INTERRUPTED;
+      const json = runtime.context?.globals.json ?? wantsJson;
+      const debug = runtime.context?.globals.debug ?? wantsDebug;
+      return writeError(io, error, { json, debug, hint: runtime.context?.guidance(error) });
+    } finally {
+      if (handleSignals) {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+      await runtime.context?.close().catch(() => {});
+    }
+  }
+}
+
+/**
+ * The exit code of a command that ended with `code` once stdout's fate is
+ * known (docs/scripting.md, "Exit codes"): a read cut short by a closed pipe is 141, a
+ * write keeps its own result, and any other failed output is one line on
+ * `stderr` and 74. bin/cpk.js judges a failed `--version` with it too.
+ */
+export function outputVerdict(
+  code: number,
+  failure: NodeJS.ErrnoException | undefined,
+  writes: boolean,
+  stderr: Writer,
+): number {
+  if (!failure) return code;
+  if (failure.code === 'EPIPE') {
+    if (code !== ExitCode.OK && code !== ExitCode.INTERRUPTED) return code;
+    return writes ? code : ExitCode.BROKEN_PIPE;
+  }
+  if (code !== ExitCode.OK && code !== ExitCode.INTERRUPTED) return code;
+  stderr.write(`cpk: cannot write the output: ${failure.code ?? failure.message}${describeCode(failure.code)}\n`);
+  return ExitCode.OUTPUT_FAILED;
+}
+
+function describeCode(code: string | undefined): string {
+  const text: Record<string, string> = {
+    ENOSPC: ' (no space left on the device)',
+    EFBIG: ' (file too large for its limit)',
+    EIO: ' (input/output error)',
+  };
+  return (code && text[code]) ?? '';
+}

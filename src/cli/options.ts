@@ -1,0 +1,74 @@
+// Options that several commands share, declared once: the body flags (--set,
+// --set-string, --data), --dry-run and --concurrency. A command adds them with
+// .addOption(...) where they belong in its help, with its own wording where
+// it differs, and turns their raw values into typed ones with the parsers
+// below (each command's parseXOptions, which unit tests call without
+// spawning the CLI).
+import { Option } from 'commander';
+import { parseDataFlag } from '../parse/data.js';
+import { fieldsFromFlags, mergeInto } from '../parse/fields.js';
+import { type JsonObject } from '../core/json.js';
+import { parseConcurrency } from '../parse/concurrency.js';
+import { collect, type RawOptions } from './action.js';
+
+export const SET_HELP = 'set a field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)';
+export const SET_STRING_HELP = 'set a field to a string, always (repeatable)';
+export const DATA_HELP = 'fields as a JSON object, @file, or - for stdin (flags are merged over it)';
+
+/** `--set key=value` (repeatable). */
+export function setOption(description = SET_HELP): Option {
+  return new Option('--set <key=value>', description).argParser(collect);
+}
+
+/** `--set-string key=value` (repeatable). */
+export function setStringOption(description = SET_STRING_HELP): Option {
+  return new Option('--set-string <key=value>', description).argParser(collect);
+}
+
+/** `--data JSON|@file|-`. */
+export function dataOption(description = DATA_HELP): Option {
+  return new Option('--data <json>', description);
+}
+
+/** `--dry-run`: print the request(s) as curl commands and send nothing. */
+export function dryRunOption(description = 'print the request as a curl command and send nothing'): Option {
+  return new Option('--dry-run', description);
+}
+
+/** `--concurrency N` (parsed by parseConcurrency: 1 to 64). */
+export function concurrencyOption(description: string): Option {
+  return new Option('--concurrency <n>', description);
+}
+
+/** The raw values of the body flags, typed. */
+export interface BodyFlags {
+  set?: string[] | undefined;
+  setString?: string[] | undefined;
+  data?: string | undefined;
+}
+
+export function bodyFlags(raw: RawOptions): BodyFlags {
+  return {
+    set: raw.set as string[] | undefined,
+    setString: raw.setString as string[] | undefined,
+    data: typeof raw.data === 'string' ? raw.data : undefined,
+  };
+}
+
+/** --data (an object), then --set and --set-string merged over it. */
+export async function fieldsFromBodyFlags(raw: RawOptions, stdin: NodeJS.ReadableStream): Promise<JsonObject> {
+  const flags = bodyFlags(raw);
+  const body: JsonObject = flags.data !== undefined ? await parseDataFlag(flags.data, stdin) : {};
+  mergeInto(body, fieldsFromFlags({ set: flags.set, setString: flags.setString }));
+  return body;
+}
+
+/** `--dry-run` given. */
+export function dryRunFlag(raw: RawOptions): boolean {
+  return raw.dryRun === true;
+}
+
+/** `--concurrency`, or the default. */
+export function concurrencyFlag(raw: RawOptions): number {
+  return parseConcurrency(raw.concurrency);
+}

@@ -1,0 +1,129 @@
+// The command tree. Every module imported here is on the start-up path of
+// every command, `--help` included: keep them light (commander and our own
+// definitions only; the work is loaded from the actions).
+import { closest } from '../core/closest.js';
+import { Command } from 'commander';
+import type { Runtime } from './action.js';
+import { register as monitors } from '../commands/monitors/index.js';
+import { register as channels } from '../commands/channels/index.js';
+import { register as reports } from '../commands/reports/index.js';
+import { register as openapi } from '../commands/openapi/openapi.js';
+import { register as emulator } from '../commands/emulator/emulator.js';
+import { register as completion } from '../commands/completion/completion.js';
+import { register as doctor } from '../commands/doctor/doctor.js';
+import { register as api } from '../commands/api/api.js';
+import { register as plan } from '../commands/manifest/plan.js';
+import { register as apply } from '../commands/manifest/apply.js';
+import { register as importMonitors } from '../commands/manifest/import.js';
+import { register as validate } from '../commands/manifest/validate.js';
+import { register as auth } from '../commands/auth/index.js';
+import { register as profile } from '../commands/profile/index.js';
+import { register as complete } from '../commands/completion/complete.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../core/http/retry.js';
+import { UsageError } from '../core/errors.js';
+import { version } from '../core/version.js';
+
+export function buildProgram(runtime: Runtime): Command {
+  const program = new Command('cpk');
+  program
+    .description('Command-line client for the cpk monitoring service')
+    .version(version, '--version', 'print the version')
+    .option(
+      '--base-url <url>',
+      'service base URL (env CPK_BASE_URL; default http://127.0.0.1:4010/v1, the local emulator)',
+    )
+    .option(
+      '--profile <name>',
+      'use this stored profile (env CPK_PROFILE; default: the current profile, see `cpk profile list`)',
+    )
+    .option('-o, --output <format>', 'print results as table, wide, json, jsonl, yaml or markdown (default table)')
+    .option('--json', 'print results as JSON, the same as -o json (errors as one JSON object on stderr)')
+    .option('--columns <paths>', 'columns of a list, as dotted field paths: id,name,last_check.status')
+    .option('--query <expr>', 'JMESPath expression applied to the JSON result; implies --json; a string prints raw')
+    .option('--timeout <seconds>', `time limit for each request attempt (default ${DEFAULT_TIMEOUT_SECONDS})`)
+    .option(
+      '--max-time <seconds>',
+      "time limit for all of the command's requests, retries and waits included (env CPK_MAX_TIME; default none)",
+    )
+    .option(
+      '--retries <n>',
+      'retries of a failed request that is safe to repeat (default 2, i.e. 3 attempts; env CPK_MAX_ATTEMPTS counts attempts in all)',
+    )
+    .option('--debug', 'trace requests and responses on stderr (the token is redacted)')
+    .option('--no-color', 'no color (also NO_COLOR=1 or CI=true)')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand(false)
+    .exitOverride()
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureOutput({
+      writeOut: (text) => runtime.io.stdout.write(text),
+      writeErr: (text) => runtime.io.stderr.write(text),
+      // Asked of cpk's IO, which tests fake. No terminal: undefined, which commander reads as 80 (as its own default does).
+      getOutHelpWidth: () => runtime.io.stdoutColumns as number,
+      getOutHasColors: () => runtime.io.stdoutIsTTY,
+      // Errors are printed by main, in cpk's one-line format.
+      outputError: () => {},
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ cpk emulator                                  # a local service to try things against
+  $ cpk auth login                                # store a token (asks for it, hidden); or set CPK_TOKEN
+  $ export CPK_TOKEN=cpk_dev_emulator_token
+  $ cpk monitors create --name "Checkout API" --target https://shop.example.com/health --interval 1m
+  $ cpk monitors get mon_123 --json
+
+Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not found, 7 rejected as invalid,
+10 (plan only) changes to apply.
+`,
+    );
+  // The top-level help groups commands by what they are for.
+  program.commandsGroup('Everyday:');
+  monitors(program, runtime);
+  channels(program, runtime);
+  reports(program, runtime);
+  openapi(program, runtime);
+  api(program, runtime);
+  program.commandsGroup('Monitors as code:');
+  plan(program, runtime);
+  apply(program, runtime);
+  importMonitors(program, runtime);
+  validate(program, runtime);
+  program.commandsGroup('Setup:');
+  auth(program, runtime);
+  profile(program, runtime);
+  emulator(program, runtime);
+  doctor(program, runtime);
+  completion(program, runtime);
+  helpCommand(program);
+  complete(program, runtime);
+  return program;
+}
+
+/** `cpk help [command...]`: the same as `cpk command... --help`. */
+function helpCommand(program: Command): void {
+  program
+    .command('help')
+    .description('Show help for a command, e.g. `cpk help monitors get` (the same as --help)')
+    .argument('[command...]', 'the command, and its subcommand')
+    .action((names: string[]) => {
+      let target = program;
+      const path: string[] = [];
+      for (const name of names) {
+        const next = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
+        path.push(name);
+        if (!next) {
+          const near = closest(
+            name,
+            target.commands.flatMap((c) => [c.name(), ...c.aliases()]),
+          );
+          throw new UsageError(
+            `unknown command '${path.join(' ')}'${near ? ` (did you mean ${[...path.slice(0, -1), near].join(' ')}?)` : ''}`,
+          );
+        }
+        target = next;
+      }
+      target.outputHelp();
+    });
+}

@@ -1,0 +1,65 @@
+// `cpk __complete KIND [PREFIX]`: the dynamic half of shell completion (as
+// cobra's and gh's __complete). The generated scripts call it for words no
+// static table can hold; it prints one candidate per line, `value<TAB>description`.
+//
+// It never touches the network and never prompts: monitor ids and names come
+// from the local inventory (fed by every create, get, update, list, import and
+// apply; src/config/inventory.ts), profile names from the config file, and
+// `--type` values from the enum of the service's cached document
+// (src/core/api/spec.ts). The token is not read (that could ask the OS keychain):
+// monitors known for the base URL under any token are offered.
+import type { Command } from 'commander';
+import type { Context } from '../../cli/context.js';
+import { isPlainCandidate } from '../../completion/candidate.js';
+import { oneLine } from '../../completion/table.js';
+import { action, type Runtime } from '../../cli/action.js';
+
+export const COMPLETION_KINDS = ['monitor-ids', 'report-ids', 'profiles', 'types'] as const;
+export type CompletionKind = (typeof COMPLETION_KINDS)[number];
+
+export function register(program: Command, runtime: Runtime): void {
+  program
+    .command('__complete', { hidden: true })
+    .description('print completion candidates (used by the shell completion scripts)')
+    .argument('<kind>', COMPLETION_KINDS.join(', '))
+    .argument('[prefix]', 'only candidates that start with this')
+    .action(
+      action(runtime, async (ctx, [kind, prefix]) => {
+        let candidates: Array<[string, string]> = [];
+        try {
+          candidates = await complete(kind as CompletionKind, ctx);
+        } catch {
+          // Completion offers what it can: a broken config or cache offers nothing.
+        }
+        // Ids and enum values are server text: only plain words are offered (src/completion/candidate.ts).
+        // A description is shown, never inserted: it only has to stay on its line and off the terminal's controls.
+        const lines = candidates
+          .filter(([value]) => value.startsWith(prefix ?? '') && isPlainCandidate(value))
+          .map(([value, description]) => (description ? `${value}\t${oneLine(description)}` : value));
+        if (lines.length > 0) ctx.out.printText(`${lines.join('\n')}\n`);
+      }),
+    );
+}
+
+async function complete(kind: CompletionKind, ctx: Context): Promise<Array<[string, string]>> {
+  if (kind === 'profiles') {
+    const { listProfiles } = await import('../../config/profiles.js');
+    return listProfiles(ctx.env).profiles.map((p) => [p.name, p.base_url ?? '']);
+  }
+  const session = await ctx.session({ anonymous: true });
+  const baseUrl = session.baseUrl.value;
+  if (kind === 'types') {
+    const { cachedSpecInfo } = await import('../../core/api/spec.js');
+    const type = cachedSpecInfo(baseUrl, ctx.env)
+      .bodyFields('create')
+      ?.fields.find((f) => f.name === 'type');
+    return (type?.enum ?? []).filter((v): v is string => typeof v === 'string').map((v) => [v, '']);
+  }
+  const { knownMonitors } = await import('../../config/inventory.js');
+  const monitors = knownMonitors(baseUrl, ctx.env);
+  if (kind === 'monitor-ids') return monitors.map((m) => [m.id, m.name ?? '']);
+  // A report id is known where the monitor's is (the service's report_id is not assumed: only ids cpk saw).
+  if (kind === 'report-ids')
+    return monitors.flatMap((m) => (m.reportId ? [[m.reportId, m.name ?? ''] as [string, string]] : []));
+  return [];
+}

@@ -1,0 +1,72 @@
+// `cpk validate [-f FILE]`: the checks plan and apply make before anything is
+// sent (the manifest schema, then the create and update bodies the service's
+// document declares), and nothing else: no token, no state, no
+// request but the public document (cached, as for plan).
+import type { Command } from 'commander';
+import type { Context } from '../../cli/context.js';
+import { ExitCode } from '../../core/errors.js';
+import type { ValidationProblem } from '../../manifest/validate.js';
+import { action, examples, type Runtime } from '../../cli/action.js';
+import { addManifestFileOption, parseManifestFlags } from '../../cli/manifest-flags.js';
+import { serviceProblems, validationError } from '../../cli/manifest-run.js';
+
+export interface ValidateCommandOptions {
+  /** As plan takes -f: files or directories, in order. */
+  files: string[];
+  refreshSpec: boolean;
+}
+
+export function register(program: Command, runtime: Runtime): void {
+  const cmd = program
+    .command('validate')
+    .description(
+      "Check the manifest as plan and apply do, against its schema and the bodies the service's document declares (no token needed)",
+    );
+  addManifestFileOption(cmd)
+    .option('--refresh-spec', "fetch the service's OpenAPI document again now (it is cached for an hour)")
+    .action(action(runtime, (ctx, _args, opts) => run(parseValidateOptions(opts), ctx)));
+  examples(cmd, 'cpk validate', 'cpk validate -f infra/cpk.yaml', "cpk validate --json | jq -r '.[].message'");
+}
+
+export function parseValidateOptions(opts: Record<string, unknown>): ValidateCommandOptions {
+  return { files: parseManifestFlags(opts).files, refreshSpec: opts.refreshSpec === true };
+}
+
+export async function run(opts: ValidateCommandOptions, ctx: Context): Promise<void> {
+  const { readManifests, manifestFiles, ManifestError } = await import('../../manifest/load.js');
+  const label = opts.files.join(', ');
+  let manifest;
+  try {
+    manifest = await readManifests((await manifestFiles(opts.files)).files, label);
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    if (!ctx.out.json) {
+      for (const line of error.lines()) ctx.out.info(line);
+      throw error;
+    }
+    return report(
+      ctx,
+      error.problems.map((p) => ({ file: error.file, ...p })),
+    );
+  }
+  // The document is public: the token is never needed, nor sent.
+  const api = await ctx.api({ anonymous: true });
+  const { problems, checked, unchecked } = await serviceProblems(ctx, manifest, api, { refreshSpec: opts.refreshSpec });
+  if (problems.length > 0) return report(ctx, problems);
+  if (ctx.out.json) ctx.out.printJson([]);
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  ctx.out.info(
+    `${label}: ${count(manifest.monitors.length, 'monitor')} and ${count(manifest.channels.length, 'channel')} valid (${
+      checked
+        ? `checked against the bodies the service declares: ${checked}`
+        : `${unchecked ?? "the service's document declares no body"}: checked against the manifest schema only`
+    })`,
+  );
+}
+
+/** The problems: one line each on stderr and exit 2, or with --json the list on stdout (and exit 2). */
+async function report(ctx: Context, problems: ValidationProblem[]): Promise<void> {
+  if (!ctx.out.json) throw await validationError(ctx, problems);
+  ctx.out.printJson(problems.map((p) => ({ file: p.file, line: p.line, column: p.col, message: p.message })));
+  ctx.exitCode = ExitCode.USAGE;
+}

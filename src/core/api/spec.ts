@@ -1,0 +1,495 @@
+// The service's own description of itself: `{base}/openapi.json`.
+//
+// The interface leaves list operations, field rules and pagination "not
+// shown"; a service may still declare them in its public OpenAPI document.
+// What the document declares is the service's own word and cpk may use it;
+// what it does not declare, cpk does not assume. This module:
+//
+// - fetches the document without a token and caches it per base URL in the
+//   user's cache directory (src/core/paths.ts cacheDir), written atomically;
+// - revalidates it (If-None-Match / If-Modified-Since) at most once an hour,
+//   or at once with --refresh-spec; a failure keeps the stale copy;
+// - answers questions through analyzeSpec(doc): the list operation of a noun
+//   and how it pages, the query parameters it declares, the fields of a
+//   create or update body (types, enums, bounds, required).
+//
+// It is never on the path of the six endpoint commands (create, get, update,
+// delete, channels update, reports get): only list, completion, validation
+// and help read it, and help and completion read the cache only
+// (readCachedSpec), never the network. A missing, invalid or unreachable
+// document means "nothing declared".
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheDir } from '../paths.js';
+import { ApiError } from '../errors.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../json.js';
+import { isPlainObject, type JsonObject } from '../json.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** How long a cached document is trusted before it is revalidated. */
+export const SPEC_MAX_AGE_MS = 60 * 60 * 1000;
+/** Cached documents larger than this are not kept (a document is a few tens of KiB). */
+const MAX_CACHED_BYTES = 8 * 1024 * 1024;
+/** $ref chains longer than this are treated as undeclared (cycles, hostile documents). */
+const MAX_REF_DEPTH = 32;
+
+export type Noun = 'monitors' | 'channels' | 'reports';
+
+export interface CachedSpec {
+  /** The base URL the document describes (a hash collision is never taken for a hit). */
+  baseUrl: string;
+  /** When it was fetched or last revalidated (ms since the epoch). */
+  fetchedAt: number;
+  etag?: string | undefined;
+  lastModified?: string | undefined;
+  /** The document; null when the service answered without one (404, not JSON): nothing declared. */
+  document: unknown;
+}
+
+/** The cache file of a base URL's document. */
+export function specCachePath(baseUrl: string, env: Env): string {
+  const key = createHash('sha256').update(baseUrl).digest('hex').slice(0, 16);
+  return join(cacheDir(env), 'openapi', `${key}.json`);
+}
+
+/** The cached document of a base URL, or undefined (never throws, never touches the network). */
+export function readCachedSpec(baseUrl: string, env: Env): CachedSpec | undefined {
+  try {
+    const text = readFileSync(specCachePath(baseUrl, env), 'utf8');
+    // Nested no deeper than a fetched document may be: the file may have been changed since.
+    if (jsonDepth(text) > MAX_JSON_DEPTH) return undefined;
+    const parsed: unknown = JSON.parse(text);
+    if (!isPlainObject(parsed) || parsed.baseUrl !== baseUrl || typeof parsed.fetchedAt !== 'number') return undefined;
+    return {
+      baseUrl,
+      fetchedAt: parsed.fetchedAt,
+      etag: typeof parsed.etag === 'string' ? parsed.etag : undefined,
+      lastModified: typeof parsed.lastModified === 'string' ? parsed.lastModified : undefined,
+      document: parsed.document ?? null,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a cached-or-fetched document says, analyzed, for a base URL. */
+export function cachedSpecInfo(baseUrl: string, env: Env): SpecInfo {
+  return analyzeSpec(readCachedSpec(baseUrl, env)?.document);
+}
+
+/** The part of the API a spec loader needs: an unauthenticated GET of the document, conditional. */
+export interface SpecFetcher {
+  readonly baseUrl: string;
+  fetchOpenApi(conditional: { etag?: string | undefined; lastModified?: string | undefined }): Promise<{
+    status: number;
+    headers: Record<string, string>;
+    body: unknown;
+  }>;
+}
+
+export interface LoadSpecOptions {
+  env: Env;
+  /** --refresh-spec: revalidate now, whatever the cache's age. */
+  refresh?: boolean;
+  now?: () => number;
+  /** --debug lines: why the cache was used, refreshed or ignored. */
+  debug?: ((line: string) => void) | undefined;
+}
+
+/**
+ * The service's document, from the cache while it is fresh, else fetched
+ * (conditionally when a copy exists). Never throws: a failure to fetch keeps
+ * the stale copy, and without one the answer is "nothing declared".
+ */
+export async function loadSpec(fetcher: SpecFetcher, options: LoadSpecOptions): Promise<SpecInfo> {
+  const now = options.now ?? Date.now;
+  const debug = options.debug ?? (() => {});
+  const cached = readCachedSpec(fetcher.baseUrl, options.env);
+  if (cached && !options.refresh && now() - cached.fetchedAt < SPEC_MAX_AGE_MS) {
+    debug(`openapi: using the cached document (${Math.round((now() - cached.fetchedAt) / 1000)}s old)`);
+    return analyzeSpec(cached.document);
+  }
+  let next: CachedSpec;
+  try {
+    const res = await fetcher.fetchOpenApi(
+      cached?.document ? { etag: cached.etag, lastModified: cached.lastModified } : {},
+    );
+    if (res.status === 304 && cached) {
+      debug('openapi: the cached document is still current (304)');
+      next = { ...cached, fetchedAt: now() };
+    } else {
+      const document = isPlainObject(res.body) ? res.body : null;
+      debug(document ? 'openapi: fetched the service document' : 'openapi: the service answered without a document');
+      next = {
+        baseUrl: fetcher.baseUrl,
+        fetchedAt: now(),
+        etag: res.headers.etag,
+        lastModified: res.headers['last-modified'],
+        document,
+      };
+    }
+  } catch (error) {
+    // A service without a document (404, or another refusal of the request) says
+    // "nothing declared" for an hour too; a network failure, a server error, a
+    // timeout or rate limit (408, 429) keeps what we had, and asks again next time.
+    const status = error instanceof ApiError ? error.status : undefined;
+    if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
+      debug(`openapi: no document (status ${status}): nothing declared`);
+      next = { baseUrl: fetcher.baseUrl, fetchedAt: now(), document: null };
+    } else {
+      debug(
+        `openapi: could not fetch the document (${(error as Error).message}); ${cached ? 'using the stale copy' : 'nothing declared'}`,
+      );
+      return analyzeSpec(cached?.document);
+    }
+  }
+  await writeCache(next, options.env, debug);
+  return analyzeSpec(next.document);
+}
+
+async function writeCache(entry: CachedSpec, env: Env, debug: (line: string) => void): Promise<void> {
+  try {
+    const text = JSON.stringify(entry);
+    if (Buffer.byteLength(text) > MAX_CACHED_BYTES) return debug('openapi: document too large to cache');
+    const path = specCachePath(entry.baseUrl, env);
+    mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+    const { writeFileAtomic } = await import('../atomic-file.js');
+    await writeFileAtomic(path, text);
+  } catch (error) {
+    debug(`openapi: could not write the cache (${(error as Error).message})`);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Analysis: pure functions of the document.
+
+/**
+ * How a list pages: the one rule cpk follows, as the list operation's
+ * `x-pagination` declares it (the emulator's document declares it on each
+ * list). cpk sends `cursorParam` with the previous page's `nextField` until
+ * that is null, absent or empty. Without it, one response is the whole list.
+ */
+export interface Pagination {
+  /** The query parameter that carries the cursor and the page's field that holds the next one; undefined: one response. */
+  cursor?: { param: string; nextField: string } | undefined;
+  /** The query parameter that sets the page size, when declared. */
+  limitParam?: string | undefined;
+}
+
+export interface ParamInfo {
+  name: string;
+  type?: string | undefined;
+  enum?: unknown[] | undefined;
+  minimum?: number | undefined;
+  maximum?: number | undefined;
+  required: boolean;
+  description?: string | undefined;
+}
+
+export interface ListOperation {
+  /** The path below the base URL, e.g. "/monitors". */
+  path: string;
+  /** Where the items are in a page (x-pagination's itemsField), or undefined when the page is the array itself. */
+  itemsField: string | undefined;
+  pagination: Pagination;
+  /** Every declared query parameter (pagination ones included). */
+  params: ParamInfo[];
+  /** Parameters a user may set with --param: the declared ones but the cursor. */
+  userParams: ParamInfo[];
+}
+
+export interface FieldInfo {
+  name: string;
+  /** JSON Schema type(s), e.g. "string", "integer", ["string","null"]. */
+  type?: string | string[] | undefined;
+  enum?: unknown[] | undefined;
+  minimum?: number | undefined;
+  maximum?: number | undefined;
+  minLength?: number | undefined;
+  maxLength?: number | undefined;
+  required: boolean;
+  readOnly?: boolean | undefined;
+  description?: string | undefined;
+}
+
+export interface BodyInfo {
+  fields: FieldInfo[];
+  /** false when the document says no other field is accepted (additionalProperties: false). */
+  additional: boolean;
+  /** Fields the service refuses in this body (readOnly, or x-read-only-fields). */
+  readOnly: string[];
+}
+
+export interface SpecInfo {
+  /** true when there is a document that is an OpenAPI description. */
+  present: boolean;
+  /** The list operation of a noun, when the document declares one. */
+  list(noun: Noun): ListOperation | undefined;
+  /** The declared fields of a monitor's create or update body, or of a channel's update, when declared. */
+  bodyFields(kind: BodyKind): BodyInfo | undefined;
+  /** Property names of a noun's item, in the document's order (column order), when declared. */
+  itemFields(noun: Noun): string[] | undefined;
+  /**
+   * The JSON Schema of a monitor's create or update body, when declared, made
+   * self-contained for a validator: the document's local `$ref`s resolve in it.
+   */
+  bodySchema(kind: BodyKind): DeclaredSchema | undefined;
+}
+
+/** A monitor's create (POST /monitors) or update (PATCH /monitors/{id}) body, or a channel's update (PATCH /channels/{id}). */
+export type BodyKind = 'create' | 'update' | 'channel-update';
+
+export interface DeclaredSchema {
+  /** `{allOf: [body], components, definitions}`: the body's rules, with what its `$ref`s point at. */
+  schema: JsonObject;
+  /** The JSON Schema dialect: OpenAPI 3.1 documents use 2020-12, older ones draft-07-like schemas. */
+  dialect: '2020-12' | 'draft-07';
+}
+
+const NOTHING: SpecInfo = {
+  present: false,
+  list: () => undefined,
+  bodyFields: () => undefined,
+  itemFields: () => undefined,
+  bodySchema: () => undefined,
+};
+
+export function analyzeSpec(document: unknown): SpecInfo {
+  if (!isPlainObject(document) || !(typeof document.openapi === 'string' || typeof document.swagger === 'string'))
+    return NOTHING;
+  const paths = isPlainObject(document.paths) ? document.paths : {};
+  const resolve = (value: unknown): JsonObject | undefined => deref(document, value);
+  const operation = (path: string, method: string): JsonObject | undefined => {
+    const item = resolve(own(paths, path));
+    return item ? resolve(own(item, method)) : undefined;
+  };
+  const collectionPath = (noun: Noun) => `/${noun}`;
+  const itemPath = (noun: Noun): string | undefined =>
+    Object.keys(paths).find((p) => new RegExp(`^/${noun}/\\{[^/{}]+\\}$`).test(p));
+
+  /** The schema of a JSON request body (see BodyKind). */
+  const bodyOf = (kind: BodyKind): JsonObject | undefined => {
+    const itemP = itemPath(kind === 'channel-update' ? 'channels' : 'monitors');
+    const op = kind === 'create' ? operation(collectionPath('monitors'), 'post') : itemP && operation(itemP, 'patch');
+    const body = op ? resolve(op.requestBody) : undefined;
+    const content = body ? resolve(body.content) : undefined;
+    const media = content ? resolve(own(content, 'application/json')) : undefined;
+    return media ? resolve(media.schema) : undefined;
+  };
+
+  return {
+    present: true,
+    list(noun) {
+      const op = operation(collectionPath(noun), 'get');
+      if (!op) return undefined;
+      const pathItem = resolve(own(paths, collectionPath(noun)));
+      const params = [...parameters(pathItem?.parameters, resolve), ...parameters(op.parameters, resolve)].filter(
+        (p) => p.in === 'query',
+      );
+      const infos = params.map((p) => p.info);
+      const { pagination, itemsField } = declaredPagination(op, infos, resolve);
+      return {
+        path: collectionPath(noun),
+        itemsField,
+        pagination,
+        params: infos,
+        // The page size may be set (--param limit=10); the cursor is cpk's to follow.
+        userParams: infos.filter((p) => p.name !== pagination.cursor?.param),
+      };
+    },
+    bodyFields(kind) {
+      const schema = bodyOf(kind);
+      if (!schema) return undefined;
+      return describeObject(schema, resolve);
+    },
+    bodySchema(kind) {
+      const schema = bodyOf(kind);
+      if (!schema) return undefined;
+      const root: JsonObject = { allOf: [schema] };
+      for (const key of ['components', 'definitions']) {
+        const value = own(document, key);
+        if (isPlainObject(value)) root[key] = value;
+      }
+      const version = typeof document.openapi === 'string' ? document.openapi : '';
+      return { schema: root, dialect: /^3\.1\./.test(version) ? '2020-12' : 'draft-07' };
+    },
+    itemFields(noun) {
+      const p = itemPath(noun);
+      const op = p ? operation(p, 'get') : undefined;
+      const schema = op ? successSchema(op, resolve) : undefined;
+      const props = schema ? resolve(schema.properties) : undefined;
+      if (props) return Object.keys(props);
+      // A list's items describe the noun too.
+      const listOp = operation(collectionPath(noun), 'get');
+      const page = listOp ? successSchema(listOp, resolve) : undefined;
+      const items =
+        page && listOp ? itemsSchema(page, declaredPagination(listOp, [], resolve).itemsField, resolve) : undefined;
+      const itemProps = items ? resolve(items.properties) : undefined;
+      return itemProps ? Object.keys(itemProps) : undefined;
+    },
+  };
+}
+
+/** An own property (never one of Object.prototype's). */
+function own(object: JsonObject, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+}
+
+/** Follows local `$ref`s (`#/components/...`), bounded; undefined for anything that is not an object. */
+function deref(document: JsonObject, value: unknown): JsonObject | undefined {
+  let current = value;
+  for (let depth = 0; depth <= MAX_REF_DEPTH; depth++) {
+    if (!isPlainObject(current)) return undefined;
+    const ref = current.$ref;
+    if (typeof ref !== 'string') return current;
+    if (!ref.startsWith('#/')) return undefined;
+    let target: unknown = document;
+    for (const raw of ref.slice(2).split('/')) {
+      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      target = isPlainObject(target) ? own(target, key) : undefined;
+    }
+    current = target;
+  }
+  return undefined;
+}
+
+function parameters(
+  value: unknown,
+  resolve: (v: unknown) => JsonObject | undefined,
+): { in: string; info: ParamInfo }[] {
+  if (!Array.isArray(value)) return [];
+  const out: { in: string; info: ParamInfo }[] = [];
+  for (const raw of value) {
+    const p = resolve(raw);
+    if (!p || typeof p.name !== 'string' || typeof p.in !== 'string') continue;
+    const schema = resolve(p.schema) ?? {};
+    out.push({
+      in: p.in,
+      info: {
+        name: p.name,
+        type: typeof schema.type === 'string' ? schema.type : undefined,
+        enum: Array.isArray(schema.enum) ? schema.enum : undefined,
+        minimum: typeof schema.minimum === 'number' ? schema.minimum : undefined,
+        maximum: typeof schema.maximum === 'number' ? schema.maximum : undefined,
+        required: p.required === true,
+        description: typeof p.description === 'string' ? p.description : undefined,
+      },
+    });
+  }
+  return out;
+}
+
+/** The JSON schema of an operation's first declared 2xx response. */
+function successSchema(op: JsonObject, resolve: (v: unknown) => JsonObject | undefined): JsonObject | undefined {
+  const responses = resolve(op.responses);
+  if (!responses) return undefined;
+  const code = Object.keys(responses)
+    .filter((c) => /^2(\d\d|XX)$/i.test(c))
+    .sort()[0];
+  const response = code ? resolve(responses[code]) : undefined;
+  const content = response ? resolve(response.content) : undefined;
+  if (!content) return undefined;
+  const mediaType = Object.keys(content).find((m) => /json/i.test(m));
+  const media = mediaType ? resolve(content[mediaType]) : undefined;
+  return media ? resolve(media.schema) : undefined;
+}
+
+function isArraySchema(schema: JsonObject | undefined): boolean {
+  if (!schema) return false;
+  return schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'));
+}
+
+function itemsSchema(
+  page: JsonObject,
+  itemsField: string | undefined,
+  resolve: (v: unknown) => JsonObject | undefined,
+): JsonObject | undefined {
+  if (itemsField === undefined) return isArraySchema(page) ? resolve(page.items) : undefined;
+  const props = resolve(page.properties);
+  return props ? resolve(resolve(own(props, itemsField))?.items) : undefined;
+}
+
+/**
+ * The list's x-pagination, the one pagination rule cpk follows: what it
+ * names is used only where the operation declares it (the cursor and page
+ * size among its query parameters). Nothing is guessed from parameter or
+ * field names: a list without it is one response.
+ */
+function declaredPagination(
+  op: JsonObject,
+  params: ParamInfo[],
+  resolve: (v: unknown) => JsonObject | undefined,
+): { pagination: Pagination; itemsField: string | undefined } {
+  const x = resolve(op['x-pagination']);
+  if (!x) return { pagination: {}, itemsField: undefined };
+  const names = new Set(params.map((p) => p.name));
+  const declared = (value: unknown) => (typeof value === 'string' && names.has(value) ? value : undefined);
+  const param = x.style === 'cursor' ? declared(x.cursorParam) : undefined;
+  const nextField = typeof x.nextField === 'string' && x.nextField !== '' ? x.nextField : undefined;
+  return {
+    pagination: {
+      cursor: param !== undefined && nextField !== undefined ? { param, nextField } : undefined,
+      limitParam: declared(x.limitParam),
+    },
+    itemsField: typeof x.itemsField === 'string' && x.itemsField !== '' ? x.itemsField : undefined,
+  };
+}
+
+/** The fields of an object schema (allOf merged), with their declared rules. */
+function describeObject(schema: JsonObject, resolve: (v: unknown) => JsonObject | undefined): BodyInfo {
+  const fields = new Map<string, FieldInfo>();
+  const required = new Set<string>();
+  const readOnly = new Set<string>();
+  let additional = true;
+  const visit = (s: JsonObject, depth: number) => {
+    if (depth > MAX_REF_DEPTH) return;
+    if (Array.isArray(s.allOf)) for (const part of s.allOf) visit(resolve(part) ?? {}, depth + 1);
+    if (Array.isArray(s.required)) for (const r of s.required) if (typeof r === 'string') required.add(r);
+    if (s.additionalProperties === false) additional = false;
+    const extra = s['x-read-only-fields'];
+    if (Array.isArray(extra)) for (const r of extra) if (typeof r === 'string') readOnly.add(r);
+    const props = resolve(s.properties);
+    if (!props) return;
+    for (const name of Object.keys(props)) {
+      const p = resolve(props[name]) ?? {};
+      // A property that is a $ref to an enum schema: its rules are the referenced schema's.
+      const type = Array.isArray(p.type)
+        ? p.type.filter((t): t is string => typeof t === 'string')
+        : typeof p.type === 'string'
+          ? p.type
+          : undefined;
+      if (p.readOnly === true) readOnly.add(name);
+      fields.set(name, {
+        name,
+        type,
+        enum: Array.isArray(p.enum) ? p.enum : undefined,
+        minimum: typeof p.minimum === 'number' ? p.minimum : undefined,
+        maximum: typeof p.maximum === 'number' ? p.maximum : undefined,
+        minLength: typeof p.minLength === 'number' ? p.minLength : undefined,
+        maxLength: typeof p.maxLength === 'number' ? p.maxLength : undefined,
+        required: false,
+        readOnly: p.readOnly === true ? true : undefined,
+        description: typeof p.description === 'string' ? p.description : undefined,
+      });
+    }
+  };
+  visit(schema, 0);
+  for (const [name, field] of fields) field.required = required.has(name);
+  return { fields: [...fields.values()], additional, readOnly: [...readOnly] };
+}
+
+/** The source text of a document field's rules, for help and errors: `integer 30..86400`, `http|tcp|ping|dns`. */
+export function describeField(field: FieldInfo | ParamInfo): string {
+  const parts: string[] = [];
+  const type = Array.isArray(field.type) ? field.type.join('|') : field.type;
+  if (field.enum) parts.push(field.enum.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('|'));
+  else if (type) parts.push(type);
+  const min = field.minimum;
+  const max = field.maximum;
+  if (min !== undefined || max !== undefined) parts.push(`${min ?? ''}..${max ?? ''}`);
+  if ('maxLength' in field && field.maxLength !== undefined) parts.push(`max ${field.maxLength} chars`);
+  if (field.required) parts.push('required');
+  return parts.join(' ');
+}

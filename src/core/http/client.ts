@@ -1,0 +1,525 @@
+// The one HTTP choke point. Every request cpk makes goes through
+// HttpClient.request: it builds the URL (path segments percent-encoded), adds
+// the token for the configured origin only, bounds each attempt in time,
+// retries what is safe to retry, traces under --debug with the token redacted,
+// and turns every failure into a CpkError. Nothing above it sees the transport.
+import { performance } from 'node:perf_hooks';
+import { ApiError, ExitCode, NetworkError, InterruptedError } from '../errors.js';
+import { TransportError, type Transport, type TransportResponse } from './transport.js';
+import {
+  backoffMs,
+  DEFAULT_ATTEMPTS,
+  isIdempotent,
+  isRetryableStatus,
+  parseRetryAfter,
+  RETRY_AFTER_MAX_MS,
+} from './retry.js';
+import { sanitizeLine } from '../sanitize.js';
+import { isPlainObject } from '../json.js';
+import { JsonDepthError, ownField, parseJson } from '../json.js';
+import { joinSegments } from './path.js';
+
+export { encodeSegment } from './path.js';
+
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export interface HttpClientOptions {
+  /** Normalized base URL, e.g. https://api.example.com/v1 (no trailing slash). */
+  baseUrl: string;
+  token?: string | undefined;
+  timeoutMs: number;
+  /**
+   * --max-time: the whole command's network time, attempts and waits
+   * included (as curl's --max-time). `at` is a performance.now() value, shared
+   * by every request of the command.
+   */
+  deadline?: { at: number; seconds: number } | undefined;
+  attempts?: number;
+  userAgent: string;
+  transport: () => Promise<Transport>;
+  /** Receives --debug trace lines; absent when not debugging. */
+  debug?: ((line: string) => void) | undefined;
+  signal?: AbortSignal | undefined;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+export interface RequestSpec {
+  method: string;
+  /** Path segments below the base URL; each is percent-encoded as one segment. */
+  segments?: string[];
+  /** A raw path below the base URL (for `cpk api`), used as given. */
+  rawPath?: string;
+  /** Query parameters, in order (list operations); each name and value is percent-encoded. */
+  query?: ReadonlyArray<readonly [string, string]>;
+  body?: unknown;
+  /** Send the bearer token (default true). */
+  auth?: boolean;
+  /** Accept any 2xx body (for `cpk api`): parsed when it is JSON, else only `text` is set. */
+  anyBody?: boolean;
+  /** Extra request headers (conditional requests: If-None-Match); never Authorization. */
+  headers?: Record<string, string>;
+  /** A 304 Not Modified is an answer, not a failure (revalidating a cached document). */
+  acceptNotModified?: boolean;
+}
+
+/** A request as it would be sent, with the token replaced by `$CPK_TOKEN` (for --dry-run). */
+export interface RequestDescription {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The exact body text that would be sent. */
+  body?: string;
+}
+
+/** What --dry-run shows instead of the token: a shell variable, so the printed command stays runnable. */
+export const TOKEN_PLACEHOLDER = '$CPK_TOKEN';
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The parsed JSON body, or undefined when the body is empty. */
+  body: unknown;
+  text: string;
+  requestId: string | undefined;
+  method: string;
+  url: string;
+}
+
+/** An Authorization or Proxy-Authorization value with its credentials masked, whatever the scheme ("Basic [REDACTED]"). */
+export function redactAuthorization(value: string): string {
+  const scheme = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s+\S/.exec(value);
+  return scheme ? `${scheme[1]} [REDACTED]` : '[REDACTED]';
+}
+
+/**
+ * Waits `ms` (never less: timers may fire a millisecond early, and a
+ * Retry-After is a lower bound), or rejects with InterruptedError on Ctrl-C.
+ */
+export const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError());
+    const end = performance.now() + ms;
+    let timer: ReturnType<typeof setTimeout>;
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    };
+    const tick = () => {
+      const left = end - performance.now();
+      if (left > 0) {
+        timer = setTimeout(tick, Math.ceil(left));
+        return;
+      }
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    tick();
+  });
+
+/** Which transport failures are worth another attempt, by whether the method may be repeated. */
+function retryableFailure(kind: TransportError['kind'], idempotent: boolean, code?: string): boolean {
+  // The proxy's own 403 or 407 (forbidden, credentials wanted) does not change on a retry.
+  if (kind === 'proxy' && (code === 'PROXY_403' || code === 'PROXY_407')) return false;
+  // Nothing reached the server: safe for any method (a create cannot be duplicated).
+  if (kind === 'connect' || kind === 'proxy') return true;
+  // The request may have been applied: only methods that can be repeated.
+  // 'tls' (a certificate problem does not fix itself) and 'too-large' are final.
+  return idempotent && (kind === 'timeout' || kind === 'reset' || kind === 'incomplete');
+}
+
+export class HttpClient {
+  private transportPromise: Promise<Transport> | undefined;
+  constructor(private readonly options: HttpClientOptions) {}
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  /** Attempts in all for a request that may be retried. */
+  get attempts(): number {
+    return Math.max(1, this.options.attempts ?? DEFAULT_ATTEMPTS);
+  }
+
+  buildUrl(spec: Pick<RequestSpec, 'segments' | 'rawPath' | 'query'>): string {
+    let url: string;
+    if (spec.rawPath !== undefined) {
+      const path = spec.rawPath.startsWith('/') ? spec.rawPath : `/${spec.rawPath}`;
+      url = this.options.baseUrl + path;
+    } else {
+      url = joinSegments(this.options.baseUrl, spec.segments ?? []);
+    }
+    if (spec.query && spec.query.length > 0) {
+      const search = new URLSearchParams(spec.query.map(([k, v]): [string, string] => [k, v])).toString();
+      url += (url.includes('?') ? '&' : '?') + search;
+    }
+    return url;
+  }
+
+  headersFor(spec: RequestSpec): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+    };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    for (const [name, value] of Object.entries(spec.headers ?? {}))
+      if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
+    if (spec.auth !== false && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    return headers;
+  }
+
+  /**
+   * The request `request(spec)` would send, built by the same code, without
+   * sending anything and without the token: the authorization header, when the
+   * request carries one, names $CPK_TOKEN instead (whether or not a token is
+   * configured, since a dry run needs none).
+   */
+  describe(spec: RequestSpec): RequestDescription {
+    const headers = this.headersFor(spec);
+    delete headers.authorization;
+    if (spec.auth !== false) headers.authorization = `Bearer ${TOKEN_PLACEHOLDER}`;
+    const description: RequestDescription = { method: spec.method.toUpperCase(), url: this.buildUrl(spec), headers };
+    if (spec.body !== undefined) description.body = JSON.stringify(spec.body);
+    return description;
+  }
+
+  async request(spec: RequestSpec): Promise<HttpResponse> {
+    const method = spec.method.toUpperCase();
+    const url = this.buildUrl(spec);
+    const headers = this.headersFor(spec);
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const attempts = this.attempts;
+    const sleep = this.options.sleep ?? defaultSleep;
+    const debug = this.options.debug;
+    const idempotent = isIdempotent(method);
+
+    for (let attempt = 1; ; attempt++) {
+      // Interrupted before this attempt left: send nothing (either transport).
+      if (this.options.signal?.aborted) throw new InterruptedError();
+      const started = Date.now();
+      const left = this.timeLeft();
+      if (left <= 0) throw this.maxTimeError(method, url, undefined);
+      const attemptMs = Math.min(this.options.timeoutMs, left);
+      if (debug) {
+        debug(`> ${method} ${url}${attempts > 1 ? ` (attempt ${attempt}/${attempts})` : ''}`);
+        for (const [name, value] of Object.entries(headers)) {
+          debug(`> ${name}: ${/authorization$/i.test(name) ? redactAuthorization(value) : value}`);
+        }
+        if (body !== undefined) debug(`> ${Buffer.byteLength(body)} bytes of JSON`);
+      }
+      let response: TransportResponse;
+      let transport: Transport | undefined;
+      try {
+        transport = await (this.transportPromise ??= this.options.transport());
+        response = await transport.send({
+          method,
+          url,
+          headers,
+          body,
+          timeoutMs: attemptMs,
+          maxBodyBytes: MAX_BODY_BYTES,
+          signal: this.options.signal,
+        });
+      } catch (error) {
+        const failure =
+          error instanceof TransportError
+            ? error
+            : new TransportError('reset', String(error), undefined, { cause: error });
+        if (failure.kind === 'aborted' || this.options.signal?.aborted) throw new InterruptedError();
+        if (debug) debug(`< ${failure.kind}: ${sanitizeLine(failure.message)} after ${Date.now() - started}ms`);
+        // POST and PATCH are retried only when no byte of the request left
+        // (refused, DNS, a proxy refusing the tunnel): a retry after that
+        // could create a second monitor.
+        // --max-time cut this attempt short: its own words, whatever phase it was in.
+        if (attemptMs < this.options.timeoutMs && (failure.kind === 'timeout' || failure.code === 'CONNECT_TIMEOUT'))
+          throw failure.kind === 'timeout'
+            ? this.maxTimeError(
+                method,
+                url,
+                'the last attempt timed out',
+                idempotent ? {} : { hint: notRetriedHint(method) },
+              )
+            : this.maxTimeError(method, url, 'the last attempt was not connected', { sent: false });
+        if (retryableFailure(failure.kind, idempotent, failure.code) && attempt < attempts) {
+          const ms = backoffMs(attempt, this.options.random);
+          if (ms >= this.timeLeft()) throw this.maxTimeError(method, url, `the last attempt failed (${failure.kind})`);
+          await this.wait(ms, attempt, sleep, debug);
+          continue;
+        }
+        throw this.transportError(failure, method, url, idempotent, transport?.proxy);
+      }
+
+      const result = toHttpResponse(response, method, url);
+      if (debug) {
+        debug(`< ${response.status} in ${Date.now() - started}ms`);
+        for (const [name, value] of Object.entries(response.headers))
+          debug(`< ${name}: ${/authorization$/i.test(name) ? redactAuthorization(value) : sanitizeLine(value)}`);
+      }
+      if (response.status === 304 && spec.acceptNotModified) return result;
+      if (response.status >= 200 && response.status < 300) {
+        return spec.anyBody ? parseLenient(result) : parseSuccess(result, response);
+      }
+      if (isRetryableStatus(response.status)) {
+        const retryAfter = parseRetryAfter(response.headers['retry-after']);
+        if (idempotent && attempt < attempts) {
+          if (retryAfter !== undefined && retryAfter > RETRY_AFTER_MAX_MS) {
+            throw failureFromResponse(result, response, {
+              suffix: `; the server asks to retry after ${describeWait(retryAfter)}, longer than cpk waits (${RETRY_AFTER_MAX_MS / 1000}s): try again then`,
+              exitCode: ExitCode.FAILURE,
+            });
+          }
+          const ms = retryAfter ?? backoffMs(attempt, this.options.random);
+          if (ms >= this.timeLeft()) {
+            throw failureFromResponse(result, response, {
+              suffix: `; no time left for another attempt within --max-time ${this.options.deadline!.seconds}s`,
+            });
+          }
+          await this.wait(ms, attempt, sleep, debug);
+          continue;
+        }
+        // A POST or PATCH answered with an error status is not retried either;
+        // the server's own words say what happened, so no "may have been
+        // applied" hint (that is for answers that never came).
+        throw failureFromResponse(result, response, {
+          suffix: retryAfter !== undefined ? `; the server asks to retry after ${describeWait(retryAfter)}` : '',
+        });
+      }
+      throw failureFromResponse(result, response);
+    }
+  }
+
+  /** Milliseconds left before --max-time (Infinity without it). */
+  private timeLeft(): number {
+    const deadline = this.options.deadline;
+    return deadline ? deadline.at - performance.now() : Infinity;
+  }
+
+  private maxTimeError(
+    method: string,
+    url: string,
+    last: string | undefined,
+    about: { hint?: string; sent?: boolean } = {},
+  ): NetworkError {
+    return new NetworkError(
+      `${method} ${url} gave up: --max-time ${this.options.deadline!.seconds}s reached${last ? ` (${last})` : ''}`,
+      {
+        hint: about.hint ?? 'raise --max-time (CPK_MAX_TIME) or try again later',
+        ...(about.sent === false ? { mayHaveReachedServer: false } : {}),
+      },
+    );
+  }
+
+  private async wait(
+    ms: number,
+    attempt: number,
+    sleep: NonNullable<HttpClientOptions['sleep']>,
+    debug: HttpClientOptions['debug'],
+  ) {
+    if (debug) debug(`  waiting ${ms}ms before attempt ${attempt + 1}`);
+    await sleep(ms, this.options.signal);
+  }
+
+  private transportError(
+    failure: TransportError,
+    method: string,
+    url: string,
+    idempotent: boolean,
+    proxy: string | undefined,
+  ): Error {
+    const where = `${method} ${url}`;
+    const proxyHint = proxy ? `a proxy is set (${proxy}): check it, or list the host in NO_PROXY` : undefined;
+    const got = failure.response;
+    const gotText = got ? `status ${got.status}, ${typeFromHeaders(got.headers)}` : undefined;
+    const details = {
+      status: got?.status ?? 0,
+      method,
+      url,
+      contentType: got ? typeFromHeaders(got.headers) : undefined,
+    };
+    const maybeApplied = idempotent ? undefined : notRetriedHint(method);
+    switch (failure.kind) {
+      case 'connect':
+        return new NetworkError(
+          `cannot connect to ${originOf(url)} (${failure.code === 'CONNECT_TIMEOUT' ? failure.message : (failure.code ?? 'connection failed')})`,
+          {
+            cause: failure,
+            mayHaveReachedServer: false,
+            hint: proxyHint ?? 'check --base-url / CPK_BASE_URL and your network',
+          },
+        );
+      case 'proxy':
+        return new NetworkError(`cannot reach ${originOf(url)} through the proxy: ${sanitizeLine(failure.message)}`, {
+          cause: failure,
+          mayHaveReachedServer: false,
+          hint: proxyHint,
+        });
+      case 'timeout':
+        return new NetworkError(
+          `${where} timed out after ${this.options.timeoutMs / 1000}s${gotText ? ` (${gotText} arrived, then the body stalled)` : ''}`,
+          { cause: failure, hint: maybeApplied ?? 'raise --timeout or try again later' },
+        );
+      case 'tls':
+        return new NetworkError(`TLS error talking to ${originOf(url)}: ${sanitizeLine(failure.message)}`, {
+          cause: failure,
+          mayHaveReachedServer: false,
+          hint: 'for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file',
+        });
+      case 'reset':
+        return new NetworkError(
+          `connection to ${originOf(url)} closed before a response (${failure.code ?? 'reset'})`,
+          {
+            cause: failure,
+            hint: maybeApplied,
+          },
+        );
+      case 'incomplete':
+        return new ApiError(
+          `the response to ${where} was cut short${gotText ? ` (${gotText}, ${got?.receivedBytes ?? 0} bytes received)` : ''}`,
+          details,
+          { cause: failure, exitCode: ExitCode.FAILURE, hint: maybeApplied },
+        );
+      case 'too-large':
+        return new ApiError(
+          `the response to ${where}${gotText ? ` (${gotText})` : ''} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, more than cpk accepts`,
+          details,
+          { cause: failure, exitCode: ExitCode.FAILURE },
+        );
+      default:
+        return new InterruptedError();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.transportPromise) await (await this.transportPromise).close();
+  }
+}
+
+function notRetriedHint(method: string): string {
+  return `${method} is not retried automatically, since it may have been applied: check before running it again`;
+}
+
+/** "45s (at 2030-01-01T00:00:00.000Z)": how long, and when, for a person to act on. */
+function describeWait(ms: number): string {
+  const at = new Date(Date.now() + ms);
+  // A Retry-After of 99999999999999999999 seconds is past any date a Date can hold.
+  if (Number.isNaN(at.getTime())) return 'more than 100 million days';
+  return `${Math.ceil(ms / 1000)}s (at ${at.toISOString()})`;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+function toHttpResponse(response: TransportResponse, method: string, url: string): HttpResponse {
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: undefined,
+    text: response.body.toString('utf8'),
+    requestId: response.headers['x-request-id'],
+    method,
+    url,
+  };
+}
+
+function typeFromHeaders(headers: Record<string, string>): string {
+  return headers['content-type']?.split(';')[0]?.trim() || 'no content type';
+}
+
+function describeType(response: TransportResponse): string {
+  return typeFromHeaders(response.headers);
+}
+
+function parseSuccess(result: HttpResponse, response: TransportResponse): HttpResponse {
+  if (result.text.trim() === '') return result;
+  const parsed = parseJson(result.text);
+  if (parsed.ok) {
+    result.body = parsed.value;
+  } else {
+    throw new ApiError(
+      `unreadable response to ${result.method} ${result.url}: status ${response.status}, ${describeType(response)}, ${parsed.error instanceof JsonDepthError ? `JSON ${parsed.error.message}` : 'not valid JSON'}`,
+      {
+        status: response.status,
+        method: result.method,
+        url: result.url,
+        requestId: result.requestId,
+        contentType: describeType(response),
+      },
+      { exitCode: ExitCode.FAILURE },
+    );
+  }
+  return result;
+}
+
+/** Any 2xx body: JSON when it parses as JSON, else left as text. */
+function parseLenient(result: HttpResponse): HttpResponse {
+  if (result.text.trim() === '') return result;
+  const parsed = parseJson(result.text);
+  // Not JSON (or nested past the bound): the caller prints `text` as it came.
+  if (parsed.ok) result.body = parsed.value;
+  return result;
+}
+
+/** A non-2xx answer as an ApiError, in the server's words when it gave them. */
+function failureFromResponse(
+  result: HttpResponse,
+  response: TransportResponse,
+  extra: { suffix?: string; exitCode?: number; hint?: string | undefined } = {},
+): ApiError {
+  let serverMessage: string | undefined;
+  let requestId = result.requestId;
+  const parsed = parseJson(result.text);
+  if (parsed.ok && isPlainObject(parsed.value)) {
+    const error = ownField(parsed.value, 'error');
+    const request_id = ownField(parsed.value, 'request_id');
+    if (typeof error === 'string' && error.trim()) serverMessage = sanitizeLine(error);
+    if (typeof request_id === 'string' && request_id) requestId = sanitizeLine(request_id);
+  }
+  const status = response.status;
+  let message: string;
+  if (status >= 300 && status < 400) {
+    message = describeRedirect(result, response);
+  } else if (serverMessage) {
+    message = serverMessage;
+  } else {
+    message = `the server answered ${status} with ${describeType(response)} to ${result.method} ${result.url}`;
+  }
+  return new ApiError(
+    message + (extra.suffix ?? ''),
+    { status, method: result.method, url: result.url, requestId, contentType: describeType(response) },
+    {
+      ...(extra.exitCode !== undefined ? { exitCode: extra.exitCode } : {}),
+      ...(extra.hint !== undefined ? { hint: extra.hint } : {}),
+    },
+  );
+}
+
+/**
+ * cpk follows no redirect, to the same origin or another: the token is only
+ * ever sent to the configured base URL. The target is named, made
+ * absolute, so the person can fix the base URL.
+ */
+function describeRedirect(result: HttpResponse, response: TransportResponse): string {
+  const location = response.headers.location;
+  let target = 'an unnamed location';
+  let elsewhere = false;
+  if (location) {
+    try {
+      const absolute = new URL(location, result.url);
+      target = absolute.href;
+      elsewhere = absolute.origin !== new URL(result.url).origin;
+    } catch {
+      target = location;
+      elsewhere = true;
+    }
+  }
+  return (
+    `the server redirected ${result.method} ${result.url} (${response.status}) to ${sanitizeLine(target)}` +
+    `${elsewhere ? ', another origin' : ''}; cpk does not follow redirects and sent nothing there: check the base URL`
+  );
+}

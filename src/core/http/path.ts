@@ -1,0 +1,33 @@
+// The path rule, in one place: a path segment is sent only when it
+// cannot climb. encodeURIComponent encodes `/`, `?`, `#` and `%`, but `.` and
+// `..` encode to themselves and an empty segment collapses into `//`, so those
+// are refused here, where the URL is built: the commands, manifests and the
+// programmatic client (`createClient().deleteMonitor('..')`) all go through it.
+import { UsageError } from '../errors.js';
+
+/** `.` and `..`: the segments a URL resolver climbs with. */
+export function isDotSegment(segment: string): boolean {
+  return segment === '.' || segment === '..';
+}
+
+/** Why `segment` cannot be a path segment, or undefined when it can. */
+export function segmentProblem(segment: string): 'empty' | 'dot' | undefined {
+  if (segment === '') return 'empty';
+  if (isDotSegment(segment)) return 'dot';
+  return undefined;
+}
+
+/** One segment, percent-encoded; a segment that would climb or collapse is refused. */
+export function encodeSegment(segment: string): string {
+  const problem = segmentProblem(segment);
+  if (problem !== undefined) {
+    const why = problem === 'empty' ? 'an empty path segment' : `a "${segment}" path segment`;
+    throw new UsageError(`refusing to send a request with ${why} (it would change the path); nothing was sent`);
+  }
+  return encodeURIComponent(segment);
+}
+
+/** The segments below `baseUrl`, each encoded as one segment. */
+export function joinSegments(baseUrl: string, segments: readonly string[]): string {
+  return [baseUrl, ...segments.map(encodeSegment)].join('/');
+}

@@ -1,0 +1,33 @@
+// Which transport carries a command's requests (docs/performance.md, "Performance"):
+// - a proxy is set: undici's EnvHttpProxyAgent (HTTP_PROXY/HTTPS_PROXY/NO_PROXY);
+// - several requests at once (bulk ids, --from, plan/apply): undici's
+//   keep-alive pool;
+// - otherwise one request: node:http(s), already in memory, so a single
+//   command does not pay ~40 ms and ~10 MiB for importing undici.
+// CPK_TRANSPORT=undici|node forces one (the test suite runs on both).
+// Light on purpose: it is imported on every request's path.
+import { UsageError } from '../errors.js';
+import type { Transport } from './transport.js';
+import { proxiedFor, proxySettings, withoutProxies, type Env } from './proxy.js';
+
+export type TransportKind = 'node' | 'undici';
+
+export function chooseTransport(env: Env, many: boolean, url?: string): TransportKind {
+  if (proxiedFor(env, url)) return 'undici';
+  const forced = env.CPK_TRANSPORT;
+  if (forced) {
+    if (forced !== 'node' && forced !== 'undici')
+      throw new UsageError(`invalid CPK_TRANSPORT "${forced}": expected node or undici`);
+    return forced;
+  }
+  return many ? 'undici' : 'node';
+}
+
+export async function createTransport(env: Env, many: boolean, url?: string): Promise<Transport> {
+  // Lazy proxies: a base URL that no proxy applies to
+  // (NO_PROXY, or no variable for its scheme) is served as without a proxy,
+  // so it loads neither undici's index nor its proxy agent.
+  if (proxySettings(env) && !proxiedFor(env, url)) env = withoutProxies(env);
+  if (chooseTransport(env, many) === 'node') return (await import('./node-transport.js')).createNodeTransport();
+  return (await import('./undici-transport.js')).createUndiciTransport(env);
+}

@@ -1,0 +1,323 @@
+// The undici transport: one keep-alive Agent per process (bulk commands share
+// its pool), or EnvHttpProxyAgent when proxy variables are set, which honours
+// HTTP_PROXY, HTTPS_PROXY and NO_PROXY (docs/reliability-and-security.md, "Proxies and private CAs").
+// One attempt is bounded as a whole by one timer: connect, headers and every
+// byte of the body, so a server that stalls mid-body cannot stretch it. Only
+// undici's public API: its agents, buildConnector and the dispatch handler.
+import { Duplex } from 'node:stream';
+// This module is itself imported only when a command needs undici (./select.ts).
+import * as undici from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
+import { setOwn } from '../json.js';
+import { isIdempotent } from './retry.js';
+import { proxySettings, type Env } from './proxy.js';
+import {
+  attemptFailure,
+  TransportError,
+  type PartialResponse,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport.js';
+
+/** A proxy URL fit for a message: credentials dropped. */
+function showProxy(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return 'a proxy URL that does not parse';
+  }
+}
+
+/**
+ * Whether a POST or PATCH may reuse an idle connection of this origin.
+ *
+ * A server that closes idle keep-alive connections without saying when (no
+ * `Keep-Alive: timeout`) races a client that reuses one: a request written an
+ * instant after the server closed is never read, and the client sees the same
+ * "other side closed" as from a server that read the request and then died. A
+ * GET is retried; a POST cannot be, since it may have created a monitor, so it
+ * would be reported as "may have been applied" though it never arrived.
+ *
+ * So a request that may not be repeated goes on a connection of its own
+ * (`Connection: close`), unless the origin announced how long it keeps idle
+ * connections: then on connections kept for that time less undici's 2 s
+ * margin (`Keep-Alive: timeout=5` keeps one for 3 s; 2 or less, not at all).
+ * undici reads the announced time itself; where it reads none, the pool for
+ * these requests keeps an idle connection 1 ms, so no reading of the header
+ * can make a connection outlast the server's promise. A server closes no
+ * connection before reading the first request on it, so a create that was
+ * never received is never reported as possibly applied.
+ */
+export function mayReuseForUnsafe(keepAlive: string | undefined): boolean {
+  // Parameters of RFC 9112's Keep-Alive: `timeout=N` among comma-separated pairs.
+  const timeout = /(?:^|[\s,;])timeout=(\d+)(?:$|[\s,;])/i.exec(keepAlive ?? '')?.[1];
+  return timeout !== undefined && Number(timeout) > 2;
+}
+
+/**
+ * A client must accept a 1xx answer it did not ask for and read the final
+ * answer after it (RFC 9110, section 15.2); undici's HTTP/1.1 client instead
+ * drops the connection at an interim `100 Continue`, so a create the server
+ * applied was reported as "may have been applied". cpk never sends `Expect`
+ * nor upgrades, so every interim answer (1xx but 101) that starts a response
+ * is left out before undici's parser sees it. A response starts where the
+ * connection starts, or at the first byte read after cpk wrote (undici writes
+ * the next request on a connection only once the previous answer ended).
+ */
+export function interimSkipping(connect: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connect(options, (error, socket) => {
+      if (error !== null) return callback(error, null);
+      callback(null, skipInterim(socket) as unknown as typeof socket);
+    });
+}
+
+const INTERIM = /^HTTP\/1\.[01] 1(?!01)\d\d[ \r]/;
+const STATUS_PREFIX = 'HTTP/1.1 1';
+
+function skipInterim(socket: import('node:net').Socket): Duplex {
+  // Bytes of a response's start being examined; undefined while a final answer passes through.
+  let head: Buffer | undefined = Buffer.alloc(0);
+  const wrapped = new Duplex({
+    read: () => void socket.resume(),
+    write: (chunk: Buffer, encoding, done) => {
+      head ??= Buffer.alloc(0);
+      socket.write(chunk, encoding, done);
+    },
+    final: (done) => void socket.end(done),
+    // Ends when the socket has closed, as the socket's own close would.
+    destroy: (error, done) => {
+      if (socket.closed) return done(error);
+      socket.once('close', () => done(error));
+      socket.destroy();
+    },
+  });
+  const pass = (chunk: Buffer) => {
+    if (!wrapped.push(chunk)) socket.pause();
+  };
+  socket.on('data', (chunk: Buffer) => {
+    if (head === undefined) return pass(chunk);
+    head = Buffer.concat([head, chunk]);
+    for (;;) {
+      const start = head.subarray(0, 13).toString('latin1');
+      // Too short to tell, and it could still be an interim status line: wait for more.
+      if (start.length < 13 && STATUS_PREFIX.startsWith(start.replace(/^HTTP\/1\.0/, 'HTTP/1.1').slice(0, 10))) return;
+      const end = INTERIM.test(start) ? head.indexOf('\r\n\r\n') : -2;
+      if (end === -1 && head.length < 64 * 1024) return;
+      if (end < 0) {
+        const rest = head;
+        head = undefined;
+        return pass(rest);
+      }
+      head = head.subarray(end + 4);
+      if (head.length === 0) return;
+    }
+  });
+  socket.on('end', () => {
+    if (head?.length) wrapped.push(head);
+    wrapped.push(null);
+  });
+  socket.on('error', (error) => wrapped.destroy(error));
+  socket.on('close', () => wrapped.destroy());
+  return wrapped;
+}
+
+export function createUndiciTransport(env: Env): Transport {
+  const proxy = proxySettings(env);
+  /** Made at the first request, which knows --timeout (the same for every request of a command). */
+  let agents: ReturnType<typeof load> | undefined;
+  /** For POST and PATCH (mayReuseForUnsafe): `kept` where the origin announced its timeout, else `fresh`. */
+  let unsafePools: { kept: Dispatcher; fresh: Dispatcher } | undefined;
+  /** Per origin, whether its last answer to a POST or PATCH announced a keep-alive timeout; absent until then. */
+  const announces = new Map<string, boolean>();
+  const proxyText = proxy
+    ? [
+        proxy.httpsProxy && `HTTPS_PROXY=${showProxy(proxy.httpsProxy)}`,
+        proxy.httpProxy && `HTTP_PROXY=${showProxy(proxy.httpProxy)}`,
+      ]
+        .filter(Boolean)
+        .join(', ')
+    : undefined;
+
+  function load(timeoutMs: number) {
+    // Every connector's timeout is --timeout: the TCP connect and TLS
+    // handshake, and with a proxy the connect to it (proxyTls) and the TLS
+    // handshake inside its tunnel (requestTls). undici's default of 10 s held
+    // the process past --timeout after a proxy that answered CONNECT and then
+    // said nothing.
+    const bounded = { timeout: timeoutMs };
+    // Each origin's pool (and, with a proxy, each tunnel's and the proxy's)
+    // connects through interimSkipping.
+    const factory = (origin: string | URL, options: object): Dispatcher => {
+      const { connect } = options as { connect: buildConnector.connector | buildConnector.BuildOptions };
+      const connector = typeof connect === 'function' ? connect : undici.buildConnector(connect);
+      return new undici.Pool(origin, { ...options, connect: interimSkipping(connector) });
+    };
+    // proxyTunnel false: an http:// target goes to the proxy as a forward
+    // (absolute-URI) request, as curl -x does; CONNECT only for https (squid
+    // and tinyproxy refuse CONNECT to port 80 by default).
+    const make = (options: { keepAliveTimeout: number; pipelining?: number }): Dispatcher =>
+      proxy
+        ? new undici.EnvHttpProxyAgent({
+            ...proxy,
+            ...options,
+            factory,
+            connect: bounded,
+            proxyTunnel: false,
+            proxyTls: bounded,
+            requestTls: bounded,
+          })
+        : new undici.Agent({ ...options, factory, connect: bounded });
+    return { shared: make({ keepAliveTimeout: 4_000 }), make };
+  }
+
+  /** A connection refused by the proxy itself (its host and port), as the proxy's failure rather than the target's. */
+  function refusedProxy(error: unknown): TransportError | undefined {
+    if (!proxy) return undefined;
+    const err = error as { code?: string; address?: string; port?: number };
+    if (err?.code !== 'ECONNREFUSED' || err.port === undefined) return undefined;
+    for (const raw of [proxy.httpsProxy, proxy.httpProxy]) {
+      if (!raw) continue;
+      try {
+        const u = new URL(raw);
+        const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+        const host = u.hostname.replace(/^\[|\]$/g, '');
+        if (port === err.port && (err.address === undefined || err.address === host || host === 'localhost'))
+          return new TransportError(
+            'proxy',
+            `the proxy ${showProxy(raw)} refused the connection (ECONNREFUSED)`,
+            'ECONNREFUSED',
+            {
+              cause: error,
+            },
+          );
+      } catch {
+        // a proxy URL that does not parse: undici reported it already
+      }
+    }
+    return undefined;
+  }
+
+  function send(req: TransportRequest): Promise<TransportResponse> {
+    const { shared, make } = (agents ??= load(req.timeoutMs));
+    const url = new URL(req.url);
+    let dispatcher = shared;
+    // A POST or PATCH, until the origin's first answer says whether it announces
+    // a keep-alive timeout, goes through an agent of its own, closed after it.
+    let once: Dispatcher | undefined;
+    if (!isIdempotent(req.method)) {
+      unsafePools ??= { kept: make({ keepAliveTimeout: 1 }), fresh: make({ keepAliveTimeout: 1, pipelining: 0 }) };
+      const known = announces.get(url.origin);
+      dispatcher =
+        known === true
+          ? unsafePools.kept
+          : known === false
+            ? unsafePools.fresh
+            : (once = make({ keepAliveTimeout: 1 }));
+    }
+    return new Promise<TransportResponse>((resolve, reject) => {
+      let settled = false;
+      let timedOut = false;
+      // undici starts writing the request on a connected socket (onRequestStart):
+      // before that, nothing of it left (the connect, TLS or tunnel never came up).
+      let connected = false;
+      let controller: Dispatcher.DispatchController | undefined;
+      let partial: PartialResponse | undefined;
+      const chunks: Buffer[] = [];
+      const finish = (error: unknown, response?: TransportResponse) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onAbort);
+        // Its one connection is never reused: closed now (the answer is read or abandoned).
+        if (once) void once.destroy().catch(() => {});
+        if (response) return resolve(response);
+        controller?.abort(error instanceof Error ? error : new Error('aborted'));
+        reject(
+          refusedProxy(error) ??
+            attemptFailure(error, partial ? 'body' : 'request', {
+              aborted: req.signal?.aborted === true,
+              timedOut,
+              timeoutMs: req.timeoutMs,
+              partial,
+              connected,
+            }),
+        );
+      };
+      // The timer bounds the attempt even while undici cannot be interrupted:
+      // a request waiting for its connection (a proxy that never answers).
+      const timer = setTimeout(() => {
+        timedOut = true;
+        finish(new Error('timeout'));
+      }, req.timeoutMs);
+      const onAbort = () => finish(new Error('aborted'));
+      if (req.signal?.aborted) return onAbort();
+      req.signal?.addEventListener('abort', onAbort, { once: true });
+      const tooLarge = (what: string) => new TransportError('too-large', what, 'TOO_LARGE');
+      try {
+        dispatcher.dispatch(
+          {
+            origin: url.origin,
+            path: `${url.pathname}${url.search}`,
+            method: req.method as Dispatcher.HttpMethod,
+            headers: req.headers,
+            body: req.body,
+            headersTimeout: req.timeoutMs,
+            bodyTimeout: req.timeoutMs,
+          },
+          {
+            onRequestStart(started) {
+              controller = started;
+              connected = true;
+              // Out of time or interrupted while connecting: send nothing now.
+              if (settled) started.abort(new Error('aborted'));
+            },
+            onResponseStart(_, status, raw) {
+              if (status < 200) return;
+              const headers: Record<string, string> = {};
+              for (const [name, value] of Object.entries(raw)) {
+                // defineProperty: a header named "__proto__" is a header, not a prototype.
+                if (value !== undefined)
+                  setOwn(headers, name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
+              }
+              partial = { status, headers, receivedBytes: 0 };
+              // The answer to `Connection: close` (the fresh pool) announces nothing.
+              if (dispatcher !== shared && dispatcher !== unsafePools?.fresh)
+                announces.set(url.origin, mayReuseForUnsafe(headers['keep-alive']));
+              const declared = Number(headers['content-length']);
+              if (Number.isFinite(declared) && declared > req.maxBodyBytes)
+                finish(tooLarge(`the response declares ${declared} bytes`));
+            },
+            onResponseData(_, chunk) {
+              partial!.receivedBytes += chunk.length;
+              if (partial!.receivedBytes > req.maxBodyBytes)
+                return finish(tooLarge(`the response body is larger than ${req.maxBodyBytes} bytes`));
+              chunks.push(chunk);
+            },
+            onResponseEnd() {
+              finish(undefined, { status: partial!.status, headers: partial!.headers, body: Buffer.concat(chunks) });
+            },
+            onResponseError(_, error) {
+              finish(error);
+            },
+          },
+        );
+      } catch (error) {
+        // A request undici refuses to start (an invalid header): nothing was sent.
+        finish(error);
+      }
+    });
+  }
+
+  return {
+    send,
+    // Every request has ended by the time cpk closes (each is awaited), so
+    // destroy only drops idle keep-alive sockets; it never waits on a server.
+    close: async () => {
+      await Promise.all([agents?.shared, unsafePools?.kept, unsafePools?.fresh].map((d) => d?.destroy()));
+    },
+    proxy: proxyText,
+  };
+}

@@ -1,0 +1,154 @@
+// The IO a command receives. Commands never touch `process` or `console`:
+// tests pass fakes, and "is this a terminal" is a field, not a global.
+import { UsageError } from './errors.js';
+
+export interface Writer {
+  write(chunk: string): unknown;
+}
+
+export interface IO {
+  stdout: Writer;
+  stderr: Writer;
+  stdin: NodeJS.ReadableStream;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** The width of the terminal on stdout, when it is one and says it (knownColumns). */
+  stdoutColumns?: number | undefined;
+  /**
+   * The terminal's size now (it changes on a resize), when stdout is one: live
+   * views. A size the terminal does not say (0) is undefined.
+   */
+  stdoutSize?: () => { columns: number | undefined; rows: number | undefined } | undefined;
+  /** Calls `listener` when the terminal on stdout is resized (SIGWINCH); returns how to stop. */
+  onResize?: (listener: () => void) => () => void;
+  env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Where a failed write to stdout is reported (a closed pipe: EPIPE; a full
+   * disk: ENOSPC; a file-size limit: EFBIG). After it, writes to stdout are
+   * dropped. src/cli/main.ts decides what it means for the exit code.
+   */
+  stdoutFailure?: StdoutFailure;
+}
+
+export class StdoutFailure {
+  error: NodeJS.ErrnoException | undefined;
+  private listener: ((error: NodeJS.ErrnoException) => void) | undefined;
+  fail(error: NodeJS.ErrnoException): void {
+    if (this.error) return;
+    this.error = error;
+    this.listener?.(error);
+  }
+  onFailure(listener: (error: NodeJS.ErrnoException) => void): void {
+    this.listener = listener;
+  }
+}
+
+/**
+ * A terminal's width (or height) as a positive whole number, or undefined when
+ * it does not say. Serial consoles, `script` under CI and `ssh -tt` report 0
+ * columns: every width cpk computes with (a redraw, a wrap, a cut) reads the
+ * terminal through this, so that 0, NaN or Infinity never reach a loop that
+ * counts lines or cells by it.
+ */
+export function knownColumns(columns: unknown): number | undefined {
+  return typeof columns === 'number' && Number.isSafeInteger(columns) && columns > 0 ? columns : undefined;
+}
+
+export function processIO(): IO {
+  // A reader that stops early (`cpk ... | head -1`) closes the pipe, and a
+  // full disk fails a write: neither is worth a stack trace. The failure is
+  // recorded, later writes are dropped, and src/cli/main.ts turns it into the
+  // exit code (docs/scripting.md, "Exit codes": 141 for a read cut short by a closed
+  // pipe, the command's own result for a write, 74 for a failed write).
+  const stdoutFailure = new StdoutFailure();
+  // The streams are made on first use (process.stdout is a getter): a quiet
+  // success never pays for one.
+  let stdoutReady = false;
+  const stdoutStream = (): NodeJS.WriteStream => {
+    if (!stdoutReady) {
+      stdoutReady = true;
+      process.stdout.on('error', (error: NodeJS.ErrnoException) => stdoutFailure.fail(error));
+    }
+    return process.stdout;
+  };
+  const stdout: Writer = {
+    write(chunk: string) {
+      if (stdoutFailure.error) return false;
+      try {
+        return stdoutStream().write(chunk);
+      } catch (error) {
+        stdoutFailure.fail(error as NodeJS.ErrnoException);
+        return false;
+      }
+    },
+  };
+  const stdoutIsTTY = (): boolean => stdoutStream().isTTY === true;
+  let stderrReady = false;
+  return {
+    stdout,
+    // The real stream: the spinner and prompts need one.
+    get stderr() {
+      if (!stderrReady) {
+        stderrReady = true;
+        // stderr has no one left to tell: its failures are dropped.
+        process.stderr.on('error', () => {});
+      }
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+    get stdinIsTTY() {
+      return process.stdin.isTTY === true;
+    },
+    get stdoutIsTTY() {
+      return stdoutIsTTY();
+    },
+    get stderrIsTTY() {
+      return process.stderr.isTTY === true;
+    },
+    get stdoutColumns() {
+      return stdoutIsTTY() ? knownColumns(stdoutStream().columns) : undefined;
+    },
+    stdoutSize: () =>
+      stdoutIsTTY()
+        ? { columns: knownColumns(stdoutStream().columns), rows: knownColumns(stdoutStream().rows) }
+        : undefined,
+    onResize: (listener) => {
+      // Only a terminal resizes: a pipe or a file never makes the stream for this.
+      if (!stdoutIsTTY()) return () => {};
+      const stream = stdoutStream();
+      stream.on('resize', listener);
+      return () => stream.off('resize', listener);
+    },
+    env: process.env,
+    stdoutFailure,
+  };
+}
+
+/** The most cpk reads from stdin (or a file) as one input: the same cap as a response body (src/core/http/client.ts). */
+export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Reads a whole stream as UTF-8 text, at most `limit` bytes: an endless or
+ * huge stream is a usage error, not gigabytes of memory.
+ */
+export async function readAll(stream: NodeJS.ReadableStream, limit = MAX_INPUT_BYTES, what = 'stdin'): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > limit) {
+      (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      throw new UsageError(`${what} holds more than ${formatBytes(limit)}: too large to read`);
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${n / (1024 * 1024)} MiB` : `${n / 1024} KiB`;
+}

@@ -1,0 +1,209 @@
+// The one lock cpk takes on a file it changes (the state file, the config
+// file, the inventory): a directory `<file>.lock` taken through
+// proper-lockfile, which keeps its mtime fresh while the holder lives, with a
+// `holder.json` inside (pid, host, since when, what runs) so that a run that
+// finds it held can name who holds it.
+//
+// The directory appears with its holder.json already in it (made under a
+// temporary name, then renamed into place: one atomic step), so no run is
+// killed between taking the lock and naming itself; an empty lock directory
+// (left that way by an older cpk) is replaced by the rename at once. A lock
+// left by a process that died is taken over: at once when its holder ran on
+// this host and its pid is gone, else once its mtime is older than `staleMs`
+// (proper-lockfile's own rule: a live holder refreshes it every half of that;
+// a holder that cannot refresh loses the lock, and every write under it is
+// atomic anyway). A takeover is itself serialized by a second directory
+// (`<lock>.takeover`), so two runs that both find a dead lock never remove a
+// lock the other has just taken.
+import { hostname } from 'node:os';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InterruptedError } from './errors.js';
+import { isPlainObject } from './json.js';
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** ISO 8601: when the holder took the lock. */
+  since: string;
+  /** What the holder runs, e.g. "cpk apply". */
+  command?: string;
+}
+
+export interface LockOptions {
+  /** A holder that stopped refreshing its lock this long ago is gone. */
+  staleMs: number;
+  /** How long to wait for a held lock, in ms (0: fail at once). */
+  timeoutMs: number;
+  command: string;
+  signal?: AbortSignal | undefined;
+  /** Told once when the lock is found held and the run starts waiting. */
+  onWait?: (holder: LockHolder | undefined) => void;
+  /** Told when a lock of a dead process is taken over. */
+  onTakeover?: (holder: LockHolder) => void;
+}
+
+/** The lock stayed held for the whole wait. */
+export class LockHeldError extends Error {
+  readonly code = 'ELOCKED';
+  constructor(
+    readonly holder: LockHolder | undefined,
+    readonly waitedMs: number,
+  ) {
+    super('the lock is held');
+  }
+}
+
+async function readHolder(lockDir: string): Promise<LockHolder | undefined> {
+  try {
+    const raw: unknown = JSON.parse(await readFile(`${lockDir}/holder.json`, 'utf8'));
+    if (
+      isPlainObject(raw) &&
+      typeof raw.pid === 'number' &&
+      typeof raw.host === 'string' &&
+      typeof raw.since === 'string'
+    ) {
+      return {
+        pid: raw.pid,
+        host: raw.host,
+        since: raw.since,
+        ...(typeof raw.command === 'string' ? { command: raw.command } : {}),
+      };
+    }
+  } catch {
+    // gone meanwhile, or damaged: named as unknown
+  }
+  return undefined;
+}
+
+/** Whether a process of this host is gone (EPERM: it exists, but is another user's). */
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * The fs proper-lockfile takes the lock with (its documented `fs` option):
+ * the lock directory is made whole, holder.json inside, by a rename; and it
+ * is released with its content (proper-lockfile's own rmdir would fail).
+ */
+function lockFs(holder: LockHolder) {
+  return {
+    ...fs,
+    mkdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      const temporary = `${path}.new-${process.pid}`;
+      fs.rm(temporary, { recursive: true, force: true }, () =>
+        fs.mkdir(temporary, (made) => {
+          if (made) return callback(made);
+          fs.writeFile(join(temporary, 'holder.json'), `${JSON.stringify(holder)}\n`, (written) => {
+            if (written) return fs.rm(temporary, { recursive: true, force: true }, () => callback(written));
+            fs.rename(temporary, path, (renamed) => {
+              if (!renamed) return callback(null);
+              // Held (a directory with content is never replaced): as mkdir says it.
+              fs.rm(temporary, { recursive: true, force: true }, () => {
+                // ENOTDIR: a lock file, as an older cpk made for the inventory.
+                const held = ['ENOTEMPTY', 'EEXIST', 'ENOTDIR'].includes(renamed.code ?? '');
+                callback(held ? Object.assign(new Error(`EEXIST: ${path}`), { code: 'EEXIST' }) : renamed);
+              });
+            });
+          });
+        }),
+      );
+    },
+    rmdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) =>
+      fs.rm(path, { recursive: true, force: true }, callback),
+    // What proper-lockfile releases with when the process exits still holding it.
+    rmdirSync: (path: string) => fs.rmSync(path, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Removes a lock whose holder ran on this host and is gone. Returns the
+ * holder it removed, or undefined when the lock was not (or no longer) dead.
+ */
+async function takeOverDead(lockDir: string, staleMs: number): Promise<LockHolder | undefined> {
+  const dead = (holder: LockHolder | undefined): holder is LockHolder =>
+    holder !== undefined && holder.host === hostname() && holder.pid !== process.pid && processGone(holder.pid);
+  // Most waits are for a live holder: settled without the guard.
+  if (!dead(await readHolder(lockDir))) return undefined;
+  const guard = `${lockDir}.takeover`;
+  try {
+    await mkdir(guard);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+    // A takeover guard left by a run killed midway: gone after a while.
+    const age = await stat(guard).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
+    if (age > staleMs) await rm(guard, { recursive: true, force: true });
+    return undefined;
+  }
+  try {
+    // Read again under the guard: the lock may have changed hands since.
+    const holder = await readHolder(lockDir);
+    if (!dead(holder)) return undefined;
+    const grave = `${lockDir}.dead-${process.pid}`;
+    await rename(lockDir, grave);
+    await rm(grave, { recursive: true, force: true });
+    return holder;
+  } catch {
+    return undefined;
+  } finally {
+    await rm(guard, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Takes the lock `lockPath` (a directory) for `target`, waiting up to
+ * `timeoutMs`: resolves to its release; LockHeldError when it stayed held,
+ * the fs error when it cannot be made at all.
+ */
+export async function takeLock(target: string, lockPath: string, options: LockOptions): Promise<() => Promise<void>> {
+  const { default: lockfile } = await import('proper-lockfile');
+  const started = Date.now();
+  let told = false;
+  for (;;) {
+    if (options.signal?.aborted) throw new InterruptedError();
+    try {
+      const holder: LockHolder = {
+        pid: process.pid,
+        host: hostname(),
+        since: new Date().toISOString(),
+        command: options.command,
+      };
+      const release = await lockfile.lock(target, {
+        realpath: false,
+        lockfilePath: lockPath,
+        stale: options.staleMs,
+        retries: 0,
+        fs: lockFs(holder),
+        onCompromised: () => {},
+      });
+      return () => release().catch(() => {});
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    }
+    const dead = await takeOverDead(lockPath, options.staleMs);
+    if (dead) {
+      options.onTakeover?.(dead);
+      continue;
+    }
+    const waited = Date.now() - started;
+    const holder = await readHolder(lockPath);
+    if (waited >= options.timeoutMs) throw new LockHeldError(holder, waited);
+    if (!told) {
+      told = true;
+      options.onWait?.(holder);
+    }
+    // Short locks (a config write takes milliseconds) are polled often, the state's less; jittered so waiters spread.
+    const poll = Math.min(250, options.staleMs / 60) * (0.5 + Math.random());
+    await sleep(Math.min(poll, options.timeoutMs - waited), undefined, { signal: options.signal }).catch(() => {});
+  }
+}

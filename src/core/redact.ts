@@ -1,0 +1,150 @@
+// The last guard before text leaves cpk (src/output/output.ts calls it; so
+// do the error writers).
+//
+// stderr (messages for a person): redactSecrets masks the secrets in use
+// exactly, whatever their shape, and anything shaped like a credential:
+// a cpk token (cpk_ and 8 or more token characters), the value of any
+// Authorization or Proxy-Authorization header (echoed in a header, a message
+// or JSON), a Bearer or Basic credential in free text, and the user and
+// password in a URL (a proxy's http://user:pass@host). Whatever put it
+// there: a server echoing a header, a proxy's page, an error from a library.
+//
+// stdout (data): redactKnown masks only the secrets in use, exactly. Masking
+// shapes there would alter data a script reads (a monitor named
+// cpk_checkout_prod, a description mentioning "Bearer"), while the user's own
+// token echoed back by the service is never data a script needs. The mask is
+// a plain string put in place of the secret, so JSON stays valid JSON. The
+// one exemption is `cpk auth token`, whose job is to print it (Output.printSecret).
+
+const TOKEN = /cpk_[A-Za-z0-9_\-.~+/=]{8,}/g;
+
+/**
+ * A credential after "Bearer": everything up to a space, a quote, a
+ * separator or a closing bracket, so that "(Bearer cpk_x)" keeps its ")".
+ * A token already masked exactly reads as every bearer credential does:
+ * "Bearer [REDACTED]".
+ */
+const BEARER = /\b(Bearer\s+)(?!\[REDACTED\])(?:cpk_\[REDACTED\]|[^\s"',;()<>[\]{}]+)/gi;
+
+/** "Basic" and base64 (RFC 7617: user:password); masked when it decodes to something with a colon. */
+const BASIC = /\b(Basic\s+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])/gi;
+
+/** Schemes kept in front of a masked header value (RFC 9110's registry and common ones). */
+const SCHEMES = 'Bearer|Basic|Digest|Negotiate|NTLM|Token|HOBA|Mutual|DPoP|GNAP|PrivateToken|ApiKey|AWS4-HMAC-SHA256';
+
+/**
+ * The value of any header whose name ends in "authorization" (Authorization,
+ * Proxy-Authorization, X-Echoed-Authorization), masked keeping a known
+ * scheme's name: as "name: value" in a trace or a message, to the end of the
+ * line (a Digest value holds quotes and commas), and as "name":"value" in JSON
+ * (escaped or not), to the closing quote.
+ */
+const NOT_MASKED = `(?!(?:(?:${SCHEMES})\\s+)?\\[REDACTED\\])(?:(${SCHEMES})(\\s+))?`;
+const AUTH_LINE = new RegExp(`(authorization\\s*[:=]\\s*)${NOT_MASKED}\\S[^\\r\\n]*`, 'gi');
+const AUTH_JSON = new RegExp(
+  `(authorization\\\\?["']\\s*:\\s*\\\\?["']\\s*)${NOT_MASKED}[^\\s"'\\\\][^\\r\\n"'\\\\]*`,
+  'gi',
+);
+
+function maskHeader(_whole: string, head: string, scheme: string | undefined, space: string | undefined): string {
+  return scheme ? `${head}${scheme}${space}[REDACTED]` : `${head}[REDACTED]`;
+}
+
+/** The user information of a URL (scheme://user:password@host). */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)(?!\[REDACTED\]@)[^\s/?#@"'<>]+@/gi;
+
+/**
+ * The secrets in use in this process (the resolved token), masked whatever
+ * their shape: a configured token need not look like cpk_ + 8 characters
+ * (`cpk_short`, punctuation) and is masked all the same when a server echoes
+ * it. Each is kept with the form it takes inside a JSON string.
+ */
+const known = new Map<string, string>();
+/**
+ * A proxy's password: masked on stderr only. It can be an ordinary word that
+ * stdout's data may hold, and what a proxy says (its pages, its headers) ends
+ * up in errors and --debug, on stderr.
+ */
+const knownForStderr = new Map<string, string>();
+
+function maskFor(secret: string): string {
+  return secret.startsWith('cpk_') ? 'cpk_[REDACTED]' : '[REDACTED]';
+}
+
+function remember(into: Map<string, string>, secret: string | undefined): void {
+  // A secret of one to three characters would mask ordinary text; cpk refuses such tokens anyway.
+  if (!secret || secret.length < 4) return;
+  const mask = maskFor(secret);
+  into.set(secret, mask);
+  // As it appears inside a JSON string (a quote, a backslash or a control character escaped).
+  const inJson = JSON.stringify(secret).slice(1, -1);
+  if (inJson !== secret) into.set(inJson, mask);
+}
+
+/** Registers a secret to mask from now on, on stdout and stderr (src/cli/context.ts, when a token is resolved). */
+export function registerSecret(secret: string | undefined): void {
+  remember(known, secret);
+}
+
+/** Registers the credentials of a proxy URL (http://user:password@host): its password and the Basic value sent. */
+export function registerUrlCredentials(url: string | undefined): void {
+  if (!url) return;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return;
+  }
+  if (parsed.username === '' && parsed.password === '') return;
+  const user = safeDecode(parsed.username);
+  const password = safeDecode(parsed.password);
+  remember(knownForStderr, password);
+  // The Basic value sent is never data a script reads: masked on stdout too.
+  remember(known, Buffer.from(`${user}:${password}`).toString('base64'));
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The registered secrets masked, exactly: for stdout. One includes() per
+ * secret and a split only when it is there, so a 50,000-row list costs a
+ * scan per secret. A secret cannot straddle two writes: Output writes whole
+ * lines, and a token holding a line break is refused.
+ */
+export function redactKnown(text: string): string {
+  return replaceAll(text, known);
+}
+
+function replaceAll(text: string, secrets: ReadonlyMap<string, string>): string {
+  let out = text;
+  for (const [secret, mask] of secrets) if (out.includes(secret)) out = out.split(secret).join(mask);
+  return out;
+}
+
+function maskBasic(whole: string, scheme: string, value: string): string {
+  const decoded = Buffer.from(value, 'base64').toString('latin1');
+  return decoded.includes(':') ? `${scheme}[REDACTED]` : whole;
+}
+
+/** Everything credential-shaped masked, and the registered secrets: for stderr. */
+export function redactSecrets(text: string): string {
+  return replaceAll(redactKnown(text), knownForStderr)
+    .replace(AUTH_JSON, maskHeader)
+    .replace(AUTH_LINE, maskHeader)
+    .replace(TOKEN, 'cpk_[REDACTED]')
+    .replace(BEARER, '$1[REDACTED]')
+    .replace(BASIC, maskBasic)
+    .replace(USERINFO, '$1[REDACTED]@');
+}
+
+/** Forgets every registered secret (tests). */
+export function forgetSecrets(): void {
+  known.clear();
+  knownForStderr.clear();
+}
