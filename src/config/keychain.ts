@@ -70,6 +70,10 @@ interface ChildRequest {
 
 async function callInChild(request: ChildRequest, signal?: AbortSignal): Promise<unknown> {
   if (signal?.aborted) throw new KeychainUnavailable('no answer in time');
+  // A standalone executable (docs/install.md) runs only cpk: it cannot start
+  // the helper below (a Node running -e), and it ships no keychain binding. It
+  // falls back as when no keychain answers: the 0600 file, with the warning.
+  if ((await import('node:sea')).isSea()) throw new KeychainUnavailable('not available in the standalone executable');
   const { spawn } = await import('node:child_process');
   const moduleUrl = pathToFileURL(createRequire(import.meta.url).resolve('@napi-rs/keyring')).href;
   const child = spawn(process.execPath, ['-e', CHILD_SOURCE], { stdio: ['pipe', 'pipe', 'ignore'] });
