@@ -131,7 +131,7 @@ async function main() {
   const outAt = args.indexOf('--out');
   const releaseDir = outAt >= 0 ? args[outAt + 1] : join(root, 'release');
   if (!releaseDir) fail('--out needs a directory');
-  const named = args.filter((a, i) => a !== '--host' && i !== outAt && i !== outAt + 1);
+  const named = args.filter((a, i) => a !== '--host' && (outAt < 0 || (i !== outAt && i !== outAt + 1)));
   for (const a of named)
     if (!TARGETS.includes(a)) fail(`unknown target "${a}" (known: ${TARGETS.join(', ')}, or --host)`);
   if (host && named.length) fail('--host builds for this machine only: name no targets with it');

@@ -6,7 +6,7 @@
 // and these tests are skipped, saying so; any other build failure fails them.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,8 @@ const built = spawnSync(process.execPath, [join(ROOT, 'scripts/dist.mjs'), '--ou
   encoding: 'utf8',
   timeout: 5 * 60_000,
 });
-if (built.status !== 0 && built.status !== 3) throw new Error(`npm run dist failed (${built.status}):\n${built.stderr}`);
+if (built.status !== 0 && built.status !== 3)
+  throw new Error(`npm run dist failed (${built.status}):\n${built.stderr}`);
 const unreachable =
   built.status === 3 ? `the npm registry's Node binaries could not be fetched: ${built.stderr.trim()}` : '';
 
@@ -93,7 +94,10 @@ describe.skipIf(unreachable !== '')(`the linux-x64 executable, with no node on P
 
   it('creates, gets and deletes a monitor on the emulator it started', async () => {
     const e = { ...env, ...api };
-    const created = await run(['monitors', 'create', '--name', 'from the executable', '--target', 'https://example.com', '-q'], e);
+    const created = await run(
+      ['monitors', 'create', '--name', 'from the executable', '--target', 'https://example.com', '-q'],
+      e,
+    );
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     const id = created.stdout.trim();
@@ -149,7 +153,11 @@ describe.skipIf(unreachable !== '')(`the linux-x64 executable, with no node on P
 
     it('installs the release it pins, masks the token, and exports CPK_BASE_URL and CPK_TOKEN', async () => {
       expect(readAction().inputs.version?.default).toBe(VERSION);
-      const r = await runActionStep('install', { 'base-url': api.CPK_BASE_URL!, token: api.CPK_TOKEN!, 'download-base': base });
+      const r = await runActionStep('install', {
+        'base-url': api.CPK_BASE_URL!,
+        token: api.CPK_TOKEN!,
+        'download-base': base,
+      });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       // The mask comes first: no line before it shows the token, and none after but the mask itself.
@@ -163,7 +171,16 @@ describe.skipIf(unreachable !== '')(`the linux-x64 executable, with no node on P
 
       // A later step: PATH with the runner's addition, the exported variables, and cpk by name.
       const later = spawnSync('cpk', ['monitors', 'list', '--json'], {
-        env: { ...bareEnv(), PATH: r.path[0]!, ...Object.fromEntries(r.env.trim().split('\n').map((l) => l.split(/=(.*)/s, 2))) },
+        env: {
+          ...bareEnv(),
+          PATH: r.path[0]!,
+          ...Object.fromEntries(
+            r.env
+              .trim()
+              .split('\n')
+              .map((l) => l.split(/=(.*)/s, 2)),
+          ),
+        },
         encoding: 'utf8',
       });
       expect(later.stderr).toBe('');
@@ -176,7 +193,9 @@ describe.skipIf(unreachable !== '')(`the linux-x64 executable, with no node on P
       try {
         const r = await runActionStep('install', { token: 'cpk_secret_x', 'download-base': base });
         expect(r.code).toBe(1);
-        expect(r.stdout).toContain(`::error title=cpk install::cpk-linux-x64 does not match its SHA-256 in SHA256SUMS (expected ${'1'.repeat(64)}, got ${digest()}): not installed`);
+        expect(r.stdout).toContain(
+          `::error title=cpk install::cpk-linux-x64 does not match its SHA-256 in SHA256SUMS (expected ${'1'.repeat(64)}, got ${digest()}): not installed`,
+        );
         expect(r.path).toEqual([]);
         expect(r.env).toBe('');
       } finally {
@@ -215,5 +234,26 @@ describe.skipIf(unreachable !== '')(`the linux-x64 executable, with no node on P
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const status = await run(['monitors', 'list', '--json'], e);
     expect(status.code).toBe(0);
+  });
+});
+
+describe('npm run dist, used wrongly', () => {
+  it('names the mistake in one line, exits 2 and builds nothing', () => {
+    const out = mkdtempSync(join(tmpdir(), 'cpk-sea-usage-'));
+    for (const [args, message] of [
+      // Without --out, as typed: the default release/ is then left as it was.
+      [['linux-x86'], 'dist: unknown target "linux-x86" (known: linux-x64, linux-arm64, win-x64, or --host)\n'],
+      [
+        ['--out', out, 'linux-x86'],
+        'dist: unknown target "linux-x86" (known: linux-x64, linux-arm64, win-x64, or --host)\n',
+      ],
+      [['--host', 'linux-x64', '--out', out], 'dist: --host builds for this machine only: name no targets with it\n'],
+      [['linux-x64', '--out'], 'dist: --out needs a directory\n'],
+    ] as const) {
+      const r = spawnSync(process.execPath, [join(ROOT, 'scripts/dist.mjs'), ...args], { encoding: 'utf8' });
+      expect(r.stderr).toBe(message);
+      expect(r.status).toBe(2);
+    }
+    expect(readdirSync(out)).toEqual([]);
   });
 });
