@@ -57,7 +57,7 @@ export async function lintRepository(root) {
   }
   // The workflow docs/ci.md gives users to copy (its first yaml block).
   const docs = readFileSync(join(root, 'docs', 'ci.md'), 'utf8');
-  const copyable = /```yaml\n([\s\S]*?)```/.exec(docs)?.[1];
+  const copyable = /```yaml\r?\n([\s\S]*?)```/.exec(docs)?.[1];
   if (!copyable) problems.push('docs/ci.md: no yaml block (the workflow to copy)');
   else
     for (const r of await runLint(copyable, join(root, '.github', 'workflows', 'docs-ci.yml')))
