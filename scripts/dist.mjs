@@ -120,7 +120,7 @@ function fetchPackage(spec, dir) {
 
 /**
  * The CLI as one file. The npm build leaves packages external and loads
- * undici and yaml synchronously through createRequire, from the installed
+ * some (yaml) synchronously through createRequire, from the installed
  * package; an executable has no installed packages, so here those calls
  * become plain require() calls that esbuild follows into the bundle. The
  * keychain binding (a native addon) is not bundled: each executable carries
@@ -133,7 +133,7 @@ async function bundle(outfile) {
       // Started by itself as the keychain helper (src/config/keychain.ts), or as cpk.
       contents: [
         "if (process.env.CPK_SEA_KEYCHAIN_HELPER === '1') require('./src/config/keychain.ts').runSeaKeychainHelper();",
-        "else require('./src/main.ts').main(process.argv.slice(2)).then((code) => { process.exitCode = code; });",
+        "else require('./src/cli/main.ts').main(process.argv.slice(2)).then((code) => { process.exitCode = code; });",
       ].join('\n'),
       resolveDir: root,
       sourcefile: 'sea-main.cjs',
