@@ -17,6 +17,7 @@ import { buildTokenTable, redactTokens } from './auth.js';
 import { applyFault, FaultQueue, normalizeFault, type Fault } from './faults.js';
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
 import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
+import { openPersistence } from './persist.js';
 import { newRequestId, readBody, sendError, sendJson } from './respond.js';
 import { matchRoute } from './routes.js';
 import { monitorJson, Store } from './store.js';
@@ -43,8 +44,8 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /**
    * Keep the state in this file across restarts: loaded at start (a missing
-   * file is an empty start), written atomically after each change (coalesced)
-   * and on close.
+   * file is an empty start), written atomically and durably before the answer
+   * to each change is sent (concurrent changes share a write), and on close.
    */
   persistFile?: string;
   /** How many requests the log keeps (default REQUEST_LOG_LIMIT). */
@@ -108,7 +109,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 
   const logLimit = opts.requestLogLimit ?? REQUEST_LOG_LIMIT;
   const store = new Store(opts.random);
-  const persist = opts.persistFile === undefined ? undefined : await persistence(opts.persistFile, store);
+  const persist = opts.persistFile === undefined ? undefined : await openPersistence(opts.persistFile, store);
   const faults = new FaultQueue();
   const requests: RecordedRequest[] = [];
   let document: Record<string, unknown> = {};
@@ -197,9 +198,19 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       if (method !== 'GET') return sendError(res, 405, `method ${method} not allowed; allowed: GET`, { Allow: 'GET' });
       return sendJson(res, 200, document);
     }
-    handleApi({ req, res, body, route: matchRoute(method, path), store, tokens, query: rawUrl.slice(path.length + 1) });
-    // A get may change state too (the first get runs the pending check): any success may need saving.
-    if (persist && res.statusCode < 400) persist.changed();
+    const answer = () =>
+      handleApi({
+        req,
+        res,
+        body,
+        route: matchRoute(method, path),
+        store,
+        tokens,
+        query: rawUrl.slice(path.length + 1),
+      });
+    // With --persist, an answer that shows a change (a get may run a check too) waits until it is on disk.
+    if (persist) await persist.answerDurably(res, answer);
+    else answer();
   }
 
   const server = createServer((req, res) => {
@@ -287,63 +298,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         void Promise.all([serverClosed, saved, ...socketsClosed]).then(() => setImmediate(() => setImmediate(resolve)));
       });
       return closing;
-    },
-  };
-}
-
-/**
- * The state file of `--persist`: read once at start; after a change, written
- * on the next turn of the event loop (changes in one burst coalesce into one
- * write), atomically (temporary file, rename), and skipped when the text did
- * not change. flush() waits for the last write.
- */
-async function persistence(file: string, store: Store): Promise<{ changed(): void; flush(): Promise<void> }> {
-  const { readFile } = await import('node:fs/promises');
-  let text: string | undefined;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  if (text !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new Error(`${file} is not an emulator state file (not JSON)`);
-    }
-    try {
-      store.restore(parsed);
-    } catch (error) {
-      throw new Error(`${file}: ${(error as Error).message}`);
-    }
-  }
-  const { writeFileAtomic } = await import('../core/atomic-file.js');
-  let written = text;
-  let pending = false;
-  let chain: Promise<void> = Promise.resolve();
-  const save = () => {
-    pending = false;
-    const next = JSON.stringify(store.snapshot());
-    if (next === written) return Promise.resolve();
-    return writeFileAtomic(file, next).then(
-      () => {
-        written = next;
-      },
-      () => {
-        // A failed write (disk full, directory gone) is retried on the next change.
-      },
-    );
-  };
-  return {
-    changed() {
-      if (pending) return;
-      pending = true;
-      chain = chain.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(save);
-    },
-    flush() {
-      chain = chain.then(save);
-      return chain;
     },
   };
 }

@@ -43,7 +43,18 @@ export interface PersistedState {
   version: 1;
   accounts: Record<string, { monitors: MonitorRecord[]; channels: ChannelRecord[] }>;
   issued_ids: string[];
+  /** Which journal continues this state (`--persist`); absent in exports. */
+  journal_generation?: number;
 }
+
+/**
+ * One line of the `--persist` journal: the current value of what changed (or
+ * its deletion), so replaying a line twice does no harm.
+ */
+export type JournalRecord =
+  | { account: string; monitor: MonitorRecord }
+  | { account: string; deleted: string }
+  | { account: string; channel: ChannelRecord };
 
 interface AccountState {
   suspended: boolean;
@@ -72,6 +83,16 @@ export class Store {
   private readonly accounts = new Map<string, AccountState>();
   /** Every monitor id ever issued, so a deleted id is never reused. */
   private readonly issuedIds = new Set<string>();
+  private changes = 0;
+  /** What changed since the last takeChanges(): "m" or "c", account and id, joined by NUL. */
+  private dirty = new Set<string>();
+  /** The whole state was replaced (restore, reset) since the last takeChanges(). */
+  private replaced = false;
+
+  /** Grows by one with every change of the state: what `--persist` compares to know what is on disk. */
+  get version(): number {
+    return this.changes;
+  }
 
   constructor(private readonly random?: () => number) {
     for (const account of ACCOUNTS) {
@@ -113,6 +134,74 @@ export class Store {
       }
     }
     for (const suffix of state.issued_ids) if (typeof suffix === 'string') this.issuedIds.add(suffix);
+    this.changes++;
+    this.replaced = true;
+  }
+
+  private mark(kind: 'm' | 'c', account: string, id: string): void {
+    this.changes++;
+    this.dirty.add(`${kind}\0${account}\0${id}`);
+  }
+
+  /** The account holding this very monitor or channel object. */
+  private ownerOf(kind: 'monitors' | 'channels', record: { id: string }): string | undefined {
+    for (const [id, state] of this.accounts) if (state[kind].get(record.id) === record) return id;
+    return undefined;
+  }
+
+  /**
+   * Journal records of everything changed since the last call, as it is now;
+   * or 'all' when the whole state was replaced (it must be written whole).
+   */
+  takeChanges(): JournalRecord[] | 'all' {
+    if (this.replaced) {
+      this.replaced = false;
+      this.dirty.clear();
+      return 'all';
+    }
+    const out: JournalRecord[] = [];
+    for (const key of this.dirty) {
+      const [kind, account = '', id = ''] = key.split('\0');
+      const state = this.accounts.get(account);
+      if (!state) continue;
+      if (kind === 'c') {
+        const channel = state.channels.get(id);
+        if (channel) out.push({ account, channel });
+        continue;
+      }
+      const monitor = state.monitors.get(id);
+      out.push(monitor ? { account, monitor } : { account, deleted: id });
+    }
+    this.dirty.clear();
+    return out;
+  }
+
+  /** Replays one journal record (`--persist` at start); throws on one that does not fit. */
+  applyRecord(record: unknown): void {
+    const bad = () => new Error('not an emulator journal record');
+    if (typeof record !== 'object' || record === null) throw bad();
+    const r = record as Record<string, unknown>;
+    const state = typeof r.account === 'string' ? this.accounts.get(r.account) : undefined;
+    if (!state) throw bad();
+    const issue = (id: string) => {
+      if (id.startsWith(MONITOR_ID_PREFIX)) this.issuedIds.add(id.slice(MONITOR_ID_PREFIX.length));
+    };
+    if (typeof r.deleted === 'string') {
+      state.monitors.delete(r.deleted);
+      issue(r.deleted);
+    } else if (typeof r.monitor === 'object' && r.monitor !== null) {
+      const m = r.monitor as MonitorRecord;
+      if (typeof m.id !== 'string' || typeof m.extras !== 'object' || m.extras === null) throw bad();
+      const extras = {};
+      assignData(extras, m.extras);
+      state.monitors.set(m.id, { ...m, extras });
+      issue(m.id);
+    } else if (typeof r.channel === 'object' && r.channel !== null) {
+      const c = r.channel as ChannelRecord;
+      if (typeof c.id !== 'string' || !state.channels.has(c.id)) throw bad();
+      state.channels.set(c.id, c);
+    } else throw bad();
+    this.changes++;
   }
 
   isSuspended(account: string): boolean {
@@ -171,7 +260,13 @@ export class Store {
     };
     assignData(record.extras, extras);
     this.account(account).monitors.set(record.id, record);
+    this.mark('m', account, record.id);
     return record;
+  }
+
+  private markMonitor(monitor: MonitorRecord): void {
+    const account = this.ownerOf('monitors', monitor);
+    if (account !== undefined) this.mark('m', account, monitor.id);
   }
 
   getMonitor(account: string, id: string): MonitorRecord | undefined {
@@ -193,6 +288,7 @@ export class Store {
       latency_ms: down ? null : 20 + (hash32(`${monitor.id}|${monitor.target}`) % 280),
       checked_at: now(),
     };
+    this.markMonitor(monitor);
   }
 
   updateMonitor(monitor: MonitorRecord, changes: MonitorChanges): void {
@@ -218,10 +314,13 @@ export class Store {
     }
     assignData(monitor.extras, changes.extras);
     monitor.updated_at = now();
+    this.markMonitor(monitor);
   }
 
   deleteMonitor(account: string, id: string): boolean {
-    return this.accounts.get(account)?.monitors.delete(id) ?? false;
+    const deleted = this.accounts.get(account)?.monitors.delete(id) ?? false;
+    if (deleted) this.mark('m', account, id);
+    return deleted;
   }
 
   listMonitors(account: string): MonitorRecord[] {
@@ -239,6 +338,8 @@ export class Store {
     if (changes.enabled !== undefined) channel.enabled = changes.enabled;
     if (changes.target !== undefined) channel.target = changes.target;
     if (changes.events !== undefined) channel.events = [...changes.events];
+    const account = this.ownerOf('channels', channel);
+    if (account !== undefined) this.mark('c', account, channel.id);
   }
 
   listChannels(account: string): ChannelRecord[] {
