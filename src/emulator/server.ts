@@ -14,7 +14,8 @@ import { performance } from 'node:perf_hooks';
 import { carriedSecrets, handleAdmin, type RecordedRequest } from './admin.js';
 import { handleApi } from './api.js';
 import { buildTokenTable, redactTokens } from './auth.js';
-import { applyFault, FaultQueue, normalizeFault, type Fault } from './faults.js';
+import { seededRandom, startScheduler } from './checks.js';
+import { applyFault, FaultQueue, normalizeFault, type Fault, type Outage } from './faults.js';
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
 import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
 import { openPersistence } from './persist.js';
@@ -50,6 +51,10 @@ export interface EmulatorOptions {
   persistFile?: string;
   /** How many requests the log keeps (default REQUEST_LOG_LIMIT). */
   requestLogLimit?: number;
+  /** Makes monitor ids and check outcomes reproducible (ids from a generator seeded with it unless `random` is given). */
+  seed?: number;
+  /** Runs the checks' schedule this many times faster than the wall clock (default 1). */
+  timeScale?: number;
 }
 
 export interface Emulator {
@@ -83,6 +88,9 @@ function checkOptions(opts: EmulatorOptions): void {
   if (adminSecret !== undefined && (typeof adminSecret !== 'string' || adminSecret === ''))
     throw new Error('adminSecret must be a non-empty string');
   if (opts.random !== undefined && typeof opts.random !== 'function') throw new Error('random must be a function');
+  if (opts.seed !== undefined && !Number.isSafeInteger(opts.seed)) throw new Error('seed must be an integer');
+  if (opts.timeScale !== undefined && !(Number.isFinite(opts.timeScale) && opts.timeScale > 0))
+    throw new Error('timeScale must be a positive number');
 }
 
 type Area = 'document' | 'api' | 'admin' | 'outside';
@@ -108,9 +116,20 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const log = opts.log;
 
   const logLimit = opts.requestLogLimit ?? REQUEST_LOG_LIMIT;
-  const store = new Store(opts.random);
+  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
+  const outages: Outage[] = [];
+  const store = new Store(opts.random ?? (opts.seed === undefined ? undefined : seededRandom(opts.seed)), {
+    seed,
+    outages: () => outages,
+  });
   const persist = opts.persistFile === undefined ? undefined : await openPersistence(opts.persistFile, store);
   const faults = new FaultQueue();
+  // Monitors are checked on their interval; what a scheduled check changes is saved in the background.
+  const scheduler = startScheduler(
+    () => store.allMonitors(),
+    (monitor, at) => store.runCheck(monitor, at),
+    { timeScale: opts.timeScale ?? 1, onTick: (checked) => checked > 0 && persist?.changed() },
+  );
   const requests: RecordedRequest[] = [];
   let document: Record<string, unknown> = {};
   let adminDocument: Record<string, unknown> = {};
@@ -176,7 +195,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     // The admin routes' own document is public: it holds no secret (buildAdminDocument).
     if (area === 'admin' && path === ADMIN_DOCUMENT_PATH && method === 'GET') return sendJson(res, 200, adminDocument);
     if (area === 'admin')
-      return handleAdmin({ req, res, path, body, adminSecret, faults, requests, tokens: tokenList });
+      return handleAdmin({ req, res, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store });
 
     const apiLatency = area === 'api' ? latencyMs : 0;
     const fault = faults.take(method, path);
@@ -276,6 +295,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     },
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
+        scheduler.stop();
         const saved = persist?.flush() ?? Promise.resolve();
         closed = true;
         for (const [timer, resolveDelay] of delays) {

@@ -2,9 +2,9 @@
 // channels, and the reports derived from monitors. Everything is keyed by
 // account first, which is what makes cross-account access a plain "not found".
 //
-// Checks are simulated: the outcome is a pure function of the monitor's
-// target string, so tests are deterministic and no network is ever used.
-import { createHash, randomBytes } from 'node:crypto';
+// Checks are simulated (checks.ts): the outcome is a pure function of the
+// seed, the monitor and the check's number, so no network is ever used.
+import { randomBytes } from 'node:crypto';
 import {
   ACCOUNTS,
   FLAKY_UPTIME,
@@ -19,8 +19,10 @@ import {
   type ChannelRecord,
   type MonitorStatus,
 } from './model.js';
+import { simulateCheck } from './checks.js';
+import type { Outage } from './faults.js';
 import { monitorReportBody } from './reports.js';
-import { hostOfTarget, type ChannelChanges, type MonitorChanges, type MonitorInput } from './validation.js';
+import type { ChannelChanges, MonitorChanges, MonitorInput } from './validation.js';
 
 export interface LastCheck {
   status: 'up' | 'down';
@@ -64,13 +66,11 @@ interface AccountState {
 
 const now = () => new Date().toISOString();
 
+/** Checks kept per monitor for `GET /__emulator/checks`: a bounded window. */
+export const CHECK_HISTORY = 100;
+
 /** Length of the report period ("24h") in seconds. */
 const PERIOD_SECONDS = 24 * 60 * 60;
-
-/** Stable 32-bit number from a string, for simulated latencies. */
-function hash32(text: string): number {
-  return createHash('sha256').update(text).digest().readUInt32BE(0);
-}
 
 /** Copies own enumerable keys with defineProperty so "__proto__" stays data. */
 function assignData(target: Record<string, unknown>, source: Record<string, unknown>): void {
@@ -94,7 +94,15 @@ export class Store {
     return this.changes;
   }
 
-  constructor(private readonly random?: () => number) {
+  /** The last checks of each monitor (CHECK_HISTORY at most), for `GET /__emulator/checks`. */
+  private readonly history = new Map<string, Array<LastCheck & { n: number }>>();
+  /** How many checks each monitor has had: the n of the next one's seeded outcome. */
+  private readonly checksRun = new Map<string, number>();
+
+  constructor(
+    private readonly random?: () => number,
+    private readonly simulation: { seed: number; outages: () => readonly Outage[] } = { seed: 0, outages: () => [] },
+  ) {
     for (const account of ACCOUNTS) {
       const channels = new Map(SEEDED_CHANNELS.map((c) => [c.id, { ...c, events: [...c.events] }]));
       this.accounts.set(account.id, { suspended: account.suspended, monitors: new Map(), channels });
@@ -274,21 +282,39 @@ export class Store {
   }
 
   /**
-   * The simulated check: a pending monitor becomes up, or down when the
-   * target's host contains "down" (or when there is no target to check).
-   * Runs once per pending period; up/down/paused monitors are left as they are.
+   * The first check of a pending monitor, run by the get that first reads it
+   * (scheduled checks follow on the monitor's interval: runCheck).
+   * Up/down/paused monitors are left as they are.
    */
   runPendingCheck(monitor: MonitorRecord): void {
     if (monitor.status !== 'pending') return;
-    const host = monitor.target === null ? null : hostOfTarget(monitor.type, monitor.target);
-    const down = host === null || host.toLowerCase().includes('down');
-    monitor.status = down ? 'down' : 'up';
-    monitor.last_check = {
-      status: monitor.status,
-      latency_ms: down ? null : 20 + (hash32(`${monitor.id}|${monitor.target}`) % 280),
-      checked_at: now(),
-    };
+    this.runCheck(monitor, Date.now());
+  }
+
+  /** One simulated check at time `at` (ms): its outcome becomes the monitor's status and last check. */
+  runCheck(monitor: MonitorRecord, at: number): void {
+    if (monitor.paused) return;
+    const n = this.checksRun.get(monitor.id) ?? 0;
+    this.checksRun.set(monitor.id, n + 1);
+    const result = simulateCheck(monitor, n, this.simulation.seed, this.simulation.outages());
+    monitor.status = result.status;
+    monitor.last_check = { ...result, checked_at: new Date(at).toISOString() };
+    let history = this.history.get(monitor.id);
+    if (!history) this.history.set(monitor.id, (history = []));
+    history.push({ ...monitor.last_check, n });
+    if (history.length > CHECK_HISTORY) history.splice(0, history.length - CHECK_HISTORY);
     this.markMonitor(monitor);
+  }
+
+  /** The last checks of a monitor of any account (oldest first), or undefined for no such monitor. */
+  checkHistory(id: string): Array<LastCheck & { n: number }> | undefined {
+    for (const state of this.accounts.values()) if (state.monitors.has(id)) return [...(this.history.get(id) ?? [])];
+    return undefined;
+  }
+
+  /** Every monitor of every account (the scheduler's round). */
+  *allMonitors(): Iterable<MonitorRecord> {
+    for (const state of this.accounts.values()) yield* state.monitors.values();
   }
 
   updateMonitor(monitor: MonitorRecord, changes: MonitorChanges): void {
@@ -319,7 +345,11 @@ export class Store {
 
   deleteMonitor(account: string, id: string): boolean {
     const deleted = this.accounts.get(account)?.monitors.delete(id) ?? false;
-    if (deleted) this.mark('m', account, id);
+    if (deleted) {
+      this.mark('m', account, id);
+      this.history.delete(id);
+      this.checksRun.delete(id);
+    }
     return deleted;
   }
 

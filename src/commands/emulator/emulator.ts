@@ -14,6 +14,10 @@ export interface EmulatorCommandOptions {
   quiet: boolean;
   /** --persist FILE: keep the state in this file across restarts. */
   persist?: string | undefined;
+  /** --seed N: reproducible ids and check outcomes. */
+  seed?: number | undefined;
+  /** --time-scale X: the checks' schedule X times faster. */
+  timeScale: number;
 }
 
 function parseNumber(value: unknown, flag: string, check: (n: number) => boolean, expected: string): number {
@@ -35,6 +39,16 @@ export function parseEmulatorOptions(raw: RawOptions): EmulatorCommandOptions {
     adminSecret: raw.adminSecret as string | undefined,
     quiet: raw.quiet === true,
     persist: typeof raw.persist === 'string' ? resolve(raw.persist) : undefined,
+    seed:
+      raw.seed === undefined
+        ? undefined
+        : parseNumber(raw.seed, '--seed', (n) => Number.isSafeInteger(n) && n >= 0, 'a whole number >= 0'),
+    timeScale: parseNumber(
+      raw.timeScale,
+      '--time-scale',
+      (n) => n > 0 && n <= 1_000_000,
+      'a factor above 0 (e.g. 60: a minute of checks a second)',
+    ),
   };
 }
 
@@ -49,6 +63,8 @@ export function register(program: Command, runtime: Runtime): void {
     .option('--fail-rate <p>', 'answer this fraction (0..1) of API requests with a 503', '0')
     .option('--admin-secret <secret>', 'secret for the fault-injection routes (default: random, printed)')
     .option('--persist <file>', 'keep the state in FILE across restarts (loaded at start, written on each change)')
+    .option('--seed <n>', 'make monitor ids and check outcomes reproducible')
+    .option('--time-scale <x>', 'run the checks X times faster than the clock (60: a minute of checks a second)', '1')
     .option('-q, --quiet', 'do not log requests to stderr')
     .action(action(runtime, (ctx, _args, opts) => run(parseEmulatorOptions(opts), ctx)));
   examples(
@@ -57,6 +73,7 @@ export function register(program: Command, runtime: Runtime): void {
     'cpk emulator --port 0 --json     # prints {"base_url": ..., "token": ...} on one line',
     'cpk emulator --latency 500 --fail-rate 0.1',
     'cpk emulator --persist emulator-state.json   # keeps monitors across restarts',
+    'cpk emulator --seed 7 --time-scale 60        # the same ids and outcomes each run, checks 60x faster',
   );
 }
 
@@ -74,6 +91,8 @@ export async function run(opts: EmulatorCommandOptions, ctx: Context): Promise<v
       failRate: opts.failRate,
       log: opts.quiet ? undefined : (line) => ctx.out.info(line),
       persistFile: opts.persist,
+      seed: opts.seed,
+      timeScale: opts.timeScale,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
