@@ -18,6 +18,10 @@ export interface RecordedRequest {
   body: string;
   /** Arrival time, ms since the epoch (Date.now()): lets tests check the waits between attempts. */
   receivedAt: number;
+  /** The status answered; null while unanswered, or when no answer was sent (a reset, a hang). */
+  status: number | null;
+  /** Milliseconds from arrival to the end of the answer (absent while unanswered). */
+  latencyMs?: number;
 }
 
 export interface AdminContext {
@@ -75,7 +79,15 @@ export function redactRequest(r: RecordedRequest, secrets: Iterable<string> = []
     else if (name === 'proxy-authorization' || name === ADMIN_HEADER) headers[name] = '…';
     else headers[name] = Array.isArray(value) ? value.map(mask) : mask(value);
   }
-  return { method: r.method, path: mask(r.path), headers, body: mask(r.body), receivedAt: r.receivedAt };
+  return {
+    method: r.method,
+    path: mask(r.path),
+    headers,
+    body: mask(r.body),
+    receivedAt: r.receivedAt,
+    status: r.status,
+    ...(r.latencyMs === undefined ? {} : { latencyMs: r.latencyMs }),
+  };
 }
 
 const ADMIN_ROUTES: Record<string, string[]> = {
@@ -83,6 +95,7 @@ const ADMIN_ROUTES: Record<string, string[]> = {
   [`${ADMIN_PREFIX}/requests`]: ['GET', 'DELETE'],
   [`${ADMIN_PREFIX}/outages`]: ['GET', 'POST', 'DELETE'],
   [`${ADMIN_PREFIX}/checks`]: ['GET'],
+  [`${ADMIN_PREFIX}/state`]: ['GET', 'PUT', 'DELETE'],
 };
 
 /** The request body as JSON (an object, or an array when `arrays`), or an error already sent. */
@@ -142,6 +155,23 @@ export function handleAdmin(ctx: AdminContext): void {
       throw err;
     }
     return sendJson(res, 201, { ok: true, outages });
+  }
+
+  if (path === `${ADMIN_PREFIX}/state` && ctx.store) {
+    // Export (GET), import replacing everything (PUT), reset to the start (DELETE).
+    if (method === 'GET') return sendJson(res, 200, ctx.store.snapshot());
+    if (method === 'DELETE') {
+      ctx.store.reset();
+      return sendJson(res, 200, { ok: true });
+    }
+    const parsed = jsonOf(ctx, false);
+    if (!parsed.ok) return;
+    try {
+      ctx.store.replace(parsed.value);
+    } catch (err) {
+      return sendError(res, 422, (err as Error).message);
+    }
+    return sendJson(res, 200, { ok: true });
   }
 
   if (path === `${ADMIN_PREFIX}/checks`) {

@@ -13,7 +13,7 @@ import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { carriedSecrets, handleAdmin, type RecordedRequest } from './admin.js';
 import { handleApi } from './api.js';
-import { buildTokenTable, redactTokens } from './auth.js';
+import { buildTokenTable, redactTokens, type DeclaredToken } from './auth.js';
 import { seededRandom, startScheduler } from './checks.js';
 import { applyFault, FaultQueue, normalizeFault, type Fault, type Outage } from './faults.js';
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
@@ -21,7 +21,7 @@ import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
 import { openPersistence } from './persist.js';
 import { newRequestId, readBody, sendError, sendJson } from './respond.js';
 import { matchRoute } from './routes.js';
-import { monitorJson, Store } from './store.js';
+import { monitorJson, Store, type PersistedState } from './store.js';
 
 export type { Fault, FaultKind } from './faults.js';
 export type { RecordedRequest } from './admin.js';
@@ -55,6 +55,10 @@ export interface EmulatorOptions {
   seed?: number;
   /** Runs the checks' schedule this many times faster than the wall clock (default 1). */
   timeScale?: number;
+  /** Tokens declared beside the development token, each of its account (created when new). */
+  tokens?: DeclaredToken[];
+  /** A state to start from (`cpk emulator --import FILE`, the format `exportState()` gives). */
+  state?: unknown;
 }
 
 export interface Emulator {
@@ -65,6 +69,8 @@ export interface Emulator {
   /** Every /v1 request (API and openapi.json) in arrival order, faulted ones included; headers unredacted. */
   requests: RecordedRequest[];
   injectFault(fault: Fault): void;
+  /** The whole state as JSON-safe data (what `GET /__emulator/state` and `--export-on-exit` give). */
+  exportState(): PersistedState;
   monitors(accountId?: string): Array<Record<string, unknown>>;
   channels(accountId?: string): Array<Record<string, unknown>>;
   close(): Promise<void>;
@@ -106,7 +112,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   checkOptions(opts);
   const host = opts.host ?? '127.0.0.1';
   const token = opts.token ?? DEFAULT_DEV_TOKEN;
-  const tokens = buildTokenTable(token); // throws on a token without cpk_
+  const tokens = buildTokenTable(token, opts.tokens); // throws on a token without cpk_
   // Longest first, so that a token holding another is masked whole.
   const tokenList = [...tokens.keys()].sort((a, b) => b.length - a.length);
   const adminSecret = opts.adminSecret ?? randomBytes(12).toString('hex');
@@ -121,7 +127,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const store = new Store(opts.random ?? (opts.seed === undefined ? undefined : seededRandom(opts.seed)), {
     seed,
     outages: () => outages,
+    accounts: [...new Set((opts.tokens ?? []).map((t) => t.account))],
   });
+  if (opts.state !== undefined) store.restore(opts.state);
   const persist = opts.persistFile === undefined ? undefined : await openPersistence(opts.persistFile, store);
   const faults = new FaultQueue();
   // Monitors are checked on their interval; what a scheduled check changes is saved in the background.
@@ -161,13 +169,20 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     // Recorded on arrival (body filled in once read) so the log keeps arrival order.
     const record: RecordedRequest | undefined =
       area === 'document' || area === 'api'
-        ? { method, path: rawUrl, headers: { ...req.headers }, body: '', receivedAt: Date.now() }
+        ? { method, path: rawUrl, headers: { ...req.headers }, body: '', receivedAt: Date.now(), status: null }
         : undefined;
     if (record) {
       requests.push(record);
       // A ring: the log keeps the last REQUEST_LOG_LIMIT requests (trimmed in batches, linear overall).
       if (requests.length > logLimit + Math.ceil(logLimit / 10)) requests.splice(0, requests.length - logLimit);
     }
+
+    // The answer beside the request: its status (null when none was sent) and how long it took.
+    if (record)
+      res.once('close', () => {
+        record.status = res.writableFinished ? res.statusCode : null;
+        record.latencyMs = Math.round((performance.now() - started) * 10) / 10;
+      });
 
     let outcome: string | undefined; // log label for answers that are not a normal response
     if (log) {
@@ -194,8 +209,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (area === 'outside') return sendError(res, 404, 'not found');
     // The admin routes' own document is public: it holds no secret (buildAdminDocument).
     if (area === 'admin' && path === ADMIN_DOCUMENT_PATH && method === 'GET') return sendJson(res, 200, adminDocument);
-    if (area === 'admin')
-      return handleAdmin({ req, res, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store });
+    if (area === 'admin') {
+      const answer = () =>
+        handleAdmin({ req, res, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store });
+      // An import or reset through the admin routes is saved like any change.
+      if (persist) await persist.answerDurably(res, answer);
+      else answer();
+      return;
+    }
 
     const apiLatency = area === 'api' ? latencyMs : 0;
     const fault = faults.take(method, path);
@@ -286,6 +307,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     requests,
     injectFault(fault: Fault): void {
       faults.add(normalizeFault(fault));
+    },
+    exportState() {
+      return store.snapshot();
     },
     monitors(accountId = DEV_ACCOUNT) {
       return store.listMonitors(accountId).map(monitorJson);

@@ -101,12 +101,42 @@ export class Store {
 
   constructor(
     private readonly random?: () => number,
-    private readonly simulation: { seed: number; outages: () => readonly Outage[] } = { seed: 0, outages: () => [] },
+    private readonly simulation: {
+      seed: number;
+      outages: () => readonly Outage[];
+      /** Accounts declared at start (`--token NAME:TOKEN`), beside the seeded ones. */
+      accounts?: readonly string[];
+    } = { seed: 0, outages: () => [] },
   ) {
-    for (const account of ACCOUNTS) {
+    this.seedAccounts();
+  }
+
+  private seedAccounts(): void {
+    const all = [...ACCOUNTS, ...(this.simulation.accounts ?? []).map((id) => ({ id, suspended: false }))];
+    for (const account of all) {
       const channels = new Map(SEEDED_CHANNELS.map((c) => [c.id, { ...c, events: [...c.events] }]));
-      this.accounts.set(account.id, { suspended: account.suspended, monitors: new Map(), channels });
+      const suspended = this.accounts.get(account.id)?.suspended ?? account.suspended;
+      this.accounts.set(account.id, { suspended, monitors: new Map(), channels });
     }
+  }
+
+  /**
+   * Back to the start: no monitors, the seeded channels. Issued ids stay
+   * issued, so an id a client still holds never names a new monitor.
+   */
+  reset(): void {
+    this.seedAccounts();
+    this.history.clear();
+    this.checksRun.clear();
+    this.changes++;
+    this.replaced = true;
+  }
+
+  /** Replaces the whole state with a snapshot (checked first: one that does not fit changes nothing). */
+  replace(snapshot: unknown): void {
+    new Store(undefined, this.simulation).restore(snapshot);
+    this.reset();
+    this.restore(snapshot);
   }
 
   /** The whole state, as JSON-safe data (`cpk emulator --persist`). */
