@@ -463,7 +463,7 @@ async function startEmulatorProcess(extra) {
 // ones share a write) against the same creates held in memory only: the
 // price of durability, 16 in flight.
 async function emulatorPersistRow() {
-  const n = quick ? 200 : 5000;
+  const n = quick ? 50 : 5000;
   const memory = await startEmulatorProcess([]);
   const durable = await startEmulatorProcess(['--persist', join(dir, 'persist-bench.json')]);
   try {
