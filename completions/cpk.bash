@@ -48,6 +48,7 @@ __cpk_command() {
     'profile/use') __cpk_reply='use' ;;
     'profile/remove') __cpk_reply='remove' ;;
     'profile/help') __cpk_reply='help' ;;
+    'emulator/requests') __cpk_reply='requests' ;;
     *) __cpk_reply= ;;
   esac
 }
@@ -90,7 +91,8 @@ __cpk_value_option() {
     'profile use/--base-url'|'profile use/--profile'|'profile use/--output'|'profile use/-o'|'profile use/--columns'|'profile use/--query'|'profile use/--timeout'|'profile use/--max-time'|'profile use/--retries') return 0 ;;
     'profile remove/--base-url'|'profile remove/--profile'|'profile remove/--output'|'profile remove/-o'|'profile remove/--columns'|'profile remove/--query'|'profile remove/--timeout'|'profile remove/--max-time'|'profile remove/--retries') return 0 ;;
     'profile help/--base-url'|'profile help/--profile'|'profile help/--output'|'profile help/-o'|'profile help/--columns'|'profile help/--query'|'profile help/--timeout'|'profile help/--max-time'|'profile help/--retries') return 0 ;;
-    'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--persist'|'emulator/--base-url'|'emulator/--profile'|'emulator/--output'|'emulator/-o'|'emulator/--columns'|'emulator/--query'|'emulator/--timeout'|'emulator/--max-time'|'emulator/--retries') return 0 ;;
+    'emulator/--host'|'emulator/--port'|'emulator/--token'|'emulator/--latency'|'emulator/--fail-rate'|'emulator/--admin-secret'|'emulator/--import'|'emulator/--export-on-exit'|'emulator/--persist'|'emulator/--seed'|'emulator/--time-scale'|'emulator/--base-url'|'emulator/--profile'|'emulator/--output'|'emulator/-o'|'emulator/--columns'|'emulator/--query'|'emulator/--timeout'|'emulator/--max-time'|'emulator/--retries') return 0 ;;
+    'emulator requests/--admin-secret'|'emulator requests/--host'|'emulator requests/--port'|'emulator requests/--token'|'emulator requests/--latency'|'emulator requests/--fail-rate'|'emulator requests/--import'|'emulator requests/--export-on-exit'|'emulator requests/--persist'|'emulator requests/--seed'|'emulator requests/--time-scale'|'emulator requests/--base-url'|'emulator requests/--profile'|'emulator requests/--output'|'emulator requests/-o'|'emulator requests/--columns'|'emulator requests/--query'|'emulator requests/--timeout'|'emulator requests/--max-time'|'emulator requests/--retries') return 0 ;;
     'doctor/--base-url'|'doctor/--profile'|'doctor/--output'|'doctor/-o'|'doctor/--columns'|'doctor/--query'|'doctor/--timeout'|'doctor/--max-time'|'doctor/--retries') return 0 ;;
     'completion/--base-url'|'completion/--profile'|'completion/--output'|'completion/-o'|'completion/--columns'|'completion/--query'|'completion/--timeout'|'completion/--max-time'|'completion/--retries') return 0 ;;
     'help/--base-url'|'help/--profile'|'help/--output'|'help/-o'|'help/--columns'|'help/--query'|'help/--timeout'|'help/--max-time'|'help/--retries') return 0 ;;
@@ -143,7 +145,9 @@ __cpk_words() {
     'profile use/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'profile remove/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'profile help/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
-    'emulator/-') __cpk_list=('--host' '--port' '--token' '--latency' '--fail-rate' '--admin-secret' '--persist' '--quiet' '-q' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'emulator/') __cpk_list=('requests') ;;
+    'emulator/-') __cpk_list=('--host' '--port' '--token' '--latency' '--fail-rate' '--admin-secret' '--import' '--export-on-exit' '--persist' '--seed' '--time-scale' '--quiet' '-q' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'emulator requests/-') __cpk_list=('--admin-secret' '--help' '-h' '--host' '--port' '--token' '--latency' '--fail-rate' '--import' '--export-on-exit' '--persist' '--seed' '--time-scale' '--quiet' '-q' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'doctor/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'completion/') __cpk_list=('bash' 'zsh' 'fish' 'powershell') ;;
     'completion/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;

@@ -34,7 +34,7 @@ function numberArg(flag, fallback) {
 // Monitors as code: entries per manifest, and runs of each comparison.
 const MANIFEST_N = quick ? 20 : numberArg('--entries', 5000);
 const MANIFEST_RUNS = quick ? 1 : 5;
-// `--only startup|bulk|render|manifest` runs those rows alone (to measure before/after a change).
+// `--only startup|bulk|render|manifest|emulator` runs those rows alone (to measure before/after a change).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 // Rendering at scale: rows of the listed table against the same list as jsonl.
 const LIST_ROWS = quick ? 2000 : numberArg('--rows', 50_000);
@@ -242,6 +242,7 @@ try {
   if (only === undefined || only === 'bulk') bulkRows();
   if (only === undefined || only === 'render') renderRows();
   if (only === undefined || only === 'manifest') manifestRows();
+  if (only === undefined || only === 'emulator') await emulatorPersistRow();
 } finally {
   listServer?.kill('SIGTERM');
   // The emulator may still write Node's compile cache under dir as it exits: wait for it.
@@ -435,6 +436,46 @@ function manifestRows() {
       target: `<= ${(N / small).toFixed(0)}x`,
       pass: base > 0 && rssBig / rssSmall <= N / small,
     });
+  }
+}
+
+/** Starts `cpk emulator --port 0 --json --quiet ...extra` in its own process; resolves with its first line and a stop function. */
+async function startEmulatorProcess(extra) {
+  const child = spawn(node, [bin, 'emulator', '--port', '0', '--json', '--quiet', ...extra], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
+  });
+  const first = JSON.parse(
+    await new Promise((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`emulator exited ${code}`)));
+    }),
+  );
+  const stop = () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    return exited;
+  };
+  return { ...first, stop };
+}
+
+// Creates with --persist (each on disk, fsynced, before its 201; concurrent
+// ones share a write) against the same creates held in memory only: the
+// price of durability, 16 in flight.
+async function emulatorPersistRow() {
+  const n = quick ? 50 : 5000;
+  const memory = await startEmulatorProcess([]);
+  const durable = await startEmulatorProcess(['--persist', join(dir, 'persist-bench.json')]);
+  try {
+    const creates = (emu) => () => [node, [join(dir, 'create-pool.mjs'), emu.base_url, emu.token, String(n)]];
+    report(
+      `cpk emulator --persist: ${n} creates, 16 in flight`,
+      'the same creates without --persist (in memory)',
+      compare(creates(durable), creates(memory), quick ? 1 : 5),
+      2,
+    );
+  } finally {
+    await Promise.all([memory.stop(), durable.stop()]);
   }
 }
 

@@ -35,7 +35,8 @@ describe('npm run bench', () => {
       'cpk apply --yes (20 unchanged)',
       'cpk plan (20 unchanged), control',
       'peak RSS of cpk apply: 4 and 20 new entries (MiB)',
+      'cpk emulator --persist: 50 creates, 16 in flight',
     ]);
     for (const row of rows) expect(row).toMatch(/\| \d+\.\d\d \| ((<=|>=) [\d.]+x \| (pass|FAIL)|none \| -) \|$/);
-  }, 60_000);
+  }, 120_000);
 });

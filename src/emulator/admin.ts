@@ -4,9 +4,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { redactAuthorization, redactTokens } from './auth.js';
-import { FaultError, normalizeFault, type Fault, type FaultQueue } from './faults.js';
+import { FaultError, normalizeFault, normalizeOutage, type Fault, type FaultQueue, type Outage } from './faults.js';
 import { ADMIN_HEADER, ADMIN_PREFIX } from './model.js';
 import { sendError, sendJson, type ReadBody } from './respond.js';
+import type { Store } from './store.js';
 import { parseJsonObject } from './validation.js';
 
 export interface RecordedRequest {
@@ -17,6 +18,10 @@ export interface RecordedRequest {
   body: string;
   /** Arrival time, ms since the epoch (Date.now()): lets tests check the waits between attempts. */
   receivedAt: number;
+  /** The status answered; null while unanswered, or when no answer was sent (a reset, a hang). */
+  status: number | null;
+  /** Milliseconds from arrival to the end of the answer (absent while unanswered). */
+  latencyMs?: number;
 }
 
 export interface AdminContext {
@@ -29,6 +34,10 @@ export interface AdminContext {
   requests: RecordedRequest[];
   /** The tokens the emulator knows: masked in the request log wherever they appear. */
   tokens?: Iterable<string>;
+  /** Outages the simulated checks obey (GET/POST/DELETE /__emulator/outages). */
+  outages?: Outage[];
+  /** The state, for the checks' history (and export, import, reset). */
+  store?: Store;
 }
 
 /** Constant-time comparison; hashing first makes the lengths equal. */
@@ -70,13 +79,48 @@ export function redactRequest(r: RecordedRequest, secrets: Iterable<string> = []
     else if (name === 'proxy-authorization' || name === ADMIN_HEADER) headers[name] = '…';
     else headers[name] = Array.isArray(value) ? value.map(mask) : mask(value);
   }
-  return { method: r.method, path: mask(r.path), headers, body: mask(r.body), receivedAt: r.receivedAt };
+  return {
+    method: r.method,
+    path: mask(r.path),
+    headers,
+    body: mask(r.body),
+    receivedAt: r.receivedAt,
+    status: r.status,
+    ...(r.latencyMs === undefined ? {} : { latencyMs: r.latencyMs }),
+  };
 }
 
 const ADMIN_ROUTES: Record<string, string[]> = {
   [`${ADMIN_PREFIX}/faults`]: ['GET', 'POST', 'DELETE'],
   [`${ADMIN_PREFIX}/requests`]: ['GET', 'DELETE'],
+  [`${ADMIN_PREFIX}/outages`]: ['GET', 'POST', 'DELETE'],
+  [`${ADMIN_PREFIX}/checks`]: ['GET'],
+  [`${ADMIN_PREFIX}/state`]: ['GET', 'PUT', 'DELETE'],
 };
+
+/** The request body as JSON (an object, or an array when `arrays`), or an error already sent. */
+function jsonOf(ctx: AdminContext, arrays: boolean): { ok: true; value: unknown } | { ok: false } {
+  const { res } = ctx;
+  if (ctx.body.tooLarge) {
+    sendError(res, 413, 'request body too large');
+    return { ok: false };
+  }
+  const text = ctx.body.text.trim();
+  if (arrays && text.startsWith('[')) {
+    try {
+      return { ok: true, value: JSON.parse(text) };
+    } catch {
+      sendError(res, 400, 'malformed JSON body');
+      return { ok: false };
+    }
+  }
+  const object = parseJsonObject(text);
+  if (!object.ok) {
+    sendError(res, 400, object.message);
+    return { ok: false };
+  }
+  return { ok: true, value: object.value };
+}
 
 export function handleAdmin(ctx: AdminContext): void {
   const { req, res, path, faults, requests } = ctx;
@@ -98,24 +142,53 @@ export function handleAdmin(ctx: AdminContext): void {
     return sendJson(res, 200, { ok: true, cleared });
   }
 
+  if (path === `${ADMIN_PREFIX}/outages`) {
+    const outages = ctx.outages ?? [];
+    if (method === 'GET') return sendJson(res, 200, { outages });
+    if (method === 'DELETE') return sendJson(res, 200, { ok: true, cleared: outages.splice(0).length });
+    const parsed = jsonOf(ctx, false);
+    if (!parsed.ok) return;
+    try {
+      outages.push(normalizeOutage(parsed.value));
+    } catch (err) {
+      if (err instanceof FaultError) return sendError(res, 422, err.message);
+      throw err;
+    }
+    return sendJson(res, 201, { ok: true, outages });
+  }
+
+  if (path === `${ADMIN_PREFIX}/state` && ctx.store) {
+    // Export (GET), import replacing everything (PUT), reset to the start (DELETE).
+    if (method === 'GET') return sendJson(res, 200, ctx.store.snapshot());
+    if (method === 'DELETE') {
+      ctx.store.reset();
+      return sendJson(res, 200, { ok: true });
+    }
+    const parsed = jsonOf(ctx, false);
+    if (!parsed.ok) return;
+    try {
+      ctx.store.replace(parsed.value);
+    } catch (err) {
+      return sendError(res, 422, (err as Error).message);
+    }
+    return sendJson(res, 200, { ok: true });
+  }
+
+  if (path === `${ADMIN_PREFIX}/checks`) {
+    const id = new URL(req.url ?? '/', 'http://x').searchParams.get('monitor');
+    if (id === null) return sendError(res, 400, 'the monitor query parameter is required: ?monitor=mon_...');
+    const checks = ctx.store?.checkHistory(id);
+    if (checks === undefined) return sendError(res, 404, 'monitor not found');
+    return sendJson(res, 200, { monitor: id, checks });
+  }
+
   if (method === 'GET') return sendJson(res, 200, { faults: faults.list() });
   if (method === 'DELETE') return sendJson(res, 200, { ok: true, cleared: faults.clear() });
 
   // POST: one fault object, or an array of them queued in order; all or nothing.
-  if (ctx.body.tooLarge) return sendError(res, 413, 'request body too large');
-  let parsed: unknown;
-  const text = ctx.body.text.trim();
-  if (text.startsWith('[')) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return sendError(res, 400, 'malformed JSON body');
-    }
-  } else {
-    const object = parseJsonObject(text);
-    if (!object.ok) return sendError(res, 400, object.message);
-    parsed = object.value;
-  }
+  const body = jsonOf(ctx, true);
+  if (!body.ok) return;
+  const parsed = body.value;
   const list = Array.isArray(parsed) ? parsed : [parsed];
   let normalized: Fault[];
   try {

@@ -18,8 +18,18 @@ export type AuthOutcome =
 const REALM = 'Bearer realm="cpk"';
 const TOKEN_SHAPE = /^cpk_[\x21-\x7e]+$/;
 
-/** Builds the token table: the seeded test tokens plus the development token. */
-export function buildTokenTable(devToken: string = DEFAULT_DEV_TOKEN): Map<string, TokenInfo> {
+/** A token declared at start (`cpk emulator --token NAME:TOKEN[:SCOPES]`): its account and scopes. */
+export interface DeclaredToken {
+  account: string;
+  token: string;
+  scopes: readonly Scope[];
+}
+
+/** Builds the token table: the seeded test tokens, the development token and the declared ones. */
+export function buildTokenTable(
+  devToken: string = DEFAULT_DEV_TOKEN,
+  declared: readonly DeclaredToken[] = [],
+): Map<string, TokenInfo> {
   if (typeof devToken !== 'string' || !devToken.startsWith('cpk_')) {
     throw new Error('emulator token must start with cpk_');
   }
@@ -39,6 +49,12 @@ export function buildTokenTable(devToken: string = DEFAULT_DEV_TOKEN): Map<strin
     });
   }
   table.set(devToken, { account: DEV_ACCOUNT, scopes: new Set(SCOPES), expired: false, revoked: false });
+  for (const d of declared) {
+    if (!TOKEN_SHAPE.test(d.token))
+      throw new Error(`token ${d.token.slice(0, 4)}… must be cpk_ followed by visible ASCII characters`);
+    if (table.has(d.token)) throw new Error(`token of ${d.account} is declared twice or collides with a seeded token`);
+    table.set(d.token, { account: d.account, scopes: new Set(d.scopes), expired: false, revoked: false });
+  }
   return table;
 }
 

@@ -232,3 +232,27 @@ export function applyFault(fault: Fault, req: IncomingMessage, res: ServerRespon
   extra();
   res.end(buf);
 }
+
+/**
+ * An outage: from now on, the simulated checks of every monitor whose target
+ * contains `target` (case-insensitive) come out `down` or `slow`, until the
+ * outage is cleared. The scheduled checks pick it up on their own, as a real
+ * service would see a real target fail.
+ */
+export interface Outage {
+  target: string;
+  outcome: 'down' | 'slow';
+}
+
+/** Checks and normalises an outage; throws FaultError. */
+export function normalizeOutage(input: unknown): Outage {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new FaultError('outage must be a JSON object');
+  const o = input as Record<string, unknown>;
+  for (const key of Object.keys(o))
+    if (key !== 'target' && key !== 'outcome') throw new FaultError(`unknown outage field: ${key}`);
+  if (typeof o.target !== 'string' || o.target === '') throw new FaultError('target must be a non-empty string');
+  const outcome = o.outcome ?? 'down';
+  if (outcome !== 'down' && outcome !== 'slow') throw new FaultError('outcome must be down or slow');
+  return { target: o.target, outcome };
+}

@@ -992,12 +992,58 @@ export function buildAdminDocument(baseUrl: string): Json {
           'listRequests',
           'The /v1 request log, every token (Authorization, path, query, body, any header) redacted to "cpk_…<last 4>"',
           {
-            '200': { description: '{"requests": [{method, path, headers, body}]}' },
+            '200': { description: '{"requests": [{method, path, headers, body, receivedAt, status, latencyMs}]}' },
           },
         ),
         delete: adminOperation('clearRequests', 'Empty the request log', {
           '200': { description: '{"ok": true, "cleared": n}' },
         }),
+      },
+      [`${ADMIN_PREFIX}/state`]: {
+        servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
+        description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
+        get: adminOperation('exportState', 'The whole state, in the format of --import and --export-on-exit', {
+          '200': { description: '{"version": 1, "accounts": {...}, "issued_ids": [...]}' },
+        }),
+        put: adminOperation('importState', 'Replace the whole state with an exported one', {
+          '200': { description: '{"ok": true}' },
+          '400': { description: 'Malformed JSON.' },
+          '422': { description: 'Not an emulator state (nothing changed).' },
+        }),
+        delete: adminOperation('resetState', 'Back to the start: no monitors, the seeded channels', {
+          '200': { description: '{"ok": true}' },
+        }),
+      },
+      [`${ADMIN_PREFIX}/outages`]: {
+        servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
+        description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
+        get: adminOperation('listOutages', 'Outages the simulated checks obey', {
+          '200': { description: '{"outages": [{target, outcome}]}' },
+        }),
+        post: adminOperation(
+          'addOutage',
+          'From now on, checks of every target containing `target` come out `outcome` (down, default, or slow)',
+          {
+            '201': { description: '{"ok": true, "outages": [...]}' },
+            '400': { description: 'Malformed JSON.' },
+            '422': { description: 'Invalid outage (message names the field).' },
+          },
+        ),
+        delete: adminOperation('clearOutages', 'Remove every outage', {
+          '200': { description: '{"ok": true, "cleared": n}' },
+        }),
+      },
+      [`${ADMIN_PREFIX}/checks`]: {
+        servers: [{ url: rootUrl, description: 'admin routes live outside /v1' }],
+        description: 'Emulator only. 404 "not found" unless X-Emulator-Admin carries the admin secret.',
+        get: {
+          ...adminOperation('listChecks', "A monitor's last 100 simulated checks, oldest first", {
+            '200': { description: '{"monitor": id, "checks": [{n, status, latency_ms, checked_at}]}' },
+            '400': { description: 'No monitor parameter.' },
+            '404': { description: 'No such monitor.' },
+          }),
+          parameters: [{ name: 'monitor', in: 'query', required: true, schema: { type: 'string' } }],
+        },
       },
     },
     components: {

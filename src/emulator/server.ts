@@ -13,13 +13,15 @@ import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { carriedSecrets, handleAdmin, type RecordedRequest } from './admin.js';
 import { handleApi } from './api.js';
-import { buildTokenTable, redactTokens } from './auth.js';
-import { applyFault, FaultQueue, normalizeFault, type Fault } from './faults.js';
+import { buildTokenTable, redactTokens, type DeclaredToken } from './auth.js';
+import { seededRandom, startScheduler } from './checks.js';
+import { applyFault, FaultQueue, normalizeFault, type Fault, type Outage } from './faults.js';
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
 import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
+import { openPersistence } from './persist.js';
 import { newRequestId, readBody, sendError, sendJson } from './respond.js';
 import { matchRoute } from './routes.js';
-import { monitorJson, Store } from './store.js';
+import { monitorJson, Store, type PersistedState } from './store.js';
 
 export type { Fault, FaultKind } from './faults.js';
 export type { RecordedRequest } from './admin.js';
@@ -43,12 +45,20 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /**
    * Keep the state in this file across restarts: loaded at start (a missing
-   * file is an empty start), written atomically after each change (coalesced)
-   * and on close.
+   * file is an empty start), written atomically and durably before the answer
+   * to each change is sent (concurrent changes share a write), and on close.
    */
   persistFile?: string;
   /** How many requests the log keeps (default REQUEST_LOG_LIMIT). */
   requestLogLimit?: number;
+  /** Makes monitor ids and check outcomes reproducible (ids from a generator seeded with it unless `random` is given). */
+  seed?: number;
+  /** Runs the checks' schedule this many times faster than the wall clock (default 1). */
+  timeScale?: number;
+  /** Tokens declared beside the development token, each of its account (created when new). */
+  tokens?: DeclaredToken[];
+  /** A state to start from (`cpk emulator --import FILE`, the format `exportState()` gives). */
+  state?: unknown;
 }
 
 export interface Emulator {
@@ -59,6 +69,8 @@ export interface Emulator {
   /** Every /v1 request (API and openapi.json) in arrival order, faulted ones included; headers unredacted. */
   requests: RecordedRequest[];
   injectFault(fault: Fault): void;
+  /** The whole state as JSON-safe data (what `GET /__emulator/state` and `--export-on-exit` give). */
+  exportState(): PersistedState;
   monitors(accountId?: string): Array<Record<string, unknown>>;
   channels(accountId?: string): Array<Record<string, unknown>>;
   close(): Promise<void>;
@@ -82,6 +94,9 @@ function checkOptions(opts: EmulatorOptions): void {
   if (adminSecret !== undefined && (typeof adminSecret !== 'string' || adminSecret === ''))
     throw new Error('adminSecret must be a non-empty string');
   if (opts.random !== undefined && typeof opts.random !== 'function') throw new Error('random must be a function');
+  if (opts.seed !== undefined && !Number.isSafeInteger(opts.seed)) throw new Error('seed must be an integer');
+  if (opts.timeScale !== undefined && !(Number.isFinite(opts.timeScale) && opts.timeScale > 0))
+    throw new Error('timeScale must be a positive number');
 }
 
 type Area = 'document' | 'api' | 'admin' | 'outside';
@@ -97,7 +112,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   checkOptions(opts);
   const host = opts.host ?? '127.0.0.1';
   const token = opts.token ?? DEFAULT_DEV_TOKEN;
-  const tokens = buildTokenTable(token); // throws on a token without cpk_
+  const tokens = buildTokenTable(token, opts.tokens); // throws on a token without cpk_
   // Longest first, so that a token holding another is masked whole.
   const tokenList = [...tokens.keys()].sort((a, b) => b.length - a.length);
   const adminSecret = opts.adminSecret ?? randomBytes(12).toString('hex');
@@ -107,9 +122,22 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const log = opts.log;
 
   const logLimit = opts.requestLogLimit ?? REQUEST_LOG_LIMIT;
-  const store = new Store(opts.random);
-  const persist = opts.persistFile === undefined ? undefined : await persistence(opts.persistFile, store);
+  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
+  const outages: Outage[] = [];
+  const store = new Store(opts.random ?? (opts.seed === undefined ? undefined : seededRandom(opts.seed)), {
+    seed,
+    outages: () => outages,
+    accounts: [...new Set((opts.tokens ?? []).map((t) => t.account))],
+  });
+  if (opts.state !== undefined) store.restore(opts.state);
+  const persist = opts.persistFile === undefined ? undefined : await openPersistence(opts.persistFile, store);
   const faults = new FaultQueue();
+  // Monitors are checked on their interval; what a scheduled check changes is saved in the background.
+  const scheduler = startScheduler(
+    () => store.allMonitors(),
+    (monitor, at) => store.runCheck(monitor, at),
+    { timeScale: opts.timeScale ?? 1, onTick: (checked) => checked > 0 && persist?.changed() },
+  );
   const requests: RecordedRequest[] = [];
   let document: Record<string, unknown> = {};
   let adminDocument: Record<string, unknown> = {};
@@ -141,13 +169,20 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     // Recorded on arrival (body filled in once read) so the log keeps arrival order.
     const record: RecordedRequest | undefined =
       area === 'document' || area === 'api'
-        ? { method, path: rawUrl, headers: { ...req.headers }, body: '', receivedAt: Date.now() }
+        ? { method, path: rawUrl, headers: { ...req.headers }, body: '', receivedAt: Date.now(), status: null }
         : undefined;
     if (record) {
       requests.push(record);
       // A ring: the log keeps the last REQUEST_LOG_LIMIT requests (trimmed in batches, linear overall).
       if (requests.length > logLimit + Math.ceil(logLimit / 10)) requests.splice(0, requests.length - logLimit);
     }
+
+    // The answer beside the request: its status (null when none was sent) and how long it took.
+    if (record)
+      res.once('close', () => {
+        record.status = res.writableFinished ? res.statusCode : null;
+        record.latencyMs = Math.round((performance.now() - started) * 10) / 10;
+      });
 
     let outcome: string | undefined; // log label for answers that are not a normal response
     if (log) {
@@ -174,8 +209,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (area === 'outside') return sendError(res, 404, 'not found');
     // The admin routes' own document is public: it holds no secret (buildAdminDocument).
     if (area === 'admin' && path === ADMIN_DOCUMENT_PATH && method === 'GET') return sendJson(res, 200, adminDocument);
-    if (area === 'admin')
-      return handleAdmin({ req, res, path, body, adminSecret, faults, requests, tokens: tokenList });
+    if (area === 'admin') {
+      const answer = () =>
+        handleAdmin({ req, res, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store });
+      // An import or reset through the admin routes is saved like any change.
+      if (persist) await persist.answerDurably(res, answer);
+      else answer();
+      return;
+    }
 
     const apiLatency = area === 'api' ? latencyMs : 0;
     const fault = faults.take(method, path);
@@ -197,9 +238,19 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       if (method !== 'GET') return sendError(res, 405, `method ${method} not allowed; allowed: GET`, { Allow: 'GET' });
       return sendJson(res, 200, document);
     }
-    handleApi({ req, res, body, route: matchRoute(method, path), store, tokens, query: rawUrl.slice(path.length + 1) });
-    // A get may change state too (the first get runs the pending check): any success may need saving.
-    if (persist && res.statusCode < 400) persist.changed();
+    const answer = () =>
+      handleApi({
+        req,
+        res,
+        body,
+        route: matchRoute(method, path),
+        store,
+        tokens,
+        query: rawUrl.slice(path.length + 1),
+      });
+    // With --persist, an answer that shows a change (a get may run a check too) waits until it is on disk.
+    if (persist) await persist.answerDurably(res, answer);
+    else answer();
   }
 
   const server = createServer((req, res) => {
@@ -257,6 +308,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     injectFault(fault: Fault): void {
       faults.add(normalizeFault(fault));
     },
+    exportState() {
+      return store.snapshot();
+    },
     monitors(accountId = DEV_ACCOUNT) {
       return store.listMonitors(accountId).map(monitorJson);
     },
@@ -265,6 +319,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     },
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
+        scheduler.stop();
         const saved = persist?.flush() ?? Promise.resolve();
         closed = true;
         for (const [timer, resolveDelay] of delays) {
@@ -287,63 +342,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         void Promise.all([serverClosed, saved, ...socketsClosed]).then(() => setImmediate(() => setImmediate(resolve)));
       });
       return closing;
-    },
-  };
-}
-
-/**
- * The state file of `--persist`: read once at start; after a change, written
- * on the next turn of the event loop (changes in one burst coalesce into one
- * write), atomically (temporary file, rename), and skipped when the text did
- * not change. flush() waits for the last write.
- */
-async function persistence(file: string, store: Store): Promise<{ changed(): void; flush(): Promise<void> }> {
-  const { readFile } = await import('node:fs/promises');
-  let text: string | undefined;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  if (text !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new Error(`${file} is not an emulator state file (not JSON)`);
-    }
-    try {
-      store.restore(parsed);
-    } catch (error) {
-      throw new Error(`${file}: ${(error as Error).message}`);
-    }
-  }
-  const { writeFileAtomic } = await import('../core/atomic-file.js');
-  let written = text;
-  let pending = false;
-  let chain: Promise<void> = Promise.resolve();
-  const save = () => {
-    pending = false;
-    const next = JSON.stringify(store.snapshot());
-    if (next === written) return Promise.resolve();
-    return writeFileAtomic(file, next).then(
-      () => {
-        written = next;
-      },
-      () => {
-        // A failed write (disk full, directory gone) is retried on the next change.
-      },
-    );
-  };
-  return {
-    changed() {
-      if (pending) return;
-      pending = true;
-      chain = chain.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(save);
-    },
-    flush() {
-      chain = chain.then(save);
-      return chain;
     },
   };
 }

@@ -2,9 +2,9 @@
 // channels, and the reports derived from monitors. Everything is keyed by
 // account first, which is what makes cross-account access a plain "not found".
 //
-// Checks are simulated: the outcome is a pure function of the monitor's
-// target string, so tests are deterministic and no network is ever used.
-import { createHash, randomBytes } from 'node:crypto';
+// Checks are simulated (checks.ts): the outcome is a pure function of the
+// seed, the monitor and the check's number, so no network is ever used.
+import { randomBytes } from 'node:crypto';
 import {
   ACCOUNTS,
   FLAKY_UPTIME,
@@ -19,8 +19,10 @@ import {
   type ChannelRecord,
   type MonitorStatus,
 } from './model.js';
+import { simulateCheck } from './checks.js';
+import type { Outage } from './faults.js';
 import { monitorReportBody } from './reports.js';
-import { hostOfTarget, type ChannelChanges, type MonitorChanges, type MonitorInput } from './validation.js';
+import type { ChannelChanges, MonitorChanges, MonitorInput } from './validation.js';
 
 export interface LastCheck {
   status: 'up' | 'down';
@@ -43,7 +45,18 @@ export interface PersistedState {
   version: 1;
   accounts: Record<string, { monitors: MonitorRecord[]; channels: ChannelRecord[] }>;
   issued_ids: string[];
+  /** Which journal continues this state (`--persist`); absent in exports. */
+  journal_generation?: number;
 }
+
+/**
+ * One line of the `--persist` journal: the current value of what changed (or
+ * its deletion), so replaying a line twice does no harm.
+ */
+export type JournalRecord =
+  | { account: string; monitor: MonitorRecord }
+  | { account: string; deleted: string }
+  | { account: string; channel: ChannelRecord };
 
 interface AccountState {
   suspended: boolean;
@@ -53,13 +66,11 @@ interface AccountState {
 
 const now = () => new Date().toISOString();
 
+/** Checks kept per monitor for `GET /__emulator/checks`: a bounded window. */
+export const CHECK_HISTORY = 100;
+
 /** Length of the report period ("24h") in seconds. */
 const PERIOD_SECONDS = 24 * 60 * 60;
-
-/** Stable 32-bit number from a string, for simulated latencies. */
-function hash32(text: string): number {
-  return createHash('sha256').update(text).digest().readUInt32BE(0);
-}
 
 /** Copies own enumerable keys with defineProperty so "__proto__" stays data. */
 function assignData(target: Record<string, unknown>, source: Record<string, unknown>): void {
@@ -72,12 +83,60 @@ export class Store {
   private readonly accounts = new Map<string, AccountState>();
   /** Every monitor id ever issued, so a deleted id is never reused. */
   private readonly issuedIds = new Set<string>();
+  private changes = 0;
+  /** What changed since the last takeChanges(): "m" or "c", account and id, joined by NUL. */
+  private dirty = new Set<string>();
+  /** The whole state was replaced (restore, reset) since the last takeChanges(). */
+  private replaced = false;
 
-  constructor(private readonly random?: () => number) {
-    for (const account of ACCOUNTS) {
+  /** Grows by one with every change of the state: what `--persist` compares to know what is on disk. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** The last checks of each monitor (CHECK_HISTORY at most), for `GET /__emulator/checks`. */
+  private readonly history = new Map<string, Array<LastCheck & { n: number }>>();
+  /** How many checks each monitor has had: the n of the next one's seeded outcome. */
+  private readonly checksRun = new Map<string, number>();
+
+  constructor(
+    private readonly random?: () => number,
+    private readonly simulation: {
+      seed: number;
+      outages: () => readonly Outage[];
+      /** Accounts declared at start (`--token NAME:TOKEN`), beside the seeded ones. */
+      accounts?: readonly string[];
+    } = { seed: 0, outages: () => [] },
+  ) {
+    this.seedAccounts();
+  }
+
+  private seedAccounts(): void {
+    const all = [...ACCOUNTS, ...(this.simulation.accounts ?? []).map((id) => ({ id, suspended: false }))];
+    for (const account of all) {
       const channels = new Map(SEEDED_CHANNELS.map((c) => [c.id, { ...c, events: [...c.events] }]));
-      this.accounts.set(account.id, { suspended: account.suspended, monitors: new Map(), channels });
+      const suspended = this.accounts.get(account.id)?.suspended ?? account.suspended;
+      this.accounts.set(account.id, { suspended, monitors: new Map(), channels });
     }
+  }
+
+  /**
+   * Back to the start: no monitors, the seeded channels. Issued ids stay
+   * issued, so an id a client still holds never names a new monitor.
+   */
+  reset(): void {
+    this.seedAccounts();
+    this.history.clear();
+    this.checksRun.clear();
+    this.changes++;
+    this.replaced = true;
+  }
+
+  /** Replaces the whole state with a snapshot (checked first: one that does not fit changes nothing). */
+  replace(snapshot: unknown): void {
+    new Store(undefined, this.simulation).restore(snapshot);
+    this.reset();
+    this.restore(snapshot);
   }
 
   /** The whole state, as JSON-safe data (`cpk emulator --persist`). */
@@ -113,6 +172,74 @@ export class Store {
       }
     }
     for (const suffix of state.issued_ids) if (typeof suffix === 'string') this.issuedIds.add(suffix);
+    this.changes++;
+    this.replaced = true;
+  }
+
+  private mark(kind: 'm' | 'c', account: string, id: string): void {
+    this.changes++;
+    this.dirty.add(`${kind}\0${account}\0${id}`);
+  }
+
+  /** The account holding this very monitor or channel object. */
+  private ownerOf(kind: 'monitors' | 'channels', record: { id: string }): string | undefined {
+    for (const [id, state] of this.accounts) if (state[kind].get(record.id) === record) return id;
+    return undefined;
+  }
+
+  /**
+   * Journal records of everything changed since the last call, as it is now;
+   * or 'all' when the whole state was replaced (it must be written whole).
+   */
+  takeChanges(): JournalRecord[] | 'all' {
+    if (this.replaced) {
+      this.replaced = false;
+      this.dirty.clear();
+      return 'all';
+    }
+    const out: JournalRecord[] = [];
+    for (const key of this.dirty) {
+      const [kind, account = '', id = ''] = key.split('\0');
+      const state = this.accounts.get(account);
+      if (!state) continue;
+      if (kind === 'c') {
+        const channel = state.channels.get(id);
+        if (channel) out.push({ account, channel });
+        continue;
+      }
+      const monitor = state.monitors.get(id);
+      out.push(monitor ? { account, monitor } : { account, deleted: id });
+    }
+    this.dirty.clear();
+    return out;
+  }
+
+  /** Replays one journal record (`--persist` at start); throws on one that does not fit. */
+  applyRecord(record: unknown): void {
+    const bad = () => new Error('not an emulator journal record');
+    if (typeof record !== 'object' || record === null) throw bad();
+    const r = record as Record<string, unknown>;
+    const state = typeof r.account === 'string' ? this.accounts.get(r.account) : undefined;
+    if (!state) throw bad();
+    const issue = (id: string) => {
+      if (id.startsWith(MONITOR_ID_PREFIX)) this.issuedIds.add(id.slice(MONITOR_ID_PREFIX.length));
+    };
+    if (typeof r.deleted === 'string') {
+      state.monitors.delete(r.deleted);
+      issue(r.deleted);
+    } else if (typeof r.monitor === 'object' && r.monitor !== null) {
+      const m = r.monitor as MonitorRecord;
+      if (typeof m.id !== 'string' || typeof m.extras !== 'object' || m.extras === null) throw bad();
+      const extras = {};
+      assignData(extras, m.extras);
+      state.monitors.set(m.id, { ...m, extras });
+      issue(m.id);
+    } else if (typeof r.channel === 'object' && r.channel !== null) {
+      const c = r.channel as ChannelRecord;
+      if (typeof c.id !== 'string' || !state.channels.has(c.id)) throw bad();
+      state.channels.set(c.id, c);
+    } else throw bad();
+    this.changes++;
   }
 
   isSuspended(account: string): boolean {
@@ -171,7 +298,13 @@ export class Store {
     };
     assignData(record.extras, extras);
     this.account(account).monitors.set(record.id, record);
+    this.mark('m', account, record.id);
     return record;
+  }
+
+  private markMonitor(monitor: MonitorRecord): void {
+    const account = this.ownerOf('monitors', monitor);
+    if (account !== undefined) this.mark('m', account, monitor.id);
   }
 
   getMonitor(account: string, id: string): MonitorRecord | undefined {
@@ -179,20 +312,39 @@ export class Store {
   }
 
   /**
-   * The simulated check: a pending monitor becomes up, or down when the
-   * target's host contains "down" (or when there is no target to check).
-   * Runs once per pending period; up/down/paused monitors are left as they are.
+   * The first check of a pending monitor, run by the get that first reads it
+   * (scheduled checks follow on the monitor's interval: runCheck).
+   * Up/down/paused monitors are left as they are.
    */
   runPendingCheck(monitor: MonitorRecord): void {
     if (monitor.status !== 'pending') return;
-    const host = monitor.target === null ? null : hostOfTarget(monitor.type, monitor.target);
-    const down = host === null || host.toLowerCase().includes('down');
-    monitor.status = down ? 'down' : 'up';
-    monitor.last_check = {
-      status: monitor.status,
-      latency_ms: down ? null : 20 + (hash32(`${monitor.id}|${monitor.target}`) % 280),
-      checked_at: now(),
-    };
+    this.runCheck(monitor, Date.now());
+  }
+
+  /** One simulated check at time `at` (ms): its outcome becomes the monitor's status and last check. */
+  runCheck(monitor: MonitorRecord, at: number): void {
+    if (monitor.paused) return;
+    const n = this.checksRun.get(monitor.id) ?? 0;
+    this.checksRun.set(monitor.id, n + 1);
+    const result = simulateCheck(monitor, n, this.simulation.seed, this.simulation.outages());
+    monitor.status = result.status;
+    monitor.last_check = { ...result, checked_at: new Date(at).toISOString() };
+    let history = this.history.get(monitor.id);
+    if (!history) this.history.set(monitor.id, (history = []));
+    history.push({ ...monitor.last_check, n });
+    if (history.length > CHECK_HISTORY) history.splice(0, history.length - CHECK_HISTORY);
+    this.markMonitor(monitor);
+  }
+
+  /** The last checks of a monitor of any account (oldest first), or undefined for no such monitor. */
+  checkHistory(id: string): Array<LastCheck & { n: number }> | undefined {
+    for (const state of this.accounts.values()) if (state.monitors.has(id)) return [...(this.history.get(id) ?? [])];
+    return undefined;
+  }
+
+  /** Every monitor of every account (the scheduler's round). */
+  *allMonitors(): Iterable<MonitorRecord> {
+    for (const state of this.accounts.values()) yield* state.monitors.values();
   }
 
   updateMonitor(monitor: MonitorRecord, changes: MonitorChanges): void {
@@ -218,10 +370,17 @@ export class Store {
     }
     assignData(monitor.extras, changes.extras);
     monitor.updated_at = now();
+    this.markMonitor(monitor);
   }
 
   deleteMonitor(account: string, id: string): boolean {
-    return this.accounts.get(account)?.monitors.delete(id) ?? false;
+    const deleted = this.accounts.get(account)?.monitors.delete(id) ?? false;
+    if (deleted) {
+      this.mark('m', account, id);
+      this.history.delete(id);
+      this.checksRun.delete(id);
+    }
+    return deleted;
   }
 
   listMonitors(account: string): MonitorRecord[] {
@@ -239,6 +398,8 @@ export class Store {
     if (changes.enabled !== undefined) channel.enabled = changes.enabled;
     if (changes.target !== undefined) channel.target = changes.target;
     if (changes.events !== undefined) channel.events = [...changes.events];
+    const account = this.ownerOf('channels', channel);
+    if (account !== undefined) this.mark('c', account, channel.id);
   }
 
   listChannels(account: string): ChannelRecord[] {

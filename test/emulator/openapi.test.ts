@@ -162,6 +162,9 @@ describe('GET /v1/openapi.json', () => {
       '/__emulator/openapi.json',
       '/__emulator/faults',
       '/__emulator/requests',
+      '/__emulator/state',
+      '/__emulator/outages',
+      '/__emulator/checks',
     ]);
     expect(admin.paths['/__emulator/faults'].post.operationId).toBe('queueFault');
     expect(admin.components.schemas.Fault.properties.kind.enum).toEqual([

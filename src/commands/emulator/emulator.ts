@@ -2,7 +2,10 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import type { DeclaredToken } from '../../emulator/auth.js';
+import { SCOPES, type Scope } from '../../emulator/model.js';
+import { action, collect, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { register as registerRequests } from './requests.js';
 
 export interface EmulatorCommandOptions {
   host: string;
@@ -14,6 +17,34 @@ export interface EmulatorCommandOptions {
   quiet: boolean;
   /** --persist FILE: keep the state in this file across restarts. */
   persist?: string | undefined;
+  /** --seed N: reproducible ids and check outcomes. */
+  seed?: number | undefined;
+  /** --time-scale X: the checks' schedule X times faster. */
+  timeScale: number;
+  /** --token NAME:TOKEN[:SCOPES], repeatable: tokens declared beside the development token. */
+  tokens: DeclaredToken[];
+  /** --import FILE: the state to start from. */
+  importFile?: string | undefined;
+  /** --export-on-exit FILE: where the state is written on Ctrl-C or SIGTERM. */
+  exportOnExit?: string | undefined;
+}
+
+/** "ci:cpk_ci:monitors:read,reports:read" -> a declared token; a plain "cpk_..." is the development token. */
+export function parseDeclaredToken(value: string): DeclaredToken {
+  const first = value.indexOf(':');
+  const account = value.slice(0, first);
+  const rest = value.slice(first + 1);
+  const second = rest.indexOf(':');
+  const token = second < 0 ? rest : rest.slice(0, second);
+  const scopeText = second < 0 ? '' : rest.slice(second + 1);
+  const usage = (why: string) => new UsageError(`invalid --token ${account || '(no name)'}:…: ${why}`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(account)) throw usage('NAME is letters, digits, _ and - (the account)');
+  if (!/^cpk_[\x21-\x39\x3b-\x7e]+$/.test(token))
+    throw usage('TOKEN must be cpk_ followed by visible characters, no colon');
+  const scopes = scopeText === '' ? [...SCOPES] : scopeText.split(',').map((x) => x.trim());
+  const unknown = scopes.find((x) => !(SCOPES as readonly string[]).includes(x));
+  if (unknown !== undefined) throw usage(`unknown scope "${unknown}" (scopes: ${SCOPES.join(', ')})`);
+  return { account, token, scopes: scopes as Scope[] };
 }
 
 function parseNumber(value: unknown, flag: string, check: (n: number) => boolean, expected: string): number {
@@ -24,17 +55,38 @@ function parseNumber(value: unknown, flag: string, check: (n: number) => boolean
   return n;
 }
 
+/** The development token: the one --token without a colon (at most one). */
+function plainTokens(raw: unknown): string | undefined {
+  const plain = ((raw as string[] | undefined) ?? []).filter((t) => !t.includes(':'));
+  if (plain.length > 1)
+    throw new UsageError('--token: one development token only (declare others as NAME:TOKEN[:SCOPES])');
+  return plain[0];
+}
+
 /** commander's raw values to EmulatorCommandOptions (usage errors on bad input). */
 export function parseEmulatorOptions(raw: RawOptions): EmulatorCommandOptions {
   return {
     host: String(raw.host),
     port: parseNumber(raw.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port from 0 to 65535'),
-    token: raw.token as string | undefined,
+    token: plainTokens(raw.token),
+    tokens: ((raw.token as string[] | undefined) ?? []).filter((t) => t.includes(':')).map(parseDeclaredToken),
+    importFile: typeof raw.import === 'string' ? resolve(raw.import) : undefined,
+    exportOnExit: typeof raw.exportOnExit === 'string' ? resolve(raw.exportOnExit) : undefined,
     latencyMs: parseNumber(raw.latency, '--latency', (n) => n >= 0, 'milliseconds >= 0'),
     failRate: parseNumber(raw.failRate, '--fail-rate', (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1'),
     adminSecret: raw.adminSecret as string | undefined,
     quiet: raw.quiet === true,
     persist: typeof raw.persist === 'string' ? resolve(raw.persist) : undefined,
+    seed:
+      raw.seed === undefined
+        ? undefined
+        : parseNumber(raw.seed, '--seed', (n) => Number.isSafeInteger(n) && n >= 0, 'a whole number >= 0'),
+    timeScale: parseNumber(
+      raw.timeScale ?? '1',
+      '--time-scale',
+      (n) => n > 0 && n <= 1_000_000,
+      'a factor above 0 (e.g. 60: a minute of checks a second)',
+    ),
   };
 }
 
@@ -44,11 +96,19 @@ export function register(program: Command, runtime: Runtime): void {
     .description('Run a local emulator of the service (in memory), for trying cpk and testing scripts')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
-    .option('--token <token>', 'the development token to accept (must start with cpk_)')
+    .option(
+      '--token <token>',
+      'the development token to accept (cpk_...); repeatable NAME:TOKEN[:SCOPES] declares a token of account NAME (scopes comma-separated, default all)',
+      collect,
+    )
     .option('--latency <ms>', 'delay every API response by this many milliseconds', '0')
     .option('--fail-rate <p>', 'answer this fraction (0..1) of API requests with a 503', '0')
     .option('--admin-secret <secret>', 'secret for the fault-injection routes (default: random, printed)')
+    .option('--import <file>', 'start from the state in FILE (as --export-on-exit or GET /__emulator/state wrote it)')
+    .option('--export-on-exit <file>', 'write the state to FILE on Ctrl-C or SIGTERM')
     .option('--persist <file>', 'keep the state in FILE across restarts (loaded at start, written on each change)')
+    .option('--seed <n>', 'make monitor ids and check outcomes reproducible')
+    .option('--time-scale <x>', 'run the checks X times faster than the clock (60: a minute of checks a second)', '1')
     .option('-q, --quiet', 'do not log requests to stderr')
     .action(action(runtime, (ctx, _args, opts) => run(parseEmulatorOptions(opts), ctx)));
   examples(
@@ -57,12 +117,21 @@ export function register(program: Command, runtime: Runtime): void {
     'cpk emulator --port 0 --json     # prints {"base_url": ..., "token": ...} on one line',
     'cpk emulator --latency 500 --fail-rate 0.1',
     'cpk emulator --persist emulator-state.json   # keeps monitors across restarts',
+    'cpk emulator --seed 7 --time-scale 60        # the same ids and outcomes each run, checks 60x faster',
+    'cpk emulator --import seed.json --export-on-exit seed.json',
+    'cpk emulator --token ci:cpk_ci_token:monitors:read,reports:read',
+    'cpk emulator requests --admin-secret s3cret    # what your script sent, with status and latency',
   );
+
+  registerRequests(cmd, runtime);
 }
 
 export async function run(opts: EmulatorCommandOptions, ctx: Context): Promise<void> {
   if (opts.token !== undefined && !opts.token.startsWith('cpk_')) throw new UsageError('--token must start with cpk_');
+  if (opts.importFile !== undefined && opts.persist !== undefined)
+    throw new UsageError('--import and --persist both give the starting state: use one (--persist FILE keeps it too)');
   const { startEmulator } = await import('../../emulator/server.js');
+  const state = opts.importFile === undefined ? undefined : await readState(opts.importFile);
   let emulator;
   try {
     emulator = await startEmulator({
@@ -74,6 +143,10 @@ export async function run(opts: EmulatorCommandOptions, ctx: Context): Promise<v
       failRate: opts.failRate,
       log: opts.quiet ? undefined : (line) => ctx.out.info(line),
       persistFile: opts.persist,
+      seed: opts.seed,
+      timeScale: opts.timeScale,
+      tokens: opts.tokens,
+      state,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -81,6 +154,9 @@ export async function run(opts: EmulatorCommandOptions, ctx: Context): Promise<v
       throw new UsageError(`--persist: ${(error as Error).message}`);
     if (opts.persist !== undefined && (code === 'EACCES' || code === 'EISDIR' || code === 'ENOTDIR'))
       throw new UsageError(`--persist: cannot read ${opts.persist} (${code})`);
+    if (opts.importFile !== undefined && code === undefined)
+      throw new UsageError(`--import: ${opts.importFile}: ${(error as Error).message}`);
+    if (code === undefined && opts.tokens.length > 0) throw new UsageError(`--token: ${(error as Error).message}`);
     if (code === 'EADDRINUSE')
       throw new UsageError(`port ${opts.port} is in use: pick another with --port (0 picks a free one)`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${opts.host}`);
@@ -107,5 +183,34 @@ export async function run(opts: EmulatorCommandOptions, ctx: Context): Promise<v
     if (!ctx.signal || ctx.signal.aborted) return resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  // Written before close, from the state as it stands: what every answered request left.
+  if (opts.exportOnExit !== undefined) {
+    const { writeFileAtomic } = await import('../../core/atomic-file.js');
+    try {
+      await writeFileAtomic(opts.exportOnExit, `${JSON.stringify(emulator.exportState(), null, 2)}\n`);
+      ctx.out.info(`state written to ${opts.exportOnExit}`);
+    } catch (error) {
+      await emulator.close();
+      throw new UsageError(
+        `--export-on-exit: cannot write ${opts.exportOnExit} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
+    }
+  }
   await emulator.close();
+}
+
+/** The state file given to --import, parsed; a one-line usage error when it cannot be read or is not JSON. */
+async function readState(file: string): Promise<unknown> {
+  const { readFile } = await import('node:fs/promises');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--import: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError(`--import: ${file} is not an emulator state file (not JSON)`);
+  }
 }

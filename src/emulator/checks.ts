@@ -1,0 +1,122 @@
+// Monitors that live: every monitor that is not paused is checked on its
+// interval, with a simulated outcome (no network is ever used). The outcome of
+// a monitor's n-th check is a pure function of the seed, the monitor and n, so
+// `--seed` replays the same story; `--time-scale X` divides the waits between
+// checks by X, so a demo or a test sees an hour of checks in seconds.
+// Timestamps stay on the wall clock (a client compares them with its own:
+// "last check 2s ago" must not read "in 59m").
+import { createHash } from 'node:crypto';
+import { FLAKY_UPTIME } from './model.js';
+import type { Outage } from './faults.js';
+import { hostOfTarget } from './validation.js';
+
+export interface CheckResult {
+  status: 'up' | 'down';
+  latency_ms: number | null;
+}
+
+/** What a check reads of a monitor. */
+export interface CheckedMonitor {
+  id: string;
+  type: string;
+  target: string | null;
+}
+
+/** A uniform number in [0, 1) from text: the seeded draws of the simulation. */
+function draw(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0) / 4294967296;
+}
+
+/** mulberry32: the seeded generator behind `--seed`'s monitor ids. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The outcome of check number `n` (0 for the first) of `monitor`:
+ * - down when there is no target, its host contains "down", or an outage
+ *   (`/__emulator/outages`) matching the target says down;
+ * - else up, slow (latency in seconds) when the host contains "slow" or an
+ *   outage says slow; a "flaky" host fails 100 - FLAKY_UPTIME percent of its
+ *   checks after the first.
+ * The first check keeps the latency every emulator has always given that
+ * monitor (a hash of id and target), so existing reports read the same.
+ */
+export function simulateCheck(
+  monitor: CheckedMonitor,
+  n: number,
+  seed: number,
+  outages: readonly Outage[] = [],
+): CheckResult {
+  const host = monitor.target === null ? null : hostOfTarget(monitor.type as never, monitor.target);
+  const target = (monitor.target ?? '').toLowerCase();
+  const outage = outages.find((o) => target.includes(o.target.toLowerCase()));
+  if (host === null || host.toLowerCase().includes('down') || outage?.outcome === 'down')
+    return { status: 'down', latency_ms: null };
+  const salt = `${monitor.id}|${monitor.target}`;
+  if (n > 0 && host.toLowerCase().includes('flaky') && draw(`${seed}|${salt}|${n}|flaky`) < (100 - FLAKY_UPTIME) / 100)
+    return { status: 'down', latency_ms: null };
+  const base =
+    n === 0
+      ? 20 + (createHash('sha256').update(salt).digest().readUInt32BE(0) % 280)
+      : 20 + Math.floor(draw(`${seed}|${salt}|${n}`) * 280);
+  const slow = host.toLowerCase().includes('slow') || outage?.outcome === 'slow';
+  return { status: 'up', latency_ms: slow ? 2000 + base * 10 : base };
+}
+
+/** How often the scheduler looks for due checks (ms of real time). */
+const TICK_MS = 100;
+/** Checks run for one monitor in one tick at most; beyond, the schedule skips ahead to now. */
+const CATCH_UP = 100;
+
+/** What the scheduler reads of a monitor. */
+export interface ScheduledMonitor {
+  interval_seconds: number;
+  paused: boolean;
+  last_check: { checked_at: string } | null;
+  updated_at: string;
+}
+
+/**
+ * Runs `check(monitor, at)` for every monitor whose next check is due: one
+ * interval (divided by `timeScale`) after its last check, or after its last
+ * change when it was never checked. The timer is unref'd: it never keeps a
+ * process alive, and stop() ends it.
+ */
+export function startScheduler<M extends ScheduledMonitor>(
+  monitors: () => Iterable<M>,
+  check: (monitor: M, at: number) => void,
+  options: { timeScale: number; now?: () => number; onTick?: (checked: number) => void },
+): { stop(): void; tick(): number } {
+  const now = options.now ?? Date.now;
+  const tick = (): number => {
+    const at = now();
+    let checked = 0;
+    for (const monitor of monitors()) {
+      if (monitor.paused) continue;
+      const step = (monitor.interval_seconds * 1000) / options.timeScale;
+      const last = Date.parse(monitor.last_check?.checked_at ?? monitor.updated_at);
+      let due = last + step;
+      let runs = 0;
+      while (due <= at && runs < CATCH_UP) {
+        check(monitor, due);
+        due += step;
+        runs++;
+      }
+      if (due <= at) check(monitor, at);
+      checked += runs;
+    }
+    options.onTick?.(checked);
+    return checked;
+  };
+  const timer = setInterval(tick, TICK_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer), tick };
+}

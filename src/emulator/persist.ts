@@ -1,0 +1,269 @@
+// The state of `cpk emulator --persist FILE`: FILE holds the whole state
+// as of its last rewrite, FILE.journal the changes since (one JSON line each,
+// the changed monitor or channel as it now is, or a deletion). A change is on
+// disk (appended to the journal and fsynced) before the answer that shows it
+// is sent, so a crash never loses what a client was told succeeded. Changes
+// that arrive while a write is running share the next one (group commit): one
+// fsync serves every request waiting on it. When the journal outgrows the
+// state, the state is rewritten whole (temporary file beside it, fsync,
+// rename, directory fsync) under a new generation and the journal starts
+// again; a journal of another generation than FILE's is stale and ignored, so
+// a crash between those two steps loses nothing and replays nothing twice.
+import { open, readdir, readFile, rm, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { ServerResponse } from 'node:http';
+import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
+import { sendError } from './respond.js';
+import type { PersistedState, Store } from './store.js';
+
+export interface Persistence {
+  /**
+   * Runs `answer`, which writes a response on `res`. When it changed the
+   * state, the end of that response is held until the change is durable; if
+   * it cannot be saved, the client gets a 500 instead of a success it could
+   * not rely on.
+   */
+  answerDurably(res: ServerResponse, answer: () => void): Promise<void>;
+  /** The state changed without a client waiting (a scheduled check): saved soon, coalesced. */
+  changed(): void;
+  /** Resolves once everything changed so far is on disk (or failed to be). */
+  flush(): Promise<void>;
+}
+
+/** Background changes (scheduled checks) are saved at most this often. */
+const BACKGROUND_SAVE_MS = 1000;
+
+/**
+ * Temporary files of the atomic writes of `file` (`.<name>.<unique>.tmp`
+ * beside it) that a crash left behind; removed at start. Only this file's
+ * prefix is touched.
+ */
+async function removeOrphans(file: string): Promise<void> {
+  const dir = dirname(file);
+  const prefix = `.${basename(file)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return; // no directory yet: the first write will say why, if it cannot
+  }
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(prefix) && name.endsWith('.tmp'))
+      .map((name) => rm(join(dir, name), { force: true })),
+  );
+}
+
+/** The journal is folded into the state file once it is larger than the state and this. */
+const JOURNAL_MIN_BYTES = 1024 * 1024;
+
+/**
+ * Replays the journal of `generation` into `store`. A journal of another
+ * generation is stale (the state was rewritten after it); a last line cut
+ * short by a crash was never acknowledged and is ignored.
+ */
+async function replayJournal(journalFile: string, generation: number, store: Store): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(journalFile, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const lines = text.split('\n');
+  let header: unknown;
+  try {
+    header = JSON.parse(lines[0] ?? '');
+  } catch {
+    return;
+  }
+  if ((header as { generation?: unknown } | null)?.generation !== generation) return;
+  for (const line of lines.slice(1)) {
+    if (line === '') continue;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      return; // torn by a crash mid-write: never acknowledged
+    }
+    try {
+      store.applyRecord(record);
+    } catch (error) {
+      throw new Error(`${journalFile}: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Loads `file` and its journal into `store` (a missing file is an empty start) and returns the writer. */
+export async function openPersistence(file: string, store: Store): Promise<Persistence> {
+  const journalFile = `${file}.journal`;
+  let text: string | undefined;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  let generation = 0;
+  if (text !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`${file} is not an emulator state file (not JSON)`);
+    }
+    try {
+      store.restore(parsed);
+    } catch (error) {
+      throw new Error(`${file}: ${(error as Error).message}`);
+    }
+    const g = (parsed as PersistedState).journal_generation;
+    generation = typeof g === 'number' && Number.isInteger(g) ? g : 0;
+    await replayJournal(journalFile, generation, store);
+  }
+  await removeOrphans(file);
+
+  let journal: FileHandle | undefined;
+  let journalBytes = 0;
+  let stateBytes = 0;
+  /** A journal write failed: what it held may be missing, so the next write is the whole state. */
+  let rewriteWhole = true;
+
+  /** Writes the whole state under a new generation, then starts an empty journal of that generation. */
+  const rewrite = async () => {
+    store.takeChanges(); // all of it is in the snapshot
+    generation += 1;
+    const state = JSON.stringify({ ...store.snapshot(), journal_generation: generation });
+    await writeFileAtomic(file, state);
+    stateBytes = state.length;
+    await journal?.close().catch(() => {});
+    journal = undefined;
+    const fresh = await open(journalFile, 'w', 0o600);
+    try {
+      await fresh.write(`${JSON.stringify({ generation })}\n`);
+      await fresh.sync();
+    } catch (error) {
+      await fresh.close().catch(() => {});
+      throw error;
+    }
+    await syncDirectory(dirname(file));
+    journal = fresh;
+    journalBytes = 0;
+  };
+
+  /** The store's version last written (or loaded). */
+  let durable = store.version;
+  let writing = false;
+  let scheduled = false;
+  let background: ReturnType<typeof setTimeout> | undefined;
+  const waiters: Array<{ version: number; done: (error?: Error) => void }> = [];
+
+  const writeOnce = async (): Promise<void> => {
+    scheduled = false;
+    if (writing) return;
+    const version = store.version;
+    if (version === durable) {
+      settle(version);
+      return;
+    }
+    writing = true;
+    let failure: Error | undefined;
+    try {
+      const changes = store.takeChanges();
+      if (rewriteWhole || changes === 'all' || !journal || journalBytes > Math.max(JOURNAL_MIN_BYTES, stateBytes)) {
+        rewriteWhole = true;
+        await rewrite();
+      } else if (changes.length > 0) {
+        const lines = changes.map((c) => `${JSON.stringify(c)}\n`).join('');
+        rewriteWhole = true; // until this append is known to be whole and on disk
+        await journal.write(lines);
+        await journal.datasync();
+        journalBytes += lines.length;
+      }
+      rewriteWhole = false;
+      durable = version;
+    } catch (error) {
+      failure = error as Error;
+    } finally {
+      writing = false;
+    }
+    settle(version, failure);
+    // Changes made during that write wait for the next one, which they share.
+    if (waiters.length > 0) schedule();
+  };
+
+  /** Releases the waiters whose change the write of `version` covered. */
+  const settle = (version: number, failure?: Error) => {
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      const waiter = waiters[i];
+      if (waiter && waiter.version <= version) {
+        waiters.splice(i, 1);
+        waiter.done(failure);
+      }
+    }
+  };
+
+  // One turn of the event loop gathers the requests that arrived together.
+  const schedule = () => {
+    if (scheduled || writing) return;
+    scheduled = true;
+    setImmediate(() => void writeOnce());
+  };
+
+  const durableAt = (version: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      if (version <= durable) return resolve();
+      waiters.push({ version, done: (error) => (error ? reject(error) : resolve()) });
+      schedule();
+    });
+
+  return {
+    async answerDurably(res, answer) {
+      const before = store.version;
+      let held: unknown[] | undefined;
+      // Everything the handler writes stays in the response until end():
+      // holding end() holds the whole answer.
+      res.end = ((...args: unknown[]) => {
+        held = args;
+        return res;
+      }) as ServerResponse['end'];
+      try {
+        answer();
+      } finally {
+        delete (res as Partial<Pick<ServerResponse, 'end'>>).end; // the prototype's end again
+      }
+      const after = store.version;
+      if (after !== before) {
+        try {
+          await durableAt(after);
+        } catch (error) {
+          if (!res.headersSent && !res.destroyed) {
+            for (const name of res.getHeaderNames()) if (name !== 'x-request-id') res.removeHeader(name);
+            const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+            sendError(res, 500, `the change could not be saved to the state file (${code})`);
+            return;
+          }
+        }
+      }
+      if (held) (res.end as (...args: unknown[]) => void)(...held);
+    },
+    changed() {
+      if (background) return;
+      background = setTimeout(() => {
+        background = undefined;
+        void durableAt(store.version).catch(() => {
+          // Retried with the next change; nobody was promised this one.
+        });
+      }, BACKGROUND_SAVE_MS);
+      background.unref();
+    },
+    async flush() {
+      if (background) clearTimeout(background);
+      background = undefined;
+      await durableAt(store.version).catch(() => {});
+      // On a clean stop, FILE alone holds everything (a journal then stays empty).
+      if (!writing && journalBytes > 0) await rewrite().catch(() => {});
+      await journal?.close().catch(() => {});
+      journal = undefined;
+    },
+  };
+}

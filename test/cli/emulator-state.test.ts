@@ -1,0 +1,173 @@
+// State you can seed, inspect, export and reset: --import, --export-on-exit,
+// the admin state routes, the request log with status and latency
+// (`cpk emulator requests`), and tokens declared with --token NAME:TOKEN[:SCOPES].
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, baseEnv, runCli } from '../helpers/cli.js';
+
+interface Running {
+  child: ChildProcess;
+  baseUrl: string;
+  url: string;
+  token: string;
+  exited: Promise<unknown>;
+}
+
+const SECRET = 'state-secret';
+
+async function start(args: string[]): Promise<Running> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'emulator', '--port', '0', '--json', '-q', '--admin-secret', SECRET, ...args],
+    { env: baseEnv(), stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise((resolve) => child.once('close', resolve));
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.split('\n')[0] ?? '');
+    });
+    child.once('close', () => reject(new Error('emulator exited before it was ready')));
+  });
+  const info = JSON.parse(line) as { base_url: string; token: string };
+  return { child, baseUrl: info.base_url, url: info.base_url.replace(/\/v1$/, ''), token: info.token, exited };
+}
+
+async function stop(emu: Running): Promise<void> {
+  emu.child.kill('SIGTERM');
+  await emu.exited;
+}
+
+async function api(emu: Running, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${emu.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${emu.token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function admin(emu: Running, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${emu.url}/__emulator${path}`, {
+    method,
+    headers: { 'x-emulator-admin': SECRET, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('cpk emulator: state you can seed, export and reset', () => {
+  it('--export-on-exit writes the state on SIGTERM; --import starts from it and leaves the file as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-state-'));
+    const file = join(dir, 'seed.json');
+    const first = await start(['--export-on-exit', file]);
+    const id = (await api(first, 'POST', '/monitors', { name: 'kept', team: 'web' })).id as string;
+    await stop(first);
+    const exported = readFileSync(file, 'utf8');
+    expect(JSON.parse(exported)).toMatchObject({ version: 1 });
+
+    const second = await start(['--import', file]);
+    try {
+      const env = { CPK_BASE_URL: second.baseUrl, CPK_TOKEN: second.token };
+      const got = await runCli(['monitors', 'get', id, '--json'], { env });
+      expect(got.code, got.stderr).toBe(0);
+      expect(JSON.parse(got.stdout)).toMatchObject({ id, name: 'kept', team: 'web' });
+      await api(second, 'POST', '/monitors', { name: 'not exported' });
+    } finally {
+      await stop(second);
+    }
+    expect(readFileSync(file, 'utf8')).toBe(exported);
+
+    writeFileSync(join(dir, 'bad.json'), '{"version": 2}');
+    const bad = await runCli(['emulator', '--port', '0', '--import', join(dir, 'bad.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(`cpk: --import: ${join(dir, 'bad.json')}: not an emulator state file (version is not 1)\n`);
+  }, 60_000);
+
+  it('admin routes export (GET), reset (DELETE) and import (PUT) the state while it runs', async () => {
+    const emu = await start([]);
+    try {
+      const id = (await api(emu, 'POST', '/monitors', { name: 'one' })).id as string;
+      const exported = await admin(emu, 'GET', '/state');
+      expect(exported.status).toBe(200);
+      expect(JSON.stringify(exported.body)).toContain(id);
+      expect(await admin(emu, 'DELETE', '/state')).toEqual({ status: 200, body: { ok: true } });
+      expect((await api(emu, 'GET', '/monitors')).data).toEqual([]);
+      const refused = await admin(emu, 'PUT', '/state', { version: 7 });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error).toBe('not an emulator state file (version is not 1)');
+      expect(await admin(emu, 'PUT', '/state', exported.body)).toEqual({ status: 200, body: { ok: true } });
+      expect(((await api(emu, 'GET', '/monitors')).data as Array<{ id: string }>).map((m) => m.id)).toEqual([id]);
+      // Without the secret the routes do not exist.
+      expect((await fetch(`${emu.url}/__emulator/state`, { method: 'DELETE' })).status).toBe(404);
+      expect(((await api(emu, 'GET', '/monitors')).data as unknown[]).length).toBe(1);
+    } finally {
+      await stop(emu);
+    }
+  }, 60_000);
+
+  it('cpk emulator requests prints each request with its status and latency (table, or JSON lines with --json)', async () => {
+    const emu = await start([]);
+    try {
+      await api(emu, 'POST', '/monitors', { name: 'logged' });
+      await api(emu, 'GET', '/monitors/mon_nosuchmonitor');
+      const env = { CPK_BASE_URL: emu.baseUrl, CPK_EMULATOR_ADMIN_SECRET: SECRET };
+      const json = await runCli(['emulator', 'requests', '--json'], { env });
+      expect(json.code, json.stderr).toBe(0);
+      const lines = json.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.map((l) => [l.method, l.path, l.status])).toEqual([
+        ['POST', '/v1/monitors', 201],
+        ['GET', '/v1/monitors/mon_nosuchmonitor', 404],
+      ]);
+      for (const l of lines) expect(l.latencyMs).toEqual(expect.any(Number));
+      expect(json.stdout).not.toContain(emu.token);
+      const table = await runCli(['emulator', 'requests', '--admin-secret', SECRET, '--base-url', emu.baseUrl]);
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout).toMatch(
+        /^STATUS +TIME +METHOD +PATH +LATENCY_MS\n201 .* POST +\/v1\/monitors +[\d.]+\n404 .* GET +\/v1\/monitors\/mon_nosuchmonitor +[\d.]+\n$/,
+      );
+      const wrong = await runCli(['emulator', 'requests', '--admin-secret', 'nope', '--base-url', emu.baseUrl]);
+      expect(wrong.code).not.toBe(0);
+      expect(wrong.stderr).not.toContain('nope');
+    } finally {
+      await stop(emu);
+    }
+  }, 60_000);
+
+  it('--token NAME:TOKEN[:SCOPES] declares a token of its own account, with those scopes', async () => {
+    const emu = await start([
+      '--token',
+      'ci:cpk_ci_token:monitors:read,reports:read',
+      '--token',
+      'team:cpk_team_token',
+    ]);
+    try {
+      await api(emu, 'POST', '/monitors', { name: 'of acct_dev' });
+      const ci = { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: 'cpk_ci_token' };
+      const list = await runCli(['monitors', 'list', '--json'], { env: ci });
+      expect(list.code, list.stderr).toBe(0);
+      expect(JSON.parse(list.stdout)).toEqual([]);
+      const create = await runCli(['monitors', 'create', '--name', 'x'], { env: ci });
+      expect(create.code).toBe(5);
+      expect(create.stderr).toContain('token lacks required scope monitors:write');
+      const team = { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: 'cpk_team_token' };
+      const made = await runCli(['monitors', 'create', '--name', 'of team', '-q'], { env: team });
+      expect(made.code, made.stderr).toBe(0);
+      expect(JSON.parse((await runCli(['monitors', 'list', '--json'], { env: ci })).stdout)).toEqual([]);
+    } finally {
+      await stop(emu);
+    }
+    const bad = await runCli(['emulator', '--port', '0', '--token', 'ci:cpk_x:monitors:fly']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      'cpk: invalid --token ci:…: unknown scope "monitors:fly" (scopes: monitors:read, monitors:write, channels:read, channels:write, reports:read)\n',
+    );
+  }, 60_000);
+});
