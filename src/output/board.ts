@@ -9,7 +9,7 @@ import type { Palette } from './palette.js';
 import { statusPainter } from './palette.js';
 import { age, isTimestamp, leafPaths, pathValue, tableLines, type Cell } from './render.js';
 import { sanitizeLine } from '../core/sanitize.js';
-import { textWidth } from './text.js';
+import { textWidth, truncate } from './text.js';
 
 /** A numeric leaf named like a latency: `latency_ms`, `response_time`, `rtt_ms`, `duration_ms`. */
 const LATENCY_KEY = /(^|_)(latency|response_time|rtt)(_|$)|^duration_ms$/i;
@@ -82,23 +82,15 @@ export interface BoardView {
   /** Color allowed: a fresh transition is in inverse video; without, `down (was up)`. */
   color: boolean;
   sparkline: (values: readonly (number | null | undefined)[]) => string;
+  /** The widths of the columns in earlier frames, widened here as values grow: columns stay put between frames. */
+  widths?: number[] | undefined;
 }
 
 function clock(ms: number): string {
   return new Date(ms).toTimeString().slice(0, 8);
 }
 
-/** `text` cut to `width` cells, an ellipsis marking the cut. */
-export function truncate(text: string, width: number): string {
-  if (textWidth(text) <= width) return text;
-  if (width <= 0) return '';
-  let out = '';
-  for (const ch of text) {
-    if (textWidth(out + ch) > width - 1) break;
-    out += ch;
-  }
-  return `${out}…`;
-}
+export { truncate } from './text.js';
 
 function latencyText(row: BoardRow): string {
   if (row.latency === null) return '-';
@@ -109,20 +101,38 @@ const HEAD = ['ID', 'NAME', 'STATUS', 'CHANGED', 'LAST CHECK', 'LATENCY', 'TREND
 const GAP = 2;
 /** Notes listed under the board; more are counted on one line. */
 const MAX_NOTES = 5;
-/** Columns that give way first when the terminal is narrow, in order, and how narrow they may go. */
-// No floor is under its header's width: headers are never cut.
-// Ids are cut last (they are what one copies); no floor is under its header's width.
-const SHRINK: Array<[number, number]> = [
-  [1, 12], // NAME
-  [3, 9], // CHANGED
-  [1, 6],
-  [3, 7],
-  [0, 10], // ID
-  [0, 6],
-  [1, 4],
-];
-/** The sparkline keeps this many cells (or the polls seen, if fewer) before the columns give way. */
-const TREND_MIN = 8;
+const [ID, NAME, STATUS, CHANGED, LAST_CHECK, LATENCY] = [0, 1, 2, 3, 4, 5];
+/** A name is cut to this many cells before any column is dropped. */
+const NAME_CUT = 12;
+/** The narrowest a name is cut to before it is dropped. */
+const NAME_MIN = 6;
+/** The sparkline is shown with at least this many cells (or the polls seen, if fewer), else dropped. */
+const TREND_MIN = 5;
+
+/**
+ * Which of the six text columns show, and how wide, for a terminal of `width`
+ * cells: the name is cut first (to NAME_CUT), then the sparkline, LATENCY and
+ * LAST CHECK drop, then the name is cut further and dropped, then CHANGED and
+ * STATUS. The id is never cut nor dropped, a status or a change (its time with
+ * it) never cut: what one acts on stays whole. Room left goes back to the name.
+ */
+function layout(natural: readonly number[], width: number): { keep: number[]; widths: number[] } {
+  const widths = [...natural];
+  let keep = [ID, NAME, STATUS, CHANGED, LAST_CHECK, LATENCY];
+  const used = () => keep.reduce((n, i) => n + (widths[i] as number), 0) + GAP * (keep.length - 1);
+  const cutName = (floor: number) => {
+    const over = used() - width;
+    if (over > 0 && keep.includes(NAME))
+      widths[NAME] = Math.max(Math.min(floor, natural[NAME] as number), (widths[NAME] as number) - over);
+  };
+  cutName(NAME_CUT);
+  for (const drop of [LATENCY, LAST_CHECK]) if (used() > width) keep = keep.filter((i) => i !== drop);
+  cutName(NAME_MIN);
+  for (const drop of [NAME, CHANGED, STATUS]) if (used() > width) keep = keep.filter((i) => i !== drop);
+  if (keep.includes(NAME))
+    widths[NAME] = Math.min(natural[NAME] as number, (widths[NAME] as number) + Math.max(0, width - used()));
+  return { keep, widths };
+}
 
 /**
  * The frame: a header line, the table (one line per monitor, cut to the
@@ -159,32 +169,39 @@ export function boardLines(
       latencyText(row),
     ].map((t) => sanitizeLine(t));
   });
-  const widths = HEAD.slice(0, 6).map((h, i) =>
-    texts.reduce((w, t) => Math.max(w, textWidth(t[i] as string)), h.length),
+  // Each column as wide as the widest value seen in any frame (view.widths keeps them), so columns stay put.
+  const natural = HEAD.slice(0, 6).map((h, i) =>
+    texts.reduce((w, t) => Math.max(w, textWidth(t[i] as string)), Math.max(h.length, view.widths?.[i] ?? 0)),
   );
-  const used = () => widths.reduce((a, b) => a + b, 0) + GAP * widths.length;
+  if (view.widths) for (const [i, w] of natural.entries()) view.widths[i] = w;
   const longest = shown.reduce((n, r) => Math.max(n, r.history.length), 0);
-  const fitTo = width - Math.min(longest, TREND_MIN);
-  for (const [i, floor] of SHRINK) {
-    const over = used() - fitTo;
-    if (over <= 0) break;
-    widths[i] = Math.max(Math.min(floor, widths[i] as number), (widths[i] as number) - over);
-  }
-  // The sparkline takes the room left, up to the polls seen; a terminal too
-  // narrow for a few cells of it drops the column.
-  const trend = Math.min(longest, width - used());
-  const showTrend = longest > 0 && trend >= Math.min(5, longest);
-  const cells: Cell[][] = [(showTrend ? HEAD : HEAD.slice(0, 6)).map((h) => ({ text: h, paint: paint.key }))];
+  // The sparkline only where every other column fits whole beside it: it drops first.
+  const whole = natural.reduce((a, b) => a + b, 0) + GAP * natural.length;
+  const trend = Math.min(longest, width - whole);
+  const showTrend = longest > 0 && trend >= Math.min(TREND_MIN, longest);
+  const { keep, widths } = layout(natural, showTrend ? width - trend - GAP : width);
+  const cells: Cell[][] = [
+    [...keep.map((i) => HEAD[i] as string), ...(showTrend ? ['TREND'] : [])].map((h) => ({
+      text: h,
+      paint: paint.key,
+    })),
+  ];
   for (const [r, row] of shown.entries()) {
     const t = texts[r] as string[];
-    const line: Cell[] = t.map((text, i) => ({ text: truncate(text, widths[i] as number) }));
-    const statusCell = line[2] as Cell;
-    statusCell.paint = row.fresh && view.color ? paint.changed : statusPainter('status', row.status ?? '', paint);
-    if (row.transition && row.fresh) (line[3] as Cell).paint = paint.key;
+    const line: Cell[] = keep.map((i) => {
+      const cell: Cell = { text: truncate(t[i] as string, widths[i] as number) };
+      if (i === STATUS)
+        cell.paint = row.fresh && view.color ? paint.changed : statusPainter('status', row.status ?? '', paint);
+      if (i === CHANGED && row.transition && row.fresh) cell.paint = paint.key;
+      return cell;
+    });
     if (showTrend) line.push({ text: view.sparkline(row.history.slice(-trend)), paint: paint.ok });
     cells.push(line);
   }
-  const out = [truncate(sanitizeLine(header), width), ...tableLines(cells)];
+  const out = [
+    truncate(sanitizeLine(header), width),
+    ...tableLines(cells, { min: keep.map((i) => widths[i] as number) }),
+  ];
   if (hidden > 0) out.push(paint.dim(truncate(`… ${hidden} more (a taller terminal shows them)`, width)));
   // A terminal of a few lines: the header, the rest cut.
   if (out.length > room) out.length = Math.max(1, room);

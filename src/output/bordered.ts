@@ -65,6 +65,29 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
       out.push(`${view.paint.key(sanitizeLine(e.key))}:`);
       const cells = subTableRows(e.items, view);
       const count = cells[0]?.length ?? 0;
+      const natural = columnWidths(cells, undefined).widths.reduce((a, b) => a + b, 0) + 3 * count + 1;
+      if (natural > width) {
+        // Too wide for the terminal: each item as its own field table (numbered), so
+        // that no value is broken across lines, a timestamp least of all.
+        for (const [n, item] of e.items.entries()) {
+          const record: string[][] = [];
+          const inner: Entry[] = [];
+          entriesOf(item, '', false, inner);
+          const innerKey = Math.min(
+            MAX_KEY,
+            inner.reduce((w, x) => Math.max(w, textWidth(sanitizeLine(x.key))), 0),
+          );
+          for (const x of inner) {
+            if (x.kind !== 'field') continue;
+            const { key, lines } = fieldLines(x, view, Math.max(12, width - innerKey - 7));
+            record.push([view.paint.key(key), lines.join('\n')]);
+          }
+          const table = new Table({ head: [`#${n + 1}`, ''], style: style(record) });
+          table.push(...record);
+          for (const line of table.toString().split('\n')) out.push(line);
+        }
+        continue;
+      }
       const { widths, cellWidths } = columnWidths(cells, width - 3 * count - 1);
       const drawn = cells.map((row, r) =>
         row.map((cell, i) => {

@@ -412,7 +412,10 @@ export class Output {
           this.settings.columns ??
           (format === 'wide' ? wideColumns(held) : defaultColumns(held, this.settings.declaredFields?.()));
         if (held.length === 0) return;
-        return this.writeLines(rowLines(held, columns, await this.view(undefined, await this.shapes())));
+        const view = await this.view(undefined, await this.shapes());
+        // On a terminal the rows fit its width (gh, kubectl); -o wide, and any other reader, get every value whole.
+        const fit = view.tty && format === 'table' ? view.width : undefined;
+        return this.writeLines(rowLines(held, columns, view, '', fit));
       },
     };
   }

@@ -8,7 +8,7 @@ import { isPlainObject } from '../core/json.js';
 import { numberSource } from './exact.js';
 import { PLAIN, statusPainter, type Painter, type Palette } from './palette.js';
 import { sanitizeLine } from '../core/sanitize.js';
-import { padEnd, textWidth, wrapText } from './text.js';
+import { padEnd, textWidth, truncate, wrapText } from './text.js';
 
 /** Shapes drawn with text (src/output/sparkline.ts). */
 export interface Shapes {
@@ -57,15 +57,21 @@ function isScalar(value: unknown): boolean {
   );
 }
 
-/** `45s ago`, `90m ago`, `5h ago`, `3d ago`, `in 5s`: whole units, rounded down, minutes up to 2 hours, hours up to 2 days. */
+/**
+ * `45s ago`, `59m ago`, `1h45m ago`, `18h ago`, `3d ago`, `in 5s`: rounded
+ * down; hours with their minutes below 10 hours (never `105m`), hours alone up to 2 days.
+ */
 export function age(ms: number): string {
   const future = ms < 0;
   const s = Math.floor(Math.abs(ms) / 1000);
   let text: string;
   if (s < 60) text = `${s}s`;
-  else if (s < 120 * 60) text = `${Math.floor(s / 60)}m`;
-  else if (s < 48 * 3600) text = `${Math.floor(s / 3600)}h`;
-  else text = `${Math.floor(s / 86400)}d`;
+  else if (s < 3600) text = `${Math.floor(s / 60)}m`;
+  else if (s < 48 * 3600) {
+    // Minutes matter beside a few hours (1h45m), not beside many (18h).
+    const minutes = s < 10 * 3600 ? Math.floor((s % 3600) / 60) : 0;
+    text = `${Math.floor(s / 3600)}h${minutes === 0 ? '' : `${minutes}m`}`;
+  } else text = `${Math.floor(s / 86400)}d`;
   return future ? `in ${text}` : `${text} ago`;
 }
 
@@ -159,11 +165,16 @@ export interface Cell {
  * widest cell. With a width, the widest columns give way until the table
  * fits, and their cells wrap inside their own column.
  */
-export function tableLines(rows: Cell[][], options: { indent?: string; width?: number | undefined } = {}): string[] {
+export function tableLines(
+  rows: Cell[][],
+  options: { indent?: string; width?: number | undefined; min?: readonly number[] } = {},
+): string[] {
   const indent = options.indent ?? '';
   const count = rows.reduce((n, row) => Math.max(n, row.length), 0);
   const room = options.width === undefined ? undefined : options.width - indent.length - GAP.length * (count - 1);
   const { widths, cellWidths } = columnWidths(rows, room);
+  // Columns at least as wide as asked (a live board keeps its columns where earlier frames had them).
+  for (const [i, w] of (options.min ?? []).entries()) if (w > (widths[i] as number)) widths[i] = w;
   const out: string[] = [];
   for (const [r, row] of rows.entries()) {
     const ws = cellWidths[r] as number[];
@@ -290,11 +301,92 @@ function valueCell(key: string, value: unknown, view: View): Cell {
   return { text, paint: statusPainter(key, text, view.paint) };
 }
 
-/** One row per item under a header, in `columns` (dotted paths). */
-export function rowLines(items: unknown[], columns: string[], view: View, indent = ''): string[] {
+/**
+ * One row per item under a header, in `columns` (dotted paths). With `fit`
+ * (a terminal's width, as gh and kubectl print): see fitColumns.
+ */
+export function rowLines(items: unknown[], columns: string[], view: View, indent = '', fit?: number): string[] {
   const rows: Cell[][] = [columns.map((c) => headerCell(c, view.paint))];
   for (const item of items) rows.push(columns.map((c) => valueCell(c, pathValue(item, c), view)));
-  return tableLines(rows, { indent });
+  if (fit === undefined) return tableLines(rows, { indent });
+  const kinds = columns.map((c) => columnKind(c, items));
+  const widths = columns.map((_, i) => rows.reduce((w, row) => Math.max(w, textWidth(row[i]?.text ?? '')), 0));
+  const headers = (rows[0] as Cell[]).map((cell) => textWidth(cell.text));
+  const { keep, shown } = fitColumns(kinds, widths, fit - indent.length, headers);
+  const fitted = rows.map((row, r) =>
+    keep.map((i, k) => {
+      const cell = row[i] as Cell;
+      const text = r === 0 ? cell.text : truncate(cell.text, shown[k] as number);
+      return text === cell.text ? cell : { text, paint: cell.paint };
+    }),
+  );
+  return tableLines(fitted, { indent });
+}
+
+/**
+ * How a list column gives way to a narrow terminal: `id` is never cut nor
+ * dropped (it is what one copies); `cut` (a name, a target, free text) is cut
+ * with `…` down to MIN_CUT cells; `whole` (a status, a number, a timestamp)
+ * is shown whole or dropped.
+ */
+export type ColumnKind = 'id' | 'cut' | 'whole';
+
+/** Cut columns keep at least this many cells (or their header, if wider). */
+const MIN_CUT = 10;
+
+function columnKind(column: string, items: unknown[]): ColumnKind {
+  const name = column.slice(column.lastIndexOf('.') + 1);
+  if (/^id$|_id$/i.test(name)) return 'id';
+  if (/(?:^|_)status$|^type$/i.test(name)) return 'whole';
+  let text = false;
+  for (const item of items) {
+    const value = pathValue(item, column);
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'string' && !isTimestamp(value)) text = true;
+    else if (typeof value === 'number' || typeof value === 'boolean' || isTimestamp(value)) continue;
+    else text = true;
+  }
+  // A column of text only when its values are text (not timestamps, numbers or flags).
+  return text ? 'cut' : 'whole';
+}
+
+/**
+ * Which columns to show and how wide, to fit `room` cells: cut columns give
+ * way first (the widest first, never below MIN_CUT or their header), then
+ * columns are dropped from the right, whole and cut ones alike, never an id
+ * column; an id is never cut. What is kept is in the given order.
+ */
+export function fitColumns(
+  kinds: readonly ColumnKind[],
+  widths: readonly number[],
+  room: number,
+  headers: readonly number[] = [],
+): { keep: number[]; shown: number[] } {
+  const floorOf = (i: number) =>
+    kinds[i] === 'cut' ? Math.min(widths[i] as number, Math.max(MIN_CUT, headers[i] ?? 0)) : (widths[i] as number);
+  let keep = widths.map((_, i) => i);
+  const total = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + GAP.length * Math.max(0, ws.length - 1);
+  for (;;) {
+    const shown = keep.map((i) => widths[i] as number);
+    const floors = keep.map((i) => floorOf(i));
+    if (total(floors) <= room || keep.every((i) => kinds[i] === 'id')) {
+      // Cut the widest cut column, one cell at a time, until the row fits.
+      let over = total(shown) - room;
+      while (over > 0) {
+        let widest = -1;
+        for (const [k, w] of shown.entries())
+          if (w > (floors[k] as number) && (widest < 0 || w > (shown[widest] as number))) widest = k;
+        if (widest < 0) break;
+        shown[widest] = (shown[widest] as number) - 1;
+        over--;
+      }
+      return { keep, shown };
+    }
+    // Drop the rightmost column that is not an id; the first of them (the name, usually) goes last.
+    const others = keep.filter((i) => kinds[i] !== 'id');
+    const drop = others.length > 1 ? (others[others.length - 1] as number) : (others[0] as number);
+    keep = keep.filter((i) => i !== drop);
+  }
 }
 
 // ------------------------------------------------------------------ detail
@@ -432,7 +524,14 @@ export function seriesLines(e: Extract<Entry, { kind: 'series' }>, view: View, s
   const key = sanitizeLine(e.key);
   const first = e.items[0]?.[e.time] as string;
   const last = e.items[e.items.length - 1]?.[e.time] as string;
-  const out = [`${view.paint.key(key)}:  ${e.items.length} from ${timeText(first, view)} to ${timeText(last, view)}`];
+  const head = `${key}:  ${e.items.length} from ${timeText(first, view)}`;
+  const to = `to ${timeText(last, view)}`;
+  const painted = `${view.paint.key(key)}${head.slice(key.length)}`;
+  // The span on two lines where one does not fit: a timestamp is never broken.
+  const out =
+    view.width !== undefined && textWidth(head) + 1 + textWidth(to) > view.width
+      ? [painted, `${' '.repeat(Math.max(0, textWidth(head) - textWidth(timeText(first, view)) - 5))}${to}`]
+      : [`${painted} ${to}`];
   const nameWidth = e.fields.reduce((n, f) => Math.max(n, textWidth(sanitizeLine(f))), 0);
   for (const field of e.fields) {
     const values = e.items.map((item) => {

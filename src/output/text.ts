@@ -94,3 +94,18 @@ export function wrapText(text: string, width: number): string[] {
   if (line.trimEnd() !== '' || lines.length === 0) lines.push(line.trimEnd());
   return lines;
 }
+
+/** `text` cut to `width` cells, an ellipsis marking the cut. */
+export function truncate(text: string, width: number): string {
+  if (textWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let out = '';
+  let used = 0;
+  for (const ch of text) {
+    const w = cellWidth(ch.codePointAt(0) as number);
+    if (used + w > width - 1) break;
+    out += ch;
+    used += w;
+  }
+  return `${out}…`;
+}

@@ -115,7 +115,7 @@ describe('board frames', () => {
     expect(wide[2]).toMatch(/▄{5,}$/);
   });
 
-  it('at 80 columns and down to 60, a transition and a long name leave the sparkline and the colors in place', () => {
+  it('at 80 columns and down to 60: TREND and LATENCY drop before CHANGED and ID; ids and change times are never cut', () => {
     const transition = { from: 'up', to: 'paused', at: NOW - 5_000 };
     const rows = [
       row({ id: 'mon_yrhwxbg45iq2', name: 'Checkout service', history: Array(60).fill(5) }),
@@ -123,13 +123,25 @@ describe('board frames', () => {
     ];
     for (const width of [60, 64, 79]) {
       const lines = boardLines('h', rows, [], view({ width, paint: COLORS, color: true }));
-      expect(lines[1]).toMatch(/TREND/);
+      expect(plain(lines[1]!)).not.toMatch(/TREND/);
+      if (width < 64) expect(plain(lines[1]!)).not.toMatch(/LATENCY/);
+      expect(plain(lines[1]!)).toMatch(/^ID +NAME +STATUS +CHANGED/);
       expect(lines[2]).toContain(COLORS.ok('up'));
       expect(lines[3]).toContain(COLORS.dim('paused'));
-      expect(plain(lines[2]!)).toMatch(/▄{8,}$/);
+      expect(plain(lines[2]!)).toMatch(/^mon_yrhwxbg45iq2 {2}/);
+      expect(plain(lines[3]!)).toMatch(/^mon_7titezwawoei {2}.*up→paused \d\d:\d\d:\d\d/);
       for (const line of lines) expect(textWidth(plain(line))).toBeLessThanOrEqual(width);
-      if (width === 79) expect(lines[2]).toMatch(/^mon_yrhwxbg45iq2 {2}Checkout s… /); // ids are cut last
     }
+    const wide = boardLines('h', rows, [], view({ width: 200 }));
+    expect(wide[1]).toMatch(/LATENCY +TREND$/);
+  });
+
+  it('keeps its column widths between frames: a shorter value does not move the columns', () => {
+    const widths: number[] = [];
+    const long = boardLines('h', [row({ name: 'a rather long name' })], [], view({ width: 120, widths }));
+    const short = boardLines('h', [row({ name: 'api' })], [], view({ width: 120, widths }));
+    expect(short[1]).toBe(long[1]);
+    expect(short[2]!.indexOf('up')).toBe(long[2]!.indexOf('up'));
   });
 
   it('fits the height: rows beyond it are counted on one line, notes kept', () => {

@@ -161,6 +161,8 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
   const { sparkline } = live ? await import('../../output/sparkline.js') : { sparkline: () => '' };
   const paint = await ctx.out.colors();
   let notes: string[] = [];
+  // The board's column widths, kept from frame to frame so that columns do not jump.
+  const widths: number[] = [];
   let polledAt = now();
   let poll = 0;
 
@@ -186,6 +188,7 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
         paint,
         color: ctx.out.stdoutColor,
         sparkline,
+        widths,
       },
     );
     ctx.out.drawFrame(lines, { clear, sized: known !== undefined });
