@@ -1,5 +1,6 @@
 // The IO a command receives. Commands never touch `process` or `console`:
 // tests pass fakes, and "is this a terminal" is a field, not a global.
+import { fstatSync } from 'node:fs';
 import { UsageError } from './errors.js';
 
 export interface Writer {
@@ -23,6 +24,8 @@ export interface IO {
   /** Calls `listener` when the terminal on stdout is resized (SIGWINCH); returns how to stop. */
   onResize?: (listener: () => void) => () => void;
   env: Readonly<Record<string, string | undefined>>;
+  /** Whether stdout is a pipe (`cpk ... | head`): a watch then proves its reader is still there (Output.heartbeat). */
+  stdoutIsPipe?: boolean;
   /**
    * Where a failed write to stdout is reported (a closed pipe: EPIPE; a full
    * disk: ENOSPC; a file-size limit: EFBIG). After it, writes to stdout are
@@ -107,6 +110,13 @@ export function processIO(): IO {
     },
     get stderrIsTTY() {
       return process.stderr.isTTY === true;
+    },
+    get stdoutIsPipe() {
+      try {
+        return fstatSync(1).isFIFO();
+      } catch {
+        return false;
+      }
     },
     get stdoutColumns() {
       return stdoutIsTTY() ? knownColumns(stdoutStream().columns) : undefined;

@@ -195,6 +195,18 @@ export class Output {
     this.toStdout(text, this.io.stdoutIsTTY ? 'text' : 'exact', { unmasked: true });
   }
 
+  /**
+   * A watch's poll that printed nothing, to a pipe: one empty line. A pipe
+   * whose reader has gone (`| head -1`) is only noticed by a write (EPIPE):
+   * no poll of the pipe exists in Node, and a write of zero bytes succeeds
+   * whether anyone reads or not. Without it a watch of monitors that never
+   * change would outlive its reader for good. JSON-lines readers skip empty
+   * lines (jq does); a terminal and a file get nothing.
+   */
+  heartbeat(): void {
+    if (!this.io.stdoutIsTTY && this.io.stdoutIsPipe === true) this.toStdout('\n', 'exact');
+  }
+
   /** Clears a terminal for the next frame of a live view (`--watch`); a dumb terminal gets a blank line. */
   clearScreen(): void {
     this.toStdout(this.io.env.TERM === 'dumb' ? '\n' : CLEAR_SCREEN, 'exact');
@@ -367,6 +379,17 @@ export class Output {
     const boxes = view.tty && this.io.env.TERM !== 'dumb';
     const bordered = boxes ? await (await import('./bordered.js')).borderedDetailLines(value, view) : undefined;
     return this.writeLines(bordered ?? detailLines(value, view));
+  }
+
+  /**
+   * The lines print() draws for one object on a terminal (a live view draws
+   * them in place with drawFrame).
+   */
+  async detailLines(value: unknown, options: DetailOptions = {}): Promise<string[]> {
+    const view = await this.view(options.changed, await this.shapes());
+    const boxes = view.tty && this.io.env.TERM !== 'dumb';
+    const bordered = boxes ? await (await import('./bordered.js')).borderedDetailLines(value, view) : undefined;
+    return bordered ?? detailLines(value, view);
   }
 
   /** A detail object (kept for the commands that call it): the same as print(). */

@@ -8,7 +8,10 @@
 //   match and their last values.
 // - A server or network failure (after the HTTP layer's retries) is a warning
 //   and the next poll tries again, within the timeout; a 404 ends the wait
-//   with 6, and 401, 403 and other 4xx with their own codes.
+//   with 6 (naming the id), and 401, 403 and other 4xx with their own codes.
+// - On a terminal, a progress line on stderr says what is waited for, what is
+//   seen now and the time left. An answer without the field is warned of at
+//   once, naming the nearest field the monitor has.
 // - Each request is bounded by the time left (at most 30 s per attempt), so
 //   the wait never overruns its timeout by more than one check.
 import type { Command } from 'commander';
@@ -18,6 +21,8 @@ import { parseDuration } from '../../parse/duration.js';
 import { readIdList } from '../../parse/ids.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../core/http/retry.js';
+import { closest } from '../../core/closest.js';
+import { leafPaths } from '../../output/render.js';
 
 export const DEFAULT_WAIT_SECONDS = 300;
 export const DEFAULT_EVERY_SECONDS = 10;
@@ -107,41 +112,130 @@ export async function run(opts: WaitOptions, ctx: Context, deps: { now?: () => n
   const last = new Map<string, unknown>();
   const field = opts.path.join('.');
   let warned = false;
-  for (;;) {
+  /** Ids already warned about a field their answer lacks. */
+  const lacking = new Set<string>();
+  const progress = await startWaitProgress(ctx, () => {
     const pending = opts.ids.filter((id) => text(last.get(id)) !== opts.value);
-    const results = await Promise.allSettled(pending.map((id) => api.getMonitor(id)));
-    for (const [i, result] of results.entries()) {
-      const id = pending[i] as string;
-      if (result.status === 'fulfilled') {
-        last.set(id, read(result.value, opts.path));
-        continue;
+    const seen = pending.map((id) => (last.has(id) ? text(last.get(id)) : '…')).join(', ');
+    const who = opts.ids.length === 1 ? (opts.ids[0] as string) : `${pending.length} of ${opts.ids.length} monitors`;
+    return `Waiting for ${who} to have ${field}=${opts.value}: now ${seen || opts.value}; ${clockLeft(deadline - now())} left`;
+  });
+  try {
+    for (;;) {
+      const pending = opts.ids.filter((id) => text(last.get(id)) !== opts.value);
+      const results = await Promise.allSettled(pending.map((id) => api.getMonitor(id)));
+      for (const [i, result] of results.entries()) {
+        const id = pending[i] as string;
+        if (result.status === 'fulfilled') {
+          const value = read(result.value, opts.path);
+          last.set(id, value);
+          if (value === undefined && !lacking.has(id)) {
+            // A misspelt field would otherwise wait out the whole timeout in silence.
+            lacking.add(id);
+            progress.pause();
+            ctx.out.warn(`${id} has no field ${field}${nearest(field, result.value)}; waiting on, as asked`);
+          }
+          continue;
+        }
+        const error = result.reason;
+        if (ctx.signal?.aborted) throw error;
+        if (!transient(error)) {
+          const { nameMissing } = await import('../../core/api/client.js');
+          throw nameMissing('monitor', id, error);
+        }
+        progress.pause();
+        if (!warned) ctx.out.warn(`${id}: ${(error as Error).message}; checking again in ${opts.everySeconds}s`);
+        warned = true;
       }
-      const error = result.reason;
-      if (ctx.signal?.aborted) throw error;
-      if (!transient(error)) throw error;
-      if (!warned) ctx.out.warn(`${id}: ${(error as Error).message}; checking again in ${opts.everySeconds}s`);
-      warned = true;
-    }
-    const missing = opts.ids.filter((id) => text(last.get(id)) !== opts.value);
-    if (missing.length === 0) {
-      if (ctx.out.json) ctx.out.printJson(opts.ids.map((id) => ({ id, [field]: last.get(id) })));
-      else
-        ctx.out.info(
-          `${opts.ids.length === 1 ? opts.ids[0] : `all ${opts.ids.length} monitors`}: ${field}=${opts.value}`,
+      progress.update();
+      const missing = opts.ids.filter((id) => text(last.get(id)) !== opts.value);
+      if (missing.length === 0) {
+        progress.stop();
+        if (ctx.out.json) ctx.out.printJson(opts.ids.map((id) => ({ id, [field]: last.get(id) })));
+        else
+          ctx.out.info(
+            `${opts.ids.length === 1 ? opts.ids[0] : `all ${opts.ids.length} monitors`}: ${field}=${opts.value}`,
+          );
+        return;
+      }
+      const left = deadline - now();
+      if (left <= 0) {
+        const detail = missing
+          .map((id) => `${id} ${field}=${last.has(id) ? text(last.get(id)) : '(not read)'}`)
+          .join(', ');
+        throw new CpkError(
+          `timed out after ${opts.timeoutSeconds}s waiting for ${field}=${opts.value}: ${detail}`,
+          ExitCode.WAIT_TIMEOUT,
         );
-      return;
+      }
+      const { pause } = await import('../reports/watch.js');
+      if (!(await pause(Math.min(opts.everySeconds * 1000, left), ctx.signal))) throw new InterruptedError();
     }
-    const left = deadline - now();
-    if (left <= 0) {
-      const detail = missing
-        .map((id) => `${id} ${field}=${last.has(id) ? text(last.get(id)) : '(not read)'}`)
-        .join(', ');
-      throw new CpkError(
-        `timed out after ${opts.timeoutSeconds}s waiting for ${field}=${opts.value}: ${detail}`,
-        ExitCode.WAIT_TIMEOUT,
-      );
-    }
-    const { pause } = await import('../reports/watch.js');
-    if (!(await pause(Math.min(opts.everySeconds * 1000, left), ctx.signal))) throw new InterruptedError();
+  } finally {
+    progress.stop();
   }
+}
+
+/** ` (did you mean status?)`, naming the nearest field the monitor has, or ` (it has: a, b, c)`. */
+function nearest(field: string, monitor: unknown): string {
+  const paths = [...leafPaths(monitor).keys()];
+  const tops = monitor !== null && typeof monitor === 'object' ? Object.keys(monitor) : [];
+  const candidates = [...new Set([...paths, ...tops])];
+  const near = closest(field, candidates);
+  if (near !== undefined) return ` (did you mean ${near}?)`;
+  return candidates.length === 0 ? '' : ` (it has: ${tops.join(', ')})`;
+}
+
+/** `4m50s`, `45s`. */
+function clockLeft(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return s >= 60 ? `${Math.floor(s / 60)}m${s % 60 === 0 ? '' : `${s % 60}s`}` : `${s}s`;
+}
+
+interface WaitProgress {
+  /** Redraws the line now. */
+  update(): void;
+  /** Clears the line for a warning; the next update draws it again. */
+  pause(): void;
+  stop(): void;
+}
+
+/**
+ * A progress line on stderr while waiting, on a terminal where decoration is
+ * allowed: what is waited for, what is seen now, the time left (redrawn each
+ * second). Nothing elsewhere: a script's stderr stays quiet.
+ */
+async function startWaitProgress(ctx: Context, text: () => string): Promise<WaitProgress> {
+  const none: WaitProgress = { update() {}, pause() {}, stop() {} };
+  if (!ctx.out.stderrColor) return none;
+  const { startSpinner } = await import('../../output/progress.js');
+  const { sanitizeLine } = await import('../../core/sanitize.js');
+  const { redactSecrets } = await import('../../core/redact.js');
+  const line = () => redactSecrets(sanitizeLine(text()));
+  let spinner = await startSpinner(ctx.io.stderr, line());
+  if (!spinner) return none;
+  let stopped = false;
+  const timer = setInterval(() => spinner?.update(line()), 1000);
+  timer.unref();
+  return {
+    update() {
+      if (stopped) return;
+      if (spinner) spinner.update(line());
+      else
+        void startSpinner(ctx.io.stderr, line()).then((s) => {
+          if (stopped) s?.stop();
+          else spinner = s;
+        });
+    },
+    pause() {
+      spinner?.stop();
+      spinner = undefined;
+    },
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+      spinner?.stop();
+      spinner = undefined;
+    },
+  };
 }

@@ -165,6 +165,8 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
   const widths: number[] = [];
   let polledAt = now();
   let poll = 0;
+  /** Lines printed off a terminal in this poll: none, and a heartbeat checks the reader is still there. */
+  let printedThisPoll = 0;
 
   const draw = (clear: boolean) => {
     const size = ctx.io.stdoutSize?.();
@@ -207,6 +209,7 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
     };
     if (w.gone) event.gone = true;
     ctx.out.printJson(event, { compact: true });
+    printedThisPoll++;
   };
 
   const update = (w: Watched, body: JsonObject, at: number) => {
@@ -253,6 +256,7 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
       if (ctx.signal?.aborted) return;
       polledAt = now();
       notes = [];
+      printedThisPoll = 0;
       // What ends the watch ends it before anything of this poll is printed.
       for (const [i, outcome] of outcomes.entries()) {
         if (outcome === undefined || outcome.ok) continue;
@@ -277,6 +281,7 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
         }
       }
       if (live) draw(poll === 0);
+      else if (printedThisPoll === 0) ctx.out.heartbeat();
       poll++;
       if (watched.every((w) => w.gone)) {
         ctx.out.info('every watched monitor is gone: nothing left to watch');

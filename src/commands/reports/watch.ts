@@ -1,7 +1,9 @@
 // `cpk reports get ID --watch`: fetch the report every --every until Ctrl-C.
 //
-// - On a terminal (and without --json) the table is redrawn in place, the
-//   values that changed since the last refresh highlighted.
+// - On a terminal (and without --json) the table is redrawn in place, as
+//   `monitors watch` draws its board, the values that changed since the last
+//   refresh highlighted, cut to the terminal's height with a line saying how
+//   many lines are hidden.
 // - Otherwise (a pipe, a file, --json) one compact JSON line is printed per
 //   refresh that changed something; the first refresh always prints.
 // - Ctrl-C (or SIGTERM) ends the watch with exit 0: stopping is how a watch is
@@ -17,6 +19,7 @@ import { describeError } from '../../output/errors.js';
 import { flatten } from '../../output/flatten.js';
 import type { JsonObject } from '../../core/json.js';
 import { nameMissing } from '../../core/api/client.js';
+import { knownColumns } from '../../core/io.js';
 
 export interface WatchOptions {
   id: string;
@@ -101,34 +104,49 @@ export async function watchReport(opts: WatchOptions, ctx: Context, deps: WatchD
   const api = await ctx.api();
   let previous: JsonObject | undefined;
   let lastLine: string | undefined;
-  for (;;) {
-    let report: JsonObject | undefined;
-    try {
-      report = await api
-        .getReport(opts.id)
-        .catch((error: unknown) => Promise.reject(nameMissing('report', opts.id, error)));
-    } catch (error) {
-      if (ctx.signal?.aborted) return;
-      if (previous === undefined || !transient(error)) throw error;
-      ctx.out.warn(
-        `refresh at ${clock(now())} failed: ${describeError(error).message}; trying again in ${every(opts.everyMs)}`,
-      );
-    }
-    if (report !== undefined) {
-      if (live) {
-        const changed = changedRows(previous, report);
-        // A dumb terminal gets no escape sequences: the tables follow each other.
-        ctx.out.clearScreen();
-        await ctx.out.printDetail(report, { changed });
-        if (ctx.out.stderrIsTTY)
-          ctx.out.info(`refreshed at ${clock(now())}, every ${every(opts.everyMs)}; Ctrl-C to stop`);
-      } else {
-        const line = comparable(report);
-        if (line !== lastLine) ctx.out.printJson(report, { compact: true });
-        lastLine = line;
+  try {
+    for (;;) {
+      let report: JsonObject | undefined;
+      try {
+        report = await api
+          .getReport(opts.id)
+          .catch((error: unknown) => Promise.reject(nameMissing('report', opts.id, error)));
+      } catch (error) {
+        if (ctx.signal?.aborted) return;
+        if (previous === undefined || !transient(error)) throw error;
+        ctx.out.warn(
+          `refresh at ${clock(now())} failed: ${describeError(error).message}; trying again in ${every(opts.everyMs)}`,
+        );
       }
-      previous = report;
+      if (report !== undefined) {
+        if (live) {
+          const changed = changedRows(previous, report);
+          const lines = await ctx.out.detailLines(report, { changed });
+          const rows = ctx.io.stdoutSize?.()?.rows;
+          const head = `Report ${opts.id}, refreshed at ${clock(now())}, every ${every(opts.everyMs)}; Ctrl-C to stop`;
+          ctx.out.drawFrame([head, ...fitHeight(lines, rows === undefined ? undefined : rows - 2)], {
+            clear: previous === undefined,
+            sized: knownColumns(ctx.io.stdoutColumns) !== undefined,
+          });
+        } else {
+          const line = comparable(report);
+          if (line !== lastLine) ctx.out.printJson(report, { compact: true });
+          // Nothing new to a pipe: a heartbeat notices a reader that has gone.
+          else ctx.out.heartbeat();
+          lastLine = line;
+        }
+        previous = report;
+      }
+      if (!(await wait(opts.everyMs, ctx.signal))) return;
     }
-    if (!(await wait(opts.everyMs, ctx.signal))) return;
+  } finally {
+    ctx.out.endFrames();
   }
+}
+
+/** The first lines of a frame that fit `rows`, the last saying how many are hidden; all of them when rows is unknown. */
+export function fitHeight(lines: readonly string[], rows: number | undefined): string[] {
+  if (rows === undefined || lines.length <= rows) return [...lines];
+  const kept = Math.max(0, rows - 1);
+  return [...lines.slice(0, kept), `… ${lines.length - kept} more lines (a taller terminal shows them)`];
 }
