@@ -73,6 +73,8 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['printSecret', 'stdout'],
   ['writeLines', 'stdout'],
   ['clearScreen', 'stdout'],
+  ['heartbeat', 'stdout'],
+  ['detailLines', 'none'],
   ['drawFrame', 'stdout'],
   ['endFrames', 'stdout'],
   ['info', 'stderr'],

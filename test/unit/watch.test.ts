@@ -49,6 +49,7 @@ async function watch(
     stdinIsTTY: false,
     stdoutIsTTY: options.tty,
     stderrIsTTY: options.tty,
+    stdoutColumns: options.tty ? 100 : undefined,
     env: { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: emu.token, TERM: 'xterm-256color', ...options.env },
   };
   const ctx = new Context(io, parseGlobals({}));
@@ -76,6 +77,8 @@ async function watch(
 }
 
 const CLEAR = '\u001b[H\u001b[2J';
+/** Each frame of a live view starts by going home (the first also clears the screen). */
+const HOME = '\u001b[H';
 
 describe('reports get --watch on a terminal', () => {
   it('redraws the table in place and highlights what changed since the last refresh', async () => {
@@ -85,9 +88,11 @@ describe('reports get --watch on a terminal', () => {
       steps: [() => call('PATCH', `/monitors/${monitor}`, { paused: true }), () => {}],
     });
     expect(r.error).toBeUndefined();
-    const screens = r.stdout.split(CLEAR);
-    expect(screens).toHaveLength(4); // nothing before the first clear, then three refreshes
-    expect(screens[0]).toBe('');
+    // Drawn in place: the screen cleared once, then each refresh over the last (the cursor hidden first).
+    expect(r.stdout.split(CLEAR)).toHaveLength(2);
+    const screens = r.stdout.split(HOME);
+    expect(screens).toHaveLength(4);
+    expect(screens[0]).toBe('\u001b[?25l');
     expect(screens[1]).not.toContain('\u001b[7m');
     // eslint-disable-next-line no-control-regex
     expect(screens[1]).toMatch(/monitor_status\S*\s+│ \u001b\[33mpending\u001b\[39m/); // a status is colored
@@ -95,7 +100,10 @@ describe('reports get --watch on a terminal', () => {
     // eslint-disable-next-line no-control-regex
     expect(screens[2]!.match(/\u001b\[7m[^\u001b]*\u001b\[27m/g)).toEqual(['\u001b[7mpaused\u001b[27m']);
     expect(screens[3]).not.toContain('\u001b[7m');
-    expect(r.stderr).toBe('refreshed at 12:00:00, every 1s; Ctrl-C to stop\n'.repeat(3));
+    // What the frame is and when it was drawn heads it, on stdout: a line on stderr would scroll the frame away.
+    for (const screen of screens.slice(1))
+      expect(screen).toContain(`Report ${report}, refreshed at 12:00:00, every 1s`);
+    expect(r.stderr).toBe('');
   });
 
   it('without color marks a change with the old value, and a dumb terminal gets no escape sequences', async () => {
@@ -130,7 +138,7 @@ describe('reports get --watch on a terminal', () => {
     });
     expect(r.error).toBeUndefined();
     expect(r.refreshes).toBe(3);
-    expect(r.stdout.split(CLEAR)).toHaveLength(3); // two tables drawn; the failed refresh left the last one on screen
+    expect(r.stdout.split(HOME)).toHaveLength(3); // two tables drawn; the failed refresh left the last one on screen
     expect(r.stderr).toContain('warning: refresh at 12:00:00 failed: maintenance; trying again in 1s\n');
   });
 
