@@ -32,6 +32,11 @@ export async function main(
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
+  // Past a file-size limit (ulimit -f) the kernel sends SIGXFSZ. Node sets it
+  // to be ignored at start-up, yet a cpk started by some parents (seen under
+  // the test runner's workers) was killed by it. With a handler of its own
+  // the write fails with EFBIG instead, and cpk says so in one line, exit 74.
+  process.on('SIGXFSZ', () => {});
   // A read command whose output cannot be written stops at once: its reader
   // went away (EPIPE) or the disk is full (ENOSPC, EFBIG, EIO), and a watch
   // would otherwise poll forever writing nothing. A write command finishes,
