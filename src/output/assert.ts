@@ -27,7 +27,6 @@ export interface Assertion {
   check(value: unknown): AssertionResult;
 }
 
-
 /** JMESPath text for the nodes an assertion usually holds (paths, literals, functions); undefined for others. */
 function unparse(node: Node): string | undefined {
   const kids = node.children ?? [];

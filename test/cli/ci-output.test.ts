@@ -163,7 +163,9 @@ describe('plan and apply: annotations, job summary, JUnit', () => {
     expect(r.stderr).not.toMatch(/^::warning/m);
     const summary = readFileSync(join(d, 'summary.md'), 'utf8');
     expect(summary).toMatch(/^### cpk apply: 1 created, 0 updated, 0 deleted, 1 failed\n/);
-    expect(summary).toMatch(/^\| `good` \| `rejected: 100% sure second line ::warning::fake red \(request id: req_\w+\)` \|$/m);
+    expect(summary).toMatch(
+      /^\| `good` \| `rejected: 100% sure second line ::warning::fake red \(request id: req_\w+\)` \|$/m,
+    );
     const report = junit(join(d, 'a.xml'));
     expect(report.suite).toMatchObject({ name: 'cpk apply', tests: '2', failures: '1' });
     expect(report.cases.map((c) => [c.name, c.failure?.message])).toEqual([
