@@ -7,6 +7,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { escapeData, escapeProperty, workflowCommand } from '../../src/output/workflow.js';
 import { junitXml } from '../../src/output/junit.js';
 import { compileAssertions } from '../../src/output/assert.js';
+import { sanitize } from '../../src/core/sanitize.js';
 
 /** The runner's own unescaping (actions/runner ActionCommand), to read a command back. */
 function unescapeData(text: string): string {
@@ -15,6 +16,8 @@ function unescapeData(text: string): string {
 function unescapeProperty(text: string): string {
   return unescapeData(text.replaceAll('%3A', ':').replaceAll('%2C', ','));
 }
+
+const tricky = fc.string({ unit: fc.constantFrom('%', '\r', '\n', ':', ',', '0', 'A', 'D', '2', '5', 'a', ' ', '=') });
 
 describe('workflow commands', () => {
   it.each([
@@ -32,21 +35,17 @@ describe('workflow commands', () => {
 
   it('a command is one line whose properties and message read back as given (sanitized)', () => {
     fc.assert(
-      fc.property(fc.string(), fc.string(), (file, message) => {
-        const clean = (s: string) => s.replace(/[^\n\r\t\x20-\x7e\u00a0-\uffff]/g, '');
-        fc.pre(
-          clean(file) === file &&
-            clean(message) === message &&
-            !/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/.test(file + message),
-        );
+      // Text made of what matters to the runner (%, CR, LF, :, ,) and plain characters.
+      fc.property(tricky, tricky, (file, message) => {
         const line = workflowCommand('error', { file, line: 3, col: 4, message });
         expect(line).not.toMatch(/[\r\n]/);
         const match = /^::error (.*?)::(.*)$/.exec(line);
         expect(match).not.toBeNull();
         const properties = match![1]!.split(',');
         const fileProperty = properties.find((p) => p.startsWith('file='));
-        if (file !== '') expect(unescapeProperty(fileProperty!.slice('file='.length))).toBe(file);
-        expect(unescapeData(match![2]!)).toBe(message);
+        // A lone CR is a control character: sanitized away, as on a terminal.
+        if (file !== '') expect(unescapeProperty(fileProperty!.slice('file='.length))).toBe(sanitize(file));
+        expect(unescapeData(match![2]!)).toBe(sanitize(message));
       }),
     );
   });
