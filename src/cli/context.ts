@@ -6,6 +6,7 @@ import type { Api } from '../core/api/client.js';
 import type { InventoryRecorder } from '../config/inventory.js';
 import type { SecretStore } from '../config/keychain.js';
 import type { Session } from '../config/session.js';
+import type { CiReport } from './ci.js';
 import { ApiError, CpkError, InterruptedError, NetworkError, UsageError } from '../core/errors.js';
 import { DEFAULT_BASE_URL } from '../core/base-url.js';
 import { registerSecret, registerUrlCredentials } from '../core/redact.js';
@@ -103,6 +104,8 @@ export class Context {
   #token: string | undefined;
   /** The exit code of a command that succeeded but has something to signal (plan: 10 when there are changes). */
   exitCode: number | undefined;
+  /** The CI report (annotations, job summary, --junit) of a command that makes one (src/cli/ci.ts). */
+  ci: CiReport | undefined;
   /** How long main waits, after the first Ctrl-C or SIGTERM, for the command to unwind before it exits 130. */
   interruptGraceMs = 2_000;
   /** The OS keychain; tests inject a fake one here. */

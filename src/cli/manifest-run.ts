@@ -91,6 +91,11 @@ export async function openManifest(ctx: Context, flags: ManifestFlags, options: 
         : await readManifests(files, flags.files.join(', '));
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
+    if (ctx.ci) {
+      const ci = await import('./ci.js');
+      await ci.annotateProblems(ctx.ci, error.problems, error.file);
+      ci.manifestCases(ctx.ci, [], error.problems, error.file);
+    }
     // People get one line per problem; --json gets them all in the one error object.
     if (!ctx.out.json) for (const line of error.lines()) ctx.out.info(line);
     else throw new UsageError(`${error.message}: ${error.lines().join('; ')}`);
@@ -126,6 +131,11 @@ export async function checkAgainstService(
   options: { refreshSpec?: boolean } = {},
 ): Promise<void> {
   const { problems } = await serviceProblems(ctx, manifest, api, options);
+  if (problems.length > 0 && ctx.ci) {
+    const ci = await import('./ci.js');
+    await ci.annotateProblems(ctx.ci, problems);
+    ci.manifestCases(ctx.ci, ci.entryNames(manifest), problems);
+  }
   if (problems.length > 0) throw await validationError(ctx, problems);
 }
 
@@ -230,6 +240,7 @@ export async function readPlan(
     );
   }
   if (failures.length > 0) {
+    if (ctx.ci) await reportReadFailures(ctx.ci, manifest, failures, failureLine);
     throw failuresError(
       ctx,
       failures.map((f) => failureLine(`read ${f.key} (${f.id})`, f.error)),
@@ -278,4 +289,20 @@ async function resolveUncertainCreates(
     // Several, unsure: the plan shows them, and apply's error names them (src/manifest/apply.ts uncertainError).
   }
   return resolutions;
+}
+
+/** Monitors a plan could not read: each an annotation at its entry, and a failed JUnit case. */
+async function reportReadFailures(
+  report: import('./ci.js').CiReport,
+  manifest: Manifest,
+  failures: import('../manifest/plan.js').PlanFailure[],
+  failureLine: (what: string, error: unknown) => string,
+): Promise<void> {
+  const { entryPlaces } = await import('./ci.js');
+  const place = entryPlaces(manifest);
+  for (const f of failures) {
+    const message = failureLine(`read ${f.key} (${f.id})`, f.error);
+    await report.annotate({ ...(await place('monitors', f.key)), message });
+    report.add({ name: f.key, classname: 'monitors', failure: { message } });
+  }
 }

@@ -13,6 +13,8 @@ export const ExitCode = {
   INVALID: 7,
   /** `cpk monitors wait` only: the timeout passed before every monitor matched. */
   WAIT_TIMEOUT: 8,
+  /** `--assert` (`reports get`, `monitors get`): an assertion over the result did not hold. */
+  ASSERTION_FAILED: 9,
   /** `cpk plan` only: the plan has changes (like `terraform plan -detailed-exitcode`). */
   PLAN_CHANGES: 10,
   /** The state file is locked by another run (apply, import): EX_TEMPFAIL of sysexits.h, "try again later". */

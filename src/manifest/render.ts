@@ -150,6 +150,11 @@ export function channelJson(step: ChannelStep): JsonObject {
 }
 
 /** Inline code in Markdown for any text: a fence longer than any run of backticks in it. */
+/** A code span in a table cell: GitHub splits cells at a pipe even inside a code span, unless it is escaped. */
+function cell(text: string): string {
+  return code(text).replaceAll('|', '\\|');
+}
+
 function code(text: string): string {
   const clean = sanitizeLine(text);
   const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((run) => run.length));
@@ -326,6 +331,31 @@ export function applyJson(plan: Plan, outcomes: Outcome[]): JsonObject {
     channels: plan.channels.map((step) => withResult(channelJson(step), step)),
     summary: summarize(plan, outcomes),
   };
+}
+
+/**
+ * What an apply did, as markdown for the job summary: the counts, a line per
+ * failed change (its text in code spans, so server text cannot become markup),
+ * then the plan it carried out.
+ */
+export function renderApplyMarkdown(plan: Plan, outcomes: Outcome[]): string {
+  const s = summarize(plan, outcomes);
+  const failed = outcomes.filter((o) => o.result === 'failed');
+  const lines = [
+    `### cpk apply: ${s.created} created, ${s.updated} updated, ${s.deleted} deleted, ${s.failed} failed`,
+    '',
+    `${s.unchanged} unchanged${s.skipped > 0 ? `, ${s.skipped} not started` : ''}.`,
+    '',
+  ];
+  if (failed.length > 0) {
+    lines.push('| Failed | Error |', '| --- | --- |');
+    for (const o of failed) {
+      const name = o.kind === 'channel' ? `channel ${(o.step as ChannelStep).id}` : (o.step as MonitorStep).key;
+      lines.push(`| ${cell(name)} | ${cell(failure(o.error))} |`);
+    }
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n${renderPlanMarkdown(plan).replace(/^### cpk plan: /, '#### The plan: ')}`;
 }
 
 /** One line on stderr as each step finishes (people only; --json reports at the end). */

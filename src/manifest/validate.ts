@@ -49,6 +49,8 @@ export interface ValidationProblem {
   line: number;
   col: number;
   message: string;
+  /** The entry it is about, ['monitors', key] or ['channels', id], when it is about one. */
+  entry?: string[];
 }
 
 /** Manifest aliases: the field as written in a manifest, and the field of the body it is sent as. */
@@ -317,7 +319,7 @@ export async function positionProblems(
     const path = [...entry, ...at];
     const place = locator.at(p.at.length === 0 ? entry : path, p.which);
     const separator = p.at.length === 0 ? ': ' : ' ';
-    out.push({ file: p.file, ...place, message: `${showPath(path)}${separator}${p.message}${note}` });
+    out.push({ file: p.file, ...place, message: `${showPath(path)}${separator}${p.message}${note}`, entry });
   }
   return out;
 }

@@ -62,23 +62,23 @@ interface JmesPath {
 }
 
 /** Checks `expression` and returns the function that applies it (usage errors on a bad one). */
-export async function compileQuery(expression: string): Promise<Query> {
+export async function compileQuery(expression: string, flag = '--query'): Promise<Query> {
   const mod = (await import('jmespath')) as unknown as JmesPath & { default?: JmesPath };
   const jmespath = mod.default ?? mod;
-  if (expression.trim() === '') throw new UsageError('--query must not be empty');
+  if (expression.trim() === '') throw new UsageError(`${flag} must not be empty`);
   let ast: unknown;
   try {
     ast = jmespath.compile(expression);
   } catch (error) {
-    throw new UsageError(`invalid --query "${expression}": ${(error as Error).message}; nothing was sent`);
+    throw new UsageError(`invalid ${flag} "${expression}": ${(error as Error).message}; nothing was sent`);
   }
   const fn = unknownFunction(ast);
-  if (fn) throw new UsageError(`invalid --query "${expression}": unknown function ${fn}(); nothing was sent`);
+  if (fn) throw new UsageError(`invalid ${flag} "${expression}": unknown function ${fn}(); nothing was sent`);
   return (value) => {
     try {
       return jmespath.search(value, expression);
     } catch (error) {
-      throw new UsageError(`--query "${expression}" cannot be applied to the result: ${(error as Error).message}`);
+      throw new UsageError(`${flag} "${expression}" cannot be applied to the result: ${(error as Error).message}`);
     }
   };
 }

@@ -111,9 +111,17 @@ describe('docs/scripting.md: scripts', () => {
         return runScript(gate, { env: { REPORT_ID: id.replace(/^mon_/, 'rpt_') } });
       })(),
     ]);
-    expect([pass.code, pass.stdout]).toEqual([0, 'uptime 100% (minimum 99.5%)\n']);
-    expect([fail.code, fail.stderr]).toEqual([1, 'uptime 87.5% is below 90%\n']);
-    expect(fresh.code).toBe(1);
-    expect(fresh.stderr).toMatch(/^report rpt_\w+ has no checks yet\n$/);
+    expect(pass.code).toBe(0);
+    expect(pass.stderr).toBe('');
+    expect(pass.stdout).toMatch(/^uptime_percent +100$/m);
+    expect([fail.code, fail.stderr]).toEqual([
+      9,
+      'cpk: assertion failed: uptime_percent >= `90` (uptime_percent is 87.5)\ncpk: 1 of 1 assertion failed\n',
+    ]);
+    // A report with no checks yet: uptime_percent is null, which is no pass.
+    expect([fresh.code, fresh.stderr]).toEqual([
+      9,
+      'cpk: assertion failed: uptime_percent >= `99.5` (uptime_percent is null)\ncpk: 1 of 1 assertion failed\n',
+    ]);
   });
 });

@@ -12,6 +12,7 @@ import {
   type ManifestFlags,
 } from '../../cli/manifest-flags.js';
 import { failuresError, lockStateFile, openManifest, readPlan, type Opened } from '../../cli/manifest-run.js';
+import { entryPlaces, errorText, JUNIT_HELP, parseJunit, planCases, withCiReport } from '../../cli/ci.js';
 
 export interface ApplyCommandOptions extends ManifestFlags {
   prune: boolean;
@@ -22,6 +23,8 @@ export interface ApplyCommandOptions extends ManifestFlags {
   lockTimeoutMs: number;
   /** A plan saved by `cpk plan --out`: carry out exactly it. */
   planFile: string | undefined;
+  /** --junit FILE: one test case per monitor and channel, failed where its change failed. */
+  junit?: string | undefined;
 }
 
 /**
@@ -45,7 +48,8 @@ export function register(program: Command, runtime: Runtime): void {
       '--create-uncertain',
       'create again monitors whose earlier create has an unknown outcome (may make a duplicate)',
     )
-    .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)');
+    .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
+    .option('--junit <file>', JUNIT_HELP);
   addLockOption(cmd);
   addConcurrencyOption(cmd).action(action(runtime, (ctx, args, opts) => run(parseApplyOptions(opts, args), ctx)));
   examples(
@@ -80,10 +84,15 @@ export function parseApplyOptions(opts: Record<string, unknown>, args: unknown[]
     concurrency: parseConcurrency(opts.concurrency),
     yes: opts.yes === true,
     lockTimeoutMs: parseLockTimeout(opts.lockTimeout),
+    junit: parseJunit(opts),
   };
 }
 
 export async function run(opts: ApplyCommandOptions, ctx: Context): Promise<void> {
+  return withCiReport(ctx, 'cpk apply', opts.junit, () => applyCommand(opts, ctx));
+}
+
+async function applyCommand(opts: ApplyCommandOptions, ctx: Context): Promise<void> {
   if (!opts.yes && !ctx.io.stdinIsTTY) {
     throw new UsageError('refusing to apply without --yes (stdin is not a terminal); nothing was sent');
   }
@@ -120,7 +129,7 @@ async function carryOut(opts: ApplyCommandOptions, ctx: Context, inflight: Abort
   });
   try {
     const plan = await readPlan(ctx, { manifest, state, api }, opts, 'nothing was changed');
-    await applyLocked(opts, ctx, { plan, state, api });
+    await applyLocked(opts, ctx, { plan, state, api, manifest });
   } finally {
     await lock?.release();
   }
@@ -176,7 +185,13 @@ async function carryOutSaved(
 async function applyLocked(
   opts: ApplyCommandOptions,
   ctx: Context,
-  opened: { plan: import('../../manifest/plan.js').Plan; state: Opened['state']; api: Opened['api'] },
+  opened: {
+    plan: import('../../manifest/plan.js').Plan;
+    state: Opened['state'];
+    api: Opened['api'];
+    /** The manifest the plan was made from (not for a saved plan): annotations point into it. */
+    manifest?: Opened['manifest'];
+  },
 ): Promise<void> {
   const { plan, state, api } = opened;
   const [{ hasChanges }, { applyPlan }, render] = await Promise.all([
@@ -233,6 +248,19 @@ async function applyLocked(
     },
   });
   progress.flush();
+  if (ctx.ci) {
+    const place = opened.manifest ? entryPlaces(opened.manifest) : undefined;
+    for (const outcome of outcomes.filter((o) => o.result === 'failed')) {
+      const name =
+        outcome.kind === 'channel' ? (outcome.step as { id: string }).id : (outcome.step as { key: string }).key;
+      const where = await place?.(outcome.kind === 'channel' ? 'channels' : 'monitors', name);
+      const action = (outcome.step as { action: string }).action;
+      const verb = outcome.kind === 'channel' ? 'update channel' : action === 'uncertain' ? 'create' : action;
+      await ctx.ci.annotate({ ...where, message: `cpk: ${verb} ${name}: ${errorText(outcome.error)}` });
+    }
+    planCases(ctx.ci, plan, outcomes);
+    await ctx.ci.summary(render.renderApplyMarkdown(plan, outcomes));
+  }
 
   const summary = render.summarize(plan, outcomes);
   if (ctx.out.json) ctx.out.printJson(render.applyJson(plan, outcomes));

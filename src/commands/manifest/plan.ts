@@ -11,6 +11,7 @@ import {
   type ManifestFlags,
 } from '../../cli/manifest-flags.js';
 import { openManifest, readPlan } from '../../cli/manifest-run.js';
+import { JUNIT_HELP, parseJunit, planCases, withCiReport } from '../../cli/ci.js';
 
 export interface PlanCommandOptions extends ManifestFlags {
   prune: boolean;
@@ -18,6 +19,8 @@ export interface PlanCommandOptions extends ManifestFlags {
   concurrency: number;
   /** --out: save the plan here, for `cpk apply FILE`. */
   out: string | undefined;
+  /** --junit FILE: one test case per monitor and channel. */
+  junit?: string | undefined;
 }
 
 export function register(program: Command, runtime: Runtime): void {
@@ -30,7 +33,8 @@ export function register(program: Command, runtime: Runtime): void {
   cmd
     .option('--prune', 'plan to delete monitors the state records but the manifest no longer names')
     .option('--create-uncertain', 'plan to create again monitors whose earlier create has an unknown outcome')
-    .option('--out <file>', 'save the plan (JSON, schema/plan.schema.json) for `cpk apply FILE` to carry out exactly');
+    .option('--out <file>', 'save the plan (JSON, schema/plan.schema.json) for `cpk apply FILE` to carry out exactly')
+    .option('--junit <file>', JUNIT_HELP);
   addConcurrencyOption(cmd).action(action(runtime, (ctx, _args, opts) => run(parsePlanOptions(opts), ctx)));
   examples(
     cmd,
@@ -49,6 +53,7 @@ export function parsePlanOptions(opts: Record<string, unknown>): PlanCommandOpti
     createUncertain: opts.createUncertain === true,
     concurrency: parseConcurrency(opts.concurrency),
     out: opts.out === undefined ? undefined : nonEmptyPath(opts.out),
+    junit: parseJunit(opts),
   };
 }
 
@@ -59,6 +64,10 @@ function nonEmptyPath(value: unknown): string {
 }
 
 export async function run(opts: PlanCommandOptions, ctx: Context): Promise<void> {
+  return withCiReport(ctx, 'cpk plan', opts.junit, () => makePlan(opts, ctx));
+}
+
+async function makePlan(opts: PlanCommandOptions, ctx: Context): Promise<void> {
   const opened = await openManifest(ctx, opts, { validate: true });
   if (opts.out !== undefined) {
     const out = resolve(opts.out);
@@ -70,6 +79,10 @@ export async function run(opts: PlanCommandOptions, ctx: Context): Promise<void>
     import('../../manifest/render.js'),
   ]);
   const plan = await readPlan(ctx, opened, { ...opts, noAdopt: opts.out !== undefined }, 'no plan was made');
+  if (ctx.ci) {
+    planCases(ctx.ci, plan, []);
+    await ctx.ci.summary(render.renderPlanMarkdown(plan));
+  }
   if (opts.out !== undefined && plan.monitors.some((step) => step.action === 'uncertain'))
     ctx.out.warn(
       'a saved plan leaves uncertain creates as they are: run `cpk apply` (which looks for their monitors) or `cpk import KEY=ID` first',

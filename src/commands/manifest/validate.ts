@@ -9,11 +9,14 @@ import type { ValidationProblem } from '../../manifest/validate.js';
 import { action, examples, type Runtime } from '../../cli/action.js';
 import { addManifestFileOption, parseManifestFlags } from '../../cli/manifest-flags.js';
 import { serviceProblems, validationError } from '../../cli/manifest-run.js';
+import { annotateProblems, entryNames, JUNIT_HELP, manifestCases, parseJunit, withCiReport } from '../../cli/ci.js';
 
 export interface ValidateCommandOptions {
   /** As plan takes -f: files or directories, in order. */
   files: string[];
   refreshSpec: boolean;
+  /** --junit FILE: one test case per entry. */
+  junit?: string | undefined;
 }
 
 export function register(program: Command, runtime: Runtime): void {
@@ -24,15 +27,26 @@ export function register(program: Command, runtime: Runtime): void {
     );
   addManifestFileOption(cmd)
     .option('--refresh-spec', "fetch the service's OpenAPI document again now (it is cached for an hour)")
+    .option('--junit <file>', JUNIT_HELP)
     .action(action(runtime, (ctx, _args, opts) => run(parseValidateOptions(opts), ctx)));
-  examples(cmd, 'cpk validate', 'cpk validate -f infra/cpk.yaml', "cpk validate --json | jq -r '.[].message'");
+  examples(
+    cmd,
+    'cpk validate',
+    'cpk validate -f infra/cpk.yaml',
+    "cpk validate --json | jq -r '.[].message'",
+    'cpk validate --junit validate.xml',
+  );
 }
 
 export function parseValidateOptions(opts: Record<string, unknown>): ValidateCommandOptions {
-  return { files: parseManifestFlags(opts).files, refreshSpec: opts.refreshSpec === true };
+  return { files: parseManifestFlags(opts).files, refreshSpec: opts.refreshSpec === true, junit: parseJunit(opts) };
 }
 
 export async function run(opts: ValidateCommandOptions, ctx: Context): Promise<void> {
+  return withCiReport(ctx, 'cpk validate', opts.junit, () => check(opts, ctx));
+}
+
+async function check(opts: ValidateCommandOptions, ctx: Context): Promise<void> {
   const { readManifests, manifestFiles, ManifestError } = await import('../../manifest/load.js');
   const label = opts.files.join(', ');
   let manifest;
@@ -40,6 +54,10 @@ export async function run(opts: ValidateCommandOptions, ctx: Context): Promise<v
     manifest = await readManifests((await manifestFiles(opts.files)).files, label);
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
+    if (ctx.ci) {
+      await annotateProblems(ctx.ci, error.problems, error.file);
+      manifestCases(ctx.ci, [], error.problems, error.file);
+    }
     if (!ctx.out.json) {
       for (const line of error.lines()) ctx.out.info(line);
       throw error;
@@ -52,6 +70,10 @@ export async function run(opts: ValidateCommandOptions, ctx: Context): Promise<v
   // The document is public: the token is never needed, nor sent.
   const api = await ctx.api({ anonymous: true });
   const { problems, checked, unchecked } = await serviceProblems(ctx, manifest, api, { refreshSpec: opts.refreshSpec });
+  if (ctx.ci) {
+    await annotateProblems(ctx.ci, problems);
+    manifestCases(ctx.ci, entryNames(manifest), problems);
+  }
   if (problems.length > 0) return report(ctx, problems);
   if (ctx.out.json) ctx.out.printJson([]);
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;

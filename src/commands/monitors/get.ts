@@ -7,6 +7,8 @@ import { action, examples, type RawOptions, type Runtime } from '../../cli/actio
 import { concurrencyOption } from '../../cli/options.js';
 import { runBulk } from '../../cli/bulk.js';
 import { nameMissing } from '../../core/api/client.js';
+import { addGateOptions, checkGate, compileGate, parseGateOptions, type GateOptions } from '../../cli/gate.js';
+import { withCiReport } from '../../cli/ci.js';
 
 export interface GetOptions {
   ids: string[];
@@ -15,16 +17,20 @@ export interface GetOptions {
   concurrency: number;
   /** Print the monitors as manifest entries (monitors as code, #6). */
   manifest?: boolean;
+  /** --assert and --junit: the deploy gate, over each monitor. */
+  gate?: GateOptions;
 }
 
 export function register(parent: Command, runtime: Runtime): void {
-  const cmd = parent
+  const cmd: Command = parent
     .command('get')
     .description('Show monitors (several ids, or - to read them from stdin)')
     .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line')
     .addOption(concurrencyOption('requests in flight at once for several ids (default 8)'))
-    .option('--manifest', 'print them as manifest entries for cpk.yaml (YAML; JSON with --json)')
-    .action(action(runtime, async (ctx, args, opts) => run(await parseGetOptions(args, opts, ctx.io.stdin), ctx)));
+    .option('--manifest', 'print them as manifest entries for cpk.yaml (YAML; JSON with --json)');
+  addGateOptions(cmd, 'each monitor').action(
+    action(runtime, async (ctx, args, opts) => run(await parseGetOptions(args, opts, ctx.io.stdin), ctx)),
+  );
   examples(
     cmd,
     'cpk monitors get mon_123',
@@ -33,6 +39,7 @@ export function register(parent: Command, runtime: Runtime): void {
     'cpk monitors get mon_1 mon_2 --json          # a JSON array, in the order given',
     'cpk monitors get - --query "[].status" < ids.txt',
     'cpk monitors get mon_1 mon_2 --manifest > cpk.yaml',
+    'cpk monitors get mon_1 mon_2 --assert "status == \'up\'"   # exit 9 unless every one is up',
   );
 }
 
@@ -43,19 +50,34 @@ export async function parseGetOptions(
   stdin: NodeJS.ReadableStream,
 ): Promise<GetOptions> {
   const concurrency = parseConcurrency(raw.concurrency);
+  const gate = parseGateOptions(raw);
   const list = await readIdList(args, stdin, 'monitor id');
-  return { ids: list.ids, single: list.single, concurrency, manifest: raw.manifest === true };
+  return { ids: list.ids, single: list.single, concurrency, manifest: raw.manifest === true, gate };
 }
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
+  const gate = opts.gate ?? { asserts: [] };
+  const assertions = await compileGate(gate);
+  if (assertions.length === 0) return show(opts, ctx, []);
+  return withCiReport(ctx, 'cpk monitors get', gate.junit, () => show(opts, ctx, assertions));
+}
+
+async function show(
+  opts: GetOptions,
+  ctx: Context,
+  assertions: import('../../output/assert.js').Assertion[],
+): Promise<void> {
   const api = await ctx.api({ many: !opts.single });
   if (opts.single) {
     const id = opts.ids[0] as string;
     const monitor = await ctx.out
       .spin('Fetching monitor', () => api.getMonitor(id))
       .catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error)));
-    if (opts.manifest) return printManifestEntries([monitor], ctx);
-    return ctx.out.print(monitor);
+    if (opts.manifest) await printManifestEntries([monitor], ctx);
+    else await ctx.out.print(monitor);
+    const failed = await checkGate(ctx, assertions, [{ value: monitor }]);
+    if (failed) throw failed;
+    return;
   }
   const items = opts.ids.map((id) => ({ label: id, fields: { id }, input: id }));
   const bulk = await runBulk(ctx, items, (id) => api.getMonitor(id), {
@@ -70,7 +92,13 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   } else {
     await ctx.out.printList(bulk.done.map((d) => d.value));
   }
+  const failed = await checkGate(
+    ctx,
+    assertions,
+    bulk.done.map((d) => ({ label: opts.ids[d.index], value: d.value })),
+  );
   bulk.finish({ noun: 'monitors', verb: 'fetched' });
+  if (failed) throw failed;
 }
 
 async function printManifestEntries(monitors: JsonObject[], ctx: Context): Promise<void> {

@@ -21,6 +21,7 @@ import { parseDuration } from '../../parse/duration.js';
 import { readIdList } from '../../parse/ids.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../core/http/retry.js';
+import { JUNIT_HELP, parseJunit, withCiReport } from '../../cli/ci.js';
 import { closest } from '../../core/closest.js';
 import { leafPaths } from '../../output/render.js';
 
@@ -33,6 +34,8 @@ export interface WaitOptions {
   value: string;
   timeoutSeconds: number;
   everySeconds: number;
+  /** --junit FILE: one test case per monitor, failed when it did not match in time. */
+  junit?: string | undefined;
 }
 
 export function parseWaitOptions(
@@ -53,6 +56,7 @@ export function parseWaitOptions(
     value: condition.slice(eq + 1),
     timeoutSeconds: globals.timeoutGiven ? globals.timeoutSeconds : DEFAULT_WAIT_SECONDS,
     everySeconds,
+    junit: parseJunit(raw),
   };
 }
 
@@ -66,6 +70,7 @@ export function register(parent: Command, runtime: Runtime): void {
       'the condition, on any field path: status=up, paused=false, last_check.status=up',
     )
     .option('--every <duration>', `time between checks: 5s, 1m (default ${DEFAULT_EVERY_SECONDS}s)`)
+    .option('--junit <file>', JUNIT_HELP)
     .addHelpText(
       'after',
       `\n--timeout bounds the whole wait here (a duration: 90s, 5m; default ${DEFAULT_WAIT_SECONDS / 60}m).`,
@@ -103,6 +108,10 @@ function transient(error: unknown): boolean {
 }
 
 export async function run(opts: WaitOptions, ctx: Context, deps: { now?: () => number } = {}): Promise<void> {
+  return withCiReport(ctx, 'cpk monitors wait', opts.junit, () => wait(opts, ctx, deps));
+}
+
+async function wait(opts: WaitOptions, ctx: Context, deps: { now?: () => number }): Promise<void> {
   const now = deps.now ?? Date.now;
   const deadline = now() + opts.timeoutSeconds * 1000;
   const api = await ctx.api({
@@ -151,6 +160,7 @@ export async function run(opts: WaitOptions, ctx: Context, deps: { now?: () => n
       const missing = opts.ids.filter((id) => text(last.get(id)) !== opts.value);
       if (missing.length === 0) {
         progress.stop();
+        for (const id of opts.ids) ctx.ci?.add({ name: `${id} ${field}=${opts.value}`, classname: 'monitors' });
         if (ctx.out.json) ctx.out.printJson(opts.ids.map((id) => ({ id, [field]: last.get(id) })));
         else
           ctx.out.info(
@@ -160,9 +170,16 @@ export async function run(opts: WaitOptions, ctx: Context, deps: { now?: () => n
       }
       const left = deadline - now();
       if (left <= 0) {
-        const detail = missing
-          .map((id) => `${id} ${field}=${last.has(id) ? text(last.get(id)) : '(not read)'}`)
-          .join(', ');
+        const seen = (id: string) => `${id} ${field}=${last.has(id) ? text(last.get(id)) : '(not read)'}`;
+        const detail = missing.map(seen).join(', ');
+        for (const id of opts.ids)
+          ctx.ci?.add({
+            name: `${id} ${field}=${opts.value}`,
+            classname: 'monitors',
+            failure: missing.includes(id)
+              ? { message: `timed out after ${opts.timeoutSeconds}s: ${seen(id)}` }
+              : undefined,
+          });
         throw new CpkError(
           `timed out after ${opts.timeoutSeconds}s waiting for ${field}=${opts.value}: ${detail}`,
           ExitCode.WAIT_TIMEOUT,

@@ -5,11 +5,15 @@ import { parseDuration } from '../../parse/duration.js';
 import { checkId } from '../../parse/id.js';
 import { action, examples, type Runtime, type RawOptions } from '../../cli/action.js';
 import { nameMissing } from '../../core/api/client.js';
+import { addGateOptions, checkGate, compileGate, parseGateOptions, type GateOptions } from '../../cli/gate.js';
+import { withCiReport } from '../../cli/ci.js';
 
 export interface ReportGetOptions {
   id: string;
   /** Refresh until Ctrl-C, waiting this many seconds between refreshes (--watch). */
   watchSeconds?: number | undefined;
+  /** --assert and --junit: the deploy gate. */
+  gate?: GateOptions;
 }
 
 export const DEFAULT_WATCH_EVERY = '30s';
@@ -28,23 +32,30 @@ export function parseWatch(opts: RawOptions): number | undefined {
 
 /** commander's raw values to ReportGetOptions (usage errors on bad input). */
 export function parseReportGetOptions([id]: string[], raw: RawOptions): ReportGetOptions {
-  return { id: checkId(id as string, 'report id'), watchSeconds: parseWatch(raw) };
+  const gate = parseGateOptions(raw);
+  const watchSeconds = parseWatch(raw);
+  if (watchSeconds !== undefined && gate.asserts.length > 0)
+    throw new UsageError('--assert checks one reading: it cannot be given with --watch');
+  return { id: checkId(id as string, 'report id'), watchSeconds, gate };
 }
 
 export function register(reports: Command, runtime: Runtime): void {
-  const cmd = reports
+  const cmd: Command = reports
     .command('get')
     .description('Show a report')
     .argument('<id>', 'report id')
     .option('-w, --watch', 'refresh until Ctrl-C: in place on a terminal, else one JSON line per change')
-    .option('--every <duration>', `time between refreshes with --watch: 10s, 1m, 5m (default ${DEFAULT_WATCH_EVERY})`)
-    .action(action(runtime, (ctx, args, opts) => run(parseReportGetOptions(args, opts), ctx)));
+    .option('--every <duration>', `time between refreshes with --watch: 10s, 1m, 5m (default ${DEFAULT_WATCH_EVERY})`);
+  addGateOptions(cmd, 'the report').action(
+    action(runtime, (ctx, args, opts) => run(parseReportGetOptions(args, opts), ctx)),
+  );
   examples(
     cmd,
     'cpk reports get rpt_123',
     'cpk reports get rpt_123 --json',
     'cpk reports get rpt_123 --watch --every 10s     # live view; Ctrl-C ends it (exit 0)',
     'cpk reports get rpt_123 --watch > changes.ndjson  # one JSON line per change',
+    "cpk reports get rpt_123 --assert 'uptime_percent >= `99.5`'   # a deploy gate: exit 9 below",
   );
 }
 
@@ -53,9 +64,17 @@ export async function run(opts: ReportGetOptions, ctx: Context): Promise<void> {
     const { watchReport } = await import('./watch.js');
     return watchReport({ id: opts.id, everyMs: opts.watchSeconds * 1000 }, ctx);
   }
-  const api = await ctx.api();
-  const report = await ctx.out
-    .spin('Fetching report', () => api.getReport(opts.id))
-    .catch((error: unknown) => Promise.reject(nameMissing('report', opts.id, error)));
-  await ctx.out.print(report, { title: 'Report' });
+  const gate = opts.gate ?? { asserts: [] };
+  const assertions = await compileGate(gate);
+  const show = async () => {
+    const api = await ctx.api();
+    const report = await ctx.out
+      .spin('Fetching report', () => api.getReport(opts.id))
+      .catch((error: unknown) => Promise.reject(nameMissing('report', opts.id, error)));
+    await ctx.out.print(report, { title: 'Report' });
+    const failed = await checkGate(ctx, assertions, [{ value: report }]);
+    if (failed) throw failed;
+  };
+  if (assertions.length === 0) return show();
+  return withCiReport(ctx, `cpk reports get ${opts.id}`, gate.junit, show);
 }

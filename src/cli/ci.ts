@@ -1,0 +1,280 @@
+// What a command tells CI besides its own output (docs/ci.md, "Annotations,
+// job summaries and JUnit"): under GitHub Actions each problem also as a
+// workflow command, so it shows on the pull request's diff, and markdown in
+// the job summary; with --junit FILE, a JUnit report of every entry, monitor
+// or assertion, written atomically whether the command succeeds or fails.
+//
+// Workflow commands go to stderr. The runner reads them from stdout and
+// stderr alike (its script handler gives both streams to the same command
+// parser), and stdout is cpk's data: `cpk plan -o markdown > plan.md` and
+// `cpk validate --json | jq` stay exactly what they are.
+import { relative, resolve, isAbsolute, sep } from 'node:path';
+import type { Context } from './context.js';
+import { ApiError, CpkError, ExitCode, UsageError } from '../core/errors.js';
+import type { RawOptions } from './action.js';
+import type { JunitCase } from '../output/junit.js';
+import type { Annotation } from '../output/workflow.js';
+import { describeError } from '../output/errors.js';
+
+/** `--junit FILE`, as given; undefined when not given. */
+export function parseJunit(opts: RawOptions): string | undefined {
+  if (opts.junit === undefined) return undefined;
+  const path = String(opts.junit);
+  if (path.trim() === '') throw new UsageError('--junit must not be empty');
+  return path;
+}
+
+export const JUNIT_HELP =
+  'write a JUnit XML report to FILE (GitLab, Jenkins, Azure), whether the command succeeds or not';
+
+export class CiReport {
+  readonly actions: boolean;
+  private readonly cases: JunitCase[] = [];
+  private annotated = 0;
+  private readonly started = performance.now();
+  constructor(
+    private readonly ctx: Context,
+    readonly suite: string,
+    readonly junit: string | undefined,
+  ) {
+    this.actions = ctx.env.GITHUB_ACTIONS === 'true';
+  }
+
+  /** The path as GitHub names files on a diff: relative to the workspace (the repository's root). */
+  private repoPath(file: string | undefined): string | undefined {
+    if (file === undefined) return undefined;
+    const workspace = this.ctx.env.GITHUB_WORKSPACE;
+    if (!workspace) return file;
+    const path = relative(workspace, resolve(file));
+    return path.startsWith('..') || isAbsolute(path) ? file : path.split(sep).join('/');
+  }
+
+  /** A problem: a workflow command on stderr under GitHub Actions, nothing elsewhere. */
+  async annotate(annotation: Annotation, kind: 'error' | 'warning' = 'error'): Promise<void> {
+    if (!this.actions) return;
+    const { workflowCommand } = await import('../output/workflow.js');
+    this.annotated += 1;
+    this.ctx.out.info(
+      workflowCommand(kind, { title: this.suite, ...annotation, file: this.repoPath(annotation.file) }),
+    );
+  }
+
+  add(testcase: JunitCase): void {
+    this.cases.push(testcase);
+  }
+
+  get hasCases(): boolean {
+    return this.cases.length > 0;
+  }
+
+  /** Markdown for the job summary, under GitHub Actions when the runner gives one. */
+  async summary(markdown: string): Promise<void> {
+    if (!this.actions) return;
+    const [{ appendStepSummary }, { redactSecrets }] = await Promise.all([
+      import('../output/workflow.js'),
+      import('../core/redact.js'),
+    ]);
+    try {
+      await appendStepSummary(this.ctx.env, redactSecrets(markdown));
+    } catch (error) {
+      this.ctx.out.warn(
+        `cannot write the job summary ${this.ctx.env.GITHUB_STEP_SUMMARY ?? ''} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      );
+    }
+  }
+
+  /**
+   * Ends the report for a command that ended with `error` (undefined: it
+   * succeeded): an error no problem or case stood for is annotated and
+   * becomes a case of its own, then the JUnit file is written.
+   */
+  async finish(error: unknown): Promise<void> {
+    const failed = error !== undefined && !(error instanceof CpkError && error.exitCode === ExitCode.INTERRUPTED);
+    if (failed && this.annotated === 0) await this.annotate({ message: `cpk: ${describeError(error).message}` });
+    if (failed && !this.cases.some((c) => c.failure)) {
+      const { message } = describeError(error);
+      this.add({ name: this.suite, classname: 'cpk', failure: { message } });
+    }
+    if (this.junit === undefined) return;
+    const [{ junitXml }, { writeFileAtomic }] = await Promise.all([
+      import('../output/junit.js'),
+      import('../core/atomic-file.js'),
+    ]);
+    const xml = await junitXml({
+      name: this.suite,
+      cases: this.cases,
+      time: (performance.now() - this.started) / 1000,
+    });
+    try {
+      await writeFileAtomic(this.junit, xml);
+    } catch (cause) {
+      const problem = new CpkError(
+        `cannot write the JUnit report ${this.junit} (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`,
+        ExitCode.FAILURE,
+      );
+      // The command's own failure says more; a success that cannot report it is a failure.
+      if (error === undefined) throw problem;
+      this.ctx.out.warn(problem.message);
+    }
+  }
+}
+
+/** Runs a command with its CI report: ctx.ci is set meanwhile, and the report is finished either way. */
+export async function withCiReport(
+  ctx: Context,
+  suite: string,
+  junit: string | undefined,
+  work: (report: CiReport) => Promise<void>,
+): Promise<void> {
+  const report = new CiReport(ctx, suite, junit);
+  ctx.ci = report;
+  try {
+    await work(report);
+  } catch (error) {
+    await report.finish(error);
+    throw error;
+  }
+  await report.finish(
+    ctx.exitCode !== undefined && isFailureCode(ctx.exitCode) ? new CpkError('failed', ctx.exitCode) : undefined,
+  );
+}
+
+/** A command that ends without an error but with a failing exit code (validate --json: 2). */
+function isFailureCode(code: number): boolean {
+  return code !== ExitCode.OK && code !== ExitCode.PLAN_CHANGES;
+}
+
+interface PlacedProblem {
+  file?: string | undefined;
+  line: number;
+  col: number;
+  message: string;
+  entry?: string[] | undefined;
+}
+
+/** Problems shown at most as annotations: as many as the lines on stderr (GitHub keeps only the first few anyway). */
+const MAX_ANNOTATIONS = 50;
+
+/** Each problem of a manifest as an annotation at its place. */
+export async function annotateProblems(
+  report: CiReport,
+  problems: readonly PlacedProblem[],
+  file?: string,
+): Promise<void> {
+  for (const p of problems.slice(0, MAX_ANNOTATIONS))
+    await report.annotate({ file: p.file ?? file, line: p.line, col: p.col, message: p.message });
+}
+
+/**
+ * The JUnit cases of checking a manifest: one per entry, failed with its
+ * problems; problems that belong to no entry (the file cannot be read as a
+ * manifest) make one case per file.
+ */
+export function manifestCases(
+  report: CiReport,
+  entries: ReadonlyArray<{ section: 'monitors' | 'channels'; name: string }>,
+  problems: readonly PlacedProblem[],
+  file?: string,
+): void {
+  const byEntry = new Map<string, PlacedProblem[]>();
+  const byFile = new Map<string, PlacedProblem[]>();
+  for (const p of problems) {
+    if (p.entry && p.entry.length === 2) {
+      const key = p.entry.join('\u0000');
+      byEntry.set(key, [...(byEntry.get(key) ?? []), p]);
+    } else {
+      const name = p.file ?? file ?? 'manifest';
+      byFile.set(name, [...(byFile.get(name) ?? []), p]);
+    }
+  }
+  const failure = (list: PlacedProblem[]) => ({
+    message: list.length === 1 ? list[0]!.message : `${list.length} problems: ${list[0]!.message}; …`,
+    details: list.map((p) => `${p.file ?? file ?? ''}:${p.line}:${p.col}: ${p.message}`).join('\n'),
+  });
+  for (const [name, list] of byFile) report.add({ name, classname: 'manifest', failure: failure(list) });
+  for (const { section, name } of entries) {
+    const list = byEntry.get(`${section}\u0000${name}`);
+    report.add({ name, classname: section, failure: list ? failure(list) : undefined });
+  }
+}
+
+/** The manifest's entries, in its order, for the JUnit report. */
+export function entryNames(
+  manifest: import('../manifest/load.js').Manifest,
+): Array<{ section: 'monitors' | 'channels'; name: string }> {
+  return [
+    ...manifest.monitors.map((m) => ({ section: 'monitors' as const, name: m.key })),
+    ...manifest.channels.map((c) => ({ section: 'channels' as const, name: c.id })),
+  ];
+}
+
+/**
+ * Where each entry of a manifest is written, for an annotation about it
+ * (a monitor that could not be read, created or updated): its key's line and
+ * column in its file. Files are read when first asked about.
+ */
+export function entryPlaces(
+  manifest: import('../manifest/load.js').Manifest,
+): (section: 'monitors' | 'channels', name: string) => Promise<Annotation | undefined> {
+  const fileOf = new Map<string, string>();
+  for (const m of manifest.monitors) fileOf.set(`monitors\u0000${m.key}`, m.file ?? manifest.path);
+  for (const c of manifest.channels) fileOf.set(`channels\u0000${c.id}`, c.file ?? manifest.path);
+  const locators = new Map<
+    string,
+    Promise<{ at(path: string[], which: 'key'): { line: number; col: number } } | undefined>
+  >();
+  return async (section, name) => {
+    const file = fileOf.get(`${section}\u0000${name}`);
+    if (file === undefined) return undefined;
+    let locator = locators.get(file);
+    if (!locator) {
+      locator = (async () => {
+        const [{ readFile }, { manifestLocator }] = await Promise.all([
+          import('node:fs/promises'),
+          import('../manifest/positions.js'),
+        ]);
+        const text = await readFile(file, 'utf8').catch(() => undefined);
+        return text === undefined ? undefined : manifestLocator(text);
+      })();
+      locators.set(file, locator);
+    }
+    const found = await locator;
+    return { file, ...(found ? found.at([section, name], 'key') : {}), message: '' };
+  };
+}
+
+/**
+ * The JUnit cases of a plan or an apply: one per monitor and channel, named
+ * by its key (or id) and what the plan does with it; a change that failed
+ * carries its error, one never started is skipped.
+ */
+export function planCases(
+  report: CiReport,
+  plan: import('../manifest/plan.js').Plan,
+  outcomes: ReadonlyArray<import('../manifest/apply.js').Outcome>,
+): void {
+  const byStep = new Map<unknown, import('../manifest/apply.js').Outcome>(outcomes.map((o) => [o.step, o]));
+  const steps = [
+    ...plan.monitors.map((step) => ({ step, section: 'monitors', name: step.key })),
+    ...plan.channels.map((step) => ({ step, section: 'channels', name: step.id })),
+  ];
+  for (const { step, section, name } of steps) {
+    const outcome = byStep.get(step);
+    const testcase: JunitCase = { name: `${name} (${step.action})`, classname: section };
+    if (outcome?.result === 'failed')
+      testcase.failure = { message: describeError(outcome.error).message, details: errorText(outcome.error) };
+    else if (outcome?.result === 'skipped') testcase.skipped = 'not started';
+    report.add(testcase);
+  }
+}
+
+/**
+ * An error's message with its lines kept (an annotation and a JUnit failure
+ * can show several; describeError folds them for a one-line message), and
+ * the request id. Sanitized and masked where it is written.
+ */
+export function errorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const requestId = error instanceof ApiError ? error.requestId : undefined;
+  return `${message}${requestId ? ` (request id: ${requestId})` : ''}`;
+}

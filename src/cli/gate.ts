@@ -1,0 +1,81 @@
+// The deploy gate: `--assert EXPR` (repeatable) on `cpk reports get` and
+// `cpk monitors get`. The result prints as usual; then every assertion is
+// checked (over each monitor, when there are several), each failure is one
+// line on stderr with what it saw, and any failure ends the command with
+// exit 9 (docs/scripting.md, "Exit codes"). With --junit, one test case per
+// assertion (per monitor); under GitHub Actions each failure is also an
+// annotation.
+import type { Command } from 'commander';
+import type { Context } from './context.js';
+import { CpkError, ExitCode, UsageError } from '../core/errors.js';
+import type { Assertion } from '../output/assert.js';
+import { collect, type RawOptions } from './action.js';
+import { JUNIT_HELP, parseJunit } from './ci.js';
+
+export interface GateOptions {
+  /** --assert, in order. */
+  asserts: string[];
+  /** --junit FILE: one test case per assertion. */
+  junit?: string | undefined;
+}
+
+export function addGateOptions(cmd: Command, what: string): Command {
+  return cmd
+    .option(
+      '--assert <expr>',
+      `a JMESPath expression over ${what} that must be true (repeatable); a failed one exits 9`,
+      collect,
+    )
+    .option('--junit <file>', `${JUNIT_HELP} (with --assert)`);
+}
+
+export function parseGateOptions(raw: RawOptions): GateOptions {
+  const asserts = raw.assert === undefined ? [] : ([] as unknown[]).concat(raw.assert).map(String);
+  const junit = parseJunit(raw);
+  if (junit !== undefined && asserts.length === 0)
+    throw new UsageError('--junit here reports assertions: give at least one --assert EXPR');
+  return { asserts, junit };
+}
+
+/** Compiles the assertions before anything is sent (a bad one is exit 2). */
+export async function compileGate(gate: GateOptions): Promise<Assertion[]> {
+  if (gate.asserts.length === 0) return [];
+  const { compileAssertions } = await import('../output/assert.js');
+  return compileAssertions(gate.asserts);
+}
+
+/**
+ * Checks every assertion over each item and reports each failure; returns
+ * the error that ends the command when any failed.
+ */
+export async function checkGate(
+  ctx: Context,
+  assertions: readonly Assertion[],
+  items: ReadonlyArray<{ label?: string | undefined; value: unknown }>,
+): Promise<CpkError | undefined> {
+  if (assertions.length === 0) return undefined;
+  const failures: string[] = [];
+  let total = 0;
+  for (const item of items) {
+    for (const assertion of assertions) {
+      total += 1;
+      const result = assertion.check(item.value);
+      const name = item.label === undefined ? result.expression : `${item.label}: ${result.expression}`;
+      if (result.ok) {
+        ctx.ci?.add({ name, classname: 'assertions' });
+        continue;
+      }
+      const line = `assertion failed: ${name} (${result.saw})`;
+      failures.push(line);
+      if (!ctx.out.json) ctx.out.info(`cpk: ${line}`);
+      await ctx.ci?.annotate({ message: line });
+      ctx.ci?.add({ name, classname: 'assertions', failure: { message: result.saw, details: line } });
+    }
+  }
+  if (failures.length === 0) return undefined;
+  const detail = ctx.out.json ? `: ${failures.join('; ')}` : '';
+  return new CpkError(
+    `${failures.length} of ${total} assertion${total === 1 ? '' : 's'} failed${detail}`,
+    ExitCode.ASSERTION_FAILED,
+  );
+}
