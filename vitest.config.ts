@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { parse } from 'yaml';
 
 // Two projects in one run: everything, with cpk choosing its transport
 // (node:http for one request, undici for many), and test/e2e/ again with
@@ -10,6 +11,17 @@ import { defineConfig } from 'vitest/config';
 // once: commands and their output, exit codes, rendering, completion, help,
 // config files and sign-in, manifests and bulk commands.
 export default defineConfig({
+  // The emulator's OpenAPI documents are YAML files imported as data, as the
+  // build does (scripts/build.mjs).
+  plugins: [
+    {
+      name: 'yaml-as-data',
+      transform(code: string, id: string) {
+        if (!id.endsWith('.yaml')) return undefined;
+        return { code: `export default ${JSON.stringify(parse(code))};`, map: null };
+      },
+    },
+  ],
   test: {
     testTimeout: 20_000,
     hookTimeout: 20_000,

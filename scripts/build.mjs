@@ -17,10 +17,24 @@ import { readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
+import { parse } from 'yaml';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const BUNDLED = new Set(['commander', 'env-paths']);
+
+// The emulator's OpenAPI documents are YAML files in src/ (readable in a
+// diff); the bundle holds them as data, parsed here once, so the emulator
+// neither parses YAML at start nor needs the files beside it at run time.
+export const yamlAsData = {
+  name: 'yaml-as-data',
+  setup(b) {
+    b.onLoad({ filter: /\.yaml$/ }, (args) => ({
+      contents: JSON.stringify(parse(readFileSync(args.path, 'utf8'))),
+      loader: 'json',
+    }));
+  },
+};
 
 export const cliOptions = {
   entryPoints: { cli: 'src/cli/main.ts', paths: 'src/core/paths.ts' },
@@ -35,6 +49,7 @@ export const cliOptions = {
   // package from cpk's own location) the bundle's file URL.
   define: { 'import.meta.url': '__cpkModuleUrl' },
   banner: { js: "const __cpkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [yamlAsData],
   logLevel: 'warning',
   absWorkingDir: root,
 };
@@ -49,6 +64,7 @@ export const libraryOptions = {
   platform: 'node',
   target: 'node20',
   packages: 'external',
+  plugins: [yamlAsData],
   logLevel: 'warning',
   absWorkingDir: root,
 };
