@@ -19,7 +19,8 @@ import { applyFault, FaultQueue, normalizeFault, type Fault, type Outage } from 
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
 import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
 import { openPersistence } from './persist.js';
-import { newRequestId, readBody, sendError, sendJson } from './respond.js';
+import type { Exchange } from './contract.js';
+import { newRequestId, observeResponse, readBody, sendError, sendJson } from './respond.js';
 import { matchRoute } from './routes.js';
 import { monitorJson, Store, type PersistedState } from './store.js';
 
@@ -59,6 +60,12 @@ export interface EmulatorOptions {
   tokens?: DeclaredToken[];
   /** A state to start from (`cpk emulator --import FILE`, the format `exportState()` gives). */
   state?: unknown;
+  /**
+   * Receives every /v1 answer sent in full, body included (injected faults
+   * excepted: they break the contract on purpose). The test suite checks each
+   * against the document with checkResponse (contract.ts).
+   */
+  onResponse?: (exchange: Exchange) => void;
 }
 
 export interface Emulator {
@@ -185,6 +192,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       });
 
     let outcome: string | undefined; // log label for answers that are not a normal response
+    let faulted = false;
+    const onResponse = opts.onResponse;
+    if (onResponse && record)
+      observeResponse(res, (status, contentType, sent) => {
+        if (!faulted) onResponse({ method, url: rawUrl, status, contentType, body: sent });
+      });
     if (log) {
       res.once('close', () => {
         const label = outcome ?? (res.writableFinished ? String(res.statusCode) : 'aborted');
@@ -221,6 +234,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const apiLatency = area === 'api' ? latencyMs : 0;
     const fault = faults.take(method, path);
     if (fault) {
+      faulted = true;
       if (!(await delay(apiLatency + (fault.delayMs ?? 0)))) return;
       const kind = fault.kind ?? 'status';
       if (kind === 'reset' || kind === 'hang') outcome = kind;

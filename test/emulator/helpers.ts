@@ -4,6 +4,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/server.js';
+import { responseContract } from '../helpers/contract.js';
 
 export interface ApiResponse {
   status: number;
@@ -81,11 +82,14 @@ export function raw(
 /** Starts one emulator for the enclosing describe block (port 0) and closes it after. */
 export function useEmulator(opts: EmulatorOptions = {}): () => Emulator {
   let emu: Emulator | undefined;
+  // Every answer is checked against the emulator's own document: one that breaks it fails the file.
+  const contract = responseContract();
   beforeAll(async () => {
-    emu = await startEmulator({ port: 0, ...opts });
+    emu = await startEmulator({ port: 0, onResponse: contract.onResponse, ...opts });
   });
   afterAll(async () => {
     await emu?.close();
+    contract.assertKept();
   });
   return () => {
     if (!emu) throw new Error('emulator not started');

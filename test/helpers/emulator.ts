@@ -3,6 +3,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/server.js';
 import { runCli, type CliOptions } from './cli.js';
+import { responseContract } from './contract.js';
 
 export interface EmulatorFixture {
   emu: Emulator;
@@ -14,8 +15,10 @@ export interface EmulatorFixture {
 
 export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
   const fixture = {} as EmulatorFixture;
+  // Every answer is checked against the emulator's own document: one that breaks it fails the file.
+  const contract = responseContract();
   beforeAll(async () => {
-    const emu = await startEmulator({ port: 0, ...options });
+    const emu = await startEmulator({ port: 0, onResponse: contract.onResponse, ...options });
     fixture.emu = emu;
     fixture.env = { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: emu.token };
     fixture.cpk = (args, opts = {}) => runCli(args, { ...opts, env: { ...fixture.env, ...opts.env } });
@@ -26,6 +29,7 @@ export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
   });
   afterAll(async () => {
     await fixture.emu?.close();
+    contract.assertKept();
   });
   return fixture;
 }

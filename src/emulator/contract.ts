@@ -1,0 +1,149 @@
+// The service's document (openapi.yaml) compiled into validators: the request
+// bodies and query parameters the emulator accepts (validation.ts, list.ts)
+// and the responses it may give (checkResponse, which the test suite runs on
+// every answer, as a validating proxy would). One document, so what is
+// declared and what is done cannot drift apart.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { API_PREFIX } from './model.js';
+import { publicDocument } from './openapi.js';
+import { matchRoute } from './routes.js';
+
+const DOCUMENT_ID = 'openapi';
+const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
+// RFC 3339 date-time, as JSON Schema's "date-time" format means it.
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+let ajv: Ajv2020 | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+/** A validator for the schema at `pointer` (a JSON pointer into the document), compiled once. */
+function validatorAt(pointer: string): ValidateFunction {
+  let validate = compiled.get(pointer);
+  if (validate === undefined) {
+    if (ajv === undefined) {
+      // allErrors: the caller picks the problem to report by field order, not ajv's visiting order.
+      // strict off: the document carries OpenAPI keywords (description, x-...) beside JSON Schema.
+      ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+      ajv.addFormat('date-time', DATE_TIME);
+      ajv.addSchema(publicDocument, DOCUMENT_ID);
+    }
+    validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
+    compiled.set(pointer, validate);
+  }
+  return validate;
+}
+
+const escapePointer = (part: string) => part.replaceAll('~', '~0').replaceAll('/', '~1');
+
+interface Operation {
+  path: string;
+  method: string;
+  spec: Record<string, unknown>;
+}
+
+let operations: Map<string, Operation> | undefined;
+
+/** The document's operation for an operationId. */
+export function operationOf(operationId: string): Operation | undefined {
+  if (operations === undefined) {
+    operations = new Map();
+    for (const [path, item] of Object.entries(publicDocument.paths as Record<string, Record<string, unknown>>))
+      for (const [method, spec] of Object.entries(item))
+        if (spec !== null && typeof spec === 'object' && 'operationId' in spec)
+          operations.set(String(spec.operationId), { path, method, spec: spec as Record<string, unknown> });
+  }
+  return operations.get(operationId);
+}
+
+const pointerOf = (op: Operation, ...rest: string[]) =>
+  ['', 'paths', op.path, op.method, ...rest].map(escapePointer).join('/');
+
+/** Validates a request body against the operation's declared schema; the errors, or [] when it conforms. */
+export function requestBodyErrors(operationId: string, body: unknown): ErrorObject[] {
+  const op = operationOf(operationId);
+  if (op === undefined) return [];
+  const validate = validatorAt(pointerOf(op, 'requestBody', 'content', 'application/json', 'schema'));
+  return validate(body) ? [] : [...(validate.errors ?? [])];
+}
+
+/** The schema the document gives a request body's property (for messages that quote its bounds). */
+export function requestBodyProperty(operationId: string, name: string): Record<string, unknown> {
+  const op = operationOf(operationId);
+  const content = (op?.spec.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined)
+    ?.content?.['application/json']?.schema;
+  const schema = content?.$ref ? resolve(content.$ref) : content;
+  return (
+    ((schema as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties?.[name] as
+      Record<string, unknown> | undefined) ?? {}
+  );
+}
+
+/** Resolves a local "#/..." reference in the document. */
+export function resolve(ref: string): unknown {
+  let node: unknown = publicDocument;
+  for (const part of ref.replace(/^#\//, '').split('/')) {
+    const key = part.replaceAll('~1', '/').replaceAll('~0', '~');
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return node;
+}
+
+/** One answer of the emulator, as the test suite's response check sees it. */
+export interface Exchange {
+  method: string;
+  /** The request target (path and query). */
+  url: string;
+  status: number;
+  contentType: string | undefined;
+  body: Buffer;
+}
+
+/**
+ * What is wrong with a response, judged by the document: an undeclared status,
+ * a body where none is declared, or a JSON body that breaks the declared
+ * schema. Empty when it conforms, or when no operation of the document was
+ * addressed (an unknown path, a method not allowed): the document makes no
+ * promise there.
+ */
+export function checkResponse(exchange: Exchange): string[] {
+  const path = exchange.url.split('?', 1)[0] ?? '';
+  const method = exchange.method.toUpperCase() === 'HEAD' ? 'GET' : exchange.method.toUpperCase();
+  let operationId: string;
+  if (path === DOCUMENT_PATH) {
+    if (method !== 'GET') return [];
+    operationId = 'getOpenApiDocument';
+  } else {
+    const route = matchRoute(method, path);
+    if (route.kind !== 'operation') return [];
+    operationId = route.operation;
+  }
+  const op = operationOf(operationId);
+  const where = `${exchange.method} ${exchange.url} -> ${exchange.status}`;
+  if (op === undefined) return [`${where}: operation ${operationId} is not in the document`];
+  const responses = op.spec.responses as Record<string, { $ref?: string }>;
+  let key = String(exchange.status);
+  if (!(key in responses)) {
+    if (!('default' in responses)) return [`${where}: status ${key} is not declared for ${operationId}`];
+    key = 'default';
+  }
+  const declared = responses[key] ?? {};
+  const response = (declared.$ref ? resolve(declared.$ref) : declared) as { content?: Record<string, unknown> };
+  const hasBody = exchange.body.length > 0;
+  if (exchange.method.toUpperCase() === 'HEAD') return hasBody ? [`${where}: HEAD answered with a body`] : [];
+  if (response.content === undefined)
+    return hasBody ? [`${where}: a body where ${operationId} ${key} declares none`] : [];
+  if (!/^application\/json\b/i.test(exchange.contentType ?? ''))
+    return [`${where}: Content-Type ${exchange.contentType ?? '(none)'} where application/json is declared`];
+  let value: unknown;
+  try {
+    value = JSON.parse(exchange.body.toString('utf8'));
+  } catch {
+    return [`${where}: the body is not JSON`];
+  }
+  const pointer = declared.$ref
+    ? `${declared.$ref.slice(1)}/content/application~1json/schema`
+    : pointerOf(op, 'responses', key, 'content', 'application/json', 'schema');
+  const validate = validatorAt(pointer);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message ?? e.keyword}`);
+}
