@@ -66,16 +66,19 @@ export function requestBodyErrors(operationId: string, body: unknown): ErrorObje
   return validate(body) ? [] : [...(validate.errors ?? [])];
 }
 
-/** The schema the document gives a request body's property (for messages that quote its bounds). */
-export function requestBodyProperty(operationId: string, name: string): Record<string, unknown> {
+/** The schema the document gives an operation's request body (references resolved). */
+export function requestBodySchema(operationId: string): { properties?: Record<string, Record<string, unknown>> } {
   const op = operationOf(operationId);
   const content = (op?.spec.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined)
     ?.content?.['application/json']?.schema;
-  const schema = content?.$ref ? resolve(content.$ref) : content;
-  return (
-    ((schema as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties?.[name] as
-      Record<string, unknown> | undefined) ?? {}
-  );
+  return ((content?.$ref ? resolve(content.$ref) : content) ?? {}) as {
+    properties?: Record<string, Record<string, unknown>>;
+  };
+}
+
+/** The schema the document gives a request body's property (for messages that quote its bounds). */
+export function requestBodyProperty(operationId: string, name: string): Record<string, unknown> {
+  return requestBodySchema(operationId).properties?.[name] ?? {};
 }
 
 /** Resolves a local "#/..." reference in the document. */

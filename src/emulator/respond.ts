@@ -89,7 +89,10 @@ export function observeResponse(
   done: (status: number, contentType: string | undefined, body: Buffer) => void,
 ): void {
   const chunks: Buffer[] = [];
+  // Node sends no body in answer to HEAD, whatever the handler wrote.
+  const head = res.req.method === 'HEAD';
   const keep = (chunk: unknown) => {
+    if (head) return;
     if (typeof chunk === 'string') chunks.push(Buffer.from(chunk));
     else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
   };

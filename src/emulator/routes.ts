@@ -48,7 +48,9 @@ export function matchRoute(method: string, path: string): Route {
       return true;
     });
     if (!matches) continue;
-    const operation = def.methods[method.toUpperCase()];
+    // HEAD is GET without the body (Node's response drops the body of a HEAD answer).
+    const verb = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+    const operation = def.methods[verb];
     if (operation === undefined) return { kind: 'method-not-allowed', allow: Object.keys(def.methods) };
     return { kind: 'operation', operation, id: id ?? null };
   }

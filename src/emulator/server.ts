@@ -249,7 +249,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (fails) return sendError(res, 503, 'service unavailable (simulated failure)');
 
     if (area === 'document') {
-      if (method !== 'GET') return sendError(res, 405, `method ${method} not allowed; allowed: GET`, { Allow: 'GET' });
+      if (method !== 'GET' && method !== 'HEAD')
+        return sendError(res, 405, `method ${method} not allowed; allowed: GET`, { Allow: 'GET' });
       return sendJson(res, 200, document);
     }
     const answer = () =>

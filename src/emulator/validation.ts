@@ -1,25 +1,23 @@
 // Request-body validation. Pure functions: they never touch the store, so a
 // rejected request (400/422) can never leave a half-applied change behind.
-// Each check returns the first problem found, in a fixed order, with a message
-// that names the offending field.
+// The shape of each body (types, bounds, enums, required, read-only and
+// unknown fields) is the OpenAPI document's (openapi.yaml, through ajv in
+// contract.ts); only what a schema cannot say is written here: that a target
+// fits the monitor's type or the channel's kind. Each check returns the first
+// problem found, in a fixed order, with a message that names the offending field.
 import { isPlainObject } from '../core/json.js';
 import { jsonDepth } from '../core/json.js';
 import { isIP } from 'node:net';
+import { requestBodyErrors, requestBodyProperty, requestBodySchema, resolve } from './contract.js';
 import {
-  CHANNEL_EVENTS,
   CHANNEL_READ_ONLY_FIELDS,
-  CHANNEL_WRITABLE_FIELDS,
   DEFAULT_INTERVAL,
   DEFAULT_MONITOR_TYPE,
-  INTERVAL_MAX,
-  INTERVAL_MIN,
   MONITOR_READ_ONLY_FIELDS,
-  MONITOR_TYPES,
   MONITOR_WRITABLE_FIELDS,
-  NAME_MAX_LENGTH,
-  TARGET_MAX_LENGTH,
   type ChannelKind,
   type MonitorType,
+  type OperationId,
 } from './model.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; status: 400 | 422; message: string };
@@ -71,11 +69,9 @@ const TARGET_RULES: Record<MonitorType, string> = {
   ping: 'target must be a hostname or IP address for type ping',
   dns: 'target must be a hostname or IP address for type dns',
 };
-export const TARGET_RULE_DESCRIPTIONS = TARGET_RULES;
 
-/** Error message for a target that does not fit the type, or null when it fits. */
+/** Error message for a target that does not fit the type, or null when it fits (its length is the document's). */
 export function targetError(type: MonitorType, target: string): string | null {
-  if (target.length > TARGET_MAX_LENGTH) return `target must be at most ${TARGET_MAX_LENGTH} characters`;
   return hostOfTarget(type, target) === null ? TARGET_RULES[type] : null;
 }
 
@@ -104,6 +100,81 @@ export function hostOfTarget(type: MonitorType, target: string): string | null {
   }
 }
 
+// ---------------------------------------------------------- the document
+
+/**
+ * The first problem the document finds in a request body, in the wording the
+ * emulator has always used: nothing to update, then read-only or unknown
+ * fields in the order the body gives them, then the fields in the order the
+ * schema lists them. `rank` places it among the rules kept in code.
+ */
+function documentProblem(
+  operationId: OperationId,
+  body: Record<string, unknown>,
+  readOnly: readonly string[],
+): { rank: number; message: string } | null {
+  const errors = requestBodyErrors(operationId, body);
+  if (errors.length === 0) return null;
+  const fields = Object.keys(requestBodySchema(operationId).properties ?? {});
+  if (errors.some((e) => e.instancePath === '' && e.keyword === 'minProperties'))
+    return { rank: -2, message: 'nothing to update' };
+  if (errors.some((e) => e.instancePath === '' && (e.keyword === 'not' || e.keyword === 'additionalProperties'))) {
+    const key = Object.keys(body).find((k) => readOnly.includes(k) || !fields.includes(k)) ?? '';
+    // A monitor keeps unknown fields (its schema is open): only a read-only one is refused.
+    const closed = errors.some((e) => e.keyword === 'additionalProperties');
+    const offending = closed ? key : (Object.keys(body).find((k) => readOnly.includes(k)) ?? '');
+    return {
+      rank: -1,
+      message: readOnly.includes(offending) ? `${offending} is read-only` : `unknown field: ${offending}`,
+    };
+  }
+  let best: { rank: number; message: string } | null = null;
+  for (const error of errors) {
+    const field =
+      error.instancePath === ''
+        ? String((error.params as { missingProperty?: unknown }).missingProperty ?? '')
+        : decodeURIComponent(error.instancePath.split('/')[1] ?? '')
+            .replaceAll('~1', '/')
+            .replaceAll('~0', '~');
+    const rank = fields.indexOf(field);
+    if (rank < 0 || (best !== null && best.rank <= rank)) continue;
+    const message =
+      error.instancePath === '' && error.keyword === 'required'
+        ? `${field} is required`
+        : fieldMessage(field, propertySchema(operationId, field), error.keyword, error.params);
+    best = { rank, message };
+  }
+  return best ?? { rank: fields.length, message: 'request body does not match the document' };
+}
+
+interface PropertySchema {
+  type?: string;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  items?: PropertySchema;
+}
+
+function propertySchema(operationId: OperationId, field: string): PropertySchema {
+  const schema = requestBodyProperty(operationId, field) as PropertySchema & { $ref?: string };
+  const resolved = (schema.$ref ? resolve(schema.$ref) : schema) as PropertySchema & { items?: { $ref?: string } };
+  const items = resolved.items?.$ref ? (resolve(resolved.items.$ref) as PropertySchema) : resolved.items;
+  return items ? { ...resolved, items } : resolved;
+}
+
+/** The message for a field the schema refuses, quoting the schema's own bounds. */
+function fieldMessage(field: string, schema: PropertySchema, keyword: string, params: Record<string, unknown>): string {
+  if (schema.type === 'array')
+    return `${field} must be an array of distinct values from: ${(schema.items?.enum ?? []).join(', ')}`;
+  if (schema.enum) return `${field} must be one of ${schema.enum.join(', ')}`;
+  if (schema.type === 'integer') return `${field} must be an integer between ${schema.minimum} and ${schema.maximum}`;
+  if (schema.type === 'boolean') return `${field} must be a boolean`;
+  if (keyword === 'type') return `${field} must be a ${schema.type}`;
+  if (keyword === 'maxLength') return `${field} must be at most ${String(params.limit)} characters`;
+  if (keyword === 'minLength' || keyword === 'pattern') return `${field} must not be empty`;
+  return `${field} is invalid`;
+}
+
 // ---------------------------------------------------------------- monitors
 
 export interface MonitorInput {
@@ -120,81 +191,47 @@ export interface MonitorChanges {
   extras: Record<string, unknown>;
 }
 
-const isMonitorType = (v: unknown): v is MonitorType =>
-  typeof v === 'string' && (MONITOR_TYPES as readonly string[]).includes(v);
-const isReadOnlyMonitorField = (k: string) => (MONITOR_READ_ONLY_FIELDS as readonly string[]).includes(k);
 const isWritableMonitorField = (k: string) => (MONITOR_WRITABLE_FIELDS as readonly string[]).includes(k);
 
-function nameError(value: unknown): string | null {
-  if (typeof value !== 'string') return 'name must be a string';
-  if (value.trim() === '') return 'name must not be empty';
-  if (value.length > NAME_MAX_LENGTH) return `name must be at most ${NAME_MAX_LENGTH} characters`;
-  return null;
-}
-
-function intervalError(value: unknown): string | null {
-  const ok = typeof value === 'number' && Number.isInteger(value) && value >= INTERVAL_MIN && value <= INTERVAL_MAX;
-  return ok ? null : `interval_seconds must be an integer between ${INTERVAL_MIN} and ${INTERVAL_MAX}`;
-}
-
 /**
- * Validates the fields present in `body` (create or partial update).
- * `current` is the stored monitor for PATCH, so that a type change is checked
- * against the stored target and vice versa.
+ * Validates the fields present in `body` (create or partial update): first
+ * against the document, then the rule it cannot state, that the target fits
+ * the type. `current` is the stored monitor for PATCH, so that a type change
+ * is checked against the stored target and vice versa.
  */
-function checkMonitorBody(body: Record<string, unknown>, current: MonitorInput | null): Result<MonitorChanges> {
-  for (const key of Object.keys(body)) {
-    if (isReadOnlyMonitorField(key)) return fail(422, `${key} is read-only`);
-  }
+function checkMonitorBody(
+  operationId: 'createMonitor' | 'updateMonitor',
+  body: Record<string, unknown>,
+  current: MonitorInput | null,
+): Result<MonitorChanges> {
+  const problem = documentProblem(operationId, body, MONITOR_READ_ONLY_FIELDS);
   const fields: Partial<MonitorInput> = {};
   const extras: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     // defineProperty, not assignment: a "__proto__" key must stay plain data.
-    if (!isWritableMonitorField(key))
-      Object.defineProperty(extras, key, { value, enumerable: true, writable: true, configurable: true });
+    if (isWritableMonitorField(key))
+      Object.defineProperty(fields, key, { value, enumerable: true, writable: true, configurable: true });
+    else Object.defineProperty(extras, key, { value, enumerable: true, writable: true, configurable: true });
   }
-
-  if (Object.hasOwn(body, 'name')) {
-    const err = nameError(body.name);
-    if (err) return fail(422, err);
-    fields.name = body.name as string;
-  } else if (current === null) {
-    return fail(422, 'name is required');
+  // The target is checked against the type only when both are well formed.
+  const targetRank = Object.keys(requestBodySchema(operationId).properties ?? {}).indexOf('target');
+  if (problem === null || problem.rank > targetRank) {
+    const type = fields.type ?? current?.type ?? DEFAULT_MONITOR_TYPE;
+    const target = fields.target !== undefined ? fields.target : (current?.target ?? null);
+    const typeOk = problem === null || !/^type /.test(problem.message);
+    if (typeOk && target !== null && (Object.hasOwn(body, 'target') || Object.hasOwn(body, 'type'))) {
+      const err = targetError(type, target);
+      if (err) return fail(422, err);
+    }
   }
-
-  if (Object.hasOwn(body, 'type')) {
-    if (!isMonitorType(body.type)) return fail(422, `type must be one of ${MONITOR_TYPES.join(', ')}`);
-    fields.type = body.type;
-  }
-
-  if (Object.hasOwn(body, 'target')) {
-    if (typeof body.target !== 'string') return fail(422, 'target must be a string');
-    fields.target = body.target;
-  }
-  const type = fields.type ?? current?.type ?? DEFAULT_MONITOR_TYPE;
-  const target = fields.target !== undefined ? fields.target : (current?.target ?? null);
-  if (target !== null && (Object.hasOwn(body, 'target') || Object.hasOwn(body, 'type'))) {
-    const err = targetError(type, target);
-    if (err) return fail(422, err);
-  }
-
-  if (Object.hasOwn(body, 'interval_seconds')) {
-    const err = intervalError(body.interval_seconds);
-    if (err) return fail(422, err);
-    fields.interval_seconds = body.interval_seconds as number;
-  }
-
-  if (Object.hasOwn(body, 'paused')) {
-    if (typeof body.paused !== 'boolean') return fail(422, 'paused must be a boolean');
-    fields.paused = body.paused;
-  }
+  if (problem) return fail(422, problem.message);
   return { ok: true, value: { fields, extras } };
 }
 
 export function validateMonitorCreate(
   body: Record<string, unknown>,
 ): Result<{ input: MonitorInput; extras: Record<string, unknown> }> {
-  const checked = checkMonitorBody(body, null);
+  const checked = checkMonitorBody('createMonitor', body, null);
   if (!checked.ok) return checked;
   const { fields, extras } = checked.value;
   return {
@@ -213,8 +250,7 @@ export function validateMonitorCreate(
 }
 
 export function validateMonitorPatch(body: Record<string, unknown>, current: MonitorInput): Result<MonitorChanges> {
-  if (Object.keys(body).length === 0) return fail(422, 'nothing to update');
-  return checkMonitorBody(body, current);
+  return checkMonitorBody('updateMonitor', body, current);
 }
 
 // ---------------------------------------------------------------- channels
@@ -240,45 +276,23 @@ const CHANNEL_TARGET_RULES: Record<ChannelKind, { test: (t: string) => boolean; 
     message: 'target must be a #channel name or an https:// webhook URL for a channel of kind slack',
   },
 };
-export const CHANNEL_TARGET_RULE_DESCRIPTIONS: Record<ChannelKind, string> = {
-  email: CHANNEL_TARGET_RULES.email.message,
-  webhook: CHANNEL_TARGET_RULES.webhook.message,
-  slack: CHANNEL_TARGET_RULES.slack.message,
-};
 
-/** Channels are a closed object: unknown and read-only fields are rejected (unlike monitors). */
+/**
+ * Channels are a closed object: unknown and read-only fields are rejected
+ * (unlike monitors). The document checks the shape; the target's fit to the
+ * channel's kind is checked here.
+ */
 export function validateChannelPatch(body: Record<string, unknown>, kind: ChannelKind): Result<ChannelChanges> {
-  const keys = Object.keys(body);
-  if (keys.length === 0) return fail(422, 'nothing to update');
-  for (const key of keys) {
-    if ((CHANNEL_READ_ONLY_FIELDS as readonly string[]).includes(key)) return fail(422, `${key} is read-only`);
-    if (!(CHANNEL_WRITABLE_FIELDS as readonly string[]).includes(key)) return fail(422, `unknown field: ${key}`);
+  const problem = documentProblem('updateChannel', body, CHANNEL_READ_ONLY_FIELDS);
+  const targetRank = Object.keys(requestBodySchema('updateChannel').properties ?? {}).indexOf('target');
+  if ((problem === null || problem.rank > targetRank) && typeof body.target === 'string') {
+    if (!CHANNEL_TARGET_RULES[kind].test(body.target)) return fail(422, CHANNEL_TARGET_RULES[kind].message);
   }
+  if (problem) return fail(422, problem.message);
   const changes: ChannelChanges = {};
-  if (Object.hasOwn(body, 'name')) {
-    const err = nameError(body.name);
-    if (err) return fail(422, err);
-    changes.name = body.name as string;
-  }
-  if (Object.hasOwn(body, 'enabled')) {
-    if (typeof body.enabled !== 'boolean') return fail(422, 'enabled must be a boolean');
-    changes.enabled = body.enabled;
-  }
-  if (Object.hasOwn(body, 'target')) {
-    const t = body.target;
-    if (typeof t !== 'string') return fail(422, 'target must be a string');
-    if (t.length > TARGET_MAX_LENGTH) return fail(422, `target must be at most ${TARGET_MAX_LENGTH} characters`);
-    if (!CHANNEL_TARGET_RULES[kind].test(t)) return fail(422, CHANNEL_TARGET_RULES[kind].message);
-    changes.target = t;
-  }
-  if (Object.hasOwn(body, 'events')) {
-    const events = body.events;
-    const allowed = CHANNEL_EVENTS as readonly string[];
-    const message = `events must be an array of distinct values from: ${allowed.join(', ')}`;
-    if (!Array.isArray(events)) return fail(422, message);
-    if (!events.every((e): e is string => typeof e === 'string' && allowed.includes(e))) return fail(422, message);
-    if (new Set(events).size !== events.length) return fail(422, message);
-    changes.events = [...events];
-  }
+  if (typeof body.name === 'string') changes.name = body.name;
+  if (typeof body.enabled === 'boolean') changes.enabled = body.enabled;
+  if (typeof body.target === 'string') changes.target = body.target;
+  if (Array.isArray(body.events)) changes.events = body.events.map(String);
   return { ok: true, value: changes };
 }

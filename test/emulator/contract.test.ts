@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { checkResponse } from '../../src/emulator/contract.js';
+import { call, createMonitor, useEmulator } from './helpers.js';
+
+const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+
+describe('the response check (what the suite runs on every answer)', () => {
+  it('finds an undeclared status, a body that breaks the schema, a body where none is declared', () => {
+    const base = { method: 'GET', url: '/v1/monitors/mon_x', contentType: 'application/json' };
+    expect(checkResponse({ ...base, status: 418, body: json({}) })).toEqual([
+      'GET /v1/monitors/mon_x -> 418: status 418 is not declared for getMonitor',
+    ]);
+    expect(checkResponse({ ...base, status: 200, body: json({ id: 'mon_x' }) }).length).toBeGreaterThan(0);
+    expect(checkResponse({ ...base, status: 404, body: json({ message: 'monitor not found' }) })).toEqual([
+      "GET /v1/monitors/mon_x -> 404: (body) must have required property 'error'",
+    ]);
+    expect(checkResponse({ ...base, method: 'DELETE', status: 204, body: json({}) })).toEqual([
+      'DELETE /v1/monitors/mon_x -> 204: a body where deleteMonitor 204 declares none',
+    ]);
+    expect(checkResponse({ ...base, method: 'HEAD', status: 200, body: json({}) })).toEqual([
+      'HEAD /v1/monitors/mon_x -> 200: HEAD answered with a body',
+    ]);
+    // No operation addressed: the document promises nothing.
+    expect(checkResponse({ ...base, url: '/v1/nothing', status: 404, body: json({}) })).toEqual([]);
+  });
+});
+
+describe('answers agree with the document', () => {
+  const emu = useEmulator();
+
+  it('GET /reports: a page holding the summary report (monitor_id null) conforms', async () => {
+    await createMonitor(emu(), { name: 'r', target: 'https://example.com' });
+    const res = await call(emu(), 'GET', 'reports?limit=100');
+    expect(res.status).toBe(200);
+    expect(res.json.data.map((r: { id: string }) => r.id)).toContain('rpt_summary');
+    expect(
+      checkResponse({
+        method: 'GET',
+        url: '/v1/reports?limit=100',
+        status: 200,
+        contentType: res.headers.get('content-type') ?? undefined,
+        body: Buffer.from(res.text),
+      }),
+    ).toEqual([]);
+  });
+
+  it('a name is at most 200 characters counted as the document counts them (code points): 200 emoji fit', async () => {
+    const fits = await call(emu(), 'POST', 'monitors', { body: { name: '😀'.repeat(200) } });
+    expect(fits.status).toBe(201);
+    expect(fits.json.name).toBe('😀'.repeat(200));
+    const over = await call(emu(), 'POST', 'monitors', { body: { name: '😀'.repeat(201) } });
+    expect(over.status).toBe(422);
+    expect(over.json.error).toBe('name must be at most 200 characters');
+    const channel = await call(emu(), 'PATCH', 'channels/ch_ops', { body: { name: '😀'.repeat(150) } });
+    expect(channel.status).toBe(200);
+    const patched = await call(emu(), 'PATCH', `monitors/${fits.json.id}`, { body: { name: '😀'.repeat(201) } });
+    expect(patched.json.error).toBe('name must be at most 200 characters');
+  });
+
+  it('a target is at most 2048 characters counted in code points: 2048 fit, 2049 do not', async () => {
+    const prefix = 'https://example.com/';
+    const target = prefix + '😀'.repeat(2048 - prefix.length);
+    const fits = await call(emu(), 'POST', 'monitors', { body: { name: 't', target } });
+    expect(fits.status).toBe(201);
+    const over = await call(emu(), 'POST', 'monitors', { body: { name: 't', target: `${target}x` } });
+    expect(over.status).toBe(422);
+    expect(over.json.error).toBe('target must be at most 2048 characters');
+    const channel = await call(emu(), 'PATCH', 'channels/ch_ops', { body: { target: `${target}x` } });
+    expect(channel.json.error).toBe('target must be at most 2048 characters');
+  });
+
+  it('a blank name is still "must not be empty", and the target rule still comes before later fields', async () => {
+    const blank = await call(emu(), 'POST', 'monitors', { body: { name: ' \t ' } });
+    expect([blank.status, blank.json.error]).toEqual([422, 'name must not be empty']);
+    const both = await call(emu(), 'POST', 'monitors', {
+      body: { name: 'x', type: 'tcp', target: 'nope', interval_seconds: 1 },
+    });
+    expect(both.json.error).toBe('target must be host:port (port 1-65535) for type tcp');
+  });
+
+  it('HEAD on a GET route is answered as GET without a body; HEAD where there is no GET is 405', async () => {
+    for (const path of ['/v1/monitors', '/v1/openapi.json', '/v1/reports/rpt_summary']) {
+      const get = await fetch(emu().url + path, { headers: { authorization: `Bearer ${emu().token}` } });
+      const getBody = Buffer.from(await get.arrayBuffer());
+      const head = await fetch(emu().url + path, {
+        method: 'HEAD',
+        headers: { authorization: `Bearer ${emu().token}` },
+      });
+      expect([path, head.status]).toEqual([path, 200]);
+      expect(await head.text()).toBe('');
+      expect(head.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      if (path !== '/v1/reports/rpt_summary') expect(Number(head.headers.get('content-length'))).toBe(getBody.length);
+    }
+    const none = await fetch(`${emu().baseUrl}/channels/ch_ops`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${emu().token}` },
+    });
+    expect([none.status, none.headers.get('allow')]).toEqual([405, 'PATCH']);
+  });
+});
