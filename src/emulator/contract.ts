@@ -150,3 +150,38 @@ export function checkResponse(exchange: Exchange): string[] {
   if (validate(value)) return [];
   return (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message ?? e.keyword}`);
 }
+
+interface Parameter {
+  name: string;
+  in: string;
+  schema?: { type?: string; enum?: unknown[]; minimum?: number; maximum?: number };
+}
+
+/**
+ * The first problem the document finds in an operation's query string, or
+ * null: a parameter it does not declare, or a value its schema refuses. A
+ * value is read as the declared type (digits as an integer) before the
+ * schema judges it. The query is URL-encoded; the first of repeated keys counts.
+ */
+export function queryProblem(operationId: string, query: string): string | null {
+  const op = operationOf(operationId);
+  if (op === undefined) return null;
+  const declared = ((op.spec.parameters ?? []) as Parameter[]).filter((p) => p.in === 'query');
+  const names = declared.map((p) => p.name);
+  const params = new URLSearchParams(query);
+  for (const key of new Set(params.keys()))
+    if (!names.includes(key)) return `unknown query parameter ${key}; allowed: ${names.join(', ')}`;
+  for (const [index, parameter] of declared.entries()) {
+    const raw = params.get(parameter.name);
+    if (raw === null) continue;
+    const schema = parameter.schema ?? {};
+    const value = schema.type === 'integer' && /^-?\d{1,15}$/.test(raw) ? Number(raw) : raw;
+    const validate = validatorAt(pointerOf(op, 'parameters', String(index), 'schema'));
+    if (validate(value)) continue;
+    if (schema.enum) return `invalid ${parameter.name}: expected one of ${schema.enum.join(', ')}`;
+    if (schema.type === 'integer')
+      return `invalid ${parameter.name}: expected an integer from ${schema.minimum} to ${schema.maximum}`;
+    return `invalid ${parameter.name}`;
+  }
+  return null;
+}

@@ -2,19 +2,14 @@
 // Items are ordered by id, so a page boundary survives deletions; the cursor
 // is the last id of the previous page, base64url-encoded (opaque to clients).
 // Page shape: {"data": [...], "next_cursor": "<cursor>" | null}. Published in
-// the OpenAPI document (openapi.ts) with x-pagination.
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MONITOR_STATUSES, MONITOR_TYPES } from './model.js';
+// the OpenAPI document (openapi.yaml) with x-pagination; the query parameters
+// are validated with that document (contract.ts).
+import { queryProblem } from './contract.js';
+import { LIST_LIMIT_DEFAULT } from './model.js';
 import { monitorJson, type Store } from './store.js';
 
 type Result = { ok: true; value: { data: unknown[]; next_cursor: string | null } } | { ok: false; message: string };
 type ListOperation = 'listMonitors' | 'listChannels' | 'listReports';
-
-/** Query parameters each list accepts (anything else is a 400, so typos are not silently ignored). */
-export const LIST_PARAMETERS: Record<ListOperation, readonly string[]> = {
-  listMonitors: ['limit', 'cursor', 'status', 'type'],
-  listChannels: ['limit', 'cursor'],
-  listReports: ['limit', 'cursor'],
-};
 
 export const encodeCursor = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');
 
@@ -25,21 +20,11 @@ function decodeCursor(cursor: string): string | undefined {
 }
 
 export function listPage(operation: ListOperation, store: Store, account: string, query: string): Result {
+  // Unknown parameters (a typo is not silently ignored), bad limits and filters: the document's.
+  const problem = queryProblem(operation, query);
+  if (problem !== null) return { ok: false, message: problem };
   const params = new URLSearchParams(query);
-  for (const key of new Set(params.keys())) {
-    if (!LIST_PARAMETERS[operation].includes(key))
-      return {
-        ok: false,
-        message: `unknown query parameter ${key}; allowed: ${LIST_PARAMETERS[operation].join(', ')}`,
-      };
-  }
-  let limit = LIST_LIMIT_DEFAULT;
-  const rawLimit = params.get('limit');
-  if (rawLimit !== null) {
-    if (!/^\d{1,4}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > LIST_LIMIT_MAX)
-      return { ok: false, message: `invalid limit: expected an integer from 1 to ${LIST_LIMIT_MAX}` };
-    limit = Number(rawLimit);
-  }
+  const limit = Number(params.get('limit') ?? LIST_LIMIT_DEFAULT);
   let after: string | undefined;
   const rawCursor = params.get('cursor');
   if (rawCursor !== null && rawCursor !== '') {
@@ -50,10 +35,6 @@ export function listPage(operation: ListOperation, store: Store, account: string
   if (operation === 'listMonitors') {
     const status = params.get('status');
     const type = params.get('type');
-    if (status !== null && !(MONITOR_STATUSES as readonly string[]).includes(status))
-      return { ok: false, message: `invalid status: expected one of ${MONITOR_STATUSES.join(', ')}` };
-    if (type !== null && !(MONITOR_TYPES as readonly string[]).includes(type))
-      return { ok: false, message: `invalid type: expected one of ${MONITOR_TYPES.join(', ')}` };
     items = store
       .listMonitors(account)
       .filter((m) => (status === null || m.status === status) && (type === null || m.type === type))

@@ -97,4 +97,14 @@ describe('answers agree with the document', () => {
     });
     expect([none.status, none.headers.get('allow')]).toEqual([405, 'PATCH']);
   });
+
+  it.each([
+    ['channels?status=up', 'unknown query parameter status; allowed: limit, cursor'],
+    ['monitors?type=smtp', 'invalid type: expected one of http, tcp, ping, dns'],
+    ['reports?limit=1.5', 'invalid limit: expected an integer from 1 to 100'],
+    ['monitors?limit=%2B5', 'invalid limit: expected an integer from 1 to 100'],
+  ])('the query of %s is judged by the document: 400 %s', async (path, error) => {
+    const res = await call(emu(), 'GET', path);
+    expect([res.status, res.json.error]).toEqual([400, error]);
+  });
 });
