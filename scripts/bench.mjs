@@ -6,6 +6,7 @@
 // `--out FILE` is given). `--quick` runs a tiny version (used by the test
 // suite to check that the benchmark works; its figures mean nothing).
 import { spawn, spawnSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -242,7 +243,10 @@ try {
   if (only === undefined || only === 'bulk') bulkRows();
   if (only === undefined || only === 'render') renderRows();
   if (only === undefined || only === 'manifest') manifestRows();
-  if (only === undefined || only === 'emulator') await emulatorPersistRow();
+  if (only === undefined || only === 'emulator') {
+    await emulatorPersistRow();
+    await emulatorRows();
+  }
 } finally {
   listServer?.kill('SIGTERM');
   // The emulator may still write Node's compile cache under dir as it exits: wait for it.
@@ -476,6 +480,69 @@ async function emulatorPersistRow() {
     );
   } finally {
     await Promise.all([memory.stop(), durable.stop()]);
+  }
+}
+
+/**
+ * The emulator's memory is bounded in bytes (docs/emulator.md, "Bounds"):
+ * EMULATOR_POSTS rejected creates of 1 MiB each (a blank name: 422, nothing
+ * stored), 8 in flight, against an emulator of its own; its peak RSS (read
+ * from /proc every 200 requests and at the end) stays under 300 MiB, and it
+ * still answers a GET afterwards.
+ */
+async function emulatorRows() {
+  const posts = quick ? 40 : 5000;
+  const own = spawn(node, [bin, 'emulator', '--port', '0', '--json', '--quiet'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
+  });
+  const exited = new Promise((resolve) => own.once('exit', resolve));
+  try {
+    const emu = JSON.parse(
+      await new Promise((resolve) => createInterface({ input: own.stdout }).once('line', resolve)),
+    );
+    const headers = { authorization: `Bearer ${emu.token}` };
+    const body = Buffer.from(JSON.stringify({ name: '', pad: 'x'.repeat(1024 * 1024 - 30) }));
+    const send = (method, path, payload) =>
+      new Promise((resolve) => {
+        const req = httpRequest(
+          `${emu.base_url}${path}`,
+          { method, headers: payload ? { ...headers, 'content-type': 'application/json' } : headers },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode));
+          },
+        );
+        req.on('error', () => resolve(0));
+        req.end(payload);
+      });
+    const rss = () => {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${own.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) / 1024 : 0;
+    };
+    let peak = rss();
+    let rejected = 0;
+    for (let i = 0; i < posts; i += 8) {
+      const statuses = await Promise.all(
+        Array.from({ length: Math.min(8, posts - i) }, () => send('POST', '/monitors', body)),
+      );
+      rejected += statuses.filter((s) => s === 422).length;
+      if (i % 200 === 0) peak = Math.max(peak, rss());
+    }
+    peak = Math.max(peak, rss());
+    const answering = (await send('GET', '/monitors')) === 200;
+    rows.push({
+      what: `cpk emulator: ${posts} rejected 1 MiB POSTs, peak RSS (MiB)`,
+      against: 'a bound of 300 MiB, then GET /monitors',
+      cpk: peak.toFixed(1),
+      base: `300 (${rejected} answered 422; ${answering ? 'answering' : 'NOT answering'} after)`,
+      ratio: (peak / 300).toFixed(2),
+      target: '<= 1x',
+      pass: peak <= 300 && answering && rejected === posts,
+    });
+  } finally {
+    own.kill('SIGTERM');
+    await exited;
   }
 }
 

@@ -36,6 +36,7 @@ describe('npm run bench', () => {
       'cpk plan (20 unchanged), control',
       'peak RSS of cpk apply: 4 and 20 new entries (MiB)',
       'cpk emulator --persist: 50 creates, 16 in flight',
+      'cpk emulator: 40 rejected 1 MiB POSTs, peak RSS (MiB)',
     ]);
     for (const row of rows) expect(row).toMatch(/\| \d+\.\d\d \| ((<=|>=) [\d.]+x \| (pass|FAIL)|none \| -) \|$/);
   }, 120_000);

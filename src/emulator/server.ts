@@ -20,7 +20,7 @@ import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './mode
 import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
 import { openPersistence } from './persist.js';
 import type { Exchange } from './contract.js';
-import { newRequestId, observeResponse, readBody, sendError, sendJson } from './respond.js';
+import { boundedCopy, ByteBudget, newRequestId, observeResponse, readBody, sendError, sendJson } from './respond.js';
 import { matchRoute } from './routes.js';
 import { monitorJson, Store, type PersistedState } from './store.js';
 
@@ -60,6 +60,8 @@ export interface EmulatorOptions {
   tokens?: DeclaredToken[];
   /** A state to start from (`cpk emulator --import FILE`, the format `exportState()` gives). */
   state?: unknown;
+  /** How many bytes the log keeps, bodies, headers and paths together (default REQUEST_LOG_BYTES). */
+  requestLogBytes?: number;
   /**
    * Receives every /v1 answer sent in full, body included (injected faults
    * excepted: they break the contract on purpose). The test suite checks each
@@ -85,9 +87,22 @@ export interface Emulator {
 
 const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
 const ADMIN_DOCUMENT_PATH = `${ADMIN_PREFIX}/openapi.json`;
-/** The request log is a ring of the last requests, each body cut at this many characters: bounded memory. */
+/**
+ * The request log is bounded in entries and in bytes: the last REQUEST_LOG_LIMIT
+ * requests, at most REQUEST_LOG_BYTES in all, each body a copy of at most
+ * REQUEST_LOG_BODY_BYTES (docs/emulator.md, "Bounds").
+ */
 export const REQUEST_LOG_LIMIT = 10_000;
-export const REQUEST_LOG_BODY_CHARS = 16 * 1024;
+export const REQUEST_LOG_BYTES = 32 * 1024 * 1024;
+export const REQUEST_LOG_BODY_BYTES = 16 * 1024;
+
+/** What a log entry holds, in bytes (UTF-8), plus a little for the object itself. */
+function recordBytes(record: RecordedRequest): number {
+  let size = 256 + Buffer.byteLength(record.path) + Buffer.byteLength(record.body);
+  for (const [name, value] of Object.entries(record.headers))
+    size += name.length + (value === undefined ? 0 : Buffer.byteLength(String(value)));
+  return size;
+}
 
 function checkOptions(opts: EmulatorOptions): void {
   const { port, latencyMs, failRate, adminSecret, host } = opts;
@@ -146,6 +161,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     { timeScale: opts.timeScale ?? 1, onTick: (checked) => checked > 0 && persist?.changed() },
   );
   const requests: RecordedRequest[] = [];
+  const logBudget = new ByteBudget(requests, opts.requestLogBytes ?? REQUEST_LOG_BYTES, recordBytes);
   let document: Record<string, unknown> = {};
   let adminDocument: Record<string, unknown> = {};
   let closed = false;
@@ -212,11 +228,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
 
     const body = await readBody(req);
-    if (record)
-      record.body =
-        body.text.length > REQUEST_LOG_BODY_CHARS
-          ? `${body.text.slice(0, REQUEST_LOG_BODY_CHARS)}…(truncated, ${body.text.length} characters)`
-          : body.text;
+    if (record) {
+      record.body = boundedCopy(body.text, REQUEST_LOG_BODY_BYTES);
+      logBudget.add(record);
+    }
     if (closed || req.socket.destroyed) return;
 
     if (area === 'outside') return sendError(res, 404, 'not found');

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from './helpers.js';
 import { jsonDepth } from '../../src/core/json.js';
-import { REQUEST_LOG_BODY_CHARS } from '../../src/emulator/server.js';
+import { REQUEST_LOG_BODY_BYTES } from '../../src/emulator/server.js';
 
 describe('deep bodies', () => {
   const emu = useEmulator();
@@ -26,9 +26,33 @@ describe('the request log', () => {
     for (let i = 0; i < 12; i++) await call(emu(), 'GET', `monitors/mon_${i}`);
     expect(emu().requests.length).toBeLessThanOrEqual(6);
     expect(emu().requests.at(-1)?.path).toBe('/v1/monitors/mon_11');
-    await call(emu(), 'POST', 'monitors', { body: { name: 'x'.repeat(REQUEST_LOG_BODY_CHARS * 2) } });
+    await call(emu(), 'POST', 'monitors', { body: { name: 'x'.repeat(REQUEST_LOG_BODY_BYTES * 2) } });
     const last = emu().requests.at(-1)!;
-    expect(last.body.length).toBeLessThan(REQUEST_LOG_BODY_CHARS + 100);
+    expect(last.body.length).toBeLessThan(REQUEST_LOG_BODY_BYTES + 100);
     expect(last.body).toMatch(/…\(truncated, \d+ characters\)$/);
+  });
+});
+
+describe('the request log is bounded in bytes', () => {
+  const emu = useEmulator({ requestLogBytes: 64 * 1024 });
+
+  it('a logged body is cut at REQUEST_LOG_BODY_BYTES bytes of UTF-8, not characters, at a character boundary', async () => {
+    await call(emu(), 'POST', 'monitors', { body: { name: '€'.repeat(REQUEST_LOG_BODY_BYTES) } });
+    const last = emu().requests.at(-1)!;
+    const kept = last.body.replace(/…\(truncated, \d+ characters\)$/, '');
+    expect(last.body).not.toBe(kept);
+    expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(REQUEST_LOG_BODY_BYTES);
+    expect(Buffer.byteLength(kept)).toBeGreaterThan(REQUEST_LOG_BODY_BYTES - 4);
+    expect(kept).not.toContain('\uFFFD');
+    expect(kept.startsWith('{"name":"€€€')).toBe(true);
+  });
+
+  it('the whole log stays under its byte budget, oldest entries dropped first, the newest kept', async () => {
+    for (let i = 0; i < 20; i++)
+      await call(emu(), 'POST', 'monitors', { body: { name: 'n', pad: `${i}:`.padEnd(10_000, 'x') } });
+    const bytes = emu().requests.reduce((sum, r) => sum + Buffer.byteLength(r.body) + Buffer.byteLength(r.path), 0);
+    expect(bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(emu().requests.length).toBeLessThan(20);
+    expect(emu().requests.at(-1)?.body).toContain('"pad":"19:');
   });
 });
