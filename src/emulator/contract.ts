@@ -81,6 +81,79 @@ export function requestBodyProperty(operationId: string, name: string): Record<s
   return requestBodySchema(operationId).properties?.[name] ?? {};
 }
 
+/**
+ * The first problem the document finds in a request body, in the wording the
+ * emulator has always used: nothing to update, then read-only or unknown
+ * fields in the order the body gives them, then the fields in the order the
+ * schema lists them. `rank` places it among the rules kept in code.
+ */
+export function requestBodyProblem(
+  operationId: string,
+  body: Record<string, unknown>,
+  readOnly: readonly string[],
+): { rank: number; message: string } | null {
+  const errors = requestBodyErrors(operationId, body);
+  if (errors.length === 0) return null;
+  const fields = Object.keys(requestBodySchema(operationId).properties ?? {});
+  if (errors.some((e) => e.instancePath === '' && e.keyword === 'minProperties'))
+    return { rank: -2, message: 'nothing to update' };
+  if (errors.some((e) => e.instancePath === '' && (e.keyword === 'not' || e.keyword === 'additionalProperties'))) {
+    const key = Object.keys(body).find((k) => readOnly.includes(k) || !fields.includes(k)) ?? '';
+    // A monitor keeps unknown fields (its schema is open): only a read-only one is refused.
+    const closed = errors.some((e) => e.keyword === 'additionalProperties');
+    const offending = closed ? key : (Object.keys(body).find((k) => readOnly.includes(k)) ?? '');
+    return {
+      rank: -1,
+      message: readOnly.includes(offending) ? `${offending} is read-only` : `unknown field: ${offending}`,
+    };
+  }
+  let best: { rank: number; message: string } | null = null;
+  for (const error of errors) {
+    const field =
+      error.instancePath === ''
+        ? String((error.params as { missingProperty?: unknown }).missingProperty ?? '')
+        : decodeURIComponent(error.instancePath.split('/')[1] ?? '')
+            .replaceAll('~1', '/')
+            .replaceAll('~0', '~');
+    const rank = fields.indexOf(field);
+    if (rank < 0 || (best !== null && best.rank <= rank)) continue;
+    const message =
+      error.instancePath === '' && error.keyword === 'required'
+        ? `${field} is required`
+        : fieldMessage(field, propertySchema(operationId, field), error.keyword, error.params);
+    best = { rank, message };
+  }
+  return best ?? { rank: fields.length, message: 'request body does not match the document' };
+}
+
+interface PropertySchema {
+  type?: string;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  items?: PropertySchema;
+}
+
+function propertySchema(operationId: string, field: string): PropertySchema {
+  const schema = requestBodyProperty(operationId, field) as PropertySchema & { $ref?: string };
+  const resolved = (schema.$ref ? resolve(schema.$ref) : schema) as PropertySchema & { items?: { $ref?: string } };
+  const items = resolved.items?.$ref ? (resolve(resolved.items.$ref) as PropertySchema) : resolved.items;
+  return items ? { ...resolved, items } : resolved;
+}
+
+/** The message for a field the schema refuses, quoting the schema's own bounds. */
+function fieldMessage(field: string, schema: PropertySchema, keyword: string, params: Record<string, unknown>): string {
+  if (schema.type === 'array')
+    return `${field} must be an array of distinct values from: ${(schema.items?.enum ?? []).join(', ')}`;
+  if (schema.enum) return `${field} must be one of ${schema.enum.join(', ')}`;
+  if (schema.type === 'integer') return `${field} must be an integer between ${schema.minimum} and ${schema.maximum}`;
+  if (schema.type === 'boolean') return `${field} must be a boolean`;
+  if (keyword === 'type') return `${field} must be a ${schema.type}`;
+  if (keyword === 'maxLength') return `${field} must be at most ${String(params.limit)} characters`;
+  if (keyword === 'minLength' || keyword === 'pattern') return `${field} must not be empty`;
+  return `${field} is invalid`;
+}
+
 /** Resolves a local "#/..." reference in the document. */
 export function resolve(ref: string): unknown {
   let node: unknown = publicDocument;

@@ -8,7 +8,7 @@
 import { isPlainObject } from '../core/json.js';
 import { jsonDepth } from '../core/json.js';
 import { isIP } from 'node:net';
-import { requestBodyErrors, requestBodyProperty, requestBodySchema, resolve } from './contract.js';
+import { requestBodyProblem, requestBodySchema } from './contract.js';
 import {
   CHANNEL_READ_ONLY_FIELDS,
   DEFAULT_INTERVAL,
@@ -17,7 +17,6 @@ import {
   MONITOR_WRITABLE_FIELDS,
   type ChannelKind,
   type MonitorType,
-  type OperationId,
 } from './model.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; status: 400 | 422; message: string };
@@ -100,81 +99,6 @@ export function hostOfTarget(type: MonitorType, target: string): string | null {
   }
 }
 
-// ---------------------------------------------------------- the document
-
-/**
- * The first problem the document finds in a request body, in the wording the
- * emulator has always used: nothing to update, then read-only or unknown
- * fields in the order the body gives them, then the fields in the order the
- * schema lists them. `rank` places it among the rules kept in code.
- */
-function documentProblem(
-  operationId: OperationId,
-  body: Record<string, unknown>,
-  readOnly: readonly string[],
-): { rank: number; message: string } | null {
-  const errors = requestBodyErrors(operationId, body);
-  if (errors.length === 0) return null;
-  const fields = Object.keys(requestBodySchema(operationId).properties ?? {});
-  if (errors.some((e) => e.instancePath === '' && e.keyword === 'minProperties'))
-    return { rank: -2, message: 'nothing to update' };
-  if (errors.some((e) => e.instancePath === '' && (e.keyword === 'not' || e.keyword === 'additionalProperties'))) {
-    const key = Object.keys(body).find((k) => readOnly.includes(k) || !fields.includes(k)) ?? '';
-    // A monitor keeps unknown fields (its schema is open): only a read-only one is refused.
-    const closed = errors.some((e) => e.keyword === 'additionalProperties');
-    const offending = closed ? key : (Object.keys(body).find((k) => readOnly.includes(k)) ?? '');
-    return {
-      rank: -1,
-      message: readOnly.includes(offending) ? `${offending} is read-only` : `unknown field: ${offending}`,
-    };
-  }
-  let best: { rank: number; message: string } | null = null;
-  for (const error of errors) {
-    const field =
-      error.instancePath === ''
-        ? String((error.params as { missingProperty?: unknown }).missingProperty ?? '')
-        : decodeURIComponent(error.instancePath.split('/')[1] ?? '')
-            .replaceAll('~1', '/')
-            .replaceAll('~0', '~');
-    const rank = fields.indexOf(field);
-    if (rank < 0 || (best !== null && best.rank <= rank)) continue;
-    const message =
-      error.instancePath === '' && error.keyword === 'required'
-        ? `${field} is required`
-        : fieldMessage(field, propertySchema(operationId, field), error.keyword, error.params);
-    best = { rank, message };
-  }
-  return best ?? { rank: fields.length, message: 'request body does not match the document' };
-}
-
-interface PropertySchema {
-  type?: string;
-  enum?: unknown[];
-  minimum?: number;
-  maximum?: number;
-  items?: PropertySchema;
-}
-
-function propertySchema(operationId: OperationId, field: string): PropertySchema {
-  const schema = requestBodyProperty(operationId, field) as PropertySchema & { $ref?: string };
-  const resolved = (schema.$ref ? resolve(schema.$ref) : schema) as PropertySchema & { items?: { $ref?: string } };
-  const items = resolved.items?.$ref ? (resolve(resolved.items.$ref) as PropertySchema) : resolved.items;
-  return items ? { ...resolved, items } : resolved;
-}
-
-/** The message for a field the schema refuses, quoting the schema's own bounds. */
-function fieldMessage(field: string, schema: PropertySchema, keyword: string, params: Record<string, unknown>): string {
-  if (schema.type === 'array')
-    return `${field} must be an array of distinct values from: ${(schema.items?.enum ?? []).join(', ')}`;
-  if (schema.enum) return `${field} must be one of ${schema.enum.join(', ')}`;
-  if (schema.type === 'integer') return `${field} must be an integer between ${schema.minimum} and ${schema.maximum}`;
-  if (schema.type === 'boolean') return `${field} must be a boolean`;
-  if (keyword === 'type') return `${field} must be a ${schema.type}`;
-  if (keyword === 'maxLength') return `${field} must be at most ${String(params.limit)} characters`;
-  if (keyword === 'minLength' || keyword === 'pattern') return `${field} must not be empty`;
-  return `${field} is invalid`;
-}
-
 // ---------------------------------------------------------------- monitors
 
 export interface MonitorInput {
@@ -204,7 +128,7 @@ function checkMonitorBody(
   body: Record<string, unknown>,
   current: MonitorInput | null,
 ): Result<MonitorChanges> {
-  const problem = documentProblem(operationId, body, MONITOR_READ_ONLY_FIELDS);
+  const problem = requestBodyProblem(operationId, body, MONITOR_READ_ONLY_FIELDS);
   const fields: Partial<MonitorInput> = {};
   const extras: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
@@ -283,7 +207,7 @@ const CHANNEL_TARGET_RULES: Record<ChannelKind, { test: (t: string) => boolean; 
  * channel's kind is checked here.
  */
 export function validateChannelPatch(body: Record<string, unknown>, kind: ChannelKind): Result<ChannelChanges> {
-  const problem = documentProblem('updateChannel', body, CHANNEL_READ_ONLY_FIELDS);
+  const problem = requestBodyProblem('updateChannel', body, CHANNEL_READ_ONLY_FIELDS);
   const targetRank = Object.keys(requestBodySchema('updateChannel').properties ?? {}).indexOf('target');
   if ((problem === null || problem.rank > targetRank) && typeof body.target === 'string') {
     if (!CHANNEL_TARGET_RULES[kind].test(body.target)) return fail(422, CHANNEL_TARGET_RULES[kind].message);
