@@ -1,14 +1,16 @@
 // The service's document (openapi.yaml) compiled into validators: the request
 // bodies and query parameters the emulator accepts (validation.ts, list.ts)
 // and the responses it may give (checkResponse, which the test suite runs on
-// every answer, as a validating proxy would). One document, so what is
-// declared and what is done cannot drift apart.
+// every answer, as a validating proxy would, against it or, for the admin
+// routes, against admin-openapi.yaml). One document, so what is declared and
+// what is done cannot drift apart.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { API_PREFIX } from './model.js';
-import { publicDocument } from './openapi.js';
+import { ADMIN_PREFIX, API_PREFIX } from './model.js';
+import { adminDocument, publicDocument } from './openapi.js';
 import { matchRoute } from './routes.js';
 
-const DOCUMENT_ID = 'openapi';
+type DocumentId = 'openapi' | 'admin';
+const DOCUMENTS: Record<DocumentId, Record<string, unknown>> = { openapi: publicDocument, admin: adminDocument };
 const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
 // RFC 3339 date-time, as JSON Schema's "date-time" format means it.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
@@ -16,19 +18,20 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
-/** A validator for the schema at `pointer` (a JSON pointer into the document), compiled once. */
-function validatorAt(pointer: string): ValidateFunction {
-  let validate = compiled.get(pointer);
+/** A validator for the schema at `pointer` (a JSON pointer into a document), compiled once. */
+function validatorAt(pointer: string, document: DocumentId = 'openapi'): ValidateFunction {
+  const key = `${document}#${pointer}`;
+  let validate = compiled.get(key);
   if (validate === undefined) {
     if (ajv === undefined) {
       // allErrors: the caller picks the problem to report by field order, not ajv's visiting order.
       // strict off: the document carries OpenAPI keywords (description, x-...) beside JSON Schema.
       ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
       ajv.addFormat('date-time', DATE_TIME);
-      ajv.addSchema(publicDocument, DOCUMENT_ID);
+      for (const [id, doc] of Object.entries(DOCUMENTS)) ajv.addSchema(doc, id);
     }
-    validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
-    compiled.set(pointer, validate);
+    validate = ajv.compile({ $ref: key });
+    compiled.set(key, validate);
   }
   return validate;
 }
@@ -36,6 +39,7 @@ function validatorAt(pointer: string): ValidateFunction {
 const escapePointer = (part: string) => part.replaceAll('~', '~0').replaceAll('/', '~1');
 
 interface Operation {
+  document: DocumentId;
   path: string;
   method: string;
   spec: Record<string, unknown>;
@@ -43,16 +47,25 @@ interface Operation {
 
 let operations: Map<string, Operation> | undefined;
 
-/** The document's operation for an operationId. */
-export function operationOf(operationId: string): Operation | undefined {
+/** The operations of both documents, by operationId and by "METHOD /path". */
+function operationsIndex(): Map<string, Operation> {
   if (operations === undefined) {
     operations = new Map();
-    for (const [path, item] of Object.entries(publicDocument.paths as Record<string, Record<string, unknown>>))
-      for (const [method, spec] of Object.entries(item))
-        if (spec !== null && typeof spec === 'object' && 'operationId' in spec)
-          operations.set(String(spec.operationId), { path, method, spec: spec as Record<string, unknown> });
+    for (const [document, doc] of Object.entries(DOCUMENTS) as Array<[DocumentId, Record<string, unknown>]>)
+      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>))
+        for (const [method, spec] of Object.entries(item))
+          if (spec !== null && typeof spec === 'object' && 'operationId' in spec) {
+            const op = { document, path, method, spec: spec as Record<string, unknown> };
+            operations.set(String(spec.operationId), op);
+            operations.set(`${method.toUpperCase()} ${path}`, op);
+          }
   }
-  return operations.get(operationId);
+  return operations;
+}
+
+/** The document's operation for an operationId. */
+export function operationOf(operationId: string): Operation | undefined {
+  return operationsIndex().get(operationId);
 }
 
 const pointerOf = (op: Operation, ...rest: string[]) =>
@@ -154,9 +167,9 @@ function fieldMessage(field: string, schema: PropertySchema, keyword: string, pa
   return `${field} is invalid`;
 }
 
-/** Resolves a local "#/..." reference in the document. */
-export function resolve(ref: string): unknown {
-  let node: unknown = publicDocument;
+/** Resolves a local "#/..." reference in a document. */
+export function resolve(ref: string, document: DocumentId = 'openapi'): unknown {
+  let node: unknown = DOCUMENTS[document];
   for (const part of ref.replace(/^#\//, '').split('/')) {
     const key = part.replaceAll('~1', '/').replaceAll('~0', '~');
     node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
@@ -178,14 +191,23 @@ export interface Exchange {
  * What is wrong with a response, judged by the document: an undeclared status,
  * a body where none is declared, or a JSON body that breaks the declared
  * schema. Empty when it conforms, or when no operation of the document was
- * addressed (an unknown path, a method not allowed): the document makes no
- * promise there.
+ * addressed (an unknown path, a method not allowed, an admin route without the
+ * secret: 404): the document makes no promise there. An admin route that
+ * answers but is missing from the admin document is a violation.
  */
 export function checkResponse(exchange: Exchange): string[] {
   const path = exchange.url.split('?', 1)[0] ?? '';
   const method = exchange.method.toUpperCase() === 'HEAD' ? 'GET' : exchange.method.toUpperCase();
+  const where = `${exchange.method} ${exchange.url} -> ${exchange.status}`;
   let operationId: string;
-  if (path === DOCUMENT_PATH) {
+  if (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)) {
+    const op = operationsIndex().get(`${method} ${path}`);
+    if (op === undefined)
+      return exchange.status === 404 || exchange.status === 405
+        ? []
+        : [`${where}: ${method} ${path} is not in the admin document`];
+    operationId = String(op.spec.operationId);
+  } else if (path === DOCUMENT_PATH) {
     if (method !== 'GET') return [];
     operationId = 'getOpenApiDocument';
   } else {
@@ -194,7 +216,6 @@ export function checkResponse(exchange: Exchange): string[] {
     operationId = route.operation;
   }
   const op = operationOf(operationId);
-  const where = `${exchange.method} ${exchange.url} -> ${exchange.status}`;
   if (op === undefined) return [`${where}: operation ${operationId} is not in the document`];
   const responses = op.spec.responses as Record<string, { $ref?: string }>;
   let key = String(exchange.status);
@@ -203,7 +224,9 @@ export function checkResponse(exchange: Exchange): string[] {
     key = 'default';
   }
   const declared = responses[key] ?? {};
-  const response = (declared.$ref ? resolve(declared.$ref) : declared) as { content?: Record<string, unknown> };
+  const response = (declared.$ref ? resolve(declared.$ref, op.document) : declared) as {
+    content?: Record<string, unknown>;
+  };
   const hasBody = exchange.body.length > 0;
   if (exchange.method.toUpperCase() === 'HEAD') return hasBody ? [`${where}: HEAD answered with a body`] : [];
   if (response.content === undefined)
@@ -219,7 +242,7 @@ export function checkResponse(exchange: Exchange): string[] {
   const pointer = declared.$ref
     ? `${declared.$ref.slice(1)}/content/application~1json/schema`
     : pointerOf(op, 'responses', key, 'content', 'application/json', 'schema');
-  const validate = validatorAt(pointer);
+  const validate = validatorAt(pointer, op.document);
   if (validate(value)) return [];
   return (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message ?? e.keyword}`);
 }

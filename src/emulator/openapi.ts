@@ -29,5 +29,6 @@ export function buildAdminDocument(baseUrl: string): Json {
   return withAddress(adminSource, baseUrl);
 }
 
-/** The service's document as written (address not replaced): what the validators compile. Do not modify. */
+/** The documents as written (address not replaced): what the validators compile. Do not modify. */
 export const publicDocument: Json = publicSource;
+export const adminDocument: Json = adminSource;

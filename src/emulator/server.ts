@@ -63,7 +63,7 @@ export interface EmulatorOptions {
   /** How many bytes the log keeps, bodies, headers and paths together (default REQUEST_LOG_BYTES). */
   requestLogBytes?: number;
   /**
-   * Receives every /v1 answer sent in full, body included (injected faults
+   * Receives every /v1 and admin answer sent in full, body included (injected faults
    * excepted: they break the contract on purpose). The test suite checks each
    * against the document with checkResponse (contract.ts).
    */
@@ -210,7 +210,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     let outcome: string | undefined; // log label for answers that are not a normal response
     let faulted = false;
     const onResponse = opts.onResponse;
-    if (onResponse && record)
+    if (onResponse && area !== 'outside')
       observeResponse(res, (status, contentType, sent) => {
         if (!faulted) onResponse({ method, url: rawUrl, status, contentType, body: sent });
       });

@@ -35,6 +35,15 @@ describe('the response check (what the suite runs on every answer)', () => {
     expect(checkResponse({ ...base, method: 'HEAD', status: 200, body: json({}) })).toEqual([
       'HEAD /v1/monitors/mon_x -> 200: HEAD answered with a body',
     ]);
+    // The admin routes answer to their own document; one missing from it is a violation.
+    const admin = { method: 'DELETE', url: '/__emulator/faults', contentType: 'application/json', status: 200 };
+    expect(checkResponse({ ...admin, body: json({ ok: true, cleared: 2 }) })).toEqual([]);
+    expect(checkResponse({ ...admin, body: json({ ok: true }) })).toEqual([
+      "DELETE /__emulator/faults -> 200: (body) must have required property 'cleared'",
+    ]);
+    expect(checkResponse({ ...admin, url: '/__emulator/state', body: json({}) })).toEqual([
+      'DELETE /__emulator/state -> 200: DELETE /__emulator/state is not in the admin document',
+    ]);
     // No operation addressed: the document promises nothing.
     expect(checkResponse({ ...base, url: '/v1/nothing', status: 404, body: json({}) })).toEqual([]);
   });
