@@ -41,8 +41,8 @@ describe('the response check (what the suite runs on every answer)', () => {
     expect(checkResponse({ ...admin, body: json({ ok: true }) })).toEqual([
       "DELETE /__emulator/faults -> 200: (body) must have required property 'cleared'",
     ]);
-    expect(checkResponse({ ...admin, url: '/__emulator/state', body: json({}) })).toEqual([
-      'DELETE /__emulator/state -> 200: DELETE /__emulator/state is not in the admin document',
+    expect(checkResponse({ ...admin, url: '/__emulator/snapshots', body: json({}) })).toEqual([
+      'DELETE /__emulator/snapshots -> 200: DELETE /__emulator/snapshots is not in the admin document',
     ]);
     // No operation addressed: the document promises nothing.
     expect(checkResponse({ ...base, url: '/v1/nothing', status: 404, body: json({}) })).toEqual([]);
