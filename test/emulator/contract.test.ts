@@ -173,4 +173,35 @@ describe('answers agree with the document', () => {
     const res = await call(emu(), 'GET', path);
     expect([res.status, res.json.error]).toEqual([400, error]);
   });
+
+  it('the admin routes answer as their document declares (checked after the file, with every other answer)', async () => {
+    const admin = (method: string, path: string, body?: unknown) =>
+      call(emu(), method, `/__emulator/${path}`, {
+        token: null,
+        body,
+        headers: { 'x-emulator-admin': emu().adminSecret },
+      });
+    const made = await createMonitor(emu(), { name: 'checked', target: 'https://example.com' });
+    await call(emu(), 'GET', `monitors/${made.id}`);
+    const statuses = [
+      (await admin('GET', 'openapi.json')).status,
+      (await admin('GET', 'requests')).status,
+      (await admin('POST', 'faults', { status: 503, path: '/v1/nothing' })).status,
+      (await admin('GET', 'faults')).status,
+      (await admin('DELETE', 'faults')).status,
+      (await admin('POST', 'outages', { target: 'example.com', outcome: 'down' })).status,
+      (await admin('GET', 'outages')).status,
+      (await admin('DELETE', 'outages')).status,
+      (await admin('GET', `checks?monitor=${made.id}`)).status,
+      (await admin('GET', 'checks')).status,
+    ];
+    const state = await admin('GET', 'state');
+    statuses.push(
+      state.status,
+      (await admin('PUT', 'state', state.json)).status,
+      (await admin('PUT', 'state', {})).status,
+    );
+    statuses.push((await admin('DELETE', 'state')).status);
+    expect(statuses).toEqual([200, 200, 201, 200, 200, 201, 200, 200, 200, 400, 200, 200, 422, 200]);
+  });
 });
