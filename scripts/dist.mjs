@@ -40,6 +40,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { installNode } from './install-node.mjs';
+import { yamlAsData } from './build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const NODE_VERSION = '26.10.0';
@@ -148,6 +149,7 @@ async function bundle(outfile) {
     define: { 'import.meta.url': '__cpkModuleUrl' },
     banner: { js: "const __cpkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [
+      yamlAsData,
       {
         name: 'bundle-lazy-requires',
         setup(b) {

@@ -3,6 +3,7 @@
 // a file differs, naming it. The TypeScript generator (src/gen/files.ts) is
 // bundled with esbuild into a temporary module first, so this needs no build.
 import { build } from 'esbuild';
+import { yamlAsData } from './build.mjs';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -21,6 +22,7 @@ try {
     platform: 'node',
     target: 'node20',
     logLevel: 'warning',
+    plugins: [yamlAsData],
     // commander and friends are bundled in: the module runs outside the repository.
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
