@@ -358,7 +358,7 @@ describe.concurrent('auth status and auth token', () => {
     const r = await s.cpk(['auth', 'status', '--base-url', f.emu.baseUrl]);
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/^token\s+none$/m);
-    expect(r.stderr).toBe('cpk: no token: set CPK_TOKEN or run `cpk auth login`\n');
+    expect(r.stderr).toBe('cpk: no token; set CPK_TOKEN, or run `cpk auth login`\n');
     expect(existsSync(s.dir)).toBe(false);
   });
 
