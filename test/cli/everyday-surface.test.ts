@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
+import { runInPty } from '../helpers/pty.js';
 import { ExitCode } from '../../src/core/errors.js';
 import { commandsFirst, EXIT_CODES } from '../../src/cli/program.js';
 
@@ -149,4 +150,17 @@ describe('small inconsistencies', () => {
         .sort(),
     ).toEqual(['bulk-a', 'bulk-b']);
   });
+});
+
+describe('a slow list on a terminal', () => {
+  it('shows a spinner while the page is on its way', async () => {
+    expect((await f.cpk(['monitors', 'list'])).code).toBe(0); // the document is cached: only the page is slow
+    f.emu.injectFault({ method: 'GET', path: '/v1/monitors', kind: 'hang' });
+    const pty = runInPty(['monitors', 'list'], { env: f.env, columns: 80, rows: 24, timeoutMs: 30_000 });
+    // Only to catch a hang: the spinner starts 150 ms into the call.
+    await pty.waitFor(/Listing monitors/, 0, 20_000);
+    pty.interrupt();
+    const { code } = await pty.done;
+    expect(code).toBe(130);
+  }, 60_000);
 });
