@@ -54,6 +54,15 @@ describe('the emulator hint', () => {
     expect(io.err.split('\n')).toHaveLength(2);
   });
 
+  it("is what main writes: the context's guidance gives it for the client's real error, which has its own hint", async () => {
+    const error = await refusedError();
+    const ctx = fakeContext(fakeIO({ env: { CPK_TOKEN: 'cpk_abcdefgh1', CPK_CONFIG_DIR: '/nonexistent/cpk' } }));
+    await ctx.api(); // the default address, as nothing else is configured
+    expect(ctx.guidance(error)).toBe(emulatorHint(error, DEFAULT_BASE_URL));
+    expect(ctx.guidance(error)).toContain('`cpk emulator`');
+    await ctx.close();
+  });
+
   it('is not given for another address', async () => {
     const error = await refusedError();
     expect(emulatorHint(error, 'https://api.example.com/v1')).toBeUndefined();
