@@ -26,8 +26,11 @@ __cpk_command() {
     'monitors/ls') __cpk_reply='list' ;;
     'monitors/create') __cpk_reply='create' ;;
     'monitors/get') __cpk_reply='get' ;;
+    'monitors/view') __cpk_reply='get' ;;
+    'monitors/describe') __cpk_reply='get' ;;
     'monitors/update') __cpk_reply='update' ;;
     'monitors/delete') __cpk_reply='delete' ;;
+    'monitors/rm') __cpk_reply='delete' ;;
     'monitors/wait') __cpk_reply='wait' ;;
     'monitors/watch') __cpk_reply='watch' ;;
     'monitors/help') __cpk_reply='help' ;;
@@ -106,12 +109,12 @@ __cpk_words() {
   case "$1" in
     '/') __cpk_list=('monitors' 'channels' 'reports' 'openapi' 'api' 'plan' 'apply' 'import' 'validate' 'auth' 'profile' 'emulator' 'doctor' 'completion' 'help') ;;
     '/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color' '--help' '-h') ;;
-    'monitors/') __cpk_list=('list' 'ls' 'create' 'get' 'update' 'delete' 'wait' 'watch' 'help') ;;
+    'monitors/') __cpk_list=('list' 'ls' 'create' 'get' 'view' 'describe' 'update' 'delete' 'rm' 'wait' 'watch' 'help') ;;
     'monitors/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'monitors list/-') __cpk_list=('--limit' '--param' '--refresh-spec' '--refresh' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'monitors create/-') __cpk_list=('--name' '--type' '--target' '--interval' '--set' '--set-string' '--data' '--from' '--concurrency' '--quiet' '-q' '--dry-run' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'monitors get/-') __cpk_list=('--concurrency' '--manifest' '--assert' '--junit' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
-    'monitors update/-') __cpk_list=('--name' '--type' '--target' '--interval' '--set' '--set-string' '--data' '--dry-run' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors update/-') __cpk_list=('--name' '--type' '--target' '--interval' '--set' '--set-string' '--data' '--dry-run' '--quiet' '-q' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'monitors delete/-') __cpk_list=('--yes' '-y' '--concurrency' '--dry-run' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'monitors wait/-') __cpk_list=('--for' '--every' '--junit' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'monitors watch/-') __cpk_list=('--all' '--every' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;

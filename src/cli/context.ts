@@ -220,10 +220,14 @@ export class Context {
    * The next step for a lost user, for errors whose fix depends on where
    * things came from: a 401 names the token's source, a refused connection
    * to the default address (the local emulator) suggests `cpk emulator`.
+   * It replaces the error's own, more general, hint (one next step, not two).
    */
   guidance(error: unknown): string | undefined {
     const target = this.target;
-    if (!target || !(error instanceof CpkError) || error.hint) return undefined;
+    if (!target || !(error instanceof CpkError)) return undefined;
+    const local = emulatorHint(error, target.baseUrl);
+    if (local) return local;
+    if (error.hint) return undefined;
     if (error instanceof ApiError && error.status === 401) {
       const source = target.tokenSource ?? 'nowhere';
       if (source === 'CPK_TOKEN') return 'the token came from CPK_TOKEN: set a valid one, or unset it to use a profile';
@@ -233,8 +237,6 @@ export class Context {
       }
       return `the token came from ${source}`;
     }
-    if (error instanceof NetworkError && /ECONNREFUSED/.test(error.message) && target.baseUrl === DEFAULT_BASE_URL)
-      return 'nothing listens at the default address, the local emulator: start it with `cpk emulator` in another terminal, or point cpk at your service with --base-url or CPK_BASE_URL';
     return undefined;
   }
 
@@ -269,4 +271,15 @@ export class Context {
     await Promise.all([...this.recorders.values()].map((recorder) => recorder.flush()));
     await Promise.all(this.apis.map((api) => api.close()));
   }
+}
+
+/**
+ * A refused connection to the default address means the local emulator is
+ * not running (README, "Quick start"): the next step is `cpk emulator`, not
+ * the network error's general advice.
+ */
+export function emulatorHint(error: unknown, baseUrl: string): string | undefined {
+  if (error instanceof NetworkError && /ECONNREFUSED/.test(error.message) && baseUrl === DEFAULT_BASE_URL)
+    return 'nothing listens at the default address, the local emulator: start it with `cpk emulator` in another terminal, or point cpk at your service with --base-url or CPK_BASE_URL';
+  return undefined;
 }

@@ -4,7 +4,8 @@
 // tightens a file others can read.
 import { statSync } from 'node:fs';
 import type { Context } from './context.js';
-import { CpkError } from '../core/errors.js';
+import { CpkError, NetworkError } from '../core/errors.js';
+import { emulatorHint } from './context.js';
 import { describeError } from '../output/errors.js';
 import { proxySettings } from '../core/http/proxy.js';
 import { trustProblem } from '../config/file.js';
@@ -14,6 +15,8 @@ export interface Check {
   name: string;
   ok: boolean;
   detail: string;
+  /** The check could not run (what it needs failed first): neither passed nor failed. */
+  skipped?: boolean;
   /** What to do about it, when it did not pass. */
   fix?: string | undefined;
 }
@@ -109,7 +112,8 @@ export function checkProxies(env: Readonly<Record<string, string | undefined>>):
 
 export function checkSkew(serverDate: string | undefined, now: number): Check {
   const server = serverDate ? Date.parse(serverDate) : Number.NaN;
-  if (Number.isNaN(server)) return { name: 'Clock', ok: true, detail: 'not checked: the server sent no Date header' };
+  if (Number.isNaN(server))
+    return { name: 'Clock', ok: true, skipped: true, detail: 'not checked: the server sent no Date header' };
   const skew = Math.round((now - server) / 1000);
   // The Date header has whole seconds: allow that, plus the request's time.
   const ok = Math.abs(skew) <= MAX_SKEW_SECONDS;
@@ -121,9 +125,11 @@ export function checkSkew(serverDate: string | undefined, now: number): Check {
   };
 }
 
-function failed(name: string, error: unknown): Check {
-  const { message } = describeError(error);
-  return { name, ok: false, detail: message, fix: error instanceof CpkError && error.hint ? error.hint : undefined };
+/** A failed check: the error's message as the detail, its next step as the fix (each said once). */
+function failed(name: string, error: unknown, hint?: string): Check {
+  if (!(error instanceof CpkError)) return { name, ok: false, detail: describeError(error).message };
+  const { message } = describeError(new CpkError(error.message, error.exitCode));
+  return { name, ok: false, detail: message, fix: hint ?? error.hint };
 }
 
 /** Runs every check in order; a check that cannot run says why. */
@@ -153,6 +159,7 @@ export async function runChecks(ctx: Context, input: DoctorInput): Promise<Check
 
   // Reachable, and the public document answers: its version, and the server's clock.
   const anonymous = await ctx.api({ credentials: { baseUrl: session.baseUrl.value, token: '' } });
+  let unreachable = false;
   try {
     const res = await anonymous.fetchOpenApi({});
     const doc = (res.body ?? {}) as { openapi?: unknown; info?: { version?: unknown; title?: unknown } };
@@ -167,7 +174,10 @@ export async function runChecks(ctx: Context, input: DoctorInput): Promise<Check
     });
     checks.push(checkSkew(res.headers.date, input.now()));
   } catch (error) {
-    checks.push(failed('Service', error));
+    checks.push(failed('Service', error, emulatorHint(error, session.baseUrl.value)));
+    unreachable = error instanceof NetworkError;
+    // The clock is read from the service's answer: none came.
+    checks.push({ name: 'Clock', ok: true, skipped: true, detail: 'not checked: the service did not answer' });
   }
 
   // The token: present, prefixed (resolving the session checked it), accepted.
@@ -175,6 +185,10 @@ export async function runChecks(ctx: Context, input: DoctorInput): Promise<Check
     const check = failed('Token', session.tokenProblem ?? new Error('no token'));
     check.fix ??= 'set CPK_TOKEN, or run `cpk auth login`';
     checks.push(check);
+    return checks;
+  }
+  if (unreachable) {
+    checks.push({ name: 'Token', ok: true, skipped: true, detail: 'not checked: the service did not answer' });
     return checks;
   }
   const { maskToken } = await import('../core/token.js');

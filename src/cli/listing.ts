@@ -109,7 +109,12 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const { listItems } = await import('../core/api/list.js');
   const printer = ctx.out.list();
   let count = 0;
-  for await (const page of listItems(api, op, { params: opts.params, limit: opts.limit })) {
+  const pages = listItems(api, op, { params: opts.params, limit: opts.limit })[Symbol.asyncIterator]();
+  for (;;) {
+    // A slow page gets a spinner on a terminal (none when it is quick, none off a terminal).
+    const next = await ctx.out.spin(`Listing ${opts.noun}`, () => pages.next());
+    if (next.done) break;
+    const page = next.value;
     if (opts.noun === 'monitors') api.sawMonitors(page);
     count += page.length;
     await printer.add(page);

@@ -1,9 +1,10 @@
 // The entry point: builds the program, runs it, and is the only place that
 // turns errors into exit codes (table in the docs/scripting.md, "Exit codes").
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { ExitCode, InterruptedError, UsageError } from '../core/errors.js';
 import { processIO, type IO, type Writer } from '../core/io.js';
 import { buildProgram } from './program.js';
+import { usageMessage } from './suggest.js';
 import type { Runtime } from './action.js';
 import { writeError } from '../output/errors.js';
 
@@ -53,16 +54,21 @@ export async function main(
   return outputVerdict(code, io.stdoutFailure?.error, Boolean(runtime.writes), io.stderr);
 
   async function run(): Promise<number> {
+    // Errors are JSON when the output is: --json, -o json/jsonl/yaml, or --query
+    // without a format that is not (`-o table --query` is refused in words).
+    let format: string | undefined;
+    argv.forEach((a, i) => {
+      const value = a === '-o' || a === '--output' ? argv[i + 1] : /^(?:-o|--output=)(.+)$/.exec(a)?.[1];
+      if (value !== undefined) format = value;
+    });
+    const hasQuery = argv.some((a) => a === '--query' || a.startsWith('--query='));
     const wantsJson =
       argv.includes('--json') ||
-      argv.some((a, i) => {
-        if (a === '--query' || a.startsWith('--query=')) return true;
-        const format = a === '-o' || a === '--output' ? argv[i + 1] : /^(?:-o|--output=)(.+)$/.exec(a)?.[1];
-        return format === 'json' || format === 'jsonl' || format === 'yaml';
-      });
+      (format === undefined ? hasQuery : format === 'json' || format === 'jsonl' || format === 'yaml');
     const wantsDebug = argv.includes('--debug');
+    let program: Command | undefined;
     try {
-      const program = buildProgram(runtime);
+      program = buildProgram(runtime);
       if (argv.length === 0) {
         program.outputHelp();
         return ExitCode.OK;
@@ -78,8 +84,8 @@ export async function main(
         ) {
           return ExitCode.OK;
         }
-        const message = error.message.replace(/^error: /, '');
-        return writeError(io, new UsageError(`${message} (see --help)`), { json: wantsJson, debug: false });
+        const message = usageMessage(error.message, error.code, program, argv);
+        return writeError(io, new UsageError(message), { json: wantsJson, debug: false });
       }
       // Interrupted: the shell already shows ^C; print nothing half-written.
       if (outputFailed) return ExitCode.OK; // outputVerdict makes it 141 or 74

@@ -1,8 +1,9 @@
 // The command tree. Every module imported here is on the start-up path of
 // every command, `--help` included: keep them light (commander and our own
 // definitions only; the work is loaded from the actions).
-import { closest } from '../core/closest.js';
-import { Command } from 'commander';
+import { didYouMean, suggestCommand } from './suggest.js';
+import { Command, Help } from 'commander';
+import { wrapText } from '../output/text.js';
 import type { Runtime } from './action.js';
 import { register as monitors } from '../commands/monitors/index.js';
 import { register as channels } from '../commands/channels/index.js';
@@ -22,6 +23,29 @@ import { register as complete } from '../commands/completion/complete.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../core/http/retry.js';
 import { UsageError } from '../core/errors.js';
 import { version } from '../core/version.js';
+
+/** Every exit code, in one line (docs/scripting.md, "Exit codes", has the table). */
+export const EXIT_CODES =
+  'Exit codes: 0 ok, 1 failure, 2 usage or a declined confirmation, 3 network, 4 auth, 5 forbidden, 6 not found, ' +
+  '7 rejected as invalid, 8 (monitors wait) timed out, 9 (--assert) an assertion did not hold, ' +
+  '10 (plan) changes to apply, 74 output could not be written, ' +
+  '75 state locked by another run, 130 interrupted, 141 the reader of the output went away.';
+
+/**
+ * Commander's help with the sections that list commands moved before the
+ * option sections (`Options:`, `Global Options:`): a group's help shows what
+ * it holds without scrolling past two dozen global options.
+ */
+export function commandsFirst(text: string): string {
+  const sections = text.split(/\n(?=\S[^\n]*:\n)/);
+  const isOptions = (section: string) => /^(?:Global )?Options:\n/.test(section);
+  const firstOptions = sections.findIndex(isOptions);
+  if (firstOptions === -1) return text;
+  const head = sections.slice(0, firstOptions);
+  const rest = sections.slice(firstOptions);
+  const ordered = [...head, ...rest.filter((s) => !isOptions(s)), ...rest.filter(isOptions)];
+  return ordered.map((s) => s.replace(/\n*$/, '\n')).join('\n');
+}
 
 export function buildProgram(runtime: Runtime): Command {
   const program = new Command('cpk');
@@ -54,7 +78,12 @@ export function buildProgram(runtime: Runtime): Command {
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .exitOverride()
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({
+      showGlobalOptions: true,
+      sortSubcommands: false,
+      // What a command can do first, then its options, as gh prints it.
+      formatHelp: (cmd, helper) => commandsFirst(Help.prototype.formatHelp.call(helper, cmd, helper)),
+    })
     .configureOutput({
       writeOut: (text) => runtime.io.stdout.write(text),
       writeErr: (text) => runtime.io.stderr.write(text),
@@ -73,11 +102,9 @@ Examples:
   $ export CPK_TOKEN=cpk_dev_emulator_token
   $ cpk monitors create --name "Checkout API" --target https://shop.example.com/health --interval 1m
   $ cpk monitors get mon_123 --json
-
-Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not found, 7 rejected as invalid,
-10 (plan only) changes to apply.
 `,
-    );
+    )
+    .addHelpText('after', () => `\n${wrapText(EXIT_CODES, (runtime.io.stdoutColumns ?? 80) - 1).join('\n')}\n`);
   // The top-level help groups commands by what they are for.
   program.commandsGroup('Everyday:');
   monitors(program, runtime);
@@ -97,6 +124,14 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 network, 4 auth, 5 forbidden, 6 not foun
   doctor(program, runtime);
   completion(program, runtime);
   helpCommand(program);
+  // `gh version` and `kubectl version` exist: the same line as --version,
+  // kept out of the help, where --version is the one documented.
+  program
+    .command('version', { hidden: true })
+    .description('print the version (the same as --version)')
+    .action(() => {
+      runtime.io.stdout.write(`${version}\n`);
+    });
   complete(program, runtime);
   return program;
 }
@@ -114,13 +149,7 @@ function helpCommand(program: Command): void {
         const next = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
         path.push(name);
         if (!next) {
-          const near = closest(
-            name,
-            target.commands.flatMap((c) => [c.name(), ...c.aliases()]),
-          );
-          throw new UsageError(
-            `unknown command '${path.join(' ')}'${near ? ` (did you mean ${[...path.slice(0, -1), near].join(' ')}?)` : ''}`,
-          );
+          throw new UsageError(`unknown command '${path.join(' ')}'${didYouMean(suggestCommand(target, name))}`);
         }
         target = next;
       }

@@ -32,8 +32,10 @@ export interface SaveTokenResult {
   storage: TokenStorage;
   /** The keychain's name when the token went there. */
   keychainName: string | undefined;
-  /** Why the keychain was not used, when it was tried and did not answer. */
+  /** Why the keychain was not used, when it was tried and did not answer: the system's own words (for --debug). */
   fallbackReason: string | undefined;
+  /** The same in plain words, for everyone: "Secret Service keyring did not answer within 3 s". */
+  fallbackWords: string | undefined;
   /** Whether the profile is the current one after login (the first profile logged in becomes current). */
   current: boolean;
 }
@@ -79,6 +81,7 @@ export async function saveToken(input: SaveTokenInput): Promise<SaveTokenResult>
   let ref: KeychainRef | undefined;
   let keychainName: string | undefined;
   let fallbackReason: string | undefined;
+  let fallbackWords: string | undefined;
   if (!input.insecureStorage) {
     const candidate = { service: KEYCHAIN_SERVICE, account: keychainAccount(input.profile, location.file) };
     try {
@@ -92,6 +95,13 @@ export async function saveToken(input: SaveTokenInput): Promise<SaveTokenResult>
       ref = candidate;
     } catch (error) {
       fallbackReason = `${keychainName ?? 'keychain'}: ${(error as Error).message}`;
+      // A keychain's own failure is often a daemon's message (DBus autolaunch and the like): said plainly here.
+      const late = /^no answer within (.+)$/.exec((error as Error).message)?.[1];
+      fallbackWords = !keychainName
+        ? 'none was found'
+        : late
+          ? `the ${keychainName} did not answer within ${late}`
+          : `the ${keychainName} could not be reached`;
       keychainName = undefined;
     }
   }
@@ -114,7 +124,7 @@ export async function saveToken(input: SaveTokenInput): Promise<SaveTokenResult>
   // The token now lives elsewhere: do not leave the old copy in the keychain.
   const old = previous?.token_storage === 'keychain' ? previous.keychain : undefined;
   if (old && !sameRef(old, ref)) await forget(old, input);
-  return { location, storage, keychainName, fallbackReason, current };
+  return { location, storage, keychainName, fallbackReason, fallbackWords, current };
 }
 
 /** The profile's record, read without writing anything; a usage error when there is no such profile. */

@@ -61,5 +61,5 @@ export function resolveBaseUrl(
     const source = `profile "${profile.name}"`;
     return { value: normalizeBaseUrl(stored, source), source };
   }
-  return { value: DEFAULT_BASE_URL, source: 'default (local emulator)' };
+  return { value: DEFAULT_BASE_URL, source: 'default, the local emulator' };
 }

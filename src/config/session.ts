@@ -87,7 +87,7 @@ async function resolveToken(
     checkTokenPrefix(envToken, 'CPK_TOKEN');
     return { value: envToken, source: 'CPK_TOKEN', origin: 'env' };
   }
-  if (!profile) throw new AuthError('no token: set CPK_TOKEN or run `cpk auth login`');
+  if (!profile) throw new AuthError('no token', { hint: 'set CPK_TOKEN, or run `cpk auth login`' });
   const { name, record } = profile;
   const label = `profile "${name}"`;
   if (!record || !hasToken(record)) {

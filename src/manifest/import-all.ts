@@ -8,7 +8,7 @@
 // already use; a monitor without a usable name is keyed by its id. A monitor
 // the state records under any key is never imported again, so a second run
 // finds nothing to do.
-import { isMap, parseDocument, type YAMLMap } from 'yaml';
+import { Document, isMap, parseDocument, type YAMLMap } from 'yaml';
 import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
 import { checkId } from '../parse/id.js';
 import { entryFor, keyFor } from './entry.js';
@@ -104,10 +104,33 @@ export function addEntries(text: string, path: string, entries: readonly NewEntr
       monitors = doc.get('monitors', true);
     }
     const map = monitors as YAMLMap;
-    // `monitors: {}` grows into a block map, one entry under another.
-    if (map.items.length === 0) map.flow = false;
-    for (const { key, entry } of entries) map.add(doc.createPair(key, entry));
-    out = doc.toString();
+    const end = map.range?.[1];
+    if (!map.flow && map.items.length > 0 && end !== undefined && map.range) {
+      // A block section that has entries: the new ones are written after its
+      // last, and nothing else of the text changes (a comment stays on its
+      // line, `[a, b]` stays as written; serialising the whole document again
+      // would move both).
+      const column = (offset: number) => offset - (text.lastIndexOf('\n', offset - 1) + 1);
+      const indent = column(map.range[0]);
+      // Nested levels as the first entry has them (2 when it says nothing).
+      const first = map.items[0]?.value;
+      const nested = isMap(first) && !first.flow && first.range ? column(first.range[0]) - indent : 0;
+      const fresh = new Document({});
+      const added = fresh.contents as YAMLMap;
+      for (const { key, entry } of entries) added.add(fresh.createPair(key, entry));
+      const lines = fresh
+        .toString({ flowCollectionPadding: false, indent: nested > 0 && nested <= 8 ? nested : 2 })
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line) => (line === '' ? line : ' '.repeat(indent) + line));
+      const before = text.slice(0, end);
+      out = `${before}${before.endsWith('\n') ? '' : '\n'}${lines.join('\n')}\n${text.slice(end)}`;
+    } else {
+      // `monitors: {}` grows into a block map, one entry under another.
+      if (map.items.length === 0) map.flow = false;
+      for (const { key, entry } of entries) map.add(doc.createPair(key, entry));
+      out = doc.toString({ flowCollectionPadding: false });
+    }
   }
   const back = parseManifest(out, path);
   for (const { key } of entries) {

@@ -27,12 +27,16 @@ export async function readManifest(path: string): Promise<Manifest> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read the manifest ${path}${code ? ` (${code})` : ''}`, {
-      hint: code === 'ENOENT' ? 'write one (see `cpk help plan`) or point at it with -f FILE' : undefined,
-    });
+    throw unreadableManifest(path, (error as NodeJS.ErrnoException).code);
   }
   return readManifestText(text, path);
+}
+
+/** The error for a manifest that cannot be read; a missing one says how to make one. */
+export function unreadableManifest(path: string, code: string | undefined): UsageError {
+  return new UsageError(`cannot read the manifest ${path}${code ? ` (${code})` : ''}`, {
+    hint: code === 'ENOENT' ? 'write one (see `cpk help plan`) or point at it with -f FILE' : undefined,
+  });
 }
 
 /** What a manifest directory holds: read, sorted by name, not recursively (as `kubectl apply -f DIR`). */

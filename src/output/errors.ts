@@ -12,12 +12,14 @@ export interface ErrorReport {
 }
 
 /** What the person sees about an error: one line, in the service's words where it gave them. */
-export function describeError(error: unknown): ErrorReport {
+export function describeError(error: unknown, hint?: string): ErrorReport {
   if (error instanceof CpkError) {
     const api = error instanceof ApiError ? error : undefined;
     const base = redactSecrets(sanitizeLine(error.message));
+    // A hint that knows where things came from replaces the error's general one.
+    const next = hint ?? error.hint;
     return {
-      message: error.hint ? `${base}; ${redactSecrets(sanitizeLine(error.hint))}` : base,
+      message: next ? `${base}; ${redactSecrets(sanitizeLine(next))}` : base,
       exitCode: error.exitCode,
       status: api && api.status > 0 ? api.status : null,
       // A request id is server text: it may echo the token (a hostile or broken server).
@@ -39,8 +41,7 @@ export function writeError(
   error: unknown,
   options: { json: boolean; debug: boolean; hint?: string | undefined },
 ): number {
-  const report = describeError(error);
-  if (options.hint) report.message = `${report.message}; ${redactSecrets(sanitizeLine(options.hint))}`;
+  const report = describeError(error, options.hint);
   if (options.json) {
     io.stderr.write(
       `${toJson({ error: report.message, status: report.status, request_id: report.requestId, exit_code: report.exitCode }, 0)}\n`,

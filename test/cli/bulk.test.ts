@@ -48,8 +48,9 @@ describe('monitors delete with many ids', () => {
     const r = await f.cpk(['monitors', 'delete', a!, 'mon_missing1', b!, 'mon_missing2', '--yes']);
     expect(r.code).toBe(6);
     expect(r.stdout).toBe('');
+    expect(r.stderr.startsWith(`Deleted 2 monitors: ${a}, ${b}.\n`)).toBe(true);
     expect(r.stderr).toMatch(
-      /^Deleted 2 monitors\.\ncpk: mon_missing1: monitor not found \(request id: req_\w+\)\ncpk: mon_missing2: monitor not found \(request id: req_\w+\)\ncpk: 2 of 4 monitors could not be deleted\n$/,
+      /^Deleted 2 monitors: \S+, \S+\.\ncpk: mon_missing1: monitor not found \(request id: req_\w+\)\ncpk: mon_missing2: monitor not found \(request id: req_\w+\)\ncpk: 2 of 4 monitors could not be deleted\n$/,
     );
     const left = new Set(f.emu.monitors().map((m) => m.id));
     expect(left.has(a!) || left.has(b!)).toBe(false);
@@ -203,7 +204,7 @@ describe('monitors create --from', () => {
     );
     const r = await f.cpk(['monitors', 'create', '--from', file]);
     expect(r.code).toBe(7);
-    expect(r.stdout).toMatch(/^id\s+status\nmon_\w+\s+pending\nmon_\w+\s+paused\n$/);
+    expect(r.stdout).toMatch(/^id\s+name\s+status\nmon_\w+\s+\S+\s+pending\nmon_\w+\s+\S+\s+paused\n$/);
     expect(r.stderr).toMatch(
       /^cpk: element \[1\]: type must be one of http, tcp, ping, dns \(request id: req_\w+\)\ncpk: 1 of 3 monitors could not be created\n$/,
     );

@@ -274,7 +274,7 @@ describe.concurrent('waits that must end', () => {
     const r = await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
-      `warning: no system keychain answered (Secret Service keyring: no answer within 3 s); the token is stored in plain text in ${s.file}`,
+      `warning: no system keychain is available (the Secret Service keyring did not answer within 3 s); the token is stored in plain text in ${s.file}`,
     );
     expect(s.mode(s.file)).toBe(0o600);
     expect((s.config().profiles as Record<string, { token: string }>).default!.token).toBe(f.emu.token);

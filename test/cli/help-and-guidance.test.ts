@@ -19,7 +19,7 @@ describe('cpk help', () => {
     expect(help).toEqual(flag);
     expect(sub.code).toBe(0);
     expect(sub.stdout).toBe(subFlag.stdout);
-    expect(sub.stdout).toMatch(/^Usage: cpk monitors get /);
+    expect(sub.stdout).toMatch(/^Usage: cpk monitors get\|view /);
     // The command's own options come before the global ones.
     expect(sub.stdout.indexOf('--concurrency')).toBeLessThan(sub.stdout.indexOf('Global Options:'));
   });
@@ -39,12 +39,12 @@ describe('cpk help', () => {
     expect(await runCli(['help', 'monitors', 'gte'])).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: "cpk: unknown command 'monitors gte' (did you mean monitors get?)\n",
+      stderr: `cpk: unknown command 'monitors gte'; did you mean "cpk monitors get"?\n`,
     });
     expect((await runCli(['help', 'zzz'])).stderr).toBe("cpk: unknown command 'zzz'\n");
     const typo = await runCli(['monitors', 'lsit']);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/unknown command 'lsit' \(Did you mean list\?\)/);
+    expect(typo.stderr).toBe(`cpk: unknown command 'lsit'; did you mean "cpk monitors list"?\n`);
     expect(editDistance('gte', 'get')).toBe(1);
     expect(closest('monitrs', ['monitors', 'channels'])).toBe('monitors');
     expect(closest('xyz', ['monitors'])).toBeUndefined();

@@ -307,7 +307,7 @@ describe('precedence and names', () => {
       value: 'https://cur.example.com/v1',
       source: 'profile "cur"',
     });
-    expect(resolveBaseUrl(undefined, {}, { name: 'x', record: {} }).source).toBe('default (local emulator)');
+    expect(resolveBaseUrl(undefined, {}, { name: 'x', record: {} }).source).toBe('default, the local emulator');
   });
 
   it.each(['', '__proto__', '../x', 'a b', '-a', 'x'.repeat(65), 'a/b'])('refuses the profile name %j', (name) => {

@@ -49,6 +49,16 @@ describe('addEntries', () => {
       '# mine\nmonitors:\n  a:\n    name: A # first\n',
       '# mine\nmonitors:\n  a:\n    name: A # first\n  b:\n    name: B\n    interval: 5m\n',
     ],
+    [
+      'keeps a comment on its line and a flow list as written; the rest of the file is untouched',
+      '# top\nmonitors:\n  web:   # the site\n    name: Web\n    tags: [prod, payments, eu]  # where\n# later\nchannels: {}\n',
+      '# top\nmonitors:\n  web:   # the site\n    name: Web\n    tags: [prod, payments, eu]  # where\n  b:\n    name: B\n    interval: 5m\n# later\nchannels: {}\n',
+    ],
+    [
+      'follows the indentation of the section, and a file without a final newline',
+      'monitors:\n    a:\n        name: A',
+      'monitors:\n    a:\n        name: A\n    b:\n        name: B\n        interval: 5m\n',
+    ],
     ['an empty file', '', 'monitors:\n  b:\n    name: B\n    interval: 5m\n'],
     ['monitors: with nothing', 'monitors:\n', 'monitors:\n  b:\n    name: B\n    interval: 5m\n'],
     ['monitors: {}', 'monitors: {}\n', 'monitors:\n  b:\n    name: B\n    interval: 5m\n'],
@@ -60,7 +70,7 @@ describe('addEntries', () => {
     [
       'YAML flow style stays YAML',
       '{monitors: {a: {name: A}}}\n',
-      '{ monitors: { a: { name: A }, b: { name: B, interval: 5m } } }\n',
+      '{monitors: {a: {name: A}, b: {name: B, interval: 5m}}}\n',
     ],
     [
       'JSON stays JSON',

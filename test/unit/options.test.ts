@@ -62,6 +62,7 @@ describe('typed options, parsed without the CLI', () => {
       id: 'm1',
       changes: { name: 'b', x: 2, notify: { email: 'o@e.com' }, interval_seconds: 300 },
       dryRun: false,
+      quiet: false,
     });
     await expect(parseUpdateOptions(['m1'], {}, stdin())).rejects.toThrow(/^nothing to update/);
     await expect(parseUpdateOptions(['..'], { name: 'x' }, stdin())).rejects.toThrow('invalid monitor id ".."');

@@ -361,12 +361,41 @@ describe('monitors delete on a terminal', () => {
     return { code, stderr };
   }
 
-  it('asks once for several ids, listing them; "n" sends nothing', async () => {
-    const r = await runMain(['monitors', 'delete', 'mon_1', 'mon_2', 'mon_3'], 'n\n');
-    expect(r).toEqual({
-      code: 2,
-      stderr: 'Delete 3 monitors (mon_1, mon_2, mon_3)? [y/N] cpk: delete cancelled; nothing was sent\n',
-    });
+  it('asks once for several ids, naming each; "n" sends nothing (exit 2); "y" says which went', async () => {
+    const { startEmulator } = await import('../../src/emulator/server.js');
+    const emu = await startEmulator({ port: 0 });
+    try {
+      const ids: string[] = [];
+      for (const name of ['Checkout API', 'Search']) {
+        const created = await fetch(`${emu.baseUrl}/monitors`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${emu.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name }),
+        });
+        ids.push(((await created.json()) as { id: string }).id);
+      }
+      const { main } = await import('../../src/cli/main.js');
+      let stderr = '';
+      const io = (text: string): IO => ({
+        stdout: { write: () => true },
+        stderr: { write: (chunk: string) => (stderr += chunk) },
+        stdin: Readable.from([text]),
+        stdinIsTTY: true,
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        env: { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: emu.token, CPK_DATA_DIR: '/nonexistent/cpk' },
+      });
+      const named = `${ids[0]} "Checkout API", ${ids[1]} "Search"`;
+      expect(await main(['monitors', 'delete', ...ids], io('n\n'), { handleSignals: false })).toBe(2);
+      expect(stderr).toBe(`Delete 2 monitors (${named})? [y/N] cpk: delete cancelled; nothing was sent\n`);
+      expect(emu.monitors()).toHaveLength(2);
+      stderr = '';
+      expect(await main(['monitors', 'delete', ...ids], io('y\n'), { handleSignals: false })).toBe(0);
+      expect(stderr).toBe(`Delete 2 monitors (${named})? [y/N] Deleted 2 monitors: ${named}.\n`);
+      expect(emu.monitors()).toHaveLength(0);
+    } finally {
+      await emu.close();
+    }
   });
 
   it('names one monitor by its name, from one GET first; a wrong id fails before the question', async () => {

@@ -30,8 +30,8 @@ export function register(program: Command, runtime: Runtime): void {
   const cmd = program
     .command('api')
     .description('Send an authenticated request to any path below the base URL (for operations cpk does not wrap yet)')
-    .argument('<method>', 'HTTP method: GET, POST, PATCH, PUT, DELETE, ...')
-    .argument('<path>', 'path below the base URL, e.g. /monitors/mon_123 (a leading /v1 is not doubled)')
+    .argument('[method]', 'HTTP method: GET, POST, PATCH, PUT, DELETE, ...; default GET, or POST with --data or --set')
+    .argument('[path]', 'path below the base URL, e.g. /monitors/mon_123 (a leading /v1 is not doubled)')
     .addOption(
       setOption('set a body field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)'),
     )
@@ -48,6 +48,8 @@ export function register(program: Command, runtime: Runtime): void {
     );
   examples(
     cmd,
+    'cpk api /monitors                             # GET',
+    'cpk api /monitors --set name=api              # POST',
     'cpk api GET /monitors/mon_123',
     'cpk api PATCH /monitors/mon_123 --set paused=true',
     'cpk api POST /monitors --data @monitor.json -i',
@@ -61,14 +63,20 @@ export function register(program: Command, runtime: Runtime): void {
  * the body is --data (any JSON value) with --set fields merged over an object.
  */
 export async function parseApiOptions(
-  [method, path]: string[],
+  args: Array<string | undefined>,
   raw: RawOptions,
   input: { stdin: IO['stdin']; query?: string | undefined },
 ): Promise<ApiCommandOptions> {
-  if (!/^[A-Za-z]+$/.test(method ?? ''))
-    throw new UsageError(`invalid METHOD "${method ?? ''}": expected an HTTP method such as GET or PATCH`);
-  const upper = (method as string).toUpperCase();
+  // One argument is the path, as `gh api` takes it: the method is GET, or POST when a body is given.
+  const [method, path] = args[1] === undefined ? [undefined, args[0]] : args;
+  if (path === undefined) throw new UsageError('missing PATH: e.g. cpk api /monitors (see --help)');
   const flags = bodyFlags(raw);
+  const hasBody = flags.data !== undefined || Boolean(flags.set?.length) || Boolean(flags.setString?.length);
+  if (method === undefined && path !== undefined && /^[A-Za-z]+$/.test(path))
+    throw new UsageError(`missing PATH after ${path.toUpperCase()}: e.g. cpk api ${path.toUpperCase()} /monitors`);
+  if (method !== undefined && !/^[A-Za-z]+$/.test(method))
+    throw new UsageError(`invalid METHOD "${method}": expected an HTTP method such as GET or PATCH`);
+  const upper = method?.toUpperCase() ?? (hasBody ? 'POST' : 'GET');
   let body: unknown = flags.data !== undefined ? (await parseJsonFlag(flags.data, input.stdin)).parsed : undefined;
   const fields = fieldsFromFlags({ set: flags.set, setString: flags.setString });
   if (Object.keys(fields).length > 0) {

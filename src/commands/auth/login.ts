@@ -81,7 +81,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   if (opts.withToken) {
     raw = await readAll(ctx.io.stdin, 64 * 1024, 'the token on stdin');
   } else if (ctx.io.stdinIsTTY) {
-    raw = await ctx.out.promptSecret(`Token for profile "${name}" (${baseUrl.value}), input hidden: `);
+    raw = await askToken(ctx, `Token for profile "${name}" (${baseUrl.value}), input hidden: `);
   } else {
     throw new UsageError('stdin is not a terminal, so cpk cannot ask for the token', {
       hint: 'pipe it in: echo "$TOKEN" | cpk auth login --with-token',
@@ -119,12 +119,19 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   } else if (opts.insecureStorage) {
     ctx.out.info(`Token stored in ${file} (mode 0600, readable only by you), as --insecure-storage asks.`);
   } else {
+    if (saved.fallbackReason) ctx.out.debug(`keychain: ${saved.fallbackReason}`);
     ctx.out.warn(
-      `no system keychain answered (${saved.fallbackReason}); the token is stored in plain text in ${file} (mode 0600, readable only by you)`,
+      `no system keychain is available (${saved.fallbackWords ?? 'none answered'}); the token is stored in plain text in ${file} (mode 0600, readable only by you)`,
     );
   }
+  const use = saved.current
+    ? ' (the current profile)'
+    : `; use it with --profile ${name} or \`cpk profile use ${name}\``;
+  // Unchecked, it is only stored: the first command that sends it will tell whether it works.
   ctx.out.info(
-    `Logged in: profile "${name}" at ${baseUrl.value}${saved.current ? ' (the current profile)' : `; use it with --profile ${name} or \`cpk profile use ${name}\``}.`,
+    verified
+      ? `Logged in: profile "${name}" at ${baseUrl.value}${use}.`
+      : `Token stored, not checked (--no-verify): profile "${name}" at ${baseUrl.value}${use}; \`cpk auth status\` checks it.`,
   );
   if (ctx.env.CPK_TOKEN?.trim()) {
     ctx.out.warn(
@@ -141,5 +148,17 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
       keychain: saved.keychainName ?? null,
       config_file: file,
     });
+  }
+}
+
+/** How many times an empty answer at the prompt is asked again before giving up. */
+const PROMPT_TRIES = 3;
+
+/** The hidden prompt, asked again on an empty answer (Enter pressed before pasting), a bounded number of times. */
+async function askToken(ctx: Context, question: string): Promise<string> {
+  for (let i = 1; ; i++) {
+    const answer = await ctx.out.promptSecret(question);
+    if (answer.trim() !== '' || i === PROMPT_TRIES) return answer;
+    ctx.out.info('No token entered; paste it and press Enter (Ctrl-C to stop).');
   }
 }

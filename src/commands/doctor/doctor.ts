@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { ExitCode } from '../../core/errors.js';
 import { action, examples, type Runtime } from '../../cli/action.js';
+import type { Check } from '../../cli/doctor-checks.js';
+import { wrapText } from '../../output/text.js';
 
 export function register(program: Command, runtime: Runtime): void {
   const cmd = program
@@ -9,6 +11,27 @@ export function register(program: Command, runtime: Runtime): void {
     .description('Check Node.js, the config file, profile, base URL, proxies, token and clock (for support tickets)')
     .action(action(runtime, (ctx) => run(ctx)));
   examples(cmd, 'cpk doctor', 'cpk doctor --json', 'cpk doctor --profile staging');
+}
+
+/**
+ * The checklist as text: a mark, the name and the detail, and the fix on its
+ * own line. On a terminal, lines wrap at spaces to its width, continued under
+ * the text they belong to (the terminal would break them anywhere).
+ */
+export function checkLines(checks: readonly Check[], columns: number | undefined): string[] {
+  const lines: string[] = [];
+  const add = (first: string, indent: string) => {
+    if (!columns) return lines.push(first);
+    const parts = wrapText(first, columns);
+    lines.push(parts[0]!);
+    for (const rest of parts.slice(1).join(' ') ? wrapText(parts.slice(1).join(' '), columns - indent.length) : [])
+      lines.push(indent + rest);
+  };
+  for (const c of checks) {
+    add(`${c.skipped ? '-' : c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`, '  ');
+    if (c.fix) add(`    fix: ${c.fix}`, '         ');
+  }
+  return lines;
 }
 
 export async function run(ctx: Context): Promise<void> {
@@ -20,12 +43,17 @@ export async function run(ctx: Context): Promise<void> {
   if (ctx.out.json) {
     ctx.out.printJson({
       ok,
-      checks: checks.map((c) => ({ name: c.name, ok: c.ok, detail: c.detail, fix: c.fix ?? null })),
+      checks: checks.map((c) => ({
+        name: c.name,
+        ok: c.ok,
+        skipped: c.skipped === true,
+        detail: c.detail,
+        fix: c.fix ?? null,
+      })),
     });
   } else {
-    for (const c of checks) {
-      ctx.out.printLine(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`);
-    }
+    for (const line of checkLines(checks, ctx.io.stdoutIsTTY ? ctx.io.stdoutColumns : undefined))
+      ctx.out.printLine(line);
   }
   // Exit 0 only when every check passed (docs/scripting.md, "Exit codes").
   if (!ok) {

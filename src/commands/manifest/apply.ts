@@ -93,6 +93,8 @@ export async function run(opts: ApplyCommandOptions, ctx: Context): Promise<void
 }
 
 async function applyCommand(opts: ApplyCommandOptions, ctx: Context): Promise<void> {
+  // A missing manifest is the first thing to say: --yes would not help.
+  if (opts.planFile === undefined && !opts.yes) await manifestsExist(opts.files);
   if (!opts.yes && !ctx.io.stdinIsTTY) {
     throw new UsageError('refusing to apply without --yes (stdin is not a terminal); nothing was sent');
   }
@@ -117,6 +119,17 @@ async function applyCommand(opts: ApplyCommandOptions, ctx: Context): Promise<vo
   } finally {
     ctx.signal?.removeEventListener('abort', onInterrupt);
     clearTimeout(graceTimer);
+  }
+}
+
+async function manifestsExist(files: readonly string[]): Promise<void> {
+  const { stat } = await import('node:fs/promises');
+  for (const file of files) {
+    const missing = await stat(file).then(
+      () => false,
+      (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+    );
+    if (missing) throw (await import('../../manifest/load.js')).unreadableManifest(file, 'ENOENT');
   }
 }
 

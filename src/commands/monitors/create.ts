@@ -114,6 +114,8 @@ async function readRecords(from: string, stdin: NodeJS.ReadableStream): Promise<
 }
 
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
+  const { checkDeclaredValues } = await import('../../cli/declared-values.js');
+  await checkDeclaredValues(ctx, opts.body, 'create');
   if (opts.dryRun) return printDryRun(ctx, [endpoints.createMonitor(opts.body)], { single: true });
   const api = await ctx.api();
   const created = await ctx.out.spin('Creating monitor', () => api.createMonitor(opts.body));
@@ -150,9 +152,14 @@ export async function runBulkCreate(opts: BulkCreateOptions, ctx: Context): Prom
   } else if (opts.quiet) {
     for (const c of created) ctx.out.printLine(quietId(c.id));
   } else if (created.length > 0) {
+    // The name says which monitor each new id is (the JSON keeps id and status, as before).
     await ctx.out.printRows(
-      ['id', 'status'],
-      created.map((c) => [c.id, c.status]),
+      ['id', 'name', 'status'],
+      bulk.done.map(({ value }: { value: MonitorRef }) => [
+        value.id,
+        typeof value.name === 'string' ? value.name : '',
+        value.status,
+      ]),
     );
   }
   bulk.finish({ noun: 'monitors', verb: 'created' });

@@ -25,6 +25,7 @@ export interface DeleteOptions {
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
     .command('delete')
+    .alias('rm')
     .description('Delete monitors (asks first on a terminal; several ids, or - to read them from stdin)')
     .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line (needs --yes)')
     .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
@@ -68,8 +69,9 @@ export async function parseDeleteOptions(
 export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
   if (opts.dryRun) return printDryRun(ctx, opts.ids.map(endpoints.deleteMonitor), { single: opts.single });
   const api = await ctx.api({ many: !opts.single });
+  const names = new Map<string, string>();
   if (!opts.yes && opts.ids.length > 0) {
-    if (!(await ctx.confirm(await deleteQuestion(opts.ids, api, ctx))))
+    if (!(await ctx.confirm(await deleteQuestion(opts.ids, api, ctx, names))))
       throw new UsageError('delete cancelled; nothing was sent');
   }
   const printed = (id: string, body: unknown) => (body !== undefined ? body : { id, deleted: true });
@@ -89,23 +91,47 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
     progress: 'Deleting monitors',
   });
   if (ctx.out.json) ctx.out.printJson(bulk.done.map((d) => printed(opts.ids[d.index] as string, d.value.body)));
-  else if (bulk.done.length > 0)
-    ctx.out.info(`Deleted ${bulk.done.length} monitor${bulk.done.length === 1 ? '' : 's'}.`);
+  else if (bulk.done.length > 0) {
+    const gone = bulk.done.map((d) => opts.ids[d.index] as string);
+    ctx.out.info(`Deleted ${gone.length} monitor${gone.length === 1 ? '' : 's'}: ${listed(gone, names)}.`);
+  }
   bulk.finish({ noun: 'monitors', verb: 'deleted' });
 }
 
-/** Names what is about to go: one monitor by its name (one GET first), several by their ids. */
-export async function deleteQuestion(ids: readonly string[], api: Api, ctx: Context): Promise<string> {
-  if (ids.length === 1) {
-    const id = ids[0] as string;
-    // A monitor that is not there fails here (404, exit 6), before anything is deleted.
-    const monitor = await ctx.out
-      .spin('Fetching monitor', () => api.getMonitor(id))
-      .catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error)));
-    const name = monitor.name;
-    return typeof name === 'string' ? `Delete monitor ${id} "${sanitizeLine(name)}"?` : `Delete monitor ${id}?`;
-  }
-  const shown = ids.slice(0, 10).join(', ');
-  const more = ids.length > 10 ? ` and ${ids.length - 10} more` : '';
-  return `Delete ${ids.length} monitors (${shown}${more})?`;
+/**
+ * Names what is about to go: each monitor by its id and name (a GET each, for
+ * the first ten; a monitor that is not there fails here, 404 and exit 6, before
+ * anything is deleted). The names found are kept in `names` for the summary.
+ */
+export async function deleteQuestion(
+  ids: readonly string[],
+  api: Api,
+  ctx: Context,
+  names: Map<string, string> = new Map(),
+): Promise<string> {
+  const shown = ids.slice(0, SHOWN);
+  const monitors = await ctx.out.spin(shown.length === 1 ? 'Fetching monitor' : 'Fetching monitors', () =>
+    Promise.all(
+      shown.map((id) =>
+        api.getMonitor(id).catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error))),
+      ),
+    ),
+  );
+  monitors.forEach((monitor, i) => {
+    if (typeof monitor.name === 'string') names.set(shown[i] as string, monitor.name);
+  });
+  if (ids.length === 1) return `Delete monitor ${listed(ids, names)}?`;
+  return `Delete ${ids.length} monitors (${listed(ids, names)})?`;
+}
+
+/** How many monitors a prompt or a summary names; the rest are counted. */
+const SHOWN = 10;
+
+/** `mon_1 "Checkout API", mon_2 and 3 more`: ids with the names known, server text made safe. */
+function listed(ids: readonly string[], names: ReadonlyMap<string, string>): string {
+  const text = ids
+    .slice(0, SHOWN)
+    .map((id) => (names.has(id) ? `${id} "${sanitizeLine(names.get(id) as string)}"` : id))
+    .join(', ');
+  return ids.length > SHOWN ? `${text} and ${ids.length - SHOWN} more` : text;
 }

@@ -24,6 +24,8 @@ export interface GetOptions {
 export function register(parent: Command, runtime: Runtime): void {
   const cmd: Command = parent
     .command('get')
+    // The words gh (view) and kubectl (describe) users type for it.
+    .aliases(['view', 'describe'])
     .description('Show monitors (several ids, or - to read them from stdin)')
     .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line')
     .addOption(concurrencyOption('requests in flight at once for several ids (default 8)'))

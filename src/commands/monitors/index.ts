@@ -9,7 +9,9 @@ import { register as wait } from './wait.js';
 import { register as watch } from './watch.js';
 
 export function register(program: Command, runtime: Runtime): void {
-  const monitors = program.command('monitors').description('List, create, show, change and delete monitors');
+  const monitors = program
+    .command('monitors')
+    .description('List, create, get, change, delete, wait for and watch monitors');
   examples(
     monitors,
     'cpk monitors create --name api --target https://api.example.com/health -q',

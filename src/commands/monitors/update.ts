@@ -8,11 +8,14 @@ import { action, examples, type RawOptions, type Runtime } from '../../cli/actio
 import { dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
 import { printDryRun } from '../../cli/dry-run.js';
 import { bodyFromFlags } from './fields.js';
+import { quietId } from './create.js';
 
 export interface UpdateOptions {
   id: string;
   changes: JsonObject;
   dryRun?: boolean;
+  /** Print only the id, as `create -q` does. */
+  quiet?: boolean;
 }
 
 export function register(parent: Command, runtime: Runtime): void {
@@ -28,6 +31,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .addOption(setStringOption())
     .addOption(dataOption())
     .addOption(dryRunOption())
+    .option('-q, --quiet', 'print only the monitor id')
     .action(action(runtime, async (ctx, args, opts) => run(await parseUpdateOptions(args, opts, ctx.io.stdin), ctx)));
   examples(
     cmd,
@@ -50,15 +54,18 @@ export async function parseUpdateOptions(
       'nothing to update: give at least one of --name, --type, --target, --interval, --set, --set-string, --data',
     );
   }
-  return { id: monitorId, changes, dryRun: raw.dryRun === true };
+  return { id: monitorId, changes, dryRun: raw.dryRun === true, quiet: raw.quiet === true };
 }
 
 export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
+  const { checkDeclaredValues } = await import('../../cli/declared-values.js');
+  await checkDeclaredValues(ctx, opts.changes, 'update');
   if (opts.dryRun) return printDryRun(ctx, [endpoints.updateMonitor(opts.id, opts.changes)], { single: true });
   const api = await ctx.api();
   const updated = await ctx.out
     .spin('Updating monitor', () => api.updateMonitor(opts.id, opts.changes))
     .catch((error: unknown) => Promise.reject(nameMissing('monitor', opts.id, error)));
   if (ctx.out.json) ctx.out.printJson(updated);
+  else if (opts.quiet) ctx.out.printLine(quietId(typeof updated.id === 'string' ? updated.id : opts.id));
   else await ctx.out.printDetail(updated);
 }

@@ -1,0 +1,78 @@
+// "Did you mean": one format for every suggestion cpk makes (`; did you mean
+// "X"?`, as the manifest checks write it), for a mistyped or borrowed command
+// and for a mistyped option.
+import type { Command } from 'commander';
+import { closest } from '../core/closest.js';
+
+/**
+ * Words other tools use for a cpk command, by the command they were typed
+ * under: `cpk login` (gh, docker) is `cpk auth login`, `monitors show` is
+ * `monitors get`. Aliases cover the words that are cpk commands too
+ * (`rm`, `view`, `describe`); these are only suggested.
+ */
+const SYNONYMS: Record<string, Record<string, string>> = {
+  cpk: { login: 'auth login', logout: 'auth logout', whoami: 'auth status', status: 'auth status' },
+  monitors: { show: 'get', ls: 'list', remove: 'delete', edit: 'update', new: 'create', add: 'create' },
+  reports: { show: 'get', ls: 'list' },
+  channels: { ls: 'list', edit: 'update' },
+  profile: { ls: 'list', rm: 'remove', switch: 'use' },
+};
+
+export function didYouMean(suggestion: string | undefined): string {
+  return suggestion ? `; did you mean "${suggestion}"?` : '';
+}
+
+/** The full command line (`cpk monitors get`) the user probably meant by `word` under `parent`, if any. */
+export function suggestCommand(parent: Command, word: string): string | undefined {
+  const path: string[] = [];
+  for (let c: Command | null = parent; c; c = c.parent) path.unshift(c.name());
+  const synonym = SYNONYMS[parent.name()]?.[word.toLowerCase()];
+  const visible = parent.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+  const near =
+    synonym ??
+    closest(
+      word,
+      visible.flatMap((c) => [c.name(), ...c.aliases()]),
+    );
+  return near ? [...path, near].join(' ') : undefined;
+}
+
+/**
+ * The command `argv` names as far as it matches the tree, and the first word
+ * after it that is no command of it (the unknown one).
+ */
+export function unknownCommandAt(
+  program: Command,
+  argv: readonly string[],
+): { parent: Command; word: string } | undefined {
+  let parent = program;
+  for (const arg of argv) {
+    if (arg.startsWith('-')) continue;
+    const next = parent.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!next) return { parent, word: arg };
+    parent = next;
+  }
+  return undefined;
+}
+
+/**
+ * Commander's message for an unknown command or option, with its suggestion
+ * in cpk's format (commander writes `\n(Did you mean X?)`), and a pointer to
+ * --help when there is no suggestion.
+ */
+export function usageMessage(
+  message: string,
+  code: string,
+  program: Command | undefined,
+  argv: readonly string[],
+): string {
+  let text = message.replace(/^error: /, '');
+  const match = /\s*\(Did you mean (?:one of )?(.+?)\?\)\s*$/.exec(text);
+  let suggestion = match?.[1]?.split(', ')[0];
+  if (match) text = text.slice(0, match.index);
+  if (code === 'commander.unknownCommand' && program) {
+    const at = unknownCommandAt(program, argv);
+    if (at) suggestion = suggestCommand(at.parent, at.word);
+  }
+  return suggestion ? `${text}${didYouMean(suggestion)}` : `${text} (see --help)`;
+}
