@@ -23,12 +23,14 @@ describe('typed options, parsed without the CLI', () => {
       single: false,
       concurrency: 4,
       manifest: false,
+      gate: { asserts: [] },
     });
     expect(await parseGetOptions(['-'], { manifest: true }, stdin('a\n# c\nb\n'))).toEqual({
       ids: ['a', 'b'],
       single: false,
       concurrency: 8,
       manifest: true,
+      gate: { asserts: [] },
     });
     await expect(parseGetOptions(['m1'], { concurrency: '0' }, stdin())).rejects.toThrow(
       'invalid --concurrency "0": expected a whole number from 1 to 64',
@@ -112,7 +114,11 @@ describe('typed options, parsed without the CLI', () => {
   });
 
   it('reports get, emulator, auth login, profile use/remove', () => {
-    expect(parseReportGetOptions(['rpt_1'], { watch: true, every: '10s' })).toEqual({ id: 'rpt_1', watchSeconds: 10 });
+    expect(parseReportGetOptions(['rpt_1'], { watch: true, every: '10s' })).toEqual({
+      id: 'rpt_1',
+      watchSeconds: 10,
+      gate: { asserts: [] },
+    });
     expect(() => parseReportGetOptions(['rpt_1'], { every: '10s' })).toThrow('--every only applies with --watch');
     expect(parseEmulatorOptions({ host: '127.0.0.1', port: '0', latency: '0', failRate: '0.5' })).toMatchObject({
       host: '127.0.0.1',
