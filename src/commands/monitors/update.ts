@@ -4,6 +4,7 @@ import { endpoints, nameMissing } from '../../core/api/client.js';
 import { UsageError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { checkId } from '../../parse/id.js';
+import { pickId } from '../../cli/pick.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
 import { printDryRun } from '../../cli/dry-run.js';
@@ -19,7 +20,7 @@ export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
     .command('update')
     .description('Change fields of a monitor (only the fields given are sent)')
-    .argument('<id>', 'monitor id')
+    .argument('[id]', 'monitor id (none: pick one, on a terminal)')
     .option('--name <name>', 'new name')
     .option('--type <type>', 'new kind of check')
     .option('--target <url>', 'new target')
@@ -28,7 +29,12 @@ export function register(parent: Command, runtime: Runtime): void {
     .addOption(setStringOption())
     .addOption(dataOption())
     .addOption(dryRunOption())
-    .action(action(runtime, async (ctx, args, opts) => run(await parseUpdateOptions(args, opts, ctx.io.stdin), ctx)));
+    .action(
+      action(runtime, async (ctx, args, opts) => {
+        const id = args[0] ?? (await pickId(ctx, 'monitors', 'id'));
+        await run(await parseUpdateOptions([id], opts, ctx.io.stdin), ctx);
+      }),
+    );
   examples(
     cmd,
     'cpk monitors update mon_123 --interval 5m',
