@@ -6,7 +6,6 @@ import { UsageError } from '../../core/errors.js';
 import { readIdList } from '../../parse/ids.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
 import type { IO } from '../../core/io.js';
-import { pickId } from '../../cli/pick.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { concurrencyOption, dryRunOption } from '../../cli/options.js';
 import { runBulk } from '../../cli/bulk.js';
@@ -36,7 +35,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .addOption(dryRunOption('print the requests as curl commands and send nothing'))
     .action(
       action(runtime, async (ctx, args, opts) => {
-        const ids = args.length > 0 ? args : [await pickId(ctx, 'monitors', 'ids')];
+        const ids = args.length > 0 ? args : [await (await import('../../cli/pick.js')).pickId(ctx, 'monitors', 'ids')];
         await run(await parseDeleteOptions(ids, opts, ctx.io), ctx);
       }),
     );

@@ -4,7 +4,6 @@ import { endpoints, nameMissing } from '../../core/api/client.js';
 import { UsageError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { checkId } from '../../parse/id.js';
-import { pickId } from '../../cli/pick.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
 import { printDryRun } from '../../cli/dry-run.js';
@@ -31,7 +30,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .addOption(dryRunOption())
     .action(
       action(runtime, async (ctx, args, opts) => {
-        const id = args[0] ?? (await pickId(ctx, 'monitors', 'id'));
+        const id = args[0] ?? (await (await import('../../cli/pick.js')).pickId(ctx, 'monitors', 'id'));
         await run(await parseUpdateOptions([id], opts, ctx.io.stdin), ctx);
       }),
     );

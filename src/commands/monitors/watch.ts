@@ -27,7 +27,6 @@ import { CpkError, ExitCode, UsageError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
 import { readIdList } from '../../parse/ids.js';
-import { pickId } from '../../cli/pick.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { concurrencyOption } from '../../cli/options.js';
 import { DEFAULT_WATCH_EVERY, parseWatch } from '../reports/get.js';
@@ -71,7 +70,7 @@ export function register(parent: Command, runtime: Runtime): void {
         // No ids and no --all: on a terminal, the user picks one; elsewhere the usage error below.
         const picked =
           args.length === 0 && opts.all !== true && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY
-            ? [await pickId(ctx, 'monitors', 'ids')]
+            ? [await (await import('../../cli/pick.js')).pickId(ctx, 'monitors', 'ids')]
             : args;
         const list = picked.length > 0 ? await readIdList(picked, ctx.io.stdin, 'monitor id') : { ids: [] };
         await run(parseMonitorsWatchOptions(list.ids, opts), ctx);
