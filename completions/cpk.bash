@@ -109,52 +109,132 @@ __cpk_words() {
   case "$1" in
     '/') __cpk_list=('monitors' 'channels' 'reports' 'openapi' 'api' 'plan' 'apply' 'import' 'validate' 'auth' 'profile' 'emulator' 'doctor' 'completion' 'help') ;;
     '/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color' '--help' '-h') ;;
+    '/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    '/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'monitors/') __cpk_list=('list' 'ls' 'create' 'get' 'view' 'describe' 'update' 'delete' 'rm' 'wait' 'watch' 'help') ;;
     'monitors/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'monitors/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'monitors list/-') __cpk_list=('--limit' '--param' '--refresh-spec' '--refresh' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors list/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'monitors list/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'monitors create/-') __cpk_list=('--name' '--type' '--target' '--interval' '--set' '--set-string' '--data' '--from' '--concurrency' '--quiet' '-q' '--dry-run' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors create/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'monitors create/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'monitors get/-') __cpk_list=('--concurrency' '--manifest' '--assert' '--junit' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors get/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'monitors get/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'monitors update/-') __cpk_list=('--name' '--type' '--target' '--interval' '--set' '--set-string' '--data' '--dry-run' '--quiet' '-q' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors update/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'monitors update/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'monitors delete/-') __cpk_list=('--yes' '-y' '--concurrency' '--dry-run' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors delete/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'monitors delete/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'monitors wait/-') __cpk_list=('--for' '--every' '--junit' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors wait/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'monitors wait/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'monitors watch/-') __cpk_list=('--all' '--every' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors watch/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'monitors watch/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'monitors help/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'monitors help/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'monitors help/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'channels/') __cpk_list=('list' 'ls' 'update' 'help') ;;
     'channels/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'channels/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'channels/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'channels list/-') __cpk_list=('--limit' '--param' '--refresh-spec' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'channels list/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'channels list/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'channels update/-') __cpk_list=('--set' '--set-string' '--data' '--dry-run' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'channels update/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'channels update/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'channels help/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'channels help/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'channels help/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'reports/') __cpk_list=('list' 'ls' 'get' 'help') ;;
     'reports/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'reports/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'reports/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'reports list/-') __cpk_list=('--limit' '--param' '--refresh-spec' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'reports list/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'reports list/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'reports get/-') __cpk_list=('--watch' '-w' '--every' '--assert' '--junit' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'reports get/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'reports get/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'reports help/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'reports help/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'reports help/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'openapi/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'openapi/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'openapi/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'api/-') __cpk_list=('--set' '--set-string' '--data' '--include' '-i' '--dry-run' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'api/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'api/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'plan/-') __cpk_list=('--file' '-f' '--state' '--prune' '--create-uncertain' '--out' '--junit' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'plan/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'plan/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'apply/-') __cpk_list=('--file' '-f' '--state' '--prune' '--create-uncertain' '--yes' '-y' '--junit' '--lock-timeout' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'apply/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'apply/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'import/-') __cpk_list=('--file' '-f' '--state' '--lock-timeout' '--all' '--replace' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'import/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'import/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'validate/-') __cpk_list=('--file' '-f' '--refresh-spec' '--junit' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'validate/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'validate/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'auth/') __cpk_list=('login' 'status' 'logout' 'token' 'help') ;;
     'auth/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'auth/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'auth/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'auth login/-') __cpk_list=('--with-token' '--no-verify' '--insecure-storage' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'auth login/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'auth login/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'auth status/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'auth status/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'auth status/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'auth logout/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'auth logout/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'auth logout/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'auth token/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'auth token/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'auth token/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'auth help/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'auth help/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'auth help/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'profile/') __cpk_list=('list' 'use' 'remove' 'help') ;;
     'profile/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'profile/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'profile/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'profile list/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'profile list/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'profile list/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'profile use/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'profile use/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'profile use/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'profile remove/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'profile remove/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'profile remove/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'profile help/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'profile help/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'profile help/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'emulator/') __cpk_list=('requests') ;;
     'emulator/-') __cpk_list=('--host' '--port' '--token' '--latency' '--fail-rate' '--admin-secret' '--import' '--export-on-exit' '--persist' '--seed' '--time-scale' '--quiet' '-q' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'emulator/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'emulator/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'emulator requests/-') __cpk_list=('--admin-secret' '--help' '-h' '--host' '--port' '--token' '--latency' '--fail-rate' '--import' '--export-on-exit' '--persist' '--seed' '--time-scale' '--quiet' '-q' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'emulator requests/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'emulator requests/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'doctor/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'doctor/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'doctor/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'completion/') __cpk_list=('bash' 'zsh' 'fish' 'powershell') ;;
     'completion/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'completion/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'completion/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'help/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'help/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'help/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     *) __cpk_list=() ;;
   esac
 }
@@ -175,18 +255,23 @@ __cpk_dynamic() {
   done < <("${COMP_WORDS[0]}" __complete "$1" "$cur" 2>/dev/null)
 }
 
-# __cpk_more KEY: the dynamic words for KEY, when there are some.
+# __cpk_more KEY: the dynamic words for KEY, when there are some. At an id
+# argument, bash's fallback to file names is turned off (compopt, bash 4+).
 __cpk_more() {
   case "$1" in
-    'monitors get/') __cpk_dynamic monitor-ids ;;
-    'monitors update/') __cpk_dynamic monitor-ids ;;
-    'monitors delete/') __cpk_dynamic monitor-ids ;;
-    'reports get/') __cpk_dynamic report-ids ;;
-    'profile use/') __cpk_dynamic profiles ;;
-    'profile remove/') __cpk_dynamic profiles ;;
-    */--profile=) __cpk_dynamic profiles ;;
-    */--type=) __cpk_dynamic types ;;
+    'monitors get/') __cpk_dynamic monitor-ids; compopt +o default 2>/dev/null; return 0 ;;
+    'monitors update/') __cpk_dynamic monitor-ids; compopt +o default 2>/dev/null; return 0 ;;
+    'monitors delete/') __cpk_dynamic monitor-ids; compopt +o default 2>/dev/null; return 0 ;;
+    'monitors wait/') __cpk_dynamic monitor-ids; compopt +o default 2>/dev/null; return 0 ;;
+    'monitors watch/') __cpk_dynamic monitor-ids; compopt +o default 2>/dev/null; return 0 ;;
+    'channels update/') __cpk_dynamic channel-ids; compopt +o default 2>/dev/null; return 0 ;;
+    'reports get/') __cpk_dynamic report-ids; compopt +o default 2>/dev/null; return 0 ;;
+    'profile use/') __cpk_dynamic profiles; compopt +o default 2>/dev/null; return 0 ;;
+    'profile remove/') __cpk_dynamic profiles; compopt +o default 2>/dev/null; return 0 ;;
+    */--profile=) __cpk_dynamic profiles; return 1 ;;
+    */--type=) __cpk_dynamic types; return 1 ;;
   esac
+  return 1
 }
 
 _cpk() {

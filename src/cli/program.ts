@@ -2,8 +2,9 @@
 // every command, `--help` included: keep them light (commander and our own
 // definitions only; the work is loaded from the actions).
 import { didYouMean, suggestCommand } from './suggest.js';
-import { Command, Help } from 'commander';
+import { Command, Help, Option } from 'commander';
 import { wrapText } from '../output/text.js';
+import { FORMATS } from '../output/format.js';
 import type { Runtime } from './action.js';
 import { register as monitors } from '../commands/monitors/index.js';
 import { register as channels } from '../commands/channels/index.js';
@@ -60,7 +61,13 @@ export function buildProgram(runtime: Runtime): Command {
       '--profile <name>',
       'use this stored profile (env CPK_PROFILE; default: the current profile, see `cpk profile list`)',
     )
-    .option('-o, --output <format>', 'print results as table, wide, json, jsonl, yaml or markdown (default table)')
+    .addOption(
+      // The choices are declared so help and completion list them; the value is
+      // checked by parseFormat (which also takes md and yml, in any case), not by commander.
+      new Option('-o, --output <format>', 'how results are printed (default table)')
+        .choices(FORMATS)
+        .argParser((value: string) => value),
+    )
     .option('--json', 'print results as JSON, the same as -o json (errors as one JSON object on stderr)')
     .option('--columns <paths>', 'columns of a list, as dotted field paths: id,name,last_check.status')
     .option('--query <expr>', 'JMESPath expression applied to the JSON result; implies --json; a string prints raw')

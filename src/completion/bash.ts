@@ -74,6 +74,25 @@ function words(list: string[]): string {
   return list.map(shQuote).join(' ');
 }
 
+/**
+ * The case arms that name the dynamic kind at a key (PATH/ for an argument,
+ * PATH/OPTION= for a value), shared by bash and zsh. An argument's arm also
+ * runs `atArgument` and returns 0: ids and names are never files, so a script
+ * offers no file names there.
+ */
+export function dynamicCaseArms(call: string, atArgument: string): Array<[string[], string]> {
+  return [
+    ...Object.entries(DYNAMIC_ARGUMENTS).map(([path, kind]): [string[], string] => [
+      [shQuote(`${path}/`)],
+      `${call} ${kind}; ${atArgument}; return 0`,
+    ]),
+    ...Object.entries(DYNAMIC_OPTIONS).map(([option, kind]): [string[], string] => [
+      [`*/${option}=`],
+      `${call} ${kind}; return 1`,
+    ]),
+  ];
+}
+
 export function bashScript(table: PathEntry[]): string {
   const wordArms: Array<[string[], string]> = [];
   for (const p of table) {
@@ -83,16 +102,7 @@ export function bashScript(table: PathEntry[]): string {
     for (const c of optionChoices(p))
       wordArms.push([[shQuote(`${p.key}/${c.option}=`)], `__cpk_list=(${words(c.choices)})`]);
   }
-  const dynamicArms: Array<[string[], string]> = [
-    ...Object.entries(DYNAMIC_ARGUMENTS).map(([path, kind]): [string[], string] => [
-      [shQuote(`${path}/`)],
-      `__cpk_dynamic ${kind}`,
-    ]),
-    ...Object.entries(DYNAMIC_OPTIONS).map(([option, kind]): [string[], string] => [
-      [`*/${option}=`],
-      `__cpk_dynamic ${kind}`,
-    ]),
-  ];
+  const dynamicArms = dynamicCaseArms('__cpk_dynamic', 'compopt +o default 2>/dev/null');
   return `# bash completion for cpk.
 # ${GENERATED_NOTE}
 #
@@ -126,11 +136,13 @@ __cpk_dynamic() {
   done < <("\${COMP_WORDS[0]}" __complete "$1" "$cur" 2>/dev/null)
 }
 
-# __cpk_more KEY: the dynamic words for KEY, when there are some.
+# __cpk_more KEY: the dynamic words for KEY, when there are some. At an id
+# argument, bash's fallback to file names is turned off (compopt, bash 4+).
 __cpk_more() {
   case "$1" in
 ${caseArms(dynamicArms)}
   esac
+  return 1
 }
 
 _cpk() {

@@ -1,6 +1,7 @@
 // The fish completion script: fish's own `complete` entries, each guarded by
 // the command path the words typed so far lead to.
-import { GENERATED_NOTE, valueOptionWords, type PathEntry } from './table.js';
+import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
+import { DYNAMIC_ARGUMENTS, DYNAMIC_OPTIONS, GENERATED_NOTE, valueOptionWords, type PathEntry } from './table.js';
 
 /** A word in fish single quotes (where only \\ and \' are escapes). */
 export function fishQuote(text: string): string {
@@ -17,6 +18,8 @@ export function fishScript(table: PathEntry[]): string {
     const at = `-n ${fishQuote(`__cpk_at ${fishQuote(p.key)}`)}`;
     for (const s of p.subcommands)
       lines.push(`complete -c cpk ${at} -f -a ${fishQuote(s.word)} -d ${fishQuote(s.description)}`);
+    const dynamic = DYNAMIC_ARGUMENTS[p.key];
+    if (dynamic) lines.push(`complete -c cpk ${at} -f -a ${fishQuote(`(__cpk_dynamic ${dynamic})`)}`);
     if (p.argumentChoices.length) lines.push(`complete -c cpk ${at} -f -a ${fishQuote(p.argumentChoices.join(' '))}`);
     for (const o of p.options) {
       const flags = [
@@ -25,7 +28,14 @@ export function fishScript(table: PathEntry[]): string {
       ]
         .filter(Boolean)
         .join(' ');
-      const value = o.takesValue ? (o.choices.length ? ` -x -a ${fishQuote(o.choices.join(' '))}` : ' -r -F') : '';
+      const dynamic = o.long !== undefined ? DYNAMIC_OPTIONS[o.long] : undefined;
+      const value = !o.takesValue
+        ? ''
+        : o.choices.length
+          ? ` -x -a ${fishQuote(o.choices.join(' '))}`
+          : dynamic
+            ? ` -x -a ${fishQuote(`(__cpk_dynamic ${dynamic})`)}`
+            : ' -r -F';
       lines.push(`complete -c cpk ${at} ${flags}${value} -d ${fishQuote(o.description)}`);
     }
   }
@@ -79,6 +89,24 @@ end
 function __cpk_at --argument-names want
     set -l here (__cpk_path)
     test "$here" = "$want"
+end
+
+# The candidates \`cpk __complete KIND\` prints (ids from the local inventory
+# with their names, profile names, declared types): never the network. Each
+# line is data, never evaluated: a value that is not a plain word (letters,
+# digits and _ first, then those and . + @ / -) is left out; the name after
+# the tab is shown as its description, control characters replaced.
+function __cpk_dynamic --argument-names kind
+    set -l cpk (commandline -opc)[1]
+    for line in (command $cpk __complete $kind (commandline -ct) 2>/dev/null)
+        set -l parts (string split -m 1 \\t -- $line)
+        string match -qr -- ${fishQuote(`^[${FIRST_CHARACTERS}][${WORD_CHARACTERS}]*$`)} $parts[1]; or continue
+        if set -q parts[2]
+            printf '%s\\t%s\\n' $parts[1] (string replace -ra '[\\x00-\\x1f\\x7f]' ' ' -- $parts[2])
+        else
+            printf '%s\\n' $parts[1]
+        end
+    end
 end
 
 complete -c cpk -f

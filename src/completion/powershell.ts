@@ -2,7 +2,15 @@
 // same path walk as the other shells. Lookups use ordinal (case-sensitive)
 // hashtables, since -q and -Q are different options; lists are flat arrays
 // (PowerShell flattens a one-element array of arrays).
-import { GENERATED_NOTE, optionChoices, valueOptionWords, type PathEntry } from './table.js';
+import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
+import {
+  DYNAMIC_ARGUMENTS,
+  DYNAMIC_OPTIONS,
+  GENERATED_NOTE,
+  optionChoices,
+  valueOptionWords,
+  type PathEntry,
+} from './table.js';
 
 /** A PowerShell single-quoted string (only ' needs doubling; typographic quotes count as quotes too). */
 export function psQuote(text: string): string {
@@ -33,6 +41,10 @@ export function powershellScript(table: PathEntry[]): string {
   const choices = table.flatMap((p) =>
     optionChoices(p).map((c) => set('choices', `${p.key}/${c.option}`, list(c.choices))),
   );
+  const dynamic = [
+    ...Object.entries(DYNAMIC_ARGUMENTS).map(([path, kind]) => set('dynamic', `${path}/`, psQuote(kind))),
+    ...Object.entries(DYNAMIC_OPTIONS).map(([option, kind]) => set('dynamicOptions', option, psQuote(kind))),
+  ];
   return `# PowerShell completion for cpk.
 # ${GENERATED_NOTE}
 #
@@ -46,7 +58,25 @@ Register-ArgumentCompleter -Native -CommandName cpk -ScriptBlock {
   $options = [hashtable]::new([StringComparer]::Ordinal)   # path -> options (own and inherited), with descriptions
   $valued = [hashtable]::new([StringComparer]::Ordinal)    # path -> options that take a value
   $choices = [hashtable]::new([StringComparer]::Ordinal)   # path/option -> its fixed values
-${[...names, ...commands, ...options, ...valued, ...choices].join('\n')}
+  $dynamic = [hashtable]::new([StringComparer]::Ordinal)   # path/ -> what \`cpk __complete\` offers for its arguments
+  $dynamicOptions = [hashtable]::new([StringComparer]::Ordinal)  # option -> what \`cpk __complete\` offers for its value
+${[...names, ...commands, ...options, ...valued, ...choices, ...dynamic].join('\n')}
+
+  # The candidates \`cpk __complete KIND\` prints (ids from the local inventory
+  # with their names, profile names, declared types): never the network. Each
+  # line is data, passed as arguments and never evaluated: a value that is not
+  # a plain word is left out; the name after the tab is only its tooltip.
+  $cpk = $commandAst.CommandElements[0].Extent.Text
+  function Get-CpkDynamic($kind) {
+    foreach ($line in @(& $cpk __complete $kind $wordToComplete 2>$null)) {
+      $parts = ([string]$line).Split([char]9, 2)
+      $value = $parts[0]
+      if ($value -cmatch ${psQuote(`^[${FIRST_CHARACTERS}][${WORD_CHARACTERS.replace('-', '') + '-'}]*$`)}) {
+        $tip = if ($parts.Count -gt 1 -and $parts[1]) { $parts[1] -replace '[\\x00-\\x1f\\x7f-\\x9f]', ' ' } else { $value }
+        [System.Management.Automation.CompletionResult]::new($value, $value, 'ParameterValue', $tip)
+      }
+    }
+  }
 
   # Walk the words before the cursor: subcommand words extend the path;
   # options are skipped, with their value when they take one.
@@ -68,6 +98,7 @@ ${[...names, ...commands, ...options, ...valued, ...choices].join('\n')}
   }
 
   if ($skip) {
+    if ($dynamicOptions[$prev]) { Get-CpkDynamic $dynamicOptions[$prev] }
     foreach ($value in @($choices["$path/$prev"])) {
       if ($value -and $value -clike "$wordToComplete*") {
         [System.Management.Automation.CompletionResult]::new($value, $value, 'ParameterValue', $value)
@@ -82,6 +113,7 @@ ${[...names, ...commands, ...options, ...valued, ...choices].join('\n')}
     $candidates = @($commands[$path])
     $kind = 'ParameterValue'
   }
+  if ($kind -eq 'ParameterValue' -and $dynamic["$path/"]) { Get-CpkDynamic $dynamic["$path/"] }
   for ($i = 0; $i + 1 -lt $candidates.Count; $i += 2) {
     if ($candidates[$i] -clike "$wordToComplete*") {
       [System.Management.Automation.CompletionResult]::new($candidates[$i], $candidates[$i], $kind, $candidates[$i + 1])

@@ -84,12 +84,17 @@ export const GENERATED_NOTE =
 
 /**
  * Words no static table can hold, completed by `cpk __complete KIND`
- * (src/commands/completion/complete.ts): the positional arguments of these commands...
+ * (src/commands/completion/complete.ts): the positional arguments of these
+ * commands (ids and names, never files: where cpk knows none, the scripts
+ * offer nothing rather than the directory's file names)...
  */
 export const DYNAMIC_ARGUMENTS: Readonly<Record<string, string>> = {
   'monitors get': 'monitor-ids',
   'monitors update': 'monitor-ids',
   'monitors delete': 'monitor-ids',
+  'monitors wait': 'monitor-ids',
+  'monitors watch': 'monitor-ids',
+  'channels update': 'channel-ids',
   'reports get': 'report-ids',
   'profile use': 'profiles',
   'profile remove': 'profiles',

@@ -1,6 +1,7 @@
 // The zsh completion script: the same path walk as bash, offering
 // descriptions through _describe.
-import { caseArms, pathFunctions, shQuote, WALK_WORD } from './bash.js';
+import { caseArms, dynamicCaseArms, pathFunctions, shQuote, WALK_WORD } from './bash.js';
+import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
 import { GENERATED_NOTE, optionChoices, type PathEntry } from './table.js';
 
 /** A `name:description` entry for _describe: a colon in the name must be escaped. */
@@ -48,6 +49,34 @@ ${caseArms(listArms)}
   esac
 }
 
+# __cpk_dynamic KIND: adds to __cpk_list the entries \`cpk __complete KIND\`
+# prints (ids from the local inventory with their names, profile names,
+# declared types): never the network. Each line is data: the value must be a
+# plain word (letters, digits and _ first, then those and . + @ / -) or the
+# line is left out; the name after the tab is only shown by _describe, never
+# evaluated, with control characters replaced.
+__cpk_dynamic() {
+  local line value description
+  while IFS= read -r line; do
+    value=\${line%%$'\\t'*}
+    description=
+    [[ $line == *$'\\t'* ]] && description=\${line#*$'\\t'}
+    case $value in
+      '' | [^${FIRST_CHARACTERS}]* | *[^${WORD_CHARACTERS}]*) continue ;;
+    esac
+    description=\${description//[[:cntrl:]]/ }
+    __cpk_list+=("$value\${description:+:$description}")
+  done < <("\${words[1]}" __complete "$1" "\${words[CURRENT]}" 2>/dev/null)
+}
+
+# __cpk_more KEY: the dynamic entries for KEY; returns 0 at an id argument (no file names there).
+__cpk_more() {
+  case "$1" in
+${caseArms(dynamicCaseArms('__cpk_dynamic', ':'))}
+  esac
+  return 1
+}
+
 _cpk() {
   local cmdpath= word __cpk_reply i skip=0
   local -a __cpk_list
@@ -63,13 +92,20 @@ ${WALK_WORD}
   done
   if ((skip)); then
     __cpk_words "$cmdpath/\${words[CURRENT-1]}="
+    __cpk_more "$cmdpath/\${words[CURRENT-1]}="
     if (( \${#__cpk_list} )); then _describe -t values value __cpk_list; else _files; fi
   elif [[ \${words[CURRENT]} == -* ]]; then
     __cpk_words "$cmdpath/-"
     _describe -t options option __cpk_list
   else
     __cpk_words "$cmdpath/"
-    if (( \${#__cpk_list} )); then _describe -t commands command __cpk_list; else _files; fi
+    local ids=1
+    __cpk_more "$cmdpath/" && ids=0
+    if (( \${#__cpk_list} )); then
+      _describe -t commands command __cpk_list
+    elif (( ids )); then
+      _files
+    fi
   fi
 }
 

@@ -5,7 +5,8 @@
 // It never touches the network and never prompts: monitor ids and names come
 // from the local inventory (fed by every create, get, update, list, import and
 // apply; src/config/inventory.ts), profile names from the config file, and
-// `--type` values from the enum of the service's cached document
+// channel ids from the state file in the current directory (cpk.state.json,
+// which apply keeps), `--type` values from the enum of the service's cached document
 // (src/core/api/spec.ts). The token is not read (that could ask the OS keychain):
 // monitors known for the base URL under any token are offered.
 import type { Command } from 'commander';
@@ -14,7 +15,7 @@ import { isPlainCandidate } from '../../completion/candidate.js';
 import { oneLine } from '../../completion/table.js';
 import { action, type Runtime } from '../../cli/action.js';
 
-export const COMPLETION_KINDS = ['monitor-ids', 'report-ids', 'profiles', 'types'] as const;
+export const COMPLETION_KINDS = ['monitor-ids', 'report-ids', 'channel-ids', 'profiles', 'types'] as const;
 export type CompletionKind = (typeof COMPLETION_KINDS)[number];
 
 export function register(program: Command, runtime: Runtime): void {
@@ -45,6 +46,13 @@ async function complete(kind: CompletionKind, ctx: Context): Promise<Array<[stri
   if (kind === 'profiles') {
     const { listProfiles } = await import('../../config/profiles.js');
     return listProfiles(ctx.env).profiles.map((p) => [p.name, p.base_url ?? '']);
+  }
+  if (kind === 'channel-ids') {
+    // The service lists no channels: the ids a manifest applied here are the ones cpk knows.
+    const { readFileSync } = await import('node:fs');
+    const { parseState } = await import('../../manifest/state.js');
+    const path = 'cpk.state.json';
+    return Object.keys(parseState(readFileSync(path, 'utf8'), path).channels).map((id) => [id, '']);
   }
   const session = await ctx.session({ anonymous: true });
   const baseUrl = session.baseUrl.value;

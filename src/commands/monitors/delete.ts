@@ -27,11 +27,19 @@ export function register(parent: Command, runtime: Runtime): void {
     .command('delete')
     .alias('rm')
     .description('Delete monitors (asks first on a terminal; several ids, or - to read them from stdin)')
-    .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line (needs --yes)')
+    .argument(
+      '[ids...]',
+      'monitor ids; - reads ids from stdin, one per line (needs --yes); none: pick one, on a terminal',
+    )
     .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
     .addOption(concurrencyOption('requests in flight at once for several ids (default 8)'))
     .addOption(dryRunOption('print the requests as curl commands and send nothing'))
-    .action(action(runtime, async (ctx, args, opts) => run(await parseDeleteOptions(args, opts, ctx.io), ctx)));
+    .action(
+      action(runtime, async (ctx, args, opts) => {
+        const ids = args.length > 0 ? args : [await (await import('../../cli/pick.js')).pickId(ctx, 'monitors', 'ids')];
+        await run(await parseDeleteOptions(ids, opts, ctx.io), ctx);
+      }),
+    );
   examples(
     cmd,
     'cpk monitors delete mon_123',

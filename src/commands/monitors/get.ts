@@ -27,11 +27,14 @@ export function register(parent: Command, runtime: Runtime): void {
     // The words gh (view) and kubectl (describe) users type for it.
     .aliases(['view', 'describe'])
     .description('Show monitors (several ids, or - to read them from stdin)')
-    .argument('<ids...>', 'monitor ids; - reads ids from stdin, one per line')
+    .argument('[ids...]', 'monitor ids; - reads ids from stdin, one per line (none: pick one, on a terminal)')
     .addOption(concurrencyOption('requests in flight at once for several ids (default 8)'))
     .option('--manifest', 'print them as manifest entries for cpk.yaml (YAML; JSON with --json)');
   addGateOptions(cmd, 'each monitor').action(
-    action(runtime, async (ctx, args, opts) => run(await parseGetOptions(args, opts, ctx.io.stdin), ctx)),
+    action(runtime, async (ctx, args, opts) => {
+      const ids = args.length > 0 ? args : [await (await import('../../cli/pick.js')).pickId(ctx, 'monitors', 'ids')];
+      await run(await parseGetOptions(ids, opts, ctx.io.stdin), ctx);
+    }),
   );
   examples(
     cmd,

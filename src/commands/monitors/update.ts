@@ -22,7 +22,7 @@ export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
     .command('update')
     .description('Change fields of a monitor (only the fields given are sent)')
-    .argument('<id>', 'monitor id')
+    .argument('[id]', 'monitor id (none: pick one, on a terminal)')
     .option('--name <name>', 'new name')
     .option('--type <type>', 'new kind of check')
     .option('--target <url>', 'new target')
@@ -32,7 +32,12 @@ export function register(parent: Command, runtime: Runtime): void {
     .addOption(dataOption())
     .addOption(dryRunOption())
     .option('-q, --quiet', 'print only the monitor id')
-    .action(action(runtime, async (ctx, args, opts) => run(await parseUpdateOptions(args, opts, ctx.io.stdin), ctx)));
+    .action(
+      action(runtime, async (ctx, args, opts) => {
+        const id = args[0] ?? (await (await import('../../cli/pick.js')).pickId(ctx, 'monitors', 'id'));
+        await run(await parseUpdateOptions([id], opts, ctx.io.stdin), ctx);
+      }),
+    );
   examples(
     cmd,
     'cpk monitors update mon_123 --interval 5m',

@@ -61,13 +61,18 @@ export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
     .command('watch')
     .description('A live board of monitors until Ctrl-C: in place on a terminal, else one JSON line per change')
-    .argument('[ids...]', 'monitor ids; - reads ids from stdin, one per line')
+    .argument('[ids...]', 'monitor ids; - reads ids from stdin, one per line (none, on a terminal: pick one)')
     .option('--all', "every monitor: the service's list where its document declares one, else those known here")
     .option('--every <duration>', `time between polls: 10s, 1m (default ${DEFAULT_WATCH_EVERY})`)
     .addOption(concurrencyOption('requests in flight at once per poll (default 8)'))
     .action(
       action(runtime, async (ctx, args, opts) => {
-        const list = args.length > 0 ? await readIdList(args, ctx.io.stdin, 'monitor id') : { ids: [] };
+        // No ids and no --all: on a terminal, the user picks one; elsewhere the usage error below.
+        const picked =
+          args.length === 0 && opts.all !== true && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY
+            ? [await (await import('../../cli/pick.js')).pickId(ctx, 'monitors', 'ids')]
+            : args;
+        const list = picked.length > 0 ? await readIdList(picked, ctx.io.stdin, 'monitor id') : { ids: [] };
         await run(parseMonitorsWatchOptions(list.ids, opts), ctx);
       }),
     );

@@ -43,11 +43,14 @@ export function register(reports: Command, runtime: Runtime): void {
   const cmd: Command = reports
     .command('get')
     .description('Show a report')
-    .argument('<id>', 'report id')
+    .argument('[id]', 'report id (none: pick one, on a terminal)')
     .option('-w, --watch', 'refresh until Ctrl-C: in place on a terminal, else one JSON line per change')
     .option('--every <duration>', `time between refreshes with --watch: 10s, 1m, 5m (default ${DEFAULT_WATCH_EVERY})`);
   addGateOptions(cmd, 'the report').action(
-    action(runtime, (ctx, args, opts) => run(parseReportGetOptions(args, opts), ctx)),
+    action(runtime, async (ctx, args, opts) => {
+      const id = args[0] ?? (await (await import('../../cli/pick.js')).pickId(ctx, 'reports', 'id'));
+      await run(parseReportGetOptions([id], opts), ctx);
+    }),
   );
   examples(
     cmd,

@@ -1,0 +1,101 @@
+// The picker: `cpk monitors get` (update, delete, watch) and `cpk reports get`
+// without an id, on a terminal, offer a searchable list of what cpk can list
+// (the service's declared list, else the monitors known on this machine), as
+// gh does for runs. Off a terminal a missing id stays a usage error. The
+// prompt library is loaded only when the picker opens.
+import type { Writable } from 'node:stream';
+import type { Context } from './context.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
+import { oneLine } from '../completion/table.js';
+
+/** At most this many items are read from the service's list to pick from. */
+const MAX_ITEMS = 1000;
+
+interface Pickable {
+  id: string;
+  name: string;
+  status: string;
+  target: string;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? oneLine(String(value))
+    : '';
+}
+
+function pickable(item: unknown): Pickable | undefined {
+  if (item === null || typeof item !== 'object') return undefined;
+  const o = item as Record<string, unknown>;
+  const id = text(o.id);
+  if (id === '') return undefined;
+  const check =
+    o.last_check !== null && typeof o.last_check === 'object' ? (o.last_check as Record<string, unknown>) : {};
+  return {
+    id,
+    name: text(o.name) || text(o.monitor_name),
+    status: text(o.status) || text(check.status),
+    target: text(o.target),
+  };
+}
+
+async function candidates(noun: 'monitors' | 'reports', ctx: Context): Promise<Pickable[]> {
+  const api = await ctx.api();
+  const { loadSpec } = await import('../core/api/spec.js');
+  const spec = await loadSpec(api, { env: ctx.env, debug: (line) => ctx.out.debug(line) });
+  const op = spec.list(noun);
+  if (op) {
+    const { listItems } = await import('../core/api/list.js');
+    const found: Pickable[] = [];
+    for await (const page of listItems(api, op, { params: [], limit: MAX_ITEMS })) {
+      if (noun === 'monitors') api.sawMonitors(page);
+      for (const item of page) {
+        const p = pickable(item);
+        if (p) found.push(p);
+      }
+    }
+    return found;
+  }
+  // No list declared: the monitors (and their reports) known on this machine.
+  let known: Array<{ id: string; name?: string | undefined; reportId?: string | undefined }> = [];
+  try {
+    known = ctx.inventory(api)?.entries() ?? [];
+  } catch (error) {
+    ctx.out.debug(`inventory: cannot be read (${(error as Error).message})`);
+  }
+  if (noun === 'monitors') return known.map((m) => ({ id: m.id, name: oneLine(m.name ?? ''), status: '', target: '' }));
+  return known.flatMap((m) =>
+    m.reportId ? [{ id: m.reportId, name: oneLine(m.name ?? ''), status: '', target: '' }] : [],
+  );
+}
+
+/**
+ * The id the user picks. Off a terminal (stdin and stderr), the usage error
+ * commander would have given for the missing argument.
+ */
+export async function pickId(ctx: Context, noun: 'monitors' | 'reports', argument: string): Promise<string> {
+  if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY)
+    throw new UsageError(`missing required argument '${argument}' (on a terminal, cpk offers a list to pick from)`);
+  const items = await ctx.out.spin(`Listing ${noun}`, () => candidates(noun, ctx));
+  const one = noun === 'monitors' ? 'monitor' : 'report';
+  if (items.length === 0) throw new UsageError(`no ${noun} known to pick from: give the ${one} id`);
+  const { autocomplete, isCancel } = await import('@clack/prompts');
+  const choice = await autocomplete({
+    message: `Which ${one}? (type to search, Esc to cancel)`,
+    options: items.map((i) => ({
+      value: i.id,
+      label: [i.name || i.id, i.status, i.target].filter(Boolean).join('  '),
+      hint: i.id,
+    })),
+    filter: (search, option) => {
+      const term = search.toLowerCase();
+      return `${option.label ?? ''} ${option.value}`.toLowerCase().includes(term);
+    },
+    maxItems: 10,
+    input: ctx.io.stdin as NodeJS.ReadStream,
+    // The picker is drawn on stderr: stdout keeps the result alone.
+    output: ctx.io.stderr as unknown as Writable,
+  });
+  if (isCancel(choice)) throw new InterruptedError();
+  return choice;
+}

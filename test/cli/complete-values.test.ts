@@ -1,0 +1,192 @@
+// Tab completes every value: the formats after -o, ids (not file names) after
+// `monitors wait`, `monitors watch` and `channels update`, in a real
+// interactive bash on a pseudo-terminal; ids a 404 proved gone are not
+// offered. zsh, fish and PowerShell are checked through their scripts' text.
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { BIN, baseEnv } from '../helpers/cli.js';
+import { useEmulator } from '../helpers/emulator.js';
+import { runCommandInPty } from '../helpers/pty.js';
+import { FORMATS } from '../../src/output/format.js';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../..');
+const script = (name: string) => readFileSync(resolve(ROOT, 'completions', name), 'utf8');
+const f = useEmulator();
+
+interface TabResult {
+  /** The command line after Tab, read back from history (never run). */
+  line: string;
+  /** What bash printed after Tab: the candidates it listed. */
+  shown: string;
+}
+
+/** Types each line and Tab in an interactive bash with the generated script, in `cwd`. */
+async function pressTab(env: Record<string, string>, cwd: string, lines: string[]): Promise<TabResult[]> {
+  const home = mkdtempSync(join(tmpdir(), 'cpk-bash-'));
+  const rc = join(home, 'rc');
+  writeFileSync(
+    rc,
+    [
+      "PS1='$ '",
+      'HISTFILE=/dev/null',
+      `PATH=${env.PATH}`,
+      "bind 'set show-all-if-ambiguous on'",
+      "bind 'set completion-query-items 0'",
+      "bind 'set page-completions off'",
+      "bind 'set bell-style none'",
+      `source ${join(ROOT, 'completions/cpk.bash')}`,
+      `cd ${cwd}`,
+      'echo READY',
+      '',
+    ].join('\n'),
+  );
+  const bash = runCommandInPty(['bash', '--noprofile', '--rcfile', rc, '-i'], {
+    env: { ...env, HISTFILE: '/dev/null' },
+    columns: 400,
+    rows: 50,
+    timeoutMs: 60_000,
+  });
+  const results: TabResult[] = [];
+  try {
+    await bash.waitFor(/READY\r?\n/);
+    for (const [i, line] of lines.entries()) {
+      const from = bash.output().length;
+      bash.type(`${line}\t`);
+      bash.type(`\x01# \r`);
+      bash.type(`echo "<${i}<$(fc -ln -1)>${i}>"\r`);
+      const read = new RegExp(`<${i}<\\s*# (.*)>${i}>\\r?\\n`);
+      await bash.waitFor(read, from);
+      const text = bash.output().slice(from);
+      const match = read.exec(text)!;
+      results.push({ line: match[1]!, shown: text.slice(0, match.index) });
+    }
+    bash.type('exit\r');
+    await bash.done;
+  } finally {
+    bash.signal('TERM');
+  }
+  return results;
+}
+
+function setup() {
+  const bin = mkdtempSync(join(tmpdir(), 'cpk-bin-'));
+  writeFileSync(join(bin, 'cpk'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(bin, 'cpk'), 0o755);
+  const env = baseEnv({
+    ...f.env,
+    CPK_DATA_DIR: mkdtempSync(join(tmpdir(), 'cpk-data-')),
+    CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cache-')),
+  });
+  env.PATH = `${bin}:${env.PATH}`;
+  // A directory with a file bash's default completion would offer.
+  const cwd = mkdtempSync(join(tmpdir(), 'cpk-cwd-'));
+  writeFileSync(join(cwd, 'zz-notes.txt'), '');
+  const cpk = async (args: string[]) => {
+    const child = run('cpk', args, { env, encoding: 'utf8', cwd });
+    child.child.stdin!.end();
+    return (await child).stdout;
+  };
+  return { env, cwd, cpk };
+}
+
+describe('Tab completes values in a real bash', () => {
+  it('-o offers the formats; wait, watch and channels update offer ids, never file names', async () => {
+    const { env, cwd, cpk } = setup();
+    const a = (await cpk(['monitors', 'create', '--name', 'Checkout API', '-q'])).trim();
+    writeFileSync(
+      join(cwd, 'cpk.state.json'),
+      JSON.stringify({ version: 1, base_url: f.env.CPK_BASE_URL, monitors: {}, channels: { ch_ops: { applied: {} } } }),
+    );
+    const [formats, formatsJ, waitIds, watchIds, channelIds, noIds] = await pressTab(env, cwd, [
+      'cpk -o ',
+      'cpk monitors list --output js',
+      'cpk monitors wait ',
+      'cpk monitors watch --every 1s ',
+      'cpk channels update ',
+      'cpk monitors wait zz',
+    ]);
+    for (const format of FORMATS) expect(formats!.shown).toContain(format);
+    expect(formatsJ!.line).toBe('cpk monitors list --output json');
+    expect(formatsJ!.shown).toMatch(/json +jsonl/);
+    // One monitor known: its id is inserted whole.
+    expect(waitIds!.line).toBe(`cpk monitors wait ${a} `);
+    expect(watchIds!.line).toBe(`cpk monitors watch --every 1s ${a} `);
+    expect(channelIds!.line).toBe('cpk channels update ch_ops ');
+    // No id starts with zz: the file that does is not offered either.
+    expect(noIds!.line).toBe('cpk monitors wait zz');
+    for (const r of [waitIds, watchIds, channelIds, noIds]) expect(r!.shown).not.toContain('zz-notes');
+  });
+
+  it('an id a 404 proved gone is no longer offered', async () => {
+    const { cpk } = setup();
+    const a = (await cpk(['monitors', 'create', '--name', 'Gone soon', '-q'])).trim();
+    const b = (await cpk(['monitors', 'create', '--name', 'Stays', '-q'])).trim();
+    expect(await cpk(['__complete', 'monitor-ids'])).toContain(a);
+    // Deleted behind cpk's back (the api command records nothing)...
+    await cpk(['api', 'DELETE', `/monitors/${a}`]);
+    expect(await cpk(['__complete', 'monitor-ids'])).toContain(a);
+    // ...then a get answers 404, and the inventory forgets it.
+    await expect(cpk(['monitors', 'get', a])).rejects.toMatchObject({ code: 6 });
+    const left = await cpk(['__complete', 'monitor-ids']);
+    expect(left).not.toContain(a);
+    expect(left).toContain(`${b}\tStays`);
+  });
+});
+
+describe('zsh, fish and PowerShell complete the same values', () => {
+  const zsh = script('cpk.zsh');
+  const fish = script('cpk.fish');
+  const ps = script('cpk.ps1');
+  const idPlaces: Array<[string, string]> = [
+    ['monitors wait', 'monitor-ids'],
+    ['monitors watch', 'monitor-ids'],
+    ['channels update', 'channel-ids'],
+    ['monitors get', 'monitor-ids'],
+  ];
+
+  it('offer the formats after -o and --output', () => {
+    const list = FORMATS.map((v) => `'${v}'`).join(' ');
+    expect(zsh).toContain(`'monitors list/-o=') __cpk_list=(${list})`);
+    expect(zsh).toContain(`'monitors list/--output=') __cpk_list=(${list})`);
+    expect(fish).toMatch(
+      new RegExp(`-n '__cpk_at \\\\'monitors list\\\\'' -l 'output' -s 'o' -x -a '${FORMATS.join(' ')}'`),
+    );
+    expect(ps).toContain(`$choices['monitors list/-o'] = @(${FORMATS.map((v) => `'${v}'`).join(', ')})`);
+  });
+
+  it('ask cpk __complete for ids with their names at wait, watch and channels update, and offer no files there', () => {
+    for (const [path, kind] of idPlaces) {
+      expect(zsh).toContain(`'${path}/') __cpk_dynamic ${kind}; :; return 0 ;;`);
+      expect(fish).toContain(`complete -c cpk -n '__cpk_at \\'${path}\\'' -f -a '(__cpk_dynamic ${kind})'`);
+      expect(ps).toContain(`$dynamic['${path}/'] = '${kind}'`);
+    }
+    // zsh falls back to files only where no id belongs; fish completes no files by default.
+    expect(zsh).toMatch(/__cpk_more "\$cmdpath\/" && ids=0[\s\S]*elif \(\( ids \)\); then\n\s+_files/);
+    expect(fish).toContain('complete -c cpk -f\n');
+  });
+
+  it('keep each line as data: a value must be a plain word, a name is only shown', () => {
+    // zsh: read -r into variables, the value matched against the plain-word classes, the name a description.
+    expect(zsh).toContain('while IFS= read -r line; do');
+    expect(zsh).toMatch(/'' \| \[\^[A-Za-z0-9_]+\]\* \| \*\[\^[A-Za-z0-9_.+@/-]+\]\*\) continue ;;/);
+    expect(zsh).toContain('description=${description//[[:cntrl:]]/ }');
+    // fish: the value must match the plain-word pattern; printf prints the pair, never evaluated.
+    expect(fish).toMatch(
+      /string match -qr -- '\^\[[A-Za-z0-9_]+\]\[[A-Za-z0-9_.+@/-]+\]\*\$' \$parts\[1\]; or continue/,
+    );
+    expect(fish).toContain("printf '%s\\t%s\\n' $parts[1] (string replace -ra '[\\x00-\\x1f\\x7f]' ' ' -- $parts[2])");
+    // PowerShell: the value matched case-sensitively, the name only a tooltip.
+    expect(ps).toMatch(/if \(\$value -cmatch '\^\[[A-Za-z0-9_]+\]\[[A-Za-z0-9_.+@/-]+\]\*\$'\)/);
+    expect(ps).toContain(
+      "[System.Management.Automation.CompletionResult]::new($value, $value, 'ParameterValue', $tip)",
+    );
+    for (const text of [zsh, fish, ps]) {
+      expect(text).not.toMatch(/\beval\b|Invoke-Expression \$|compgen -W/);
+    }
+  });
+});
