@@ -25,7 +25,7 @@ describe('man pages', () => {
   it('has cpk(1) and one page per command, naming its usage', () => {
     expect(pages['man/man1/cpk.1']).toContain('.SH GLOBAL OPTIONS');
     expect(pages['man/man1/cpk-monitors-get.1']).toMatch(
-      /\.SH SYNOPSIS\ncpk monitors get\|view \[options\] <ids\.\.\.>/,
+      /\.SH SYNOPSIS\ncpk monitors get\|view \[options\] \[ids\.\.\.\]/,
     );
     expect(pages['man/man1/cpk-apply.1']).toContain('\\-\\-lock\\-timeout');
   });
