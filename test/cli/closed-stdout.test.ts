@@ -2,7 +2,7 @@
 // exit code is the command's own result, never 0 for a failure; a read cut
 // short exits 141 (as SIGPIPE would); a write always finishes.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,10 +19,10 @@ const f = useEmulator();
 function runWithStdout(
   args: string[],
   stdout: 'closed' | number,
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
   options: { fileSizeLimit?: boolean } = {},
 ) {
-  return new Promise<{ code: number | null; stderr: string; ms: number }>((resolve) => {
+  return new Promise<{ code: number | NodeJS.Signals | null; stderr: string; ms: number }>((resolve) => {
     const started = Date.now();
     const [command, argv] = options.fileSizeLimit
       ? ['sh', ['-c', 'ulimit -f 0 && exec "$@"', 'sh', process.execPath, BIN, ...args]]
@@ -35,9 +35,9 @@ function runWithStdout(
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stderr, ms: Date.now() - started });
+      resolve({ code: code ?? signal, stderr, ms: Date.now() - started });
     });
   });
 }
@@ -101,7 +101,9 @@ describe.runIf(process.platform !== 'win32')('failed stdout (a file-size limit)'
     const id = (await f.cpk(['monitors', 'create', '--name', 'limited-watch', '-q'])).stdout.trim();
     const dir = mkdtempSync(join(tmpdir(), 'cpk-efbig-'));
     const file = openSync(join(dir, 'changes.ndjson'), 'w');
-    const r = await runWithStdout(['monitors', 'watch', id, '--every', '1s'], file, 15_000, { fileSizeLimit: true });
+    const r = await runWithStdout(['monitors', 'watch', id, '--every', '1s'], file, 60_000, { fileSizeLimit: true });
+    closeSync(file);
+    rmSync(dir, { recursive: true, force: true });
     expect([r.code, r.stderr]).toEqual([74, 'cpk: cannot write the output: EFBIG (file too large for its limit)\n']);
   });
 });

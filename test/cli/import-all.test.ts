@@ -109,7 +109,7 @@ describe('cpk import --all against a service that declares a list of monitors', 
     });
     expect(out.imported.map((i) => i.id).sort()).toEqual([...ids, home.id].sort());
     expect((await f.cpk(['plan', '-f', fresh])).code).toBe(0);
-  }, 60_000);
+  });
 
   it('a manifest written as JSON stays JSON', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-import-all-'));
@@ -120,7 +120,7 @@ describe('cpk import --all against a service that declares a list of monitors', 
     const manifest = readJson(file);
     expect(Object.keys(manifest.monitors).length).toBe(f.emu.monitors().length);
     expect((await f.cpk(['plan', '-f', file])).code).toBe(0);
-  }, 60_000);
+  });
 
   it('refuses while an entry has an uncertain create (its monitor could be imported twice): exit 2, nothing written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-import-all-'));
@@ -138,7 +138,7 @@ describe('cpk import --all against a service that declares a list of monitors', 
       `cpk: "m0" has an uncertain create in ${join(dir, 'cpk.state.json')}; nothing was imported`,
     );
     expect(readFileSync(file, 'utf8')).toBe('monitors:\n  m0:\n    name: M0\n');
-  }, 60_000);
+  });
 
   it('usage: KEY=ID pairs or --all, not both and not neither', async () => {
     const none = await f.cpk(['import']);
@@ -151,7 +151,7 @@ describe('cpk import --all against a service that declares a list of monitors', 
     expect(both.stderr).toContain(
       'cpk: --all imports every monitor no key manages: give KEY=ID pairs or --all, not both',
     );
-  }, 60_000);
+  });
 });
 
 describe('cpk import --all against a service that declares nothing', () => {
@@ -170,5 +170,5 @@ describe('cpk import --all against a service that declares nothing', () => {
     );
     expect(existsSync(file)).toBe(false);
     expect(existsSync(join(dir, 'cpk.state.json'))).toBe(false);
-  }, 60_000);
+  });
 });

@@ -63,5 +63,5 @@ describe.runIf(process.getuid?.() === 0)('apply on a disk that fills midway', ()
     expect(new Set(names).size).toBe(count);
     const plan = await f.cpk(['plan', '-f', file, '--state', state]);
     expect(plan.code, plan.stdout).toBe(0);
-  }, 120_000);
+  });
 });

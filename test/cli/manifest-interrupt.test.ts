@@ -86,7 +86,7 @@ describe('apply interrupted midway', () => {
       create_body: expect.any(Object),
     });
     // The request had reached the server, which creates the monitor once its latency is over.
-    await expect.poll(() => countByName('kill ').get('kill 0'), { interval: 20, timeout: 3_000 }).toBe(1);
+    await expect.poll(() => countByName('kill ').get('kill 0'), { interval: 20, timeout: 60_000 }).toBe(1);
 
     // The emulator declares a list of monitors: the next apply finds it (test/cli/manifest-adopt.test.ts
     // has the cases; against a service that declares none, it stays uncertain until `cpk import`).

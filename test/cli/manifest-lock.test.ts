@@ -59,18 +59,18 @@ describe('the lock on the state file', () => {
     const { file, state } = setup('both', 6);
     // Both start while the lock is held, so both are surely running at once when it is let go.
     const release = holdLock(state);
-    const waitA = onStderr('waiting up to 30s for the lock');
-    const waitB = onStderr('waiting up to 30s for the lock');
-    const argv = ['apply', '-f', file, '--yes', '--concurrency', '1', '--lock-timeout', '30s'];
-    const a = f.cpk(argv, { onSpawn: waitA.watch, timeoutMs: 40_000 });
-    const b = f.cpk(argv, { onSpawn: waitB.watch, timeoutMs: 40_000 });
+    const waitA = onStderr('waiting up to 90s for the lock');
+    const waitB = onStderr('waiting up to 90s for the lock');
+    const argv = ['apply', '-f', file, '--yes', '--concurrency', '1', '--lock-timeout', '90s'];
+    const a = f.cpk(argv, { onSpawn: waitA.watch, timeoutMs: 120_000 });
+    const b = f.cpk(argv, { onSpawn: waitB.watch, timeoutMs: 120_000 });
     await Promise.all([waitA.seen, waitB.seen]);
     release();
     const results = await Promise.all([a, b]);
     expect(results.map((r) => r.code)).toEqual([0, 0]);
     for (const r of results)
       expect(r.stderr).toContain(
-        `waiting up to 30s for the lock on ${state} (held by pid ${process.pid} on ${hostname()} since 2026-02-03T04:05:06.000Z)`,
+        `waiting up to 90s for the lock on ${state} (held by pid ${process.pid} on ${hostname()} since 2026-02-03T04:05:06.000Z)`,
       );
     const outputs = results.map((r) =>
       r.stdout.includes('No changes') ? 'no changes' : r.stdout.match(/Apply: .*/)?.[0],
@@ -81,7 +81,7 @@ describe('the lock on the state file', () => {
     expect(Object.keys(recorded)).toHaveLength(6);
     expect(Object.values(recorded).every((r) => typeof (r as { id?: string }).id === 'string')).toBe(true);
     expect(existsSync(`${state}.lock`)).toBe(false);
-  }, 45_000);
+  }, 150_000);
 
   it('without --lock-timeout a held lock fails the run at once with exit 75, naming the holder; nothing is sent', async () => {
     const { file, state } = setup('held', 2);

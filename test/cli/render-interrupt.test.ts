@@ -28,7 +28,7 @@ it(`SIGINT once a ${FIELDS}-field body is sent (so while it is read or rendered)
   const started = Date.now();
   const r = await runCli(['monitors', 'get', 'mon_big'], {
     env: { CPK_BASE_URL: base, CPK_TOKEN: 'cpk_test_token_render' },
-    timeoutMs: 60_000,
+    timeoutMs: 100_000,
     onSpawn: (child) => {
       onSent = () => child.kill('SIGINT');
     },
@@ -36,6 +36,6 @@ it(`SIGINT once a ${FIELDS}-field body is sent (so while it is read or rendered)
   expect(r.code).toBe(130);
   expect(r.stderr).toBe('');
   expect(r.stdout).not.toContain(`field_${FIELDS - 1} `);
-  // A full render and write of this table takes seconds on a loaded machine; generous bound.
-  expect(Date.now() - started).toBeLessThan(30_000);
+  // Only to catch a hang: the outcome is the exit code and the table cut short.
+  expect(Date.now() - started).toBeLessThan(60_000);
 });

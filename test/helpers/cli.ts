@@ -16,6 +16,7 @@ export interface CliResult {
 export interface CliOptions {
   env?: Record<string, string | undefined>;
   input?: string;
+  /** SIGKILL after this long: only to catch a hang (60 s unless given). */
   timeoutMs?: number;
   /** Called with the child once it started (to send signals). */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
@@ -42,6 +43,8 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     // `npm test` runs the end-to-end suite twice: automatic transport choice,
     // then CPK_TRANSPORT=undici for every request (src/core/http/select.ts).
     CPK_TRANSPORT: process.env.CPK_TRANSPORT,
+    // The run's own temporary directory (test/global-setup.ts), removed when it ends.
+    TMPDIR: process.env.TMPDIR,
     ...extra,
   };
   const out: Record<string, string> = {};
@@ -59,7 +62,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

@@ -45,7 +45,7 @@ describe('Ctrl-C', () => {
     const out = new Output(io, { json: false, colorFlag: true, debug: false, signal: controller.signal });
     // Work that never ends by itself: only the interruption can end the spin.
     const pending = out.spin('Fetching monitor', () => new Promise<never>(() => {}));
-    await vi.waitFor(() => expect(written.join('')).toContain('Fetching monitor'), { timeout: 5000, interval: 20 });
+    await vi.waitFor(() => expect(written.join('')).toContain('Fetching monitor'), { timeout: 60_000, interval: 20 });
     expect(written.join('')).toContain(HIDE_CURSOR);
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(InterruptedError);

@@ -73,7 +73,7 @@ describe('a terminal of 0 columns', () => {
     const t = terminal(80);
     let finish: (value: string) => void = () => {};
     const pending = t.out.spin('Fetching monitor', () => new Promise<string>((resolve) => (finish = resolve)));
-    await vi.waitFor(() => expect(t.written.join('')).toContain('Fetching monitor'), { timeout: 5000, interval: 20 });
+    await vi.waitFor(() => expect(t.written.join('')).toContain('Fetching monitor'), { timeout: 60_000, interval: 20 });
     t.resize(0);
     const text = t.written.join('');
     expect(text.endsWith(SHOW_CURSOR)).toBe(true);
