@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, UsageError } from '../../src/index.js';
 import { endpoints } from '../../src/core/api/client.js';
 import { HttpClient } from '../../src/core/http/client.js';
+import { segmentProblem } from '../../src/core/http/path.js';
+import { checkId } from '../../src/parse/id.js';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
 import { run as deleteMonitors } from '../../src/commands/monitors/delete.js';
 import { run as getMonitors } from '../../src/commands/monitors/get.js';
@@ -91,5 +93,17 @@ describe('the path rule in the HTTP layer', () => {
     await ctx.close();
     expect(sent()).toEqual([]);
     expect(io.out).toBe('');
+  });
+});
+
+describe('the path rule for an id given on the command line', () => {
+  it('names the problem: an empty id, and a "." or ".." id, before anything is sent', () => {
+    expect(segmentProblem('')).toBe('empty');
+    expect(segmentProblem('.')).toBe('dot');
+    expect(segmentProblem('..')).toBe('dot');
+    expect(segmentProblem('...')).toBeUndefined();
+    expect(() => checkId('', 'monitor id')).toThrow('monitor id must not be empty');
+    expect(() => checkId('..', 'monitor id')).toThrow('invalid monitor id ".."');
+    expect(checkId('mon_1.2')).toBe('mon_1.2');
   });
 });

@@ -137,3 +137,42 @@ describe('registered secrets', () => {
     expect(masked.split('\n')).toHaveLength(50_000);
   });
 });
+
+describe('registered secrets: the edges', () => {
+  it('a secret of four characters is masked; one of three is too short to mask anything', () => {
+    registerSecret('abcd');
+    registerSecret('xyz');
+    expect(redactKnown('abcd xyz')).toBe('[REDACTED] xyz');
+  });
+
+  it('a proxy user without a password: the Basic value sent is masked on stdout', () => {
+    registerUrlCredentials('http://alice@127.0.0.1:3128');
+    const basic = Buffer.from('alice:').toString('base64');
+    expect(redactKnown(`sent ${basic}`)).toBe('sent [REDACTED]');
+  });
+
+  it('a proxy password without a user: masked on stderr, and the Basic value on stdout', () => {
+    registerUrlCredentials('http://:hunter2pass@127.0.0.1:3128');
+    expect(redactSecrets('the proxy said hunter2pass')).toBe('the proxy said [REDACTED]');
+    expect(redactKnown(Buffer.from(':hunter2pass').toString('base64'))).toBe('[REDACTED]');
+  });
+
+  it('a proxy URL without credentials masks nothing, not even the Basic value of an empty pair', () => {
+    registerUrlCredentials('http://127.0.0.1:3128');
+    const emptyPair = Buffer.from(':').toString('base64');
+    expect(redactKnown(`data ${emptyPair}`)).toBe(`data ${emptyPair}`);
+  });
+
+  it('a password whose percent-encoding is broken is masked as written', () => {
+    registerUrlCredentials('http://u:pw%E0%A4%A@127.0.0.1:3128');
+    expect(redactSecrets('echo pw%E0%A4%A')).toBe('echo [REDACTED]');
+  });
+
+  it('forgetSecrets forgets every registered secret, on stdout and stderr', () => {
+    registerSecret('cpk_forgotten_token_1');
+    registerUrlCredentials('http://u:forgottenpass@127.0.0.1:3128');
+    forgetSecrets();
+    expect(redactKnown('cpk_forgotten_token_1')).toBe('cpk_forgotten_token_1');
+    expect(redactSecrets('forgottenpass')).toBe('forgottenpass');
+  });
+});

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+// The unit tests that guard the security rules, for `npm run mutate`
+// (stryker.config.json): redaction, sanitizing, the path rule and the retry
+// rule. Only unit tests: a mutant must be killed by a test of the rule itself,
+// not by an end-to-end run that happens to cross it.
+export default defineConfig({
+  test: {
+    include: [
+      'test/unit/redact.test.ts',
+      'test/unit/output-guard.test.ts',
+      'test/unit/output.test.ts',
+      'test/unit/sanitize.test.ts',
+      'test/unit/path-rule.test.ts',
+      'test/unit/retry.test.ts',
+      'test/unit/http.test.ts',
+    ],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
