@@ -28,7 +28,17 @@ const EDGES = ['output', 'config', 'manifest', 'completion', 'emulator'];
 const TOP = ['cli', 'commands', 'gen'];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'completions/', 'reports/', '.stryker-tmp/', 'src/**/*.generated.js'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'coverage/',
+      'completions/',
+      'reports/',
+      '.stryker-tmp/',
+      'src/**/*.generated.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
