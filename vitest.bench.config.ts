@@ -10,5 +10,6 @@ export default defineConfig({
     include: ['test/bench.test.ts'],
     testTimeout: 300_000,
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup-tmpdir.ts'],
   },
 });

@@ -28,6 +28,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup-tmpdir.ts'],
     pool: 'forks',
     // Test files share their worker's module cache instead of importing src/
     // and vitest again for each file: on two cores that is ~40 s of CPU, a
