@@ -32,6 +32,11 @@ export async function main(
   if (handleSignals) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // A write past a file-size limit (`ulimit -f`) must fail with EFBIG and be
+    // judged like any failed write. Node ignores SIGXFSZ for that, but the
+    // lock library's exit hook (signal-exit) catches it and kills the process
+    // with it again unless someone else listens: this listener is that someone.
+    process.on('SIGXFSZ', () => {});
   }
   // Past a file-size limit (ulimit -f) the kernel sends SIGXFSZ. Node sets it
   // to be ignored at start-up, yet a cpk started by some parents (seen under
