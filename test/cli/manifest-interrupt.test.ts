@@ -28,12 +28,18 @@ function readState(dir: string): { monitors: Record<string, { id?: string; creat
   return data;
 }
 
-/** Sends `signal` to the child as soon as the first POST of this run reached the emulator. */
+/**
+ * Sends `signal` to the child as soon as the emulator read the body of the
+ * first POST of this run: from then on it makes the monitor (after its
+ * latency) whatever the client does. Signalling at the POST's arrival instead
+ * lets a busy machine kill the client before the body was read, and then no
+ * monitor is made at all.
+ */
 function killAfterFirstPost(signal: NodeJS.Signals) {
   const start = f.emu.requests.length;
   return (child: ChildProcess) => {
     const timer = setInterval(() => {
-      if (f.emu.requests.slice(start).some((r) => r.method === 'POST')) {
+      if (f.emu.requests.slice(start).some((r) => r.method === 'POST' && r.body !== '')) {
         clearInterval(timer);
         child.kill(signal);
       }
