@@ -32,16 +32,13 @@ export async function main(
   if (handleSignals) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    // A write past a file-size limit (`ulimit -f`) must fail with EFBIG and be
-    // judged like any failed write. Node ignores SIGXFSZ for that, but the
-    // lock library's exit hook (signal-exit) catches it and kills the process
-    // with it again unless someone else listens: this listener is that someone.
-    process.on('SIGXFSZ', () => {});
   }
-  // Past a file-size limit (ulimit -f) the kernel sends SIGXFSZ. Node sets it
-  // to be ignored at start-up, yet a cpk started by some parents (seen under
-  // the test runner's workers) was killed by it. With a handler of its own
-  // the write fails with EFBIG instead, and cpk says so in one line, exit 74.
+  // Past a file-size limit (ulimit -f) the kernel sends SIGXFSZ. Node ignores
+  // it, but once the lock library is loaded its exit hook (signal-exit)
+  // catches SIGXFSZ and kills the process with it again, unless another
+  // listener is there (the inventory's lock holder is often the first write to
+  // hit the limit). With a handler of its own the write fails with EFBIG
+  // instead, and cpk says so in one line, exit 74.
   process.on('SIGXFSZ', () => {});
   // A read command whose output cannot be written stops at once: its reader
   // went away (EPIPE) or the disk is full (ENOSPC, EFBIG, EIO), and a watch
