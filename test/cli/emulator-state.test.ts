@@ -86,7 +86,7 @@ describe('cpk emulator: state you can seed, export and reset', () => {
     const bad = await runCli(['emulator', '--port', '0', '--import', join(dir, 'bad.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe(`cpk: --import: ${join(dir, 'bad.json')}: not an emulator state file (version is not 1)\n`);
-  }, 60_000);
+  });
 
   it('admin routes export (GET), reset (DELETE) and import (PUT) the state while it runs', async () => {
     const emu = await start([]);
@@ -108,7 +108,7 @@ describe('cpk emulator: state you can seed, export and reset', () => {
     } finally {
       await stop(emu);
     }
-  }, 60_000);
+  });
 
   it('cpk emulator requests prints each request with its status and latency (table, or JSON lines with --json)', async () => {
     const emu = await start([]);
@@ -139,7 +139,7 @@ describe('cpk emulator: state you can seed, export and reset', () => {
     } finally {
       await stop(emu);
     }
-  }, 60_000);
+  });
 
   it('--token NAME:TOKEN[:SCOPES] declares a token of its own account, with those scopes', async () => {
     const emu = await start([
@@ -169,5 +169,5 @@ describe('cpk emulator: state you can seed, export and reset', () => {
     expect(bad.stderr).toBe(
       'cpk: invalid --token ci:…: unknown scope "monitors:fly" (scopes: monitors:read, monitors:write, channels:read, channels:write, reports:read)\n',
     );
-  }, 60_000);
+  });
 });

@@ -138,7 +138,7 @@ describe('a watch whose reader has gone', () => {
       cpk: 141,
       killed: false,
     });
-  }, 90_000);
+  });
 
   it('reports get ID --watch | head -c 50 exits 141 with nothing changing', async () => {
     const [id] = await monitors();
@@ -147,5 +147,5 @@ describe('a watch whose reader has gone', () => {
       cpk: 141,
       killed: false,
     });
-  }, 90_000);
+  });
 });

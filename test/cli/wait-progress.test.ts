@@ -46,7 +46,7 @@ describe('monitors wait, saying what it does', () => {
     await pty.waitFor(new RegExp(`Waiting for ${id} to have status=down: now up; \\d+s left`));
     const { code } = await pty.done;
     expect(code).toBe(8);
-  }, 60_000);
+  });
 });
 
 describe('reports get --watch on a terminal', () => {
@@ -65,5 +65,5 @@ describe('reports get --watch on a terminal', () => {
     expect(code).toBe(0);
     expect(output.split('\u001b[2J')).toHaveLength(2);
     expect(output).toMatch(/… \d+ more lines \(a taller terminal shows them\)/);
-  }, 60_000);
+  });
 });
