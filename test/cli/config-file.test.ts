@@ -262,7 +262,10 @@ describe.concurrent('waits that must end', () => {
         login(s, `cpk_writer_${i}_token`, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', `w${i}`]),
       ),
     );
-    expect(results.map((r) => r.code)).toEqual(Array(20).fill(0));
+    expect(
+      results.map((r) => r.code),
+      results.map((r) => r.stderr).join(''),
+    ).toEqual(Array(20).fill(0));
     const profiles = s.config().profiles as Record<string, { token: string }>;
     expect(Object.keys(profiles).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `w${i}`).sort());
     for (let i = 0; i < 20; i++) expect(profiles[`w${i}`]!.token).toBe(`cpk_writer_${i}_token`);
