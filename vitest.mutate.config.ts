@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import suite from './vitest.config.js';
 
 // The unit tests that guard the security rules, for `npm run mutate`
 // (stryker.config.json): redaction, sanitizing, the path rule and the retry
 // rule. Only unit tests: a mutant must be killed by a test of the rule itself,
 // not by an end-to-end run that happens to cross it.
 export default defineConfig({
+  // The suite's plugins (the emulator's OpenAPI documents are YAML imported as data).
+  plugins: suite.plugins,
   test: {
     include: [
       'test/unit/redact.test.ts',
