@@ -26,6 +26,10 @@ describe('sanitize', () => {
     ['a\u007fb', 'ab'],
     ['evil\u202egnp.exe', 'evilgnp.exe'],
     ['plain text, ünïcode and emoji 🎉', 'plain text, ünïcode and emoji 🎉'],
+    // Sequences cut short by the end of the text go whole too, parameters and all.
+    [`a${ESC}[12;3`, 'a'],
+    [`a${ESC}]0;owned title`, 'a'],
+    [`a${ESC}`, 'a'],
   ])('%j -> %j', (input, expected) => {
     expect(sanitize(input)).toBe(expected);
   });
