@@ -162,5 +162,5 @@ describe('a slow list on a terminal', () => {
     pty.interrupt();
     const { code } = await pty.done;
     expect(code).toBe(130);
-  }, 60_000);
+  });
 });
