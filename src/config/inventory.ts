@@ -23,7 +23,7 @@ import { dataDir } from '../core/paths.js';
 type Env = Readonly<Record<string, string | undefined>>;
 
 export const MAX_ENTRIES = 20_000;
-const LOCK_WAIT_MS = 2_000;
+const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 10_000;
 
 export interface InventoryEntry {

@@ -93,11 +93,14 @@ function processGone(pid: number): boolean {
  * the lock directory is made whole, holder.json inside, by a rename; and it
  * is released with its content (proper-lockfile's own rmdir would fail).
  */
+/** Numbers the attempts of this process, so that two taking a lock at once never share a temporary directory. */
+let attempts = 0;
+
 function lockFs(holder: LockHolder) {
   return {
     ...fs,
     mkdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => {
-      const temporary = `${path}.new-${process.pid}`;
+      const temporary = `${path}.new-${process.pid}-${++attempts}`;
       fs.rm(temporary, { recursive: true, force: true }, () =>
         fs.mkdir(temporary, (made) => {
           if (made) return callback(made);
@@ -202,8 +205,11 @@ export async function takeLock(target: string, lockPath: string, options: LockOp
       told = true;
       options.onWait?.(holder);
     }
-    // Short locks (a config write takes milliseconds) are polled often, the state's less; jittered so waiters spread.
-    const poll = Math.min(250, options.staleMs / 60) * (0.5 + Math.random());
+    // Short locks (a config or inventory write takes milliseconds) are polled
+    // often (every 15 to 50 ms), so that a queue of writers hands the lock on
+    // without idling; the state's, held for a whole apply, less. Jittered so
+    // waiters spread.
+    const poll = Math.min(250, options.staleMs / 200) * (0.5 + Math.random());
     await sleep(Math.min(poll, options.timeoutMs - waited), undefined, { signal: options.signal }).catch(() => {});
   }
 }
