@@ -27,7 +27,7 @@ function draw(text: string): number {
   return createHash('sha256').update(text).digest().readUInt32BE(0) / 4294967296;
 }
 
-/** mulberry32: the seeded generator behind `--seed`'s monitor ids. */
+/** mulberry32: the seeded generator behind `--seed`'s monitor ids and the reports' history. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

@@ -6,6 +6,7 @@
 // average latency) are exactly those of the checks it is built from.
 import { createHash } from 'node:crypto';
 import { FLAKY_UPTIME } from './model.js';
+import { seededRandom } from './checks.js';
 
 /** What a report is derived from. */
 export interface SimulatedMonitor {
@@ -60,18 +61,6 @@ const PERIOD_SECONDS = PERIOD_HOURS * HOUR;
 const HTTP_CAUSES = ['HTTP 503', 'timeout after 10s', 'HTTP 502', 'TLS handshake timeout'];
 const OTHER_CAUSES = ['connection refused', 'timeout after 10s', 'connection reset'];
 const DOWN_CAUSE_HTTP = 'connection refused';
-
-/** mulberry32: a small, fast, seeded generator (a report may need a few thousand draws). */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function seedOf(monitor: SimulatedMonitor): number {
   return createHash('sha256')
@@ -188,7 +177,7 @@ export function simulateReport(monitor: SimulatedMonitor): ReportDetail {
   const start = end - PERIOD_SECONDS;
   const timeOf = (i: number) => start + i * interval;
   const hourOf = (i: number) => Math.floor((i * interval) / HOUR);
-  const random = generator(seedOf(monitor));
+  const random = seededRandom(seedOf(monitor));
   const causes = monitor.type === 'http' ? HTTP_CAUSES : OTHER_CAUSES;
 
   const down = check.status === 'down';
