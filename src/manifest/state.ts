@@ -214,7 +214,12 @@ export class StateStore {
   /** A drain is under way; `drained` settles when it ends. */
   private busy = false;
   private drained: Promise<void> = Promise.resolve();
+  /** Open while a drain writes; closed when it ends. */
   private journal: FileHandle | undefined;
+  /** Written to the journal and not yet fsynced. */
+  private unsynced = false;
+  /** The journal's directory entry is on disk (fsynced once per journal file). */
+  private journalNamed = false;
   /** The journal's length up to its last whole write: a write that failed midway is cut back to it. */
   private journalBytes = 0;
   /** A failed write that could not be cut back: nothing more may follow its fragment. */
@@ -343,37 +348,15 @@ export class StateStore {
 
   private async drain(): Promise<void> {
     try {
-      while (this.waiters.length > 0) {
-        // Taken together, synchronously: a change and its commit are always in the same batch.
-        const batch = this.waiters.splice(0);
-        const lines = this.pending.splice(0);
-        try {
-          if (this.broken !== undefined) throw this.broken;
-          if (lines.length > 0) {
-            const journal = await this.openJournal();
-            const text = lines.join('');
-            try {
-              // appendFile writes all of it or fails (a bare write may stop short on a full disk).
-              await journal.appendFile(text);
-            } catch (error) {
-              // A line cut in the middle, with whole lines after it, would make
-              // the journal unreadable to every later run: cut it back.
-              await journal.truncate(this.journalBytes).catch(() => {
-                this.broken = error;
-              });
-              throw error;
-            }
-            this.journalBytes += Buffer.byteLength(text);
-            this.stats.journalWrites += 1;
-          }
-          if (this.journal && batch.some((w) => w.durable)) {
-            await this.journal.sync();
-            this.stats.journalSyncs += 1;
-          }
-          for (const w of batch) w.resolve();
-        } catch (error) {
-          for (const w of batch) w.reject(error);
-        }
+      for (;;) {
+        await this.drainWaiters();
+        // Nothing left to write: the journal is closed (a handle left to the
+        // garbage collector is an error on Node 26), and commits that came
+        // in meanwhile are written by the next turn, which opens it again.
+        const journal = this.journal;
+        if (!journal) break;
+        this.journal = undefined;
+        await journal.close().catch(() => {});
       }
     } finally {
       // In the same synchronous step as the last check of `waiters`: a later commit starts a new drain.
@@ -381,13 +364,59 @@ export class StateStore {
     }
   }
 
+  /** Writes every waiting batch, one after another, until none is left. */
+  private async drainWaiters(): Promise<void> {
+    while (this.waiters.length > 0) {
+      // Taken together, synchronously: a change and its commit are always in the same batch.
+      const batch = this.waiters.splice(0);
+      const lines = this.pending.splice(0);
+      try {
+        if (this.broken !== undefined) throw this.broken;
+        if (lines.length > 0) {
+          const journal = await this.openJournal();
+          const text = lines.join('');
+          try {
+            // appendFile writes all of it or fails (a bare write may stop short on a full disk).
+            await journal.appendFile(text);
+          } catch (error) {
+            // A line cut in the middle, with whole lines after it, would make
+            // the journal unreadable to every later run: cut it back.
+            await journal.truncate(this.journalBytes).catch(() => {
+              this.broken = error;
+            });
+            throw error;
+          }
+          this.journalBytes += Buffer.byteLength(text);
+          this.stats.journalWrites += 1;
+          this.unsynced = true;
+        }
+        if (this.unsynced && batch.some((w) => w.durable)) {
+          // fsync is per file: it also covers what an earlier handle wrote.
+          await (await this.openJournal()).sync();
+          this.stats.journalSyncs += 1;
+          this.unsynced = false;
+        }
+        for (const w of batch) w.resolve();
+      } catch (error) {
+        for (const w of batch) w.reject(error);
+      }
+    }
+  }
+
   private async openJournal(): Promise<FileHandle> {
     if (this.journal) return this.journal;
-    this.journal = await open(this.journalPath, 'a');
-    this.journalBytes = (await this.journal.stat()).size;
-    // The journal's name must be durable too, or a power cut could lose the file with its markers.
-    await syncDirectory(dirname(this.path));
-    return this.journal;
+    const journal = await open(this.journalPath, 'a');
+    try {
+      this.journalBytes = (await journal.stat()).size;
+      // The journal's name must be durable too, or a power cut could lose the file with its markers.
+      if (!this.journalNamed) await syncDirectory(dirname(this.path));
+    } catch (error) {
+      await journal.close().catch(() => {});
+      throw error;
+    }
+    this.journalNamed = true;
+    this.journal = journal;
+    return journal;
   }
 
   /**
@@ -409,6 +438,8 @@ export class StateStore {
       await journal?.close();
       await rm(this.journalPath, { force: true });
       this.journalBytes = 0;
+      this.journalNamed = false;
+      this.unsynced = false;
       this.broken = undefined;
     });
     this.writes = write.catch(() => {});
