@@ -118,24 +118,23 @@ describe('cpk doctor', () => {
 
 describe('doctor checks', () => {
   it.each([
-    ['20.18.1', true],
-    ['20.18.10', true],
     ['20.19.0', true],
+    ['20.19.10', true],
     ['20.20.2', true],
     ['22.0.0', true],
     ['24.1.0', true],
+    ['20.18.1', false],
     ['20.18.0', false],
-    ['20.17.9', false],
     ['18.19.0', false],
   ])('Node %s passes: %s', (version, ok) => {
     expect(checkNode(version).ok).toBe(ok);
   });
 
   it("the minimum is package.json's engines.node", () => {
-    expect(checkNode('20.18.0')).toMatchObject({
+    expect(checkNode('20.18.1')).toMatchObject({
       ok: false,
-      detail: '20.18.0 (cpk needs >= 20.18.1)',
-      fix: 'install Node.js 20.18.1 or newer',
+      detail: '20.18.1 (cpk needs >= 20.19.0)',
+      fix: 'install Node.js 20.19.0 or newer',
     });
   });
 
