@@ -4,6 +4,7 @@
 // reads in a monitor whose detail shape the service does not show
 // (service-interface.md, "Fields of the monitor detail ... not shown"): the
 // fields are found by shape, never by a hard-coded name.
+import { stripVTControlCharacters } from 'node:util';
 import { isPlainObject } from '../core/json.js';
 import type { Palette } from './palette.js';
 import { statusPainter } from './palette.js';
@@ -15,44 +16,33 @@ import { textWidth, truncate } from './text.js';
 const LATENCY_KEY = /(^|_)(latency|response_time|rtt)(_|$)|^duration_ms$/i;
 
 /**
- * The dotted path of the monitor's latency: the first numeric leaf (in the
- * body's order) whose name says latency, preferring one under a `check`
- * object (`last_check.latency_ms` in the emulator). undefined when none.
+ * The latency of a monitor (null when it has none now) and the dotted path it
+ * was read at: the first numeric leaf (in the body's order) whose name says
+ * latency, preferring one under a `check` object (`last_check.latency_ms` in
+ * the emulator).
  */
-export function latencyPath(monitor: unknown): string | undefined {
-  let found: string | undefined;
+export function latencyOf(monitor: unknown): { value: number | null; path: string | undefined } {
+  let found: { value: number; path: string } | undefined;
   for (const path of leafPaths(monitor).keys()) {
-    const name = path.slice(path.lastIndexOf('.') + 1);
-    if (!LATENCY_KEY.test(name)) continue;
     const value = pathValue(monitor, path);
     if (typeof value !== 'number' || !Number.isFinite(value)) continue;
-    if (/check/i.test(path)) return path;
-    found ??= path;
+    if (!LATENCY_KEY.test(path.slice(path.lastIndexOf('.') + 1))) continue;
+    if (/check/i.test(path)) return { value, path };
+    found ??= { value, path };
   }
-  return found;
+  return found ?? { value: null, path: undefined };
 }
 
 /**
- * The dotted path of the time of the monitor's last check: the first
- * timestamp leaf whose path says check (`last_check.checked_at`,
- * `last_checked_at`). undefined when none.
+ * The time of the monitor's last check: the first timestamp leaf whose path
+ * says check (`last_check.checked_at`, `last_checked_at`); null when none.
  */
-export function lastCheckPath(monitor: unknown): string | undefined {
-  for (const path of leafPaths(monitor).keys()) {
-    if (/check/i.test(path) && isTimestamp(pathValue(monitor, path))) return path;
-  }
-  return undefined;
-}
-
-/** The latency of a monitor as a number (null when it has none now), and where it was read. */
-export function latencyOf(monitor: unknown): { value: number | null; path: string | undefined } {
-  const path = latencyPath(monitor);
-  return { value: path === undefined ? null : (pathValue(monitor, path) as number), path };
-}
-
 export function lastCheckOf(monitor: unknown): string | null {
-  const path = lastCheckPath(monitor);
-  return path === undefined ? null : (pathValue(monitor, path) as string);
+  for (const path of leafPaths(monitor).keys()) {
+    const value = pathValue(monitor, path);
+    if (/check/i.test(path) && isTimestamp(value)) return value;
+  }
+  return null;
 }
 
 /** One monitor as the board shows it. */
@@ -89,8 +79,6 @@ export interface BoardView {
 function clock(ms: number): string {
   return new Date(ms).toTimeString().slice(0, 8);
 }
-
-export { truncate } from './text.js';
 
 function latencyText(row: BoardRow): string {
   if (row.latency === null) return '-';
@@ -205,28 +193,17 @@ export function boardLines(
   if (hidden > 0) out.push(paint.dim(truncate(`… ${hidden} more (a taller terminal shows them)`, width)));
   // A terminal of a few lines: the header, the rest cut.
   if (out.length > room) out.length = Math.max(1, room);
-  return [...out, ...noteLines].map((line) =>
-    textWidthOfPainted(line) > width ? truncate(unpaint(line), width) : line,
-  );
+  return [...out, ...noteLines].map((line) => {
+    const bare = stripVTControlCharacters(line);
+    return textWidth(bare) > width ? truncate(bare, width) : line;
+  });
 }
 
-// eslint-disable-next-line no-control-regex -- cpk's own SGR codes, removed to measure
-const SGR = /\u001b\[[0-9;]*m/g;
-
-function unpaint(text: string): string {
-  return text.replace(SGR, '');
-}
-
-function textWidthOfPainted(text: string): number {
-  return textWidth(unpaint(text));
-}
-
-/** A monitor's name, when its detail has a string `name`. */
-export function nameOf(monitor: unknown): string | undefined {
-  return isPlainObject(monitor) && typeof monitor.name === 'string' ? monitor.name : undefined;
-}
-
-/** A monitor's status, when its detail has a string `status` (the interface declares it on create and update). */
-export function statusOf(monitor: unknown): string | undefined {
-  return isPlainObject(monitor) && typeof monitor.status === 'string' ? monitor.status : undefined;
+/**
+ * A monitor's `name` or `status`, when its detail has it as a string (the
+ * interface declares `status` on create and update).
+ */
+export function textOf(monitor: unknown, key: 'name' | 'status'): string | undefined {
+  const value = isPlainObject(monitor) ? monitor[key] : undefined;
+  return typeof value === 'string' ? value : undefined;
 }

@@ -35,20 +35,30 @@ export function describeError(error: unknown, hint?: string): ErrorReport {
   };
 }
 
-/** Writes an error to stderr: one line, or one JSON object under --json. */
+/**
+ * Writes an error to stderr: one line, or one JSON object under --json. With
+ * `item` (one failed item of a bulk command), the line names the item and the
+ * JSON object also carries the item's fields (e.g. its id).
+ */
 export function writeError(
   io: IO,
   error: unknown,
-  options: { json: boolean; debug: boolean; hint?: string | undefined },
+  options: {
+    json: boolean;
+    debug?: boolean;
+    hint?: string | undefined;
+    item?: { label: string; fields: Record<string, unknown> };
+  },
 ): number {
   const report = describeError(error, options.hint);
   if (options.json) {
     io.stderr.write(
-      `${toJson({ error: report.message, status: report.status, request_id: report.requestId, exit_code: report.exitCode }, 0)}\n`,
+      `${toJson({ ...options.item?.fields, error: report.message, status: report.status, request_id: report.requestId, exit_code: report.exitCode }, 0)}\n`,
     );
   } else {
+    const label = options.item ? `${sanitizeLine(options.item.label)}: ` : '';
     const id = report.requestId ? ` (request id: ${sanitizeLine(report.requestId)})` : '';
-    io.stderr.write(`cpk: ${report.message}${id}\n`);
+    io.stderr.write(`cpk: ${label}${report.message}${id}\n`);
   }
   if (
     options.debug &&
@@ -70,26 +80,4 @@ function sanitizeStack(error: Error): string {
   }
   // A stack holds messages, and messages may hold server text.
   return redactSecrets(sanitize(text));
-}
-
-/**
- * One failed item of a bulk command: one line naming the item, or under
- * --json one JSON object that also carries the item's fields (e.g. its id).
- */
-export function writeItemError(
-  io: IO,
-  item: { label: string; fields: Record<string, unknown> },
-  error: unknown,
-  options: { json: boolean },
-): number {
-  const report = describeError(error);
-  if (options.json) {
-    io.stderr.write(
-      `${toJson({ ...item.fields, error: report.message, status: report.status, request_id: report.requestId, exit_code: report.exitCode }, 0)}\n`,
-    );
-  } else {
-    const id = report.requestId ? ` (request id: ${sanitizeLine(report.requestId)})` : '';
-    io.stderr.write(`cpk: ${sanitizeLine(item.label)}: ${report.message}${id}\n`);
-  }
-  return report.exitCode;
 }

@@ -32,7 +32,7 @@
 // time is linear in the size of the document (src/output/render.ts).
 import { knownColumns, type IO } from '../core/io.js';
 import { InterruptedError } from '../core/errors.js';
-import { writeItemError } from './errors.js';
+import { writeError } from './errors.js';
 import { toJson } from './json.js';
 import { sanitize, sanitizeKeepingColor, sanitizeLine } from '../core/sanitize.js';
 import { redactKnown, redactSecrets } from '../core/redact.js';
@@ -265,7 +265,7 @@ export class Output {
    * object under --json); returns its exit code.
    */
   itemError(item: { label: string; fields: Record<string, unknown> }, error: unknown): number {
-    return writeItemError(this.guardedStderr(), item, error, { json: this.json });
+    return writeError(this.guardedStderr(), error, { json: this.json, item });
   }
 
   /** Asks for a secret on the terminal without echoing it (src/output/secret-prompt.ts); the question goes to stderr. */
@@ -373,28 +373,20 @@ export class Output {
       return this.writeLines(markdownLines(value, options.title));
     }
     if (this.settings.columns || format === 'wide') return this.printList([value]);
-    const view = await this.view(options.changed, await this.shapes());
-    // On a terminal, bordered (cli-table3) unless too big for it; off one, describe-style lines a script
-    // can read, and on a dumb terminal, which may not draw box-drawing characters.
-    const boxes = view.tty && this.io.env.TERM !== 'dumb';
-    const bordered = boxes ? await (await import('./bordered.js')).borderedDetailLines(value, view) : undefined;
-    return this.writeLines(bordered ?? detailLines(value, view));
+    return this.writeLines(await this.detailLines(value, options));
   }
 
   /**
-   * The lines print() draws for one object on a terminal (a live view draws
-   * them in place with drawFrame).
+   * The lines print() draws for one object (a live view draws them in place
+   * with drawFrame). On a terminal, bordered (cli-table3) unless too big for
+   * it; off one, describe-style lines a script can read, and on a dumb
+   * terminal, which may not draw box-drawing characters.
    */
   async detailLines(value: unknown, options: DetailOptions = {}): Promise<string[]> {
     const view = await this.view(options.changed, await this.shapes());
     const boxes = view.tty && this.io.env.TERM !== 'dumb';
     const bordered = boxes ? await (await import('./bordered.js')).borderedDetailLines(value, view) : undefined;
     return bordered ?? detailLines(value, view);
-  }
-
-  /** A detail object (kept for the commands that call it): the same as print(). */
-  async printDetail(value: unknown, options: DetailOptions = {}): Promise<void> {
-    return this.print(value, options);
   }
 
   /** Several results: one row each in a table, or a JSON array, one JSON line each, a YAML list. */

@@ -3,18 +3,10 @@
 // it reads in a monitor whose shape the service does not show, and frames that
 // fit the terminal whatever the data.
 import { describe, expect, it } from 'vitest';
-import {
-  boardLines,
-  lastCheckOf,
-  latencyOf,
-  latencyPath,
-  truncate,
-  type BoardRow,
-  type BoardView,
-} from '../../src/output/board.js';
+import { boardLines, lastCheckOf, latencyOf, type BoardRow, type BoardView } from '../../src/output/board.js';
 import { colorPalette, PLAIN } from '../../src/output/palette.js';
 import { sparkline } from '../../src/output/sparkline.js';
-import { textWidth } from '../../src/output/text.js';
+import { textWidth, truncate } from '../../src/output/text.js';
 import { parseMonitorsWatchOptions } from '../../src/commands/monitors/watch.js';
 import { UsageError } from '../../src/core/errors.js';
 
@@ -54,7 +46,7 @@ describe('what the board reads in a monitor', () => {
     [{ name: 'no numbers', interval_seconds: 60 }, undefined],
     [null, undefined],
   ])('latency of %j is read at %s', (monitor, path) => {
-    expect(latencyPath(monitor)).toBe(path);
+    expect(latencyOf(monitor).path).toBe(path);
     if (path === undefined) expect(latencyOf(monitor)).toEqual({ value: null, path: undefined });
     else expect(typeof latencyOf(monitor).value).toBe('number');
   });

@@ -62,7 +62,6 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['width', 'none'],
   ['list', 'stdout'],
   ['print', 'stdout'],
-  ['printDetail', 'stdout'],
   ['printList', 'stdout'],
   ['printRows', 'stdout'],
   ['printJson', 'stdout'],
@@ -160,7 +159,6 @@ describe('Output guards every method', () => {
     ['printJson', (o: Output) => o.printJson({ name: HOSTILE })],
     ['printJson, a string under --query', (o: Output) => ((o.query = () => HOSTILE), o.printJson({}))],
     ['print', (o: Output) => o.print({ name: HOSTILE, [HOSTILE]: 1 })],
-    ['printDetail', (o: Output) => o.printDetail({ name: HOSTILE })],
     ['printList', (o: Output) => o.printList([{ id: 'm1', name: HOSTILE }])],
     ['printRows', (o: Output) => o.printRows(['name', HOSTILE], [[HOSTILE, HOSTILE]])],
     [

@@ -122,8 +122,8 @@ describe('every width-driven loop, given a width a terminal should never report'
   const text = 'a fairly long line of words, some wide: 監視 and an emoji 🚀 '.repeat(8);
   const widths = [0, -1, Number.NaN, Infinity, -Infinity, 1];
   it.each(widths)('width %s', async (width) => {
-    const { wrapText } = await import('../../src/output/text.js');
-    const { truncate, boardLines } = await import('../../src/output/board.js');
+    const { truncate, wrapText } = await import('../../src/output/text.js');
+    const { boardLines } = await import('../../src/output/board.js');
     const { tableLines, fitSpark, detailLines } = await import('../../src/output/render.js');
     const { sparkline, bar } = await import('../../src/output/sparkline.js');
     const { PLAIN } = await import('../../src/output/palette.js');

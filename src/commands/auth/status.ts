@@ -77,7 +77,7 @@ export async function run(ctx: Context): Promise<void> {
   if (ctx.out.json) {
     ctx.out.printJson(report);
   } else {
-    await ctx.out.printDetail({
+    await ctx.out.print({
       profile: report.profile ? `${report.profile} (from ${report.profile_source})` : 'none',
       base_url: `${report.base_url} (from ${report.base_url_source})`,
       token: report.token ? `${report.token} (from ${report.token_source})` : 'none',

@@ -121,7 +121,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const created = await ctx.out.spin('Creating monitor', () => api.createMonitor(opts.body));
   if (ctx.out.json) ctx.out.printJson(created);
   else if (opts.quiet) ctx.out.printLine(quietId(created.id));
-  else await ctx.out.printDetail(created);
+  else await ctx.out.print(created);
 }
 
 /**

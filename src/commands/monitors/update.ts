@@ -72,5 +72,5 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
     .catch((error: unknown) => Promise.reject(nameMissing('monitor', opts.id, error)));
   if (ctx.out.json) ctx.out.printJson(updated);
   else if (opts.quiet) ctx.out.printLine(quietId(typeof updated.id === 'string' ? updated.id : opts.id));
-  else await ctx.out.printDetail(updated);
+  else await ctx.out.print(updated);
 }

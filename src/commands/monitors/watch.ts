@@ -218,7 +218,7 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
   };
 
   const update = (w: Watched, body: JsonObject, at: number) => {
-    const status = board.statusOf(body);
+    const status = board.textOf(body, 'status');
     const before = w.row.status;
     if (before !== undefined && status !== undefined && status !== before) {
       w.row.transition = { from: before, to: status, at };
@@ -230,7 +230,7 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
     w.body = body;
     w.row = {
       ...w.row,
-      name: board.nameOf(body),
+      name: board.textOf(body, 'name'),
       status,
       lastCheck: board.lastCheckOf(body),
       latency: latency.value,

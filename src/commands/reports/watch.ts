@@ -16,7 +16,7 @@
 import type { Context } from '../../cli/context.js';
 import { CpkError, ExitCode } from '../../core/errors.js';
 import { describeError } from '../../output/errors.js';
-import { flatten } from '../../output/flatten.js';
+import { cellText, leafPaths, pathValue } from '../../output/render.js';
 import type { JsonObject } from '../../core/json.js';
 import { nameMissing } from '../../core/api/client.js';
 import { knownColumns } from '../../core/io.js';
@@ -74,8 +74,11 @@ export function comparable(report: JsonObject): string {
 export function changedRows(previous: JsonObject | undefined, current: JsonObject): Map<string, string> {
   const changed = new Map<string, string>();
   if (previous === undefined) return changed;
-  const before = new Map(flatten(previous));
-  for (const [key, text] of flatten(current)) {
+  // Each key's text as the table shows it.
+  const texts = (report: JsonObject) =>
+    new Map([...leafPaths(report).keys()].map((key) => [key, cellText(pathValue(report, key))]));
+  const before = texts(previous);
+  for (const [key, text] of texts(current)) {
     if (VOLATILE_FIELDS.includes(key)) continue;
     const old = before.get(key);
     if (old !== text) changed.set(key, old ?? '');
