@@ -13,7 +13,7 @@ import { sanitizeLine } from '../core/sanitize.js';
 import { textWidth, wrapText } from './text.js';
 
 /** The most rows (fields, and rows of sub-tables) drawn with cli-table3. */
-export const MAX_ROWS = 500;
+const MAX_ROWS = 500;
 /** A key is wrapped past this many cells, as in the linear writer. */
 const MAX_KEY = 40;
 
@@ -26,38 +26,41 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
   if (rows > MAX_ROWS) return undefined;
   if (entries.length === 0) return ['(empty)'];
   const { default: Table } = await import('cli-table3');
-  // No colors of cli-table3's own: cpk paints the cells (the palette decides).
-  // A line between rows only where a row spans several lines, to tell them apart.
-  const style = (rows: string[][]) => ({
-    head: [],
-    border: [],
-    compact: !rows.some((r) => r.some((c) => c.includes('\n'))),
-  });
   const width = view.width ?? 80;
-  const keyWidth = Math.min(
-    MAX_KEY,
-    entries.reduce((n, e) => (e.kind === 'field' ? Math.max(n, textWidth(sanitizeLine(e.key))) : n), 0),
-  );
-  // Two borders and two paddings of one each side of a column, and the border between them.
-  const valueRoom = Math.max(12, width - keyWidth - 7);
   const out: string[] = [];
+  const draw = (head: string[], rows: string[][]) => {
+    // No colors of cli-table3's own: cpk paints the cells (the palette decides).
+    // A line between rows only where a row spans several lines, to tell them apart.
+    const compact = !rows.some((r) => r.some((c) => c.includes('\n')));
+    const table = new Table({ head, style: { head: [], border: [], compact } });
+    table.push(...rows);
+    for (const line of table.toString().split('\n')) out.push(line);
+  };
+  const keyWidthOf = (list: Entry[]) =>
+    Math.min(
+      MAX_KEY,
+      list.reduce((n, e) => (e.kind === 'field' ? Math.max(n, textWidth(sanitizeLine(e.key))) : n), 0),
+    );
+  // A field as a row of two cells: its key wrapped to `keyWidth`, its value to what is left of the width
+  // (two borders and two paddings of one each side of a column, and the border between them).
+  const fieldRow = (e: Extract<Entry, { kind: 'field' }>, keyWidth: number) => {
+    const { key, lines } = fieldLines(e, view, Math.max(12, width - keyWidth - 7));
+    return [
+      wrapText(key, keyWidth)
+        .map((line) => view.paint.key(line))
+        .join('\n'),
+      lines.join('\n'),
+    ];
+  };
+  const keyWidth = keyWidthOf(entries);
   let fields: string[][] = [];
   const endFields = () => {
-    if (fields.length === 0) return;
-    const table = new Table({ style: style(fields) });
-    table.push(...fields);
-    for (const line of table.toString().split('\n')) out.push(line);
+    if (fields.length > 0) draw([], fields);
     fields = [];
   };
   for (const e of entries) {
     if (e.kind === 'field') {
-      const { key, lines } = fieldLines(e, view, valueRoom);
-      fields.push([
-        wrapText(key, keyWidth)
-          .map((line) => view.paint.key(line))
-          .join('\n'),
-        lines.join('\n'),
-      ]);
+      fields.push(fieldRow(e, keyWidth));
       continue;
     }
     endFields();
@@ -70,37 +73,25 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
         // Too wide for the terminal: each item as its own field table (numbered), so
         // that no value is broken across lines, a timestamp least of all.
         for (const [n, item] of e.items.entries()) {
-          const record: string[][] = [];
           const inner: Entry[] = [];
           entriesOf(item, '', false, inner);
-          const innerKey = Math.min(
-            MAX_KEY,
-            inner.reduce((w, x) => Math.max(w, textWidth(sanitizeLine(x.key))), 0),
+          const innerKey = keyWidthOf(inner);
+          draw(
+            [`#${n + 1}`, ''],
+            inner.flatMap((x) => (x.kind === 'field' ? [fieldRow(x, innerKey)] : [])),
           );
-          for (const x of inner) {
-            if (x.kind !== 'field') continue;
-            const { key, lines } = fieldLines(x, view, Math.max(12, width - innerKey - 7));
-            record.push([view.paint.key(key), lines.join('\n')]);
-          }
-          const table = new Table({ head: [`#${n + 1}`, ''], style: style(record) });
-          table.push(...record);
-          for (const line of table.toString().split('\n')) out.push(line);
         }
         continue;
       }
       const { widths, cellWidths } = columnWidths(cells, width - 3 * count - 1);
       const drawn = cells.map((row, r) =>
         row.map((cell, i) => {
-          const lines =
-            (cellWidths[r]?.[i] as number) > (widths[i] as number)
-              ? wrapText(cell.text, widths[i] as number)
-              : [cell.text];
+          const w = widths[i] as number;
+          const lines = (cellWidths[r]?.[i] as number) > w ? wrapText(cell.text, w) : [cell.text];
           return lines.map((line) => (cell.paint && line !== '' ? cell.paint(line) : line)).join('\n');
         }),
       );
-      const table = new Table({ head: drawn[0] ?? [], style: style(drawn) });
-      table.push(...drawn.slice(1));
-      for (const line of table.toString().split('\n')) out.push(line);
+      draw(drawn[0] ?? [], drawn.slice(1));
     } else if (view.shapes) for (const line of seriesLines(e, view, view.shapes)) out.push(line);
   }
   endFields();

@@ -1,10 +1,18 @@
 // `-o markdown`: a result as a Markdown document to paste into an incident
 // note or a pull request. Loaded by Output only when that format is chosen.
 import { isPlainObject } from '../core/json.js';
-import { numberSource } from './exact.js';
-import { cellText, entriesOf, fitSpark, pathValue, rangeText, wideColumns, type Entry } from './render.js';
+import {
+  cellText,
+  entriesOf,
+  fitSpark,
+  pathValue,
+  rangeText,
+  seriesValues,
+  wideColumns,
+  type Entry,
+} from './render.js';
 import { sanitizeLine } from '../core/sanitize.js';
-import * as shapes from './sparkline.js';
+import { sparkline } from './sparkline.js';
 
 function mdCell(text: string): string {
   return sanitizeLine(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|') || ' ';
@@ -54,11 +62,8 @@ export function markdownLines(value: unknown, title?: string): string[] {
     out.push('', `## ${sanitizeLine(e.key)}`, '');
     if (e.kind === 'series') {
       for (const field of e.fields) {
-        const values = e.items.map((item) => {
-          const v = item[field];
-          return v === null || v === undefined ? null : Number(numberSource(v) ?? v);
-        });
-        out.push(`- ${mdCell(field)}: \`${fitSpark(values, shapes, 80, 60)}\` ${rangeText(values)}`);
+        const values = seriesValues(e, field);
+        out.push(`- ${mdCell(field)}: \`${fitSpark(values, sparkline, 60)}\` ${rangeText(values)}`);
       }
       out.push('');
     }

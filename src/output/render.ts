@@ -76,7 +76,7 @@ export function age(ms: number): string {
 }
 
 /** `2026-11-22 19:02 UTC (3m ago)` on a terminal; the text as sent off one. */
-export function timeText(value: string, view: View): string {
+function timeText(value: string, view: View): string {
   if (!view.tty) return value;
   const t = Date.parse(value);
   const iso = new Date(t).toISOString();
@@ -199,7 +199,7 @@ export function tableLines(
 
 /**
  * Each column as wide as its widest cell (and each cell's width); with `room`,
- * narrowed to fit it (fit()).
+ * narrowed to fit it.
  */
 export function columnWidths(rows: Cell[][], room: number | undefined): { widths: number[]; cellWidths: number[][] } {
   const count = rows.reduce((n, row) => Math.max(n, row.length), 0);
@@ -211,17 +211,23 @@ export function columnWidths(rows: Cell[][], room: number | undefined): { widths
       return w;
     }),
   );
-  if (room !== undefined) fit(widths, room, cellWidths[0] ?? []);
+  // No column goes below MIN_COLUMN, or its header (the first row) when that is wider, so headers never
+  // wrap; a column already narrower keeps its width.
+  const headers = cellWidths[0] ?? [];
+  if (room !== undefined)
+    narrow(
+      widths,
+      widths.map((w, i) => Math.min(w, Math.max(MIN_COLUMN, headers[i] ?? 0))),
+      room,
+    );
   return { widths, cellWidths };
 }
 
 /**
- * Narrows the widest columns until their sum fits `room`. No column goes below
- * its floor: MIN_COLUMN, or its header (the first row) when that is wider, so
- * headers never wrap; a column already narrower than its floor keeps its width.
+ * Narrows the widest columns, one cell at a time in effect, until their sum
+ * fits `room`; no column goes below its floor.
  */
-function fit(widths: number[], room: number, headers: number[]): void {
-  const floors = widths.map((w, i) => Math.min(w, Math.max(MIN_COLUMN, headers[i] ?? 0)));
+function narrow(widths: number[], floors: readonly number[], room: number): void {
   let total = widths.reduce((a, b) => a + b, 0);
   while (total > room) {
     // The widest column that can still give way, and the next widest width.
@@ -291,14 +297,19 @@ export function wideColumns(items: unknown[]): string[] {
   return [...paths.keys()];
 }
 
-function headerCell(column: string, paint: Palette): Cell {
-  return { text: sanitizeLine(column.toUpperCase()), paint: paint.key };
-}
-
-function valueCell(key: string, value: unknown, view: View): Cell {
-  let text = isTimestamp(value) ? timeText(value, view) : sanitizeLine(cellText(value));
-  if (view.shapes && isPercent(key, value)) text = `${text} ${view.shapes.bar(value, 10)}`;
-  return { text, paint: statusPainter(key, text, view.paint) };
+/** A header of `columns` (dotted paths), then a row per item. */
+function objectRows(items: readonly unknown[], columns: string[], view: View): Cell[][] {
+  const rows: Cell[][] = [columns.map((c) => ({ text: sanitizeLine(c.toUpperCase()), paint: view.paint.key }))];
+  for (const item of items)
+    rows.push(
+      columns.map((key) => {
+        const value = pathValue(item, key);
+        let text = isTimestamp(value) ? timeText(value, view) : sanitizeLine(cellText(value));
+        if (view.shapes && isPercent(key, value)) text = `${text} ${view.shapes.bar(value, 10)}`;
+        return { text, paint: statusPainter(key, text, view.paint) };
+      }),
+    );
+  return rows;
 }
 
 /**
@@ -306,8 +317,7 @@ function valueCell(key: string, value: unknown, view: View): Cell {
  * (a terminal's width, as gh and kubectl print): see fitColumns.
  */
 export function rowLines(items: unknown[], columns: string[], view: View, indent = '', fit?: number): string[] {
-  const rows: Cell[][] = [columns.map((c) => headerCell(c, view.paint))];
-  for (const item of items) rows.push(columns.map((c) => valueCell(c, pathValue(item, c), view)));
+  const rows = objectRows(items, columns, view);
   if (fit === undefined) return tableLines(rows, { indent });
   const kinds = columns.map((c) => columnKind(c, items));
   const widths = columns.map((_, i) => rows.reduce((w, row) => Math.max(w, textWidth(row[i]?.text ?? '')), 0));
@@ -365,21 +375,12 @@ export function fitColumns(
   const floorOf = (i: number) =>
     kinds[i] === 'cut' ? Math.min(widths[i] as number, Math.max(MIN_CUT, headers[i] ?? 0)) : (widths[i] as number);
   let keep = widths.map((_, i) => i);
-  const total = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + GAP.length * Math.max(0, ws.length - 1);
   for (;;) {
     const shown = keep.map((i) => widths[i] as number);
     const floors = keep.map((i) => floorOf(i));
-    if (total(floors) <= room || keep.every((i) => kinds[i] === 'id')) {
-      // Cut the widest cut column, one cell at a time, until the row fits.
-      let over = total(shown) - room;
-      while (over > 0) {
-        let widest = -1;
-        for (const [k, w] of shown.entries())
-          if (w > (floors[k] as number) && (widest < 0 || w > (shown[widest] as number))) widest = k;
-        if (widest < 0) break;
-        shown[widest] = (shown[widest] as number) - 1;
-        over--;
-      }
+    const cells = room - GAP.length * Math.max(0, keep.length - 1);
+    if (floors.reduce((a, b) => a + b, 0) <= cells || keep.every((i) => kinds[i] === 'id')) {
+      narrow(shown, floors, cells);
       return { keep, shown };
     }
     // Drop the rightmost column that is not an id; the first of them (the name, usually) goes last.
@@ -421,7 +422,7 @@ export function entriesOf(value: unknown, prefix: string, series: boolean, out: 
 }
 
 /** A series over time: every item has the same timestamp field, and every other field is a number (or null). */
-export function seriesShape(items: Record<string, unknown>[]): { time: string; fields: string[] } | undefined {
+function seriesShape(items: Record<string, unknown>[]): { time: string; fields: string[] } | undefined {
   if (items.length < 2) return undefined;
   const first = items[0] as Record<string, unknown>;
   const time = Object.keys(first).find((k) => isTimestamp(first[k]));
@@ -438,12 +439,22 @@ export function seriesShape(items: Record<string, unknown>[]): { time: string; f
   return fields.size === 0 ? undefined : { time, fields: [...fields.keys()] };
 }
 
+/** A number as a double (an exact one too), null for none. */
+function toNumber(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(numberSource(value) ?? value);
+}
+
+/** The values of `field` over a series. */
+export function seriesValues(e: Extract<Entry, { kind: 'series' }>, field: string): (number | null)[] {
+  return e.items.map((item) => toNumber(item[field]));
+}
+
 function fieldText(key: string, value: unknown, view: View): string {
   if (isTimestamp(value)) return timeText(value, view);
   const shapes = view.shapes;
   if (shapes && Array.isArray(value) && value.length > 1 && value.every(isNumber)) {
-    const numbers = value.map((v) => Number(numberSource(v) ?? v));
-    return `${fitSpark(numbers, shapes, view.width)}  ${rangeText(numbers)}`;
+    const numbers = value.map(toNumber);
+    return `${fitSpark(numbers, shapes.sparkline, (view.width ?? 80) - 40)}  ${rangeText(numbers)}`;
   }
   const text = cellText(value);
   if (shapes && isPercent(key, value)) return `${text}  ${shapes.bar(value, 20)}`;
@@ -453,23 +464,13 @@ function fieldText(key: string, value: unknown, view: View): string {
 export function rangeText(values: (number | null)[]): string {
   const finite = values.filter((v): v is number => v !== null && Number.isFinite(v));
   if (finite.length === 0) return 'no values';
-  let min = Infinity;
-  let max = -Infinity;
-  for (const v of finite) {
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
+  const min = finite.reduce((a, b) => Math.min(a, b));
+  const max = finite.reduce((a, b) => Math.max(a, b));
   return `min ${min}  max ${max}  last ${finite[finite.length - 1]}`;
 }
 
-/** A sparkline no wider than the terminal leaves room for: longer series are averaged into buckets. */
-export function fitSpark(
-  values: (number | null)[],
-  shapes: Shapes,
-  width: number | undefined,
-  room = (width ?? 80) - 40,
-): string {
-  const { sparkline } = shapes;
+/** A sparkline of at most `room` cells (8 at least): longer series are averaged into buckets. */
+export function fitSpark(values: (number | null)[], sparkline: Shapes['sparkline'], room: number): string {
   const cells = Math.max(8, room);
   if (values.length <= cells) return sparkline(values);
   const buckets: (number | null)[] = [];
@@ -513,10 +514,7 @@ export function fieldLines(
 
 /** The header and rows of a list of objects in a detail object (every leaf a column). */
 export function subTableRows(items: Record<string, unknown>[], view: View): Cell[][] {
-  const columns = wideColumns(items);
-  const rows: Cell[][] = [columns.map((c) => headerCell(c, view.paint))];
-  for (const item of items) rows.push(columns.map((c) => valueCell(c, pathValue(item, c), view)));
-  return rows;
+  return objectRows(items, wideColumns(items), view);
 }
 
 /** A series over time on a terminal: a line saying its span, then one sparkline per field. */
@@ -534,12 +532,8 @@ export function seriesLines(e: Extract<Entry, { kind: 'series' }>, view: View, s
       : [`${painted} ${to}`];
   const nameWidth = e.fields.reduce((n, f) => Math.max(n, textWidth(sanitizeLine(f))), 0);
   for (const field of e.fields) {
-    const values = e.items.map((item) => {
-      const v = item[field];
-      return v === null || v === undefined ? null : Number(numberSource(v) ?? v);
-    });
-    const room = (view.width ?? 80) - nameWidth - 4 - 30;
-    const spark = fitSpark(values, shapes, view.width, room);
+    const values = seriesValues(e, field);
+    const spark = fitSpark(values, shapes.sparkline, (view.width ?? 80) - nameWidth - 4 - 30);
     out.push(`  ${padEnd(sanitizeLine(field), nameWidth)}  ${spark}  ${rangeText(values)}`);
   }
   return out;
