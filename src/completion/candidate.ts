@@ -12,13 +12,11 @@
 export const FIRST_CHARACTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_';
 /** Characters allowed after the first: none has a meaning in any of the four shells inside a word. */
 export const WORD_CHARACTERS = `${FIRST_CHARACTERS}.+@/-`;
-/** Longer candidates are left out too: no real id is this long, and a shell's line editor need not hold one. */
-export const MAX_CANDIDATE_LENGTH = 200;
+// Candidates longer than 200 characters are left out too: no real id is this
+// long, and a shell's line editor need not hold one.
+const PLAIN = new RegExp(`^[${FIRST_CHARACTERS}][${WORD_CHARACTERS}]{0,199}$`);
 
 /** Whether `value` may be offered to a shell as a completion candidate. */
 export function isPlainCandidate(value: string): boolean {
-  if (value.length === 0 || value.length > MAX_CANDIDATE_LENGTH) return false;
-  if (!FIRST_CHARACTERS.includes(value[0]!)) return false;
-  for (const c of value) if (!WORD_CHARACTERS.includes(c)) return false;
-  return true;
+  return PLAIN.test(value);
 }

@@ -4,7 +4,7 @@ import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
 import { DYNAMIC_ARGUMENTS, DYNAMIC_OPTIONS, GENERATED_NOTE, valueOptionWords, type PathEntry } from './table.js';
 
 /** A word in fish single quotes (where only \\ and \' are escapes). */
-export function fishQuote(text: string): string {
+function fishQuote(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
@@ -22,13 +22,11 @@ export function fishScript(table: PathEntry[]): string {
     if (dynamic) lines.push(`complete -c cpk ${at} -f -a ${fishQuote(`(__cpk_dynamic ${dynamic})`)}`);
     if (p.argumentChoices.length) lines.push(`complete -c cpk ${at} -f -a ${fishQuote(p.argumentChoices.join(' '))}`);
     for (const o of p.options) {
-      const flags = [
-        o.long ? `-l ${fishQuote(o.long.slice(2))}` : '',
-        o.short ? `-s ${fishQuote(o.short.slice(1))}` : '',
-      ]
-        .filter(Boolean)
+      // Long name first, then short.
+      const flags = o.names
+        .map((n) => (n.startsWith('--') ? `-l ${fishQuote(n.slice(2))}` : `-s ${fishQuote(n.slice(1))}`))
         .join(' ');
-      const dynamic = o.long !== undefined ? DYNAMIC_OPTIONS[o.long] : undefined;
+      const dynamic = DYNAMIC_OPTIONS[o.names[0] ?? ''];
       const value = !o.takesValue
         ? ''
         : o.choices.length

@@ -13,7 +13,7 @@ import {
 } from './table.js';
 
 /** A PowerShell single-quoted string (only ' needs doubling; typographic quotes count as quotes too). */
-export function psQuote(text: string): string {
+function psQuote(text: string): string {
   return `'${text.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q)}'`;
 }
 

@@ -4,8 +4,6 @@ import { isPlainCandidate } from './candidate.js';
 import { acceptedOptions, allCommands, pathKey, type CommandSpec } from './tree.js';
 
 export interface OptionEntry {
-  long?: string | undefined;
-  short?: string | undefined;
   /** Long name first, then short. */
   names: string[];
   description: string;
@@ -51,8 +49,6 @@ export function completionTable(root: CommandSpec): PathEntry[] {
         .map((word) => ({ word, name: sub.name, description: oneLine(sub.description) })),
     ),
     options: acceptedOptions(cmd).map((o) => ({
-      long: o.long,
-      short: o.short,
       names: [o.long, o.short].filter((n): n is string => n !== undefined),
       description: oneLine(o.description),
       takesValue: o.takesValue,

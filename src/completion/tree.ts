@@ -131,11 +131,6 @@ export function acceptedOptions(cmd: CommandSpec): OptionSpec[] {
   return [...cmd.options, ...cmd.inherited];
 }
 
-/** The option names (short and long) of a list of options. */
-export function optionNames(options: OptionSpec[]): string[] {
-  return options.flatMap((o) => [o.long, o.short].filter((n): n is string => n !== undefined));
-}
-
 /** A command's path as the scripts key it: names joined by one space, '' for the root. */
 export function pathKey(cmd: CommandSpec): string {
   return cmd.path.join(' ');

@@ -29,11 +29,9 @@ export interface Assertion {
 
 /** JMESPath text for the nodes an assertion usually holds (paths, literals, functions); undefined for others. */
 function unparse(node: Node): string | undefined {
-  const kids = node.children ?? [];
-  const all = (): string[] | undefined => {
-    const parts = kids.map(unparse);
-    return parts.every((p): p is string => p !== undefined) ? parts : undefined;
-  };
+  const parts = (node.children ?? []).map(unparse);
+  const joined = (separator: string) =>
+    parts.every((p): p is string => p !== undefined) ? parts.join(separator) : undefined;
   switch (node.type) {
     case 'Field':
       return /^[A-Za-z_][A-Za-z0-9_]*$/.test(node.name ?? '') ? node.name : JSON.stringify(node.name);
@@ -44,17 +42,13 @@ function unparse(node: Node): string | undefined {
       return `\`${JSON.stringify(node.value)}\``;
     case 'Index':
       return `[${String(node.value)}]`;
-    case 'Subexpression': {
-      const parts = all();
-      return parts?.join('.');
-    }
-    case 'IndexExpression': {
-      const parts = all();
-      return parts?.join('');
-    }
+    case 'Subexpression':
+      return joined('.');
+    case 'IndexExpression':
+      return joined('');
     case 'Function': {
-      const parts = all();
-      return parts && `${node.name ?? ''}(${parts.join(', ')})`;
+      const args = joined(', ');
+      return args === undefined ? undefined : `${node.name ?? ''}(${args})`;
     }
     default:
       return undefined;
@@ -90,10 +84,11 @@ export async function compileAssertions(expressions: readonly string[]): Promise
     expressions.map(async (expression) => {
       const evaluate = await compileQuery(expression, '--assert');
       const ast = jmespath.compile(expression) as Node;
-      const sides = shown(ast)
-        .filter((text) => text !== expression)
-        .map((text) => ({ text, evaluate: compileQuery(text, '--assert') }));
-      const resolved = await Promise.all(sides.map(async (s) => ({ text: s.text, evaluate: await s.evaluate })));
+      const sides = await Promise.all(
+        shown(ast)
+          .filter((text) => text !== expression)
+          .map(async (text) => ({ text, evaluate: await compileQuery(text, '--assert') })),
+      );
       return {
         expression,
         check(value: unknown): AssertionResult {
@@ -104,7 +99,7 @@ export async function compileAssertions(expressions: readonly string[]): Promise
             return { expression, ok: false, saw: error instanceof UsageError ? error.message : String(error) };
           }
           const ok = truthy(result);
-          const parts = resolved.map((s) => {
+          const parts = sides.map((s) => {
             let seen: unknown;
             try {
               seen = s.evaluate(value);

@@ -11,17 +11,6 @@
 import { knownColumns, type Writer } from '../core/io.js';
 import type { Output } from './output.js';
 
-export interface Progress {
-  tick(): void;
-  stop(): void;
-}
-
-const NONE: Progress = { tick() {}, stop() {} };
-
-export function progressText(label: string, done: number, total: number): string {
-  return `${label} ${done}/${total}`;
-}
-
 /** A spinner drawn on stderr; stop() is safe to call twice. */
 export interface Spinner {
   /** New text, drawn at once (nothing once stopped). */
@@ -81,18 +70,11 @@ export async function startSpinner(
   };
 }
 
-export async function startProgress(out: Output, label: string, total: number): Promise<Progress> {
-  if (!out.stderrColor || total < 2) return NONE;
+/** A count on stderr for a bulk command ("Deleting monitors 12/200"), on a terminal and for two items or more. */
+export async function startProgress(out: Output, label: string, total: number): Promise<Spinner & { tick(): void }> {
+  const none = { tick() {}, update() {}, stop() {} };
+  if (!out.stderrColor || total < 2) return none;
   let done = 0;
-  const spinner = await startSpinner(out.io.stderr, progressText(label, 0, total));
-  if (!spinner) return NONE;
-  return {
-    tick() {
-      done++;
-      spinner.update(progressText(label, done, total));
-    },
-    stop() {
-      spinner.stop();
-    },
-  };
+  const spinner = await startSpinner(out.io.stderr, `${label} 0/${total}`);
+  return spinner ? { ...spinner, tick: () => spinner.update(`${label} ${++done}/${total}`) } : none;
 }

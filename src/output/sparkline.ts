@@ -8,12 +8,8 @@ const TICKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 export function sparkline(values: readonly (number | null | undefined)[]): string {
   const finite = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   if (finite.length === 0) return ' '.repeat(values.length);
-  let min = Infinity;
-  let max = -Infinity;
-  for (const v of finite) {
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
+  const min = finite.reduce((a, b) => Math.min(a, b));
+  const max = finite.reduce((a, b) => Math.max(a, b));
   const span = max - min;
   let out = '';
   for (const v of values) {

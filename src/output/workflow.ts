@@ -9,11 +9,6 @@
 import { appendFile } from 'node:fs/promises';
 import { sanitize } from '../core/sanitize.js';
 
-/** Whether cpk runs in a GitHub Actions job (the runner sets GITHUB_ACTIONS=true). */
-export function inGitHubActions(env: Readonly<Record<string, string | undefined>>): boolean {
-  return env.GITHUB_ACTIONS === 'true';
-}
-
 export function escapeData(text: string): string {
   return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
 }
@@ -53,7 +48,8 @@ export async function appendStepSummary(
   markdown: string,
 ): Promise<boolean> {
   const path = env.GITHUB_STEP_SUMMARY;
-  if (!inGitHubActions(env) || path === undefined || path === '') return false;
+  // The runner sets GITHUB_ACTIONS=true.
+  if (env.GITHUB_ACTIONS !== 'true' || path === undefined || path === '') return false;
   await appendFile(path, markdown.endsWith('\n') ? markdown : `${markdown}\n`, 'utf8');
   return true;
 }
