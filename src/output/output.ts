@@ -38,7 +38,7 @@ import { sanitize, sanitizeKeepingColor, sanitizeLine } from '../core/sanitize.j
 import { redactKnown, redactSecrets } from '../core/redact.js';
 import { colorPalette, PLAIN, statusPainter, type ColorLevel, type Palette } from './palette.js';
 import type { OutputFormat } from './format.js';
-import { defaultColumns, detailLines, rowLines, tableLines, wideColumns, type Shapes, type View } from './render.js';
+import { defaultColumns, detailLines, rowLines, tableLines, wideColumns, type View } from './render.js';
 import { toYaml } from './yaml.js';
 
 /** Lines written between two checks for an interrupt. */
@@ -70,12 +70,9 @@ function envFlag(value: string | undefined): boolean {
 
 /** Whether decoration is allowed on a stream: a terminal, no NO_COLOR, no CI, no --json, no --no-color. */
 export function decorate(io: IO, isTTY: boolean, settings: Pick<OutputSettings, 'json' | 'colorFlag'>): boolean {
-  if (!isTTY || settings.json || !settings.colorFlag) return false;
   // NO_COLOR: any non-empty value disables color (no-color.org). chalk alone does not honour it.
-  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
-  if (envFlag(io.env.CI)) return false;
-  if (io.env.TERM === 'dumb') return false;
-  return true;
+  if (!isTTY || settings.json || !settings.colorFlag || io.env.NO_COLOR) return false;
+  return !envFlag(io.env.CI) && io.env.TERM !== 'dumb';
 }
 
 /** FORCE_COLOR as chalk reads it: unset gives undefined, `0` or `false` 0, empty or `true` 1, else the number (at most 3). */
@@ -98,11 +95,8 @@ export function colorLevel(
   isTTY: boolean,
   settings: Pick<OutputSettings, 'json' | 'colorFlag'>,
 ): 0 | ColorLevel | 'detect' {
-  if (settings.json || !settings.colorFlag) return 0;
-  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return 0;
-  const forced = forcedLevel(io.env.FORCE_COLOR);
-  if (forced !== undefined) return forced;
-  return decorate(io, isTTY, settings) ? 'detect' : 0;
+  if (settings.json || !settings.colorFlag || io.env.NO_COLOR) return 0;
+  return forcedLevel(io.env.FORCE_COLOR) ?? (decorate(io, isTTY, settings) ? 'detect' : 0);
 }
 
 export interface DetailOptions {
@@ -323,12 +317,12 @@ export class Output {
     return (this.palette ??= colorPalette(level));
   }
 
-  /** What the terminal allows: width, color, ages, sparklines (with `shapes`, see shapes()). */
-  async view(changed?: ReadonlyMap<string, string>, shapes?: Shapes): Promise<View> {
+  /** What the terminal allows: width, color, ages, sparklines (their drawers loaded only for a terminal). */
+  async view(changed?: ReadonlyMap<string, string>): Promise<View> {
     const tty = this.io.stdoutIsTTY;
     return {
       tty,
-      shapes: tty ? shapes : undefined,
+      shapes: tty ? await import('./sparkline.js') : undefined,
       width: this.width(),
       now: (this.settings.now ?? Date.now)(),
       paint: await this.colors(),
@@ -359,11 +353,6 @@ export class Output {
     }
   }
 
-  /** The sparkline and bar drawers, loaded only for a terminal. */
-  private async shapes(): Promise<Shapes | undefined> {
-    return this.io.stdoutIsTTY ? await import('./sparkline.js') : undefined;
-  }
-
   /** One result in the chosen format (see the top of this module). */
   async print(value: unknown, options: DetailOptions = {}): Promise<void> {
     const format = this.format;
@@ -383,7 +372,7 @@ export class Output {
    * terminal, which may not draw box-drawing characters.
    */
   async detailLines(value: unknown, options: DetailOptions = {}): Promise<string[]> {
-    const view = await this.view(options.changed, await this.shapes());
+    const view = await this.view(options.changed);
     const boxes = view.tty && this.io.env.TERM !== 'dumb';
     const bordered = boxes ? await (await import('./bordered.js')).borderedDetailLines(value, view) : undefined;
     return bordered ?? detailLines(value, view);
@@ -427,7 +416,7 @@ export class Output {
           this.settings.columns ??
           (format === 'wide' ? wideColumns(held) : defaultColumns(held, this.settings.declaredFields?.()));
         if (held.length === 0) return;
-        const view = await this.view(undefined, await this.shapes());
+        const view = await this.view();
         // On a terminal the rows fit its width (gh, kubectl); -o wide, and any other reader, get every value whole.
         const fit = view.tty && format === 'table' ? view.width : undefined;
         return this.writeLines(rowLines(held, columns, view, '', fit));

@@ -59,36 +59,27 @@ export function wrapText(text: string, width: number): string[] {
   if (textWidth(text) <= width) return [text];
   const lines: string[] = [];
   let line = '';
-  let lineWidth = 0;
+  let used = 0;
+  const flush = () => {
+    lines.push(line.trimEnd());
+    line = '';
+    used = 0;
+  };
   // Words with the spaces that follow them, so the text is kept as written.
   for (const word of text.split(/(?<= )/)) {
-    const ww = textWidth(word);
-    const bare = word.trimEnd();
-    if (lineWidth + textWidth(bare) <= width) {
+    const bare = textWidth(word.trimEnd());
+    if (used + bare > width && line !== '') flush();
+    if (used + bare <= width) {
       line += word;
-      lineWidth += ww;
-      continue;
-    }
-    if (line !== '') {
-      lines.push(line.trimEnd());
-      line = '';
-      lineWidth = 0;
-    }
-    if (textWidth(bare) <= width) {
-      line = word;
-      lineWidth = ww;
+      used += textWidth(word);
       continue;
     }
     // A word longer than the width: cut it.
     for (const ch of word) {
-      const cw = cellWidth(ch.codePointAt(0) as number);
-      if (lineWidth + cw > width && line.trimEnd() !== '') {
-        lines.push(line.trimEnd());
-        line = '';
-        lineWidth = 0;
-      }
+      const w = cellWidth(ch.codePointAt(0) as number);
+      if (used + w > width && line.trimEnd() !== '') flush();
       line += ch;
-      lineWidth += cw;
+      used += w;
     }
   }
   if (line.trimEnd() !== '' || lines.length === 0) lines.push(line.trimEnd());

@@ -86,7 +86,6 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['stdoutIsTTY', 'none'],
   ['stderrIsTTY', 'none'],
   ['guardedStderr', 'none'],
-  ['shapes', 'none'],
   ['toStdout', 'stdout'],
   ['toStderr', 'stderr'],
 ]);
