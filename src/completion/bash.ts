@@ -8,7 +8,6 @@ import {
   DYNAMIC_OPTIONS,
   GENERATED_NOTE,
   optionChoices,
-  optionWords,
   valueOptionWords,
   type PathEntry,
 } from './table.js';
@@ -69,9 +68,35 @@ export const WALK_WORD = `    case $word in
         ;;
     esac`;
 
-/** Words as the elements of a bash array, each quoted. */
-function words(list: string[]): string {
-  return list.map(shQuote).join(' ');
+/**
+ * The case arms of __cpk_words, shared by bash and zsh: the candidates at
+ * PATH/ (subcommands and argument values), PATH/- (options) and PATH/OPTION=
+ * (an option's values), each written by `item` with its description.
+ */
+export function wordArms(
+  table: PathEntry[],
+  item: (word: string, description: string) => string,
+): Array<[string[], string]> {
+  const arms: Array<[string[], string]> = [];
+  const arm = (key: string, items: string[]) => {
+    if (items.length > 0) arms.push([[shQuote(key)], `__cpk_list=(${items.join(' ')})`]);
+  };
+  for (const p of table) {
+    arm(`${p.key}/`, [
+      ...p.subcommands.map((s) => item(s.word, s.description)),
+      ...p.argumentChoices.map((c) => item(c, '')),
+    ]);
+    arm(
+      `${p.key}/-`,
+      p.options.flatMap((o) => o.names.map((n) => item(n, o.description))),
+    );
+    for (const c of optionChoices(p))
+      arm(
+        `${p.key}/${c.option}=`,
+        c.choices.map((v) => item(v, '')),
+      );
+  }
+  return arms;
 }
 
 /**
@@ -94,14 +119,6 @@ export function dynamicCaseArms(call: string, atArgument: string): Array<[string
 }
 
 export function bashScript(table: PathEntry[]): string {
-  const wordArms: Array<[string[], string]> = [];
-  for (const p of table) {
-    const commands = [...p.subcommands.map((s) => s.word), ...p.argumentChoices];
-    if (commands.length) wordArms.push([[shQuote(`${p.key}/`)], `__cpk_list=(${words(commands)})`]);
-    if (p.options.length) wordArms.push([[shQuote(`${p.key}/-`)], `__cpk_list=(${words(optionWords(p))})`]);
-    for (const c of optionChoices(p))
-      wordArms.push([[shQuote(`${p.key}/${c.option}=`)], `__cpk_list=(${words(c.choices)})`]);
-  }
   const dynamicArms = dynamicCaseArms('__cpk_dynamic', 'compopt +o default 2>/dev/null');
   return `# bash completion for cpk.
 # ${GENERATED_NOTE}
@@ -115,7 +132,7 @@ ${pathFunctions(table)}
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
 __cpk_words() {
   case "$1" in
-${caseArms(wordArms)}
+${caseArms(wordArms(table, (word) => shQuote(word)))}
     *) __cpk_list=() ;;
   esac
 }

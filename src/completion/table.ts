@@ -1,7 +1,7 @@
 // What a completion script needs to know at each command path, flattened
 // from the command tree. The four shell generators render the same table.
 import { isPlainCandidate } from './candidate.js';
-import { acceptedOptions, allCommands, pathKey, type CommandSpec } from './tree.js';
+import { allCommands, type CommandSpec } from './tree.js';
 
 export interface OptionEntry {
   /** Long name first, then short. */
@@ -42,13 +42,14 @@ export function oneLine(text: string): string {
  */
 export function completionTable(root: CommandSpec): PathEntry[] {
   return allCommands(root).map((cmd) => ({
-    key: pathKey(cmd),
+    key: cmd.path.join(' '),
     subcommands: cmd.subcommands.flatMap((sub) =>
       [sub.name, ...sub.aliases]
         .filter(isPlainCandidate)
         .map((word) => ({ word, name: sub.name, description: oneLine(sub.description) })),
     ),
-    options: acceptedOptions(cmd).map((o) => ({
+    // Everything that can be typed at a command: its own options and the inherited ones.
+    options: [...cmd.options, ...cmd.inherited].map((o) => ({
       names: [o.long, o.short].filter((n): n is string => n !== undefined),
       description: oneLine(o.description),
       takesValue: o.takesValue,
@@ -56,11 +57,6 @@ export function completionTable(root: CommandSpec): PathEntry[] {
     })),
     argumentChoices: [...new Set(cmd.arguments.flatMap((a) => a.choices))].filter(isPlainCandidate),
   }));
-}
-
-/** Every option name at a path, long and short. */
-export function optionWords(entry: PathEntry): string[] {
-  return entry.options.flatMap((o) => o.names);
 }
 
 /** Names of the options at a path that take a value. */

@@ -125,13 +125,3 @@ export function describeCommand(cmd: Command, path: string[] = [], inherited: Op
 export function allCommands(root: CommandSpec): CommandSpec[] {
   return [root, ...root.subcommands.flatMap(allCommands)];
 }
-
-/** Everything that can be typed at a command: its own options and the inherited ones. */
-export function acceptedOptions(cmd: CommandSpec): OptionSpec[] {
-  return [...cmd.options, ...cmd.inherited];
-}
-
-/** A command's path as the scripts key it: names joined by one space, '' for the root. */
-export function pathKey(cmd: CommandSpec): string {
-  return cmd.path.join(' ');
-}

@@ -1,8 +1,8 @@
 // The zsh completion script: the same path walk as bash, offering
 // descriptions through _describe.
-import { caseArms, dynamicCaseArms, pathFunctions, shQuote, WALK_WORD } from './bash.js';
+import { caseArms, dynamicCaseArms, pathFunctions, shQuote, WALK_WORD, wordArms } from './bash.js';
 import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
-import { GENERATED_NOTE, optionChoices, type PathEntry } from './table.js';
+import { GENERATED_NOTE, type PathEntry } from './table.js';
 
 /** A `name:description` entry for _describe: a colon in the name must be escaped. */
 function entry(word: string, description: string): string {
@@ -11,24 +11,6 @@ function entry(word: string, description: string): string {
 }
 
 export function zshScript(table: PathEntry[]): string {
-  const listArms: Array<[string[], string]> = [];
-  for (const p of table) {
-    const commands = [
-      ...p.subcommands.map((s) => entry(s.word, s.description)),
-      ...p.argumentChoices.map((c) => entry(c, '')),
-    ];
-    if (commands.length) listArms.push([[shQuote(`${p.key}/`)], `__cpk_list=(${commands.join(' ')})`]);
-    if (p.options.length)
-      listArms.push([
-        [shQuote(`${p.key}/-`)],
-        `__cpk_list=(${p.options.flatMap((o) => o.names.map((n) => entry(n, o.description))).join(' ')})`,
-      ]);
-    for (const c of optionChoices(p))
-      listArms.push([
-        [shQuote(`${p.key}/${c.option}=`)],
-        `__cpk_list=(${c.choices.map((v) => entry(v, '')).join(' ')})`,
-      ]);
-  }
   return `#compdef cpk
 # zsh completion for cpk.
 # ${GENERATED_NOTE}
@@ -44,7 +26,7 @@ ${pathFunctions(table)}
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
 __cpk_words() {
   case "$1" in
-${caseArms(listArms)}
+${caseArms(wordArms(table, entry))}
     *) __cpk_list=() ;;
   esac
 }

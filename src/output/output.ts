@@ -268,13 +268,9 @@ export class Output {
     return promptSecret(this.guardedStderr(), question, this.settings.signal);
   }
 
-  /** Whether stdout and stderr are terminals (live views, refresh notes). */
+  /** Whether stdout is a terminal (live views). */
   get stdoutIsTTY(): boolean {
     return this.io.stdoutIsTTY;
-  }
-
-  get stderrIsTTY(): boolean {
-    return this.io.stderrIsTTY;
   }
 
   /**

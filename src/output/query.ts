@@ -18,18 +18,13 @@ interface AstNode {
   children?: unknown[];
 }
 
-function unknownFunction(node: unknown): string | undefined {
-  if (Array.isArray(node)) {
-    for (const child of node) {
-      const found = unknownFunction(child);
-      if (found) return found;
-    }
-    return undefined;
+function unknownFunction(node: AstNode): string | undefined {
+  if (node.type === 'Function' && typeof node.name === 'string' && !FUNCTIONS.has(node.name)) return node.name;
+  for (const child of node.children ?? []) {
+    const found = typeof child === 'object' && child !== null ? unknownFunction(child as AstNode) : undefined;
+    if (found) return found;
   }
-  if (typeof node !== 'object' || node === null) return undefined;
-  const n = node as AstNode;
-  if (n.type === 'Function' && typeof n.name === 'string' && !FUNCTIONS.has(n.name)) return n.name;
-  return unknownFunction(n.children ?? []);
+  return undefined;
 }
 
 export type Query = (value: unknown) => unknown;
@@ -50,7 +45,7 @@ export async function compileQuery(expression: string, flag = '--query'): Promis
   } catch (error) {
     throw new UsageError(`invalid ${flag} "${expression}": ${(error as Error).message}; nothing was sent`);
   }
-  const fn = unknownFunction(ast);
+  const fn = unknownFunction(ast as AstNode);
   if (fn) throw new UsageError(`invalid ${flag} "${expression}": unknown function ${fn}(); nothing was sent`);
   return (value) => {
     try {

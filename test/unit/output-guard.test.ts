@@ -84,7 +84,6 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['promptSecret', 'stderr'],
   ['spin', 'stderr'],
   ['stdoutIsTTY', 'none'],
-  ['stderrIsTTY', 'none'],
   ['guardedStderr', 'none'],
   ['toStdout', 'stdout'],
   ['toStderr', 'stderr'],
