@@ -464,12 +464,9 @@ export class Output {
         })
         .catch(() => {}); // no spinner is no loss
     }, 150);
-    let onAbort: (() => void) | undefined;
+    let onAbort = () => {};
     const interrupted = new Promise<never>((_, reject) => {
-      onAbort = () => {
-        stop();
-        reject(new InterruptedError());
-      };
+      onAbort = () => reject(new InterruptedError());
       signal?.addEventListener('abort', onAbort, { once: true });
     });
     const running = work();
@@ -479,7 +476,8 @@ export class Output {
     try {
       return await Promise.race([running, interrupted]);
     } finally {
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      // Before the caller sees the result or the interrupt: the spinner's line is cleared first.
+      signal?.removeEventListener('abort', onAbort);
       stop();
     }
   }

@@ -274,20 +274,12 @@ export function defaultColumns(items: unknown[], declared?: readonly string[]): 
       (k) => !picked.includes(k) && items.some((item) => isPlainObject(item) && isScalar(item[k])),
     );
     const rank = (k: string) => (/(?:^|_)status$/.test(k) ? 0 : PERCENT_KEY.test(k) ? 1 : 2);
-    const fill = scalar.map((key, i) => ({ key, i })).sort((a, b) => rank(a.key) - rank(b.key) || a.i - b.i);
-    for (const { key } of fill.slice(0, MAX_DEFAULT - picked.length)) picked.push(key);
+    // sort() is stable: keys of one rank keep the items' order.
+    for (const key of scalar.sort((a, b) => rank(a) - rank(b)).slice(0, MAX_DEFAULT - picked.length)) picked.push(key);
   }
-  if (declared) {
-    const at = (key: string) => {
-      const i = declared.indexOf(key);
-      return i < 0 ? Number.MAX_SAFE_INTEGER : i;
-    };
-    return picked
-      .map((key, i) => ({ key, i }))
-      .sort((a, b) => at(a.key) - at(b.key) || a.i - b.i)
-      .map((x) => x.key);
-  }
-  return picked;
+  if (!declared) return picked;
+  const at = (key: string) => (declared.includes(key) ? declared.indexOf(key) : Number.MAX_SAFE_INTEGER);
+  return picked.sort((a, b) => at(a) - at(b));
 }
 
 /** Every leaf field of the items (`-o wide`), nested objects as dotted paths. */
