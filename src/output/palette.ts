@@ -13,15 +13,8 @@ export interface Palette {
   note: Painter;
 }
 
-export const PLAIN: Palette = {
-  key: (t) => t,
-  dim: (t) => t,
-  ok: (t) => t,
-  bad: (t) => t,
-  warn: (t) => t,
-  changed: (t) => t,
-  note: (t) => t,
-};
+const same: Painter = (text) => text;
+export const PLAIN: Palette = { key: same, dim: same, ok: same, bad: same, warn: same, changed: same, note: same };
 
 /**
  * cpk's colors, drawn by chalk at `level` (Output decides it from the IO it

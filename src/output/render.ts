@@ -5,7 +5,7 @@
 // is linear in the size of the document: no cell is measured twice per row,
 // no line is rebuilt per field.
 import { isPlainObject } from '../core/json.js';
-import { numberSource } from './exact.js';
+import { numberSource } from './json.js';
 import { PLAIN, statusPainter, type Painter, type Palette } from './palette.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import { padEnd, textWidth, truncate, wrapText } from './text.js';

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import type { Document, ScalarTag } from 'yaml';
 import { ExactNumber } from '../core/json.js';
-import { numberSource } from './exact.js';
+import { numberSource } from './json.js';
 
 type YamlModule = typeof import('yaml');
 let yaml: YamlModule | undefined;
