@@ -312,9 +312,8 @@ export function rowLines(items: unknown[], columns: string[], view: View, indent
   const rows = objectRows(items, columns, view);
   if (fit === undefined) return tableLines(rows, { indent });
   const kinds = columns.map((c) => columnKind(c, items));
-  const widths = columns.map((_, i) => rows.reduce((w, row) => Math.max(w, textWidth(row[i]?.text ?? '')), 0));
-  const headers = (rows[0] as Cell[]).map((cell) => textWidth(cell.text));
-  const { keep, shown } = fitColumns(kinds, widths, fit - indent.length, headers);
+  const { widths, cellWidths } = columnWidths(rows, undefined);
+  const { keep, shown } = fitColumns(kinds, widths, fit - indent.length, cellWidths[0]);
   const fitted = rows.map((row, r) =>
     keep.map((i, k) => {
       const cell = row[i] as Cell;
@@ -340,16 +339,14 @@ function columnKind(column: string, items: unknown[]): ColumnKind {
   const name = column.slice(column.lastIndexOf('.') + 1);
   if (/^id$|_id$/i.test(name)) return 'id';
   if (/(?:^|_)status$|^type$/i.test(name)) return 'whole';
-  let text = false;
-  for (const item of items) {
-    const value = pathValue(item, column);
-    if (value === null || value === undefined) continue;
-    if (typeof value === 'string' && !isTimestamp(value)) text = true;
-    else if (typeof value === 'number' || typeof value === 'boolean' || isTimestamp(value)) continue;
-    else text = true;
-  }
-  // A column of text only when its values are text (not timestamps, numbers or flags).
-  return text ? 'cut' : 'whole';
+  // A column of text when a value is text (not a timestamp, a number or a flag).
+  const text = (value: unknown) =>
+    value !== null &&
+    value !== undefined &&
+    typeof value !== 'number' &&
+    typeof value !== 'boolean' &&
+    !isTimestamp(value);
+  return items.some((item) => text(pathValue(item, column))) ? 'cut' : 'whole';
 }
 
 /**
@@ -376,8 +373,7 @@ export function fitColumns(
       return { keep, shown };
     }
     // Drop the rightmost column that is not an id; the first of them (the name, usually) goes last.
-    const others = keep.filter((i) => kinds[i] !== 'id');
-    const drop = others.length > 1 ? (others[others.length - 1] as number) : (others[0] as number);
+    const drop = keep.filter((i) => kinds[i] !== 'id').at(-1);
     keep = keep.filter((i) => i !== drop);
   }
 }
