@@ -24,8 +24,6 @@ export interface ArgumentSpec {
   name: string;
   /** As usage shows it: `<id>`, `[file]`, `<ids...>`. */
   term: string;
-  required: boolean;
-  variadic: boolean;
   description: string;
   choices: string[];
 }
@@ -66,8 +64,6 @@ function argumentSpec(argument: Argument, help: Help): ArgumentSpec {
   return {
     name,
     term: argument.required ? `<${name}${dots}>` : `[${name}${dots}]`,
-    required: argument.required,
-    variadic: argument.variadic,
     description: help.argumentDescription(argument),
     choices: argument.argChoices ? [...argument.argChoices] : [],
   };

@@ -85,17 +85,9 @@ function timeText(value: string, view: View): string {
 
 /** A string item of a list, quoted when it could be mistaken for the list's punctuation or for another value. */
 function listItem(value: unknown): string {
-  if (typeof value !== 'string') return scalarText(value, '-');
+  if (typeof value !== 'string') return cellText(value);
   if (value === '' || /[,"]/.test(value) || value !== value.trim() || value === 'null') return JSON.stringify(value);
   return value;
-}
-
-function scalarText(value: unknown, nullText: string): string {
-  if (value === null || value === undefined) return nullText;
-  const source = numberSource(value);
-  if (source !== undefined) return source;
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
 }
 
 /**
@@ -109,7 +101,10 @@ export function cellText(value: unknown): string {
     return compactJson(value);
   }
   if (isPlainObject(value)) return Object.keys(value).length === 0 ? '{}' : compactJson(value);
-  return scalarText(value, '-');
+  if (value === null || value === undefined) return '-';
+  const source = numberSource(value);
+  if (source !== undefined) return source;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 function compactJson(value: unknown): string {
