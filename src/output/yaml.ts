@@ -8,9 +8,6 @@ import type { Document, ScalarTag } from 'yaml';
 import { ExactNumber } from '../core/json.js';
 import { numberSource } from './json.js';
 
-type YamlModule = typeof import('yaml');
-let yaml: YamlModule | undefined;
-
 // Characters a terminal may act on, or that reorder what is shown (C1
 // controls, bidi overrides), and the two line separators: written as escapes.
 // An escape exists only inside a double-quoted scalar, so every string that
@@ -35,7 +32,7 @@ const exactNumber: ScalarTag = {
 
 /** `value` as a YAML document (block style, a list under its key as kubectl writes it). */
 export function toYaml(value: unknown): string {
-  const { Document, visit } = (yaml ??= createRequire(import.meta.url)('yaml') as YamlModule);
+  const { Document, visit } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   // YAML 1.1: strings such as `yes`, `no`, `on` and `0777` are quoted, so a 1.1 reader takes them as strings too.
   const doc: Document = new Document(value, { version: '1.1', customTags: [exactNumber] });
   visit(doc, {
