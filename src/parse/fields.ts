@@ -13,7 +13,7 @@ function getOwn(target: JsonObject, key: string): unknown {
 export const MAX_KEY_SEGMENTS = 64;
 
 /** Splits `a.b.c=value` into a key path and the raw value. */
-export function parseAssignment(input: string, flag: string): { path: string[]; raw: string } {
+function parseAssignment(input: string, flag: string): { path: string[]; raw: string } {
   const eq = input.indexOf('=');
   if (eq <= 0) throw new UsageError(`invalid ${flag} "${input}": expected key=value`);
   const key = input.slice(0, eq);
@@ -47,7 +47,7 @@ export function parseSetValue(raw: string): unknown {
 }
 
 /** Writes `value` at `path` inside `target`, creating objects on the way. */
-export function setPath(target: JsonObject, path: string[], value: unknown, flag: string): void {
+function setPath(target: JsonObject, path: string[], value: unknown, flag: string): void {
   let node = target;
   for (let i = 0; i < path.length - 1; i++) {
     const key = path[i] as string;
