@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MAX_LIST_PAGES } from '../../src/core/api/list.js';
 import { analyzeSpec } from '../../src/core/api/spec.js';
 import { buildOpenApiDocument } from '../../src/emulator/openapi.js';
 import {
@@ -158,6 +159,23 @@ describe('resolveUncertain', () => {
     expect(await resolveUncertain(manifest, state, api, spec)).toEqual([
       { kind: 'adopt', key: 'd', since: marker, id: 'mon_d' },
     ]);
+  });
+
+  it('a list whose cursor never runs out ends with an error after MAX_LIST_PAGES pages, changing nothing', async () => {
+    const { manifest, state } = await setup([], { a: since });
+    let pages = 0;
+    const api = {
+      baseUrl: 'http://x/v1',
+      listPage: async () => {
+        pages++;
+        return { data: [{ id: `mon_endless${pages}`, name: `endless ${pages}` }], next_cursor: `c${pages}` };
+      },
+    } as unknown as Api;
+    await expect(resolveUncertain(manifest, state, api, spec)).rejects.toThrow(
+      `the service sent more than ${MAX_LIST_PAGES} pages while listing http://x/v1/monitors; stopped to avoid a loop`,
+    );
+    expect(pages).toBe(MAX_LIST_PAGES);
+    expect(state.record('a')).toEqual({ create_started_at: since, create_body: { name: 'A' } });
   });
 
   it('absent when nothing matches', async () => {
