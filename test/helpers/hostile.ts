@@ -1,7 +1,24 @@
 // A hostile server on loopback ("How to prove it"): each mode is a
 // way a server or a proxy can misbehave. Used by test/e2e/hostile.test.ts,
-// which runs on both transports.
+// which runs on both transports, and test/cli/answers.test.ts, for what the
+// transport only carries.
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
+import { afterAll, expect } from 'vitest';
+import type { CliResult } from './cli.js';
+
+/** The token the CLI is given against hostile servers: never to be printed. */
+export const TOKEN = 'cpk_hostiletoken0123456789';
+
+/** One line on stderr (plus an optional hint line starting with "hint:"), no stack, no token. */
+export function expectCleanFailure(r: CliResult, code: number, line: RegExp) {
+  expect(r.code).toBe(code);
+  expect(r.stdout).toBe('');
+  expect(r.stderr + r.stdout).not.toContain(TOKEN);
+  expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines[0]).toMatch(line);
+  for (const extra of lines.slice(1)) expect(extra).toMatch(/^\s*hint: /);
+}
 
 export type HostileMode =
   /** Accepts the TCP connection and never sends a byte (also: a TLS handshake that never completes). */
@@ -243,4 +260,17 @@ export async function startKeepAliveServer(options: KeepAliveOptions): Promise<K
       server.close(() => done());
     });
   return state;
+}
+
+/** Starts hostile servers for a test file, each closed when the file ends. */
+export function useHostile(): (mode: HostileMode) => Promise<Hostile> {
+  const servers: Hostile[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+  return async (mode) => {
+    const s = await startHostile(mode);
+    servers.push(s);
+    return s;
+  };
 }
