@@ -5,10 +5,8 @@ import { runCli } from '../helpers/cli.js';
 
 const f = useEmulator();
 
-async function createMonitor(name: string): Promise<string> {
-  const r = await f.cpk(['monitors', 'create', '--name', name, '-q']);
-  expect(r.code).toBe(0);
-  return r.stdout.trim();
+function createMonitor(name: string): Promise<string> {
+  return f.create({ name });
 }
 
 describe('cpk api', () => {

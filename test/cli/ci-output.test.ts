@@ -196,9 +196,7 @@ describe('plan and apply: annotations, job summary, JUnit', () => {
 
 describe('monitors wait --junit', () => {
   it('one case per monitor: matched ones pass, a timed-out one fails with its last value', async () => {
-    const up = (
-      await f.cpk(['monitors', 'create', '--name', 'w', '--target', 'https://up.example.com', '-q'])
-    ).stdout.trim();
+    const up = await f.create({ name: 'w', target: 'https://up.example.com' });
     const d = dir();
     const ok = await f.cpk(['monitors', 'wait', up, '--for', 'status=up', '--junit', join(d, 'ok.xml')]);
     expect(ok.code).toBe(0);
@@ -225,9 +223,7 @@ describe('monitors wait --junit', () => {
 
 describe('the deploy gate: --assert', () => {
   it('reports get: every assertion checked, each failure with what it saw, exit 9; JUnit has one case per assertion', async () => {
-    const id = (
-      await f.cpk(['monitors', 'create', '--name', 'g', '--target', 'https://flaky.example.com', '-q'])
-    ).stdout.trim();
+    const id = await f.create({ name: 'g', target: 'https://flaky.example.com' });
     const reportId = (await f.cpk(['monitors', 'get', id, '--query', 'report_id'])).stdout.trim();
     const d = dir();
     const r = await f.cpk([
@@ -281,9 +277,7 @@ describe('the deploy gate: --assert', () => {
 
   it('monitors get ID...: each assertion over each monitor; under Actions each failure is an annotation, escaped', async () => {
     const [a, b] = await Promise.all(
-      ['https://up.example.com', 'https://down.example.com'].map(async (target) =>
-        (await f.cpk(['monitors', 'create', '--name', 'gate', '--target', target, '-q'])).stdout.trim(),
-      ),
+      ['https://up.example.com', 'https://down.example.com'].map((target) => f.create({ name: 'gate', target })),
     );
     expect((await f.cpk(['api', 'PATCH', `monitors/${b}`, '--set', 'paused=true'])).code).toBe(0);
     const expression = "paused == `false` ||\nname == '50% ::off'";

@@ -44,7 +44,7 @@ function runWithStdout(
 
 describe('closed stdout (EPIPE)', () => {
   it('a read exits 141 with nothing on stderr; a failed read keeps its own code', async () => {
-    const id = (await f.cpk(['monitors', 'create', '--name', 'pipe', '-q'])).stdout.trim();
+    const id = await f.create({ name: 'pipe' });
     const read = await runWithStdout(['monitors', 'get', id, '--json'], 'closed');
     expect(read).toMatchObject({ code: 141, stderr: '' });
     const missing = await runWithStdout(['monitors', 'get', 'mon_doesnotexist1'], 'closed');
@@ -60,7 +60,7 @@ describe('closed stdout (EPIPE)', () => {
   });
 
   it('a watch whose reader went away stops instead of polling forever', async () => {
-    const id = (await f.cpk(['monitors', 'create', '--name', 'watched', '-q'])).stdout.trim();
+    const id = await f.create({ name: 'watched' });
     const report = id.replace('mon_', 'rpt_');
     const r = await runWithStdout(['reports', 'get', report, '--watch', '--every', '1s'], 'closed');
     expect(r.code).toBe(141);
@@ -71,7 +71,7 @@ describe('closed stdout (EPIPE)', () => {
 
 describe.runIf(existsSync('/dev/full'))('failed stdout (/dev/full)', () => {
   it('is one clear line and exit 74, for a read and for a write (which still happens)', async () => {
-    const id = (await f.cpk(['monitors', 'create', '--name', 'full', '-q'])).stdout.trim();
+    const id = await f.create({ name: 'full' });
     const read = await runWithStdout(['monitors', 'get', id], openSync('/dev/full', 'w'));
     expect(read).toMatchObject({
       code: 74,
@@ -83,7 +83,7 @@ describe.runIf(existsSync('/dev/full'))('failed stdout (/dev/full)', () => {
   });
 
   it('ends a watch by itself at the first failed write, with exit 74 and one line', async () => {
-    const id = (await f.cpk(['monitors', 'create', '--name', 'full-watch', '-q'])).stdout.trim();
+    const id = await f.create({ name: 'full-watch' });
     const line = 'cpk: cannot write the output: ENOSPC (no space left on the device)\n';
     const board = await runWithStdout(['monitors', 'watch', id, '--every', '1s'], openSync('/dev/full', 'w'));
     expect([board.code, board.stderr]).toEqual([74, line]);
@@ -98,7 +98,7 @@ describe.runIf(existsSync('/dev/full'))('failed stdout (/dev/full)', () => {
 
 describe.runIf(process.platform !== 'win32')('failed stdout (a file-size limit)', () => {
   it('ends a watch by itself at the first failed write, with exit 74 and one line', async () => {
-    const id = (await f.cpk(['monitors', 'create', '--name', 'limited-watch', '-q'])).stdout.trim();
+    const id = await f.create({ name: 'limited-watch' });
     const dir = mkdtempSync(join(tmpdir(), 'cpk-efbig-'));
     const file = openSync(join(dir, 'changes.ndjson'), 'w');
     const r = await runWithStdout(['monitors', 'watch', id, '--every', '1s'], file, 60_000, { fileSizeLimit: true });

@@ -8,10 +8,8 @@ import { runCli } from '../helpers/cli.js';
 
 const f = useEmulator();
 
-async function createMonitor(name = 'probe'): Promise<string> {
-  const r = await f.cpk(['monitors', 'create', '--name', name, '--target', 'https://example.com/health', '-q']);
-  expect(r.code).toBe(0);
-  return r.stdout.trim();
+function createMonitor(name = 'probe'): Promise<string> {
+  return f.create({ name, target: 'https://example.com/health' });
 }
 
 describe('monitors create', () => {

@@ -54,8 +54,7 @@ function runScript(
 }
 
 async function monitorWithReport(target: string): Promise<{ id: string; reportId: string }> {
-  const r = await f.cpk(['monitors', 'create', '--name', 'gate', '--target', target, '-q']);
-  const id = r.stdout.trim();
+  const id = await f.create({ name: 'gate', target });
   // the first get runs the emulator's simulated check, which fills the report
   const got = await f.cpk(['monitors', 'get', id, '--query', 'report_id']);
   return { id, reportId: got.stdout.trim() };
@@ -105,9 +104,7 @@ describe('docs/scripting.md: scripts', () => {
       runScript(gate, { env: { REPORT_ID: up.reportId } }),
       runScript(gate, { env: { REPORT_ID: flaky.reportId, MIN_UPTIME: '90' } }),
       (async () => {
-        const id = (
-          await f.cpk(['monitors', 'create', '--name', 'fresh', '--target', 'https://new.example.com', '-q'])
-        ).stdout.trim();
+        const id = await f.create({ name: 'fresh', target: 'https://new.example.com' });
         return runScript(gate, { env: { REPORT_ID: id.replace(/^mon_/, 'rpt_') } });
       })(),
     ]);

@@ -25,17 +25,12 @@ const NAMES = [
 async function monitors(): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, name] of NAMES.entries()) {
-    const r = await f.cpk([
-      'monitors',
-      'create',
-      '--name',
-      name,
-      '--target',
-      `https://service-${i}.example.com/health/deep/check/with/a/long/path?region=eu-west-1&verbose=true`,
-      '-q',
-    ]);
-    expect(r.code, r.stderr).toBe(0);
-    ids.push(r.stdout.trim());
+    ids.push(
+      await f.create({
+        name,
+        target: `https://service-${i}.example.com/health/deep/check/with/a/long/path?region=eu-west-1&verbose=true`,
+      }),
+    );
   }
   return ids;
 }

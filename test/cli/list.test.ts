@@ -24,9 +24,7 @@ describe('list through the operation the service declares', () => {
     const team = `t${Date.now()}`;
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await f.cpk(['monitors', 'create', '--name', `list-${i}`, '--set', `team=${team}`, '-q'], { env });
-      expect(r.code, r.stderr).toBe(0);
-      ids.push(r.stdout.trim());
+      ids.push(await f.create({ name: `list-${i}`, team }));
     }
     const seen = f.mark();
     const r = await f.cpk(['monitors', 'list', '--param', 'limit=2', '-o', 'jsonl'], { env });

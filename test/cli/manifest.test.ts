@@ -433,7 +433,7 @@ describe('starting from existing monitors', () => {
       },
     });
 
-    const second = (await f.cpk(['monitors', 'create', '--name', 'Adopted API', '-q'])).stdout.trim();
+    const second = await f.create({ name: 'Adopted API' });
     const both = await f.cpk(['monitors', 'get', id, second, '--manifest']);
     expect(both.code).toBe(0);
     expect(both.stdout.split('\n')[0]).toBe(`# adopt with: cpk import adopted-api=${id} adopted-api-2=${second}`);
@@ -453,7 +453,7 @@ describe('starting from existing monitors', () => {
   it('import refuses unknown keys and ids, and keys that manage another monitor', async () => {
     const dir = workdir();
     const file = write(dir, manifest('imp', ['a', 'b']));
-    const id = (await f.cpk(['monitors', 'create', '--name', 'imp other', '-q'])).stdout.trim();
+    const id = await f.create({ name: 'imp other' });
     const [unknownKey, missing] = await Promise.all([
       f.cpk(['import', `zzz=${id}`, '-f', file]),
       f.cpk(['import', 'a=mon_doesnotexist', '-f', file]),
@@ -465,7 +465,7 @@ describe('starting from existing monitors', () => {
     expect(() => state(dir)).toThrow(); // nothing was recorded
 
     expect((await f.cpk(['import', `a=${id}`, '-f', file])).code).toBe(0);
-    const other = (await f.cpk(['monitors', 'create', '--name', 'imp third', '-q'])).stdout.trim();
+    const other = await f.create({ name: 'imp third' });
     // One after the other: two imports on one state exclude each other (the lock: exit 75).
     const taken = await f.cpk(['import', `a=${other}`, '-f', file]);
     const twice = await f.cpk(['import', `b=${id}`, '-f', file]);

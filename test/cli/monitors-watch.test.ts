@@ -15,10 +15,8 @@ import { textWidth } from '../../src/output/text.js';
 
 const f = useEmulator();
 
-async function monitor(name: string, target: string): Promise<string> {
-  const r = await f.cpk(['monitors', 'create', '--name', name, '--target', target, '-q']);
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trim();
+function monitor(name: string, target: string): Promise<string> {
+  return f.create({ name, target });
 }
 
 interface Line {
@@ -159,8 +157,7 @@ describe('monitors watch --all', () => {
   it("watches the monitors of the service's declared list", async () => {
     const ids: string[] = [];
     for (const name of ['all-a', 'all-b', 'all-c']) {
-      const r = await g.cpk(['monitors', 'create', '--name', name, '-q']);
-      ids.push(r.stdout.trim());
+      ids.push(await g.create({ name }));
     }
     const sent = g.mark();
     const r = await g.cpk(['monitors', 'watch', '--all', '--every', '1s', '--concurrency', '2'], {

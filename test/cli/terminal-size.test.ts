@@ -18,10 +18,8 @@ const HANG = 30_000;
 /** Cursor movement: up, home, erase in line, erase below (a redraw in place). */
 const CURSOR_MOVES = /\u001b\[(?:\d*A|H|\d*K|J|2K)/;
 
-async function monitor(name: string): Promise<string> {
-  const r = await f.cpk(['monitors', 'create', '--name', name, '--target', 'https://size.example.com/health', '-q']);
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trim();
+function monitor(name: string): Promise<string> {
+  return f.create({ name, target: 'https://size.example.com/health' });
 }
 
 /** Resolves once the emulator has received `count` requests for `path` since `mark`. */

@@ -11,10 +11,8 @@ const f = useEmulator();
 /** Only to catch a hang. */
 const HANG = 40_000;
 
-async function monitor(name: string): Promise<string> {
-  const r = await f.cpk(['monitors', 'create', '--name', name, '--target', 'https://wait.example.com', '-q']);
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trim();
+function monitor(name: string): Promise<string> {
+  return f.create({ name, target: 'https://wait.example.com' });
 }
 
 describe('monitors wait, saying what it does', () => {

@@ -8,12 +8,8 @@ const f = useEmulator();
 
 describe('cpk monitors wait', () => {
   it('exits 0 once every monitor matches (any field path), printing what matched', async () => {
-    const a = (
-      await f.cpk(['monitors', 'create', '--name', 'a', '--target', 'https://a.example.com', '-q'])
-    ).stdout.trim();
-    const b = (
-      await f.cpk(['monitors', 'create', '--name', 'b', '--target', 'https://b.example.com', '-q'])
-    ).stdout.trim();
+    const a = await f.create({ name: 'a', target: 'https://a.example.com' });
+    const b = await f.create({ name: 'b', target: 'https://b.example.com' });
     const r = await f.cpk(['monitors', 'wait', a, b, '--for', 'status=up', '--every', '1s', '--timeout', '20s']);
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: 'all 2 monitors: status=up\n' });
     const json = await f.cpk(['monitors', 'wait', a, '--for', 'last_check.status=up', '--json']);
@@ -22,9 +18,7 @@ describe('cpk monitors wait', () => {
   });
 
   it('exits 8 when the timeout passes, naming each monitor that did not match and its last value', async () => {
-    const id = (
-      await f.cpk(['monitors', 'create', '--name', 'stays-up', '--target', 'https://ok.example.com', '-q'])
-    ).stdout.trim();
+    const id = await f.create({ name: 'stays-up', target: 'https://ok.example.com' });
     const r = await f.cpk(['monitors', 'wait', id, '--for', 'status=down', '--every', '1s', '--timeout', '2s']);
     expect(r.code).toBe(8);
     expect(r.stderr).toBe(`cpk: timed out after 2s waiting for status=down: ${id} status=up\n`);
@@ -37,9 +31,7 @@ describe('cpk monitors wait', () => {
   });
 
   it('retries a server failure within the timeout', async () => {
-    const id = (
-      await f.cpk(['monitors', 'create', '--name', 'flaky-wait', '--target', 'https://ok.example.com', '-q'])
-    ).stdout.trim();
+    const id = await f.create({ name: 'flaky-wait', target: 'https://ok.example.com' });
     f.emu.injectFault({ method: 'GET', path: `/v1/monitors/${id}`, status: 500, times: 3 });
     const r = await f.cpk([
       'monitors',

@@ -8,8 +8,7 @@ const f = useEmulator();
 
 describe('reports get --watch off a terminal', () => {
   it('prints a JSON line per refresh that changed something, and exits 0 on SIGINT', async () => {
-    const created = await f.cpk(['monitors', 'create', '--name', 'watched', '--target', 'https://w.example.com', '-q']);
-    const id = created.stdout.trim();
+    const id = await f.create({ name: 'watched', target: 'https://w.example.com' });
     const report = `rpt_${id.slice('mon_'.length)}`;
     const sent = f.mark();
     let script: Promise<void> = Promise.resolve();
