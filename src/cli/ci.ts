@@ -178,14 +178,15 @@ export function manifestCases(
 ): void {
   const byEntry = new Map<string, PlacedProblem[]>();
   const byFile = new Map<string, PlacedProblem[]>();
+  // Appended in place: copying a list for each problem made 20,000 problems take seconds.
+  const add = (map: Map<string, PlacedProblem[]>, key: string, p: PlacedProblem) => {
+    const list = map.get(key);
+    if (list) list.push(p);
+    else map.set(key, [p]);
+  };
   for (const p of problems) {
-    if (p.entry && p.entry.length === 2) {
-      const key = p.entry.join('\u0000');
-      byEntry.set(key, [...(byEntry.get(key) ?? []), p]);
-    } else {
-      const name = p.file ?? file ?? 'manifest';
-      byFile.set(name, [...(byFile.get(name) ?? []), p]);
-    }
+    if (p.entry && p.entry.length === 2) add(byEntry, p.entry.join('\u0000'), p);
+    else add(byFile, p.file ?? file ?? 'manifest', p);
   }
   const failure = (list: PlacedProblem[]) => ({
     message: list.length === 1 ? list[0]!.message : `${list.length} problems: ${list[0]!.message}; …`,
