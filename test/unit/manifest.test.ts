@@ -17,7 +17,7 @@ import { applyPlan, certainlyNotCreated } from '../../src/manifest/apply.js';
 import { parseDuration } from '../../src/parse/duration.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, UsageError } from '../../src/core/errors.js';
 import type { Api } from '../../src/core/api/client.js';
-import { parseConcurrency } from '../../src/cli/manifest-flags.js';
+import { parseConcurrency } from '../../src/parse/concurrency.js';
 import { parseImportOptions } from '../../src/commands/manifest/import.js';
 
 function problems(text: string): string[] {
