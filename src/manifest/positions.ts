@@ -27,14 +27,6 @@ import {
   type Problem,
 } from './model.js';
 
-/** Where a key is written in manifest text (1:1 when it cannot be found). */
-export function keyPosition(text: string, path: string[]): { line: number; col: number } {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
-  const offset = locate(doc, path).key?.range?.[0];
-  return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
-}
-
 /** Parses with every node's position, so that each problem is reported with its line and column. */
 export function parseManifest(text: string, path: string): Manifest {
   const lineCounter = new LineCounter();
@@ -197,9 +189,10 @@ function keysInOrder(doc: Document, path: string[], value: JsonObject): string[]
 }
 
 /**
- * Positions in manifest text, for problems found after loading (the service's
- * declared bodies, src/manifest/validate.ts): the line and column of the key
- * or the value at a path of keys, and whether that path exists.
+ * Positions in manifest text, for problems found after loading (a key defined
+ * in two files, the service's declared bodies): the line and column of the key
+ * or the value at a path of keys (1:1 when it cannot be found), and whether
+ * that path exists.
  */
 export function manifestLocator(text: string): {
   at(path: string[], which: 'key' | 'value'): { line: number; col: number };

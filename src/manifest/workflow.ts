@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import type { Api } from '../core/api/client.js';
 import { loadSpec } from '../core/api/spec.js';
 import { ApiError, CpkError, ExitCode, InterruptedError, UsageError } from '../core/errors.js';
+import { LockHeldError, takeLock, type LockHolder } from '../core/lock.js';
 import type { Output } from '../output/output.js';
 import { applyPlan, type Outcome } from './apply.js';
 import { manifestFiles, readManifests, ManifestError, unreadableManifest, type Manifest } from './load.js';
@@ -116,22 +117,59 @@ export function validationError(out: Output, problems: ValidationProblem[]): Usa
   return new UsageError(summary);
 }
 
-/** Takes the lock on the state file, saying on stderr when it waits and when it takes over a dead run's lock. */
+/** A lock whose holder stopped refreshing it this long ago is stale (proper-lockfile refreshes every half). */
+const LOCK_STALE_MS = 20_000;
+
+/** The state is locked by another run: exit 75 (EX_TEMPFAIL of sysexits.h: try again later). */
+class StateLockedError extends CpkError {
+  constructor(statePath: string, holder: LockHolder | undefined, waitedMs: number) {
+    const who = holder
+      ? `cpk (pid ${holder.pid} on ${holder.host}${holder.command ? `, ${holder.command}` : ''}) since ${holder.since}`
+      : 'another cpk (holder not yet recorded)';
+    const waited = waitedMs < 1000 ? `${waitedMs} ms` : `${Math.round(waitedMs / 100) / 10} s`;
+    super(
+      `the state file ${statePath} is locked by ${who}${waitedMs > 0 ? `; waited ${waited}` : ''}; nothing was changed`,
+      ExitCode.LOCKED,
+      {
+        hint: `wait for it to finish, or pass --lock-timeout 5m to wait; if that process is gone, remove ${statePath}.lock`,
+      },
+    );
+  }
+}
+
+/**
+ * Takes `<state>.lock` (../core/lock.ts): two applies on one state at once
+ * would each create the same monitors and overwrite each other's ids, so apply
+ * and import hold it while they change the state, as Terraform locks its
+ * state. Says on stderr when it waits, and when it takes over a dead run's lock.
+ */
 async function lock(statePath: string, timeoutMs: number, command: string, deps: WorkflowDeps) {
-  const { lockState } = await import('./lock.js');
-  return lockState(statePath, {
-    timeoutMs,
-    command,
-    signal: deps.signal,
-    onWait: (holder) =>
-      deps.out.info(
-        `waiting up to ${timeoutMs / 1000}s for the lock on ${statePath}${holder ? ` (held by pid ${holder.pid} on ${holder.host} since ${holder.since})` : ''}`,
-      ),
-    onTakeover: (holder) =>
-      deps.out.warn(
-        `took over the lock on ${statePath} left by pid ${holder.pid} on ${holder.host} (since ${holder.since}), which is no longer running`,
-      ),
-  });
+  try {
+    return await takeLock(statePath, `${statePath}.lock`, {
+      staleMs: LOCK_STALE_MS,
+      timeoutMs,
+      command,
+      signal: deps.signal,
+      onWait: (holder) =>
+        deps.out.info(
+          `waiting up to ${timeoutMs / 1000}s for the lock on ${statePath}${holder ? ` (held by pid ${holder.pid} on ${holder.host} since ${holder.since})` : ''}`,
+        ),
+      onTakeover: (holder) =>
+        deps.out.warn(
+          `took over the lock on ${statePath} left by pid ${holder.pid} on ${holder.host} (since ${holder.since}), which is no longer running`,
+        ),
+    });
+  } catch (error) {
+    if (error instanceof LockHeldError)
+      throw new StateLockedError(statePath, error.holder, timeoutMs > 0 ? error.waitedMs : 0);
+    if (error instanceof CpkError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CpkError(
+      `cannot lock the state file ${statePath} (${code ?? String(error)}); nothing was changed`,
+      ExitCode.FAILURE,
+      { cause: error },
+    );
+  }
 }
 
 /** Runs `work`, then releases the state's lock, whatever happened. */
@@ -202,9 +240,9 @@ async function open(
   const held = how.lock ? await lock(statePath, how.lock.timeoutMs, how.lock.command, deps) : undefined;
   try {
     const state = await StateStore.load(statePath, { baseUrl: api.baseUrl, manifestPath: files[0]! });
-    return { manifest, state, api, release: held?.release };
+    return { manifest, state, api, release: held };
   } catch (error) {
-    await held?.release();
+    await held?.();
     throw error;
   }
 }
@@ -403,7 +441,7 @@ async function applySaved(path: string, opts: ApplyOptions, deps: WorkflowDeps):
       { hint: 'apply it with the token it was made with, or make the plan again with this one' },
     );
   const held = await lock(file.plan.state, opts.lockTimeoutMs, 'cpk apply', deps);
-  return locked(held.release, async () => {
+  return locked(held, async () => {
     const state = await StateStore.load(file.plan.state, { baseUrl: api.baseUrl, manifestPath: path });
     const changed = await deps.out.spin('Checking that the plan still holds', () =>
       saved.changesSince(file, state.data, api, { concurrency: opts.concurrency, stop: deps.signal }),
