@@ -8,10 +8,9 @@
 import type { Api } from '../core/api/client.js';
 import { ApiError, AuthError, CpkError, ExitCode, NetworkError, UsageError } from '../core/errors.js';
 import { setOwn, type JsonObject } from '../core/json.js';
-import { checkId } from '../parse/id.js';
 import type { ChannelStep, MonitorStep, Plan } from './plan.js';
 import { mapPool } from '../core/pool.js';
-import type { MonitorRecord, StateStore } from './state.js';
+import { idProblem, type MonitorRecord, type StateStore } from './state.js';
 
 export type Step = { kind: 'monitor'; step: MonitorStep } | { kind: 'channel'; step: ChannelStep };
 
@@ -111,11 +110,8 @@ export class StateWriteError extends CpkError {
  * applies (./state.ts): a path segment cpk can send, and one key per id.
  */
 function unrecordableId(id: string, key: string, owners: ReadonlyMap<string, string>): string | undefined {
-  try {
-    checkId(id);
-  } catch (error) {
-    return (error as Error).message;
-  }
+  const problem = idProblem(id);
+  if (problem !== undefined) return problem;
   const owner = owners.get(id);
   if (owner !== undefined && owner !== key) return `${id}, which "${owner}" already has`;
   return undefined;

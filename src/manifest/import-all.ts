@@ -10,7 +10,7 @@
 // finds nothing to do.
 import { Document, isMap, parseDocument, type YAMLMap } from 'yaml';
 import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
-import { checkId } from '../parse/id.js';
+import { idProblem } from './state.js';
 import { entryFor, keyFor } from './entry.js';
 import { ManifestError } from './load.js';
 import { parseManifest } from './positions.js';
@@ -45,10 +45,9 @@ export function entriesToImport(
     const id = item.id;
     if (managed.has(id) || seen.has(id)) continue;
     seen.add(id);
-    try {
-      checkId(id);
-    } catch (error) {
-      skipped.push({ id, reason: (error as Error).message });
+    const unusable = idProblem(id);
+    if (unusable !== undefined) {
+      skipped.push({ id, reason: unusable });
       continue;
     }
     // A field the service has as null says "none": left out, it is simply not compared.

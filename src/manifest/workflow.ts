@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import type { Api } from '../core/api/client.js';
 import { loadSpec } from '../core/api/spec.js';
 import { ApiError, CpkError, ExitCode, InterruptedError, UsageError } from '../core/errors.js';
-import { LockHeldError, takeLock, type LockHolder } from '../core/lock.js';
+import { LockHeldError, takeLock } from '../core/lock.js';
 import type { Output } from '../output/output.js';
 import { applyPlan, type Outcome } from './apply.js';
 import { manifestFiles, readManifests, ManifestError, unreadableManifest, type Manifest } from './load.js';
@@ -53,14 +53,6 @@ export interface WorkflowDeps {
   /** Builds the API client; called once the manifest is known to be valid (a bad one needs no token). */
   api(options: { many?: boolean; anonymous?: boolean }): Promise<Api>;
   report?: WorkflowReport | undefined;
-}
-
-interface Opened {
-  manifest: Manifest;
-  state: StateStore;
-  api: Api;
-  /** The state's lock, when open() was asked to take it. */
-  release: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -120,23 +112,6 @@ export function validationError(out: Output, problems: ValidationProblem[]): Usa
 /** A lock whose holder stopped refreshing it this long ago is stale (proper-lockfile refreshes every half). */
 const LOCK_STALE_MS = 20_000;
 
-/** The state is locked by another run: exit 75 (EX_TEMPFAIL of sysexits.h: try again later). */
-class StateLockedError extends CpkError {
-  constructor(statePath: string, holder: LockHolder | undefined, waitedMs: number) {
-    const who = holder
-      ? `cpk (pid ${holder.pid} on ${holder.host}${holder.command ? `, ${holder.command}` : ''}) since ${holder.since}`
-      : 'another cpk (holder not yet recorded)';
-    const waited = waitedMs < 1000 ? `${waitedMs} ms` : `${Math.round(waitedMs / 100) / 10} s`;
-    super(
-      `the state file ${statePath} is locked by ${who}${waitedMs > 0 ? `; waited ${waited}` : ''}; nothing was changed`,
-      ExitCode.LOCKED,
-      {
-        hint: `wait for it to finish, or pass --lock-timeout 5m to wait; if that process is gone, remove ${statePath}.lock`,
-      },
-    );
-  }
-}
-
 /**
  * Takes `<state>.lock` (../core/lock.ts): two applies on one state at once
  * would each create the same monitors and overwrite each other's ids, so apply
@@ -160,8 +135,21 @@ async function lock(statePath: string, timeoutMs: number, command: string, deps:
         ),
     });
   } catch (error) {
-    if (error instanceof LockHeldError)
-      throw new StateLockedError(statePath, error.holder, timeoutMs > 0 ? error.waitedMs : 0);
+    if (error instanceof LockHeldError) {
+      // Another run holds it: exit 75 (EX_TEMPFAIL of sysexits.h: try again later).
+      const { holder, waitedMs } = error;
+      const who = holder
+        ? `cpk (pid ${holder.pid} on ${holder.host}${holder.command ? `, ${holder.command}` : ''}) since ${holder.since}`
+        : 'another cpk (holder not yet recorded)';
+      const waited = waitedMs < 1000 ? `${waitedMs} ms` : `${Math.round(waitedMs / 100) / 10} s`;
+      throw new CpkError(
+        `the state file ${statePath} is locked by ${who}${timeoutMs > 0 && waitedMs > 0 ? `; waited ${waited}` : ''}; nothing was changed`,
+        ExitCode.LOCKED,
+        {
+          hint: `wait for it to finish, or pass --lock-timeout 5m to wait; if that process is gone, remove ${statePath}.lock`,
+        },
+      );
+    }
     if (error instanceof CpkError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new CpkError(
@@ -199,7 +187,7 @@ async function open(
     /** Check the entries against the bodies the service's document declares (plan, apply). */
     validate?: boolean;
   },
-): Promise<Opened> {
+) {
   const { files, directory } = await manifestFiles(opts.files);
   // One file: beside it, as always. A directory: inside it. Several: named,
   // since which of them the state belongs to would otherwise depend on the order of -f.
@@ -240,6 +228,7 @@ async function open(
   const held = how.lock ? await lock(statePath, how.lock.timeoutMs, how.lock.command, deps) : undefined;
   try {
     const state = await StateStore.load(statePath, { baseUrl: api.baseUrl, manifestPath: files[0]! });
+    // `release`: the state's lock, when it was taken.
     return { manifest, state, api, release: held };
   } catch (error) {
     await held?.();
@@ -255,7 +244,7 @@ async function open(
  * plan must describe the state file as it is on disk, and adopting changes it).
  */
 async function readPlan(
-  { manifest, state, api }: Opened,
+  { manifest, state, api }: { manifest: Manifest; state: StateStore; api: Api },
   opts: PlanOptions,
   deps: WorkflowDeps,
   adopt: boolean,
@@ -460,7 +449,7 @@ async function applySaved(path: string, opts: ApplyOptions, deps: WorkflowDeps):
 
 async function carryOut(
   plan: Plan,
-  { state, api, manifest }: Pick<Opened, 'state' | 'api'> & { manifest?: Manifest },
+  { state, api, manifest }: { state: StateStore; api: Api; manifest?: Manifest },
   opts: ApplyOptions,
   deps: WorkflowDeps,
 ): Promise<Applied> {
