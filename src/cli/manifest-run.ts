@@ -13,6 +13,8 @@ export function workflowDeps(ctx: Context): WorkflowDeps {
     env: ctx.env,
     signal: ctx.signal,
     api: (options) => ctx.api(options),
+    confirm: (question) => ctx.confirm(question),
+    tokenDigest: () => ctx.tokenDigest(),
     report: ci && {
       async problems(problems, manifest, file) {
         await annotateProblems(ci, problems, file);

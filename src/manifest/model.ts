@@ -58,6 +58,12 @@ export function shownProblems<T>(problems: readonly T[], line: (problem: T) => s
   return out;
 }
 
+/** The items whose `id` was not seen before, in order. */
+export function uniqueBy<T>(items: readonly T[], id: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(id(item)) && Boolean(seen.add(id(item))));
+}
+
 /** The manifest cannot be used; each problem carries its line and column. Nothing was sent. */
 export class ManifestError extends UsageError {
   constructor(

@@ -23,6 +23,7 @@ import {
   showPath,
   TYPE_NAMES,
   validate,
+  uniqueBy,
   type Manifest,
   type Problem,
 } from './model.js';
@@ -89,13 +90,9 @@ export function parseManifest(text: string, path: string): Manifest {
   );
   if (problems.length > 0) {
     problems.sort((a, b) => a.line - b.line || a.col - b.col);
-    const seen = new Set<string>();
     throw new ManifestError(
       path,
-      problems.filter((p) => {
-        const id = `${p.line}:${p.col}:${p.message}`;
-        return seen.has(id) ? false : (seen.add(id), true);
-      }),
+      uniqueBy(problems, (p) => `${p.line}:${p.col}:${p.message}`),
     );
   }
   return manifest;

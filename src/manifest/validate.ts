@@ -17,7 +17,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { BodyInfo, BodyKind, DeclaredSchema, SpecInfo } from '../core/api/spec.js';
 import { isPlainObject, type JsonObject } from '../core/json.js';
 import { closest } from '../core/closest.js';
-import { decodePointer, showPath, TYPE_NAMES, type Manifest } from './model.js';
+import { decodePointer, showPath, TYPE_NAMES, uniqueBy, type Manifest } from './model.js';
 
 /** An entry to check, with the file it came from. */
 export interface EntryToCheck {
@@ -148,11 +148,7 @@ async function checkerOf(
       const problem = describe(error, body, readOnly);
       if (problem) add(problem.at, problem.which, problem.message);
     }
-    const seen = new Set<string>();
-    return problems.filter((p) => {
-      const id = `${p.at.join('\0')}\0${p.message}`;
-      return seen.has(id) ? false : (seen.add(id), true);
-    });
+    return uniqueBy(problems, (p) => `${p.at.join('\0')}\0${p.message}`);
   };
 }
 

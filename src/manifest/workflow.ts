@@ -12,7 +12,7 @@ import { loadSpec } from '../core/api/spec.js';
 import { ApiError, CpkError, ExitCode, InterruptedError, UsageError } from '../core/errors.js';
 import { LockHeldError, takeLock } from '../core/lock.js';
 import type { Output } from '../output/output.js';
-import { applyPlan, type Outcome } from './apply.js';
+import { applyPlan } from './apply.js';
 import { manifestFiles, readManifests, ManifestError, unreadableManifest, type Manifest } from './load.js';
 import { buildPlan, hasChanges, type Plan } from './plan.js';
 import { failureLine, outcomeLine, paintFor, renderPlan } from './render.js';
@@ -52,6 +52,10 @@ export interface WorkflowDeps {
   signal?: AbortSignal | undefined;
   /** Builds the API client; called once the manifest is known to be valid (a bad one needs no token). */
   api(options: { many?: boolean; anonymous?: boolean }): Promise<Api>;
+  /** Asks before apply changes anything (unless --yes). */
+  confirm(question: string): Promise<boolean>;
+  /** A digest of the token the client uses: a saved plan is bound to it. */
+  tokenDigest(): Promise<string | undefined>;
   report?: WorkflowReport | undefined;
 }
 
@@ -325,7 +329,7 @@ async function resolveUncertain(manifest: Manifest, state: StateStore, api: Api,
  * document of it, saved there (0600: a plan holds every body it would send).
  */
 export async function planWorkflow(
-  opts: PlanOptions & { save: string | undefined; document: boolean; tokenDigest: () => Promise<string | undefined> },
+  opts: PlanOptions & { save: string | undefined; document: boolean },
   deps: WorkflowDeps,
 ): Promise<{ plan: Plan; document: unknown; changes: boolean }> {
   const opened = await open(opts, deps, { validate: true });
@@ -342,7 +346,7 @@ export async function planWorkflow(
   const saved = await import('./saved.js');
   const document = saved.planDocument(plan, {
     createdAt: new Date().toISOString(),
-    token: await opts.tokenDigest(),
+    token: await deps.tokenDigest(),
     stateDigest: saved.stateDigest(opened.state.data),
   });
   if (opts.save !== undefined) {
@@ -368,19 +372,6 @@ export interface ApplyOptions extends PlanOptions {
   lockTimeoutMs: number;
   /** A plan saved by `cpk plan --out`: carry out exactly it. */
   planFile: string | undefined;
-  /** Asks before changing anything (unless --yes). */
-  confirm: (question: string) => Promise<boolean>;
-  tokenDigest: () => Promise<string | undefined>;
-}
-
-export interface Applied {
-  plan: Plan;
-  outcomes: Outcome[];
-  /** Writes of the state that failed: a run with any is not a success. */
-  stateErrors: CpkError[];
-  statePath: string;
-  /** The manifest the plan was made from (not for a saved plan): annotations point into it. */
-  manifest: Manifest | undefined;
 }
 
 /** `cpk apply`: a missing manifest is the first thing to say (before --yes is asked for). */
@@ -399,7 +390,7 @@ export async function checkManifestsExist(files: readonly string[]): Promise<voi
  * `cpk apply [PLAN]`: plans (or reads the saved plan), prints it, asks, and
  * carries it out under the state's lock, one progress line per change.
  */
-export async function applyWorkflow(opts: ApplyOptions, deps: WorkflowDeps): Promise<Applied> {
+export async function applyWorkflow(opts: ApplyOptions, deps: WorkflowDeps) {
   if (opts.planFile !== undefined) return applySaved(opts.planFile, opts, deps);
   const opened = await open(opts, deps, {
     validate: true,
@@ -415,7 +406,7 @@ export async function applyWorkflow(opts: ApplyOptions, deps: WorkflowDeps): Pro
  * for this service and token, and neither the state nor any monitor it read
  * has changed since (checked under the lock, before anything is sent).
  */
-async function applySaved(path: string, opts: ApplyOptions, deps: WorkflowDeps): Promise<Applied> {
+async function applySaved(path: string, opts: ApplyOptions, deps: WorkflowDeps) {
   const saved = await import('./saved.js');
   const file = await saved.readSavedPlan(path);
   const api = await deps.api({ many: true });
@@ -424,7 +415,7 @@ async function applySaved(path: string, opts: ApplyOptions, deps: WorkflowDeps):
       `${path} was made for ${file.plan.baseUrl}, but cpk is pointed at ${api.baseUrl}; nothing was sent`,
       { hint: 'point cpk at that service (--base-url, CPK_BASE_URL), or make a plan for this one' },
     );
-  if (file.token !== ((await opts.tokenDigest()) ?? null))
+  if (file.token !== ((await deps.tokenDigest()) ?? null))
     throw new UsageError(
       `${path} was made with another token (the service cannot say which account a token belongs to, so a plan is bound to its token); nothing was sent`,
       { hint: 'apply it with the token it was made with, or make the plan again with this one' },
@@ -452,12 +443,12 @@ async function carryOut(
   { state, api, manifest }: { state: StateStore; api: Api; manifest?: Manifest },
   opts: ApplyOptions,
   deps: WorkflowDeps,
-): Promise<Applied> {
+) {
   const { out, signal } = deps;
   if (signal?.aborted) throw new InterruptedError();
   if (!out.json) out.printRendered(renderPlan(plan, await paintFor(out)));
   if (hasChanges(plan)) {
-    if (!opts.yes && !(await opts.confirm(`Apply these changes to ${plan.baseUrl}?`))) {
+    if (!opts.yes && !(await deps.confirm(`Apply these changes to ${plan.baseUrl}?`))) {
       throw new UsageError('apply cancelled; nothing was changed');
     }
     if (signal?.aborted) throw new InterruptedError();
@@ -510,6 +501,7 @@ async function carryOut(
     },
   });
   flush();
+  // `manifest`: the one the plan was made from (not for a saved plan), for annotations pointing into it.
   return { plan, outcomes, stateErrors, statePath: state.path, manifest };
 }
 

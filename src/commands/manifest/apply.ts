@@ -13,7 +13,7 @@ import {
 import { entryPlaces, errorText, JUNIT_HELP, parseJunit, planCases, withCiReport } from '../../cli/ci.js';
 import type { ApplyOptions } from '../../manifest/workflow.js';
 
-export interface ApplyCommandOptions extends Omit<ApplyOptions, 'confirm' | 'tokenDigest'> {
+export interface ApplyCommandOptions extends ApplyOptions {
   /** --junit FILE: one test case per monitor and channel, failed where its change failed. */
   junit?: string | undefined;
 }
@@ -110,10 +110,10 @@ export async function run(opts: ApplyCommandOptions, ctx: Context): Promise<void
     const deps = workflowDeps(ctx);
     let result;
     try {
-      result = await workflow.applyWorkflow(
-        { ...opts, confirm: (question) => ctx.confirm(question), tokenDigest: () => ctx.tokenDigest() },
-        { ...deps, api: (options) => ctx.api({ ...options, signal: inflight.signal }) },
-      );
+      result = await workflow.applyWorkflow(opts, {
+        ...deps,
+        api: (options) => ctx.api({ ...options, signal: inflight.signal }),
+      });
     } finally {
       ctx.signal?.removeEventListener('abort', onInterrupt);
       clearTimeout(graceTimer);

@@ -56,7 +56,7 @@ export async function run(opts: PlanCommandOptions, ctx: Context): Promise<void>
       import('../../manifest/render.js'),
     ]);
     const { plan, document, changes } = await planWorkflow(
-      { ...opts, save: opts.out, document: ctx.out.json, tokenDigest: () => ctx.tokenDigest() },
+      { ...opts, save: opts.out, document: ctx.out.json },
       workflowDeps(ctx),
     );
     planCases(ci, plan, []);
