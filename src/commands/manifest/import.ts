@@ -70,35 +70,23 @@ export async function run(opts: ImportOptions, ctx: Context): Promise<void> {
     import('../../manifest/workflow.js'),
     import('../../cli/manifest-run.js'),
   ]);
-  if (opts.all) return importAll(await workflow.importAllWorkflow(opts, workflowDeps(ctx)), ctx);
-  const { manifest, state, changed } = await workflow.importWorkflow(opts, workflowDeps(ctx));
-  if (ctx.out.json) {
-    ctx.out.printJson({
-      state,
-      imported: opts.pairs.map(({ key, id }) => ({ key, id, changed: changed.has(key) })),
-    });
-    return;
+  if (!opts.all) {
+    const { manifest, state, changed } = await workflow.importWorkflow(opts, workflowDeps(ctx));
+    if (ctx.out.json) {
+      const imported = opts.pairs.map(({ key, id }) => ({ key, id, changed: changed.has(key) }));
+      return ctx.out.printJson({ state, imported });
+    }
+    for (const { key, id } of opts.pairs)
+      ctx.out.info(changed.has(key) ? `imported ${key}: ${id}` : `${key} already manages ${id}`);
+    return ctx.out.info(`recorded in ${state}; run cpk plan to see how the monitors differ from ${manifest}`);
   }
-  for (const { key, id } of opts.pairs)
-    ctx.out.info(changed.has(key) ? `imported ${key}: ${id}` : `${key} already manages ${id}`);
-  ctx.out.info(`recorded in ${state}; run cpk plan to see how the monitors differ from ${manifest}`);
-}
-
-/** What `cpk import --all` did. */
-function importAll(
-  result: Awaited<ReturnType<typeof import('../../manifest/workflow.js').importAllWorkflow>>,
-  ctx: Context,
-): void {
-  const { manifest, state, entries, skipped } = result;
+  const { manifest, state, entries, skipped } = await workflow.importAllWorkflow(opts, workflowDeps(ctx));
   if (ctx.out.json) {
-    ctx.out.printJson({ manifest, state, imported: entries.map(({ key, id }) => ({ key, id })), skipped });
-    return;
+    return ctx.out.printJson({ manifest, state, imported: entries.map(({ key, id }) => ({ key, id })), skipped });
   }
   if (entries.length === 0) {
-    ctx.out.info(
-      `nothing to import: ${state} manages every monitor of the account${skipped.length > 0 ? ' that cpk can import' : ''}`,
-    );
-    return;
+    const importable = skipped.length > 0 ? ' that cpk can import' : '';
+    return ctx.out.info(`nothing to import: ${state} manages every monitor of the account${importable}`);
   }
   for (const { key, id } of entries) ctx.out.info(`imported ${key}: ${id}`);
   ctx.out.info(

@@ -45,6 +45,7 @@ export async function run(opts: ValidateCommandOptions, ctx: Context): Promise<v
   return withCiReport(ctx, 'cpk validate', opts.junit, () => check(opts, ctx));
 }
 
+/** The manifest schema's checks, then the service's declared bodies'. */
 async function check(opts: ValidateCommandOptions, ctx: Context): Promise<void> {
   const [workflow, { manifestFiles, ManifestError }, { workflowDeps }] = await Promise.all([
     import('../../manifest/workflow.js'),
