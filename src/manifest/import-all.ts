@@ -12,8 +12,7 @@ import { Document, isMap, parseDocument, type YAMLMap } from 'yaml';
 import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
 import { idProblem } from './state.js';
 import { entryFor, keyFor } from './entry.js';
-import { ManifestError } from './load.js';
-import { parseManifest } from './positions.js';
+import { ManifestError, parseManifest } from './positions.js';
 
 export interface NewEntry {
   key: string;

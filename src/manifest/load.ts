@@ -7,11 +7,10 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { ManifestError, showPath, type Manifest, type Problem } from './model.js';
-import { manifestLocator, parseManifest } from './positions.js';
+import { ManifestError, manifestLocator, parseManifest, showPath, type Manifest, type Problem } from './positions.js';
 
 // The model comes with the module that reads it.
-export { ManifestError, type Manifest } from './model.js';
+export { ManifestError, type Manifest } from './positions.js';
 
 /** The error for a manifest that cannot be read; a missing one says how to make one. */
 export function unreadableManifest(path: string, code: string | undefined): UsageError {

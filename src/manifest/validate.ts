@@ -17,7 +17,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { BodyInfo, BodyKind, DeclaredSchema, SpecInfo } from '../core/api/spec.js';
 import { isPlainObject, type JsonObject } from '../core/json.js';
 import { closest } from '../core/closest.js';
-import { decodePointer, showPath, TYPE_NAMES, uniqueBy, type Manifest } from './model.js';
+import { decodePointer, manifestLocator, showPath, TYPE_NAMES, uniqueBy, type Manifest } from './positions.js';
 
 /** An entry to check, with the file it came from. */
 export interface EntryToCheck {
@@ -245,7 +245,6 @@ function valueAt(body: JsonObject, at: string[]): unknown {
  * `interval_seconds` is reported at `interval` where the entry gives that.
  */
 async function positionProblems(problems: BodyProblem[]): Promise<ValidationProblem[]> {
-  const { manifestLocator } = await import('./positions.js');
   const locators = new Map<string, ReturnType<typeof manifestLocator>>();
   const out: ValidationProblem[] = [];
   for (const p of problems) {

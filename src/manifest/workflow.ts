@@ -18,7 +18,7 @@ import { buildPlan, hasChanges, type Plan } from './plan.js';
 import { failureLine, outcomeLine, paintFor, renderPlan } from './render.js';
 import { defaultStatePath, StateStore } from './state.js';
 import { entriesOf, problemLine, validateEntries, type ValidationProblem } from './validate.js';
-import { shownProblems, type Problem } from './model.js';
+import { shownProblems, type Problem } from './positions.js';
 
 export { hasChanges };
 

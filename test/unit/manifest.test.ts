@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManifestError, validate } from '../../src/manifest/model.js';
+import { ManifestError, validate } from '../../src/manifest/positions.js';
 import { validate as wholeValidator } from '../../src/manifest/manifest-validator.generated.js';
 import { parseManifest } from '../../src/manifest/positions.js';
 import { covers, diffFields, patchOf } from '../../src/manifest/diff.js';
