@@ -161,13 +161,9 @@ export async function resolveUncertain(
         if (marker - ahead > now + CLOCK_SKEW_MS) w.future = new Date(now).toISOString();
       }
       for (const item of page) {
-        if (
-          !isPlainObject(item) ||
-          typeof item.id !== 'string' ||
-          idProblem(item.id) !== undefined ||
-          managed.has(item.id)
-        )
-          continue;
+        // Only a monitor no key manages, whose id the state can hold.
+        if (!isPlainObject(item) || typeof item.id !== 'string' || managed.has(item.id)) continue;
+        if (idProblem(item.id) !== undefined) continue;
         for (const w of members) {
           // A marker later than the service's now: creation times cannot rule a monitor out.
           const created = w.future === '' ? createdField : undefined;

@@ -88,8 +88,7 @@ export function addEntries(text: string, path: string, entries: readonly NewEntr
   let out: string;
   const json = asJson(text);
   if (json !== undefined) {
-    const value = json;
-    const root: JsonObject = isPlainObject(value) ? value : {};
+    const root: JsonObject = isPlainObject(json) ? json : {};
     const monitors: JsonObject = isPlainObject(root.monitors) ? root.monitors : {};
     for (const { key, entry } of entries) setOwn(monitors, key, entry);
     root.monitors = monitors;
