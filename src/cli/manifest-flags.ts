@@ -1,21 +1,15 @@
-// The flags plan, apply and import share (--file, --state, --lock-timeout,
-// --concurrency), declared and parsed here; src/cli/manifest-run.ts
-// opens what they name.
+// The flags plan, apply, import and validate share (--file, --state,
+// --lock-timeout, --concurrency), declared and parsed here; the workflow of
+// src/manifest/ opens what they name.
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { parseDuration } from '../parse/duration.js';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, parseConcurrency } from '../parse/concurrency.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../parse/concurrency.js';
 import { concurrencyOption } from './options.js';
 import { collect, type RawOptions } from './action.js';
+import type { ManifestOptions } from '../manifest/workflow.js';
 
 export const DEFAULT_MANIFEST = 'cpk.yaml';
-
-export interface ManifestFlags {
-  /** -f as given, in order (files or a directory); [cpk.yaml] when none. */
-  files: string[];
-  /** undefined: beside the manifest (cpk.yaml -> cpk.state.json; DIR -> DIR/cpk.state.json). */
-  state: string | undefined;
-}
 
 /** `-f`: the manifest(s), for every command that reads them (plan, apply, import, validate). */
 export function addManifestFileOption(cmd: Command): Command {
@@ -53,18 +47,16 @@ export function addConcurrencyOption(cmd: Command): Command {
   );
 }
 
-function nonEmpty(value: unknown, flag: string): string | undefined {
+/** A path flag: absent, or not blank. */
+export function nonEmpty(value: unknown, flag: string): string | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
   if (text.trim() === '') throw new UsageError(`${flag} must not be empty`);
   return text;
 }
 
-export function parseManifestFlags(opts: RawOptions): ManifestFlags {
+export function parseManifestFlags(opts: RawOptions): ManifestOptions {
   const given = opts.file === undefined ? [] : ([] as unknown[]).concat(opts.file);
   const files = given.map((f) => nonEmpty(f, '--file') ?? DEFAULT_MANIFEST);
   return { files: files.length > 0 ? files : [DEFAULT_MANIFEST], state: nonEmpty(opts.state, '--state') };
 }
-
-/** `--concurrency N`, as for the bulk commands. */
-export { parseConcurrency };

@@ -28,10 +28,9 @@ import type { Api } from '../core/api/client.js';
 import { listItems } from '../core/api/list.js';
 import type { ListOperation, SpecInfo } from '../core/api/spec.js';
 import { isPlainObject, type JsonObject } from '../core/json.js';
-import { checkId } from '../parse/id.js';
 import { covers } from './diff.js';
 import type { Manifest } from './load.js';
-import type { StateStore } from './state.js';
+import { idProblem, type StateStore } from './state.js';
 
 /** How far the service's clock may run behind ours and a monitor still count as made by the marked create. */
 export const CLOCK_SKEW_MS = 60_000;
@@ -118,17 +117,6 @@ export function isCandidate(
   return at >= marker - CLOCK_SKEW_MS - ahead;
 }
 
-/** An id the state file can hold (./state.ts checks every id it reads the same way). */
-function usableId(id: unknown): id is string {
-  if (typeof id !== 'string') return false;
-  try {
-    checkId(id);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Looks for the monitor each uncertain entry's create may have made.
  * Undefined when the document declares no list of monitors (nothing can be
@@ -173,7 +161,9 @@ export async function resolveUncertain(
         if (marker - ahead > now + CLOCK_SKEW_MS) w.future = new Date(now).toISOString();
       }
       for (const item of page) {
-        if (!isPlainObject(item) || !usableId(item.id) || managed.has(item.id)) continue;
+        // Only a monitor no key manages, whose id the state can hold.
+        if (!isPlainObject(item) || typeof item.id !== 'string' || managed.has(item.id)) continue;
+        if (idProblem(item.id) !== undefined) continue;
         for (const w of members) {
           // A marker later than the service's now: creation times cannot rule a monitor out.
           const created = w.future === '' ? createdField : undefined;

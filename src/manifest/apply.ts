@@ -8,10 +8,9 @@
 import type { Api } from '../core/api/client.js';
 import { ApiError, AuthError, CpkError, ExitCode, NetworkError, UsageError } from '../core/errors.js';
 import { setOwn, type JsonObject } from '../core/json.js';
-import { checkId } from '../parse/id.js';
 import type { ChannelStep, MonitorStep, Plan } from './plan.js';
 import { mapPool } from '../core/pool.js';
-import type { MonitorRecord, StateStore } from './state.js';
+import { idProblem, type MonitorRecord, type StateStore } from './state.js';
 
 export type Step = { kind: 'monitor'; step: MonitorStep } | { kind: 'channel'; step: ChannelStep };
 
@@ -34,6 +33,11 @@ export interface ApplyOptions {
   warn?: (text: string) => void;
 }
 
+/** How to settle an uncertain create: adopt what it made, or create it again. */
+function settleHint(key: string, subject: string): string {
+  return `if ${subject} exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`;
+}
+
 /** A create whose answer never arrived: the monitor may exist, and the state says so. */
 export class UncertainCreateError extends CpkError {
   constructor(key: string, cause: unknown, statePath: string) {
@@ -41,10 +45,7 @@ export class UncertainCreateError extends CpkError {
     super(
       `${reason}; the create may have reached the service, so ${statePath} marks "${key}" as uncertain`,
       cause instanceof CpkError ? cause.exitCode : ExitCode.FAILURE,
-      {
-        cause,
-        hint: `if the monitor exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`,
-      },
+      { cause, hint: settleHint(key, 'the monitor') },
     );
   }
 }
@@ -53,42 +54,27 @@ export class UncertainCreateError extends CpkError {
  * A create sent earlier whose outcome is unknown: not sent again without --create-uncertain.
  * `candidates`: the monitors a declared list showed that could be the one it made (./adopt.ts).
  */
-export function uncertainError(
-  key: string,
-  since: string,
-  candidates?: readonly string[],
-  unresolved?: string,
-): CpkError {
+export function uncertainError(key: string, since: string, candidates: readonly string[] = [], unresolved?: string) {
+  const sent = `a create of "${key}" sent at ${since} never got its answer recorded`;
   if (unresolved !== undefined) {
-    const which = candidates && candidates.length > 0 ? ` (it could be ${candidates.join(', ')})` : '';
-    return new CpkError(
-      `a create of "${key}" sent at ${since} never got its answer recorded, and ${unresolved}${which}`,
-      ExitCode.FAILURE,
-      {
-        hint: `if its monitor exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`,
-      },
-    );
+    const which = candidates.length > 0 ? ` (it could be ${candidates.join(', ')})` : '';
+    return new CpkError(`${sent}, and ${unresolved}${which}`, ExitCode.FAILURE, {
+      hint: settleHint(key, 'its monitor'),
+    });
   }
-  if (candidates && candidates.length > 0) {
-    const which =
-      candidates.length === 1
-        ? `monitor ${candidates[0]} could be the one it made, but it could also be that of another uncertain entry`
-        : `${candidates.length} monitors could be the one it made: ${candidates.join(', ')}`;
+  if (candidates.length === 0)
     return new CpkError(
-      `a create of "${key}" sent at ${since} never got its answer recorded, and ${which}`,
+      `${sent}, so the monitor may already exist (the service cannot list monitors)`,
       ExitCode.FAILURE,
-      {
-        hint: `adopt the right one with \`cpk import ${key}=${candidates[0]}\` (or another of them); if none is, run apply with --create-uncertain`,
-      },
+      { hint: settleHint(key, 'it') },
     );
-  }
-  return new CpkError(
-    `a create of "${key}" sent at ${since} never got its answer recorded, so the monitor may already exist (the service cannot list monitors)`,
-    ExitCode.FAILURE,
-    {
-      hint: `if it exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`,
-    },
-  );
+  const which =
+    candidates.length === 1
+      ? `monitor ${candidates[0]} could be the one it made, but it could also be that of another uncertain entry`
+      : `${candidates.length} monitors could be the one it made: ${candidates.join(', ')}`;
+  return new CpkError(`${sent}, and ${which}`, ExitCode.FAILURE, {
+    hint: `adopt the right one with \`cpk import ${key}=${candidates[0]}\` (or another of them); if none is, run apply with --create-uncertain`,
+  });
 }
 
 /**
@@ -124,11 +110,8 @@ export class StateWriteError extends CpkError {
  * applies (./state.ts): a path segment cpk can send, and one key per id.
  */
 function unrecordableId(id: string, key: string, owners: ReadonlyMap<string, string>): string | undefined {
-  try {
-    checkId(id);
-  } catch (error) {
-    return (error as Error).message;
-  }
+  const problem = idProblem(id);
+  if (problem !== undefined) return problem;
   const owner = owners.get(id);
   if (owner !== undefined && owner !== key) return `${id}, which "${owner}" already has`;
   return undefined;
@@ -243,9 +226,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
       throw new CpkError(
         `the service answered the create of "${step.key}" with an id cpk cannot record (${unusable}); ${state.path} keeps "${step.key}" marked as uncertain`,
         ExitCode.FAILURE,
-        {
-          hint: `if the monitor exists, adopt it with \`cpk import ${step.key}=ID\`; if not, run apply with --create-uncertain`,
-        },
+        { hint: settleHint(step.key, 'the monitor') },
       );
     }
     owners.set(id, step.key);

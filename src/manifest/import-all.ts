@@ -10,10 +10,9 @@
 // finds nothing to do.
 import { Document, isMap, parseDocument, type YAMLMap } from 'yaml';
 import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
-import { checkId } from '../parse/id.js';
+import { idProblem } from './state.js';
 import { entryFor, keyFor } from './entry.js';
-import { ManifestError } from './load.js';
-import { parseManifest } from './positions.js';
+import { ManifestError, parseManifest } from './positions.js';
 
 export interface NewEntry {
   key: string;
@@ -45,10 +44,9 @@ export function entriesToImport(
     const id = item.id;
     if (managed.has(id) || seen.has(id)) continue;
     seen.add(id);
-    try {
-      checkId(id);
-    } catch (error) {
-      skipped.push({ id, reason: (error as Error).message });
+    const unusable = idProblem(id);
+    if (unusable !== undefined) {
+      skipped.push({ id, reason: unusable });
       continue;
     }
     // A field the service has as null says "none": left out, it is simply not compared.
@@ -90,8 +88,7 @@ export function addEntries(text: string, path: string, entries: readonly NewEntr
   let out: string;
   const json = asJson(text);
   if (json !== undefined) {
-    const value = json;
-    const root: JsonObject = isPlainObject(value) ? value : {};
+    const root: JsonObject = isPlainObject(json) ? json : {};
     const monitors: JsonObject = isPlainObject(root.monitors) ? root.monitors : {};
     for (const { key, entry } of entries) setOwn(monitors, key, entry);
     root.monitors = monitors;

@@ -7,30 +7,10 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { ManifestError, showPath, type Manifest, type Problem } from './model.js';
-import { keyPosition, parseManifest } from './positions.js';
+import { ManifestError, manifestLocator, parseManifest, showPath, type Manifest, type Problem } from './positions.js';
 
-// The manifest module's entry for the commands: the model comes with it.
-export {
-  buildManifest,
-  ManifestError,
-  MAX_PROBLEMS_SHOWN,
-  shownProblems,
-  type ChannelEntry,
-  type Manifest,
-  type MonitorEntry,
-  type Problem,
-} from './model.js';
-
-export async function readManifest(path: string): Promise<Manifest> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw unreadableManifest(path, (error as NodeJS.ErrnoException).code);
-  }
-  return readManifestText(text, path);
-}
+// The model comes with the module that reads it.
+export { ManifestError, type Manifest } from './positions.js';
 
 /** The error for a manifest that cannot be read; a missing one says how to make one. */
 export function unreadableManifest(path: string, code: string | undefined): UsageError {
@@ -78,70 +58,54 @@ export async function manifestFiles(paths: string[]): Promise<{ files: string[];
  * channel id defined in two files is a problem naming both places.
  */
 export async function readManifests(files: string[], label: string): Promise<Manifest> {
-  if (files.length === 1) return readManifest(files[0]!);
   const texts = new Map<string, string>();
   const read = await Promise.all(
     files.map(async (file) => {
+      const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        // One file: a missing one says how to make one.
+        if (files.length === 1) throw unreadableManifest(file, error.code);
+        throw new UsageError(`cannot read the manifest ${file}${error.code ? ` (${error.code})` : ''}`);
+      });
+      texts.set(file, text);
       try {
-        const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-          throw new UsageError(`cannot read the manifest ${file}${error.code ? ` (${error.code})` : ''}`);
-        });
-        texts.set(file, text);
-        return await readManifestText(text, file);
+        return parseManifest(text, file);
       } catch (error) {
-        if (error instanceof ManifestError) return error;
+        if (error instanceof ManifestError && files.length > 1) return error;
         throw error;
       }
     }),
   );
+  if (files.length === 1) return read[0] as Manifest;
   const problems: Problem[] = [];
   for (const r of read)
     if (r instanceof ManifestError) for (const p of r.problems) problems.push({ ...p, file: r.file });
   const merged: Manifest = { path: label, monitors: [], channels: [], customFields: [] };
-  const monitorFrom = new Map<string, string>();
-  const channelFrom = new Map<string, string>();
-  const twice: Array<{ section: 'monitors' | 'channels'; name: string; first: string; second: string }> = [];
+  const firstFile = new Map<string, string>();
+  const twice: Array<{ at: string[]; first: string; second: string }> = [];
+  /** Whether an entry is new; one defined in an earlier file is a problem naming both places. */
+  const fresh = (at: string[], file: string) => {
+    const first = firstFile.get(at.join('\0'));
+    if (first === undefined) firstFile.set(at.join('\0'), file);
+    else twice.push({ at, first, second: file });
+    return first === undefined;
+  };
   for (const r of read) {
     if (r instanceof ManifestError) continue;
     // custom_fields: what any of the files sends on purpose.
     for (const field of r.customFields) if (!merged.customFields.includes(field)) merged.customFields.push(field);
-    for (const entry of r.monitors) {
-      const first = monitorFrom.get(entry.key);
-      if (first !== undefined) twice.push({ section: 'monitors', name: entry.key, first, second: r.path });
-      else {
-        monitorFrom.set(entry.key, r.path);
-        merged.monitors.push({ ...entry, file: r.path });
-      }
-    }
-    for (const entry of r.channels) {
-      const first = channelFrom.get(entry.id);
-      if (first !== undefined) twice.push({ section: 'channels', name: entry.id, first, second: r.path });
-      else {
-        channelFrom.set(entry.id, r.path);
-        merged.channels.push({ ...entry, file: r.path });
-      }
-    }
+    for (const entry of r.monitors)
+      if (fresh(['monitors', entry.key], r.path)) merged.monitors.push({ ...entry, file: r.path });
+    for (const entry of r.channels)
+      if (fresh(['channels', entry.id], r.path)) merged.channels.push({ ...entry, file: r.path });
   }
-  if (twice.length > 0) {
-    for (const { section, name, first, second } of twice) {
-      const a = keyPosition(texts.get(first) ?? '', [section, name]);
-      const b = keyPosition(texts.get(second) ?? '', [section, name]);
-      problems.push({
-        file: second,
-        ...b,
-        message: `${showPath([section, name])} is defined twice: here and at ${first}:${a.line}:${a.col}`,
-      });
-    }
+  for (const { at, first, second } of twice) {
+    const a = manifestLocator(texts.get(first) ?? '').at(at, 'key');
+    problems.push({
+      file: second,
+      ...manifestLocator(texts.get(second) ?? '').at(at, 'key'),
+      message: `${showPath(at)} is defined twice: here and at ${first}:${a.line}:${a.col}`,
+    });
   }
   if (problems.length > 0) throw new ManifestError(label, problems);
   return merged;
-}
-
-/**
- * Parses and validates manifest text; `path` names the file in problems. One
- * parse, by the yaml package (./positions.ts), which keeps every node's
- * position so that each problem names its line and column.
- */
-export async function readManifestText(text: string, path: string): Promise<Manifest> {
-  return parseManifest(text, path);
 }

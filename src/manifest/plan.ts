@@ -71,18 +71,13 @@ export interface PlanOptions {
 }
 
 const CHANGES = new Set(['create', 'update', 'delete', 'uncertain', 'forget']);
-
-export function isChange(step: MonitorStep | ChannelStep): boolean {
-  return CHANGES.has(step.action);
-}
+const isChange = (step: MonitorStep | ChannelStep) => CHANGES.has(step.action);
 
 export function hasChanges(plan: Plan): boolean {
   return plan.monitors.some(isChange) || plan.channels.some(isChange) || (plan.adopted?.length ?? 0) > 0;
 }
 
-export function countSteps(
-  plan: Plan,
-): Record<'create' | 'update' | 'delete' | 'unchanged' | 'uncertain' | 'orphaned' | 'forget', number> {
+export function countSteps(plan: Plan) {
   const counts = { create: 0, update: 0, delete: 0, unchanged: 0, uncertain: 0, orphaned: 0, forget: 0 };
   for (const step of [...plan.monitors, ...plan.channels]) counts[step.action] += 1;
   return counts;

@@ -1,6 +1,9 @@
-// Manifest text through the yaml package, which keeps every node's line and
-// column: the one parse of a manifest, and the places of problems found after
-// loading (a key defined in two files; the service's declared bodies).
+// A manifest as cpk holds it: its entries, the problems found in it, and the
+// one parse of its text, through the yaml package, which keeps every node's
+// line and column: checked against schema/manifest.schema.json (by the
+// validator `npm run gen` compiles from it), and the places of problems found
+// after loading (a key defined in two files; the service's declared bodies).
+// Reading files is load.ts's.
 import {
   isAlias,
   isMap,
@@ -14,25 +17,218 @@ import {
   type Pair,
 } from 'yaml';
 import type { ErrorObject } from 'ajv';
-import type { JsonObject } from '../core/json.js';
-import {
-  buildManifest,
-  decodePointer,
-  ManifestError,
-  nonFinite,
-  showPath,
-  TYPE_NAMES,
-  validate,
-  type Manifest,
-  type Problem,
-} from './model.js';
+import schema from '../../schema/manifest.schema.json' with { type: 'json' };
+// Compiled ahead of time from that schema by `npm run gen` (src/gen/manifest-validator.ts).
+import { validate as manifestValidator } from './manifest-validator.generated.js';
+import { UsageError } from '../core/errors.js';
+import { parseDuration } from '../parse/duration.js';
+import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
 
-/** Where a key is written in manifest text (1:1 when it cannot be found). */
-export function keyPosition(text: string, path: string[]): { line: number; col: number } {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
-  const offset = locate(doc, path).key?.range?.[0];
-  return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
+export interface MonitorEntry {
+  /** cpk's stable name for the monitor: never sent. */
+  key: string;
+  /** The fields to send, as the manifest gives them, `interval` turned into `interval_seconds`. */
+  body: JsonObject;
+  /** With several files or a directory: the file that defines it (readManifests). */
+  file?: string;
+}
+
+export interface ChannelEntry {
+  id: string;
+  settings: JsonObject;
+  file?: string;
+}
+
+export interface Manifest {
+  /** The path as the user gave it (problems and messages name it so). */
+  path: string;
+  /** In manifest order. */
+  monitors: MonitorEntry[];
+  channels: ChannelEntry[];
+  /** `custom_fields:`: fields sent on purpose though the service does not declare them (no did-you-mean). */
+  customFields: string[];
+}
+
+export interface Problem {
+  line: number;
+  col: number;
+  message: string;
+  /** The file, when it is not the error's own (several manifest files). */
+  file?: string;
+}
+
+/**
+ * Problem lines shown at most: the first ones in file order, then how many
+ * more there are (the closing line gives the count). A manifest generated
+ * wrong can hold tens of thousands, and a screenful says what is wrong.
+ */
+export const MAX_PROBLEMS_SHOWN = 200;
+
+/** The lines of the first MAX_PROBLEMS_SHOWN problems, and a line saying how many more there are. */
+export function shownProblems<T>(problems: readonly T[], line: (problem: T) => string): string[] {
+  const out = problems.slice(0, MAX_PROBLEMS_SHOWN).map(line);
+  const more = problems.length - out.length;
+  if (more > 0) out.push(`… and ${more} more problem${more === 1 ? '' : 's'}, not shown`);
+  return out;
+}
+
+/** The items whose `id` was not seen before, in order. */
+export function uniqueBy<T>(items: readonly T[], id: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(id(item)) && Boolean(seen.add(id(item))));
+}
+
+/** The manifest cannot be used; each problem carries its line and column. Nothing was sent. */
+export class ManifestError extends UsageError {
+  constructor(
+    readonly file: string,
+    readonly problems: Problem[],
+  ) {
+    super(
+      `${file} is not a valid manifest (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was sent`,
+    );
+  }
+
+  /** One line per problem, `file:line:col: message`, the way compilers and editors read them (the first MAX_PROBLEMS_SHOWN). */
+  lines(): string[] {
+    return shownProblems(this.problems, (p) => `${p.file ?? this.file}:${p.line}:${p.col}: ${p.message}`);
+  }
+}
+
+const DURATION_SHAPE = new RegExp(schema.definitions.monitor.properties.interval.pattern);
+
+/** Entries validated in one call: ajv joins each entry's errors onto all the errors before it (concat). */
+const ENTRIES_PER_CALL = 256;
+
+/**
+ * The schema's errors for a parsed manifest (none: valid), a few entries at
+ * a time, so that finding N problems stays linear in N (in one call, ajv
+ * copies the errors so far at each entry: 20,000 problems took 35 s).
+ */
+export function validate(value: unknown): ErrorObject[] {
+  if (!isPlainObject(value)) return manifestValidator(value) ? [] : [...(manifestValidator.errors ?? [])];
+  const errors: ErrorObject[] = [];
+  const collect = (part: JsonObject) => {
+    if (!manifestValidator(part)) for (const error of manifestValidator.errors ?? []) errors.push(error);
+  };
+  const sections = (['monitors', 'channels'] as const).filter((k) => isPlainObject(value[k]));
+  // The top level with its sections emptied, then each section's entries in slices.
+  const top: JsonObject = { ...value };
+  for (const k of sections) top[k] = {};
+  collect(top);
+  for (const k of sections) {
+    const entries = Object.entries(value[k] as JsonObject);
+    for (let i = 0; i < entries.length; i += ENTRIES_PER_CALL) {
+      const slice: JsonObject = {};
+      for (const [key, entry] of entries.slice(i, i + ENTRIES_PER_CALL)) setOwn(slice, key, entry);
+      collect({ [k]: slice });
+    }
+  }
+  return errors;
+}
+
+/**
+ * The manifest's entries from its parsed value: `interval` turned into
+ * `interval_seconds`, keys in file order. What the schema cannot check is
+ * reported to `add` at the key or the value it concerns.
+ */
+function buildManifest(
+  value: unknown,
+  path: string,
+  doc: Document,
+  add: (node: Node | undefined, message: string) => void,
+) {
+  const order = (at: string[], obj: JsonObject) => keysInOrder(doc, at, obj);
+  const problem = (at: string[], which: 'key' | 'value', message: string) => add(locate(doc, at)[which], message);
+  const manifest: Manifest = { path, monitors: [], channels: [], customFields: [] };
+  if (!isPlainObject(value)) return manifest;
+  if (Array.isArray(value.custom_fields))
+    manifest.customFields = value.custom_fields.filter((f): f is string => typeof f === 'string');
+  const monitors = isPlainObject(value.monitors) ? value.monitors : {};
+  for (const key of order(['monitors'], monitors)) {
+    const fields = monitors[key];
+    if (!isPlainObject(fields)) continue;
+    if (Object.hasOwn(fields, 'interval') && Object.hasOwn(fields, 'interval_seconds')) {
+      problem(
+        ['monitors', key, 'interval'],
+        'key',
+        `${showPath(['monitors', key])}: give interval or interval_seconds, not both`,
+      );
+      continue;
+    }
+    const body: JsonObject = {};
+    for (const field of order(['monitors', key], fields)) {
+      if (field !== 'interval') {
+        setOwn(body, field, fields[field]);
+        continue;
+      }
+      const interval = fields.interval;
+      // Wrong types and shapes were reported by the schema; parseDuration catches the rest ("1m1m").
+      if (typeof interval !== 'number' && !(typeof interval === 'string' && DURATION_SHAPE.test(interval))) continue;
+      try {
+        setOwn(
+          body,
+          'interval_seconds',
+          typeof interval === 'number' ? interval : parseDuration(String(interval), 'interval'),
+        );
+      } catch (error) {
+        problem(
+          ['monitors', key, 'interval'],
+          'value',
+          `${showPath(['monitors', key, 'interval'])}: ${(error as Error).message}`,
+        );
+      }
+    }
+    manifest.monitors.push({ key, body });
+  }
+  const channels = isPlainObject(value.channels) ? value.channels : {};
+  for (const id of order(['channels'], channels)) {
+    const settings = channels[id];
+    if (isPlainObject(settings)) manifest.channels.push({ id, settings });
+  }
+  return manifest;
+}
+
+/** A JSON Pointer (ajv's instancePath) as path segments. */
+export function decodePointer(pointer: string): string[] {
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** monitors.checkout-api.interval, with keys that would confuse quoted. */
+export function showPath(path: string[]): string {
+  return path.map((segment) => (/^[A-Za-z0-9_-]+$/.test(segment) ? segment : JSON.stringify(segment))).join('.');
+}
+
+/** JSON Schema's type names as a manifest's author knows them (YAML's words). */
+export const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'a mapping',
+  array: 'a list',
+  null: 'null',
+};
+
+/** Paths to numbers JSON cannot carry (YAML's .inf and .nan). */
+export function nonFinite(value: unknown, path: string[] = [], out: string[][] = []): string[][] {
+  // The path is one array, pushed and popped, copied only for a number found.
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) out.push([...path]);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
+      path.push(k);
+      nonFinite((value as Record<string, unknown>)[k], path, out);
+      path.pop();
+    }
+  }
+  return out;
 }
 
 /** Parses with every node's position, so that each problem is reported with its line and column. */
@@ -86,24 +282,12 @@ export function parseManifest(text: string, path: string): Manifest {
   for (const path of nonFinite(value)) add(locate(doc, path).value, `${showPath(path)} must be a finite number`);
 
   // The checks JSON Schema cannot express run even when it found problems, so that every problem is reported at once.
-  const manifest = buildManifest(
-    value,
-    path,
-    (at, obj) => keysInOrder(doc, at, obj),
-    (at, which, message) => {
-      const found = locate(doc, at);
-      add(which === 'key' ? found.key : found.value, message);
-    },
-  );
+  const manifest = buildManifest(value, path, doc, add);
   if (problems.length > 0) {
     problems.sort((a, b) => a.line - b.line || a.col - b.col);
-    const seen = new Set<string>();
     throw new ManifestError(
       path,
-      problems.filter((p) => {
-        const id = `${p.line}:${p.col}:${p.message}`;
-        return seen.has(id) ? false : (seen.add(id), true);
-      }),
+      uniqueBy(problems, (p) => `${p.line}:${p.col}:${p.message}`),
     );
   }
   return manifest;
@@ -197,9 +381,10 @@ function keysInOrder(doc: Document, path: string[], value: JsonObject): string[]
 }
 
 /**
- * Positions in manifest text, for problems found after loading (the service's
- * declared bodies, src/manifest/validate.ts): the line and column of the key
- * or the value at a path of keys, and whether that path exists.
+ * Positions in manifest text, for problems found after loading (a key defined
+ * in two files, the service's declared bodies): the line and column of the key
+ * or the value at a path of keys (1:1 when it cannot be found), and whether
+ * that path exists.
  */
 export function manifestLocator(text: string): {
   at(path: string[], which: 'key' | 'value'): { line: number; col: number };

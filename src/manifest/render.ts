@@ -149,12 +149,12 @@ export function channelJson(step: ChannelStep): JsonObject {
     : { id: step.id, action: step.action };
 }
 
-/** Inline code in Markdown for any text: a fence longer than any run of backticks in it. */
 /** A code span in a table cell: GitHub splits cells at a pipe even inside a code span, unless it is escaped. */
 function cell(text: string): string {
   return code(text).replaceAll('|', '\\|');
 }
 
+/** Inline code in Markdown for any text: a fence longer than any run of backticks in it. */
 function code(text: string): string {
   const clean = sanitizeLine(text);
   const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((run) => run.length));
@@ -174,10 +174,7 @@ function diffLines(plan: Plan): string[] {
         break;
       case 'update':
         lines.push(`! ${key} (${safe(step.id)}): update`);
-        for (const c of step.changes) {
-          if ('from' in c) lines.push(`-     ${safe(c.field)}: ${show(c.from)}`);
-          lines.push(`+     ${safe(c.field)}: ${show(c.to)}`);
-        }
+        diffChanges(lines, step.changes);
         break;
       case 'delete':
         lines.push(`- ${key} (${safe(step.id)}): delete`);
@@ -200,12 +197,17 @@ function diffLines(plan: Plan): string[] {
   for (const step of plan.channels) {
     if (step.action !== 'update') continue;
     lines.push(`! channel ${safe(step.id)}: update`);
-    for (const c of step.changes) {
-      if ('from' in c) lines.push(`-     ${safe(c.field)}: ${show(c.from)}`);
-      lines.push(`+     ${safe(c.field)}: ${show(c.to)}`);
-    }
+    diffChanges(lines, step.changes);
   }
   return lines;
+}
+
+/** Each changed field as a diff: - from (when there is one), + to. */
+function diffChanges(lines: string[], changes: FieldChange[]): void {
+  for (const c of changes) {
+    if ('from' in c) lines.push(`-     ${safe(c.field)}: ${show(c.from)}`);
+    lines.push(`+     ${safe(c.field)}: ${show(c.to)}`);
+  }
 }
 
 /** `cpk plan -o markdown`: a summary and a collapsible diff, for a pull-request comment. */
@@ -264,24 +266,8 @@ export function adoptedJson(plan: Plan): JsonObject {
   return plan.adopted && plan.adopted.length > 0 ? { adopted: plan.adopted.map(({ key, id }) => ({ key, id })) } : {};
 }
 
-export interface ApplySummary {
-  created: number;
-  updated: number;
-  deleted: number;
-  unchanged: number;
-  failed: number;
-  skipped: number;
-}
-
-export function summarize(plan: Plan, outcomes: Outcome[]): ApplySummary {
-  const s: ApplySummary = {
-    created: 0,
-    updated: 0,
-    deleted: 0,
-    unchanged: countSteps(plan).unchanged,
-    failed: 0,
-    skipped: 0,
-  };
+export function summarize(plan: Plan, outcomes: Outcome[]) {
+  const s = { created: 0, updated: 0, deleted: 0, unchanged: countSteps(plan).unchanged, failed: 0, skipped: 0 };
   for (const o of outcomes) {
     if (o.result === 'failed') s.failed += 1;
     else if (o.result === 'skipped') s.skipped += 1;
@@ -292,7 +278,7 @@ export function summarize(plan: Plan, outcomes: Outcome[]): ApplySummary {
   return s;
 }
 
-export function renderSummary(summary: ApplySummary): string {
+export function renderSummary(summary: ReturnType<typeof summarize>): string {
   const parts = [
     `${summary.created} created`,
     `${summary.updated} updated`,
@@ -367,11 +353,11 @@ export function outcomeLine(outcome: Outcome): string {
       ? `cpk: update channel ${safe(step.id)}: ${failure(outcome.error)}`
       : `updated channel ${safe(step.id)}: ${safe(fields)}`;
   }
-  const step = outcome.step;
-  const s = step as MonitorStep;
+  const s = outcome.step as MonitorStep;
   const key = safe(s.key);
   const id = outcome.id !== undefined ? safe(outcome.id) : undefined;
-  if (outcome.result === 'failed') return `cpk: ${verb(s)} ${key}${id ? ` (${id})` : ''}: ${failure(outcome.error)}`;
+  const verb = s.action === 'uncertain' ? 'create' : s.action;
+  if (outcome.result === 'failed') return `cpk: ${verb} ${key}${id ? ` (${id})` : ''}: ${failure(outcome.error)}`;
   switch (s.action) {
     case 'create':
       return `created ${key}: ${id ?? '?'}${s.replaces ? ` (replacing ${safe(s.replaces)}, which answered 404)` : ''}`;
@@ -384,10 +370,6 @@ export function outcomeLine(outcome: Outcome): string {
     default:
       return `${s.action} ${key}`;
   }
-}
-
-function verb(step: MonitorStep): string {
-  return step.action === 'uncertain' ? 'create' : step.action;
 }
 
 /** `cpk: <what>: <message> (request id: ...)`, the line for one failed step. */

@@ -140,8 +140,8 @@ export async function readSavedPlan(path: string): Promise<SavedPlan> {
     manifest: doc.manifest,
     state: doc.state,
     baseUrl: doc.base_url,
-    monitors: doc.monitors.map(monitorStep),
-    channels: doc.channels.map(channelStep),
+    monitors: doc.monitors.map((step) => stepOf<MonitorStep>(step)),
+    channels: doc.channels.map((step) => stepOf<ChannelStep>(step)),
     droppedChannels: doc.dropped_channels,
     allRecordedGone: false,
     observed: [],
@@ -156,50 +156,18 @@ export async function readSavedPlan(path: string): Promise<SavedPlan> {
   };
 }
 
-function changesOf(value: unknown): FieldChange[] {
-  return (value as JsonObject[]).map((c) =>
-    Object.hasOwn(c, 'from')
-      ? { field: String(c.field), from: c.from, to: c.to }
-      : { field: String(c.field), to: c.to },
-  );
-}
-
-/** A step of the document back into the step apply carries out (the schema checked its shape). */
-function monitorStep(step: JsonObject): MonitorStep {
-  const key = String(step.key);
-  const id = typeof step.id === 'string' ? step.id : undefined;
-  const since = typeof step.uncertain_since === 'string' ? step.uncertain_since : undefined;
-  switch (step.action) {
-    case 'create': {
-      const out: MonitorStep = { action: 'create', key, body: step.body as JsonObject };
-      if (typeof step.replaces === 'string') out.replaces = step.replaces;
-      if (since !== undefined) out.uncertainSince = since;
-      return out;
-    }
-    case 'update': {
-      const changes = changesOf(step.changes);
-      return { action: 'update', key, id: id!, changes, patch: patchOf(changes) };
-    }
-    case 'unchanged':
-    case 'delete':
-      return { action: step.action, key, id: id! };
-    case 'uncertain':
-    case 'forget':
-      return { action: step.action, key, uncertainSince: since! };
-    default: {
-      const out: MonitorStep = { action: 'orphaned', key };
-      if (id !== undefined) out.id = id;
-      if (since !== undefined) out.uncertainSince = since;
-      return out;
-    }
+/**
+ * A step of the document back into the step apply carries out: the schema
+ * checked its shape (and allows no other field), so each field maps to its own.
+ */
+function stepOf<T extends MonitorStep | ChannelStep>(step: JsonObject): T {
+  const out: JsonObject = {};
+  for (const [field, value] of Object.entries(step)) {
+    if (field === 'uncertain_since') out.uncertainSince = value;
+    else setOwn(out, field, value);
+    if (field === 'changes') out.patch = patchOf(value as FieldChange[]);
   }
-}
-
-function channelStep(step: JsonObject): ChannelStep {
-  const id = String(step.id);
-  if (step.action !== 'update') return { action: 'unchanged', id };
-  const changes = changesOf(step.changes);
-  return { action: 'update', id, changes, patch: patchOf(changes) };
+  return out as unknown as T;
 }
 
 /**

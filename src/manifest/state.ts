@@ -67,6 +67,16 @@ export interface StateData {
   channels: Record<string, ChannelRecord>;
 }
 
+/** Why the state file cannot hold `id` (a path segment cpk cannot send), or undefined when it can. */
+export function idProblem(id: string): string | undefined {
+  try {
+    checkId(id);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 /** cpk.yaml -> cpk.state.json, infra/prod.yml -> infra/prod.state.json. */
 export function defaultStatePath(manifestPath: string): string {
   const name = basename(manifestPath, extname(manifestPath));

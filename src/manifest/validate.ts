@@ -14,10 +14,10 @@
 // user wrote, file:line:column, every problem at once.
 import { readFile } from 'node:fs/promises';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { BodyKind, DeclaredSchema, FieldInfo, SpecInfo } from '../core/api/spec.js';
+import type { BodyInfo, BodyKind, DeclaredSchema, SpecInfo } from '../core/api/spec.js';
 import { isPlainObject, type JsonObject } from '../core/json.js';
 import { closest } from '../core/closest.js';
-import { decodePointer, showPath, TYPE_NAMES, type Manifest } from './model.js';
+import { decodePointer, manifestLocator, showPath, TYPE_NAMES, uniqueBy, type Manifest } from './positions.js';
 
 /** An entry to check, with the file it came from. */
 export interface EntryToCheck {
@@ -74,41 +74,16 @@ export function entriesOf(manifest: Manifest): EntryToCheck[] {
   ];
 }
 
-export interface DeclaredBody {
-  schema: DeclaredSchema;
-  fields: FieldInfo[];
-  readOnly: string[];
-  additional: boolean;
+type DeclaredBody = DeclaredSchema & { body: BodyInfo };
+
+/** The declared body of `kind`, with its fields, when the document declares both. */
+function declared(spec: SpecInfo, kind: BodyKind): DeclaredBody | undefined {
+  const schema = spec.bodySchema(kind);
+  const body = spec.bodyFields(kind);
+  return schema && body ? { ...schema, body } : undefined;
 }
 
-export interface DeclaredBodies {
-  create?: DeclaredBody | undefined;
-  update?: DeclaredBody | undefined;
-  'channel-update'?: DeclaredBody | undefined;
-}
-
-/** What the document declares of the bodies; undefined when it declares none. */
-export function declaredBodies(spec: SpecInfo): DeclaredBodies | undefined {
-  const one = (kind: BodyKind) => {
-    const schema = spec.bodySchema(kind);
-    const info = spec.bodyFields(kind);
-    return schema && info ? { schema, ...info } : undefined;
-  };
-  const bodies = { create: one('create'), update: one('update'), 'channel-update': one('channel-update') };
-  return Object.values(bodies).some(Boolean) ? bodies : undefined;
-}
-
-/** "monitor create and update, channel update": what was declared, for messages. */
-export function declaredText(bodies: DeclaredBodies): string {
-  const monitor = [bodies.create ? 'create' : '', bodies.update ? 'update' : ''].filter(Boolean).join(' and ');
-  return [monitor ? `monitor ${monitor}` : '', bodies['channel-update'] ? 'channel update' : '']
-    .filter(Boolean)
-    .join(', ');
-}
-
-type Check = (body: JsonObject) => ErrorObject[];
-
-async function compile(declared: DeclaredSchema): Promise<Check> {
+async function compile(declared: DeclaredSchema): Promise<(body: JsonObject) => ErrorObject[]> {
   const options = { allErrors: true, strict: false, validateFormats: false, allowUnionTypes: true } as const;
   const ajv =
     declared.dialect === '2020-12'
@@ -118,27 +93,6 @@ async function compile(declared: DeclaredSchema): Promise<Check> {
   ajv.removeKeyword('pattern');
   const fn: ValidateFunction = ajv.compile(declared.schema);
   return (body) => (fn(body) ? [] : [...(fn.errors ?? [])]);
-}
-
-/**
- * A checker of entries against the declared bodies. Throws when the document's
- * schemas cannot be compiled (the caller treats that as "nothing declared").
- */
-export async function bodyChecker(
-  bodies: DeclaredBodies,
-  customFields: readonly string[],
-  /** The sorts of entry there are to check: a body no entry is sent as is not compiled (compiling is the cost). */
-  kinds: ReadonlySet<EntryToCheck['kind']> = new Set(['monitor', 'channel']),
-): Promise<(entry: EntryToCheck) => BodyProblem[]> {
-  const none = () => [];
-  const monitor = kinds.has('monitor') ? await checkerOf([bodies.create, bodies.update], customFields, ALIASES) : none;
-  const channel = kinds.has('channel') ? await checkerOf([bodies['channel-update']], customFields, {}) : none;
-  return (entry) =>
-    (entry.kind === 'monitor' ? monitor : channel)(entry.body).map((p) => ({
-      ...p,
-      file: entry.file,
-      entry: [entry.kind === 'monitor' ? 'monitors' : 'channels', entry.key],
-    }));
 }
 
 type Found = Omit<BodyProblem, 'file' | 'entry'>;
@@ -155,12 +109,12 @@ async function checkerOf(
   const [first] = kinds;
   if (!first) return () => [];
   const check = await compile({
-    dialect: first.schema.dialect,
-    schema: { ...first.schema.schema, allOf: kinds.flatMap((b) => (b.schema.schema.allOf as unknown[]) ?? []) },
+    dialect: first.dialect,
+    schema: { ...first.schema, allOf: kinds.flatMap((b) => (b.schema.allOf as unknown[]) ?? []) },
   });
-  const declared = [...new Set(kinds.flatMap((b) => b.fields.map((f) => f.name)))];
-  const readOnly = new Set(kinds.flatMap((b) => b.readOnly));
-  const refusesOthers = kinds.some((b) => !b.additional);
+  const declared = [...new Set(kinds.flatMap((b) => b.body.fields.map((f) => f.name)))];
+  const readOnly = new Set(kinds.flatMap((b) => b.body.readOnly));
+  const refusesOthers = kinds.some((b) => !b.body.additional);
   const custom = new Set(customFields);
   // Misspellings are looked for among the declared fields and the aliases of those the manifest writes otherwise.
   const spellings = [...declared, ...declared.flatMap((f) => (aliases[f] ? [aliases[f]] : []))];
@@ -194,11 +148,7 @@ async function checkerOf(
       const problem = describe(error, body, readOnly);
       if (problem) add(problem.at, problem.which, problem.message);
     }
-    const seen = new Set<string>();
-    return problems.filter((p) => {
-      const id = `${p.at.join('\0')}\0${p.message}`;
-      return seen.has(id) ? false : (seen.add(id), true);
-    });
+    return uniqueBy(problems, (p) => `${p.at.join('\0')}\0${p.message}`);
   };
 }
 
@@ -294,17 +244,13 @@ function valueAt(body: JsonObject, at: string[]): unknown {
  * again, with positions, only when there are problems): a problem about
  * `interval_seconds` is reported at `interval` where the entry gives that.
  */
-export async function positionProblems(
-  problems: BodyProblem[],
-  read: (file: string) => Promise<string> = (file) => readFile(file, 'utf8'),
-): Promise<ValidationProblem[]> {
-  const { manifestLocator } = await import('./positions.js');
+async function positionProblems(problems: BodyProblem[]): Promise<ValidationProblem[]> {
   const locators = new Map<string, ReturnType<typeof manifestLocator>>();
   const out: ValidationProblem[] = [];
   for (const p of problems) {
     let locator = locators.get(p.file);
     if (!locator) {
-      locator = manifestLocator(await read(p.file));
+      locator = manifestLocator(await readFile(p.file, 'utf8'));
       locators.set(p.file, locator);
     }
     const entry = p.entry;
@@ -340,23 +286,35 @@ export async function validateEntries(
   /** Why nothing was checked, when nothing was. */
   unchecked?: string | undefined;
 }> {
-  const bodies = declaredBodies(spec);
-  if (!bodies) {
-    const why = `the service's document ${spec.present ? 'declares no monitor or channel body' : 'is missing, unreachable or not an OpenAPI document'}`;
+  const nothing = (why: string) => {
     debug(`validation: ${why}; entries are not checked`);
     return { problems: [], checked: undefined, unchecked: why };
-  }
+  };
+  const [create, update, channel] = (['create', 'update', 'channel-update'] as const).map((k) => declared(spec, k));
+  if (!create && !update && !channel)
+    return nothing(
+      `the service's document ${spec.present ? 'declares no monitor or channel body' : 'is missing, unreachable or not an OpenAPI document'}`,
+    );
+  // A body no entry is sent as is not compiled (compiling is the cost).
   const kinds = new Set(entries.map((e) => e.kind));
-  let check: (entry: EntryToCheck) => BodyProblem[];
+  const none = () => [];
+  let monitorCheck: (body: JsonObject) => Found[], channelCheck: typeof monitorCheck;
   try {
-    check = await bodyChecker(bodies, customFields, kinds);
+    monitorCheck = kinds.has('monitor') ? await checkerOf([create, update], customFields, ALIASES) : none;
+    channelCheck = kinds.has('channel') ? await checkerOf([channel], customFields, {}) : none;
   } catch (error) {
-    const why = `the document's body schemas cannot be used (${(error as Error).message})`;
-    debug(`validation: ${why}; entries are not checked`);
-    return { problems: [], checked: undefined, unchecked: why };
+    return nothing(`the document's body schemas cannot be used (${(error as Error).message})`);
   }
-  const checked = declaredText(bodies);
-  const problems = entries.flatMap(check);
+  // What was declared, for messages: "monitor create and update, channel update".
+  const monitor = [create ? 'create' : '', update ? 'update' : ''].filter(Boolean).join(' and ');
+  const checked = [monitor ? `monitor ${monitor}` : '', channel ? 'channel update' : ''].filter(Boolean).join(', ');
+  const problems = entries.flatMap((entry) =>
+    (entry.kind === 'monitor' ? monitorCheck : channelCheck)(entry.body).map((p) => ({
+      ...p,
+      file: entry.file,
+      entry: [entry.kind === 'monitor' ? 'monitors' : 'channels', entry.key],
+    })),
+  );
   debug(
     `validation: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} checked against the declared bodies (${checked}): ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
   );

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManifestError, validate } from '../../src/manifest/model.js';
+import { ManifestError, validate } from '../../src/manifest/positions.js';
 import { validate as wholeValidator } from '../../src/manifest/manifest-validator.generated.js';
 import { parseManifest } from '../../src/manifest/positions.js';
 import { covers, diffFields, patchOf } from '../../src/manifest/diff.js';
@@ -17,7 +17,7 @@ import { applyPlan, certainlyNotCreated } from '../../src/manifest/apply.js';
 import { parseDuration } from '../../src/parse/duration.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, UsageError } from '../../src/core/errors.js';
 import type { Api } from '../../src/core/api/client.js';
-import { parseConcurrency } from '../../src/cli/manifest-flags.js';
+import { parseConcurrency } from '../../src/parse/concurrency.js';
 import { parseImportOptions } from '../../src/commands/manifest/import.js';
 
 function problems(text: string): string[] {

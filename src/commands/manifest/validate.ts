@@ -8,8 +8,7 @@ import { ExitCode } from '../../core/errors.js';
 import type { ValidationProblem } from '../../manifest/validate.js';
 import { action, examples, type Runtime } from '../../cli/action.js';
 import { addManifestFileOption, parseManifestFlags } from '../../cli/manifest-flags.js';
-import { serviceProblems, validationError } from '../../cli/manifest-run.js';
-import { annotateProblems, entryNames, JUNIT_HELP, manifestCases, parseJunit, withCiReport } from '../../cli/ci.js';
+import { JUNIT_HELP, parseJunit, withCiReport } from '../../cli/ci.js';
 
 export interface ValidateCommandOptions {
   /** As plan takes -f: files or directories, in order. */
@@ -46,22 +45,20 @@ export async function run(opts: ValidateCommandOptions, ctx: Context): Promise<v
   return withCiReport(ctx, 'cpk validate', opts.junit, () => check(opts, ctx));
 }
 
+/** The manifest schema's checks, then the service's declared bodies'. */
 async function check(opts: ValidateCommandOptions, ctx: Context): Promise<void> {
-  const { readManifests, manifestFiles, ManifestError } = await import('../../manifest/load.js');
+  const [workflow, { manifestFiles, ManifestError }, { workflowDeps }] = await Promise.all([
+    import('../../manifest/workflow.js'),
+    import('../../manifest/load.js'),
+    import('../../cli/manifest-run.js'),
+  ]);
+  const deps = workflowDeps(ctx);
   const label = opts.files.join(', ');
   let manifest;
   try {
-    manifest = await readManifests((await manifestFiles(opts.files)).files, label);
+    manifest = await workflow.readChecked((await manifestFiles(opts.files)).files, label, deps);
   } catch (error) {
-    if (!(error instanceof ManifestError)) throw error;
-    if (ctx.ci) {
-      await annotateProblems(ctx.ci, error.problems, error.file);
-      manifestCases(ctx.ci, [], error.problems, error.file);
-    }
-    if (!ctx.out.json) {
-      for (const line of error.lines()) ctx.out.info(line);
-      throw error;
-    }
+    if (!(error instanceof ManifestError) || !ctx.out.json) throw error;
     return report(
       ctx,
       error.problems.map((p) => ({ file: error.file, ...p })),
@@ -69,11 +66,8 @@ async function check(opts: ValidateCommandOptions, ctx: Context): Promise<void> 
   }
   // The document is public: the token is never needed, nor sent.
   const api = await ctx.api({ anonymous: true });
-  const { problems, checked, unchecked } = await serviceProblems(ctx, manifest, api, { refreshSpec: opts.refreshSpec });
-  if (ctx.ci) {
-    await annotateProblems(ctx.ci, problems);
-    manifestCases(ctx.ci, entryNames(manifest), problems);
-  }
+  const { problems, checked, unchecked } = await workflow.serviceProblems(manifest, api, deps, opts.refreshSpec);
+  await deps.report?.problems(problems, manifest);
   if (problems.length > 0) return report(ctx, problems);
   if (ctx.out.json) ctx.out.printJson([]);
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
@@ -88,7 +82,7 @@ async function check(opts: ValidateCommandOptions, ctx: Context): Promise<void> 
 
 /** The problems: one line each on stderr and exit 2, or with --json the list on stdout (and exit 2). */
 async function report(ctx: Context, problems: ValidationProblem[]): Promise<void> {
-  if (!ctx.out.json) throw await validationError(ctx, problems);
+  if (!ctx.out.json) throw (await import('../../manifest/workflow.js')).validationError(ctx.out, problems);
   ctx.out.printJson(problems.map((p) => ({ file: p.file, line: p.line, column: p.col, message: p.message })));
   ctx.exitCode = ExitCode.USAGE;
 }

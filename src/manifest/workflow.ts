@@ -1,0 +1,654 @@
+// Monitors as code, one operation per command: plan, apply (a manifest, or a
+// saved plan), import (KEY=ID pairs, or --all) and the checks validate makes.
+// Each opens the manifests and the state (locking the state first where it
+// changes it), resolves uncertain creates, and says what it does through
+// `out`; the commands parse their flags, call one of these and render what
+// it returns. Heavy pieces (ajv, the saved-plan schema, the lock) are
+// imported where they are needed, so plan never loads what only apply uses.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Api } from '../core/api/client.js';
+import { loadSpec } from '../core/api/spec.js';
+import { ApiError, CpkError, ExitCode, InterruptedError, UsageError } from '../core/errors.js';
+import { LockHeldError, takeLock } from '../core/lock.js';
+import type { Output } from '../output/output.js';
+import { applyPlan } from './apply.js';
+import { manifestFiles, readManifests, ManifestError, unreadableManifest, type Manifest } from './load.js';
+import { buildPlan, hasChanges, type Plan } from './plan.js';
+import { failureLine, outcomeLine, paintFor, renderPlan } from './render.js';
+import { defaultStatePath, StateStore } from './state.js';
+import { entriesOf, problemLine, validateEntries, type ValidationProblem } from './validate.js';
+import { shownProblems, type Problem } from './positions.js';
+
+export { hasChanges };
+
+/** What the manifest flags name: -f as given (files or directories), and --state. */
+export interface ManifestOptions {
+  /** In order; [cpk.yaml] when none is given. */
+  files: string[];
+  /** undefined: beside the manifest (cpk.yaml -> cpk.state.json; DIR -> DIR/cpk.state.json). */
+  state: string | undefined;
+}
+
+export interface PlanOptions extends ManifestOptions {
+  prune: boolean;
+  createUncertain: boolean;
+  concurrency: number;
+}
+
+/** A CI report (annotations, JUnit cases), told of problems before the error that ends the command. */
+export interface WorkflowReport {
+  /** Problems of the manifest: of its entries (`manifest` read), or of `file` (it could not be read). */
+  problems(problems: ReadonlyArray<Problem | ValidationProblem>, manifest?: Manifest, file?: string): Promise<void>;
+  /** Managed monitors the plan could not read, each with the line that says why. */
+  unread(manifest: Manifest, failures: Array<{ key: string; message: string }>): Promise<void>;
+}
+
+/** What an operation needs from the command that runs it. */
+export interface WorkflowDeps {
+  out: Output;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Aborted on the first Ctrl-C or SIGTERM: nothing new starts. */
+  signal?: AbortSignal | undefined;
+  /** Builds the API client; called once the manifest is known to be valid (a bad one needs no token). */
+  api(options: { many?: boolean; anonymous?: boolean }): Promise<Api>;
+  /** Asks before apply changes anything (unless --yes). */
+  confirm(question: string): Promise<boolean>;
+  /** A digest of the token the client uses: a saved plan is bound to it. */
+  tokenDigest(): Promise<string | undefined>;
+  report?: WorkflowReport | undefined;
+}
+
+/**
+ * Reports the failures of a step that did several things, each on its own
+ * line (people only), and returns the error that ends the command: its exit
+ * code is that of the first failure.
+ */
+export function failuresError(out: Output, lines: string[], errors: unknown[], summary: string): CpkError {
+  if (!out.json) for (const line of lines) out.info(line);
+  const first = errors[0];
+  const code = first instanceof CpkError ? first.exitCode : ExitCode.FAILURE;
+  const detail = out.json ? `: ${lines.map((l) => l.replace(/^cpk: /, '')).join('; ')}` : '';
+  return new CpkError(`${summary}${detail}`, code);
+}
+
+/** Reads the manifests; problems go to the report, and to people one line each, before the ManifestError. */
+export async function readChecked(files: string[], label: string, deps: WorkflowDeps): Promise<Manifest> {
+  try {
+    return await readManifests(files, label);
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    await deps.report?.problems(error.problems, undefined, error.file);
+    if (!deps.out.json) for (const line of error.lines()) deps.out.info(line);
+    throw error;
+  }
+}
+
+/**
+ * The manifest's entries against the create and update bodies the service's
+ * document declares. The document is public (fetched without a token) and
+ * cached; a missing, invalid or unreachable one checks nothing (said under
+ * --debug).
+ */
+export async function serviceProblems(
+  manifest: Manifest,
+  api: Api,
+  deps: WorkflowDeps,
+  refresh = false,
+): ReturnType<typeof validateEntries> {
+  const debug = (line: string) => deps.out.debug(line);
+  const spec = await loadSpec(api, { env: deps.env, refresh, debug });
+  return validateEntries(entriesOf(manifest), manifest.customFields, spec, debug);
+}
+
+/** Prints each problem on its own line (people; --json gets them in the error) and returns the usage error. */
+export function validationError(out: Output, problems: ValidationProblem[]): UsageError {
+  const lines = shownProblems(problems, problemLine);
+  const named = [...new Set(problems.map((p) => p.file))];
+  // A directory of many files is counted, not listed: the lines above name each.
+  const files = named.length <= 3 ? `${named.join(', ')} does` : `${named.length} manifest files do`;
+  const summary = `${files} not match what the service declares (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was sent`;
+  if (out.json) return new UsageError(`${summary}: ${lines.join('; ')}`);
+  for (const line of lines) out.info(line);
+  return new UsageError(summary);
+}
+
+/** A lock whose holder stopped refreshing it this long ago is stale (proper-lockfile refreshes every half). */
+const LOCK_STALE_MS = 20_000;
+
+/**
+ * Takes `<state>.lock` (../core/lock.ts): two applies on one state at once
+ * would each create the same monitors and overwrite each other's ids, so apply
+ * and import hold it while they change the state, as Terraform locks its
+ * state. Says on stderr when it waits, and when it takes over a dead run's lock.
+ */
+async function lock(statePath: string, timeoutMs: number, command: string, deps: WorkflowDeps) {
+  try {
+    return await takeLock(statePath, `${statePath}.lock`, {
+      staleMs: LOCK_STALE_MS,
+      timeoutMs,
+      command,
+      signal: deps.signal,
+      onWait: (holder) =>
+        deps.out.info(
+          `waiting up to ${timeoutMs / 1000}s for the lock on ${statePath}${holder ? ` (held by pid ${holder.pid} on ${holder.host} since ${holder.since})` : ''}`,
+        ),
+      onTakeover: (holder) =>
+        deps.out.warn(
+          `took over the lock on ${statePath} left by pid ${holder.pid} on ${holder.host} (since ${holder.since}), which is no longer running`,
+        ),
+    });
+  } catch (error) {
+    if (error instanceof LockHeldError) {
+      // Another run holds it: exit 75 (EX_TEMPFAIL of sysexits.h: try again later).
+      const { holder, waitedMs } = error;
+      const who = holder
+        ? `cpk (pid ${holder.pid} on ${holder.host}${holder.command ? `, ${holder.command}` : ''}) since ${holder.since}`
+        : 'another cpk (holder not yet recorded)';
+      const waited = waitedMs < 1000 ? `${waitedMs} ms` : `${Math.round(waitedMs / 100) / 10} s`;
+      throw new CpkError(
+        `the state file ${statePath} is locked by ${who}${timeoutMs > 0 && waitedMs > 0 ? `; waited ${waited}` : ''}; nothing was changed`,
+        ExitCode.LOCKED,
+        {
+          hint: `wait for it to finish, or pass --lock-timeout 5m to wait; if that process is gone, remove ${statePath}.lock`,
+        },
+      );
+    }
+    if (error instanceof CpkError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CpkError(
+      `cannot lock the state file ${statePath} (${code ?? String(error)}); nothing was changed`,
+      ExitCode.FAILURE,
+      { cause: error },
+    );
+  }
+}
+
+/** Runs `work`, then releases the state's lock, whatever happened. */
+async function locked<T>(release: (() => Promise<void>) | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } finally {
+    await release?.();
+  }
+}
+
+/**
+ * Reads and checks the manifest (every problem on its own line, file:line:col,
+ * before anything is sent), builds the API client, and reads the state for
+ * the base URL that client talks to.
+ */
+async function open(
+  opts: ManifestOptions,
+  deps: WorkflowDeps,
+  how: {
+    /** Take the state file's lock before reading it (the commands that change the state). */
+    lock?: { timeoutMs: number; command: string };
+    /** Checks that need the manifest only, run before the lock is taken (a usage error waits for no one). */
+    check?: (manifest: Manifest) => void;
+    /** A manifest that does not exist yet reads as an empty one (`import --all` writes it). */
+    allowMissing?: boolean;
+    /** Check the entries against the bodies the service's document declares (plan, apply). */
+    validate?: boolean;
+  },
+) {
+  const { files, directory } = await manifestFiles(opts.files);
+  // One file: beside it, as always. A directory: inside it. Several: named,
+  // since which of them the state belongs to would otherwise depend on the order of -f.
+  let statePath = opts.state;
+  if (statePath === undefined) {
+    if (directory !== undefined) statePath = join(directory, 'cpk.state.json');
+    else if (opts.files.length === 1) statePath = defaultStatePath(opts.files[0]!);
+    else
+      throw new UsageError(
+        'with several manifest files, name the state file with --state FILE (e.g. --state cpk.state.json); nothing was sent',
+      );
+  }
+  for (const file of files)
+    if (resolve(file) === resolve(statePath))
+      throw new UsageError(`the state file and the manifest are the same file (${file}); choose another --state`);
+  let manifest: Manifest;
+  try {
+    manifest =
+      how.allowMissing && files.length === 1 && !existsSync(files[0]!)
+        ? { path: files[0]!, monitors: [], channels: [], customFields: [] }
+        : await readChecked(files, opts.files.join(', '), deps);
+  } catch (error) {
+    // People got one line per problem; --json gets them all in the one error object.
+    if (error instanceof ManifestError && deps.out.json)
+      throw new UsageError(`${error.message}: ${error.lines().join('; ')}`);
+    throw error;
+  }
+  how.check?.(manifest);
+  const api = await deps.api({ many: true });
+  if (how.validate) {
+    const { problems } = await serviceProblems(manifest, api, deps);
+    if (problems.length > 0) {
+      await deps.report?.problems(problems, manifest);
+      throw validationError(deps.out, problems);
+    }
+  }
+  // Locked before it is read, so this run sees everything a run before it wrote.
+  const held = how.lock ? await lock(statePath, how.lock.timeoutMs, how.lock.command, deps) : undefined;
+  try {
+    const state = await StateStore.load(statePath, { baseUrl: api.baseUrl, manifestPath: files[0]! });
+    // `release`: the state's lock, when it was taken.
+    return { manifest, state, api, release: held };
+  } catch (error) {
+    await held?.();
+    throw error;
+  }
+}
+
+/**
+ * Reads every managed monitor and builds the plan, for `plan` and `apply`
+ * alike: warns when every recorded monitor is gone (another account's token?),
+ * and fails, saying `consequence`, when any could not be read. `adopt`: look
+ * for the monitors of uncertain creates first (not for `plan --out`: a saved
+ * plan must describe the state file as it is on disk, and adopting changes it).
+ */
+async function readPlan(
+  { manifest, state, api }: { manifest: Manifest; state: StateStore; api: Api },
+  opts: PlanOptions,
+  deps: WorkflowDeps,
+  adopt: boolean,
+  consequence: string,
+): Promise<Plan> {
+  const resolutions = opts.createUncertain || !adopt ? undefined : await resolveUncertain(manifest, state, api, deps);
+  const { plan, failures } = await deps.out.spin('Reading managed monitors', () =>
+    buildPlan(manifest, state, api, { ...opts, stop: deps.signal }),
+  );
+  if (resolutions) {
+    plan.adopted = resolutions.flatMap((r) => (r.kind === 'adopt' ? [{ key: r.key, id: r.id, since: r.since }] : []));
+    for (const r of resolutions) {
+      if (r.kind !== 'several' && r.kind !== 'unsure') continue;
+      const step = plan.monitors.find((s) => s.key === r.key);
+      if (step?.action !== 'uncertain') continue;
+      step.candidates = r.ids;
+      if (r.kind === 'unsure') step.unresolved = r.why;
+    }
+  }
+  if (plan.allRecordedGone) {
+    deps.out.warn(
+      `none of the monitors ${state.path} records exists for this token (all answer 404): if the token belongs to another account, apply would create them all there`,
+    );
+  }
+  if (failures.length > 0) {
+    const lines = failures.map((f) => failureLine(`read ${f.key} (${f.id})`, f.error));
+    await deps.report?.unread(
+      manifest,
+      failures.map((f, i) => ({ key: f.key, message: lines[i]! })),
+    );
+    throw failuresError(
+      deps.out,
+      lines,
+      failures.map((f) => f.error),
+      `could not read ${failures.length} of the monitors ${state.path} records; ${consequence}`,
+    );
+  }
+  return plan;
+}
+
+/**
+ * Before planning: looks for the monitors of uncertain creates through the
+ * service's declared list (./adopt.ts), and applies the answer to the state
+ * in memory only: an adopted id is recorded, a create that made nothing
+ * loses its marker (so the plan creates it again). Nothing is written here:
+ * apply saves the state before it changes anything, plan never does. The
+ * document is fetched only when there is an uncertain entry.
+ */
+async function resolveUncertain(manifest: Manifest, state: StateStore, api: Api, deps: WorkflowDeps) {
+  const adopt = await import('./adopt.js');
+  if (adopt.uncertainEntries(manifest, state).length === 0) return undefined;
+  const spec = await loadSpec(api, { env: deps.env, debug: (line) => deps.out.debug(line) });
+  if (!spec.list('monitors')) return undefined;
+  const resolutions = await deps.out.spin('Looking for the monitors of uncertain creates', () =>
+    adopt.resolveUncertain(manifest, state, api, spec),
+  );
+  for (const r of resolutions ?? []) {
+    if (r.kind === 'adopt') {
+      state.setId(r.key, r.id);
+      deps.out.info(
+        `found ${r.id} for entry ${r.key}, made by the uncertain create sent at ${r.since}; apply records it`,
+      );
+    } else if (r.kind === 'absent') {
+      state.setRecord(r.key, undefined);
+      deps.out.info(
+        `no monitor matches entry ${r.key}: the uncertain create sent at ${r.since} made none, so apply creates it again`,
+      );
+    } else if (r.kind === 'unsure') {
+      deps.out.info(`entry ${r.key} stays uncertain: ${r.why}`);
+    }
+    // Several, unsure: the plan shows them, and apply's error names them (./apply.ts uncertainError).
+  }
+  return resolutions;
+}
+
+/**
+ * `cpk plan`: the plan, and with `save` (--out) or `document` (--json) the
+ * document of it, saved there (0600: a plan holds every body it would send).
+ */
+export async function planWorkflow(
+  opts: PlanOptions & { save: string | undefined; document: boolean },
+  deps: WorkflowDeps,
+): Promise<{ plan: Plan; document: unknown; changes: boolean }> {
+  const opened = await open(opts, deps, { validate: true });
+  const out = opts.save === undefined ? undefined : resolve(opts.save);
+  if (out !== undefined && (out === resolve(opened.state.path) || opts.files.some((file) => resolve(file) === out)))
+    throw new UsageError(`--out ${opts.save} is the manifest or the state file; choose another file`);
+  const plan = await readPlan(opened, opts, deps, opts.save === undefined, 'no plan was made');
+  const changes = hasChanges(plan);
+  if (opts.save === undefined && !opts.document) return { plan, document: undefined, changes };
+  if (opts.save !== undefined && plan.monitors.some((step) => step.action === 'uncertain'))
+    deps.out.warn(
+      'a saved plan leaves uncertain creates as they are: run `cpk apply` (which looks for their monitors) or `cpk import KEY=ID` first',
+    );
+  const saved = await import('./saved.js');
+  const document = saved.planDocument(plan, {
+    createdAt: new Date().toISOString(),
+    token: await deps.tokenDigest(),
+    stateDigest: saved.stateDigest(opened.state.data),
+  });
+  if (opts.save !== undefined) {
+    const [{ writeFileAtomic }, { toJson }] = await Promise.all([
+      import('../core/atomic-file.js'),
+      import('../output/json.js'),
+    ]);
+    try {
+      await writeFileAtomic(opts.save, `${toJson(document, 2)}\n`, { mode: 0o600 });
+    } catch (error) {
+      throw new CpkError(
+        `cannot write the plan ${opts.save} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        ExitCode.FAILURE,
+      );
+    }
+  }
+  return { plan, document, changes };
+}
+
+export interface ApplyOptions extends PlanOptions {
+  yes: boolean;
+  /** ms to wait for the state file's lock (0: fail at once). */
+  lockTimeoutMs: number;
+  /** A plan saved by `cpk plan --out`: carry out exactly it. */
+  planFile: string | undefined;
+}
+
+/** `cpk apply`: a missing manifest is the first thing to say (before --yes is asked for). */
+export async function checkManifestsExist(files: readonly string[]): Promise<void> {
+  const { stat } = await import('node:fs/promises');
+  for (const file of files) {
+    const missing = await stat(file).then(
+      () => false,
+      (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+    );
+    if (missing) throw unreadableManifest(file, 'ENOENT');
+  }
+}
+
+/**
+ * `cpk apply [PLAN]`: plans (or reads the saved plan), prints it, asks, and
+ * carries it out under the state's lock, one progress line per change.
+ */
+export async function applyWorkflow(opts: ApplyOptions, deps: WorkflowDeps) {
+  if (opts.planFile !== undefined) return applySaved(opts.planFile, opts, deps);
+  const opened = await open(opts, deps, {
+    validate: true,
+    lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk apply' },
+  });
+  return locked(opened.release, async () =>
+    carryOut(await readPlan(opened, opts, deps, true, 'nothing was changed'), opened, opts, deps),
+  );
+}
+
+/**
+ * `cpk apply PLAN`: the saved plan, exactly, once it is known to hold: made
+ * for this service and token, and neither the state nor any monitor it read
+ * has changed since (checked under the lock, before anything is sent).
+ */
+async function applySaved(path: string, opts: ApplyOptions, deps: WorkflowDeps) {
+  const saved = await import('./saved.js');
+  const file = await saved.readSavedPlan(path);
+  const api = await deps.api({ many: true });
+  if (file.plan.baseUrl !== api.baseUrl)
+    throw new UsageError(
+      `${path} was made for ${file.plan.baseUrl}, but cpk is pointed at ${api.baseUrl}; nothing was sent`,
+      { hint: 'point cpk at that service (--base-url, CPK_BASE_URL), or make a plan for this one' },
+    );
+  if (file.token !== ((await deps.tokenDigest()) ?? null))
+    throw new UsageError(
+      `${path} was made with another token (the service cannot say which account a token belongs to, so a plan is bound to its token); nothing was sent`,
+      { hint: 'apply it with the token it was made with, or make the plan again with this one' },
+    );
+  const held = await lock(file.plan.state, opts.lockTimeoutMs, 'cpk apply', deps);
+  return locked(held, async () => {
+    const state = await StateStore.load(file.plan.state, { baseUrl: api.baseUrl, manifestPath: path });
+    const changed = await deps.out.spin('Checking that the plan still holds', () =>
+      saved.changesSince(file, state.data, api, { concurrency: opts.concurrency, stop: deps.signal }),
+    );
+    if (deps.signal?.aborted) throw new InterruptedError();
+    if (changed.length > 0) {
+      const shown = changed.length > 3 ? [...changed.slice(0, 3), `${changed.length - 3} more`] : changed;
+      throw new UsageError(
+        `${path} is stale: since it was made (${file.createdAt}), ${shown.join(', ')}; nothing was sent`,
+        { hint: `run cpk plan --out ${path} again, review it, and apply that` },
+      );
+    }
+    return carryOut(file.plan, { state, api }, opts, deps);
+  });
+}
+
+async function carryOut(
+  plan: Plan,
+  { state, api, manifest }: { state: StateStore; api: Api; manifest?: Manifest },
+  opts: ApplyOptions,
+  deps: WorkflowDeps,
+) {
+  const { out, signal } = deps;
+  if (signal?.aborted) throw new InterruptedError();
+  if (!out.json) out.printRendered(renderPlan(plan, await paintFor(out)));
+  if (hasChanges(plan)) {
+    if (!opts.yes && !(await deps.confirm(`Apply these changes to ${plan.baseUrl}?`))) {
+      throw new UsageError('apply cancelled; nothing was changed');
+    }
+    if (signal?.aborted) throw new InterruptedError();
+    for (const step of plan.monitors) {
+      if (step.action === 'create' && step.replaces)
+        out.warn(`monitor ${step.replaces} of "${step.key}" answers 404 (deleted outside cpk); creating it again`);
+    }
+  }
+  if (state.recovered > 0)
+    out.info(
+      `recovered ${state.recovered} change${state.recovered === 1 ? '' : 's'} from ${state.journalPath}, left by a run that was cut short`,
+    );
+  // Written before any change: it binds a new state to this base URL, folds in
+  // a journal left by a run that was cut short, and a state that cannot be
+  // written stops apply before anything is sent.
+  if (hasChanges(plan) || plan.droppedChannels.length > 0 || state.recovered > 0) {
+    try {
+      await state.save();
+    } catch (error) {
+      throw new CpkError(
+        `cannot write the state file ${state.path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was changed`,
+        ExitCode.OUTPUT_FAILED,
+      );
+    }
+  }
+  for (const { key, id } of plan.adopted ?? []) out.info(`adopted ${id} for entry ${key}`);
+  // One line per change on stderr, the lines of the changes that finished in
+  // one turn of the event loop written together.
+  let lines: string[] = [];
+  let timer: ReturnType<typeof setImmediate> | undefined;
+  const flush = () => {
+    clearImmediate(timer);
+    timer = undefined;
+    if (lines.length > 0) out.info(lines.join('\n'));
+    lines = [];
+  };
+  const { outcomes, stateErrors } = await applyPlan(plan, state, api, {
+    concurrency: opts.concurrency,
+    stop: signal,
+    warn: (text) => out.warn(text),
+    onOutcome: (outcome) => {
+      if (out.json || outcome.result === 'skipped') return;
+      if (outcome.result === 'done') {
+        lines.push(outcomeLine(outcome));
+        timer ??= setImmediate(flush);
+        return;
+      }
+      flush();
+      out.info(outcomeLine(outcome));
+    },
+  });
+  flush();
+  // `manifest`: the one the plan was made from (not for a saved plan), for annotations pointing into it.
+  return { plan, outcomes, stateErrors, statePath: state.path, manifest };
+}
+
+export interface ImportOptions extends ManifestOptions {
+  pairs: Array<{ key: string; id: string }>;
+  replace: boolean;
+  lockTimeoutMs: number;
+}
+
+/**
+ * `cpk import KEY=ID...`: records each id for its key, all or nothing (every
+ * id must answer first). Returns the keys whose record changed.
+ */
+export async function importWorkflow(
+  opts: ImportOptions,
+  deps: WorkflowDeps,
+): Promise<{ manifest: string; state: string; changed: Set<string> }> {
+  const opened = await open(opts, deps, {
+    lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk import' },
+    check: (manifest) => {
+      const keys = new Set(manifest.monitors.map((m) => m.key));
+      // Only keys the manifest names: a key it does not name would be deleted by the next apply --prune.
+      for (const { key, id } of opts.pairs) {
+        if (!keys.has(key)) {
+          throw new UsageError(`"${key}" is not a monitor key in ${manifest.path}; add the entry first`, {
+            hint: `\`cpk monitors get ${id} --manifest\` prints one`,
+          });
+        }
+      }
+    },
+  });
+  const { manifest, state, api } = opened;
+  return locked(opened.release, async () => {
+    const todo: Array<{ key: string; id: string }> = [];
+    for (const { key, id } of opts.pairs) {
+      const owner = state.keyOf(id);
+      if (owner !== undefined && owner !== key)
+        throw new UsageError(`monitor ${id} is already managed as "${owner}" in ${state.path}`);
+      const current = state.record(key)?.id;
+      if (current !== undefined && current !== id && !opts.replace) {
+        throw new UsageError(`"${key}" already manages ${current} in ${state.path}`, {
+          hint: `pass --replace to manage ${id} instead (${current} is left alone)`,
+        });
+      }
+      if (current !== id) todo.push({ key, id });
+    }
+    // Every id must exist before anything is recorded: all or nothing.
+    const errors: Array<{ key: string; id: string; error: unknown }> = [];
+    const [{ mapPool }, { DEFAULT_CONCURRENCY }] = await Promise.all([
+      import('../core/pool.js'),
+      import('../parse/concurrency.js'),
+    ]);
+    await deps.out.spin('Checking monitors', () =>
+      mapPool(
+        todo,
+        DEFAULT_CONCURRENCY,
+        async ({ key, id }) => {
+          try {
+            await api.getMonitor(id);
+          } catch (error) {
+            errors.push({ key, id, error });
+          }
+        },
+        { signal: deps.signal },
+      ),
+    );
+    if (deps.signal?.aborted) throw new InterruptedError();
+    if (errors.length > 0) {
+      throw failuresError(
+        deps.out,
+        errors.map((e) => failureLine(`${e.key}=${e.id}`, e.error)),
+        errors.map((e) => e.error),
+        errors.some((e) => e.error instanceof ApiError && e.error.status === 404)
+          ? 'a monitor to import does not exist; nothing was imported'
+          : 'could not check the monitors to import; nothing was imported',
+      );
+    }
+    for (const { key, id } of todo) state.setId(key, id);
+    if (todo.length > 0) await state.save();
+    return { manifest: manifest.path, state: state.path, changed: new Set(todo.map((t) => t.key)) };
+  });
+}
+
+/** `cpk import --all`: a manifest entry and a state record for every monitor no key manages. */
+export async function importAllWorkflow(opts: ImportOptions, deps: WorkflowDeps) {
+  const opened = await open(opts, deps, {
+    lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk import' },
+    allowMissing: true,
+  });
+  const { manifest, state, api } = opened;
+  return locked(opened.release, async () => {
+    const { uncertainEntries } = await import('./adopt.js');
+    const uncertain = uncertainEntries(manifest, state);
+    if (uncertain.length > 0) {
+      // Its monitor may be in the list: imported as a new entry, it would be managed twice.
+      const keys = uncertain.map((u) => u.key);
+      throw new UsageError(
+        `${keys.length === 1 ? `"${keys[0]}" has` : `${keys.length} entries have`} an uncertain create in ${state.path}; nothing was imported`,
+        { hint: 'run cpk apply first (it resolves them), or adopt each with `cpk import KEY=ID`' },
+      );
+    }
+    const spec = await loadSpec(api, { env: deps.env, debug: (line) => deps.out.debug(line) });
+    const op = spec.list('monitors');
+    if (!op) {
+      throw new UsageError(
+        `cpk import --all needs the service's list of monitors, and its document (${api.baseUrl}/openapi.json) declares none; nothing was imported`,
+        { hint: 'adopt monitors one by one with `cpk import KEY=ID`' },
+      );
+    }
+    const [{ listItems }, { entriesToImport, addEntries }] = await Promise.all([
+      import('../core/api/list.js'),
+      import('./import-all.js'),
+    ]);
+    const items: unknown[] = [];
+    await deps.out.spin('Listing monitors', async () => {
+      for await (const page of listItems(api, op, { params: [] })) {
+        if (deps.signal?.aborted) throw new InterruptedError();
+        for (const item of page) items.push(item);
+      }
+    });
+    const managed = new Set<string>();
+    for (const record of Object.values(state.data.monitors)) if (record.id !== undefined) managed.add(record.id);
+    const taken = [...manifest.monitors.map((m) => m.key), ...Object.keys(state.data.monitors)];
+    const { entries, skipped } = entriesToImport(items, managed, taken);
+    for (const { id, reason } of skipped) deps.out.warn(`${id} is not imported: ${reason}`);
+    if (entries.length > 0) {
+      const [{ readFile }, { writeFileAtomic }] = await Promise.all([
+        import('node:fs/promises'),
+        import('../core/atomic-file.js'),
+      ]);
+      const text = await readFile(manifest.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        return '';
+      });
+      // The manifest first, then the state: a run cut short in between leaves
+      // entries without ids, which apply would create again (a duplicate, never
+      // a deletion), rather than ids without entries, which --prune would delete.
+      try {
+        await writeFileAtomic(manifest.path, addEntries(text, manifest.path, entries));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === undefined) throw error;
+        throw new UsageError(`cannot write the manifest ${manifest.path} (${code}); nothing was imported`);
+      }
+      for (const { key, id } of entries) state.setId(key, id);
+      await state.save();
+    }
+    return { manifest: manifest.path, state: state.path, entries, skipped };
+  });
+}
