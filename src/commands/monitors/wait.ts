@@ -102,17 +102,12 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** Server and network failures: the next poll may succeed. */
-function transient(error: unknown): boolean {
-  return error instanceof CpkError && (error.exitCode === ExitCode.FAILURE || error.exitCode === ExitCode.NETWORK);
-}
-
 export async function run(opts: WaitOptions, ctx: Context, deps: { now?: () => number } = {}): Promise<void> {
-  return withCiReport(ctx, 'cpk monitors wait', opts.junit, () => wait(opts, ctx, deps));
+  return withCiReport(ctx, 'cpk monitors wait', opts.junit, () => wait(opts, ctx, deps.now ?? Date.now));
 }
 
-async function wait(opts: WaitOptions, ctx: Context, deps: { now?: () => number }): Promise<void> {
-  const now = deps.now ?? Date.now;
+async function wait(opts: WaitOptions, ctx: Context, now: () => number): Promise<void> {
+  const { pause, transient } = await import('../../cli/watch.js');
   const deadline = now() + opts.timeoutSeconds * 1000;
   const api = await ctx.api({
     many: opts.ids.length > 1,
@@ -120,21 +115,23 @@ async function wait(opts: WaitOptions, ctx: Context, deps: { now?: () => number 
   });
   const last = new Map<string, unknown>();
   const field = opts.path.join('.');
+  const pending = () => opts.ids.filter((id) => text(last.get(id)) !== opts.value);
+  const seen = (id: string) => `${id} ${field}=${last.has(id) ? text(last.get(id)) : '(not read)'}`;
   let warned = false;
   /** Ids already warned about a field their answer lacks. */
   const lacking = new Set<string>();
   const progress = await startWaitProgress(ctx, () => {
-    const pending = opts.ids.filter((id) => text(last.get(id)) !== opts.value);
-    const seen = pending.map((id) => (last.has(id) ? text(last.get(id)) : '…')).join(', ');
-    const who = opts.ids.length === 1 ? (opts.ids[0] as string) : `${pending.length} of ${opts.ids.length} monitors`;
-    return `Waiting for ${who} to have ${field}=${opts.value}: now ${seen || opts.value}; ${clockLeft(deadline - now())} left`;
+    const left = pending();
+    const values = left.map((id) => (last.has(id) ? text(last.get(id)) : '…')).join(', ');
+    const who = opts.ids.length === 1 ? (opts.ids[0] as string) : `${left.length} of ${opts.ids.length} monitors`;
+    return `Waiting for ${who} to have ${field}=${opts.value}: now ${values || opts.value}; ${clockLeft(deadline - now())} left`;
   });
   try {
     for (;;) {
-      const pending = opts.ids.filter((id) => text(last.get(id)) !== opts.value);
-      const results = await Promise.allSettled(pending.map((id) => api.getMonitor(id)));
+      const polled = pending();
+      const results = await Promise.allSettled(polled.map((id) => api.getMonitor(id)));
       for (const [i, result] of results.entries()) {
-        const id = pending[i] as string;
+        const id = polled[i] as string;
         if (result.status === 'fulfilled') {
           const value = read(result.value, opts.path);
           last.set(id, value);
@@ -157,36 +154,29 @@ async function wait(opts: WaitOptions, ctx: Context, deps: { now?: () => number 
         warned = true;
       }
       progress.update();
-      const missing = opts.ids.filter((id) => text(last.get(id)) !== opts.value);
-      if (missing.length === 0) {
-        progress.stop();
-        for (const id of opts.ids) ctx.ci?.add({ name: `${id} ${field}=${opts.value}`, classname: 'monitors' });
-        if (ctx.out.json) ctx.out.printJson(opts.ids.map((id) => ({ id, [field]: last.get(id) })));
-        else
-          ctx.out.info(
-            `${opts.ids.length === 1 ? opts.ids[0] : `all ${opts.ids.length} monitors`}: ${field}=${opts.value}`,
-          );
-        return;
-      }
+      const missing = pending();
       const left = deadline - now();
-      if (left <= 0) {
-        const seen = (id: string) => `${id} ${field}=${last.has(id) ? text(last.get(id)) : '(not read)'}`;
-        const detail = missing.map(seen).join(', ');
-        for (const id of opts.ids)
-          ctx.ci?.add({
-            name: `${id} ${field}=${opts.value}`,
-            classname: 'monitors',
-            failure: missing.includes(id)
-              ? { message: `timed out after ${opts.timeoutSeconds}s: ${seen(id)}` }
-              : undefined,
-          });
+      if (missing.length > 0 && left > 0) {
+        if (!(await pause(Math.min(opts.everySeconds * 1000, left), ctx.signal))) throw new InterruptedError();
+        continue;
+      }
+      progress.stop();
+      const timedOut = `timed out after ${opts.timeoutSeconds}s`;
+      for (const id of opts.ids) {
+        const failure = missing.includes(id) ? { message: `${timedOut}: ${seen(id)}` } : undefined;
+        ctx.ci?.add({ name: `${id} ${field}=${opts.value}`, classname: 'monitors', failure });
+      }
+      if (missing.length > 0)
         throw new CpkError(
-          `timed out after ${opts.timeoutSeconds}s waiting for ${field}=${opts.value}: ${detail}`,
+          `${timedOut} waiting for ${field}=${opts.value}: ${missing.map(seen).join(', ')}`,
           ExitCode.WAIT_TIMEOUT,
         );
-      }
-      const { pause } = await import('../reports/watch.js');
-      if (!(await pause(Math.min(opts.everySeconds * 1000, left), ctx.signal))) throw new InterruptedError();
+      if (ctx.out.json) ctx.out.printJson(opts.ids.map((id) => ({ id, [field]: last.get(id) })));
+      else
+        ctx.out.info(
+          `${opts.ids.length === 1 ? opts.ids[0] : `all ${opts.ids.length} monitors`}: ${field}=${opts.value}`,
+        );
+      return;
     }
   } finally {
     progress.stop();
@@ -209,21 +199,14 @@ function clockLeft(ms: number): string {
   return s >= 60 ? `${Math.floor(s / 60)}m${s % 60 === 0 ? '' : `${s % 60}s`}` : `${s}s`;
 }
 
-interface WaitProgress {
-  /** Redraws the line now. */
-  update(): void;
-  /** Clears the line for a warning; the next update draws it again. */
-  pause(): void;
-  stop(): void;
-}
-
 /**
  * A progress line on stderr while waiting, on a terminal where decoration is
  * allowed: what is waited for, what is seen now, the time left (redrawn each
- * second). Nothing elsewhere: a script's stderr stays quiet.
+ * second). Nothing elsewhere: a script's stderr stays quiet. pause() clears
+ * it for a warning; the next update() draws it again.
  */
-async function startWaitProgress(ctx: Context, text: () => string): Promise<WaitProgress> {
-  const none: WaitProgress = { update() {}, pause() {}, stop() {} };
+async function startWaitProgress(ctx: Context, text: () => string) {
+  const none = { update() {}, pause() {}, stop() {} };
   if (!ctx.out.stderrColor) return none;
   const { startSpinner } = await import('../../output/progress.js');
   const { sanitizeLine } = await import('../../core/sanitize.js');
@@ -234,25 +217,24 @@ async function startWaitProgress(ctx: Context, text: () => string): Promise<Wait
   let stopped = false;
   const timer = setInterval(() => spinner?.update(line()), 1000);
   timer.unref();
+  const pause = () => {
+    spinner?.stop();
+    spinner = undefined;
+  };
   return {
     update() {
-      if (stopped) return;
       if (spinner) spinner.update(line());
-      else
+      else if (!stopped)
         void startSpinner(ctx.io.stderr, line()).then((s) => {
           if (stopped) s?.stop();
           else spinner = s;
         });
     },
-    pause() {
-      spinner?.stop();
-      spinner = undefined;
-    },
+    pause,
     stop() {
       stopped = true;
       clearInterval(timer);
-      spinner?.stop();
-      spinner = undefined;
+      pause();
     },
   };
 }

@@ -12,14 +12,11 @@
 // - Off a terminal (or -o json/jsonl): one compact JSON line per monitor
 //   whose body changed since the line last printed for it; the first poll
 //   prints every monitor (fields in the docs/monitors.md, "Watching monitors").
-// - Ctrl-C or SIGTERM ends it with exit 0, the cursor shown again and the
-//   last board left on the screen; a closed stdout ends it too (141), and so does any
-//   other failed write of its output (a full disk: one line, 74).
-// - Failures follow `reports get --watch`: anything failing on the first
-//   poll ends the watch with its exit code (a wrong id fails fast). Later, a
-//   server or network failure is a note (on the board, else a warning on
-//   stderr) and the next poll tries again; a 404 marks the monitor gone and it
-//   is no longer polled; 401, 403 and other 4xx end the watch.
+// - How it ends, and which failures it gets past, as `reports get --watch`
+//   (src/cli/watch.ts); a closed stdout ends it too (141), and so does any
+//   other failed write (a full disk: one line, 74). A failure the next poll
+//   may get past is a note on the board, else a warning on stderr; a 404
+//   marks the monitor gone and it is no longer polled.
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { knownColumns } from '../../core/io.js';
@@ -31,6 +28,7 @@ import { action, examples, type RawOptions, type Runtime } from '../../cli/actio
 import { concurrencyOption } from '../../cli/options.js';
 import { DEFAULT_WATCH_EVERY, parseWatch } from '../reports/get.js';
 import type { BoardRow } from '../../output/board.js';
+import type { Pause } from '../../cli/watch.js';
 
 /** Polls during which a transition stays highlighted on the board. */
 export const FRESH_POLLS = 3;
@@ -120,34 +118,24 @@ async function allIds(ctx: Context, api: Awaited<ReturnType<Context['api']>>): P
 
 interface Watched {
   id: string;
-  body: JsonObject | undefined;
   row: BoardRow;
   /** The poll (0-based) of the last transition. */
   changedAt: number;
   /** The body as last printed off a terminal (keys sorted). */
   printed: string | undefined;
   gone: boolean;
-  history: Array<number | null>;
 }
 
-export interface MonitorsWatchDeps {
-  pause?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
-  now?: () => number;
-}
-
-export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: MonitorsWatchDeps = {}): Promise<void> {
-  const { pause, transient, comparable, every } = await import('../reports/watch.js');
+export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: { pause?: Pause } = {}): Promise<void> {
+  const { watchLoop, transient, comparable, every } = await import('../../cli/watch.js');
   const { mapPool } = await import('../../core/pool.js');
   const board = await import('../../output/board.js');
-  const wait = deps.pause ?? pause;
-  const now = deps.now ?? Date.now;
   const api = await ctx.api({ many: true });
   const ids = opts.all ? await allIds(ctx, api) : opts.ids;
   const live = !ctx.out.json && ctx.out.stdoutIsTTY;
   const everyText = every(opts.everySeconds * 1000);
   const watched: Watched[] = ids.map((id) => ({
     id,
-    body: undefined,
     row: {
       id,
       name: undefined,
@@ -161,14 +149,13 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
     changedAt: -Infinity,
     printed: undefined,
     gone: false,
-    history: [],
   }));
   const { sparkline } = live ? await import('../../output/sparkline.js') : { sparkline: () => '' };
   const paint = await ctx.out.colors();
   let notes: string[] = [];
   // The board's column widths, kept from frame to frame so that columns do not jump.
   const widths: number[] = [];
-  let polledAt = now();
+  let polledAt = Date.now();
   let poll = 0;
   /** Lines printed off a terminal in this poll: none, and a heartbeat checks the reader is still there. */
   let printedThisPoll = 0;
@@ -177,7 +164,6 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
     const size = ctx.io.stdoutSize?.();
     // A terminal that does not say its width (0 columns) gets frames cut to 80, one after the other.
     const known = knownColumns(size ? size.columns : ctx.io.stdoutColumns);
-    const columns = known ?? 80;
     const counts = new Map<string, number>();
     for (const w of watched) counts.set(w.row.status ?? '-', (counts.get(w.row.status ?? '-') ?? 0) + 1);
     const summary = [...counts].map(([status, n]) => `${n} ${status}`).join(', ');
@@ -187,11 +173,11 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
       header,
       watched.map((w) => w.row),
       notes,
+      // One cell short of the edge: no terminal wraps the line early.
       {
-        // One cell short of the edge: no terminal wraps the line early.
-        width: Math.max(20, columns - 1),
+        width: Math.max(20, (known ?? 80) - 1),
         height: size?.rows,
-        now: now(),
+        now: Date.now(),
         paint,
         color: ctx.out.stdoutColor,
         sparkline,
@@ -201,33 +187,32 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
     ctx.out.drawFrame(lines, { clear, sized: known !== undefined });
   };
 
-  const emit = (w: Watched, at: number, previous: string | undefined) => {
+  /** Off a terminal: one line for a monitor that changed or went. */
+  const emit = (w: Watched, previous: string | undefined, monitor: JsonObject | null) => {
     const event: Record<string, unknown> = {
-      at: new Date(at).toISOString(),
+      at: new Date(polledAt).toISOString(),
       id: w.id,
       status: w.gone ? null : (w.row.status ?? null),
       previous_status: previous ?? null,
       latency: w.row.latency,
       latency_field: w.row.latencyPath ?? null,
       last_check: w.row.lastCheck,
-      monitor: w.gone ? null : (w.body ?? null),
+      monitor,
     };
     if (w.gone) event.gone = true;
     ctx.out.printJson(event, { compact: true });
     printedThisPoll++;
   };
 
-  const update = (w: Watched, body: JsonObject, at: number) => {
+  const update = (w: Watched, body: JsonObject) => {
     const status = board.textOf(body, 'status');
     const before = w.row.status;
     if (before !== undefined && status !== undefined && status !== before) {
-      w.row.transition = { from: before, to: status, at };
+      w.row.transition = { from: before, to: status, at: polledAt };
       w.changedAt = poll;
     }
     const latency = board.latencyOf(body);
-    w.history.push(latency.value);
-    if (w.history.length > HISTORY) w.history.shift();
-    w.body = body;
+    const history = [...w.row.history, latency.value].slice(-HISTORY);
     w.row = {
       ...w.row,
       name: board.textOf(body, 'name'),
@@ -235,50 +220,47 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
       lastCheck: board.lastCheckOf(body),
       latency: latency.value,
       latencyPath: latency.path ?? w.row.latencyPath,
-      history: w.history,
+      history,
     };
-    if (!live) {
-      const text = comparable(body);
-      if (text !== w.printed) emit(w, at, w.printed === undefined ? undefined : before);
-      w.printed = text;
-    }
+    if (live) return;
+    const text = comparable(body);
+    if (text !== w.printed) emit(w, w.printed === undefined ? undefined : before, body);
+    w.printed = text;
   };
 
-  const markGone = (w: Watched, at: number) => {
+  const markGone = (w: Watched) => {
     const before = w.row.status;
     w.gone = true;
-    w.row = { ...w.row, status: 'gone', transition: { from: before ?? '-', to: 'gone', at } };
+    w.row = { ...w.row, status: 'gone', transition: { from: before ?? '-', to: 'gone', at: polledAt } };
     w.changedAt = poll;
-    if (!live) emit(w, at, before);
+    if (!live) emit(w, before, null);
   };
 
+  const notFound = (error: unknown) => error instanceof CpkError && error.exitCode === ExitCode.NOT_FOUND;
   // A resize redraws the last poll at the new size at once (before the first poll there is nothing to draw).
   const stopResize = live ? ctx.io.onResize?.(() => poll > 0 && draw(true)) : undefined;
   try {
-    for (;;) {
+    await watchLoop(ctx, opts.everySeconds * 1000, deps.pause, async () => {
       const active = watched.filter((w) => !w.gone);
       const outcomes = await mapPool(active, opts.concurrency, (w) => api.getMonitor(w.id), { signal: ctx.signal });
-      if (ctx.signal?.aborted) return;
-      polledAt = now();
+      if (ctx.signal?.aborted) return false;
+      polledAt = Date.now();
       notes = [];
       printedThisPoll = 0;
       // What ends the watch ends it before anything of this poll is printed.
       for (const [i, outcome] of outcomes.entries()) {
         if (outcome === undefined || outcome.ok) continue;
-        const error = outcome.error;
         if (poll === 0) {
           const { nameMissing } = await import('../../core/api/client.js');
-          throw nameMissing('monitor', (active[i] as Watched).id, error);
+          throw nameMissing('monitor', (active[i] as Watched).id, outcome.error);
         }
-        const notFound = error instanceof CpkError && error.exitCode === ExitCode.NOT_FOUND;
-        if (!notFound && !transient(error)) throw error;
+        if (!notFound(outcome.error) && !transient(outcome.error)) throw outcome.error;
       }
       for (const [i, outcome] of outcomes.entries()) {
         const w = active[i] as Watched;
         if (outcome === undefined) continue;
-        if (outcome.ok) update(w, outcome.value, polledAt);
-        else if (outcome.error instanceof CpkError && outcome.error.exitCode === ExitCode.NOT_FOUND)
-          markGone(w, polledAt);
+        if (outcome.ok) update(w, outcome.value);
+        else if (notFound(outcome.error)) markGone(w);
         else {
           const note = `${w.id}: ${(outcome.error as Error).message}; trying again in ${everyText}`;
           if (live) notes.push(`warning: ${note}`);
@@ -288,14 +270,11 @@ export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: Monito
       if (live) draw(poll === 0);
       else if (printedThisPoll === 0) ctx.out.heartbeat();
       poll++;
-      if (watched.every((w) => w.gone)) {
-        ctx.out.info('every watched monitor is gone: nothing left to watch');
-        return;
-      }
-      if (!(await wait(opts.everySeconds * 1000, ctx.signal))) return;
-    }
+      if (!watched.every((w) => w.gone)) return true;
+      ctx.out.info('every watched monitor is gone: nothing left to watch');
+      return false;
+    });
   } finally {
     stopResize?.();
-    ctx.out.endFrames();
   }
 }
