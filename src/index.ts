@@ -8,10 +8,9 @@
 // library that quietly picks up a person's stored credentials would surprise
 // the script that imports it (use `cpk auth token` to hand one over on purpose).
 import { Api } from './core/api/client.js';
-import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from './core/http/retry.js';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_RETRIES, MAX_TIMEOUT_SECONDS } from './core/http/retry.js';
 import { AuthError, UsageError } from './core/errors.js';
 import { HttpClient, type HttpResponse, type RequestSpec } from './core/http/client.js';
-import { MAX_RETRIES } from './core/http/retry.js';
 import { chooseTransport, createTransport } from './core/http/select.js';
 import type { Env } from './core/http/proxy.js';
 import { resolveAttempts } from './core/http/attempts.js';
@@ -76,26 +75,6 @@ export interface ClientOptions {
 /** The typed API layer of the command line: one method per endpoint, plus `raw` and `close`. */
 export type Client = Api;
 
-/**
- * Refuses, before sending anything, a request that needs the token when there
- * is none: the CLI's rule (exit 4, nothing sent) as a rejected promise.
- */
-class LibraryHttpClient extends HttpClient {
-  constructor(
-    options: ConstructorParameters<typeof HttpClient>[0],
-    private readonly hasToken: boolean,
-  ) {
-    super(options);
-  }
-
-  override request(spec: RequestSpec): Promise<HttpResponse> {
-    if (spec.auth !== false && !this.hasToken) {
-      return Promise.reject(new AuthError('no token: pass { token } to createClient or set CPK_TOKEN'));
-    }
-    return super.request(spec);
-  }
-}
-
 function checkTimeout(value: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_SECONDS) {
     throw new UsageError(
@@ -151,18 +130,23 @@ export function createClient(options: ClientOptions = {}): Client {
   registerSecret(token);
   for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) registerUrlCredentials(env[name]);
   const debug = options.debug;
-  const http = new LibraryHttpClient(
-    {
-      baseUrl,
-      token,
-      timeoutMs: timeoutSeconds * 1000,
-      attempts,
-      userAgent: `cpk/${version} node/${process.versions.node}`,
-      transport: () => createTransport(env, many),
-      debug: debug && ((line: string) => debug(redactSecrets(line))),
-      signal: options.signal,
-    },
-    token !== undefined,
-  );
+  const http = new (class extends HttpClient {
+    // A request that needs the token when there is none is refused before
+    // anything is sent: the CLI's rule (exit 4, nothing sent) as a rejected promise.
+    override request(spec: RequestSpec): Promise<HttpResponse> {
+      if (spec.auth !== false && token === undefined)
+        return Promise.reject(new AuthError('no token: pass { token } to createClient or set CPK_TOKEN'));
+      return super.request(spec);
+    }
+  })({
+    baseUrl,
+    token,
+    timeoutMs: timeoutSeconds * 1000,
+    attempts,
+    userAgent: `cpk/${version} node/${process.versions.node}`,
+    transport: () => createTransport(env, many),
+    debug: debug && ((line: string) => debug(redactSecrets(line))),
+    signal: options.signal,
+  });
   return new Api(http);
 }

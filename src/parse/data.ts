@@ -18,26 +18,9 @@ export async function parseJsonFlag(
   value: string,
   stdin: NodeJS.ReadableStream,
 ): Promise<{ parsed: unknown; source: string }> {
-  let text: string;
-  let source: string;
-  if (value === '-') {
-    text = await readAll(stdin);
-    source = 'stdin';
-  } else if (value.startsWith('@')) {
-    const path = value.slice(1);
-    try {
-      // Imported here: node:fs/promises costs ~2 ms on every start otherwise.
-      const { readFile } = await import('node:fs/promises');
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(`cannot read --data file "${path}"${code ? ` (${code})` : ''}`);
-    }
-    source = `file "${path}"`;
-  } else {
-    text = value;
-    source = 'argument';
-  }
+  const from = value === '-' ? '-' : value.startsWith('@') ? value.slice(1) : undefined;
+  const text = from === undefined ? value : await readInput(from, stdin, '--data');
+  const source = from === undefined ? 'argument' : from === '-' ? 'stdin' : `file "${from}"`;
   let parsed: unknown;
   try {
     parsed = parseUserJson(text);
@@ -46,4 +29,17 @@ export async function parseJsonFlag(
     throw new UsageError(`--data ${source} ${describeJsonError(text, error)}`);
   }
   return { parsed, source };
+}
+
+/** A file's text, or stdin's for `-`: what --data @FILE and --from FILE read. */
+export async function readInput(path: string, stdin: NodeJS.ReadableStream, flag: string): Promise<string> {
+  if (path === '-') return readAll(stdin);
+  try {
+    // Imported here: node:fs/promises costs ~2 ms on every start otherwise.
+    const { readFile } = await import('node:fs/promises');
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read ${flag} file "${path}"${code ? ` (${code})` : ''}`);
+  }
 }

@@ -47,7 +47,6 @@ describe('typed options, parsed without the CLI', () => {
     expect(await parseDeleteOptions(['m1'], { dryRun: true }, { stdin: stdin(), stdinIsTTY: false })).toEqual({
       ids: ['m1'],
       single: true,
-      fromStdin: false,
       yes: false,
       dryRun: true,
       concurrency: 8,

@@ -83,13 +83,15 @@ describe('the path rule in the HTTP layer', () => {
     const io = fakeIO({ env });
     const ctx = fakeContext(io);
     await expect(
-      deleteMonitors({ ids: ['..'], single: true, fromStdin: false, yes: true, dryRun: false, concurrency: 1 }, ctx),
+      deleteMonitors({ ids: ['..'], single: true, yes: true, dryRun: false, concurrency: 1 }, ctx),
     ).rejects.toThrow(
       new UsageError(
         'refusing to send a request with a ".." path segment (it would change the path); nothing was sent',
       ),
     );
-    await expect(getMonitors({ ids: ['.'], single: true, concurrency: 1 }, ctx)).rejects.toBeInstanceOf(UsageError);
+    await expect(
+      getMonitors({ ids: ['.'], single: true, concurrency: 1, manifest: false, gate: { asserts: [] } }, ctx),
+    ).rejects.toBeInstanceOf(UsageError);
     await ctx.close();
     expect(sent()).toEqual([]);
     expect(io.out).toBe('');

@@ -15,15 +15,6 @@ import { action, examples, type RawOptions, type Runtime } from '../../cli/actio
 import { bodyFlags, dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
 import { printDryRun } from '../../cli/dry-run.js';
 
-export interface ApiCommandOptions {
-  method: string;
-  path: string;
-  /** The JSON body, when one is sent. */
-  body?: unknown;
-  include: boolean;
-  dryRun: boolean;
-}
-
 const NO_BODY = new Set(['GET', 'HEAD']);
 
 export function register(program: Command, runtime: Runtime): void {
@@ -59,14 +50,14 @@ export function register(program: Command, runtime: Runtime): void {
 }
 
 /**
- * commander's raw values to ApiCommandOptions (usage errors on bad input):
+ * commander's raw values to the options (usage errors on bad input):
  * the body is --data (any JSON value) with --set fields merged over an object.
  */
 export async function parseApiOptions(
   args: Array<string | undefined>,
   raw: RawOptions,
   input: { stdin: IO['stdin']; query?: string | undefined },
-): Promise<ApiCommandOptions> {
+) {
   // One argument is the path, as `gh api` takes it: the method is GET, or POST when a body is given.
   const [method, path] = args[1] === undefined ? [undefined, args[0]] : args;
   if (path === undefined) throw new UsageError('missing PATH: e.g. cpk api /monitors (see --help)');
@@ -92,7 +83,7 @@ export async function parseApiOptions(
   return { method: upper, path: path as string, body, include, dryRun: raw.dryRun === true };
 }
 
-export async function run(opts: ApiCommandOptions, ctx: Context): Promise<void> {
+export async function run(opts: Awaited<ReturnType<typeof parseApiOptions>>, ctx: Context): Promise<void> {
   // A dry run sends nothing and needs no token (src/cli/dry-run.ts).
   const api = await ctx.api(opts.dryRun ? { anonymous: true } : {});
   const { resolveRawPath } = await import('../../core/http/raw-path.js');

@@ -7,15 +7,8 @@ import { checkTokenInput } from '../../config/token-input.js';
 import type { ConfigData } from '../../config/schema.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 
-export interface LoginOptions {
-  /** Read the token from stdin instead of prompting. */
-  withToken: boolean;
-  verify: boolean;
-  insecureStorage: boolean;
-}
-
-/** commander's raw values to LoginOptions. */
-export function parseLoginOptions(raw: RawOptions): LoginOptions {
+/** commander's raw values to the options; withToken: read the token from stdin instead of prompting. */
+export function parseLoginOptions(raw: RawOptions) {
   return {
     withToken: raw.withToken === true,
     verify: raw.verify !== false,
@@ -68,7 +61,7 @@ export function loginTarget(ctx: Context, data: ConfigData): { name: string; bas
   return { name: choice.name, baseUrl };
 }
 
-export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
+export async function run(opts: ReturnType<typeof parseLoginOptions>, ctx: Context): Promise<void> {
   const [{ loadConfig }, { saveToken }] = await Promise.all([
     import('../../config/file.js'),
     import('../../config/profiles.js'),

@@ -16,19 +16,6 @@ export function register(parent: Command, runtime: Runtime): void {
   examples(cmd, 'cpk auth status', 'cpk auth status --profile staging --json');
 }
 
-export interface StatusReport {
-  profile: string | null;
-  profile_source: string | null;
-  base_url: string;
-  base_url_source: string;
-  token: string | null;
-  token_source: string | null;
-  config_file: string;
-  /** true: accepted; false: refused (401/403); null: not checked or could not be checked. */
-  accepted: boolean | null;
-  check: string;
-}
-
 function tokenSource(session: Session, keychainName: string): string | null {
   const token = session.token;
   if (!token) return null;
@@ -44,7 +31,8 @@ function tokenSource(session: Session, keychainName: string): string | null {
 
 export async function run(ctx: Context): Promise<void> {
   const session = await ctx.session();
-  const report: StatusReport = {
+  // As --json prints it; accepted: true, false (401/403), or null (not checked, or could not be).
+  const report = {
     profile: session.profile?.name ?? null,
     profile_source: session.profile?.source ?? null,
     base_url: session.baseUrl.value,
@@ -52,7 +40,7 @@ export async function run(ctx: Context): Promise<void> {
     token: session.token ? maskToken(session.token.value) : null,
     token_source: tokenSource(session, session.token?.origin === 'keychain' ? (await ctx.secrets()).name : ''),
     config_file: session.location.file,
-    accepted: null,
+    accepted: null as boolean | null,
     check: '',
   };
   let problem: unknown = session.tokenProblem;

@@ -2,17 +2,10 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { endpoints, nameMissing } from '../../core/api/client.js';
 import { UsageError } from '../../core/errors.js';
-import type { JsonObject } from '../../core/json.js';
 import { checkId } from '../../parse/id.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { dataOption, dryRunOption, fieldsFromBodyFlags, setOption, setStringOption } from '../../cli/options.js';
 import { printDryRun } from '../../cli/dry-run.js';
-
-export interface ChannelUpdateOptions {
-  id: string;
-  changes: JsonObject;
-  dryRun?: boolean;
-}
 
 export function register(channels: Command, runtime: Runtime): void {
   const cmd = channels
@@ -33,19 +26,15 @@ export function register(channels: Command, runtime: Runtime): void {
   );
 }
 
-/** commander's raw values to ChannelUpdateOptions (usage errors on bad input); `--data -` reads stdin. */
-export async function parseChannelUpdateOptions(
-  [id]: string[],
-  raw: RawOptions,
-  stdin: NodeJS.ReadableStream,
-): Promise<ChannelUpdateOptions> {
+/** commander's raw values to the options (usage errors on bad input); `--data -` reads stdin. */
+export async function parseChannelUpdateOptions([id]: string[], raw: RawOptions, stdin: NodeJS.ReadableStream) {
   const channelId = checkId(id as string, 'channel id');
   const changes = await fieldsFromBodyFlags(raw, stdin);
   if (Object.keys(changes).length === 0) throw new UsageError('nothing to update: give --set, --set-string or --data');
   return { id: channelId, changes, dryRun: raw.dryRun === true };
 }
 
-export async function run(opts: ChannelUpdateOptions, ctx: Context): Promise<void> {
+export async function run(opts: Awaited<ReturnType<typeof parseChannelUpdateOptions>>, ctx: Context): Promise<void> {
   if (opts.dryRun) return printDryRun(ctx, [endpoints.updateChannel(opts.id, opts.changes)], { single: true });
   const api = await ctx.api();
   const result = await ctx.out

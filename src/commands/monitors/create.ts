@@ -2,39 +2,19 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { endpoints, type MonitorRef } from '../../core/api/client.js';
 import { CpkError, ExitCode, UsageError } from '../../core/errors.js';
-import { readAll } from '../../core/io.js';
-import type { JsonObject } from '../../core/json.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
 import { parseRecords, type SourcedRecord } from '../../parse/records.js';
+import { readInput } from '../../parse/data.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { concurrencyOption, dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
 import { runBulk } from '../../cli/bulk.js';
 import { printDryRun } from '../../cli/dry-run.js';
 import { bodyFromFlags } from './fields.js';
 
-export interface CreateOptions {
-  body: JsonObject;
-  quiet: boolean;
-  dryRun: boolean;
-}
+type Parsed = Awaited<ReturnType<typeof parseCreateOptions>>;
 
-export interface BulkCreateOptions {
-  records: SourcedRecord[];
-  quiet: boolean;
-  dryRun: boolean;
-  concurrency: number;
-}
-
-const BODY_FLAGS = ['name', 'type', 'target', 'interval', 'set', 'setString', 'data'] as const;
-const FLAG_NAMES: Record<(typeof BODY_FLAGS)[number], string> = {
-  name: '--name',
-  type: '--type',
-  target: '--target',
-  interval: '--interval',
-  set: '--set',
-  setString: '--set-string',
-  data: '--data',
-};
+/** The flags that build one body, which --from cannot be combined with. */
+const BODY_FLAGS = ['name', 'type', 'target', 'interval', 'set', 'setString', 'data'];
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
@@ -74,37 +54,24 @@ export function register(parent: Command, runtime: Runtime): void {
  * commander's raw values to the options of one create, or of many with
  * --from (usage errors on bad input; a file or stdin is read here).
  */
-export async function parseCreateOptions(
-  raw: RawOptions,
-  stdin: NodeJS.ReadableStream,
-): Promise<{ from: false; options: CreateOptions } | { from: true; options: BulkCreateOptions }> {
+export async function parseCreateOptions(raw: RawOptions, stdin: NodeJS.ReadableStream) {
   const quiet = raw.quiet === true;
   const dryRun = raw.dryRun === true;
   if (typeof raw.from === 'string') {
     const clash = BODY_FLAGS.find((flag) => raw[flag] !== undefined);
-    if (clash) throw new UsageError(`--from cannot be combined with ${FLAG_NAMES[clash]}: put the fields in the file`);
+    const flag = clash?.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    if (flag) throw new UsageError(`--from cannot be combined with --${flag}: put the fields in the file`);
     const records = await readRecords(raw.from, stdin);
-    return { from: true, options: { records, quiet, dryRun, concurrency: parseConcurrency(raw.concurrency) } };
+    return { from: true as const, options: { records, quiet, dryRun, concurrency: parseConcurrency(raw.concurrency) } };
   }
   if (raw.concurrency !== undefined) throw new UsageError('--concurrency applies to --from only');
   const body = await bodyFromFlags(raw, stdin);
   if (body.name === undefined) throw new UsageError('--name is required (or a "name" field in --data)');
-  return { from: false, options: { body, quiet, dryRun } };
+  return { from: false as const, options: { body, quiet, dryRun } };
 }
 
 async function readRecords(from: string, stdin: NodeJS.ReadableStream): Promise<SourcedRecord[]> {
-  let text: string;
-  if (from === '-') {
-    text = await readAll(stdin);
-  } else {
-    const { readFile } = await import('node:fs/promises');
-    try {
-      text = await readFile(from, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(`cannot read --from file "${from}"${code ? ` (${code})` : ''}`);
-    }
-  }
+  const text = await readInput(from, stdin, '--from');
   const source = from === '-' ? '--from stdin' : `--from file "${from}"`;
   const records = parseRecords(text, source);
   // The one field the interface requires, checked for every item before any is sent.
@@ -113,7 +80,7 @@ async function readRecords(from: string, stdin: NodeJS.ReadableStream): Promise<
   return records;
 }
 
-export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
+export async function run(opts: Extract<Parsed, { from: false }>['options'], ctx: Context): Promise<void> {
   const { checkDeclaredValues } = await import('../../cli/declared-values.js');
   await checkDeclaredValues(ctx, opts.body, 'create');
   if (opts.dryRun) return printDryRun(ctx, [endpoints.createMonitor(opts.body)], { single: true });
@@ -129,7 +96,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
  * retried once sent (src/core/http/retry.ts), so a failure never creates twice;
  * failures are reported with their line (NDJSON) or element index (array).
  */
-export async function runBulkCreate(opts: BulkCreateOptions, ctx: Context): Promise<void> {
+export async function runBulkCreate(opts: Extract<Parsed, { from: true }>['options'], ctx: Context): Promise<void> {
   if (opts.dryRun)
     return printDryRun(
       ctx,

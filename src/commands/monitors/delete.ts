@@ -11,16 +11,7 @@ import { concurrencyOption, dryRunOption } from '../../cli/options.js';
 import { runBulk } from '../../cli/bulk.js';
 import { printDryRun } from '../../cli/dry-run.js';
 
-export interface DeleteOptions {
-  ids: string[];
-  /** One id given as an argument: print one object, as before bulk ids existed. */
-  single: boolean;
-  /** The ids came from stdin, so stdin cannot also answer a confirmation. */
-  fromStdin: boolean;
-  yes: boolean;
-  dryRun: boolean;
-  concurrency: number;
-}
+export type DeleteOptions = Awaited<ReturnType<typeof parseDeleteOptions>>;
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
@@ -55,11 +46,7 @@ export function register(parent: Command, runtime: Runtime): void {
  * --yes, stdin must be a terminal to answer the confirmation: checked before
  * stdin is read, so a script that forgot --yes learns it at once.
  */
-export async function parseDeleteOptions(
-  args: string[],
-  raw: RawOptions,
-  io: Pick<IO, 'stdin' | 'stdinIsTTY'>,
-): Promise<DeleteOptions> {
+export async function parseDeleteOptions(args: string[], raw: RawOptions, io: Pick<IO, 'stdin' | 'stdinIsTTY'>) {
   const yes = raw.yes === true;
   const dryRun = raw.dryRun === true;
   const concurrency = parseConcurrency(raw.concurrency);
@@ -71,7 +58,8 @@ export async function parseDeleteOptions(
     throw new UsageError('ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent');
   }
   const list = await readIdList(args, io.stdin, 'monitor id');
-  return { ids: list.ids, single: list.single, fromStdin: list.fromStdin, yes, dryRun, concurrency };
+  // single: one id given as an argument prints one object, as before bulk ids existed.
+  return { ids: list.ids, single: list.single, yes, dryRun, concurrency };
 }
 
 export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
@@ -111,11 +99,11 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
  * the first ten; a monitor that is not there fails here, 404 and exit 6, before
  * anything is deleted). The names found are kept in `names` for the summary.
  */
-export async function deleteQuestion(
+async function deleteQuestion(
   ids: readonly string[],
   api: Api,
   ctx: Context,
-  names: Map<string, string> = new Map(),
+  names: Map<string, string>,
 ): Promise<string> {
   const shown = ids.slice(0, SHOWN);
   const monitors = await ctx.out.spin(shown.length === 1 ? 'Fetching monitor' : 'Fetching monitors', () =>

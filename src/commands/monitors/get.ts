@@ -7,19 +7,10 @@ import { action, examples, type RawOptions, type Runtime } from '../../cli/actio
 import { concurrencyOption } from '../../cli/options.js';
 import { runBulk } from '../../cli/bulk.js';
 import { nameMissing } from '../../core/api/client.js';
-import { addGateOptions, checkGate, compileGate, parseGateOptions, type GateOptions } from '../../cli/gate.js';
+import { addGateOptions, checkGate, compileGate, parseGateOptions } from '../../cli/gate.js';
 import { withCiReport } from '../../cli/ci.js';
 
-export interface GetOptions {
-  ids: string[];
-  /** One id given as an argument: print one object, as before bulk ids existed. */
-  single: boolean;
-  concurrency: number;
-  /** Print the monitors as manifest entries (monitors as code, #6). */
-  manifest?: boolean;
-  /** --assert and --junit: the deploy gate, over each monitor. */
-  gate?: GateOptions;
-}
+export type GetOptions = Awaited<ReturnType<typeof parseGetOptions>>;
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd: Command = parent
@@ -49,22 +40,19 @@ export function register(parent: Command, runtime: Runtime): void {
 }
 
 /** commander's raw values to GetOptions (usage errors on bad input); `-` reads ids from stdin. */
-export async function parseGetOptions(
-  args: string[],
-  raw: RawOptions,
-  stdin: NodeJS.ReadableStream,
-): Promise<GetOptions> {
+export async function parseGetOptions(args: string[], raw: RawOptions, stdin: NodeJS.ReadableStream) {
   const concurrency = parseConcurrency(raw.concurrency);
+  // --assert and --junit: the deploy gate, over each monitor.
   const gate = parseGateOptions(raw);
   const list = await readIdList(args, stdin, 'monitor id');
+  // single: one id given as an argument prints one object, as before bulk ids existed.
   return { ids: list.ids, single: list.single, concurrency, manifest: raw.manifest === true, gate };
 }
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
-  const gate = opts.gate ?? { asserts: [] };
-  const assertions = await compileGate(gate);
+  const assertions = await compileGate(opts.gate);
   if (assertions.length === 0) return show(opts, ctx, []);
-  return withCiReport(ctx, 'cpk monitors get', gate.junit, () => show(opts, ctx, assertions));
+  return withCiReport(ctx, 'cpk monitors get', opts.gate.junit, () => show(opts, ctx, assertions));
 }
 
 async function show(
@@ -89,14 +77,9 @@ async function show(
     concurrency: opts.concurrency,
     progress: 'Fetching monitors',
   });
-  if (opts.manifest) {
-    await printManifestEntries(
-      bulk.done.map((d) => d.value),
-      ctx,
-    );
-  } else {
-    await ctx.out.printList(bulk.done.map((d) => d.value));
-  }
+  const monitors = bulk.done.map((d) => d.value);
+  if (opts.manifest) await printManifestEntries(monitors, ctx);
+  else await ctx.out.printList(monitors);
   const failed = await checkGate(
     ctx,
     assertions,

@@ -2,21 +2,12 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { endpoints, nameMissing } from '../../core/api/client.js';
 import { UsageError } from '../../core/errors.js';
-import type { JsonObject } from '../../core/json.js';
 import { checkId } from '../../parse/id.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
 import { printDryRun } from '../../cli/dry-run.js';
 import { bodyFromFlags } from './fields.js';
 import { quietId } from './create.js';
-
-export interface UpdateOptions {
-  id: string;
-  changes: JsonObject;
-  dryRun?: boolean;
-  /** Print only the id, as `create -q` does. */
-  quiet?: boolean;
-}
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
@@ -46,12 +37,11 @@ export function register(parent: Command, runtime: Runtime): void {
   );
 }
 
-/** commander's raw values to UpdateOptions (usage errors on bad input); `--data -` reads stdin. */
-export async function parseUpdateOptions(
-  [id]: string[],
-  raw: RawOptions,
-  stdin: NodeJS.ReadableStream,
-): Promise<UpdateOptions> {
+/**
+ * commander's raw values to the options (usage errors on bad input); `--data -`
+ * reads stdin; -q prints the id alone, as `create -q` does.
+ */
+export async function parseUpdateOptions([id]: string[], raw: RawOptions, stdin: NodeJS.ReadableStream) {
   const monitorId = checkId(id as string, 'monitor id');
   const changes = await bodyFromFlags(raw, stdin);
   if (Object.keys(changes).length === 0) {
@@ -62,7 +52,7 @@ export async function parseUpdateOptions(
   return { id: monitorId, changes, dryRun: raw.dryRun === true, quiet: raw.quiet === true };
 }
 
-export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
+export async function run(opts: Awaited<ReturnType<typeof parseUpdateOptions>>, ctx: Context): Promise<void> {
   const { checkDeclaredValues } = await import('../../cli/declared-values.js');
   await checkDeclaredValues(ctx, opts.changes, 'update');
   if (opts.dryRun) return printDryRun(ctx, [endpoints.updateMonitor(opts.id, opts.changes)], { single: true });

@@ -28,21 +28,13 @@ import { leafPaths } from '../../output/render.js';
 export const DEFAULT_WAIT_SECONDS = 300;
 export const DEFAULT_EVERY_SECONDS = 10;
 
-export interface WaitOptions {
-  ids: string[];
-  path: string[];
-  value: string;
-  timeoutSeconds: number;
-  everySeconds: number;
-  /** --junit FILE: one test case per monitor, failed when it did not match in time. */
-  junit?: string | undefined;
-}
+type WaitOptions = ReturnType<typeof parseWaitOptions>;
 
 export function parseWaitOptions(
   ids: string[],
   raw: RawOptions,
   globals: { timeoutSeconds: number; timeoutGiven?: boolean | undefined },
-): WaitOptions {
+) {
   const condition = typeof raw.for === 'string' ? raw.for : '';
   const eq = condition.indexOf('=');
   if (eq <= 0) throw new UsageError(`--for needs FIELD=VALUE, e.g. --for status=up (got "${condition}")`);
@@ -56,6 +48,7 @@ export function parseWaitOptions(
     value: condition.slice(eq + 1),
     timeoutSeconds: globals.timeoutGiven ? globals.timeoutSeconds : DEFAULT_WAIT_SECONDS,
     everySeconds,
+    // --junit FILE: one test case per monitor, failed when it did not match in time.
     junit: parseJunit(raw),
   };
 }

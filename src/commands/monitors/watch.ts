@@ -35,15 +35,8 @@ export const FRESH_POLLS = 3;
 /** Latencies kept per monitor for the sparkline (wider than any terminal needs). */
 const HISTORY = 200;
 
-export interface MonitorsWatchOptions {
-  ids: string[];
-  all: boolean;
-  everySeconds: number;
-  concurrency: number;
-}
-
-/** commander's raw values to MonitorsWatchOptions (usage errors on bad input). */
-export function parseMonitorsWatchOptions(ids: string[], raw: RawOptions): MonitorsWatchOptions {
+/** commander's raw values to the options (usage errors on bad input). */
+export function parseMonitorsWatchOptions(ids: string[], raw: RawOptions) {
   const all = raw.all === true;
   if (all && ids.length > 0) throw new UsageError('give monitor ids or --all, not both');
   if (!all && ids.length === 0) throw new UsageError('give monitor ids (or - to read them from stdin), or --all');
@@ -126,7 +119,11 @@ interface Watched {
   gone: boolean;
 }
 
-export async function run(opts: MonitorsWatchOptions, ctx: Context, deps: { pause?: Pause } = {}): Promise<void> {
+export async function run(
+  opts: ReturnType<typeof parseMonitorsWatchOptions>,
+  ctx: Context,
+  deps: { pause?: Pause } = {},
+): Promise<void> {
   const { watchLoop, transient, comparable, every } = await import('../../cli/watch.js');
   const { mapPool } = await import('../../core/pool.js');
   const board = await import('../../output/board.js');

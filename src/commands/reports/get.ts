@@ -5,16 +5,8 @@ import { parseDuration } from '../../parse/duration.js';
 import { checkId } from '../../parse/id.js';
 import { action, examples, type Runtime, type RawOptions } from '../../cli/action.js';
 import { nameMissing } from '../../core/api/client.js';
-import { addGateOptions, checkGate, compileGate, parseGateOptions, type GateOptions } from '../../cli/gate.js';
+import { addGateOptions, checkGate, compileGate, parseGateOptions } from '../../cli/gate.js';
 import { withCiReport } from '../../cli/ci.js';
-
-export interface ReportGetOptions {
-  id: string;
-  /** Refresh until Ctrl-C, waiting this many seconds between refreshes (--watch). */
-  watchSeconds?: number | undefined;
-  /** --assert and --junit: the deploy gate. */
-  gate?: GateOptions;
-}
 
 export const DEFAULT_WATCH_EVERY = '30s';
 
@@ -30,8 +22,11 @@ export function parseWatch(opts: RawOptions): number | undefined {
   return seconds;
 }
 
-/** commander's raw values to ReportGetOptions (usage errors on bad input). */
-export function parseReportGetOptions([id]: string[], raw: RawOptions): ReportGetOptions {
+/**
+ * commander's raw values to the options (usage errors on bad input): with
+ * --watch, the seconds between refreshes; --assert and --junit, the deploy gate.
+ */
+export function parseReportGetOptions([id]: string[], raw: RawOptions) {
   const gate = parseGateOptions(raw);
   const watchSeconds = parseWatch(raw);
   if (watchSeconds !== undefined && gate.asserts.length > 0)
@@ -62,13 +57,12 @@ export function register(reports: Command, runtime: Runtime): void {
   );
 }
 
-export async function run(opts: ReportGetOptions, ctx: Context): Promise<void> {
+export async function run(opts: ReturnType<typeof parseReportGetOptions>, ctx: Context): Promise<void> {
   if (opts.watchSeconds !== undefined) {
     const { watchReport } = await import('./watch.js');
     return watchReport({ id: opts.id, everyMs: opts.watchSeconds * 1000 }, ctx);
   }
-  const gate = opts.gate ?? { asserts: [] };
-  const assertions = await compileGate(gate);
+  const assertions = await compileGate(opts.gate);
   const show = async () => {
     const api = await ctx.api();
     const report = await ctx.out
@@ -79,5 +73,5 @@ export async function run(opts: ReportGetOptions, ctx: Context): Promise<void> {
     if (failed) throw failed;
   };
   if (assertions.length === 0) return show();
-  return withCiReport(ctx, `cpk reports get ${opts.id}`, gate.junit, show);
+  return withCiReport(ctx, `cpk reports get ${opts.id}`, opts.gate.junit, show);
 }
