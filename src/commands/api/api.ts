@@ -15,8 +15,6 @@ import { action, examples, type RawOptions, type Runtime } from '../../cli/actio
 import { bodyFlags, dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
 import { printDryRun } from '../../cli/dry-run.js';
 
-const NO_BODY = new Set(['GET', 'HEAD']);
-
 export function register(program: Command, runtime: Runtime): void {
   const cmd = program
     .command('api')
@@ -62,12 +60,10 @@ export async function parseApiOptions(
   const [method, path] = args[1] === undefined ? [undefined, args[0]] : args;
   if (path === undefined) throw new UsageError('missing PATH: e.g. cpk api /monitors (see --help)');
   const flags = bodyFlags(raw);
-  const hasBody = flags.data !== undefined || Boolean(flags.set?.length) || Boolean(flags.setString?.length);
-  if (method === undefined && path !== undefined && /^[A-Za-z]+$/.test(path))
+  if (method === undefined && /^[A-Za-z]+$/.test(path))
     throw new UsageError(`missing PATH after ${path.toUpperCase()}: e.g. cpk api ${path.toUpperCase()} /monitors`);
   if (method !== undefined && !/^[A-Za-z]+$/.test(method))
     throw new UsageError(`invalid METHOD "${method}": expected an HTTP method such as GET or PATCH`);
-  const upper = method?.toUpperCase() ?? (hasBody ? 'POST' : 'GET');
   let body: unknown = flags.data !== undefined ? (await parseJsonFlag(flags.data, input.stdin)).parsed : undefined;
   const fields = fieldsFromFlags({ set: flags.set, setString: flags.setString });
   if (Object.keys(fields).length > 0) {
@@ -75,12 +71,13 @@ export async function parseApiOptions(
     else if (isPlainObject(body)) mergeInto(body, fields);
     else throw new UsageError('--set and --set-string need --data to be a JSON object');
   }
-  if (body !== undefined && NO_BODY.has(upper))
+  const upper = method?.toUpperCase() ?? (body !== undefined ? 'POST' : 'GET');
+  if (body !== undefined && (upper === 'GET' || upper === 'HEAD'))
     throw new UsageError(`a ${upper} request carries no body: drop --data/--set, or put parameters in PATH`);
   const include = raw.include === true;
   if (include && input.query !== undefined)
     throw new UsageError('--include and --query cannot be combined: --query selects from the JSON body only');
-  return { method: upper, path: path as string, body, include, dryRun: raw.dryRun === true };
+  return { method: upper, path, body, include, dryRun: raw.dryRun === true };
 }
 
 export async function run(opts: Awaited<ReturnType<typeof parseApiOptions>>, ctx: Context): Promise<void> {
@@ -100,21 +97,13 @@ export async function run(opts: Awaited<ReturnType<typeof parseApiOptions>>, ctx
     ctx.out.printLine('');
   }
   if (res.text === '') return;
-  if (res.body !== undefined) {
-    ctx.out.printJson(res.body);
-    return;
-  }
+  if (res.body !== undefined) return ctx.out.printJson(res.body);
   if (ctx.globals.query !== undefined) {
-    const type = res.headers['content-type']?.split(';')[0]?.trim() || 'no content type';
+    const { status, method, url, requestId } = res;
+    const contentType = res.headers['content-type']?.split(';')[0]?.trim() || 'no content type';
     throw new ApiError(
-      `--query needs a JSON response, but ${res.method} ${res.url} answered ${res.status} with ${type}`,
-      {
-        status: res.status,
-        method: res.method,
-        url: res.url,
-        requestId: res.requestId,
-        contentType: type,
-      },
+      `--query needs a JSON response, but ${method} ${url} answered ${status} with ${contentType}`,
+      { status, method, url, requestId, contentType },
       { exitCode: ExitCode.FAILURE },
     );
   }

@@ -82,8 +82,8 @@ export async function run(opts: ReturnType<typeof parseLoginOptions>, ctx: Conte
   }
   const token = checkTokenInput(raw, opts.withToken ? 'stdin' : 'the prompt');
 
-  let verified = false;
-  if (opts.verify) {
+  const verified = opts.verify;
+  if (verified) {
     const [{ probeToken, explainProbeFailure }, api] = await Promise.all([
       import('../../core/api/probe.js'),
       ctx.api({ credentials: { baseUrl: baseUrl.value, token } }),
@@ -93,7 +93,6 @@ export async function run(opts: ReturnType<typeof parseLoginOptions>, ctx: Conte
     } catch (error) {
       throw explainProbeFailure(error, 'nothing was stored', 'to store it without checking, add --no-verify');
     }
-    verified = true;
     ctx.out.info(`The service at ${baseUrl.value} accepted the token.`);
   }
 
@@ -126,12 +125,11 @@ export async function run(opts: ReturnType<typeof parseLoginOptions>, ctx: Conte
       ? `Logged in: profile "${name}" at ${baseUrl.value}${use}.`
       : `Token stored, not checked (--no-verify): profile "${name}" at ${baseUrl.value}${use}; \`cpk auth status\` checks it.`,
   );
-  if (ctx.env.CPK_TOKEN?.trim()) {
+  if (ctx.env.CPK_TOKEN?.trim())
     ctx.out.warn(
       `CPK_TOKEN is set in this environment and still wins over the stored token; unset CPK_TOKEN to use profile "${name}"`,
     );
-  }
-  if (ctx.out.json) {
+  if (ctx.out.json)
     ctx.out.printJson({
       profile: name,
       base_url: baseUrl.value,
@@ -141,7 +139,6 @@ export async function run(opts: ReturnType<typeof parseLoginOptions>, ctx: Conte
       keychain: saved.keychainName ?? null,
       config_file: file,
     });
-  }
 }
 
 /** How many times an empty answer at the prompt is asked again before giving up. */

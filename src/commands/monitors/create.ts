@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
-import { endpoints, type MonitorRef } from '../../core/api/client.js';
+import { endpoints } from '../../core/api/client.js';
 import { CpkError, ExitCode, UsageError } from '../../core/errors.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
 import { parseRecords, type SourcedRecord } from '../../parse/records.js';
@@ -97,12 +97,8 @@ export async function run(opts: Extract<Parsed, { from: false }>['options'], ctx
  * failures are reported with their line (NDJSON) or element index (array).
  */
 export async function runBulkCreate(opts: Extract<Parsed, { from: true }>['options'], ctx: Context): Promise<void> {
-  if (opts.dryRun)
-    return printDryRun(
-      ctx,
-      opts.records.map((r) => endpoints.createMonitor(r.value)),
-      { single: false },
-    );
+  const requests = opts.records.map((r) => endpoints.createMonitor(r.value));
+  if (opts.dryRun) return printDryRun(ctx, requests, { single: false });
   const api = await ctx.api({ many: true });
   const items = opts.records.map((r) => ({
     label: r.label,
@@ -113,21 +109,13 @@ export async function runBulkCreate(opts: Extract<Parsed, { from: true }>['optio
     concurrency: opts.concurrency,
     progress: 'Creating monitors',
   });
-  const created = bulk.done.map(({ value }: { value: MonitorRef }) => ({ id: value.id, status: value.status }));
-  if (ctx.out.json) {
-    ctx.out.printJson(created);
-  } else if (opts.quiet) {
-    for (const c of created) ctx.out.printLine(quietId(c.id));
-  } else if (created.length > 0) {
+  const created = bulk.done.map((d) => d.value);
+  if (ctx.out.json) ctx.out.printJson(created.map((m) => ({ id: m.id, status: m.status })));
+  else if (opts.quiet) for (const m of created) ctx.out.printLine(quietId(m.id));
+  else if (created.length > 0) {
     // The name says which monitor each new id is (the JSON keeps id and status, as before).
-    await ctx.out.printRows(
-      ['id', 'name', 'status'],
-      bulk.done.map(({ value }: { value: MonitorRef }) => [
-        value.id,
-        typeof value.name === 'string' ? value.name : '',
-        value.status,
-      ]),
-    );
+    const rows = created.map((m) => [m.id, typeof m.name === 'string' ? m.name : '', m.status]);
+    await ctx.out.printRows(['id', 'name', 'status'], rows);
   }
   bulk.finish({ noun: 'monitors', verb: 'created' });
 }

@@ -42,7 +42,7 @@ export function register(parent: Command, runtime: Runtime): void {
 }
 
 /**
- * commander's raw values to DeleteOptions (usage errors on bad input). Without
+ * commander's raw values to the options (usage errors on bad input). Without
  * --yes, stdin must be a terminal to answer the confirmation: checked before
  * stdin is read, so a script that forgot --yes learns it at once.
  */
@@ -65,10 +65,13 @@ export async function parseDeleteOptions(args: string[], raw: RawOptions, io: Pi
 export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
   if (opts.dryRun) return printDryRun(ctx, opts.ids.map(endpoints.deleteMonitor), { single: opts.single });
   const api = await ctx.api({ many: !opts.single });
-  const names = new Map<string, string>();
+  let names = new Map<string, string>();
   if (!opts.yes && opts.ids.length > 0) {
-    if (!(await ctx.confirm(await deleteQuestion(opts.ids, api, ctx, names))))
-      throw new UsageError('delete cancelled; nothing was sent');
+    names = await namesOf(opts.ids.slice(0, SHOWN), api, ctx);
+    const which = listed(opts.ids, names);
+    const question =
+      opts.ids.length === 1 ? `Delete monitor ${which}?` : `Delete ${opts.ids.length} monitors (${which})?`;
+    if (!(await ctx.confirm(question))) throw new UsageError('delete cancelled; nothing was sent');
   }
   const printed = (id: string, body: unknown) => (body !== undefined ? body : { id, deleted: true });
   if (opts.single) {
@@ -95,29 +98,16 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
 }
 
 /**
- * Names what is about to go: each monitor by its id and name (a GET each, for
- * the first ten; a monitor that is not there fails here, 404 and exit 6, before
- * anything is deleted). The names found are kept in `names` for the summary.
+ * The names of the monitors a confirmation names, a GET each: a monitor that
+ * is not there fails here, 404 and exit 6, before anything is deleted.
  */
-async function deleteQuestion(
-  ids: readonly string[],
-  api: Api,
-  ctx: Context,
-  names: Map<string, string>,
-): Promise<string> {
-  const shown = ids.slice(0, SHOWN);
-  const monitors = await ctx.out.spin(shown.length === 1 ? 'Fetching monitor' : 'Fetching monitors', () =>
+async function namesOf(ids: readonly string[], api: Api, ctx: Context): Promise<Map<string, string>> {
+  const monitors = await ctx.out.spin(ids.length === 1 ? 'Fetching monitor' : 'Fetching monitors', () =>
     Promise.all(
-      shown.map((id) =>
-        api.getMonitor(id).catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error))),
-      ),
+      ids.map((id) => api.getMonitor(id).catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error)))),
     ),
   );
-  monitors.forEach((monitor, i) => {
-    if (typeof monitor.name === 'string') names.set(shown[i] as string, monitor.name);
-  });
-  if (ids.length === 1) return `Delete monitor ${listed(ids, names)}?`;
-  return `Delete ${ids.length} monitors (${listed(ids, names)})?`;
+  return new Map(monitors.flatMap((m, i) => (typeof m.name === 'string' ? [[ids[i] as string, m.name]] : [])));
 }
 
 /** How many monitors a prompt or a summary names; the rest are counted. */

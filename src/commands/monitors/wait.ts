@@ -28,8 +28,6 @@ import { leafPaths } from '../../output/render.js';
 export const DEFAULT_WAIT_SECONDS = 300;
 export const DEFAULT_EVERY_SECONDS = 10;
 
-type WaitOptions = ReturnType<typeof parseWaitOptions>;
-
 export function parseWaitOptions(
   ids: string[],
   raw: RawOptions,
@@ -95,11 +93,12 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-export async function run(opts: WaitOptions, ctx: Context, deps: { now?: () => number } = {}): Promise<void> {
-  return withCiReport(ctx, 'cpk monitors wait', opts.junit, () => wait(opts, ctx, deps.now ?? Date.now));
+export async function run(opts: ReturnType<typeof parseWaitOptions>, ctx: Context): Promise<void> {
+  return withCiReport(ctx, 'cpk monitors wait', opts.junit, () => wait(opts, ctx));
 }
 
-async function wait(opts: WaitOptions, ctx: Context, now: () => number): Promise<void> {
+async function wait(opts: ReturnType<typeof parseWaitOptions>, ctx: Context): Promise<void> {
+  const now = Date.now;
   const { pause, transient } = await import('../../cli/watch.js');
   const deadline = now() + opts.timeoutSeconds * 1000;
   const api = await ctx.api({

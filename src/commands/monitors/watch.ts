@@ -82,15 +82,13 @@ async function allIds(ctx: Context, api: Awaited<ReturnType<Context['api']>>): P
     loadSpec(api, { env: ctx.env, debug: (line) => ctx.out.debug(line) }),
   );
   const op = spec.list('monitors');
-  const ids: string[] = [];
   if (op) {
     const { listItems } = await import('../../core/api/list.js');
-    for await (const page of listItems(api, op, { params: [] })) {
-      for (const item of page) {
-        const id = (item as { id?: unknown } | null)?.id;
-        if (typeof id === 'string') ids.push(id);
+    const ids: string[] = [];
+    for await (const page of listItems(api, op, { params: [] }))
+      for (const item of page as Array<{ id?: unknown } | null>) {
+        if (typeof item?.id === 'string') ids.push(item.id);
       }
-    }
     if (ids.length === 0) throw new CpkError('no monitors to watch: the service lists none', ExitCode.FAILURE);
     return ids;
   }
