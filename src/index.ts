@@ -112,14 +112,11 @@ export function createClient(options: ClientOptions = {}): Client {
       : env.CPK_BASE_URL
         ? normalizeBaseUrl(env.CPK_BASE_URL, 'CPK_BASE_URL')
         : DEFAULT_BASE_URL;
-  let token: string | undefined;
-  if (options.token !== undefined) {
-    token = options.token.trim();
-    checkTokenPrefix(token, 'createClient({ token })');
-  } else if (env.CPK_TOKEN?.trim()) {
-    token = env.CPK_TOKEN.trim();
-    checkTokenPrefix(token, 'CPK_TOKEN');
-  }
+  const [token, tokenFrom] =
+    options.token !== undefined
+      ? [options.token.trim(), 'createClient({ token })']
+      : [env.CPK_TOKEN?.trim() || undefined, 'CPK_TOKEN'];
+  if (token !== undefined) checkTokenPrefix(token, tokenFrom);
   const timeoutSeconds =
     options.timeoutSeconds === undefined ? DEFAULT_TIMEOUT_SECONDS : checkTimeout(options.timeoutSeconds);
   const attempts = resolveAttempts(options.retries === undefined ? undefined : checkRetries(options.retries), env);

@@ -38,7 +38,7 @@ export function register(parent: Command, runtime: Runtime): void {
 }
 
 /** Which profile a login writes, and the base URL it is for (flag > environment > the profile's own > default). */
-export function loginTarget(ctx: Context, data: ConfigData): { name: string; baseUrl: Resolved<string> } {
+function loginTarget(ctx: Context, data: ConfigData): { name: string; baseUrl: Resolved<string> } {
   const choice = selectProfile(ctx.globals.profile, ctx.env, data) ?? {
     name: 'default',
     source: 'current profile' as const,

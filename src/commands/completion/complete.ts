@@ -15,8 +15,8 @@ import { isPlainCandidate } from '../../completion/candidate.js';
 import { oneLine } from '../../completion/table.js';
 import { action, type Runtime } from '../../cli/action.js';
 
-export const COMPLETION_KINDS = ['monitor-ids', 'report-ids', 'channel-ids', 'profiles', 'types'] as const;
-export type CompletionKind = (typeof COMPLETION_KINDS)[number];
+const COMPLETION_KINDS = ['monitor-ids', 'report-ids', 'channel-ids', 'profiles', 'types'] as const;
+type CompletionKind = (typeof COMPLETION_KINDS)[number];
 
 export function register(program: Command, runtime: Runtime): void {
   program

@@ -25,8 +25,8 @@ import { JUNIT_HELP, parseJunit, withCiReport } from '../../cli/ci.js';
 import { closest } from '../../core/closest.js';
 import { leafPaths } from '../../output/render.js';
 
-export const DEFAULT_WAIT_SECONDS = 300;
-export const DEFAULT_EVERY_SECONDS = 10;
+const DEFAULT_WAIT_SECONDS = 300;
+const DEFAULT_EVERY_SECONDS = 10;
 
 export function parseWaitOptions(
   ids: string[],

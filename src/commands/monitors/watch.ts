@@ -31,7 +31,7 @@ import type { BoardRow } from '../../output/board.js';
 import type { Pause } from '../../cli/watch.js';
 
 /** Polls during which a transition stays highlighted on the board. */
-export const FRESH_POLLS = 3;
+const FRESH_POLLS = 3;
 /** Latencies kept per monitor for the sparkline (wider than any terminal needs). */
 const HISTORY = 200;
 

@@ -72,7 +72,7 @@ export async function watchReport(
 }
 
 /** The first lines of a frame that fit `rows`, the last saying how many are hidden; all of them when rows is unknown. */
-export function fitHeight(lines: readonly string[], rows: number | undefined): string[] {
+function fitHeight(lines: readonly string[], rows: number | undefined): string[] {
   if (rows === undefined || lines.length <= rows) return [...lines];
   const kept = Math.max(0, rows - 1);
   return [...lines.slice(0, kept), `… ${lines.length - kept} more lines (a taller terminal shows them)`];
