@@ -17,7 +17,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { CpkError, ExitCode, InterruptedError, UsageError } from '../../core/errors.js';
-import { parseDuration } from '../../parse/duration.js';
+import { parseEvery } from '../reports/get.js';
 import { readIdList } from '../../parse/ids.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../core/http/retry.js';
@@ -38,14 +38,12 @@ export function parseWaitOptions(
   if (eq <= 0) throw new UsageError(`--for needs FIELD=VALUE, e.g. --for status=up (got "${condition}")`);
   const path = condition.slice(0, eq).split('.');
   if (path.some((p) => p === '')) throw new UsageError(`invalid --for "${condition}": an empty part in the field path`);
-  const everySeconds = raw.every === undefined ? DEFAULT_EVERY_SECONDS : parseDuration(String(raw.every), '--every');
-  if (everySeconds <= 0) throw new UsageError(`invalid --every "${String(raw.every)}": must be more than 0 seconds`);
   return {
     ids,
     path,
     value: condition.slice(eq + 1),
     timeoutSeconds: globals.timeoutGiven ? globals.timeoutSeconds : DEFAULT_WAIT_SECONDS,
-    everySeconds,
+    everySeconds: parseEvery(raw.every, `${DEFAULT_EVERY_SECONDS}s`),
     // --junit FILE: one test case per monitor, failed when it did not match in time.
     junit: parseJunit(raw),
   };

@@ -26,7 +26,7 @@ import { parseConcurrency } from '../../parse/concurrency.js';
 import { readIdList } from '../../parse/ids.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { concurrencyOption } from '../../cli/options.js';
-import { DEFAULT_WATCH_EVERY, parseWatch } from '../reports/get.js';
+import { DEFAULT_WATCH_EVERY, parseEvery } from '../reports/get.js';
 import type { BoardRow } from '../../output/board.js';
 import type { Pause } from '../../cli/watch.js';
 
@@ -43,7 +43,7 @@ export function parseMonitorsWatchOptions(ids: string[], raw: RawOptions) {
   return {
     ids: [...new Set(ids)],
     all,
-    everySeconds: parseWatch({ watch: true, every: raw.every }) as number,
+    everySeconds: parseEvery(raw.every, DEFAULT_WATCH_EVERY),
     concurrency: parseConcurrency(raw.concurrency),
   };
 }

@@ -16,7 +16,12 @@ export function parseWatch(opts: RawOptions): number | undefined {
     if (opts.every !== undefined) throw new UsageError('--every only applies with --watch');
     return undefined;
   }
-  const text = opts.every === undefined ? DEFAULT_WATCH_EVERY : String(opts.every);
+  return parseEvery(opts.every, DEFAULT_WATCH_EVERY);
+}
+
+/** --every (of the watches and of `monitors wait`) in seconds, more than 0; `fallback` when not given. */
+export function parseEvery(every: unknown, fallback: string): number {
+  const text = every === undefined ? fallback : String(every);
   const seconds = parseDuration(text, '--every');
   if (seconds <= 0) throw new UsageError(`invalid --every "${text}": must be more than 0 seconds`);
   return seconds;
