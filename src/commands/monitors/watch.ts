@@ -107,6 +107,8 @@ async function allIds(ctx: Context, api: Awaited<ReturnType<Context['api']>>): P
   return known.map((m) => m.id);
 }
 
+type WatchOptions = ReturnType<typeof parseMonitorsWatchOptions>;
+
 interface Watched {
   id: string;
   row: BoardRow;
@@ -117,11 +119,7 @@ interface Watched {
   gone: boolean;
 }
 
-export async function run(
-  opts: ReturnType<typeof parseMonitorsWatchOptions>,
-  ctx: Context,
-  deps: { pause?: Pause } = {},
-): Promise<void> {
+export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Pause } = {}): Promise<void> {
   const { watchLoop, transient, comparable, every } = await import('../../cli/watch.js');
   const { mapPool } = await import('../../core/pool.js');
   const board = await import('../../output/board.js');
@@ -168,8 +166,8 @@ export async function run(
       header,
       watched.map((w) => w.row),
       notes,
-      // One cell short of the edge: no terminal wraps the line early.
       {
+        // One cell short of the edge: no terminal wraps the line early.
         width: Math.max(20, (known ?? 80) - 1),
         height: size?.rows,
         now: Date.now(),
