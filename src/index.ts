@@ -1,6 +1,7 @@
-// The programmatic entry point: `import { createClient } from 'cpk'` (docs/scripting.md, "From JavaScript"). It builds the same Api over the same HttpClient
-// the command line uses, so a script gets the CLI's URL building, timeouts,
-// retries, redaction, transport choice and typed errors, without a terminal.
+// The programmatic entry point: `import { createClient } from 'cpk'`
+// (docs/scripting.md, "From JavaScript"). It builds the same Api over the same
+// HttpClient the command line uses, so a script gets the CLI's URL building,
+// timeouts, retries, redaction, transport choice and typed errors, without a terminal.
 //
 // What it reads: explicit options first, then the environment (CPK_BASE_URL,
 // CPK_TOKEN, CPK_MAX_ATTEMPTS, CPK_TRANSPORT and the proxy variables), then the
