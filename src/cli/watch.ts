@@ -38,17 +38,11 @@ export const VOLATILE_FIELDS: readonly string[] = ['generated_at'];
 
 /** A body as compared between polls: keys sorted, volatile fields left out. */
 export function comparable(body: JsonObject): string {
-  const sortKeys = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(sortKeys);
-    if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
-    );
-  };
-  return JSON.stringify(
-    sortKeys(Object.fromEntries(Object.entries(body).filter(([k]) => !VOLATILE_FIELDS.includes(k)))),
+  const rest = Object.fromEntries(Object.entries(body).filter(([key]) => !VOLATILE_FIELDS.includes(key)));
+  return JSON.stringify(rest, (_key, value: unknown) =>
+    value === null || typeof value !== 'object' || Array.isArray(value)
+      ? value
+      : Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   );
 }
 

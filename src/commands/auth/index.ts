@@ -15,8 +15,5 @@ export function register(program: Command, runtime: Runtime): void {
     'echo "$TOKEN" | cpk auth login --with-token --profile prod --base-url https://api.example.com',
     'cpk auth status',
   );
-  login(auth, runtime);
-  status(auth, runtime);
-  logout(auth, runtime);
-  token(auth, runtime);
+  for (const verb of [login, status, logout, token]) verb(auth, runtime);
 }

@@ -41,7 +41,7 @@ export async function run(ctx: Context): Promise<void> {
     token_source: tokenSource(session, session.token?.origin === 'keychain' ? (await ctx.secrets()).name : ''),
     config_file: session.location.file,
     accepted: null as boolean | null,
-    check: '',
+    check: session.token ? '' : 'no token to check',
   };
   let problem: unknown = session.tokenProblem;
   if (session.token) {
@@ -58,13 +58,10 @@ export async function run(ctx: Context): Promise<void> {
       report.accepted = error instanceof NetworkError ? null : false;
       report.check = problem instanceof Error ? problem.message : String(problem);
     }
-  } else {
-    report.check = 'no token to check';
   }
 
-  if (ctx.out.json) {
-    ctx.out.printJson(report);
-  } else {
+  if (ctx.out.json) ctx.out.printJson(report);
+  else
     await ctx.out.print({
       profile: report.profile ? `${report.profile} (from ${report.profile_source})` : 'none',
       base_url: `${report.base_url} (from ${report.base_url_source})`,
@@ -72,7 +69,6 @@ export async function run(ctx: Context): Promise<void> {
       config_file: report.config_file,
       service: report.check,
     });
-  }
   // The status is printed either way; the exit code says whether the token works (4 none or 401, 5 403, 3 unreachable).
   if (problem) throw problem;
 }

@@ -26,12 +26,8 @@ export function register(program: Command, runtime: Runtime): void {
     .argument('[prefix]', 'only candidates that start with this')
     .action(
       action(runtime, async (ctx, [kind, prefix]) => {
-        let candidates: Array<[string, string]> = [];
-        try {
-          candidates = await complete(kind as CompletionKind, ctx);
-        } catch {
-          // Completion offers what it can: a broken config or cache offers nothing.
-        }
+        // Completion offers what it can: a broken config or cache offers nothing.
+        const candidates = await complete(kind as CompletionKind, ctx).catch(() => []);
         // Ids and enum values are server text: only plain words are offered (src/completion/candidate.ts).
         // A description is shown, never inserted: it only has to stay on its line and off the terminal's controls.
         const lines = candidates

@@ -9,6 +9,7 @@ import { runBulk } from '../../cli/bulk.js';
 import { nameMissing } from '../../core/api/client.js';
 import { addGateOptions, checkGate, compileGate, parseGateOptions } from '../../cli/gate.js';
 import { withCiReport } from '../../cli/ci.js';
+import type { Assertion } from '../../output/assert.js';
 
 export type GetOptions = Awaited<ReturnType<typeof parseGetOptions>>;
 
@@ -55,11 +56,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   return withCiReport(ctx, 'cpk monitors get', opts.gate.junit, () => show(opts, ctx, assertions));
 }
 
-async function show(
-  opts: GetOptions,
-  ctx: Context,
-  assertions: import('../../output/assert.js').Assertion[],
-): Promise<void> {
+async function show(opts: GetOptions, ctx: Context, assertions: Assertion[]): Promise<void> {
   const api = await ctx.api({ many: !opts.single });
   if (opts.single) {
     const id = opts.ids[0] as string;
@@ -80,11 +77,8 @@ async function show(
   const monitors = bulk.done.map((d) => d.value);
   if (opts.manifest) await printManifestEntries(monitors, ctx);
   else await ctx.out.printList(monitors);
-  const failed = await checkGate(
-    ctx,
-    assertions,
-    bulk.done.map((d) => ({ label: opts.ids[d.index], value: d.value })),
-  );
+  const labelled = bulk.done.map((d) => ({ label: opts.ids[d.index], value: d.value }));
+  const failed = await checkGate(ctx, assertions, labelled);
   bulk.finish({ noun: 'monitors', verb: 'fetched' });
   if (failed) throw failed;
 }

@@ -20,10 +20,6 @@ export function register(program: Command, runtime: Runtime): void {
     'cpk monitors delete mon_123 --yes',
   );
   registerList(monitors, 'monitors', runtime);
-  create(monitors, runtime);
-  get(monitors, runtime);
-  update(monitors, runtime);
-  del(monitors, runtime);
-  wait(monitors, runtime);
-  watch(monitors, runtime);
+  // The verbs in the order help lists them.
+  for (const verb of [create, get, update, del, wait, watch]) verb(monitors, runtime);
 }

@@ -9,7 +9,5 @@ export function register(program: Command, runtime: Runtime): void {
     .command('profile')
     .description('List, switch and remove profiles (one per service and account)');
   examples(profile, 'cpk profile list', 'cpk profile use staging');
-  list(profile, runtime);
-  use(profile, runtime);
-  remove(profile, runtime);
+  for (const verb of [list, use, remove]) verb(profile, runtime);
 }

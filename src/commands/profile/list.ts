@@ -13,14 +13,8 @@ export function register(parent: Command, runtime: Runtime): void {
 export async function run(ctx: Context): Promise<void> {
   const { listProfiles } = await import('../../config/profiles.js');
   const { profiles, location } = listProfiles(ctx.env, (text) => ctx.out.warn(text));
-  if (ctx.out.json) {
-    ctx.out.printJson(profiles);
-    return;
-  }
-  if (profiles.length === 0) {
-    ctx.out.info(`No profiles yet (${location.file}): run \`cpk auth login\`.`);
-    return;
-  }
+  if (ctx.out.json) return ctx.out.printJson(profiles);
+  if (profiles.length === 0) return ctx.out.info(`No profiles yet (${location.file}): run \`cpk auth login\`.`);
   const width = profiles.reduce((n, p) => Math.max(n, p.name.length), 0);
   for (const p of profiles) {
     const token =
