@@ -96,9 +96,8 @@ export async function run(opts: ReturnType<typeof parseWaitOptions>, ctx: Contex
 }
 
 async function wait(opts: ReturnType<typeof parseWaitOptions>, ctx: Context): Promise<void> {
-  const now = Date.now;
   const { pause, transient } = await import('../../cli/watch.js');
-  const deadline = now() + opts.timeoutSeconds * 1000;
+  const deadline = Date.now() + opts.timeoutSeconds * 1000;
   const api = await ctx.api({
     many: opts.ids.length > 1,
     attemptSeconds: Math.min(DEFAULT_TIMEOUT_SECONDS, opts.timeoutSeconds),
@@ -114,7 +113,7 @@ async function wait(opts: ReturnType<typeof parseWaitOptions>, ctx: Context): Pr
     const left = pending();
     const values = left.map((id) => (last.has(id) ? text(last.get(id)) : '…')).join(', ');
     const who = opts.ids.length === 1 ? (opts.ids[0] as string) : `${left.length} of ${opts.ids.length} monitors`;
-    return `Waiting for ${who} to have ${field}=${opts.value}: now ${values || opts.value}; ${clockLeft(deadline - now())} left`;
+    return `Waiting for ${who} to have ${field}=${opts.value}: now ${values || opts.value}; ${clockLeft(deadline - Date.now())} left`;
   });
   try {
     for (;;) {
@@ -145,7 +144,7 @@ async function wait(opts: ReturnType<typeof parseWaitOptions>, ctx: Context): Pr
       }
       progress.update();
       const missing = pending();
-      const left = deadline - now();
+      const left = deadline - Date.now();
       if (missing.length > 0 && left > 0) {
         if (!(await pause(Math.min(opts.everySeconds * 1000, left), ctx.signal))) throw new InterruptedError();
         continue;
