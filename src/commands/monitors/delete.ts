@@ -11,7 +11,7 @@ import { concurrencyOption, dryRunOption } from '../../cli/options.js';
 import { runBulk } from '../../cli/bulk.js';
 import { printDryRun } from '../../cli/dry-run.js';
 
-export type DeleteOptions = Awaited<ReturnType<typeof parseDeleteOptions>>;
+type DeleteOptions = Awaited<ReturnType<typeof parseDeleteOptions>>;
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent

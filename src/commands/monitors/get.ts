@@ -11,7 +11,7 @@ import { addGateOptions, checkGate, compileGate, parseGateOptions } from '../../
 import { withCiReport } from '../../cli/ci.js';
 import type { Assertion } from '../../output/assert.js';
 
-export type GetOptions = Awaited<ReturnType<typeof parseGetOptions>>;
+type GetOptions = Awaited<ReturnType<typeof parseGetOptions>>;
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd: Command = parent
