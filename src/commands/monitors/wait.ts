@@ -127,8 +127,7 @@ async function wait(opts: ReturnType<typeof parseWaitOptions>, ctx: Context): Pr
           if (value === undefined && !lacking.has(id)) {
             // A misspelt field would otherwise wait out the whole timeout in silence.
             lacking.add(id);
-            progress.pause();
-            ctx.out.warn(`${id} has no field ${field}${nearest(field, result.value)}; waiting on, as asked`);
+            await progress.warn(`${id} has no field ${field}${nearest(field, result.value)}; waiting on, as asked`);
           }
           continue;
         }
@@ -138,8 +137,7 @@ async function wait(opts: ReturnType<typeof parseWaitOptions>, ctx: Context): Pr
           const { nameMissing } = await import('../../core/api/client.js');
           throw nameMissing('monitor', id, error);
         }
-        progress.pause();
-        if (!warned) ctx.out.warn(`${id}: ${(error as Error).message}; checking again in ${opts.everySeconds}s`);
+        if (!warned) await progress.warn(`${id}: ${(error as Error).message}; checking again in ${opts.everySeconds}s`);
         warned = true;
       }
       progress.update();
@@ -191,11 +189,11 @@ function clockLeft(ms: number): string {
 /**
  * A progress line on stderr while waiting, on a terminal where decoration is
  * allowed: what is waited for, what is seen now, the time left (redrawn each
- * second). Nothing elsewhere: a script's stderr stays quiet. pause() clears
- * it for a warning; the next update() draws it again.
+ * second). Nothing elsewhere: a script's stderr stays quiet. A warning clears
+ * it, and it is drawn again under the warning.
  */
 async function startWaitProgress(ctx: Context, text: () => string) {
-  const none = { update() {}, pause() {}, stop() {} };
+  const none = { update() {}, warn: async (warning: string) => ctx.out.warn(warning), stop() {} };
   if (!ctx.out.stderrColor) return none;
   const { startSpinner } = await import('../../output/progress.js');
   const { sanitizeLine } = await import('../../core/sanitize.js');
@@ -203,27 +201,19 @@ async function startWaitProgress(ctx: Context, text: () => string) {
   const line = () => redactSecrets(sanitizeLine(text()));
   let spinner = await startSpinner(ctx.io.stderr, line());
   if (!spinner) return none;
-  let stopped = false;
   const timer = setInterval(() => spinner?.update(line()), 1000);
   timer.unref();
-  const pause = () => {
-    spinner?.stop();
-    spinner = undefined;
-  };
   return {
-    update() {
-      if (spinner) spinner.update(line());
-      else if (!stopped)
-        void startSpinner(ctx.io.stderr, line()).then((s) => {
-          if (stopped) s?.stop();
-          else spinner = s;
-        });
+    update: () => spinner?.update(line()),
+    async warn(warning: string) {
+      spinner?.stop();
+      ctx.out.warn(warning);
+      spinner = await startSpinner(ctx.io.stderr, line());
     },
-    pause,
     stop() {
-      stopped = true;
       clearInterval(timer);
-      pause();
+      spinner?.stop();
+      spinner = undefined;
     },
   };
 }
