@@ -62,13 +62,9 @@ export function readCachedSpec(baseUrl: string, env: Env): CachedSpec | undefine
     if (jsonDepth(text) > MAX_JSON_DEPTH) return undefined;
     const parsed: unknown = JSON.parse(text);
     if (!isPlainObject(parsed) || parsed.baseUrl !== baseUrl || typeof parsed.fetchedAt !== 'number') return undefined;
-    return {
-      baseUrl,
-      fetchedAt: parsed.fetchedAt,
-      etag: typeof parsed.etag === 'string' ? parsed.etag : undefined,
-      lastModified: typeof parsed.lastModified === 'string' ? parsed.lastModified : undefined,
-      document: parsed.document ?? null,
-    };
+    const { fetchedAt, etag, lastModified, document } = parsed;
+    const string = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    return { baseUrl, fetchedAt, etag: string(etag), lastModified: string(lastModified), document: document ?? null };
   } catch {
     return undefined;
   }
@@ -178,15 +174,14 @@ export interface Pagination {
   limitParam?: string | undefined;
 }
 
-export interface ParamInfo {
+/** A declared query parameter or body field: what cpk reads of its rules (the service checks the rest). */
+export interface FieldInfo {
   name: string;
-  type?: string | undefined;
   enum?: unknown[] | undefined;
-  minimum?: number | undefined;
   maximum?: number | undefined;
-  required: boolean;
-  description?: string | undefined;
 }
+
+export type ParamInfo = FieldInfo;
 
 export interface ListOperation {
   /** The path below the base URL, e.g. "/monitors". */
@@ -198,20 +193,6 @@ export interface ListOperation {
   params: ParamInfo[];
   /** Parameters a user may set with --param: the declared ones but the cursor. */
   userParams: ParamInfo[];
-}
-
-export interface FieldInfo {
-  name: string;
-  /** JSON Schema type(s), e.g. "string", "integer", ["string","null"]. */
-  type?: string | string[] | undefined;
-  enum?: unknown[] | undefined;
-  minimum?: number | undefined;
-  maximum?: number | undefined;
-  minLength?: number | undefined;
-  maxLength?: number | undefined;
-  required: boolean;
-  readOnly?: boolean | undefined;
-  description?: string | undefined;
 }
 
 export interface BodyInfo {
@@ -285,10 +266,7 @@ export function analyzeSpec(document: unknown): SpecInfo {
       const op = operation(collectionPath(noun), 'get');
       if (!op) return undefined;
       const pathItem = resolve(own(paths, collectionPath(noun)));
-      const params = [...parameters(pathItem?.parameters, resolve), ...parameters(op.parameters, resolve)].filter(
-        (p) => p.in === 'query',
-      );
-      const infos = params.map((p) => p.info);
+      const infos = [...queryParameters(pathItem?.parameters, resolve), ...queryParameters(op.parameters, resolve)];
       const { pagination, itemsField } = declaredPagination(op, infos, resolve);
       return {
         path: collectionPath(noun),
@@ -355,30 +333,20 @@ function deref(document: JsonObject, value: unknown): JsonObject | undefined {
   return undefined;
 }
 
-function parameters(
-  value: unknown,
-  resolve: (v: unknown) => JsonObject | undefined,
-): { in: string; info: ParamInfo }[] {
-  if (!Array.isArray(value)) return [];
-  const out: { in: string; info: ParamInfo }[] = [];
-  for (const raw of value) {
-    const p = resolve(raw);
-    if (!p || typeof p.name !== 'string' || typeof p.in !== 'string') continue;
-    const schema = resolve(p.schema) ?? {};
-    out.push({
-      in: p.in,
-      info: {
-        name: p.name,
-        type: typeof schema.type === 'string' ? schema.type : undefined,
-        enum: Array.isArray(schema.enum) ? schema.enum : undefined,
-        minimum: typeof schema.minimum === 'number' ? schema.minimum : undefined,
-        maximum: typeof schema.maximum === 'number' ? schema.maximum : undefined,
-        required: p.required === true,
-        description: typeof p.description === 'string' ? p.description : undefined,
-      },
-    });
-  }
-  return out;
+/** The query parameters a list of them declares. */
+function queryParameters(value: unknown, resolve: (v: unknown) => JsonObject | undefined): ParamInfo[] {
+  const params = Array.isArray(value) ? value.map(resolve) : [];
+  return params.flatMap((p) =>
+    p && typeof p.name === 'string' && p.in === 'query' ? [fieldOf(p.name, resolve(p.schema))] : [],
+  );
+}
+
+function fieldOf(name: string, schema: JsonObject | undefined): FieldInfo {
+  return {
+    name,
+    enum: Array.isArray(schema?.enum) ? schema.enum : undefined,
+    maximum: typeof schema?.maximum === 'number' ? schema.maximum : undefined,
+  };
 }
 
 /** The JSON schema of an operation's first declared 2xx response. */
@@ -437,59 +405,25 @@ function declaredPagination(
   };
 }
 
-/** The fields of an object schema (allOf merged), with their declared rules. */
+/** The fields of an object schema (allOf merged). */
 function describeObject(schema: JsonObject, resolve: (v: unknown) => JsonObject | undefined): BodyInfo {
   const fields = new Map<string, FieldInfo>();
-  const required = new Set<string>();
   const readOnly = new Set<string>();
   let additional = true;
   const visit = (s: JsonObject, depth: number) => {
     if (depth > MAX_REF_DEPTH) return;
     if (Array.isArray(s.allOf)) for (const part of s.allOf) visit(resolve(part) ?? {}, depth + 1);
-    if (Array.isArray(s.required)) for (const r of s.required) if (typeof r === 'string') required.add(r);
     if (s.additionalProperties === false) additional = false;
     const extra = s['x-read-only-fields'];
     if (Array.isArray(extra)) for (const r of extra) if (typeof r === 'string') readOnly.add(r);
-    const props = resolve(s.properties);
-    if (!props) return;
+    const props = resolve(s.properties) ?? {};
     for (const name of Object.keys(props)) {
-      const p = resolve(props[name]) ?? {};
       // A property that is a $ref to an enum schema: its rules are the referenced schema's.
-      const type = Array.isArray(p.type)
-        ? p.type.filter((t): t is string => typeof t === 'string')
-        : typeof p.type === 'string'
-          ? p.type
-          : undefined;
-      if (p.readOnly === true) readOnly.add(name);
-      fields.set(name, {
-        name,
-        type,
-        enum: Array.isArray(p.enum) ? p.enum : undefined,
-        minimum: typeof p.minimum === 'number' ? p.minimum : undefined,
-        maximum: typeof p.maximum === 'number' ? p.maximum : undefined,
-        minLength: typeof p.minLength === 'number' ? p.minLength : undefined,
-        maxLength: typeof p.maxLength === 'number' ? p.maxLength : undefined,
-        required: false,
-        readOnly: p.readOnly === true ? true : undefined,
-        description: typeof p.description === 'string' ? p.description : undefined,
-      });
+      const p = resolve(props[name]);
+      if (p?.readOnly === true) readOnly.add(name);
+      fields.set(name, fieldOf(name, p));
     }
   };
   visit(schema, 0);
-  for (const [name, field] of fields) field.required = required.has(name);
   return { fields: [...fields.values()], additional, readOnly: [...readOnly] };
-}
-
-/** The source text of a document field's rules, for help and errors: `integer 30..86400`, `http|tcp|ping|dns`. */
-export function describeField(field: FieldInfo | ParamInfo): string {
-  const parts: string[] = [];
-  const type = Array.isArray(field.type) ? field.type.join('|') : field.type;
-  if (field.enum) parts.push(field.enum.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('|'));
-  else if (type) parts.push(type);
-  const min = field.minimum;
-  const max = field.maximum;
-  if (min !== undefined || max !== undefined) parts.push(`${min ?? ''}..${max ?? ''}`);
-  if ('maxLength' in field && field.maxLength !== undefined) parts.push(`max ${field.maxLength} chars`);
-  if (field.required) parts.push('required');
-  return parts.join(' ');
 }

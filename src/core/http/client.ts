@@ -4,7 +4,8 @@
 // retries what is safe to retry, traces under --debug with the token redacted,
 // and turns every failure into a CpkError. Nothing above it sees the transport.
 import { performance } from 'node:perf_hooks';
-import { ApiError, ExitCode, NetworkError, InterruptedError } from '../errors.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { ApiError, ExitCode, NetworkError, InterruptedError, type ApiErrorDetails } from '../errors.js';
 import { TransportError, type Transport, type TransportResponse } from './transport.js';
 import {
   backoffMs,
@@ -15,8 +16,7 @@ import {
   RETRY_AFTER_MAX_MS,
 } from './retry.js';
 import { sanitizeLine } from '../sanitize.js';
-import { isPlainObject } from '../json.js';
-import { JsonDepthError, ownField, parseJson } from '../json.js';
+import { isPlainObject, JsonDepthError, ownField, parseJson } from '../json.js';
 import { joinSegments } from './path.js';
 
 export { encodeSegment } from './path.js';
@@ -96,27 +96,14 @@ export function redactAuthorization(value: string): string {
  * Waits `ms` (never less: timers may fire a millisecond early, and a
  * Retry-After is a lower bound), or rejects with InterruptedError on Ctrl-C.
  */
-export const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(new InterruptedError());
-    const end = performance.now() + ms;
-    let timer: ReturnType<typeof setTimeout>;
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new InterruptedError());
-    };
-    const tick = () => {
-      const left = end - performance.now();
-      if (left > 0) {
-        timer = setTimeout(tick, Math.ceil(left));
-        return;
-      }
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    tick();
-  });
+export async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  const end = performance.now() + ms;
+  for (let left = ms; ; left = end - performance.now()) {
+    if (signal?.aborted) throw new InterruptedError();
+    if (left <= 0) return;
+    await delay(Math.ceil(left), undefined, { signal }).catch(() => {});
+  }
+}
 
 /** Which transport failures are worth another attempt, by whether the method may be repeated. */
 function retryableFailure(kind: TransportError['kind'], idempotent: boolean, code?: string): boolean {
@@ -193,6 +180,10 @@ export class HttpClient {
     const sleep = this.options.sleep ?? defaultSleep;
     const debug = this.options.debug;
     const idempotent = isIdempotent(method);
+    const trace = (mark: string, entries: Record<string, string>) => {
+      for (const [name, value] of Object.entries(entries))
+        debug?.(`${mark} ${name}: ${/authorization$/i.test(name) ? redactAuthorization(value) : sanitizeLine(value)}`);
+    };
 
     for (let attempt = 1; ; attempt++) {
       // Interrupted before this attempt left: send nothing (either transport).
@@ -201,13 +192,9 @@ export class HttpClient {
       const left = this.timeLeft();
       if (left <= 0) throw this.maxTimeError(method, url, undefined);
       const attemptMs = Math.min(this.options.timeoutMs, left);
-      if (debug) {
-        debug(`> ${method} ${url}${attempts > 1 ? ` (attempt ${attempt}/${attempts})` : ''}`);
-        for (const [name, value] of Object.entries(headers)) {
-          debug(`> ${name}: ${/authorization$/i.test(name) ? redactAuthorization(value) : value}`);
-        }
-        if (body !== undefined) debug(`> ${Buffer.byteLength(body)} bytes of JSON`);
-      }
+      debug?.(`> ${method} ${url}${attempts > 1 ? ` (attempt ${attempt}/${attempts})` : ''}`);
+      trace('>', headers);
+      if (body !== undefined) debug?.(`> ${Buffer.byteLength(body)} bytes of JSON`);
       let response: TransportResponse;
       let transport: Transport | undefined;
       try {
@@ -227,10 +214,7 @@ export class HttpClient {
             ? error
             : new TransportError('reset', String(error), undefined, { cause: error });
         if (failure.kind === 'aborted' || this.options.signal?.aborted) throw new InterruptedError();
-        if (debug) debug(`< ${failure.kind}: ${sanitizeLine(failure.message)} after ${Date.now() - started}ms`);
-        // POST and PATCH are retried only when no byte of the request left
-        // (refused, DNS, a proxy refusing the tunnel): a retry after that
-        // could create a second monitor.
+        debug?.(`< ${failure.kind}: ${sanitizeLine(failure.message)} after ${Date.now() - started}ms`);
         // --max-time cut this attempt short: its own words, whatever phase it was in.
         if (attemptMs < this.options.timeoutMs && (failure.kind === 'timeout' || failure.code === 'CONNECT_TIMEOUT'))
           throw failure.kind === 'timeout'
@@ -241,51 +225,53 @@ export class HttpClient {
                 idempotent ? {} : { hint: notRetriedHint(method) },
               )
             : this.maxTimeError(method, url, 'the last attempt was not connected', { sent: false });
+        // POST and PATCH are retried only when no byte of the request left
+        // (refused, DNS, a proxy refusing the tunnel): a retry after that
+        // could create a second monitor.
         if (retryableFailure(failure.kind, idempotent, failure.code) && attempt < attempts) {
           const ms = backoffMs(attempt, this.options.random);
           if (ms >= this.timeLeft()) throw this.maxTimeError(method, url, `the last attempt failed (${failure.kind})`);
-          await this.wait(ms, attempt, sleep, debug);
+          debug?.(`  waiting ${ms}ms before attempt ${attempt + 1}`);
+          await sleep(ms, this.options.signal);
           continue;
         }
         throw this.transportError(failure, method, url, idempotent, transport?.proxy);
       }
 
-      const result = toHttpResponse(response, method, url);
-      if (debug) {
-        debug(`< ${response.status} in ${Date.now() - started}ms`);
-        for (const [name, value] of Object.entries(response.headers))
-          debug(`< ${name}: ${/authorization$/i.test(name) ? redactAuthorization(value) : sanitizeLine(value)}`);
-      }
+      const result: HttpResponse = {
+        status: response.status,
+        headers: response.headers,
+        body: undefined,
+        text: response.body.toString('utf8'),
+        requestId: response.headers['x-request-id'],
+        method,
+        url,
+      };
+      debug?.(`< ${response.status} in ${Date.now() - started}ms`);
+      trace('<', response.headers);
       if (response.status === 304 && spec.acceptNotModified) return result;
-      if (response.status >= 200 && response.status < 300) {
-        return spec.anyBody ? parseLenient(result) : parseSuccess(result, response);
-      }
-      if (isRetryableStatus(response.status)) {
-        const retryAfter = parseRetryAfter(response.headers['retry-after']);
-        if (idempotent && attempt < attempts) {
-          if (retryAfter !== undefined && retryAfter > RETRY_AFTER_MAX_MS) {
-            throw failureFromResponse(result, response, {
-              suffix: `; the server asks to retry after ${describeWait(retryAfter)}, longer than cpk waits (${RETRY_AFTER_MAX_MS / 1000}s): try again then`,
-              exitCode: ExitCode.FAILURE,
-            });
-          }
-          const ms = retryAfter ?? backoffMs(attempt, this.options.random);
-          if (ms >= this.timeLeft()) {
-            throw failureFromResponse(result, response, {
-              suffix: `; no time left for another attempt within --max-time ${this.options.deadline!.seconds}s`,
-            });
-          }
-          await this.wait(ms, attempt, sleep, debug);
-          continue;
-        }
-        // A POST or PATCH answered with an error status is not retried either;
-        // the server's own words say what happened, so no "may have been
-        // applied" hint (that is for answers that never came).
-        throw failureFromResponse(result, response, {
+      if (response.status >= 200 && response.status < 300) return parseBody(result, spec.anyBody);
+      if (!isRetryableStatus(response.status)) throw failureFromResponse(result);
+      const retryAfter = parseRetryAfter(response.headers['retry-after']);
+      // A POST or PATCH answered with an error status is not retried either;
+      // the server's own words say what happened, so no "may have been
+      // applied" hint (that is for answers that never came).
+      if (!idempotent || attempt >= attempts)
+        throw failureFromResponse(result, {
           suffix: retryAfter !== undefined ? `; the server asks to retry after ${describeWait(retryAfter)}` : '',
         });
-      }
-      throw failureFromResponse(result, response);
+      if (retryAfter !== undefined && retryAfter > RETRY_AFTER_MAX_MS)
+        throw failureFromResponse(result, {
+          suffix: `; the server asks to retry after ${describeWait(retryAfter)}, longer than cpk waits (${RETRY_AFTER_MAX_MS / 1000}s): try again then`,
+          exitCode: ExitCode.FAILURE,
+        });
+      const ms = retryAfter ?? backoffMs(attempt, this.options.random);
+      if (ms >= this.timeLeft())
+        throw failureFromResponse(result, {
+          suffix: `; no time left for another attempt within --max-time ${this.options.deadline!.seconds}s`,
+        });
+      debug?.(`  waiting ${ms}ms before attempt ${attempt + 1}`);
+      await sleep(ms, this.options.signal);
     }
   }
 
@@ -310,16 +296,6 @@ export class HttpClient {
     );
   }
 
-  private async wait(
-    ms: number,
-    attempt: number,
-    sleep: NonNullable<HttpClientOptions['sleep']>,
-    debug: HttpClientOptions['debug'],
-  ) {
-    if (debug) debug(`  waiting ${ms}ms before attempt ${attempt + 1}`);
-    await sleep(ms, this.options.signal);
-  }
-
   private transportError(
     failure: TransportError,
     method: string,
@@ -328,62 +304,52 @@ export class HttpClient {
     proxy: string | undefined,
   ): Error {
     const where = `${method} ${url}`;
+    const origin = new URL(url).origin;
     const proxyHint = proxy ? `a proxy is set (${proxy}): check it, or list the host in NO_PROXY` : undefined;
     const got = failure.response;
-    const gotText = got ? `status ${got.status}, ${typeFromHeaders(got.headers)}` : undefined;
-    const details = {
-      status: got?.status ?? 0,
-      method,
-      url,
-      contentType: got ? typeFromHeaders(got.headers) : undefined,
-    };
+    const gotText = got ? `status ${got.status}, ${typeOf(got.headers)}` : undefined;
+    const details = { status: got?.status ?? 0, method, url, contentType: got ? typeOf(got.headers) : undefined };
     const maybeApplied = idempotent ? undefined : notRetriedHint(method);
+    const cause = failure;
     switch (failure.kind) {
       case 'connect':
         return new NetworkError(
-          `cannot connect to ${originOf(url)} (${failure.code === 'CONNECT_TIMEOUT' ? failure.message : (failure.code ?? 'connection failed')})`,
-          {
-            cause: failure,
-            mayHaveReachedServer: false,
-            hint: proxyHint ?? 'check --base-url / CPK_BASE_URL and your network',
-          },
+          `cannot connect to ${origin} (${failure.code === 'CONNECT_TIMEOUT' ? failure.message : (failure.code ?? 'connection failed')})`,
+          { cause, mayHaveReachedServer: false, hint: proxyHint ?? 'check --base-url / CPK_BASE_URL and your network' },
         );
       case 'proxy':
-        return new NetworkError(`cannot reach ${originOf(url)} through the proxy: ${sanitizeLine(failure.message)}`, {
-          cause: failure,
+        return new NetworkError(`cannot reach ${origin} through the proxy: ${sanitizeLine(failure.message)}`, {
+          cause,
           mayHaveReachedServer: false,
           hint: proxyHint,
         });
       case 'timeout':
         return new NetworkError(
           `${where} timed out after ${this.options.timeoutMs / 1000}s${gotText ? ` (${gotText} arrived, then the body stalled)` : ''}`,
-          { cause: failure, hint: maybeApplied ?? 'raise --timeout or try again later' },
+          { cause, hint: maybeApplied ?? 'raise --timeout or try again later' },
         );
       case 'tls':
-        return new NetworkError(`TLS error talking to ${originOf(url)}: ${sanitizeLine(failure.message)}`, {
-          cause: failure,
+        return new NetworkError(`TLS error talking to ${origin}: ${sanitizeLine(failure.message)}`, {
+          cause,
           mayHaveReachedServer: false,
           hint: 'for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file',
         });
       case 'reset':
-        return new NetworkError(
-          `connection to ${originOf(url)} closed before a response (${failure.code ?? 'reset'})`,
-          {
-            cause: failure,
-            hint: maybeApplied,
-          },
-        );
+        return new NetworkError(`connection to ${origin} closed before a response (${failure.code ?? 'reset'})`, {
+          cause,
+          hint: maybeApplied,
+        });
       case 'incomplete':
         return new ApiError(
           `the response to ${where} was cut short${gotText ? ` (${gotText}, ${got?.receivedBytes ?? 0} bytes received)` : ''}`,
           details,
-          { cause: failure, exitCode: ExitCode.FAILURE, hint: maybeApplied },
+          { cause, exitCode: ExitCode.FAILURE, hint: maybeApplied },
         );
       case 'too-large':
         return new ApiError(
           `the response to ${where}${gotText ? ` (${gotText})` : ''} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, more than cpk accepts`,
           details,
-          { cause: failure, exitCode: ExitCode.FAILURE },
+          { cause, exitCode: ExitCode.FAILURE },
         );
       default:
         return new InterruptedError();
@@ -407,70 +373,31 @@ function describeWait(ms: number): string {
   return `${Math.ceil(ms / 1000)}s (at ${at.toISOString()})`;
 }
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-}
-
-function toHttpResponse(response: TransportResponse, method: string, url: string): HttpResponse {
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: undefined,
-    text: response.body.toString('utf8'),
-    requestId: response.headers['x-request-id'],
-    method,
-    url,
-  };
-}
-
-function typeFromHeaders(headers: Record<string, string>): string {
+function typeOf(headers: Record<string, string>): string {
   return headers['content-type']?.split(';')[0]?.trim() || 'no content type';
 }
 
-function describeType(response: TransportResponse): string {
-  return typeFromHeaders(response.headers);
+function detailsOf(result: HttpResponse, requestId = result.requestId): ApiErrorDetails {
+  const { status, method, url } = result;
+  return { status, method, url, requestId, contentType: typeOf(result.headers) };
 }
 
-function parseSuccess(result: HttpResponse, response: TransportResponse): HttpResponse {
+/** A 2xx body as JSON; `lenient` (`cpk api`) leaves one that is not JSON as text. */
+function parseBody(result: HttpResponse, lenient: boolean | undefined): HttpResponse {
   if (result.text.trim() === '') return result;
   const parsed = parseJson(result.text);
-  if (parsed.ok) {
-    result.body = parsed.value;
-  } else {
+  if (parsed.ok) result.body = parsed.value;
+  else if (!lenient)
     throw new ApiError(
-      `unreadable response to ${result.method} ${result.url}: status ${response.status}, ${describeType(response)}, ${parsed.error instanceof JsonDepthError ? `JSON ${parsed.error.message}` : 'not valid JSON'}`,
-      {
-        status: response.status,
-        method: result.method,
-        url: result.url,
-        requestId: result.requestId,
-        contentType: describeType(response),
-      },
+      `unreadable response to ${result.method} ${result.url}: status ${result.status}, ${typeOf(result.headers)}, ${parsed.error instanceof JsonDepthError ? `JSON ${parsed.error.message}` : 'not valid JSON'}`,
+      detailsOf(result),
       { exitCode: ExitCode.FAILURE },
     );
-  }
-  return result;
-}
-
-/** Any 2xx body: JSON when it parses as JSON, else left as text. */
-function parseLenient(result: HttpResponse): HttpResponse {
-  if (result.text.trim() === '') return result;
-  const parsed = parseJson(result.text);
-  // Not JSON (or nested past the bound): the caller prints `text` as it came.
-  if (parsed.ok) result.body = parsed.value;
   return result;
 }
 
 /** A non-2xx answer as an ApiError, in the server's words when it gave them. */
-function failureFromResponse(
-  result: HttpResponse,
-  response: TransportResponse,
-  extra: { suffix?: string; exitCode?: number; hint?: string | undefined } = {},
-): ApiError {
+function failureFromResponse(result: HttpResponse, extra: { suffix?: string; exitCode?: number } = {}): ApiError {
   let serverMessage: string | undefined;
   let requestId = result.requestId;
   const parsed = parseJson(result.text);
@@ -480,23 +407,14 @@ function failureFromResponse(
     if (typeof error === 'string' && error.trim()) serverMessage = sanitizeLine(error);
     if (typeof request_id === 'string' && request_id) requestId = sanitizeLine(request_id);
   }
-  const status = response.status;
-  let message: string;
-  if (status >= 300 && status < 400) {
-    message = describeRedirect(result, response);
-  } else if (serverMessage) {
-    message = serverMessage;
-  } else {
-    message = `the server answered ${status} with ${describeType(response)} to ${result.method} ${result.url}`;
-  }
-  return new ApiError(
-    message + (extra.suffix ?? ''),
-    { status, method: result.method, url: result.url, requestId, contentType: describeType(response) },
-    {
-      ...(extra.exitCode !== undefined ? { exitCode: extra.exitCode } : {}),
-      ...(extra.hint !== undefined ? { hint: extra.hint } : {}),
-    },
-  );
+  const message =
+    result.status >= 300 && result.status < 400
+      ? describeRedirect(result)
+      : (serverMessage ??
+        `the server answered ${result.status} with ${typeOf(result.headers)} to ${result.method} ${result.url}`);
+  return new ApiError(message + (extra.suffix ?? ''), detailsOf(result, requestId), {
+    ...(extra.exitCode !== undefined ? { exitCode: extra.exitCode } : {}),
+  });
 }
 
 /**
@@ -504,8 +422,8 @@ function failureFromResponse(
  * ever sent to the configured base URL. The target is named, made
  * absolute, so the person can fix the base URL.
  */
-function describeRedirect(result: HttpResponse, response: TransportResponse): string {
-  const location = response.headers.location;
+function describeRedirect(result: HttpResponse): string {
+  const location = result.headers.location;
   let target = 'an unnamed location';
   let elsewhere = false;
   if (location) {
@@ -519,7 +437,7 @@ function describeRedirect(result: HttpResponse, response: TransportResponse): st
     }
   }
   return (
-    `the server redirected ${result.method} ${result.url} (${response.status}) to ${sanitizeLine(target)}` +
+    `the server redirected ${result.method} ${result.url} (${result.status}) to ${sanitizeLine(target)}` +
     `${elsewhere ? ', another origin' : ''}; cpk does not follow redirects and sent nothing there: check the base URL`
   );
 }

@@ -1,5 +1,6 @@
 // One HTTP attempt. A transport knows how to put bytes on the wire and nothing
 // about retries, tokens or the service: src/core/http/client.ts owns those.
+import { setOwn } from '../json.js';
 
 export interface TransportRequest {
   method: string;
@@ -81,43 +82,107 @@ const CONNECT_CODES = new Set([
 const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_)|CERT|^UNABLE_TO_|SELF_SIGNED|^INVALID_CA$|^INVALID_PURPOSE$|^PATH_LENGTH_EXCEEDED$|^HOSTNAME_MISMATCH$|CRL/;
 
+/** What a transport tells the attempt as its request goes (runAttempt). */
+export interface Attempt {
+  readonly settled: boolean;
+  /** The connection is up (TCP, TLS, a proxy's tunnel): from now on the request may leave. */
+  connected: () => void;
+  /** The status line and headers of the final answer. */
+  head: (status: number, raw: Record<string, string | string[] | undefined>) => Record<string, string>;
+  data: (chunk: Buffer) => void;
+  end: () => void;
+  fail: (error: unknown) => void;
+}
+
 /**
- * The error of a failed attempt, for both transports: aborted by the caller,
- * out of time, or as classify() sorts it; with what had arrived of the response.
+ * One attempt, for both transports: one timer bounds it as a whole (connect,
+ * headers and every byte of the body), the caller's signal aborts it, the
+ * body is capped, and a failure is sorted once. `start` puts the request on
+ * the wire, reports through the Attempt, and returns what to do once the
+ * attempt is settled (with the failure, to tear the request down).
  *
  * One rule decides what was sent: a failure before the connection was up (the
- * TCP connect, the TLS handshake, a proxy's tunnel: `connected` false) left no
- * byte of the request, so it is a 'connect' failure, which any method may
- * retry; after, a POST or PATCH "may have been applied".
+ * TCP connect, the TLS handshake, a proxy's tunnel) left no byte of the
+ * request, so it is a 'connect' failure, which any method may retry; after, a
+ * POST or PATCH "may have been applied".
  */
-export function attemptFailure(
-  error: unknown,
-  phase: 'request' | 'body',
-  attempt: {
-    aborted: boolean;
-    timedOut: boolean;
-    timeoutMs: number;
-    partial: PartialResponse | undefined;
-    connected: boolean;
-  },
-): TransportError {
-  let failure: TransportError;
-  if (attempt.aborted) failure = new TransportError('aborted', 'aborted', 'ABORTED', { cause: error });
-  else if (attempt.timedOut && !attempt.connected)
-    failure = new TransportError('connect', `not connected within ${attempt.timeoutMs / 1000}s`, 'CONNECT_TIMEOUT', {
-      cause: error,
-    });
-  else if (attempt.timedOut)
-    failure = new TransportError('timeout', `no complete answer within ${attempt.timeoutMs / 1000}s`, 'TIMEOUT', {
-      cause: error,
-    });
-  else {
-    failure = classify(error, phase);
-    if (failure.kind === 'reset' && !attempt.connected)
-      failure = new TransportError('connect', failure.message, failure.code, { cause: error });
-  }
-  failure.response ??= attempt.partial;
-  return failure;
+export function runAttempt(
+  req: TransportRequest,
+  start: (attempt: Attempt) => (failure: Error | undefined) => void,
+  refine?: (error: unknown) => TransportError | undefined,
+): Promise<TransportResponse> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let timedOut = false;
+    let connected = false;
+    let partial: PartialResponse | undefined;
+    let cancel: ((failure: Error | undefined) => void) | undefined;
+    const chunks: Buffer[] = [];
+    const tooLarge = (what: string) => new TransportError('too-large', what, 'TOO_LARGE');
+    const finish = (error: unknown, response?: TransportResponse) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
+      // Settled first: tearing the request down makes errors of its own, which change nothing now.
+      cancel?.(response ? undefined : error instanceof Error ? error : new Error('aborted'));
+      if (response) resolve(response);
+      else reject(refine?.(error) ?? failureOf(error));
+    };
+    const failureOf = (error: unknown): TransportError => {
+      const because = { cause: error, response: partial };
+      if (req.signal?.aborted) return new TransportError('aborted', 'aborted', 'ABORTED', because);
+      const seconds = req.timeoutMs / 1000;
+      if (timedOut && !connected)
+        return new TransportError('connect', `not connected within ${seconds}s`, 'CONNECT_TIMEOUT', because);
+      if (timedOut) return new TransportError('timeout', `no complete answer within ${seconds}s`, 'TIMEOUT', because);
+      const failure = classify(error, partial ? 'body' : 'request');
+      failure.response ??= partial;
+      if (failure.kind !== 'reset' || connected) return failure;
+      return new TransportError('connect', failure.message, failure.code, because);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      finish(new Error('timeout'));
+    }, req.timeoutMs);
+    const onAbort = () => finish(new Error('aborted'));
+    // Interrupted before the send: nothing is started at all.
+    if (req.signal?.aborted) return onAbort();
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      cancel = start({
+        get settled() {
+          return settled;
+        },
+        connected: () => void (connected = true),
+        head: (status, raw) => {
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(raw)) {
+            // setOwn: a header named "__proto__" is a header, not a prototype.
+            if (value !== undefined)
+              setOwn(headers, name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
+          }
+          partial = { status, headers, receivedBytes: 0 };
+          const declared = Number(headers['content-length']);
+          if (Number.isFinite(declared) && declared > req.maxBodyBytes)
+            finish(tooLarge(`the response declares ${declared} bytes`));
+          return headers;
+        },
+        data: (chunk) => {
+          partial!.receivedBytes += chunk.length;
+          if (partial!.receivedBytes > req.maxBodyBytes)
+            return finish(tooLarge(`the response body is larger than ${req.maxBodyBytes} bytes`));
+          chunks.push(chunk);
+        },
+        end: () =>
+          finish(undefined, { status: partial!.status, headers: partial!.headers, body: Buffer.concat(chunks) }),
+        fail: (error) => finish(error),
+      });
+    } catch (error) {
+      // A request the library refuses to start (an invalid header): nothing was sent.
+      finish(error);
+    }
+  });
 }
 
 /** Sorts a low-level error into a TransportFailure. */

@@ -8,27 +8,15 @@ import { Duplex } from 'node:stream';
 // This module is itself imported only when a command needs undici (./select.ts).
 import * as undici from 'undici';
 import type { buildConnector, Dispatcher } from 'undici';
-import { setOwn } from '../json.js';
 import { isIdempotent } from './retry.js';
 import { proxySettings, type Env } from './proxy.js';
 import {
-  attemptFailure,
+  runAttempt,
   TransportError,
-  type PartialResponse,
   type Transport,
   type TransportRequest,
   type TransportResponse,
 } from './transport.js';
-
-/** A proxy URL fit for a message: credentials dropped. */
-function showProxy(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}`;
-  } catch {
-    return 'a proxy URL that does not parse';
-  }
-}
 
 /**
  * Whether a POST or PATCH may reuse an idle connection of this origin.
@@ -132,14 +120,12 @@ export function createUndiciTransport(env: Env): Transport {
   let unsafePools: { kept: Dispatcher; fresh: Dispatcher } | undefined;
   /** Per origin, whether its last answer to a POST or PATCH announced a keep-alive timeout; absent until then. */
   const announces = new Map<string, boolean>();
-  const proxyText = proxy
-    ? [
-        proxy.httpsProxy && `HTTPS_PROXY=${showProxy(proxy.httpsProxy)}`,
-        proxy.httpProxy && `HTTP_PROXY=${showProxy(proxy.httpProxy)}`,
-      ]
-        .filter(Boolean)
-        .join(', ')
-    : undefined;
+  // The proxy URLs parse: proxySettings refused any that does not.
+  const proxies = Object.entries({ HTTPS_PROXY: proxy?.httpsProxy, HTTP_PROXY: proxy?.httpProxy })
+    .filter(([, value]) => value)
+    .map(([name, value]) => ({ name, url: new URL(value!) }));
+  /** A proxy URL fit for a message: credentials dropped. */
+  const shown = (url: URL) => `${url.protocol}//${url.host}`;
 
   function load(timeoutMs: number) {
     // Every connector's timeout is --timeout: the TCP connect and TLS
@@ -175,29 +161,16 @@ export function createUndiciTransport(env: Env): Transport {
 
   /** A connection refused by the proxy itself (its host and port), as the proxy's failure rather than the target's. */
   function refusedProxy(error: unknown): TransportError | undefined {
-    if (!proxy) return undefined;
     const err = error as { code?: string; address?: string; port?: number };
-    if (err?.code !== 'ECONNREFUSED' || err.port === undefined) return undefined;
-    for (const raw of [proxy.httpsProxy, proxy.httpProxy]) {
-      if (!raw) continue;
-      try {
-        const u = new URL(raw);
-        const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
-        const host = u.hostname.replace(/^\[|\]$/g, '');
-        if (port === err.port && (err.address === undefined || err.address === host || host === 'localhost'))
-          return new TransportError(
-            'proxy',
-            `the proxy ${showProxy(raw)} refused the connection (ECONNREFUSED)`,
-            'ECONNREFUSED',
-            {
-              cause: error,
-            },
-          );
-      } catch {
-        // a proxy URL that does not parse: undici reported it already
-      }
-    }
-    return undefined;
+    if (err?.code !== 'ECONNREFUSED') return undefined;
+    const refused = proxies.find(({ url }) => {
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+      return port === err.port && (err.address === undefined || err.address === host || host === 'localhost');
+    });
+    if (!refused) return undefined;
+    const message = `the proxy ${shown(refused.url)} refused the connection (ECONNREFUSED)`;
+    return new TransportError('proxy', message, 'ECONNREFUSED', { cause: error });
   }
 
   function send(req: TransportRequest): Promise<TransportResponse> {
@@ -217,46 +190,10 @@ export function createUndiciTransport(env: Env): Transport {
             ? unsafePools.fresh
             : (once = make({ keepAliveTimeout: 1 }));
     }
-    return new Promise<TransportResponse>((resolve, reject) => {
-      let settled = false;
-      let timedOut = false;
-      // undici starts writing the request on a connected socket (onRequestStart):
-      // before that, nothing of it left (the connect, TLS or tunnel never came up).
-      let connected = false;
-      let controller: Dispatcher.DispatchController | undefined;
-      let partial: PartialResponse | undefined;
-      const chunks: Buffer[] = [];
-      const finish = (error: unknown, response?: TransportResponse) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        req.signal?.removeEventListener('abort', onAbort);
-        // Its one connection is never reused: closed now (the answer is read or abandoned).
-        if (once) void once.destroy().catch(() => {});
-        if (response) return resolve(response);
-        controller?.abort(error instanceof Error ? error : new Error('aborted'));
-        reject(
-          refusedProxy(error) ??
-            attemptFailure(error, partial ? 'body' : 'request', {
-              aborted: req.signal?.aborted === true,
-              timedOut,
-              timeoutMs: req.timeoutMs,
-              partial,
-              connected,
-            }),
-        );
-      };
-      // The timer bounds the attempt even while undici cannot be interrupted:
-      // a request waiting for its connection (a proxy that never answers).
-      const timer = setTimeout(() => {
-        timedOut = true;
-        finish(new Error('timeout'));
-      }, req.timeoutMs);
-      const onAbort = () => finish(new Error('aborted'));
-      if (req.signal?.aborted) return onAbort();
-      req.signal?.addEventListener('abort', onAbort, { once: true });
-      const tooLarge = (what: string) => new TransportError('too-large', what, 'TOO_LARGE');
-      try {
+    return runAttempt(
+      req,
+      (attempt) => {
+        let controller: Dispatcher.DispatchController | undefined;
         dispatcher.dispatch(
           {
             origin: url.origin,
@@ -268,47 +205,34 @@ export function createUndiciTransport(env: Env): Transport {
             bodyTimeout: req.timeoutMs,
           },
           {
+            // undici starts writing the request on a connected socket: before
+            // that, nothing of it left (the connect, TLS or tunnel never came up).
             onRequestStart(started) {
               controller = started;
-              connected = true;
+              attempt.connected();
               // Out of time or interrupted while connecting: send nothing now.
-              if (settled) started.abort(new Error('aborted'));
+              if (attempt.settled) started.abort(new Error('aborted'));
             },
             onResponseStart(_, status, raw) {
               if (status < 200) return;
-              const headers: Record<string, string> = {};
-              for (const [name, value] of Object.entries(raw)) {
-                // defineProperty: a header named "__proto__" is a header, not a prototype.
-                if (value !== undefined)
-                  setOwn(headers, name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
-              }
-              partial = { status, headers, receivedBytes: 0 };
+              const headers = attempt.head(status, raw);
               // The answer to `Connection: close` (the fresh pool) announces nothing.
               if (dispatcher !== shared && dispatcher !== unsafePools?.fresh)
                 announces.set(url.origin, mayReuseForUnsafe(headers['keep-alive']));
-              const declared = Number(headers['content-length']);
-              if (Number.isFinite(declared) && declared > req.maxBodyBytes)
-                finish(tooLarge(`the response declares ${declared} bytes`));
             },
-            onResponseData(_, chunk) {
-              partial!.receivedBytes += chunk.length;
-              if (partial!.receivedBytes > req.maxBodyBytes)
-                return finish(tooLarge(`the response body is larger than ${req.maxBodyBytes} bytes`));
-              chunks.push(chunk);
-            },
-            onResponseEnd() {
-              finish(undefined, { status: partial!.status, headers: partial!.headers, body: Buffer.concat(chunks) });
-            },
-            onResponseError(_, error) {
-              finish(error);
-            },
+            onResponseData: (_, chunk) => attempt.data(chunk),
+            onResponseEnd: () => attempt.end(),
+            onResponseError: (_, error) => attempt.fail(error),
           },
         );
-      } catch (error) {
-        // A request undici refuses to start (an invalid header): nothing was sent.
-        finish(error);
-      }
-    });
+        return (failure) => {
+          // Its one connection is never reused: closed now (the answer is read or abandoned).
+          if (once) void once.destroy().catch(() => {});
+          if (failure) controller?.abort(failure);
+        };
+      },
+      refusedProxy,
+    );
   }
 
   return {
@@ -318,6 +242,6 @@ export function createUndiciTransport(env: Env): Transport {
     close: async () => {
       await Promise.all([agents?.shared, unsafePools?.kept, unsafePools?.fresh].map((d) => d?.destroy()));
     },
-    proxy: proxyText,
+    proxy: proxies.map(({ name, url }) => `${name}=${shown(url)}`).join(', ') || undefined,
   };
 }
