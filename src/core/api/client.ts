@@ -4,8 +4,7 @@
 // an open object and nothing beyond the documented fields is assumed.
 import { ApiError, ExitCode } from '../errors.js';
 import type { HttpClient, HttpResponse, RequestDescription, RequestSpec } from '../http/client.js';
-import { isPlainObject, type JsonObject } from '../json.js';
-import { ownField } from '../json.js';
+import { isPlainObject, ownField, type JsonObject } from '../json.js';
 
 /** Fields accepted on creation; any other field passes through. */
 export interface MonitorInput extends JsonObject {
@@ -85,7 +84,7 @@ export class Api {
       // A 2xx to a create without a usable body: the monitor was most likely made.
       throw new ApiError(
         `${(error as Error).message}; the service answered ${res.status}, so the monitor was probably created, but cpk cannot tell its id: look for it before creating it again`,
-        { status: res.status, method: res.method, url: res.url, requestId: res.requestId },
+        res,
         { exitCode: ExitCode.FAILURE },
       );
     }
@@ -137,11 +136,9 @@ export class Api {
     const ok = ownField(body, 'ok');
     if (typeof ok !== 'boolean') throw unexpected(res, 'a boolean "ok"');
     if (!ok) {
-      throw new ApiError(
-        `the server did not confirm the update of channel ${id} (ok: false)`,
-        { status: res.status, method: res.method, url: res.url, requestId: res.requestId },
-        { exitCode: ExitCode.FAILURE },
-      );
+      throw new ApiError(`the server did not confirm the update of channel ${id} (ok: false)`, res, {
+        exitCode: ExitCode.FAILURE,
+      });
     }
     return body as ChannelUpdateResult;
   }
@@ -218,29 +215,13 @@ export function nameMissing(what: string, id: string, error: unknown): unknown {
   const message = error.message.toLowerCase().includes(what)
     ? `${error.message}: ${id}`
     : `${what} ${id}: ${error.message}`;
-  return new ApiError(
-    message,
-    {
-      status: error.status,
-      method: error.method,
-      url: error.url,
-      requestId: error.requestId,
-      contentType: error.contentType,
-    },
-    { exitCode: error.exitCode, hint: error.hint, cause: error },
-  );
+  return new ApiError(message, error, { exitCode: error.exitCode, hint: error.hint, cause: error });
 }
 
 function unexpected(res: HttpResponse, wanted: string): ApiError {
   return new ApiError(
     `unexpected response to ${res.method} ${res.url}: status ${res.status}, expected a JSON object with ${wanted}`,
-    {
-      status: res.status,
-      method: res.method,
-      url: res.url,
-      requestId: res.requestId,
-      contentType: res.headers['content-type'],
-    },
+    { ...res, contentType: res.headers['content-type'] },
     { exitCode: ExitCode.FAILURE },
   );
 }

@@ -7,9 +7,9 @@
 import { ApiError, CpkError } from '../errors.js';
 import type { Api } from './client.js';
 
-export const PROBE_MONITOR_ID = 'cpk-auth-probe';
+const PROBE_MONITOR_ID = 'cpk-auth-probe';
 
-export interface ProbeResult {
+interface ProbeResult {
   /** The status that proved the token accepted: 404 (the usual case) or 2xx. */
   status: number;
   method: string;
@@ -20,18 +20,11 @@ export interface ProbeResult {
 export function explainProbeFailure(error: unknown, consequence: string, hint?: string): unknown {
   if (!(error instanceof CpkError)) return error;
   if (error instanceof ApiError) {
-    const details = {
-      status: error.status,
-      method: error.method,
-      url: error.url,
-      requestId: error.requestId,
-      contentType: error.contentType,
-    };
     // 401: the token is no good, and storing it anyway would not help; 403: a
     // real token the service refuses here (suspended account, missing scope).
     const refused = error.status === 401 || error.status === 403;
     const message = refused ? `the service refused the token (${error.status}: ${error.message})` : error.message;
-    return new ApiError(`${message}; ${consequence}`, details, {
+    return new ApiError(`${message}; ${consequence}`, error, {
       cause: error,
       exitCode: error.exitCode,
       hint: error.hint ?? (error.status === 401 ? undefined : hint),
@@ -49,13 +42,7 @@ export async function probeToken(api: Api): Promise<ProbeResult> {
         return { status: 404, method: error.method, url: error.url };
       throw new ApiError(
         `cannot tell whether the token works: ${error.method} ${error.url} answered 404 with ${error.contentType ?? 'no content type'}, not the service's JSON error`,
-        {
-          status: 404,
-          method: error.method,
-          url: error.url,
-          requestId: error.requestId,
-          contentType: error.contentType,
-        },
+        error,
         { cause: error, hint: 'check the base URL (it usually ends in /v1)' },
       );
     }

@@ -23,8 +23,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir } from '../paths.js';
 import { ApiError } from '../errors.js';
-import { jsonDepth, MAX_JSON_DEPTH } from '../json.js';
-import { isPlainObject, type JsonObject } from '../json.js';
+import { isPlainObject, jsonDepth, MAX_JSON_DEPTH, ownField, type JsonObject } from '../json.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -243,33 +242,32 @@ export function analyzeSpec(document: unknown): SpecInfo {
   const paths = isPlainObject(document.paths) ? document.paths : {};
   const resolve = (value: unknown): JsonObject | undefined => deref(document, value);
   const operation = (path: string, method: string): JsonObject | undefined => {
-    const item = resolve(own(paths, path));
-    return item ? resolve(own(item, method)) : undefined;
+    const item = resolve(ownField(paths, path));
+    return item ? resolve(ownField(item, method)) : undefined;
   };
-  const collectionPath = (noun: Noun) => `/${noun}`;
   const itemPath = (noun: Noun): string | undefined =>
     Object.keys(paths).find((p) => new RegExp(`^/${noun}/\\{[^/{}]+\\}$`).test(p));
 
   /** The schema of a JSON request body (see BodyKind). */
   const bodyOf = (kind: BodyKind): JsonObject | undefined => {
     const itemP = itemPath(kind === 'channel-update' ? 'channels' : 'monitors');
-    const op = kind === 'create' ? operation(collectionPath('monitors'), 'post') : itemP && operation(itemP, 'patch');
+    const op = kind === 'create' ? operation('/monitors', 'post') : itemP && operation(itemP, 'patch');
     const body = op ? resolve(op.requestBody) : undefined;
     const content = body ? resolve(body.content) : undefined;
-    const media = content ? resolve(own(content, 'application/json')) : undefined;
+    const media = content ? resolve(ownField(content, 'application/json')) : undefined;
     return media ? resolve(media.schema) : undefined;
   };
 
   return {
     present: true,
     list(noun) {
-      const op = operation(collectionPath(noun), 'get');
+      const op = operation(`/${noun}`, 'get');
       if (!op) return undefined;
-      const pathItem = resolve(own(paths, collectionPath(noun)));
+      const pathItem = resolve(ownField(paths, `/${noun}`));
       const infos = [...queryParameters(pathItem?.parameters, resolve), ...queryParameters(op.parameters, resolve)];
       const { pagination, itemsField } = declaredPagination(op, infos, resolve);
       return {
-        path: collectionPath(noun),
+        path: `/${noun}`,
         itemsField,
         pagination,
         params: infos,
@@ -287,7 +285,7 @@ export function analyzeSpec(document: unknown): SpecInfo {
       if (!schema) return undefined;
       const root: JsonObject = { allOf: [schema] };
       for (const key of ['components', 'definitions']) {
-        const value = own(document, key);
+        const value = ownField(document, key);
         if (isPlainObject(value)) root[key] = value;
       }
       const version = typeof document.openapi === 'string' ? document.openapi : '';
@@ -300,7 +298,7 @@ export function analyzeSpec(document: unknown): SpecInfo {
       const props = schema ? resolve(schema.properties) : undefined;
       if (props) return Object.keys(props);
       // A list's items describe the noun too.
-      const listOp = operation(collectionPath(noun), 'get');
+      const listOp = operation(`/${noun}`, 'get');
       const page = listOp ? successSchema(listOp, resolve) : undefined;
       const items =
         page && listOp ? itemsSchema(page, declaredPagination(listOp, [], resolve).itemsField, resolve) : undefined;
@@ -308,11 +306,6 @@ export function analyzeSpec(document: unknown): SpecInfo {
       return itemProps ? Object.keys(itemProps) : undefined;
     },
   };
-}
-
-/** An own property (never one of Object.prototype's). */
-function own(object: JsonObject, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
 }
 
 /** Follows local `$ref`s (`#/components/...`), bounded; undefined for anything that is not an object. */
@@ -326,7 +319,7 @@ function deref(document: JsonObject, value: unknown): JsonObject | undefined {
     let target: unknown = document;
     for (const raw of ref.slice(2).split('/')) {
       const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-      target = isPlainObject(target) ? own(target, key) : undefined;
+      target = isPlainObject(target) ? ownField(target, key) : undefined;
     }
     current = target;
   }
@@ -376,7 +369,7 @@ function itemsSchema(
 ): JsonObject | undefined {
   if (itemsField === undefined) return isArraySchema(page) ? resolve(page.items) : undefined;
   const props = resolve(page.properties);
-  return props ? resolve(resolve(own(props, itemsField))?.items) : undefined;
+  return props ? resolve(resolve(ownField(props, itemsField))?.items) : undefined;
 }
 
 /**

@@ -8,7 +8,7 @@
 // Light on purpose: it is imported on every request's path.
 import { UsageError } from '../errors.js';
 import type { Transport } from './transport.js';
-import { proxiedFor, proxySettings, withoutProxies, type Env } from './proxy.js';
+import { proxiedFor, withoutProxies, type Env } from './proxy.js';
 
 export type TransportKind = 'node' | 'undici';
 
@@ -24,10 +24,11 @@ export function chooseTransport(env: Env, many: boolean, url?: string): Transpor
 }
 
 export async function createTransport(env: Env, many: boolean, url?: string): Promise<Transport> {
-  // Lazy proxies: a base URL that no proxy applies to
-  // (NO_PROXY, or no variable for its scheme) is served as without a proxy,
-  // so it loads neither undici's index nor its proxy agent.
-  if (proxySettings(env) && !proxiedFor(env, url)) env = withoutProxies(env);
-  if (chooseTransport(env, many) === 'node') return (await import('./node-transport.js')).createNodeTransport();
-  return (await import('./undici-transport.js')).createUndiciTransport(env);
+  if (chooseTransport(env, many, url) === 'node') return (await import('./node-transport.js')).createNodeTransport();
+  // Lazy proxies: a base URL that no proxy applies to (NO_PROXY, or no
+  // variable for its scheme) is served as without a proxy, so it loads
+  // neither undici's proxy agent nor a proxy's connection.
+  return (await import('./undici-transport.js')).createUndiciTransport(
+    proxiedFor(env, url) ? env : withoutProxies(env),
+  );
 }
