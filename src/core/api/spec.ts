@@ -209,7 +209,7 @@ export interface SpecInfo {
   list(noun: Noun): ListOperation | undefined;
   /** The declared fields of a monitor's create or update body, or of a channel's update, when declared. */
   bodyFields(kind: BodyKind): BodyInfo | undefined;
-  /** Property names of a noun's item, in the document's order (column order), when declared. */
+  /** Property names of the items of a noun's list, in the document's order, when declared. */
   itemFields(noun: Noun): string[] | undefined;
   /**
    * The JSON Schema of a monitor's create or update body, when declared, made
@@ -228,6 +228,9 @@ export interface DeclaredSchema {
   dialect: '2020-12' | 'draft-07';
 }
 
+/** Follows a document's local `$ref`s (deref). */
+type Resolve = (value: unknown) => JsonObject | undefined;
+
 const NOTHING: SpecInfo = {
   present: false,
   list: () => undefined,
@@ -240,7 +243,7 @@ export function analyzeSpec(document: unknown): SpecInfo {
   if (!isPlainObject(document) || !(typeof document.openapi === 'string' || typeof document.swagger === 'string'))
     return NOTHING;
   const paths = isPlainObject(document.paths) ? document.paths : {};
-  const resolve = (value: unknown): JsonObject | undefined => deref(document, value);
+  const resolve: Resolve = (value) => deref(document, value);
   const operation = (path: string, method: string): JsonObject | undefined => {
     const item = resolve(ownField(paths, path));
     return item ? resolve(ownField(item, method)) : undefined;
@@ -292,18 +295,12 @@ export function analyzeSpec(document: unknown): SpecInfo {
       return { schema: root, dialect: /^3\.1\./.test(version) ? '2020-12' : 'draft-07' };
     },
     itemFields(noun) {
-      const p = itemPath(noun);
-      const op = p ? operation(p, 'get') : undefined;
-      const schema = op ? successSchema(op, resolve) : undefined;
-      const props = schema ? resolve(schema.properties) : undefined;
-      if (props) return Object.keys(props);
-      // A list's items describe the noun too.
-      const listOp = operation(`/${noun}`, 'get');
-      const page = listOp ? successSchema(listOp, resolve) : undefined;
-      const items =
-        page && listOp ? itemsSchema(page, declaredPagination(listOp, [], resolve).itemsField, resolve) : undefined;
-      const itemProps = items ? resolve(items.properties) : undefined;
-      return itemProps ? Object.keys(itemProps) : undefined;
+      // The items of the noun's list: what a listing reads.
+      const op = operation(`/${noun}`, 'get');
+      const page = op && successSchema(op, resolve);
+      const items = op && page && itemsSchema(page, declaredPagination(op, [], resolve).itemsField, resolve);
+      const props = resolve(items?.properties);
+      return props ? Object.keys(props) : undefined;
     },
   };
 }
@@ -327,7 +324,7 @@ function deref(document: JsonObject, value: unknown): JsonObject | undefined {
 }
 
 /** The query parameters a list of them declares. */
-function queryParameters(value: unknown, resolve: (v: unknown) => JsonObject | undefined): ParamInfo[] {
+function queryParameters(value: unknown, resolve: Resolve): ParamInfo[] {
   const params = Array.isArray(value) ? value.map(resolve) : [];
   return params.flatMap((p) =>
     p && typeof p.name === 'string' && p.in === 'query' ? [fieldOf(p.name, resolve(p.schema))] : [],
@@ -343,7 +340,7 @@ function fieldOf(name: string, schema: JsonObject | undefined): FieldInfo {
 }
 
 /** The JSON schema of an operation's first declared 2xx response. */
-function successSchema(op: JsonObject, resolve: (v: unknown) => JsonObject | undefined): JsonObject | undefined {
+function successSchema(op: JsonObject, resolve: Resolve): JsonObject | undefined {
   const responses = resolve(op.responses);
   if (!responses) return undefined;
   const code = Object.keys(responses)
@@ -357,17 +354,11 @@ function successSchema(op: JsonObject, resolve: (v: unknown) => JsonObject | und
   return media ? resolve(media.schema) : undefined;
 }
 
-function isArraySchema(schema: JsonObject | undefined): boolean {
-  if (!schema) return false;
-  return schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'));
-}
-
-function itemsSchema(
-  page: JsonObject,
-  itemsField: string | undefined,
-  resolve: (v: unknown) => JsonObject | undefined,
-): JsonObject | undefined {
-  if (itemsField === undefined) return isArraySchema(page) ? resolve(page.items) : undefined;
+function itemsSchema(page: JsonObject, itemsField: string | undefined, resolve: Resolve): JsonObject | undefined {
+  if (itemsField === undefined)
+    return page.type === 'array' || (Array.isArray(page.type) && page.type.includes('array'))
+      ? resolve(page.items)
+      : undefined;
   const props = resolve(page.properties);
   return props ? resolve(resolve(ownField(props, itemsField))?.items) : undefined;
 }
@@ -381,7 +372,7 @@ function itemsSchema(
 function declaredPagination(
   op: JsonObject,
   params: ParamInfo[],
-  resolve: (v: unknown) => JsonObject | undefined,
+  resolve: Resolve,
 ): { pagination: Pagination; itemsField: string | undefined } {
   const x = resolve(op['x-pagination']);
   if (!x) return { pagination: {}, itemsField: undefined };
@@ -399,7 +390,7 @@ function declaredPagination(
 }
 
 /** The fields of an object schema (allOf merged). */
-function describeObject(schema: JsonObject, resolve: (v: unknown) => JsonObject | undefined): BodyInfo {
+function describeObject(schema: JsonObject, resolve: Resolve): BodyInfo {
   const fields = new Map<string, FieldInfo>();
   const readOnly = new Set<string>();
   let additional = true;
