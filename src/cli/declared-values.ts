@@ -14,7 +14,7 @@ export async function checkDeclaredValues(ctx: Context, body: JsonObject, kind: 
   if (fields.length === 0) return;
   const session = await ctx.session({ anonymous: true });
   const { cachedSpecInfo } = await import('../core/api/spec.js');
-  const declared = cachedSpecInfo(session.baseUrl.value, ctx.env).bodyFields(kind)?.fields ?? [];
+  const declared = cachedSpecInfo(session.baseUrl.value, ctx.env).body(kind)?.fields ?? [];
   for (const field of declared) {
     const value = body[field.name];
     if (typeof value !== 'string' || !field.enum) continue;

@@ -74,7 +74,7 @@ export function uncertainEntries(manifest: Manifest, state: StateStore): Uncerta
 
 /** The fields of an entry that say which monitor it is: those the service declares for a create. */
 export function matchFields(spec: SpecInfo, body: JsonObject): JsonObject {
-  const declared = spec.bodyFields('create');
+  const declared = spec.body('create');
   const names = declared
     ? declared.fields.filter((f) => !declared.readOnly.includes(f.name)).map((f) => f.name)
     : INTERFACE_CREATE_FIELDS;

@@ -14,7 +14,7 @@
 // user wrote, file:line:column, every problem at once.
 import { readFile } from 'node:fs/promises';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { BodyInfo, BodyKind, DeclaredSchema, SpecInfo } from '../core/api/spec.js';
+import type { DeclaredBody, DeclaredSchema, SpecInfo } from '../core/api/spec.js';
 import { isPlainObject, type JsonObject } from '../core/json.js';
 import { closest } from '../core/closest.js';
 import { decodePointer, manifestLocator, showPath, TYPE_NAMES, uniqueBy, type Manifest } from './positions.js';
@@ -74,15 +74,6 @@ export function entriesOf(manifest: Manifest): EntryToCheck[] {
   ];
 }
 
-type DeclaredBody = DeclaredSchema & { body: BodyInfo };
-
-/** The declared body of `kind`, with its fields, when the document declares both. */
-function declared(spec: SpecInfo, kind: BodyKind): DeclaredBody | undefined {
-  const schema = spec.bodySchema(kind);
-  const body = spec.bodyFields(kind);
-  return schema && body ? { ...schema, body } : undefined;
-}
-
 async function compile(declared: DeclaredSchema): Promise<(body: JsonObject) => ErrorObject[]> {
   const options = { allErrors: true, strict: false, validateFormats: false, allowUnionTypes: true } as const;
   const ajv =
@@ -109,12 +100,12 @@ async function checkerOf(
   const [first] = kinds;
   if (!first) return () => [];
   const check = await compile({
-    dialect: first.dialect,
-    schema: { ...first.schema, allOf: kinds.flatMap((b) => (b.schema.allOf as unknown[]) ?? []) },
+    dialect: first.schema.dialect,
+    schema: { ...first.schema.schema, allOf: kinds.flatMap((b) => (b.schema.schema.allOf as unknown[]) ?? []) },
   });
-  const declared = [...new Set(kinds.flatMap((b) => b.body.fields.map((f) => f.name)))];
-  const readOnly = new Set(kinds.flatMap((b) => b.body.readOnly));
-  const refusesOthers = kinds.some((b) => !b.body.additional);
+  const declared = [...new Set(kinds.flatMap((b) => b.fields.map((f) => f.name)))];
+  const readOnly = new Set(kinds.flatMap((b) => b.readOnly));
+  const refusesOthers = kinds.some((b) => !b.additional);
   const custom = new Set(customFields);
   // Misspellings are looked for among the declared fields and the aliases of those the manifest writes otherwise.
   const spellings = [...declared, ...declared.flatMap((f) => (aliases[f] ? [aliases[f]] : []))];
@@ -290,7 +281,7 @@ export async function validateEntries(
     debug(`validation: ${why}; entries are not checked`);
     return { problems: [], checked: undefined, unchecked: why };
   };
-  const [create, update, channel] = (['create', 'update', 'channel-update'] as const).map((k) => declared(spec, k));
+  const [create, update, channel] = (['create', 'update', 'channel-update'] as const).map((k) => spec.body(k));
   if (!create && !update && !channel)
     return nothing(
       `the service's document ${spec.present ? 'declares no monitor or channel body' : 'is missing, unreachable or not an OpenAPI document'}`,

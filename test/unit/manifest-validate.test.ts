@@ -47,8 +47,8 @@ const create = (schema: unknown, extra: Record<string, unknown> = {}) => ({
 
 describe('the emulator declares both bodies', () => {
   it('is read as declared', () => {
-    expect(emulator.bodySchema('create')?.dialect).toBe('2020-12');
-    expect(emulator.bodySchema('update')).toBeDefined();
+    expect(emulator.body('create')?.schema.dialect).toBe('2020-12');
+    expect(emulator.body('update')?.schema).toBeDefined();
   });
 
   it.each([

@@ -38,11 +38,11 @@ describe('analyzeSpec', () => {
     expect(spec.list('channels')?.path).toBe('/channels');
     expect(spec.list('reports')?.path).toBe('/reports');
     expect(spec.itemFields('monitors')?.slice(0, 4)).toEqual(['id', 'name', 'type', 'target']);
-    const create = spec.bodyFields('create');
+    const create = spec.body('create');
     expect(create?.fields.find((f) => f.name === 'type')?.enum).toEqual(['http', 'tcp', 'ping', 'dns']);
     expect(create?.readOnly).toContain('report_id');
     expect(create?.additional).toBe(true);
-    expect(spec.bodyFields('update')?.fields.map((f) => f.name)).toContain('paused');
+    expect(spec.body('update')?.fields.map((f) => f.name)).toContain('paused');
   });
 
   it('declares nothing for a missing, invalid or non-OpenAPI document', () => {
@@ -50,7 +50,7 @@ describe('analyzeSpec', () => {
       const spec = analyzeSpec(doc);
       expect(spec.present).toBe(false);
       expect(spec.list('monitors')).toBeUndefined();
-      expect(spec.bodyFields('create')).toBeUndefined();
+      expect(spec.body('create')).toBeUndefined();
     }
   });
 
@@ -118,7 +118,7 @@ describe('analyzeSpec', () => {
     };
     const spec = analyzeSpec(doc);
     expect(spec.list('monitors')?.pagination).toEqual({});
-    expect(spec.bodyFields('create')).toBeUndefined();
+    expect(spec.body('create')).toBeUndefined();
     expect(spec.list('channels')).toBeUndefined();
   });
 });

@@ -55,7 +55,7 @@ async function complete(kind: CompletionKind, ctx: Context): Promise<Array<[stri
   if (kind === 'types') {
     const { cachedSpecInfo } = await import('../../core/api/spec.js');
     const type = cachedSpecInfo(baseUrl, ctx.env)
-      .bodyFields('create')
+      .body('create')
       ?.fields.find((f) => f.name === 'type');
     return (type?.enum ?? []).filter((v): v is string => typeof v === 'string').map((v) => [v, '']);
   }

@@ -194,12 +194,15 @@ export interface ListOperation {
   userParams: ParamInfo[];
 }
 
-export interface BodyInfo {
+/** A body the document declares: its fields, and its rules for a validator. */
+export interface DeclaredBody {
   fields: FieldInfo[];
   /** false when the document says no other field is accepted (additionalProperties: false). */
   additional: boolean;
   /** Fields the service refuses in this body (readOnly, or x-read-only-fields). */
   readOnly: string[];
+  /** The body's JSON Schema, made self-contained: the document's local `$ref`s resolve in it. */
+  schema: DeclaredSchema;
 }
 
 export interface SpecInfo {
@@ -207,15 +210,10 @@ export interface SpecInfo {
   present: boolean;
   /** The list operation of a noun, when the document declares one. */
   list(noun: Noun): ListOperation | undefined;
-  /** The declared fields of a monitor's create or update body, or of a channel's update, when declared. */
-  bodyFields(kind: BodyKind): BodyInfo | undefined;
+  /** A monitor's create or update body, or a channel's update, when declared. */
+  body(kind: BodyKind): DeclaredBody | undefined;
   /** Property names of the items of a noun's list, in the document's order, when declared. */
   itemFields(noun: Noun): string[] | undefined;
-  /**
-   * The JSON Schema of a monitor's create or update body, when declared, made
-   * self-contained for a validator: the document's local `$ref`s resolve in it.
-   */
-  bodySchema(kind: BodyKind): DeclaredSchema | undefined;
 }
 
 /** A monitor's create (POST /monitors) or update (PATCH /monitors/{id}) body, or a channel's update (PATCH /channels/{id}). */
@@ -234,9 +232,8 @@ type Resolve = (value: unknown) => JsonObject | undefined;
 const NOTHING: SpecInfo = {
   present: false,
   list: () => undefined,
-  bodyFields: () => undefined,
+  body: () => undefined,
   itemFields: () => undefined,
-  bodySchema: () => undefined,
 };
 
 export function analyzeSpec(document: unknown): SpecInfo {
@@ -278,12 +275,7 @@ export function analyzeSpec(document: unknown): SpecInfo {
         userParams: infos.filter((p) => p.name !== pagination.cursor?.param),
       };
     },
-    bodyFields(kind) {
-      const schema = bodyOf(kind);
-      if (!schema) return undefined;
-      return describeObject(schema, resolve);
-    },
-    bodySchema(kind) {
+    body(kind) {
       const schema = bodyOf(kind);
       if (!schema) return undefined;
       const root: JsonObject = { allOf: [schema] };
@@ -292,7 +284,8 @@ export function analyzeSpec(document: unknown): SpecInfo {
         if (isPlainObject(value)) root[key] = value;
       }
       const version = typeof document.openapi === 'string' ? document.openapi : '';
-      return { schema: root, dialect: /^3\.1\./.test(version) ? '2020-12' : 'draft-07' };
+      const dialect = /^3\.1\./.test(version) ? '2020-12' : 'draft-07';
+      return { ...describeObject(schema, resolve), schema: { schema: root, dialect } };
     },
     itemFields(noun) {
       // The items of the noun's list: what a listing reads.
@@ -390,7 +383,7 @@ function declaredPagination(
 }
 
 /** The fields of an object schema (allOf merged). */
-function describeObject(schema: JsonObject, resolve: Resolve): BodyInfo {
+function describeObject(schema: JsonObject, resolve: Resolve): Omit<DeclaredBody, 'schema'> {
   const fields = new Map<string, FieldInfo>();
   const readOnly = new Set<string>();
   let additional = true;
