@@ -141,83 +141,55 @@ export function describeJsonError(text: string, error: unknown): string {
   return `is not valid JSON (line ${line}, column ${column})`;
 }
 
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-const LITERAL = /true|false|null/y;
-const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4})/y;
+const BLANK = /[ \t\n\r]*/y;
+/** A string as far as it is valid: no raw control character, only JSON's escapes. */
+const STRING = String.raw`"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4}))*`;
+const STRING_PREFIX = new RegExp(STRING, 'y');
+/** One token: punctuation, a string, a number or a literal. */
+const TOKEN = new RegExp(
+  String.raw`[{}[\]:,]|${STRING}"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null`,
+  'y',
+);
 
 /**
- * The offset of the first character that makes `text` invalid JSON (its
- * length when it ends too early), or undefined when it is valid. Iterative:
- * a deeply nested text costs no stack.
+ * The offset of the first character that makes `text` invalid JSON (its length
+ * when it ends too early), or undefined when it is valid. Iterative: a deeply
+ * nested text costs no stack.
  */
 export function jsonSyntaxErrorOffset(text: string): number | undefined {
-  let i = 0;
-  const n = text.length;
   const open: string[] = [];
-  const blank = () => {
-    while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
-  };
-  const sticky = (pattern: RegExp) => {
-    pattern.lastIndex = i;
-    if (!pattern.test(text)) return false;
-    i = pattern.lastIndex;
-    return true;
-  };
-  /** Reads a string at i; false at the offending character (left in i). */
-  const string = () => {
-    if (text[i] !== '"') return false;
-    i++;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        i++;
-        return true;
-      }
-      if (c < 0x20) return false;
-      if (c === 0x5c) {
-        if (!sticky(ESCAPE)) return false;
-      } else i++;
-    }
-    return false;
-  };
-  let want: 'value' | 'key' | 'after' = 'value';
-  for (;;) {
-    blank();
-    if (want === 'key') {
-      if (!string()) return i;
-      blank();
-      if (text[i] !== ':') return i;
-      i++;
-      want = 'value';
-      continue;
-    }
-    if (want === 'value') {
-      const c = text[i];
-      if (c === '{' || c === '[') {
-        i++;
-        blank();
-        if (text[i] === (c === '{' ? '}' : ']')) {
-          i++;
-          want = 'after';
-        } else {
-          open.push(c);
-          want = c === '{' ? 'key' : 'value';
-        }
-        continue;
-      }
-      if (c === '"' ? !string() : !sticky(NUMBER) && !sticky(LITERAL)) return i;
-      want = 'after';
-      continue;
-    }
+  let want: 'value' | 'key' | ':' | 'after' = 'value';
+  // Just after `{` or `[`: its closer may come at once.
+  let opened = false;
+  for (let i = 0; ; i = TOKEN.lastIndex) {
+    BLANK.lastIndex = i;
+    BLANK.test(text);
+    i = BLANK.lastIndex;
     const top = open[open.length - 1];
-    if (top === undefined) return i < n ? i : undefined;
-    if (text[i] === ',') {
-      i++;
-      want = top === '{' ? 'key' : 'value';
-    } else if (text[i] === (top === '{' ? '}' : ']')) {
-      i++;
+    if (want === 'after' && top === undefined) return i < text.length ? i : undefined;
+    TOKEN.lastIndex = i;
+    const token = TOKEN.exec(text)?.[0];
+    const close = top === '{' ? '}' : ']';
+    const scalar = token !== undefined && !/^[{}[\]:,]$/.test(token);
+    if (token !== undefined && (opened || want === 'after') && token === close) {
       open.pop();
+      want = 'after';
+    } else if (want === 'value' && (token === '{' || token === '[')) {
+      open.push(token);
+      want = token === '{' ? 'key' : 'value';
+      opened = true;
+      continue;
+    } else if (want === 'value' && scalar) want = 'after';
+    else if (want === 'key' && token?.startsWith('"')) want = ':';
+    else if (want === ':' && token === ':') want = 'value';
+    else if (want === 'after' && token === ',') want = top === '{' ? 'key' : 'value';
+    else if (token === undefined && (want === 'value' || want === 'key') && text[i] === '"') {
+      // A string that goes wrong: where it does.
+      STRING_PREFIX.lastIndex = i;
+      STRING_PREFIX.test(text);
+      return STRING_PREFIX.lastIndex;
     } else return i;
+    opened = false;
   }
 }
 
