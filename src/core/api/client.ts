@@ -147,9 +147,8 @@ export class Api {
    * GETs one monitor for the answer's status alone (src/core/api/probe.ts: does the
    * service accept the token?). The inventory is not told: the id is a probe.
    */
-  async probeMonitor(id: string): Promise<{ status: number; method: string; url: string }> {
-    const res = await this.#http.request(endpoints.getMonitor(id));
-    return { status: res.status, method: res.method, url: res.url };
+  probeMonitor(id: string): Promise<{ status: number; method: string; url: string }> {
+    return this.#http.request(endpoints.getMonitor(id));
   }
 
   /** The request a method would send, described without sending it or the token (--dry-run). */
@@ -172,12 +171,11 @@ export class Api {
   }
 
   /** The document, conditionally (src/core/api/spec.ts): a 304 is an answer. */
-  async fetchOpenApi(conditional: { etag?: string | undefined; lastModified?: string | undefined }) {
+  fetchOpenApi(conditional: { etag?: string | undefined; lastModified?: string | undefined }): Promise<HttpResponse> {
     const headers: Record<string, string> = {};
     if (conditional.etag) headers['if-none-match'] = conditional.etag;
     if (conditional.lastModified) headers['if-modified-since'] = conditional.lastModified;
-    const res = await this.#http.request({ ...endpoints.getOpenApi(), headers, acceptNotModified: true });
-    return { status: res.status, headers: res.headers, body: res.body };
+    return this.#http.request({ ...endpoints.getOpenApi(), headers, acceptNotModified: true });
   }
 
   /**

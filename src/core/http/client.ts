@@ -124,27 +124,20 @@ export class HttpClient {
     return this.options.baseUrl;
   }
 
-  /** Attempts in all for a request that may be retried. */
-  get attempts(): number {
-    return Math.max(1, this.options.attempts ?? DEFAULT_ATTEMPTS);
+  private buildUrl(spec: Pick<RequestSpec, 'segments' | 'rawPath' | 'query'>): string {
+    const { baseUrl } = this.options;
+    const raw = spec.rawPath;
+    const url =
+      raw === undefined
+        ? joinSegments(baseUrl, spec.segments ?? [])
+        : baseUrl + (raw.startsWith('/') ? raw : `/${raw}`);
+    if (!spec.query?.length) return url;
+    return (
+      url + (url.includes('?') ? '&' : '?') + new URLSearchParams(spec.query as Array<[string, string]>).toString()
+    );
   }
 
-  buildUrl(spec: Pick<RequestSpec, 'segments' | 'rawPath' | 'query'>): string {
-    let url: string;
-    if (spec.rawPath !== undefined) {
-      const path = spec.rawPath.startsWith('/') ? spec.rawPath : `/${spec.rawPath}`;
-      url = this.options.baseUrl + path;
-    } else {
-      url = joinSegments(this.options.baseUrl, spec.segments ?? []);
-    }
-    if (spec.query && spec.query.length > 0) {
-      const search = new URLSearchParams(spec.query.map(([k, v]): [string, string] => [k, v])).toString();
-      url += (url.includes('?') ? '&' : '?') + search;
-    }
-    return url;
-  }
-
-  headersFor(spec: RequestSpec): Record<string, string> {
+  private headersFor(spec: RequestSpec): Record<string, string> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.options.userAgent,
@@ -176,7 +169,7 @@ export class HttpClient {
     const url = this.buildUrl(spec);
     const headers = this.headersFor(spec);
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    const attempts = this.attempts;
+    const attempts = Math.max(1, this.options.attempts ?? DEFAULT_ATTEMPTS);
     const sleep = this.options.sleep ?? defaultSleep;
     const debug = this.options.debug;
     const idempotent = isIdempotent(method);
