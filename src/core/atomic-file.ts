@@ -2,6 +2,7 @@
 // either the old content or the new, never half of it: write a temporary file
 // in the same directory, fsync it, rename it over the target (atomic within a
 // file system), then fsync the directory so the rename itself is durable.
+import { randomUUID } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -16,19 +17,11 @@ export interface AtomicWriteOptions {
   durable?: boolean;
 }
 
-// The temporary file's name needs to be unique, not secret: it is created
-// with O_EXCL ('wx'), so a clash fails instead of sharing a file, and pid,
-// time, a counter and a random part make one unlikely.
-let written = 0;
-function tempSuffix(): string {
-  written += 1;
-  return `${process.pid.toString(36)}-${Date.now().toString(36)}-${written.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
 export async function writeFileAtomic(path: string, text: string, options: AtomicWriteOptions = {}): Promise<void> {
   const durable = options.durable !== false;
   const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${tempSuffix()}.tmp`);
+  // Created with O_EXCL ('wx'): a clash of random names fails instead of sharing a file.
+  const temp = join(dir, `.${basename(path)}.${randomUUID()}.tmp`);
   const file = await open(temp, 'wx', options.mode);
   try {
     try {
