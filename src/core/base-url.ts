@@ -15,12 +15,9 @@ function isLoopback(hostname: string): boolean {
  * path is empty; no trailing slash, query, fragment or credentials.
  */
 export function normalizeBaseUrl(input: string, source = '--base-url'): string {
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
+  if (!URL.canParse(input.trim()))
     throw new UsageError(`invalid base URL "${input}" (from ${source}): expected https://host[/v1]`);
-  }
+  const url = new URL(input.trim());
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`invalid base URL "${input}" (from ${source}): use an https:// URL`);
   }

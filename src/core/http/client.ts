@@ -417,18 +417,9 @@ function failureFromResponse(result: HttpResponse, extra: { suffix?: string; exi
  */
 function describeRedirect(result: HttpResponse): string {
   const location = result.headers.location;
-  let target = 'an unnamed location';
-  let elsewhere = false;
-  if (location) {
-    try {
-      const absolute = new URL(location, result.url);
-      target = absolute.href;
-      elsewhere = absolute.origin !== new URL(result.url).origin;
-    } catch {
-      target = location;
-      elsewhere = true;
-    }
-  }
+  const absolute = location && URL.canParse(location, result.url) ? new URL(location, result.url) : undefined;
+  const target = absolute?.href ?? (location || 'an unnamed location');
+  const elsewhere = absolute ? absolute.origin !== new URL(result.url).origin : Boolean(location);
   return (
     `the server redirected ${result.method} ${result.url} (${result.status}) to ${sanitizeLine(target)}` +
     `${elsewhere ? ', another origin' : ''}; cpk does not follow redirects and sent nothing there: check the base URL`

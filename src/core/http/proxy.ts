@@ -15,35 +15,24 @@ export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string
   const httpProxy = pick('HTTP_PROXY');
   const httpsProxy = pick('HTTPS_PROXY');
   if (!httpProxy && !httpsProxy) return undefined;
+  // Proxies are spoken to in HTTP: an http:// or https:// URL. Any other
+  // scheme (socks5://, socks://, a bare host:port) is refused before anything
+  // is sent: undici's SOCKS support is experimental (Node prints a warning for
+  // it) and is not bounded by --timeout, so a SOCKS proxy that never answered
+  // kept the process alive after its error line.
   for (const [name, value] of [
     ['HTTPS_PROXY', httpsProxy],
     ['HTTP_PROXY', httpProxy],
-  ] as const)
-    checkProxyScheme(name, value);
+  ] as const) {
+    const scheme = value && URL.canParse(value) ? new URL(value).protocol : undefined;
+    if (!value || scheme === 'http:' || scheme === 'https:') continue;
+    throw new UsageError(
+      `${name} ${scheme ? `uses ${scheme}//` : 'is not a URL'}: cpk supports http:// and https:// proxies only`,
+      { hint: `set ${name} to http://HOST:PORT (or https://), or unset it` },
+    );
+  }
   // `||`: an empty no_proxy= does not hide NO_PROXY, as curl reads them.
   return { httpProxy, httpsProxy, noProxy: env.no_proxy || env.NO_PROXY || '' };
-}
-
-/**
- * Proxies are spoken to in HTTP: an http:// or https:// URL. Any other scheme
- * (socks5://, socks://, a bare host:port) is refused before anything is sent:
- * undici's SOCKS support is experimental (Node prints a warning for it) and
- * is not bounded by --timeout, so a SOCKS proxy that never answers kept the
- * process alive after its error line.
- */
-function checkProxyScheme(name: string, value: string): void {
-  if (!value) return;
-  let scheme: string | undefined;
-  try {
-    scheme = new URL(value).protocol;
-  } catch {
-    scheme = undefined;
-  }
-  if (scheme === 'http:' || scheme === 'https:') return;
-  throw new UsageError(
-    `${name} ${scheme ? `uses ${scheme}//` : 'is not a URL'}: cpk supports http:// and https:// proxies only`,
-    { hint: `set ${name} to http://HOST:PORT (or https://), or unset it` },
-  );
 }
 
 /**
@@ -55,12 +44,8 @@ export function proxiedFor(env: Env, url: string | undefined): boolean {
   const settings = proxySettings(env);
   if (!settings) return false;
   if (url === undefined) return true;
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    return true;
-  }
+  if (!URL.canParse(url)) return true;
+  const target = new URL(url);
   const secure = target.protocol === 'https:';
   if (!(secure ? settings.httpsProxy || settings.httpProxy : settings.httpProxy)) return false;
   const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();

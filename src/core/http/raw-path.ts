@@ -33,12 +33,8 @@ export function resolveRawPath(baseUrl: string, input: string): string {
   let path = input;
   let absolute = false;
   if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(input) || input.startsWith('//')) {
-    let url: URL;
-    try {
-      url = new URL(input, base);
-    } catch {
-      throw refuse('not a valid URL');
-    }
+    if (!URL.canParse(input, base.href)) throw refuse('not a valid URL');
+    const url = new URL(input, base);
     if (url.origin !== base.origin || url.username || url.password) {
       throw refuse(`cpk api sends requests (and your token) only to the base URL ${base.origin}${basePath}`);
     }
