@@ -17,9 +17,9 @@ export const ExitCode = {
   ASSERTION_FAILED: 9,
   /** `cpk plan` only: the plan has changes (like `terraform plan -detailed-exitcode`). */
   PLAN_CHANGES: 10,
-  /** The state file is locked by another run (apply, import): EX_TEMPFAIL of sysexits.h, "try again later". */
   /** stdout, or the state file of apply, could not be written (a full disk, a file-size limit): EX_IOERR of sysexits.h. */
   OUTPUT_FAILED: 74,
+  /** The state file is locked by another run (apply, import): EX_TEMPFAIL of sysexits.h, "try again later". */
   LOCKED: 75,
   INTERRUPTED: 130,
   /** A read command stopped because its reader closed the pipe, as a process killed by SIGPIPE (128 + 13). */

@@ -32,11 +32,9 @@ export interface ListOptions {
 /** The items of each page, in order, until the end or the limit. */
 export async function* listItems(api: Api, op: ListOperation, options: ListOptions): AsyncGenerator<unknown[]> {
   const { cursor, limitParam } = op.pagination;
-  const limitSpec = op.params.find((p) => p.name === limitParam);
+  const declaredMax = op.params.find((p) => p.name === limitParam)?.maximum;
   // Ask for big pages (the declared maximum), or no more than --limit wants.
-  let pageSize: number | undefined = limitSpec?.maximum;
-  if (options.limit !== undefined)
-    pageSize = pageSize === undefined ? options.limit : Math.min(pageSize, options.limit);
+  const pageSize = options.limit === undefined ? declaredMax : Math.min(declaredMax ?? Infinity, options.limit);
   const base: [string, string][] = options.params.map(([k, v]) => [k, v]);
   if (limitParam && pageSize !== undefined && !base.some(([k]) => k === limitParam))
     base.push([limitParam, String(pageSize)]);

@@ -193,21 +193,13 @@ export function classify(error: unknown, phase: 'request' | 'body'): TransportEr
   const message = err?.message ?? String(error);
   if (code && CONNECT_CODES.has(code)) return new TransportError('connect', message, code, { cause: error });
   // undici's ProxyAgent: the proxy answered the CONNECT with something other than 200.
-  const proxyStatus = /^Proxy response \((\d{3})\) !== 200/.exec(message);
-  if (proxyStatus)
-    return new TransportError(
-      'proxy',
-      `the proxy answered ${proxyStatus[1]} to the tunnel request`,
-      `PROXY_${proxyStatus[1]}`,
-      {
-        cause: error,
-      },
-    );
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT') {
+  const status = /^Proxy response \((\d{3})\) !== 200/.exec(message)?.[1];
+  if (status) {
+    const text = `the proxy answered ${status} to the tunnel request`;
+    return new TransportError('proxy', text, `PROXY_${status}`, { cause: error });
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT')
     return new TransportError('timeout', message, code, { cause: error });
-  }
-  if (code && TLS_CODE.test(code)) {
-    return new TransportError('tls', message, code, { cause: error });
-  }
+  if (code && TLS_CODE.test(code)) return new TransportError('tls', message, code, { cause: error });
   return new TransportError(phase === 'body' ? 'incomplete' : 'reset', message, code, { cause: error });
 }
