@@ -173,6 +173,18 @@ export class HttpClient {
     const sleep = this.options.sleep ?? defaultSleep;
     const debug = this.options.debug;
     const idempotent = isIdempotent(method);
+    const { deadline } = this.options;
+    /** Milliseconds left before --max-time (Infinity without it). */
+    const timeLeft = () => (deadline ? deadline.at - performance.now() : Infinity);
+    /** --max-time is reached: `last` says what the last attempt came to. */
+    const gaveUp = (last?: string, about: { hint?: string; sent?: boolean } = {}) =>
+      new NetworkError(
+        `${method} ${url} gave up: --max-time ${deadline!.seconds}s reached${last ? ` (${last})` : ''}`,
+        {
+          hint: about.hint ?? 'raise --max-time (CPK_MAX_TIME) or try again later',
+          ...(about.sent === false ? { mayHaveReachedServer: false } : {}),
+        },
+      );
     const trace = (mark: string, entries: Record<string, string>) => {
       for (const [name, value] of Object.entries(entries))
         debug?.(`${mark} ${name}: ${/authorization$/i.test(name) ? redactAuthorization(value) : sanitizeLine(value)}`);
@@ -182,8 +194,8 @@ export class HttpClient {
       // Interrupted before this attempt left: send nothing (either transport).
       if (this.options.signal?.aborted) throw new InterruptedError();
       const started = Date.now();
-      const left = this.timeLeft();
-      if (left <= 0) throw this.maxTimeError(method, url, undefined);
+      const left = timeLeft();
+      if (left <= 0) throw gaveUp();
       const attemptMs = Math.min(this.options.timeoutMs, left);
       debug?.(`> ${method} ${url}${attempts > 1 ? ` (attempt ${attempt}/${attempts})` : ''}`);
       trace('>', headers);
@@ -211,19 +223,14 @@ export class HttpClient {
         // --max-time cut this attempt short: its own words, whatever phase it was in.
         if (attemptMs < this.options.timeoutMs && (failure.kind === 'timeout' || failure.code === 'CONNECT_TIMEOUT'))
           throw failure.kind === 'timeout'
-            ? this.maxTimeError(
-                method,
-                url,
-                'the last attempt timed out',
-                idempotent ? {} : { hint: notRetriedHint(method) },
-              )
-            : this.maxTimeError(method, url, 'the last attempt was not connected', { sent: false });
+            ? gaveUp('the last attempt timed out', idempotent ? {} : { hint: notRetriedHint(method) })
+            : gaveUp('the last attempt was not connected', { sent: false });
         // POST and PATCH are retried only when no byte of the request left
         // (refused, DNS, a proxy refusing the tunnel): a retry after that
         // could create a second monitor.
         if (retryableFailure(failure.kind, idempotent, failure.code) && attempt < attempts) {
           const ms = backoffMs(attempt, this.options.random);
-          if (ms >= this.timeLeft()) throw this.maxTimeError(method, url, `the last attempt failed (${failure.kind})`);
+          if (ms >= timeLeft()) throw gaveUp(`the last attempt failed (${failure.kind})`);
           debug?.(`  waiting ${ms}ms before attempt ${attempt + 1}`);
           await sleep(ms, this.options.signal);
           continue;
@@ -259,34 +266,13 @@ export class HttpClient {
           exitCode: ExitCode.FAILURE,
         });
       const ms = retryAfter ?? backoffMs(attempt, this.options.random);
-      if (ms >= this.timeLeft())
+      if (ms >= timeLeft())
         throw failureFromResponse(result, {
-          suffix: `; no time left for another attempt within --max-time ${this.options.deadline!.seconds}s`,
+          suffix: `; no time left for another attempt within --max-time ${deadline!.seconds}s`,
         });
       debug?.(`  waiting ${ms}ms before attempt ${attempt + 1}`);
       await sleep(ms, this.options.signal);
     }
-  }
-
-  /** Milliseconds left before --max-time (Infinity without it). */
-  private timeLeft(): number {
-    const deadline = this.options.deadline;
-    return deadline ? deadline.at - performance.now() : Infinity;
-  }
-
-  private maxTimeError(
-    method: string,
-    url: string,
-    last: string | undefined,
-    about: { hint?: string; sent?: boolean } = {},
-  ): NetworkError {
-    return new NetworkError(
-      `${method} ${url} gave up: --max-time ${this.options.deadline!.seconds}s reached${last ? ` (${last})` : ''}`,
-      {
-        hint: about.hint ?? 'raise --max-time (CPK_MAX_TIME) or try again later',
-        ...(about.sent === false ? { mayHaveReachedServer: false } : {}),
-      },
-    );
   }
 
   private transportError(
