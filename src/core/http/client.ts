@@ -235,7 +235,7 @@ export class HttpClient {
           await sleep(ms, this.options.signal);
           continue;
         }
-        throw this.transportError(failure, method, url, idempotent, transport?.proxy);
+        throw this.transportError(failure, method, url, transport?.proxy);
       }
 
       const result: HttpResponse = {
@@ -275,20 +275,14 @@ export class HttpClient {
     }
   }
 
-  private transportError(
-    failure: TransportError,
-    method: string,
-    url: string,
-    idempotent: boolean,
-    proxy: string | undefined,
-  ): Error {
+  private transportError(failure: TransportError, method: string, url: string, proxy?: string): Error {
     const where = `${method} ${url}`;
     const origin = new URL(url).origin;
     const proxyHint = proxy ? `a proxy is set (${proxy}): check it, or list the host in NO_PROXY` : undefined;
     const got = failure.response;
     const gotText = got ? `status ${got.status}, ${typeOf(got.headers)}` : undefined;
     const details = { status: got?.status ?? 0, method, url, contentType: got ? typeOf(got.headers) : undefined };
-    const maybeApplied = idempotent ? undefined : notRetriedHint(method);
+    const maybeApplied = isIdempotent(method) ? undefined : notRetriedHint(method);
     const cause = failure;
     switch (failure.kind) {
       case 'connect':
@@ -391,9 +385,7 @@ function failureFromResponse(result: HttpResponse, extra: { suffix?: string; exi
       ? describeRedirect(result)
       : (serverMessage ??
         `the server answered ${result.status} with ${typeOf(result.headers)} to ${result.method} ${result.url}`);
-  return new ApiError(message + (extra.suffix ?? ''), detailsOf(result, requestId), {
-    ...(extra.exitCode !== undefined ? { exitCode: extra.exitCode } : {}),
-  });
+  return new ApiError(message + (extra.suffix ?? ''), detailsOf(result, requestId), extra);
 }
 
 /**
