@@ -5,10 +5,13 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { redactAuthorization, redactTokens } from './auth.js';
 import { FaultError, normalizeFault, normalizeOutage, type Fault, type FaultQueue, type Outage } from './faults.js';
+import { matchRoute } from './contract.js';
 import { ADMIN_HEADER, ADMIN_PREFIX } from './model.js';
 import { sendError, sendJson, type ReadBody } from './respond.js';
 import type { Store } from './store.js';
 import { parseJsonObject } from './validation.js';
+
+const ADMIN_DOCUMENT_PATH = `${ADMIN_PREFIX}/openapi.json`;
 
 export interface RecordedRequest {
   method: string;
@@ -33,15 +36,15 @@ export interface AdminContext {
   faults: FaultQueue;
   requests: RecordedRequest[];
   /** The tokens the emulator knows: masked in the request log wherever they appear. */
-  tokens?: Iterable<string>;
+  tokens: Iterable<string>;
   /** Outages the simulated checks obey (GET/POST/DELETE /__emulator/outages). */
-  outages?: Outage[];
+  outages: Outage[];
   /** The state, for the checks' history (and export, import, reset). */
-  store?: Store;
+  store: Store;
 }
 
 /** Constant-time comparison; hashing first makes the lengths equal. */
-export function secretMatches(given: string | string[] | undefined, secret: string): boolean {
+function secretMatches(given: string | string[] | undefined, secret: string): boolean {
   if (typeof given !== 'string') return false;
   const a = createHash('sha256').update(given).digest();
   const b = createHash('sha256').update(secret).digest();
@@ -69,7 +72,7 @@ export function carriedSecrets(headers: IncomingHttpHeaders): string[] {
  * it, or it merely looks like one; a proxy's credentials and the admin secret
  * not at all.
  */
-export function redactRequest(r: RecordedRequest, secrets: Iterable<string> = []): RecordedRequest {
+function redactRequest(r: RecordedRequest, secrets: Iterable<string> = []): RecordedRequest {
   const all = [...secrets, ...carriedSecrets(r.headers)].sort((a, b) => b.length - a.length);
   const mask = (text: string) => redactTokens(text, all);
   const headers: IncomingHttpHeaders = {};
@@ -90,113 +93,95 @@ export function redactRequest(r: RecordedRequest, secrets: Iterable<string> = []
   };
 }
 
-const ADMIN_ROUTES: Record<string, string[]> = {
-  [`${ADMIN_PREFIX}/faults`]: ['GET', 'POST', 'DELETE'],
-  [`${ADMIN_PREFIX}/requests`]: ['GET', 'DELETE'],
-  [`${ADMIN_PREFIX}/outages`]: ['GET', 'POST', 'DELETE'],
-  [`${ADMIN_PREFIX}/checks`]: ['GET'],
-  [`${ADMIN_PREFIX}/state`]: ['GET', 'PUT', 'DELETE'],
-};
-
-/** The request body as JSON (an object, or an array when `arrays`), or an error already sent. */
-function jsonOf(ctx: AdminContext, arrays: boolean): { ok: true; value: unknown } | { ok: false } {
+/** The request body as JSON (an object, or an array when `arrays`), or undefined with an error already sent. */
+function jsonOf(ctx: AdminContext, arrays: boolean): unknown {
   const { res } = ctx;
-  if (ctx.body.tooLarge) {
-    sendError(res, 413, 'request body too large');
-    return { ok: false };
-  }
+  if (ctx.body.tooLarge) return sendError(res, 413, 'request body too large');
   const text = ctx.body.text.trim();
   if (arrays && text.startsWith('[')) {
     try {
-      return { ok: true, value: JSON.parse(text) };
+      return JSON.parse(text) as unknown;
     } catch {
-      sendError(res, 400, 'malformed JSON body');
-      return { ok: false };
+      return sendError(res, 400, 'malformed JSON body');
     }
   }
   const object = parseJsonObject(text);
-  if (!object.ok) {
-    sendError(res, 400, object.message);
-    return { ok: false };
-  }
-  return { ok: true, value: object.value };
+  return object.ok ? object.value : sendError(res, 400, object.message);
 }
 
-export function handleAdmin(ctx: AdminContext): void {
-  const { req, res, path, faults, requests } = ctx;
-  if (!secretMatches(req.headers[ADMIN_HEADER], ctx.adminSecret)) return sendError(res, 404, 'not found');
-  const allowed = ADMIN_ROUTES[path];
-  if (!allowed) return sendError(res, 404, 'not found');
-  const method = req.method ?? 'GET';
-  if (!allowed.includes(method)) {
-    return sendError(res, 405, `method ${method} not allowed; allowed: ${allowed.join(', ')}`, {
-      Allow: allowed.join(', '),
-    });
+/** Runs `change`, answering 422 with the message of the FaultError it throws (other errors propagate). */
+function unlessInvalid(res: ServerResponse, change: () => void): boolean {
+  try {
+    change();
+    return true;
+  } catch (err) {
+    if (!(err instanceof FaultError)) throw err;
+    sendError(res, 422, err.message);
+    return false;
   }
+}
 
-  if (path === `${ADMIN_PREFIX}/requests`) {
-    if (method === 'GET')
-      return sendJson(res, 200, { requests: requests.map((r) => redactRequest(r, ctx.tokens ?? [])) });
-    const cleared = requests.length;
-    requests.length = 0;
-    return sendJson(res, 200, { ok: true, cleared });
-  }
-
-  if (path === `${ADMIN_PREFIX}/outages`) {
-    const outages = ctx.outages ?? [];
-    if (method === 'GET') return sendJson(res, 200, { outages });
-    if (method === 'DELETE') return sendJson(res, 200, { ok: true, cleared: outages.splice(0).length });
+/** The admin operations, by the admin document's operationId. */
+const HANDLERS: Record<string, (ctx: AdminContext) => void> = {
+  listRequests: ({ res, requests, tokens }) =>
+    sendJson(res, 200, { requests: requests.map((r) => redactRequest(r, tokens)) }),
+  clearRequests: ({ res, requests }) => sendJson(res, 200, { ok: true, cleared: requests.splice(0).length }),
+  listOutages: ({ res, outages }) => sendJson(res, 200, { outages }),
+  clearOutages: ({ res, outages }) => sendJson(res, 200, { ok: true, cleared: outages.splice(0).length }),
+  addOutage(ctx) {
     const parsed = jsonOf(ctx, false);
-    if (!parsed.ok) return;
-    try {
-      outages.push(normalizeOutage(parsed.value));
-    } catch (err) {
-      if (err instanceof FaultError) return sendError(res, 422, err.message);
-      throw err;
-    }
-    return sendJson(res, 201, { ok: true, outages });
-  }
-
-  if (path === `${ADMIN_PREFIX}/state` && ctx.store) {
-    // Export (GET), import replacing everything (PUT), reset to the start (DELETE).
-    if (method === 'GET') return sendJson(res, 200, ctx.store.snapshot());
-    if (method === 'DELETE') {
-      ctx.store.reset();
-      return sendJson(res, 200, { ok: true });
-    }
+    if (parsed !== undefined && unlessInvalid(ctx.res, () => ctx.outages.push(normalizeOutage(parsed))))
+      sendJson(ctx.res, 201, { ok: true, outages: ctx.outages });
+  },
+  exportState: ({ res, store }) => sendJson(res, 200, store.snapshot()),
+  resetState({ res, store }) {
+    store.reset();
+    sendJson(res, 200, { ok: true });
+  },
+  importState(ctx) {
     const parsed = jsonOf(ctx, false);
-    if (!parsed.ok) return;
+    if (parsed === undefined) return;
     try {
-      ctx.store.replace(parsed.value);
+      ctx.store.replace(parsed);
     } catch (err) {
-      return sendError(res, 422, (err as Error).message);
+      return sendError(ctx.res, 422, (err as Error).message);
     }
-    return sendJson(res, 200, { ok: true });
-  }
-
-  if (path === `${ADMIN_PREFIX}/checks`) {
+    sendJson(ctx.res, 200, { ok: true });
+  },
+  listChecks({ req, res, store }) {
     const id = new URL(req.url ?? '/', 'http://x').searchParams.get('monitor');
     if (id === null) return sendError(res, 400, 'the monitor query parameter is required: ?monitor=mon_...');
-    const checks = ctx.store?.checkHistory(id);
+    const checks = store.checkHistory(id);
     if (checks === undefined) return sendError(res, 404, 'monitor not found');
-    return sendJson(res, 200, { monitor: id, checks });
-  }
+    sendJson(res, 200, { monitor: id, checks });
+  },
+  listFaults: ({ res, faults }) => sendJson(res, 200, { faults: faults.list() }),
+  clearFaults: ({ res, faults }) => sendJson(res, 200, { ok: true, cleared: faults.clear() }),
+  // One fault object, or an array of them queued in order; all or nothing.
+  queueFault(ctx) {
+    const parsed = jsonOf(ctx, true);
+    if (parsed === undefined) return;
+    let normalized: Fault[] = [];
+    if (!unlessInvalid(ctx.res, () => (normalized = (Array.isArray(parsed) ? parsed : [parsed]).map(normalizeFault))))
+      return;
+    for (const fault of normalized) ctx.faults.add(fault);
+    sendJson(ctx.res, 201, { ok: true, queued: normalized.length, pending: ctx.faults.list().length });
+  },
+};
 
-  if (method === 'GET') return sendJson(res, 200, { faults: faults.list() });
-  if (method === 'DELETE') return sendJson(res, 200, { ok: true, cleared: faults.clear() });
-
-  // POST: one fault object, or an array of them queued in order; all or nothing.
-  const body = jsonOf(ctx, true);
-  if (!body.ok) return;
-  const parsed = body.value;
-  const list = Array.isArray(parsed) ? parsed : [parsed];
-  let normalized: Fault[];
-  try {
-    normalized = list.map(normalizeFault);
-  } catch (err) {
-    if (err instanceof FaultError) return sendError(res, 422, err.message);
-    throw err;
-  }
-  for (const fault of normalized) faults.add(fault);
-  return sendJson(res, 201, { ok: true, queued: normalized.length, pending: faults.list().length });
+export function handleAdmin(ctx: AdminContext): void {
+  const { req, res, path } = ctx;
+  const route = matchRoute(req.method ?? 'GET', path);
+  // Without the secret, and for its own (public) document, nothing here exists.
+  if (
+    !secretMatches(req.headers[ADMIN_HEADER], ctx.adminSecret) ||
+    route.kind === 'not-found' ||
+    path === ADMIN_DOCUMENT_PATH
+  )
+    return sendError(res, 404, 'not found');
+  if (route.kind === 'method-not-allowed')
+    return sendError(res, 405, `method ${req.method} not allowed; allowed: ${route.allow.join(', ')}`, {
+      Allow: route.allow.join(', '),
+    });
+  HANDLERS[route.operation.id]?.(ctx);
 }

@@ -10,12 +10,12 @@
 // unauthenticated caller learns nothing about which paths or ids exist.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, scopeError, type TokenInfo } from './auth.js';
-import { API_PREFIX, MAX_BODY_BYTES, OPERATION_SCOPES } from './model.js';
+import type { Route } from './contract.js';
+import { API_PREFIX, MAX_BODY_BYTES, type Scope } from './model.js';
 import { isJsonContentType, sendError, sendJson, sendNoContent, type ReadBody } from './respond.js';
-import type { Route } from './routes.js';
 import { monitorJson, type Store } from './store.js';
 import { listPage } from './list.js';
-import { parseJsonObject, validateChannelPatch, validateMonitorCreate, validateMonitorPatch } from './validation.js';
+import { monitorInput, parseJsonObject, validateChannelPatch, validateMonitor } from './validation.js';
 
 export interface ApiContext {
   req: IncomingMessage;
@@ -64,7 +64,7 @@ export function handleApi(ctx: ApiContext): void {
     });
     return;
   }
-  const scope = OPERATION_SCOPES[route.operation];
+  const scope = route.operation.spec['x-required-scope'] as Scope;
   if (!auth.scopes.has(scope)) {
     const denied = scopeError(scope);
     if (!denied.ok)
@@ -74,13 +74,13 @@ export function handleApi(ctx: ApiContext): void {
   const account = auth.account;
   const id = route.id;
 
-  switch (route.operation) {
+  switch (route.operation.id) {
     case 'createMonitor': {
       const body = jsonBody(ctx);
       if (!body) return;
-      const valid = validateMonitorCreate(body);
+      const valid = validateMonitor(body);
       if (!valid.ok) return sendError(res, valid.status, valid.message);
-      const monitor = store.createMonitor(account, valid.value.input, valid.value.extras);
+      const monitor = store.createMonitor(account, monitorInput(valid.value.fields), valid.value.extras);
       return sendJson(res, 201, monitorJson(monitor), { Location: `${API_PREFIX}/monitors/${monitor.id}` });
     }
     case 'getMonitor': {
@@ -94,7 +94,7 @@ export function handleApi(ctx: ApiContext): void {
       if (!monitor) return sendError(res, 404, 'monitor not found');
       const body = jsonBody(ctx);
       if (!body) return;
-      const valid = validateMonitorPatch(body, monitor);
+      const valid = validateMonitor(body, monitor);
       if (!valid.ok) return sendError(res, valid.status, valid.message);
       store.updateMonitor(monitor, valid.value);
       return sendJson(res, 200, monitorJson(monitor));

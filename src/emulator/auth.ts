@@ -2,14 +2,19 @@
 // table; each belongs to an account and carries scopes. The checks run in the
 // order of the interface's section 5 so that every 401/403 case has its own
 // message (scripts can tell "expired" from "revoked" from "typo").
-import { DEFAULT_DEV_TOKEN, DEV_ACCOUNT, SCOPES, SEEDED_TOKENS, type Scope } from './model.js';
+import { DEFAULT_DEV_TOKEN, DEV_ACCOUNT, SCOPES, type Scope } from './model.js';
+import { publicDocument } from './openapi.js';
 
 export interface TokenInfo {
   account: string;
   scopes: ReadonlySet<Scope>;
-  expired: boolean;
-  revoked: boolean;
+  /** Why a token that exists is refused (401): "token expired", "token revoked". */
+  refused?: string;
 }
+
+/** The test tokens every emulator has, as the document lists them (the first is the development token's entry). */
+const SEEDED_TOKENS = (publicDocument['x-seeded-tokens'] as DeclaredToken[]).slice(1);
+const REFUSED: Record<string, string> = { cpk_test_expired: 'token expired', cpk_test_revoked: 'token revoked' };
 
 export type AuthOutcome =
   | { ok: true; account: string; scopes: ReadonlySet<Scope> }
@@ -40,20 +45,14 @@ export function buildTokenTable(
     throw new Error(`emulator token ${devToken} collides with a seeded test token`);
   }
   const table = new Map<string, TokenInfo>();
-  for (const t of SEEDED_TOKENS) {
-    table.set(t.token, {
-      account: t.account,
-      scopes: new Set(t.scopes),
-      expired: t.expired ?? false,
-      revoked: t.revoked ?? false,
-    });
-  }
-  table.set(devToken, { account: DEV_ACCOUNT, scopes: new Set(SCOPES), expired: false, revoked: false });
+  for (const t of SEEDED_TOKENS)
+    table.set(t.token, { account: t.account, scopes: new Set(t.scopes), refused: REFUSED[t.token] });
+  table.set(devToken, { account: DEV_ACCOUNT, scopes: new Set(SCOPES) });
   for (const d of declared) {
     if (!TOKEN_SHAPE.test(d.token))
       throw new Error(`token ${d.token.slice(0, 4)}… must be cpk_ followed by visible ASCII characters`);
     if (table.has(d.token)) throw new Error(`token of ${d.account} is declared twice or collides with a seeded token`);
-    table.set(d.token, { account: d.account, scopes: new Set(d.scopes), expired: false, revoked: false });
+    table.set(d.token, { account: d.account, scopes: new Set(d.scopes) });
   }
   return table;
 }
@@ -84,8 +83,7 @@ export function authenticate(
   if (!token.startsWith('cpk_')) return invalid('malformed token: API tokens start with cpk_');
   const info = tokens.get(token);
   if (!info) return invalid('invalid token');
-  if (info.revoked) return invalid('token revoked');
-  if (info.expired) return invalid('token expired');
+  if (info.refused !== undefined) return invalid(info.refused);
   if (isSuspended(info.account)) return { ok: false, status: 403, message: 'account suspended' };
   return { ok: true, account: info.account, scopes: info.scopes };
 }

@@ -1,17 +1,16 @@
-// The service's document (openapi.yaml) compiled into validators: the request
-// bodies and query parameters the emulator accepts (validation.ts, list.ts)
-// and the responses it may give (checkResponse, which the test suite runs on
-// every answer, as a validating proxy would, against it or, for the admin
-// routes, against admin-openapi.yaml). One document, so what is declared and
-// what is done cannot drift apart.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+// The emulator's two documents (openapi.yaml, admin-openapi.yaml) as the
+// tables it runs by: the routes (matchRoute: path, method, operation and its
+// scope), the request bodies and query parameters it accepts (bodyProblem,
+// queryProblem) and the responses it may give (checkResponse, which the test
+// suite runs on every answer, as a validating proxy would). One document, so
+// what is declared and what is done cannot drift apart.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ADMIN_PREFIX, API_PREFIX } from './model.js';
 import { adminDocument, publicDocument } from './openapi.js';
-import { matchRoute } from './routes.js';
 
 type DocumentId = 'openapi' | 'admin';
-const DOCUMENTS: Record<DocumentId, Record<string, unknown>> = { openapi: publicDocument, admin: adminDocument };
-const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
+type Json = Record<string, unknown>;
+const DOCUMENTS: Record<DocumentId, Json> = { openapi: publicDocument, admin: adminDocument };
 // RFC 3339 date-time, as JSON Schema's "date-time" format means it.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -24,7 +23,7 @@ function validatorAt(pointer: string, document: DocumentId = 'openapi'): Validat
   let validate = compiled.get(key);
   if (validate === undefined) {
     if (ajv === undefined) {
-      // allErrors: the caller picks the problem to report by field order, not ajv's visiting order.
+      // allErrors: a response check reports every problem at once.
       // strict off: the document carries OpenAPI keywords (description, x-...) beside JSON Schema.
       ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
       ajv.addFormat('date-time', DATE_TIME);
@@ -38,105 +37,91 @@ function validatorAt(pointer: string, document: DocumentId = 'openapi'): Validat
 
 const escapePointer = (part: string) => part.replaceAll('~', '~0').replaceAll('/', '~1');
 
-interface Operation {
-  document: DocumentId;
-  path: string;
-  method: string;
-  spec: Record<string, unknown>;
-}
-
-let operations: Map<string, Operation> | undefined;
-
-/** The operations of both documents, by operationId and by "METHOD /path". */
-function operationsIndex(): Map<string, Operation> {
-  if (operations === undefined) {
-    operations = new Map();
-    for (const [document, doc] of Object.entries(DOCUMENTS) as Array<[DocumentId, Record<string, unknown>]>)
-      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>))
-        for (const [method, spec] of Object.entries(item))
-          if (spec !== null && typeof spec === 'object' && 'operationId' in spec) {
-            const op = { document, path, method, spec: spec as Record<string, unknown> };
-            operations.set(String(spec.operationId), op);
-            operations.set(`${method.toUpperCase()} ${path}`, op);
-          }
+/** Resolves a local "#/..." reference in a document. */
+function resolve(ref: string, document: DocumentId = 'openapi'): unknown {
+  let node: unknown = DOCUMENTS[document];
+  for (const part of ref.replace(/^#\//, '').split('/')) {
+    const key = part.replaceAll('~1', '/').replaceAll('~0', '~');
+    node = node !== null && typeof node === 'object' ? (node as Json)[key] : undefined;
   }
-  return operations;
+  return node;
 }
 
-/** The document's operation for an operationId. */
-export function operationOf(operationId: string): Operation | undefined {
-  return operationsIndex().get(operationId);
+/** A schema with its $ref followed: [the schema, the pointer it lives at]. */
+function followRef(schema: Json, pointer: string, document: DocumentId = 'openapi'): [Json, string] {
+  const ref = schema.$ref;
+  return typeof ref === 'string' ? [(resolve(ref, document) ?? {}) as Json, ref.slice(1)] : [schema, pointer];
 }
 
-const pointerOf = (op: Operation, ...rest: string[]) =>
-  ['', 'paths', op.path, op.method, ...rest].map(escapePointer).join('/');
-
-/** Validates a request body against the operation's declared schema; the errors, or [] when it conforms. */
-export function requestBodyErrors(operationId: string, body: unknown): ErrorObject[] {
-  const op = operationOf(operationId);
-  if (op === undefined) return [];
-  const validate = validatorAt(pointerOf(op, 'requestBody', 'content', 'application/json', 'schema'));
-  return validate(body) ? [] : [...(validate.errors ?? [])];
+export interface Operation {
+  id: string;
+  document: DocumentId;
+  /** JSON pointer to the operation in its document. */
+  pointer: string;
+  spec: Json;
 }
 
-/** The schema the document gives an operation's request body (references resolved). */
-export function requestBodySchema(operationId: string): { properties?: Record<string, Record<string, unknown>> } {
-  const op = operationOf(operationId);
-  const content = (op?.spec.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined)
-    ?.content?.['application/json']?.schema;
-  return ((content?.$ref ? resolve(content.$ref) : content) ?? {}) as {
-    properties?: Record<string, Record<string, unknown>>;
-  };
-}
+/** Every path of both documents (the service's under /v1), with its operations by method. */
+const ROUTES: Array<{ segments: string[]; methods: Map<string, Operation> }> = [];
+const OPERATIONS = new Map<string, Operation>();
+for (const [document, doc] of Object.entries(DOCUMENTS) as Array<[DocumentId, Json]>)
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
+    const methods = new Map<string, Operation>();
+    for (const [method, spec] of Object.entries(item))
+      if (spec !== null && typeof spec === 'object' && 'operationId' in spec) {
+        const id = String(spec.operationId);
+        const op = {
+          id,
+          document,
+          pointer: ['', 'paths', path, method].map(escapePointer).join('/'),
+          spec: spec as Json,
+        };
+        methods.set(method.toUpperCase(), op);
+        OPERATIONS.set(id, op);
+      }
+    ROUTES.push({ segments: (document === 'openapi' ? API_PREFIX + path : path).split('/'), methods });
+  }
 
-/** The schema the document gives a request body's property (for messages that quote its bounds). */
-export function requestBodyProperty(operationId: string, name: string): Record<string, unknown> {
-  return requestBodySchema(operationId).properties?.[name] ?? {};
+export type Route =
+  /** `id` is null when the segment is not valid percent-encoding (it then exists nowhere). */
+  | { kind: 'operation'; operation: Operation; id: string | null }
+  | { kind: 'method-not-allowed'; allow: string[] }
+  | { kind: 'not-found' };
+
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 /**
- * The first problem the document finds in a request body, in the wording the
- * emulator has always used: nothing to update, then read-only or unknown
- * fields in the order the body gives them, then the fields in the order the
- * schema lists them. `rank` places it among the rules kept in code.
+ * The operation a request addresses (query already removed from `path`).
+ * Matching works on the raw path split on "/" *before* percent-decoding, and
+ * the {id} segment is decoded exactly once afterwards: "/v1/monitors/a%2Fb" is
+ * the monitor "a/b" (which cannot exist), never the path "/v1/monitors/a/b".
+ * No dot-segment or slash normalisation.
  */
-export function requestBodyProblem(
-  operationId: string,
-  body: Record<string, unknown>,
-  readOnly: readonly string[],
-): { rank: number; message: string } | null {
-  const errors = requestBodyErrors(operationId, body);
-  if (errors.length === 0) return null;
-  const fields = Object.keys(requestBodySchema(operationId).properties ?? {});
-  if (errors.some((e) => e.instancePath === '' && e.keyword === 'minProperties'))
-    return { rank: -2, message: 'nothing to update' };
-  if (errors.some((e) => e.instancePath === '' && (e.keyword === 'not' || e.keyword === 'additionalProperties'))) {
-    const key = Object.keys(body).find((k) => readOnly.includes(k) || !fields.includes(k)) ?? '';
-    // A monitor keeps unknown fields (its schema is open): only a read-only one is refused.
-    const closed = errors.some((e) => e.keyword === 'additionalProperties');
-    const offending = closed ? key : (Object.keys(body).find((k) => readOnly.includes(k)) ?? '');
-    return {
-      rank: -1,
-      message: readOnly.includes(offending) ? `${offending} is read-only` : `unknown field: ${offending}`,
-    };
+export function matchRoute(method: string, path: string): Route {
+  const segments = path.split('/');
+  for (const route of ROUTES) {
+    if (route.segments.length !== segments.length) continue;
+    let id: string | null = null;
+    const matches = route.segments.every((part, i) => {
+      const segment = segments[i] ?? '';
+      if (part !== '{id}') return part === segment;
+      id = decodeSegment(segment);
+      return segment !== '';
+    });
+    if (!matches) continue;
+    // HEAD is GET without the body (Node's response drops the body of a HEAD answer); the admin routes have no HEAD.
+    const verb = method.toUpperCase() === 'HEAD' && path.startsWith(`${API_PREFIX}/`) ? 'GET' : method.toUpperCase();
+    const operation = route.methods.get(verb);
+    if (operation === undefined) return { kind: 'method-not-allowed', allow: [...route.methods.keys()] };
+    return { kind: 'operation', operation, id };
   }
-  let best: { rank: number; message: string } | null = null;
-  for (const error of errors) {
-    const field =
-      error.instancePath === ''
-        ? String((error.params as { missingProperty?: unknown }).missingProperty ?? '')
-        : decodeURIComponent(error.instancePath.split('/')[1] ?? '')
-            .replaceAll('~1', '/')
-            .replaceAll('~0', '~');
-    const rank = fields.indexOf(field);
-    if (rank < 0 || (best !== null && best.rank <= rank)) continue;
-    const message =
-      error.instancePath === '' && error.keyword === 'required'
-        ? `${field} is required`
-        : fieldMessage(field, propertySchema(operationId, field), error.keyword, error.params);
-    best = { rank, message };
-  }
-  return best ?? { rank: fields.length, message: 'request body does not match the document' };
+  return { kind: 'not-found' };
 }
 
 interface PropertySchema {
@@ -147,15 +132,52 @@ interface PropertySchema {
   items?: PropertySchema;
 }
 
-function propertySchema(operationId: string, field: string): PropertySchema {
-  const schema = requestBodyProperty(operationId, field) as PropertySchema & { $ref?: string };
-  const resolved = (schema.$ref ? resolve(schema.$ref) : schema) as PropertySchema & { items?: { $ref?: string } };
-  const items = resolved.items?.$ref ? (resolve(resolved.items.$ref) as PropertySchema) : resolved.items;
-  return items ? { ...resolved, items } : resolved;
+/**
+ * The first problem the document finds in a request body, in the wording the
+ * emulator has always used: nothing to update, then read-only or unknown
+ * fields in the order the body gives them, then the fields in the order the
+ * schema lists them. `after(field)` runs after each field (present or not) is
+ * found well formed and adds the rules a schema cannot state.
+ */
+export function bodyProblem(
+  operationId: string,
+  body: Json,
+  readOnly: readonly string[],
+  after: (field: string) => string | null = () => null,
+): string | null {
+  const op = OPERATIONS.get(operationId) as Operation;
+  const at = `${op.pointer}/requestBody/content/application~1json/schema`;
+  const [schema, pointer] = followRef(resolve(`#${at}`) as Json, at);
+  const properties = (schema.properties ?? {}) as Record<string, Json>;
+  const fields = Object.keys(properties);
+  if (schema.minProperties !== undefined && Object.keys(body).length === 0) return 'nothing to update';
+  const offending = Object.keys(body).find(
+    // A monitor keeps unknown fields (its schema is open): only a read-only one is refused.
+    (k) => readOnly.includes(k) || (schema.additionalProperties === false && !fields.includes(k)),
+  );
+  if (offending !== undefined)
+    return readOnly.includes(offending) ? `${offending} is read-only` : `unknown field: ${offending}`;
+  const required = (schema.required ?? []) as string[];
+  for (const field of fields) {
+    if (!Object.hasOwn(body, field)) {
+      if (required.includes(field)) return `${field} is required`;
+    } else {
+      const validate = validatorAt(`${pointer}/properties/${escapePointer(field)}`);
+      if (!validate(body[field])) {
+        const error = validate.errors?.[0];
+        const [resolved] = followRef(properties[field] ?? {}, '');
+        const [items] = followRef((resolved.items ?? {}) as Json, '');
+        return fieldMessage(field, { ...resolved, items } as PropertySchema, error?.keyword ?? '', error?.params ?? {});
+      }
+    }
+    const problem = after(field);
+    if (problem !== null) return problem;
+  }
+  return validatorAt(pointer)(body) ? null : 'request body does not match the document';
 }
 
 /** The message for a field the schema refuses, quoting the schema's own bounds. */
-function fieldMessage(field: string, schema: PropertySchema, keyword: string, params: Record<string, unknown>): string {
+function fieldMessage(field: string, schema: PropertySchema, keyword: string, params: Json): string {
   if (schema.type === 'array')
     return `${field} must be an array of distinct values from: ${(schema.items?.enum ?? []).join(', ')}`;
   if (schema.enum) return `${field} must be one of ${schema.enum.join(', ')}`;
@@ -165,16 +187,6 @@ function fieldMessage(field: string, schema: PropertySchema, keyword: string, pa
   if (keyword === 'maxLength') return `${field} must be at most ${String(params.limit)} characters`;
   if (keyword === 'minLength' || keyword === 'pattern') return `${field} must not be empty`;
   return `${field} is invalid`;
-}
-
-/** Resolves a local "#/..." reference in a document. */
-export function resolve(ref: string, document: DocumentId = 'openapi'): unknown {
-  let node: unknown = DOCUMENTS[document];
-  for (const part of ref.replace(/^#\//, '').split('/')) {
-    const key = part.replaceAll('~1', '/').replaceAll('~0', '~');
-    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
-  }
-  return node;
 }
 
 /** One answer of the emulator, as the test suite's response check sees it. */
@@ -199,38 +211,28 @@ export function checkResponse(exchange: Exchange): string[] {
   const path = exchange.url.split('?', 1)[0] ?? '';
   const method = exchange.method.toUpperCase() === 'HEAD' ? 'GET' : exchange.method.toUpperCase();
   const where = `${exchange.method} ${exchange.url} -> ${exchange.status}`;
-  let operationId: string;
-  if (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)) {
-    const op = operationsIndex().get(`${method} ${path}`);
-    if (op === undefined)
-      return exchange.status === 404 || exchange.status === 405
-        ? []
-        : [`${where}: ${method} ${path} is not in the admin document`];
-    operationId = String(op.spec.operationId);
-  } else if (path === DOCUMENT_PATH) {
-    if (method !== 'GET') return [];
-    operationId = 'getOpenApiDocument';
-  } else {
-    const route = matchRoute(method, path);
-    if (route.kind !== 'operation') return [];
-    operationId = route.operation;
+  const route = matchRoute(method, path);
+  if (route.kind !== 'operation') {
+    const admin = path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
+    return !admin || exchange.status === 404 || exchange.status === 405
+      ? []
+      : [`${where}: ${method} ${path} is not in the admin document`];
   }
-  const op = operationOf(operationId);
-  if (op === undefined) return [`${where}: operation ${operationId} is not in the document`];
-  const responses = op.spec.responses as Record<string, { $ref?: string }>;
+  const op = route.operation;
+  const responses = op.spec.responses as Record<string, Json>;
   let key = String(exchange.status);
   if (!(key in responses)) {
-    if (!('default' in responses)) return [`${where}: status ${key} is not declared for ${operationId}`];
+    if (!('default' in responses)) return [`${where}: status ${key} is not declared for ${op.id}`];
     key = 'default';
   }
-  const declared = responses[key] ?? {};
-  const response = (declared.$ref ? resolve(declared.$ref, op.document) : declared) as {
-    content?: Record<string, unknown>;
-  };
+  const [response, pointer] = followRef(
+    responses[key] ?? {},
+    `${op.pointer}/responses/${escapePointer(key)}`,
+    op.document,
+  );
   const hasBody = exchange.body.length > 0;
   if (exchange.method.toUpperCase() === 'HEAD') return hasBody ? [`${where}: HEAD answered with a body`] : [];
-  if (response.content === undefined)
-    return hasBody ? [`${where}: a body where ${operationId} ${key} declares none`] : [];
+  if (response.content === undefined) return hasBody ? [`${where}: a body where ${op.id} ${key} declares none`] : [];
   if (!/^application\/json\b/i.test(exchange.contentType ?? ''))
     return [`${where}: Content-Type ${exchange.contentType ?? '(none)'} where application/json is declared`];
   let value: unknown;
@@ -239,10 +241,7 @@ export function checkResponse(exchange: Exchange): string[] {
   } catch {
     return [`${where}: the body is not JSON`];
   }
-  const pointer = declared.$ref
-    ? `${declared.$ref.slice(1)}/content/application~1json/schema`
-    : pointerOf(op, 'responses', key, 'content', 'application/json', 'schema');
-  const validate = validatorAt(pointer, op.document);
+  const validate = validatorAt(`${pointer}/content/application~1json/schema`, op.document);
   if (validate(value)) return [];
   return (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message ?? e.keyword}`);
 }
@@ -250,7 +249,7 @@ export function checkResponse(exchange: Exchange): string[] {
 interface Parameter {
   name: string;
   in: string;
-  schema?: { type?: string; enum?: unknown[]; minimum?: number; maximum?: number };
+  schema?: PropertySchema;
 }
 
 /**
@@ -259,10 +258,8 @@ interface Parameter {
  * value is read as the declared type (digits as an integer) before the
  * schema judges it. The query is URL-encoded; the first of repeated keys counts.
  */
-export function queryProblem(operationId: string, query: string): string | null {
-  const op = operationOf(operationId);
-  if (op === undefined) return null;
-  const declared = ((op.spec.parameters ?? []) as Parameter[]).filter((p) => p.in === 'query');
+export function queryProblem(operation: Operation, query: string): string | null {
+  const declared = ((operation.spec.parameters ?? []) as Parameter[]).filter((p) => p.in === 'query');
   const names = declared.map((p) => p.name);
   const params = new URLSearchParams(query);
   for (const key of new Set(params.keys()))
@@ -272,8 +269,7 @@ export function queryProblem(operationId: string, query: string): string | null 
     if (raw === null) continue;
     const schema = parameter.schema ?? {};
     const value = schema.type === 'integer' && /^-?\d{1,15}$/.test(raw) ? Number(raw) : raw;
-    const validate = validatorAt(pointerOf(op, 'parameters', String(index), 'schema'));
-    if (validate(value)) continue;
+    if (validatorAt(`${operation.pointer}/parameters/${index}/schema`)(value)) continue;
     if (schema.enum) return `invalid ${parameter.name}: expected one of ${schema.enum.join(', ')}`;
     if (schema.type === 'integer')
       return `invalid ${parameter.name}: expected an integer from ${schema.minimum} to ${schema.maximum}`;

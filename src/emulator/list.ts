@@ -4,14 +4,13 @@
 // Page shape: {"data": [...], "next_cursor": "<cursor>" | null}. Published in
 // the OpenAPI document (openapi.yaml) with x-pagination; the query parameters
 // are validated with that document (contract.ts).
-import { queryProblem } from './contract.js';
+import { queryProblem, type Operation } from './contract.js';
 import { LIST_LIMIT_DEFAULT } from './model.js';
 import { monitorJson, type Store } from './store.js';
 
 type Result = { ok: true; value: { data: unknown[]; next_cursor: string | null } } | { ok: false; message: string };
-type ListOperation = 'listMonitors' | 'listChannels' | 'listReports';
 
-export const encodeCursor = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');
+const encodeCursor = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');
 
 function decodeCursor(cursor: string): string | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
@@ -19,7 +18,7 @@ function decodeCursor(cursor: string): string | undefined {
   return encodeCursor(id) === cursor ? id : undefined;
 }
 
-export function listPage(operation: ListOperation, store: Store, account: string, query: string): Result {
+export function listPage(operation: Operation, store: Store, account: string, query: string): Result {
   // Unknown parameters (a typo is not silently ignored), bad limits and filters: the document's.
   const problem = queryProblem(operation, query);
   if (problem !== null) return { ok: false, message: problem };
@@ -32,14 +31,14 @@ export function listPage(operation: ListOperation, store: Store, account: string
     if (after === undefined) return { ok: false, message: 'invalid cursor' };
   }
   let items: Array<{ id: string; json: () => unknown }>;
-  if (operation === 'listMonitors') {
+  if (operation.id === 'listMonitors') {
     const status = params.get('status');
     const type = params.get('type');
     items = store
       .listMonitors(account)
       .filter((m) => (status === null || m.status === status) && (type === null || m.type === type))
       .map((m) => ({ id: m.id, json: () => monitorJson(m) }));
-  } else if (operation === 'listChannels') {
+  } else if (operation.id === 'listChannels') {
     items = store.listChannels(account).map((c) => ({ id: c.id, json: () => ({ ...c, events: [...c.events] }) }));
   } else {
     items = store.listReports(account).map((r) => ({ id: String(r.id), json: () => r }));

@@ -19,9 +19,8 @@ import { applyFault, FaultQueue, normalizeFault, type Fault, type Outage } from 
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
 import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
 import { openPersistence } from './persist.js';
-import type { Exchange } from './contract.js';
 import { boundedCopy, ByteBudget, newRequestId, observeResponse, readBody, sendError, sendJson } from './respond.js';
-import { matchRoute } from './routes.js';
+import { matchRoute, type Exchange } from './contract.js';
 import { monitorJson, Store, type PersistedState } from './store.js';
 
 export type { Fault, FaultKind } from './faults.js';

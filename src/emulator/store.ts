@@ -6,7 +6,6 @@
 // seed, the monitor and the check's number, so no network is ever used.
 import { randomBytes } from 'node:crypto';
 import {
-  ACCOUNTS,
   FLAKY_UPTIME,
   ID_ALPHABET,
   ID_LENGTH,
@@ -14,12 +13,12 @@ import {
   MONITOR_STATUSES,
   REPORT_ID_PREFIX,
   REPORT_PERIOD,
-  SEEDED_CHANNELS,
   SUMMARY_REPORT_ID,
   type ChannelRecord,
   type MonitorStatus,
 } from './model.js';
 import { simulateCheck } from './checks.js';
+import { publicDocument } from './openapi.js';
 import type { Outage } from './faults.js';
 import { monitorReportBody } from './reports.js';
 import type { ChannelChanges, MonitorChanges, MonitorInput } from './validation.js';
@@ -65,6 +64,12 @@ interface AccountState {
 }
 
 const now = () => new Date().toISOString();
+
+/** The accounts and the channels each starts with, as the document lists them (channels cannot be created). */
+const SEEDED = publicDocument['x-emulator'] as {
+  accounts: Array<{ id: string; suspended: boolean }>;
+  'seeded-channels': ChannelRecord[];
+};
 
 /** Checks kept per monitor for `GET /__emulator/checks`: a bounded window. */
 export const CHECK_HISTORY = 100;
@@ -112,9 +117,9 @@ export class Store {
   }
 
   private seedAccounts(): void {
-    const all = [...ACCOUNTS, ...(this.simulation.accounts ?? []).map((id) => ({ id, suspended: false }))];
+    const all = [...SEEDED.accounts, ...(this.simulation.accounts ?? []).map((id) => ({ id, suspended: false }))];
     for (const account of all) {
-      const channels = new Map(SEEDED_CHANNELS.map((c) => [c.id, { ...c, events: [...c.events] }]));
+      const channels = new Map(SEEDED['seeded-channels'].map((c) => [c.id, { ...c, events: [...c.events] }]));
       const suspended = this.accounts.get(account.id)?.suspended ?? account.suspended;
       this.accounts.set(account.id, { suspended, monitors: new Map(), channels });
     }

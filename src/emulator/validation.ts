@@ -5,10 +5,9 @@
 // contract.ts); only what a schema cannot say is written here: that a target
 // fits the monitor's type or the channel's kind. Each check returns the first
 // problem found, in a fixed order, with a message that names the offending field.
-import { isPlainObject } from '../core/json.js';
-import { jsonDepth } from '../core/json.js';
 import { isIP } from 'node:net';
-import { requestBodyProblem, requestBodySchema } from './contract.js';
+import { isPlainObject, jsonDepth, setOwn } from '../core/json.js';
+import { bodyProblem } from './contract.js';
 import {
   CHANNEL_READ_ONLY_FIELDS,
   DEFAULT_INTERVAL,
@@ -24,7 +23,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; status: 400 | 422;
 const fail = <T>(status: 400 | 422, message: string): Result<T> => ({ ok: false, status, message });
 
 /** The deepest nesting a request body may have (deeper is 400, before anything is stored). */
-export const MAX_BODY_DEPTH = 64;
+const MAX_BODY_DEPTH = 64;
 
 /** Parses a request body that must be a JSON object (400 otherwise). */
 export function parseJsonObject(text: string): Result<Record<string, unknown>> {
@@ -69,11 +68,6 @@ const TARGET_RULES: Record<MonitorType, string> = {
   dns: 'target must be a hostname or IP address for type dns',
 };
 
-/** Error message for a target that does not fit the type, or null when it fits (its length is the document's). */
-export function targetError(type: MonitorType, target: string): string | null {
-  return hostOfTarget(type, target) === null ? TARGET_RULES[type] : null;
-}
-
 /**
  * The host a target designates, or null when the target is invalid for the
  * type. The simulated check looks only at this host (no network is used).
@@ -115,66 +109,35 @@ export interface MonitorChanges {
   extras: Record<string, unknown>;
 }
 
-const isWritableMonitorField = (k: string) => (MONITOR_WRITABLE_FIELDS as readonly string[]).includes(k);
-
 /**
- * Validates the fields present in `body` (create or partial update): first
- * against the document, then the rule it cannot state, that the target fits
- * the type. `current` is the stored monitor for PATCH, so that a type change
- * is checked against the stored target and vice versa.
+ * Validates a monitor body (create, or PATCH against the stored `current`):
+ * first against the document, then the rule it cannot state, that the target
+ * fits the type; a type change is checked against the stored target and vice versa.
  */
-function checkMonitorBody(
-  operationId: 'createMonitor' | 'updateMonitor',
-  body: Record<string, unknown>,
-  current: MonitorInput | null,
-): Result<MonitorChanges> {
-  const problem = requestBodyProblem(operationId, body, MONITOR_READ_ONLY_FIELDS);
+export function validateMonitor(body: Record<string, unknown>, current?: MonitorInput): Result<MonitorChanges> {
   const fields: Partial<MonitorInput> = {};
   const extras: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    // defineProperty, not assignment: a "__proto__" key must stay plain data.
-    if (isWritableMonitorField(key))
-      Object.defineProperty(fields, key, { value, enumerable: true, writable: true, configurable: true });
-    else Object.defineProperty(extras, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-  // The target is checked against the type only when both are well formed.
-  const targetRank = Object.keys(requestBodySchema(operationId).properties ?? {}).indexOf('target');
-  if (problem === null || problem.rank > targetRank) {
+  for (const [key, value] of Object.entries(body))
+    setOwn((MONITOR_WRITABLE_FIELDS as readonly string[]).includes(key) ? fields : extras, key, value);
+  const problem = bodyProblem(current ? 'updateMonitor' : 'createMonitor', body, MONITOR_READ_ONLY_FIELDS, (field) => {
+    if (field !== 'target' || !(Object.hasOwn(body, 'target') || Object.hasOwn(body, 'type'))) return null;
     const type = fields.type ?? current?.type ?? DEFAULT_MONITOR_TYPE;
     const target = fields.target !== undefined ? fields.target : (current?.target ?? null);
-    const typeOk = problem === null || !/^type /.test(problem.message);
-    if (typeOk && target !== null && (Object.hasOwn(body, 'target') || Object.hasOwn(body, 'type'))) {
-      const err = targetError(type, target);
-      if (err) return fail(422, err);
-    }
-  }
-  if (problem) return fail(422, problem.message);
+    return target !== null && hostOfTarget(type, target) === null ? TARGET_RULES[type] : null;
+  });
+  if (problem !== null) return fail(422, problem);
   return { ok: true, value: { fields, extras } };
 }
 
-export function validateMonitorCreate(
-  body: Record<string, unknown>,
-): Result<{ input: MonitorInput; extras: Record<string, unknown> }> {
-  const checked = checkMonitorBody('createMonitor', body, null);
-  if (!checked.ok) return checked;
-  const { fields, extras } = checked.value;
+/** A new monitor's fields, the document's defaults filled in. */
+export function monitorInput(fields: Partial<MonitorInput>): MonitorInput {
   return {
-    ok: true,
-    value: {
-      input: {
-        name: fields.name as string,
-        type: fields.type ?? DEFAULT_MONITOR_TYPE,
-        target: fields.target ?? null,
-        interval_seconds: fields.interval_seconds ?? DEFAULT_INTERVAL,
-        paused: fields.paused ?? false,
-      },
-      extras,
-    },
+    name: fields.name as string,
+    type: fields.type ?? DEFAULT_MONITOR_TYPE,
+    target: fields.target ?? null,
+    interval_seconds: fields.interval_seconds ?? DEFAULT_INTERVAL,
+    paused: fields.paused ?? false,
   };
-}
-
-export function validateMonitorPatch(body: Record<string, unknown>, current: MonitorInput): Result<MonitorChanges> {
-  return checkMonitorBody('updateMonitor', body, current);
 }
 
 // ---------------------------------------------------------------- channels
@@ -207,16 +170,10 @@ const CHANNEL_TARGET_RULES: Record<ChannelKind, { test: (t: string) => boolean; 
  * channel's kind is checked here.
  */
 export function validateChannelPatch(body: Record<string, unknown>, kind: ChannelKind): Result<ChannelChanges> {
-  const problem = requestBodyProblem('updateChannel', body, CHANNEL_READ_ONLY_FIELDS);
-  const targetRank = Object.keys(requestBodySchema('updateChannel').properties ?? {}).indexOf('target');
-  if ((problem === null || problem.rank > targetRank) && typeof body.target === 'string') {
-    if (!CHANNEL_TARGET_RULES[kind].test(body.target)) return fail(422, CHANNEL_TARGET_RULES[kind].message);
-  }
-  if (problem) return fail(422, problem.message);
-  const changes: ChannelChanges = {};
-  if (typeof body.name === 'string') changes.name = body.name;
-  if (typeof body.enabled === 'boolean') changes.enabled = body.enabled;
-  if (typeof body.target === 'string') changes.target = body.target;
-  if (Array.isArray(body.events)) changes.events = body.events.map(String);
-  return { ok: true, value: changes };
+  const rule = CHANNEL_TARGET_RULES[kind];
+  const problem = bodyProblem('updateChannel', body, CHANNEL_READ_ONLY_FIELDS, (field) =>
+    field === 'target' && typeof body.target === 'string' && !rule.test(body.target) ? rule.message : null,
+  );
+  if (problem !== null) return fail(422, problem);
+  return { ok: true, value: body as ChannelChanges };
 }

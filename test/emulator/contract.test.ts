@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkResponse, operationOf } from '../../src/emulator/contract.js';
+import { checkResponse } from '../../src/emulator/contract.js';
 import { FAULT_KINDS } from '../../src/emulator/faults.js';
 import {
   CHANNEL_EVENTS,
@@ -10,11 +10,8 @@ import {
   MONITOR_STATUSES,
   MONITOR_TYPES,
   MONITOR_WRITABLE_FIELDS,
-  OPERATION_SCOPES,
-  SEEDED_TOKENS,
 } from '../../src/emulator/model.js';
 import { buildAdminDocument, buildOpenApiDocument } from '../../src/emulator/openapi.js';
-import { ROUTES } from '../../src/emulator/routes.js';
 import { call, createMonitor, useEmulator } from './helpers.js';
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
@@ -49,32 +46,14 @@ describe('the response check (what the suite runs on every answer)', () => {
   });
 });
 
-describe('the document agrees with what the code keeps (states, scopes, tokens, routes)', () => {
+describe('the document agrees with what the code keeps (states, fields, limits)', () => {
   // Tests index freely into the parsed document.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const doc = buildOpenApiDocument('http://127.0.0.1:1/v1') as any;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const admin = buildAdminDocument('http://127.0.0.1:1/v1') as any;
 
-  it('every route the emulator answers is an operation of the document, with its scope, and nothing else is', () => {
-    const routed = ROUTES.flatMap((r) =>
-      Object.entries(r.methods).map(([method, id]) => {
-        const path = `/${r.pattern.map((p) => (p === ':id' ? '{id}' : p)).join('/')}`;
-        return `${method.toLowerCase()} ${path} ${id}`;
-      }),
-    );
-    const declared = Object.entries(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap(
-      ([path, item]) =>
-        Object.entries(item)
-          .filter(([, op]) => op?.operationId !== undefined && op.operationId !== 'getOpenApiDocument')
-          .map(([method, op]) => `${method} ${path} ${op.operationId}`),
-    );
-    expect(declared.sort()).toEqual(routed.sort());
-    for (const [id, scope] of Object.entries(OPERATION_SCOPES))
-      expect([id, operationOf(id)?.spec['x-required-scope']]).toEqual([id, scope]);
-  });
-
-  it('enums, fields, tokens and limits are the ones the code uses', () => {
+  it('enums, fields and limits are the ones the code uses', () => {
     const schemas = doc.components.schemas;
     expect(schemas.MonitorType.enum).toEqual([...MONITOR_TYPES]);
     expect(schemas.MonitorStatus.enum).toEqual([...MONITOR_STATUSES]);
@@ -83,9 +62,6 @@ describe('the document agrees with what the code keeps (states, scopes, tokens, 
     expect(Object.keys(schemas.MonitorCreate.properties)).toEqual([...MONITOR_WRITABLE_FIELDS]);
     expect(schemas.MonitorCreate['x-read-only-fields']).toEqual([...MONITOR_READ_ONLY_FIELDS]);
     expect(Object.keys(schemas.ChannelUpdate.properties)).toEqual([...CHANNEL_WRITABLE_FIELDS]);
-    expect(doc['x-seeded-tokens'].slice(1)).toEqual(
-      SEEDED_TOKENS.map((t) => ({ token: t.token, account: t.account, scopes: [...t.scopes], behaviour: t.behaviour })),
-    );
     expect(doc['x-emulator'].limits['max-body-bytes']).toBe(MAX_BODY_BYTES);
     expect(admin.components.schemas.Fault.properties.kind.enum).toEqual([...FAULT_KINDS]);
   });
