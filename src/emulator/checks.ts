@@ -10,17 +10,7 @@ import { FLAKY_UPTIME } from './model.js';
 import type { Outage } from './faults.js';
 import { hostOfTarget } from './validation.js';
 
-export interface CheckResult {
-  status: 'up' | 'down';
-  latency_ms: number | null;
-}
-
-/** What a check reads of a monitor. */
-export interface CheckedMonitor {
-  id: string;
-  type: string;
-  target: string | null;
-}
+import type { LastCheck, MonitorRecord } from './store.js';
 
 /** A uniform number in [0, 1) from text: the seeded draws of the simulation. */
 function draw(text: string): number {
@@ -50,12 +40,12 @@ export function seededRandom(seed: number): () => number {
  * monitor (a hash of id and target), so existing reports read the same.
  */
 export function simulateCheck(
-  monitor: CheckedMonitor,
+  monitor: MonitorRecord,
   n: number,
   seed: number,
-  outages: readonly Outage[] = [],
-): CheckResult {
-  const host = monitor.target === null ? null : hostOfTarget(monitor.type as never, monitor.target);
+  outages: readonly Outage[],
+): Omit<LastCheck, 'checked_at'> {
+  const host = monitor.target === null ? null : hostOfTarget(monitor.type, monitor.target);
   const target = (monitor.target ?? '').toLowerCase();
   const outage = outages.find((o) => target.includes(o.target.toLowerCase()));
   if (host === null || host.toLowerCase().includes('down') || outage?.outcome === 'down')
@@ -76,28 +66,19 @@ const TICK_MS = 100;
 /** Checks run for one monitor in one tick at most; beyond, the schedule skips ahead to now. */
 const CATCH_UP = 100;
 
-/** What the scheduler reads of a monitor. */
-export interface ScheduledMonitor {
-  interval_seconds: number;
-  paused: boolean;
-  last_check: { checked_at: string } | null;
-  updated_at: string;
-}
-
 /**
  * Runs `check(monitor, at)` for every monitor whose next check is due: one
  * interval (divided by `timeScale`) after its last check, or after its last
  * change when it was never checked. The timer is unref'd: it never keeps a
  * process alive, and stop() ends it.
  */
-export function startScheduler<M extends ScheduledMonitor>(
-  monitors: () => Iterable<M>,
-  check: (monitor: M, at: number) => void,
-  options: { timeScale: number; now?: () => number; onTick?: (checked: number) => void },
-): { stop(): void; tick(): number } {
-  const now = options.now ?? Date.now;
-  const tick = (): number => {
-    const at = now();
+export function startScheduler(
+  monitors: () => Iterable<MonitorRecord>,
+  check: (monitor: MonitorRecord, at: number) => void,
+  options: { timeScale: number; onTick: (checked: number) => void },
+): { stop(): void } {
+  const tick = () => {
+    const at = Date.now();
     let checked = 0;
     for (const monitor of monitors()) {
       if (monitor.paused) continue;
@@ -113,10 +94,9 @@ export function startScheduler<M extends ScheduledMonitor>(
       if (due <= at) check(monitor, at);
       checked += runs;
     }
-    options.onTick?.(checked);
-    return checked;
+    options.onTick(checked);
   };
   const timer = setInterval(tick, TICK_MS);
   timer.unref();
-  return { stop: () => clearInterval(timer), tick };
+  return { stop: () => clearInterval(timer) };
 }

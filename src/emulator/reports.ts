@@ -5,7 +5,7 @@
 // fetch and in every test, and the headline figures (uptime, checks, failures,
 // average latency) are exactly those of the checks it is built from.
 import { createHash } from 'node:crypto';
-import { FLAKY_UPTIME } from './model.js';
+import { FLAKY_UPTIME, REPORT_PERIOD } from './model.js';
 import { seededRandom } from './checks.js';
 
 /** What a report is derived from. */
@@ -17,41 +17,13 @@ export interface SimulatedMonitor {
   last_check: { status: 'up' | 'down'; latency_ms: number | null; checked_at: string } | null;
 }
 
-export interface HourBucket {
-  hour: string;
-  checks: number;
-  failures: number;
-  avg_latency_ms: number | null;
-  p95_latency_ms: number | null;
-}
-
-export interface Incident {
+interface Incident {
   start: string;
   /** null: still failing at the end of the period. */
   end: string | null;
   duration_seconds: number;
   failed_checks: number;
   cause: string;
-}
-
-export interface LatencyPercentiles {
-  p50: number;
-  p90: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
-export interface ReportDetail {
-  period_start: string | null;
-  period_end: string | null;
-  uptime_percent: number | null;
-  checks: number;
-  failures: number;
-  avg_latency_ms: number | null;
-  latency_percentiles_ms: LatencyPercentiles | null;
-  hourly: HourBucket[];
-  incidents: Incident[];
 }
 
 const HOUR = 3600;
@@ -135,14 +107,13 @@ function latencies(count: number, mean: number, hourOf: (i: number) => number, r
 /** The wire form of a monitor's report (GET /reports/{id}), figures from simulateReport. */
 export function monitorReportBody(
   monitor: SimulatedMonitor & { report_id: string; status: string },
-  period: string,
   generatedAt: string,
 ): Record<string, unknown> {
   const { hourly, incidents, ...figures } = simulateReport(monitor);
   return {
     id: monitor.report_id,
     monitor_id: monitor.id,
-    period,
+    period: REPORT_PERIOD,
     ...figures,
     monitor_status: monitor.status,
     generated_at: generatedAt,
@@ -152,27 +123,41 @@ export function monitorReportBody(
 }
 
 /**
- * The report's figures. Never checked: no period, empty lists. Last check
- * down: every check failed, one incident still open. Up: 100% uptime, or
- * FLAKY_UPTIME when the target contains "flaky", the failures grouped in up
- * to three incidents; the checks' mean latency is the last check's.
+ * The headline figures of a monitor's report, derived from the monitor alone:
+ * never checked: null uptime and no checks; last check down: 0%, every check
+ * failed; up: 100%, or FLAKY_UPTIME when the target contains "flaky". The
+ * number of checks is what the interval yields in the period; the mean
+ * latency is the last check's.
  */
-export function simulateReport(monitor: SimulatedMonitor): ReportDetail {
+export function reportFigures(monitor: SimulatedMonitor) {
   const check = monitor.last_check;
+  if (check === null) return { uptime_percent: null, checks: 0, failures: 0, avg_latency_ms: null };
+  const checks = Math.max(1, Math.floor(PERIOD_SECONDS / monitor.interval_seconds));
+  if (check.status === 'down') return { uptime_percent: 0, checks, failures: checks, avg_latency_ms: null };
+  const uptime = (monitor.target ?? '').toLowerCase().includes('flaky') ? FLAKY_UPTIME : 100;
+  const failures = Math.round((checks * (100 - uptime)) / 100);
+  return { uptime_percent: uptime, checks, failures, avg_latency_ms: check.latency_ms };
+}
+
+/**
+ * The report: its figures (reportFigures) and the checks they come from.
+ * Never checked: no period, empty lists. Last check down: one incident still
+ * open. Up: the failures grouped in up to three incidents.
+ */
+export function simulateReport(monitor: SimulatedMonitor) {
+  const check = monitor.last_check;
+  const figures = reportFigures(monitor);
   if (check === null)
     return {
       period_start: null,
       period_end: null,
-      uptime_percent: null,
-      checks: 0,
-      failures: 0,
-      avg_latency_ms: null,
+      ...figures,
       latency_percentiles_ms: null,
       hourly: [],
       incidents: [],
     };
   const interval = monitor.interval_seconds;
-  const count = Math.max(1, Math.floor(PERIOD_SECONDS / interval));
+  const count = figures.checks;
   const end = Math.floor(Date.parse(check.checked_at) / 1000 / HOUR) * HOUR;
   const start = end - PERIOD_SECONDS;
   const timeOf = (i: number) => start + i * interval;
@@ -181,8 +166,7 @@ export function simulateReport(monitor: SimulatedMonitor): ReportDetail {
   const causes = monitor.type === 'http' ? HTTP_CAUSES : OTHER_CAUSES;
 
   const down = check.status === 'down';
-  const uptime = down ? 0 : (monitor.target ?? '').toLowerCase().includes('flaky') ? FLAKY_UPTIME : 100;
-  const failures = down ? count : Math.round((count * (100 - uptime)) / 100);
+  const failures = figures.failures;
   const failed = new Uint8Array(count);
   const incidents: Incident[] = [];
   if (down) {
@@ -222,7 +206,7 @@ export function simulateReport(monitor: SimulatedMonitor): ReportDetail {
     if (failed[i] === 1) bucket.failures++;
   }
   for (const [k, i] of okIndexes.entries()) perHour[hourOf(i)]?.latencies.push(okLatencies[k] as number);
-  const hourly = perHour.map((b, h): HourBucket => {
+  const hourly = perHour.map((b, h) => {
     const sorted = [...b.latencies].sort((x, y) => x - y);
     return {
       hour: iso(start + h * HOUR),
@@ -236,10 +220,7 @@ export function simulateReport(monitor: SimulatedMonitor): ReportDetail {
   return {
     period_start: iso(start),
     period_end: iso(end),
-    uptime_percent: uptime,
-    checks: count,
-    failures,
-    avg_latency_ms: down ? null : mean,
+    ...figures,
     latency_percentiles_ms:
       sorted.length === 0
         ? null

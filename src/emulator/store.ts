@@ -4,9 +4,9 @@
 //
 // Checks are simulated (checks.ts): the outcome is a pure function of the
 // seed, the monitor and the check's number, so no network is ever used.
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { setOwn } from '../core/json.js';
 import {
-  FLAKY_UPTIME,
   ID_ALPHABET,
   ID_LENGTH,
   MONITOR_ID_PREFIX,
@@ -20,7 +20,7 @@ import {
 import { simulateCheck } from './checks.js';
 import { publicDocument } from './openapi.js';
 import type { Outage } from './faults.js';
-import { monitorReportBody } from './reports.js';
+import { monitorReportBody, reportFigures } from './reports.js';
 import type { ChannelChanges, MonitorChanges, MonitorInput } from './validation.js';
 
 export interface LastCheck {
@@ -74,14 +74,19 @@ const SEEDED = publicDocument['x-emulator'] as {
 /** Checks kept per monitor for `GET /__emulator/checks`: a bounded window. */
 export const CHECK_HISTORY = 100;
 
-/** Length of the report period ("24h") in seconds. */
-const PERIOD_SECONDS = 24 * 60 * 60;
-
 /** Copies own enumerable keys with defineProperty so "__proto__" stays data. */
 function assignData(target: Record<string, unknown>, source: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(source)) {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  }
+  for (const [key, value] of Object.entries(source)) setOwn(target, key, value);
+}
+
+/** A monitor of a state file or journal line (a fresh copy), or undefined when it does not fit. */
+function loadMonitor(m: unknown): MonitorRecord | undefined {
+  const monitor = m as MonitorRecord | null;
+  if (typeof monitor?.id !== 'string' || typeof monitor.extras !== 'object' || monitor.extras === null)
+    return undefined;
+  const extras = {};
+  assignData(extras, monitor.extras);
+  return { ...monitor, extras };
 }
 
 export class Store {
@@ -167,10 +172,9 @@ export class Store {
       if (!Array.isArray(account?.monitors) || !Array.isArray(account.channels)) throw bad(`account ${id}`);
       target.monitors = new Map();
       for (const m of account.monitors) {
-        if (typeof m?.id !== 'string' || typeof m.extras !== 'object') throw bad(`a monitor of ${id}`);
-        const extras = {};
-        assignData(extras, m.extras);
-        target.monitors.set(m.id, { ...m, extras });
+        const monitor = loadMonitor(m);
+        if (!monitor) throw bad(`a monitor of ${id}`);
+        target.monitors.set(monitor.id, monitor);
       }
       for (const c of account.channels) {
         if (typeof c?.id === 'string' && target.channels.has(c.id)) target.channels.set(c.id, c);
@@ -232,13 +236,11 @@ export class Store {
     if (typeof r.deleted === 'string') {
       state.monitors.delete(r.deleted);
       issue(r.deleted);
-    } else if (typeof r.monitor === 'object' && r.monitor !== null) {
-      const m = r.monitor as MonitorRecord;
-      if (typeof m.id !== 'string' || typeof m.extras !== 'object' || m.extras === null) throw bad();
-      const extras = {};
-      assignData(extras, m.extras);
-      state.monitors.set(m.id, { ...m, extras });
-      issue(m.id);
+    } else if (r.monitor !== undefined) {
+      const monitor = loadMonitor(r.monitor);
+      if (!monitor) throw bad();
+      state.monitors.set(monitor.id, monitor);
+      issue(monitor.id);
     } else if (typeof r.channel === 'object' && r.channel !== null) {
       const c = r.channel as ChannelRecord;
       if (typeof c.id !== 'string' || !state.channels.has(c.id)) throw bad();
@@ -259,30 +261,16 @@ export class Store {
 
   // ------------------------------------------------------------ ids
 
-  private randomSuffix(): string {
-    if (this.random) {
-      let out = '';
-      for (let i = 0; i < ID_LENGTH; i++) {
-        const n = Math.floor(this.random() * ID_ALPHABET.length);
-        out += ID_ALPHABET[Math.min(Math.max(n, 0), ID_ALPHABET.length - 1)];
-      }
-      return out;
-    }
-    // 256 is a multiple of 32, so masking keeps the distribution uniform.
-    return [...randomBytes(ID_LENGTH)].map((b) => ID_ALPHABET[b & 31]).join('');
-  }
-
   private newSuffix(): string {
-    // An injected RNG may repeat itself (e.g. a constant in a test); after a
-    // few collisions fall back to crypto rather than loop forever.
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const suffix = this.randomSuffix();
+    for (let attempt = 0; ; attempt++) {
+      // An injected RNG may repeat itself (e.g. a constant in a test); after a
+      // few collisions crypto takes over rather than loop forever.
+      const random = attempt < 10 ? this.random : undefined;
+      let suffix = '';
+      for (let i = 0; i < ID_LENGTH; i++)
+        suffix += ID_ALPHABET[random ? Math.min(Math.max(Math.floor(random() * 32), 0), 31) : randomInt(32)];
       if (!this.issuedIds.has(suffix)) return suffix;
     }
-    let suffix: string;
-    do suffix = [...randomBytes(ID_LENGTH)].map((b) => ID_ALPHABET[b & 31]).join('');
-    while (this.issuedIds.has(suffix));
-    return suffix;
   }
 
   // ------------------------------------------------------------ monitors
@@ -415,7 +403,7 @@ export class Store {
 
   /** Every report of the account: the summary, then one per monitor. */
   listReports(account: string): Record<string, unknown>[] {
-    return [this.summaryReport(account), ...this.listMonitors(account).map(monitorReport)];
+    return [this.summaryReport(account), ...this.listMonitors(account).map((m) => monitorReportBody(m, now()))];
   }
 
   /** Report detail, or undefined when the account has no such report. */
@@ -423,12 +411,12 @@ export class Store {
     if (id === SUMMARY_REPORT_ID) return this.summaryReport(account);
     if (!id.startsWith(REPORT_ID_PREFIX)) return undefined;
     const monitor = this.getMonitor(account, MONITOR_ID_PREFIX + id.slice(REPORT_ID_PREFIX.length));
-    return monitor ? monitorReport(monitor) : undefined;
+    return monitor ? monitorReportBody(monitor, now()) : undefined;
   }
 
   private summaryReport(account: string): Record<string, unknown> {
     const monitors = this.listMonitors(account);
-    const stats = monitors.map(reportStats);
+    const stats = monitors.map(reportFigures);
     const counts: Record<string, number> = { total: monitors.length };
     for (const status of MONITOR_STATUSES) counts[status] = monitors.filter((m) => m.status === status).length;
     const uptimes = stats.map((s) => s.uptime_percent).filter((u): u is number => u !== null);
@@ -449,37 +437,6 @@ export class Store {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-
-interface ReportStats {
-  uptime_percent: number | null;
-  checks: number;
-  failures: number;
-  avg_latency_ms: number | null;
-}
-
-/**
- * Figures of a monitor's simulated 24h report, derived only from the monitor:
- * never checked -> null uptime and 0 checks; last check down -> 0%;
- * up -> 100%, or 87.5% when the target contains "flaky". The number of checks
- * is what the interval yields in 24 hours.
- */
-export function reportStats(monitor: MonitorRecord): ReportStats {
-  const check = monitor.last_check;
-  if (check === null) return { uptime_percent: null, checks: 0, failures: 0, avg_latency_ms: null };
-  const checks = Math.max(1, Math.floor(PERIOD_SECONDS / monitor.interval_seconds));
-  if (check.status === 'down') return { uptime_percent: 0, checks, failures: checks, avg_latency_ms: null };
-  const uptime = (monitor.target ?? '').toLowerCase().includes('flaky') ? FLAKY_UPTIME : 100;
-  return {
-    uptime_percent: uptime,
-    checks,
-    failures: Math.round((checks * (100 - uptime)) / 100),
-    avg_latency_ms: check.latency_ms,
-  };
-}
-
-function monitorReport(monitor: MonitorRecord): Record<string, unknown> {
-  return monitorReportBody(monitor, REPORT_PERIOD, now());
-}
 
 /** The wire form of a monitor: known fields first, then the client's extra fields as sent. */
 export function monitorJson(m: MonitorRecord): Record<string, unknown> {

@@ -458,7 +458,6 @@ describe('a report as a picture', () => {
       interval_seconds: 300,
       last_check: { status: 'up', latency_ms: 143, checked_at: '2026-11-22T19:02:10.000Z' },
     },
-    '24h',
     '2026-11-22T19:04:00.000Z',
   );
 
