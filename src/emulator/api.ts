@@ -28,102 +28,78 @@ export interface ApiContext {
   query?: string;
 }
 
-/** Step 5: the body of a POST/PATCH as a JSON object, or an error already sent. */
-function jsonBody(ctx: ApiContext): Record<string, unknown> | undefined {
+/** Step 5: the body of a POST/PATCH as a JSON object, or nothing with an error already sent. */
+function jsonBody(ctx: ApiContext): Record<string, unknown> | void {
   const { res, body, req } = ctx;
-  if (body.tooLarge) {
-    sendError(res, 413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
-    return undefined;
-  }
-  if (body.text.trim() !== '' && !isJsonContentType(req.headers['content-type'])) {
-    sendError(res, 415, 'Content-Type must be application/json');
-    return undefined;
-  }
+  if (body.tooLarge) return sendError(res, 413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
+  if (body.text.trim() !== '' && !isJsonContentType(req.headers['content-type']))
+    return sendError(res, 415, 'Content-Type must be application/json');
   const parsed = parseJsonObject(body.text);
-  if (!parsed.ok) {
-    sendError(res, parsed.status, parsed.message);
-    return undefined;
-  }
-  return parsed.value;
+  return parsed.ok ? parsed.value : sendError(res, parsed.status, parsed.message);
 }
 
 export function handleApi(ctx: ApiContext): void {
   const { req, res, route, store } = ctx;
+  const refuse = (outcome: { status: number; message: string; challenge?: string }) =>
+    sendError(res, outcome.status, outcome.message, outcome.challenge ? { 'WWW-Authenticate': outcome.challenge } : {});
   const auth = authenticate(req.headers.authorization, ctx.tokens, (a) => store.isSuspended(a));
-  if (!auth.ok) {
-    sendError(res, auth.status, auth.message, auth.challenge ? { 'WWW-Authenticate': auth.challenge } : {});
-    return;
-  }
-  if (route.kind === 'not-found') {
-    sendError(res, 404, 'not found');
-    return;
-  }
-  if (route.kind === 'method-not-allowed') {
-    sendError(res, 405, `method ${req.method} not allowed; allowed: ${route.allow.join(', ')}`, {
+  if (!auth.ok) return refuse(auth);
+  if (route.kind === 'not-found') return sendError(res, 404, 'not found');
+  if (route.kind === 'method-not-allowed')
+    return sendError(res, 405, `method ${req.method} not allowed; allowed: ${route.allow.join(', ')}`, {
       Allow: route.allow.join(', '),
     });
-    return;
-  }
   const scope = route.operation.spec['x-required-scope'] as Scope;
-  if (!auth.scopes.has(scope)) {
-    const denied = scopeError(scope);
-    if (!denied.ok)
-      sendError(res, denied.status, denied.message, denied.challenge ? { 'WWW-Authenticate': denied.challenge } : {});
-    return;
-  }
+  if (!auth.scopes.has(scope)) return refuse(scopeError(scope));
   const account = auth.account;
-  const id = route.id;
+  // An id that is not valid percent-encoding names nothing, as no id is empty.
+  const id = route.id ?? '';
 
   switch (route.operation.id) {
     case 'createMonitor': {
       const body = jsonBody(ctx);
-      if (!body) return;
-      const valid = validateMonitor(body);
+      const valid = body && validateMonitor(body);
+      if (!valid) return;
       if (!valid.ok) return sendError(res, valid.status, valid.message);
       const monitor = store.createMonitor(account, monitorInput(valid.value.fields), valid.value.extras);
       return sendJson(res, 201, monitorJson(monitor), { Location: `${API_PREFIX}/monitors/${monitor.id}` });
     }
     case 'getMonitor': {
-      const monitor = id === null ? undefined : store.getMonitor(account, id);
+      const monitor = store.getMonitor(account, id);
       if (!monitor) return sendError(res, 404, 'monitor not found');
       store.runPendingCheck(monitor);
       return sendJson(res, 200, monitorJson(monitor));
     }
     case 'updateMonitor': {
-      const monitor = id === null ? undefined : store.getMonitor(account, id);
+      const monitor = store.getMonitor(account, id);
       if (!monitor) return sendError(res, 404, 'monitor not found');
       const body = jsonBody(ctx);
-      if (!body) return;
-      const valid = validateMonitor(body, monitor);
+      const valid = body && validateMonitor(body, monitor);
+      if (!valid) return;
       if (!valid.ok) return sendError(res, valid.status, valid.message);
       store.updateMonitor(monitor, valid.value);
       return sendJson(res, 200, monitorJson(monitor));
     }
-    case 'deleteMonitor': {
-      if (id === null || !store.deleteMonitor(account, id)) return sendError(res, 404, 'monitor not found');
+    case 'deleteMonitor':
+      if (!store.deleteMonitor(account, id)) return sendError(res, 404, 'monitor not found');
       return sendNoContent(res);
-    }
     case 'updateChannel': {
-      const channel = id === null ? undefined : store.getChannel(account, id);
+      const channel = store.getChannel(account, id);
       if (!channel) return sendError(res, 404, 'channel not found');
       const body = jsonBody(ctx);
-      if (!body) return;
-      const valid = validateChannelPatch(body, channel.kind);
+      const valid = body && validateChannelPatch(body, channel.kind);
+      if (!valid) return;
       if (!valid.ok) return sendError(res, valid.status, valid.message);
       store.updateChannel(channel, valid.value);
       return sendJson(res, 200, { ok: true });
     }
-    case 'listMonitors':
-    case 'listChannels':
-    case 'listReports': {
-      const page = listPage(route.operation, store, account, ctx.query ?? '');
-      if (!page.ok) return sendError(res, 400, page.message);
-      return sendJson(res, 200, page.value);
-    }
     case 'getReport': {
-      const report = id === null ? undefined : store.getReport(account, id);
-      if (!report) return sendError(res, 404, 'report not found');
-      return sendJson(res, 200, report);
+      const report = store.getReport(account, id);
+      return report ? sendJson(res, 200, report) : sendError(res, 404, 'report not found');
+    }
+    default: {
+      const page = listPage(route.operation, store, account, ctx.query ?? '');
+      return page.ok ? sendJson(res, 200, page.value) : sendError(res, 400, page.message);
     }
   }
 }

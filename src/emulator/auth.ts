@@ -88,9 +88,8 @@ export function authenticate(
   return { ok: true, account: info.account, scopes: info.scopes };
 }
 
-export function scopeError(scope: Scope): AuthOutcome {
+export function scopeError(scope: Scope) {
   return {
-    ok: false,
     status: 403,
     message: `token lacks required scope ${scope}`,
     challenge: `${REALM}, error="insufficient_scope", scope="${scope}"`,

@@ -22,101 +22,73 @@ export interface Fault {
   delayMs?: number;
 }
 
-/** Defaults and bounds, also published in the OpenAPI document. */
-export const FAULT_DEFAULTS = {
-  times: 1,
-  statusByKind: { status: 503, html: 502, truncated: 200, stall: 200, redirect: 307 },
-  maxDelayMs: 600_000,
-} as const;
-
-const FAULT_KEYS = [
-  'method',
-  'path',
-  'times',
-  'status',
-  'body',
-  'headers',
-  'retryAfter',
-  'kind',
-  'location',
-  'delayMs',
-];
+/** Each kind's default status, also published in the admin document. */
+const DEFAULT_STATUS = { status: 503, html: 502, truncated: 200, stall: 200, redirect: 307 } as const;
+const MAX_DELAY_MS = 600_000;
+const FAULT_KEYS = 'method path times status body headers retryAfter kind location delayMs'.split(' ');
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 export class FaultError extends Error {}
 
-function isInteger(v: unknown, min: number, max: number): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+function need(ok: boolean, message: string): void {
+  if (!ok) throw new FaultError(message);
+}
+
+const isInteger = (v: unknown, min: number, max: number): boolean =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const isHeaderValue = (v: unknown): v is string => typeof v === 'string' && HEADER_VALUE.test(v);
+const absent = (v: unknown) => v === undefined;
+
+/** A JSON object of only the `keys` given, or a FaultError naming the first other one. */
+function fieldsOf(input: unknown, what: string, keys: readonly string[]): Record<string, unknown> {
+  need(typeof input === 'object' && input !== null && !Array.isArray(input), `${what} must be a JSON object`);
+  const fields = input as Record<string, unknown>;
+  for (const key of Object.keys(fields)) need(keys.includes(key), `unknown ${what} field: ${key}`);
+  return fields;
 }
 
 /** Checks and normalises a fault (method upper-cased, defaults filled); throws FaultError. */
 export function normalizeFault(input: unknown): Fault {
-  if (typeof input !== 'object' || input === null || Array.isArray(input))
-    throw new FaultError('fault must be a JSON object');
-  const f = input as Record<string, unknown>;
-  for (const key of Object.keys(f)) {
-    if (!FAULT_KEYS.includes(key)) throw new FaultError(`unknown fault field: ${key}`);
+  const f = fieldsOf(input, 'fault', FAULT_KEYS);
+  const kind = (f.kind ?? 'status') as FaultKind;
+  need(FAULT_KINDS.includes(kind), `kind must be one of ${FAULT_KINDS.join(', ')}`);
+  need(
+    absent(f.method) || (typeof f.method === 'string' && /^[A-Za-z]+$/.test(f.method)),
+    'method must be an HTTP method name',
+  );
+  need(
+    absent(f.path) || (typeof f.path === 'string' && f.path.startsWith('/')),
+    'path must be a string starting with /',
+  );
+  const times = f.times ?? 1;
+  need(isInteger(times, 1, Number.MAX_SAFE_INTEGER), 'times must be a positive integer');
+  const [min, max] = kind === 'redirect' ? [300, 399] : [200, 599];
+  need(
+    absent(f.status) || isInteger(f.status, min, max),
+    `status must be an integer between ${min} and ${max} for kind ${kind}`,
+  );
+  need(absent(f.body) || typeof f.body === 'string', 'body must be a string');
+  const headers = f.headers ?? {};
+  need(
+    typeof headers === 'object' && headers !== null && !Array.isArray(headers),
+    'headers must be an object of strings',
+  );
+  for (const [name, value] of Object.entries(headers)) {
+    need(HEADER_NAME.test(name), `invalid header name: ${name}`);
+    need(isHeaderValue(value), `invalid value for header ${name}`);
   }
-  const out: Fault = {};
-  const kind = f.kind ?? 'status';
-  if (typeof kind !== 'string' || !(FAULT_KINDS as readonly string[]).includes(kind)) {
-    throw new FaultError(`kind must be one of ${FAULT_KINDS.join(', ')}`);
-  }
-  out.kind = kind as FaultKind;
-  if (f.method !== undefined) {
-    if (typeof f.method !== 'string' || !/^[A-Za-z]+$/.test(f.method))
-      throw new FaultError('method must be an HTTP method name');
-    out.method = f.method.toUpperCase();
-  }
-  if (f.path !== undefined) {
-    if (typeof f.path !== 'string' || !f.path.startsWith('/'))
-      throw new FaultError('path must be a string starting with /');
-    out.path = f.path;
-  }
-  const times = f.times ?? FAULT_DEFAULTS.times;
-  if (!isInteger(times, 1, Number.MAX_SAFE_INTEGER)) throw new FaultError('times must be a positive integer');
-  out.times = times;
-  if (f.status !== undefined) {
-    const [min, max] = out.kind === 'redirect' ? [300, 399] : [200, 599];
-    if (!isInteger(f.status, min, max))
-      throw new FaultError(`status must be an integer between ${min} and ${max} for kind ${out.kind}`);
-    out.status = f.status;
-  }
-  if (f.body !== undefined) {
-    if (typeof f.body !== 'string') throw new FaultError('body must be a string');
-    out.body = f.body;
-  }
-  if (f.headers !== undefined) {
-    if (typeof f.headers !== 'object' || f.headers === null || Array.isArray(f.headers))
-      throw new FaultError('headers must be an object of strings');
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(f.headers as Record<string, unknown>)) {
-      if (!HEADER_NAME.test(name)) throw new FaultError(`invalid header name: ${name}`);
-      if (typeof value !== 'string' || !HEADER_VALUE.test(value))
-        throw new FaultError(`invalid value for header ${name}`);
-      Object.defineProperty(headers, name, { value, enumerable: true });
-    }
-    out.headers = headers;
-  }
-  if (f.retryAfter !== undefined) {
-    if (typeof f.retryAfter !== 'string' || !HEADER_VALUE.test(f.retryAfter))
-      throw new FaultError('retryAfter must be a string');
-    out.retryAfter = f.retryAfter;
-  }
-  if (f.location !== undefined) {
-    if (typeof f.location !== 'string' || f.location === '' || !HEADER_VALUE.test(f.location))
-      throw new FaultError('location must be a non-empty string');
-    out.location = f.location;
-  }
-  if (out.kind === 'redirect' && out.location === undefined)
-    throw new FaultError('location is required for kind redirect');
-  if (f.delayMs !== undefined) {
-    if (!isInteger(f.delayMs, 0, FAULT_DEFAULTS.maxDelayMs))
-      throw new FaultError(`delayMs must be an integer between 0 and ${FAULT_DEFAULTS.maxDelayMs}`);
-    out.delayMs = f.delayMs;
-  }
-  return out;
+  need(absent(f.retryAfter) || isHeaderValue(f.retryAfter), 'retryAfter must be a string');
+  need(absent(f.location) || (isHeaderValue(f.location) && f.location !== ''), 'location must be a non-empty string');
+  need(kind !== 'redirect' || f.location !== undefined, 'location is required for kind redirect');
+  need(
+    absent(f.delayMs) || isInteger(f.delayMs, 0, MAX_DELAY_MS),
+    `delayMs must be an integer between 0 and ${MAX_DELAY_MS}`,
+  );
+  const given: Record<string, unknown> = { ...f, times, method: (f.method as string | undefined)?.toUpperCase() };
+  const out: Record<string, unknown> = { kind };
+  for (const key of FAULT_KEYS) if (key !== 'kind' && given[key] !== undefined) out[key] = given[key];
+  return out as Fault;
 }
 
 /** Does a fault's path pattern match? Trailing "*" = prefix match; otherwise exact. */
@@ -175,7 +147,7 @@ function defaultHtml(status: number): string {
 }
 
 /** The standard error object body used when a fault does not give its own body. */
-export function injectedErrorBody(status: number, requestId: string): string {
+function injectedErrorBody(status: number, requestId: string): string {
   const reason = (STATUS_CODES[status] ?? 'error').toLowerCase();
   return JSON.stringify({ error: `${reason} (injected fault)`, request_id: requestId });
 }
@@ -194,7 +166,7 @@ export function applyFault(fault: Fault, req: IncomingMessage, res: ServerRespon
     for (const [name, value] of Object.entries(fault.headers ?? {})) res.setHeader(name, value);
   };
   if (kind === 'redirect') {
-    res.statusCode = fault.status ?? FAULT_DEFAULTS.statusByKind.redirect;
+    res.statusCode = fault.status ?? DEFAULT_STATUS.redirect;
     res.setHeader('Location', fault.location ?? '/');
     res.setHeader('Content-Length', '0');
     extra();
@@ -203,7 +175,7 @@ export function applyFault(fault: Fault, req: IncomingMessage, res: ServerRespon
   }
   if (kind === 'truncated' || kind === 'stall') {
     const full = Buffer.from(fault.body ?? DEFAULT_TRUNCATED_BODY, 'utf8');
-    res.statusCode = fault.status ?? FAULT_DEFAULTS.statusByKind[kind];
+    res.statusCode = fault.status ?? DEFAULT_STATUS[kind];
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Length', String(full.length));
     extra();
@@ -215,7 +187,7 @@ export function applyFault(fault: Fault, req: IncomingMessage, res: ServerRespon
     });
     return;
   }
-  const status = fault.status ?? FAULT_DEFAULTS.statusByKind[kind];
+  const status = fault.status ?? DEFAULT_STATUS[kind];
   if (status === 204 || status === 304) {
     // These statuses cannot carry a body (RFC 9110); send headers only.
     res.statusCode = status;
@@ -246,13 +218,9 @@ export interface Outage {
 
 /** Checks and normalises an outage; throws FaultError. */
 export function normalizeOutage(input: unknown): Outage {
-  if (typeof input !== 'object' || input === null || Array.isArray(input))
-    throw new FaultError('outage must be a JSON object');
-  const o = input as Record<string, unknown>;
-  for (const key of Object.keys(o))
-    if (key !== 'target' && key !== 'outcome') throw new FaultError(`unknown outage field: ${key}`);
-  if (typeof o.target !== 'string' || o.target === '') throw new FaultError('target must be a non-empty string');
+  const o = fieldsOf(input, 'outage', ['target', 'outcome']);
+  need(typeof o.target === 'string' && o.target !== '', 'target must be a non-empty string');
   const outcome = o.outcome ?? 'down';
-  if (outcome !== 'down' && outcome !== 'slow') throw new FaultError('outcome must be down or slow');
-  return { target: o.target, outcome };
+  need(outcome === 'down' || outcome === 'slow', 'outcome must be down or slow');
+  return { target: o.target as string, outcome: outcome as Outage['outcome'] };
 }
