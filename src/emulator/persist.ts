@@ -39,23 +39,34 @@ const BACKGROUND_SAVE_MS = 1000;
  * prefix is touched.
  */
 async function removeOrphans(file: string): Promise<void> {
-  const dir = dirname(file);
   const prefix = `.${basename(file)}.`;
-  let names: string[];
+  // No directory yet: the first write will say why, if it cannot.
+  const names = await readdir(dirname(file)).catch(() => [] as string[]);
+  const orphans = names.filter((name) => name.startsWith(prefix) && name.endsWith('.tmp'));
+  await Promise.all(orphans.map((name) => rm(join(dirname(file), name), { force: true })));
+}
+
+/** The text of `file`, or undefined when there is no such file. */
+async function readIfExists(file: string): Promise<string | undefined> {
   try {
-    names = await readdir(dir);
-  } catch {
-    return; // no directory yet: the first write will say why, if it cannot
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
-  await Promise.all(
-    names
-      .filter((name) => name.startsWith(prefix) && name.endsWith('.tmp'))
-      .map((name) => rm(join(dir, name), { force: true })),
-  );
 }
 
 /** The journal is folded into the state file once it is larger than the state and this. */
 const JOURNAL_MIN_BYTES = 1024 * 1024;
+
+/** JSON text's value, or undefined when it is not JSON. */
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Replays the journal of `generation` into `store`. A journal of another
@@ -63,29 +74,12 @@ const JOURNAL_MIN_BYTES = 1024 * 1024;
  * short by a crash was never acknowledged and is ignored.
  */
 async function replayJournal(journalFile: string, generation: number, store: Store): Promise<void> {
-  let text: string;
-  try {
-    text = await readFile(journalFile, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  const lines = text.split('\n');
-  let header: unknown;
-  try {
-    header = JSON.parse(lines[0] ?? '');
-  } catch {
-    return;
-  }
-  if ((header as { generation?: unknown } | null)?.generation !== generation) return;
+  const lines = (await readIfExists(journalFile))?.split('\n') ?? [];
+  if ((parseLine(lines[0] ?? '') as { generation?: unknown } | null)?.generation !== generation) return;
   for (const line of lines.slice(1)) {
     if (line === '') continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      return; // torn by a crash mid-write: never acknowledged
-    }
+    const record = parseLine(line);
+    if (record === undefined) return; // torn by a crash mid-write: never acknowledged
     try {
       store.applyRecord(record);
     } catch (error) {
@@ -97,20 +91,11 @@ async function replayJournal(journalFile: string, generation: number, store: Sto
 /** Loads `file` and its journal into `store` (a missing file is an empty start) and returns the writer. */
 export async function openPersistence(file: string, store: Store): Promise<Persistence> {
   const journalFile = `${file}.journal`;
-  let text: string | undefined;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const text = await readIfExists(file);
   let generation = 0;
   if (text !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new Error(`${file} is not an emulator state file (not JSON)`);
-    }
+    const parsed = parseLine(text);
+    if (parsed === undefined) throw new Error(`${file} is not an emulator state file (not JSON)`);
     try {
       store.restore(parsed);
     } catch (error) {

@@ -8,9 +8,13 @@ export function newRequestId(): string {
   return `req_${randomBytes(8).toString('hex')}`;
 }
 
+/** The JSON body each answer was given last: what the test suite's response check reads (server.ts). */
+export const sentBodies = new WeakMap<ServerResponse, Buffer>();
+
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers: OutgoingHttpHeaders = {}): void {
   if (res.destroyed || res.headersSent) return;
   const body = Buffer.from(JSON.stringify(value), 'utf8');
+  sentBodies.set(res, body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', String(body.length));
@@ -77,39 +81,6 @@ export function isJsonContentType(value: string | undefined): boolean {
   if (value === undefined) return false;
   const type = value.split(';')[0]?.trim().toLowerCase() ?? '';
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
-}
-
-/**
- * Calls `done` with the status, Content-Type and body of the response once it
- * has been sent in full (never for one cut off). For the test suite's check of
- * every answer against the document; costs nothing when unused.
- */
-export function observeResponse(
-  res: ServerResponse,
-  done: (status: number, contentType: string | undefined, body: Buffer) => void,
-): void {
-  const chunks: Buffer[] = [];
-  // Node sends no body in answer to HEAD, whatever the handler wrote.
-  const head = res.req.method === 'HEAD';
-  const keep = (chunk: unknown) => {
-    if (head) return;
-    if (typeof chunk === 'string') chunks.push(Buffer.from(chunk));
-    else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
-  };
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    keep(chunk);
-    return write(chunk, ...rest);
-  }) as ServerResponse['write'];
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    if (typeof chunk !== 'function') keep(chunk);
-    return end(chunk, ...rest);
-  }) as ServerResponse['end'];
-  res.once('finish', () => {
-    const type = res.getHeader('Content-Type');
-    done(res.statusCode, type === undefined ? undefined : String(type), Buffer.concat(chunks));
-  });
 }
 
 /**

@@ -72,7 +72,7 @@ const SEEDED = publicDocument['x-emulator'] as {
 };
 
 /** Checks kept per monitor for `GET /__emulator/checks`: a bounded window. */
-export const CHECK_HISTORY = 100;
+const CHECK_HISTORY = 100;
 
 /** Copies own enumerable keys with defineProperty so "__proto__" stays data. */
 function assignData(target: Record<string, unknown>, source: Record<string, unknown>): void {
@@ -93,16 +93,12 @@ export class Store {
   private readonly accounts = new Map<string, AccountState>();
   /** Every monitor id ever issued, so a deleted id is never reused. */
   private readonly issuedIds = new Set<string>();
-  private changes = 0;
+  /** Grows by one with every change of the state: what `--persist` compares to know what is on disk. */
+  version = 0;
   /** What changed since the last takeChanges(): "m" or "c", account and id, joined by NUL. */
   private dirty = new Set<string>();
   /** The whole state was replaced (restore, reset) since the last takeChanges(). */
   private replaced = false;
-
-  /** Grows by one with every change of the state: what `--persist` compares to know what is on disk. */
-  get version(): number {
-    return this.changes;
-  }
 
   /** The last checks of each monitor (CHECK_HISTORY at most), for `GET /__emulator/checks`. */
   private readonly history = new Map<string, Array<LastCheck & { n: number }>>();
@@ -138,7 +134,7 @@ export class Store {
     this.seedAccounts();
     this.history.clear();
     this.checksRun.clear();
-    this.changes++;
+    this.version++;
     this.replaced = true;
   }
 
@@ -181,12 +177,12 @@ export class Store {
       }
     }
     for (const suffix of state.issued_ids) if (typeof suffix === 'string') this.issuedIds.add(suffix);
-    this.changes++;
+    this.version++;
     this.replaced = true;
   }
 
   private mark(kind: 'm' | 'c', account: string, id: string): void {
-    this.changes++;
+    this.version++;
     this.dirty.add(`${kind}\0${account}\0${id}`);
   }
 
@@ -246,7 +242,7 @@ export class Store {
       if (typeof c.id !== 'string' || !state.channels.has(c.id)) throw bad();
       state.channels.set(c.id, c);
     } else throw bad();
-    this.changes++;
+    this.version++;
   }
 
   isSuspended(account: string): boolean {
