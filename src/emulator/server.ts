@@ -157,22 +157,23 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const logBudget = new ByteBudget(requests, opts.requestLogBytes ?? REQUEST_LOG_BYTES, recordBytes);
   let document: Record<string, unknown> = {};
   let adminDocument: Record<string, unknown> = {};
-  let closed = false;
-  // Pending delays, so close() can cancel them instead of leaving timers behind.
-  const delays = new Map<ReturnType<typeof setTimeout>, (go: boolean) => void>();
+  // Aborted by close(): no delay outlives the emulator.
+  const closed = new AbortController();
 
   /** Resolves true after `ms`, or false as soon as the emulator closes. */
-  const delay = (ms: number): Promise<boolean> => {
-    if (closed) return Promise.resolve(false);
-    if (ms <= 0) return Promise.resolve(true);
-    return new Promise((resolve) => {
+  const delay = (ms: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (closed.signal.aborted || ms <= 0) return resolve(!closed.signal.aborted);
+      const stop = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
       const timer = setTimeout(() => {
-        delays.delete(timer);
-        resolve(!closed);
+        closed.signal.removeEventListener('abort', stop);
+        resolve(true);
       }, ms);
-      delays.set(timer, resolve);
+      closed.signal.addEventListener('abort', stop, { once: true });
     });
-  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -228,18 +229,16 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       record.body = boundedCopy(body.text, REQUEST_LOG_BODY_BYTES);
       logBudget.add(record);
     }
-    if (closed || req.socket.destroyed) return;
+    if (closed.signal.aborted || req.socket.destroyed) return;
 
     if (area === 'outside') return sendError(res, 404, 'not found');
     // The admin routes' own document is public: it holds no secret (buildAdminDocument).
     if (area === 'admin' && path === ADMIN_DOCUMENT_PATH && method === 'GET') return sendJson(res, 200, adminDocument);
     if (area === 'admin') {
-      const answer = () =>
-        handleAdmin({ req, res, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store });
       // An import or reset through the admin routes is saved like any change.
-      if (persist) await persist.answerDurably(res, answer);
-      else answer();
-      return;
+      return answer(res, () =>
+        handleAdmin({ req, res, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store }),
+      );
     }
 
     const apiLatency = area === 'api' ? latencyMs : 0;
@@ -264,20 +263,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         return sendError(res, 405, `method ${method} not allowed; allowed: GET`, { Allow: 'GET' });
       return sendJson(res, 200, document);
     }
-    const answer = () =>
-      handleApi({
-        req,
-        res,
-        body,
-        route: matchRoute(method, path),
-        store,
-        tokens,
-        query: rawUrl.slice(path.length + 1),
-      });
-    // With --persist, an answer that shows a change (a get may run a check too) waits until it is on disk.
-    if (persist) await persist.answerDurably(res, answer);
-    else answer();
+    const route = matchRoute(method, path);
+    return answer(res, () => handleApi({ req, res, body, route, store, tokens, query: rawUrl.slice(path.length + 1) }));
   }
+
+  /** With --persist, an answer that shows a change (a get may run a check too) waits until it is on disk. */
+  const answer = async (res: ServerResponse, write: () => void): Promise<void> =>
+    persist ? persist.answerDurably(res, write) : write();
 
   const server = createServer((req, res) => {
     handle(req, res).catch(() => {
@@ -347,12 +339,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       closing ??= new Promise<void>((resolve) => {
         scheduler.stop();
         const saved = persist?.flush() ?? Promise.resolve();
-        closed = true;
-        for (const [timer, resolveDelay] of delays) {
-          clearTimeout(timer);
-          resolveDelay(false);
-        }
-        delays.clear();
+        closed.abort();
         // Resolve only once every socket has emitted 'close' (libuv closes
         // handles after the server reports closed), so no log line or socket
         // event of this emulator fires after close() resolved.
