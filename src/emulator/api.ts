@@ -15,7 +15,7 @@ import { API_PREFIX, MAX_BODY_BYTES, type Scope } from './model.js';
 import { isJsonContentType, sendError, sendJson, sendNoContent, type ReadBody } from './respond.js';
 import { monitorJson, type Store } from './store.js';
 import { listPage } from './list.js';
-import { monitorInput, parseJsonObject, validateChannelPatch, validateMonitor } from './validation.js';
+import { parseJsonObject, validateChannelPatch, validateMonitor } from './validation.js';
 
 export interface ApiContext {
   req: IncomingMessage;
@@ -61,7 +61,7 @@ export function handleApi(ctx: ApiContext): void {
       const valid = body && validateMonitor(body);
       if (!valid) return;
       if (!valid.ok) return sendError(res, valid.status, valid.message);
-      const monitor = store.createMonitor(account, monitorInput(valid.value.fields), valid.value.extras);
+      const monitor = store.createMonitor(account, valid.value);
       return sendJson(res, 201, monitorJson(monitor), { Location: `${API_PREFIX}/monitors/${monitor.id}` });
     }
     case 'getMonitor': {

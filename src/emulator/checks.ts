@@ -12,10 +12,13 @@ import { hostOfTarget } from './validation.js';
 
 import type { LastCheck, MonitorRecord } from './store.js';
 
-/** A uniform number in [0, 1) from text: the seeded draws of the simulation. */
-function draw(text: string): number {
-  return createHash('sha256').update(text).digest().readUInt32BE(0) / 4294967296;
+/** A 32-bit number from text (the first bytes of its SHA-256): the seeds and draws of the simulation. */
+export function hash32(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0);
 }
+
+/** A uniform number in [0, 1) from text. */
+const draw = (text: string): number => hash32(text) / 4294967296;
 
 /** mulberry32: the seeded generator behind `--seed`'s monitor ids and the reports' history. */
 export function seededRandom(seed: number): () => number {
@@ -53,10 +56,7 @@ export function simulateCheck(
   const salt = `${monitor.id}|${monitor.target}`;
   if (n > 0 && host.toLowerCase().includes('flaky') && draw(`${seed}|${salt}|${n}|flaky`) < (100 - FLAKY_UPTIME) / 100)
     return { status: 'down', latency_ms: null };
-  const base =
-    n === 0
-      ? 20 + (createHash('sha256').update(salt).digest().readUInt32BE(0) % 280)
-      : 20 + Math.floor(draw(`${seed}|${salt}|${n}`) * 280);
+  const base = n === 0 ? 20 + (hash32(salt) % 280) : 20 + Math.floor(draw(`${seed}|${salt}|${n}`) * 280);
   const slow = host.toLowerCase().includes('slow') || outage?.outcome === 'slow';
   return { status: 'up', latency_ms: slow ? 2000 + base * 10 : base };
 }

@@ -10,7 +10,7 @@ import publicSource from './openapi.yaml';
 type Json = Record<string, unknown>;
 
 /** The address the documents are written with; replaced by the one the emulator listens on. */
-export const DOCUMENT_ROOT = 'http://127.0.0.1:4010';
+const DOCUMENT_ROOT = 'http://127.0.0.1:4010';
 
 /** A fresh copy of `source` with the emulator's address in place of the default one. */
 function withAddress(source: Json, baseUrl: string): Json {
@@ -19,15 +19,9 @@ function withAddress(source: Json, baseUrl: string): Json {
   return JSON.parse(JSON.stringify(source).replaceAll(DOCUMENT_ROOT, root)) as Json;
 }
 
-/** The service's document as served by an emulator at `baseUrl` (".../v1"). */
-export function buildOpenApiDocument(baseUrl: string): Json {
-  return withAddress(publicSource, baseUrl);
-}
-
-/** The admin routes' document as served by an emulator at `baseUrl` (".../v1"). */
-export function buildAdminDocument(baseUrl: string): Json {
-  return withAddress(adminSource, baseUrl);
-}
+/** The service's document, and the admin routes' one, as served by an emulator at `baseUrl` (".../v1"). */
+export const buildOpenApiDocument = (baseUrl: string): Json => withAddress(publicSource, baseUrl);
+export const buildAdminDocument = (baseUrl: string): Json => withAddress(adminSource, baseUrl);
 
 /** The documents as written (address not replaced): what the validators compile. Do not modify. */
 export const publicDocument: Json = publicSource;

@@ -4,9 +4,8 @@
 // type, target, interval and last check), so a report reads the same on every
 // fetch and in every test, and the headline figures (uptime, checks, failures,
 // average latency) are exactly those of the checks it is built from.
-import { createHash } from 'node:crypto';
 import { FLAKY_UPTIME, REPORT_PERIOD } from './model.js';
-import { seededRandom } from './checks.js';
+import { hash32, seededRandom } from './checks.js';
 
 /** What a report is derived from. */
 export interface SimulatedMonitor {
@@ -33,13 +32,6 @@ const PERIOD_SECONDS = PERIOD_HOURS * HOUR;
 const HTTP_CAUSES = ['HTTP 503', 'timeout after 10s', 'HTTP 502', 'TLS handshake timeout'];
 const OTHER_CAUSES = ['connection refused', 'timeout after 10s', 'connection reset'];
 const DOWN_CAUSE_HTTP = 'connection refused';
-
-function seedOf(monitor: SimulatedMonitor): number {
-  return createHash('sha256')
-    .update(`${monitor.id}|${monitor.target ?? ''}|report`)
-    .digest()
-    .readUInt32BE(0);
-}
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
@@ -162,7 +154,7 @@ export function simulateReport(monitor: SimulatedMonitor) {
   const start = end - PERIOD_SECONDS;
   const timeOf = (i: number) => start + i * interval;
   const hourOf = (i: number) => Math.floor((i * interval) / HOUR);
-  const random = seededRandom(seedOf(monitor));
+  const random = seededRandom(hash32(`${monitor.id}|${monitor.target ?? ''}|report`));
   const causes = monitor.type === 'http' ? HTTP_CAUSES : OTHER_CAUSES;
 
   const down = check.status === 'down';

@@ -7,6 +7,8 @@
 import { randomInt } from 'node:crypto';
 import { setOwn } from '../core/json.js';
 import {
+  DEFAULT_INTERVAL,
+  DEFAULT_MONITOR_TYPE,
   ID_ALPHABET,
   ID_LENGTH,
   MONITOR_ID_PREFIX,
@@ -271,14 +273,19 @@ export class Store {
 
   // ------------------------------------------------------------ monitors
 
-  createMonitor(account: string, input: MonitorInput, extras: Record<string, unknown>): MonitorRecord {
+  /** A new monitor of the fields given, the document's defaults filled in. */
+  createMonitor(account: string, { fields, extras }: MonitorChanges): MonitorRecord {
     const suffix = this.newSuffix();
     this.issuedIds.add(suffix);
     const at = now();
     const record: MonitorRecord = {
-      ...input,
+      name: fields.name as string,
+      type: fields.type ?? DEFAULT_MONITOR_TYPE,
+      target: fields.target ?? null,
+      interval_seconds: fields.interval_seconds ?? DEFAULT_INTERVAL,
+      paused: fields.paused ?? false,
       id: MONITOR_ID_PREFIX + suffix,
-      status: input.paused ? 'paused' : 'pending',
+      status: fields.paused ? 'paused' : 'pending',
       created_at: at,
       updated_at: at,
       last_check: null,
@@ -336,28 +343,16 @@ export class Store {
     for (const state of this.accounts.values()) yield* state.monitors.values();
   }
 
-  updateMonitor(monitor: MonitorRecord, changes: MonitorChanges): void {
-    const { fields } = changes;
-    const targetChanged =
-      (fields.target !== undefined && fields.target !== monitor.target) ||
-      (fields.type !== undefined && fields.type !== monitor.type);
-    if (fields.name !== undefined) monitor.name = fields.name;
-    if (fields.type !== undefined) monitor.type = fields.type;
-    if (fields.target !== undefined) monitor.target = fields.target;
-    if (fields.interval_seconds !== undefined) monitor.interval_seconds = fields.interval_seconds;
-    if (fields.paused === true) {
-      monitor.paused = true;
-      monitor.status = 'paused';
-    } else if (fields.paused === false && monitor.paused) {
-      monitor.paused = false;
-      monitor.status = 'pending';
-    }
+  updateMonitor(monitor: MonitorRecord, { fields, extras }: MonitorChanges): void {
     // A different target makes the previous result meaningless: check again.
-    if (targetChanged) {
-      monitor.last_check = null;
-      if (!monitor.paused) monitor.status = 'pending';
-    }
-    assignData(monitor.extras, changes.extras);
+    const retarget =
+      (fields.target ?? monitor.target) !== monitor.target || (fields.type ?? monitor.type) !== monitor.type;
+    const resumed = fields.paused === false && monitor.paused;
+    Object.assign(monitor, fields);
+    if (retarget) monitor.last_check = null;
+    if (monitor.paused) monitor.status = 'paused';
+    else if (resumed || retarget) monitor.status = 'pending';
+    assignData(monitor.extras, extras);
     monitor.updated_at = now();
     this.markMonitor(monitor);
   }
@@ -383,10 +378,7 @@ export class Store {
   }
 
   updateChannel(channel: ChannelRecord, changes: ChannelChanges): void {
-    if (changes.name !== undefined) channel.name = changes.name;
-    if (changes.enabled !== undefined) channel.enabled = changes.enabled;
-    if (changes.target !== undefined) channel.target = changes.target;
-    if (changes.events !== undefined) channel.events = [...changes.events];
+    Object.assign(channel, changes);
     const account = this.ownerOf('channels', channel);
     if (account !== undefined) this.mark('c', account, channel.id);
   }

@@ -10,11 +10,11 @@ import { isPlainObject, jsonDepth, setOwn } from '../core/json.js';
 import { bodyProblem } from './contract.js';
 import {
   CHANNEL_READ_ONLY_FIELDS,
-  DEFAULT_INTERVAL,
   DEFAULT_MONITOR_TYPE,
   MONITOR_READ_ONLY_FIELDS,
   MONITOR_WRITABLE_FIELDS,
   type ChannelKind,
+  type ChannelRecord,
   type MonitorType,
 } from './model.js';
 
@@ -129,25 +129,9 @@ export function validateMonitor(body: Record<string, unknown>, current?: Monitor
   return { ok: true, value: { fields, extras } };
 }
 
-/** A new monitor's fields, the document's defaults filled in. */
-export function monitorInput(fields: Partial<MonitorInput>): MonitorInput {
-  return {
-    name: fields.name as string,
-    type: fields.type ?? DEFAULT_MONITOR_TYPE,
-    target: fields.target ?? null,
-    interval_seconds: fields.interval_seconds ?? DEFAULT_INTERVAL,
-    paused: fields.paused ?? false,
-  };
-}
-
 // ---------------------------------------------------------------- channels
 
-export interface ChannelChanges {
-  name?: string;
-  enabled?: boolean;
-  target?: string;
-  events?: string[];
-}
+export type ChannelChanges = Partial<Pick<ChannelRecord, 'name' | 'enabled' | 'target' | 'events'>>;
 
 const CHANNEL_TARGET_RULES: Record<ChannelKind, { test: (t: string) => boolean; message: string }> = {
   email: {
