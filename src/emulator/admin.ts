@@ -82,15 +82,7 @@ function redactRequest(r: RecordedRequest, secrets: Iterable<string> = []): Reco
     else if (name === 'proxy-authorization' || name === ADMIN_HEADER) headers[name] = '…';
     else headers[name] = Array.isArray(value) ? value.map(mask) : mask(value);
   }
-  return {
-    method: r.method,
-    path: mask(r.path),
-    headers,
-    body: mask(r.body),
-    receivedAt: r.receivedAt,
-    status: r.status,
-    ...(r.latencyMs === undefined ? {} : { latencyMs: r.latencyMs }),
-  };
+  return { ...r, path: mask(r.path), headers, body: mask(r.body) };
 }
 
 /** The request body as JSON (an object, or an array when `arrays`), or undefined with an error already sent. */

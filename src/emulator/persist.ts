@@ -137,69 +137,45 @@ export async function openPersistence(file: string, store: Store): Promise<Persi
 
   /** The store's version last written (or loaded). */
   let durable = store.version;
-  let writing = false;
-  let scheduled = false;
   let background: ReturnType<typeof setTimeout> | undefined;
-  const waiters: Array<{ version: number; done: (error?: Error) => void }> = [];
 
   const writeOnce = async (): Promise<void> => {
-    scheduled = false;
-    if (writing) return;
     const version = store.version;
-    if (version === durable) {
-      settle(version);
-      return;
+    if (version === durable) return;
+    const changes = store.takeChanges();
+    if (rewriteWhole || changes === 'all' || !journal || journalBytes > Math.max(JOURNAL_MIN_BYTES, stateBytes)) {
+      rewriteWhole = true;
+      await rewrite();
+    } else if (changes.length > 0) {
+      const lines = changes.map((c) => `${JSON.stringify(c)}\n`).join('');
+      rewriteWhole = true; // until this append is known to be whole and on disk
+      await journal.write(lines);
+      await journal.datasync();
+      journalBytes += lines.length;
     }
-    writing = true;
-    let failure: Error | undefined;
-    try {
-      const changes = store.takeChanges();
-      if (rewriteWhole || changes === 'all' || !journal || journalBytes > Math.max(JOURNAL_MIN_BYTES, stateBytes)) {
-        rewriteWhole = true;
-        await rewrite();
-      } else if (changes.length > 0) {
-        const lines = changes.map((c) => `${JSON.stringify(c)}\n`).join('');
-        rewriteWhole = true; // until this append is known to be whole and on disk
-        await journal.write(lines);
-        await journal.datasync();
-        journalBytes += lines.length;
-      }
-      rewriteWhole = false;
-      durable = version;
-    } catch (error) {
-      failure = error as Error;
-    } finally {
-      writing = false;
-    }
-    settle(version, failure);
-    // Changes made during that write wait for the next one, which they share.
-    if (waiters.length > 0) schedule();
+    rewriteWhole = false;
+    durable = version;
   };
 
-  /** Releases the waiters whose change the write of `version` covered. */
-  const settle = (version: number, failure?: Error) => {
-    for (let i = waiters.length - 1; i >= 0; i--) {
-      const waiter = waiters[i];
-      if (waiter && waiter.version <= version) {
-        waiters.splice(i, 1);
-        waiter.done(failure);
-      }
-    }
+  /** The write running, or the last one. */
+  let current: Promise<void> = Promise.resolve();
+  /**
+   * The next write: every change made since `current` began waits for it and
+   * shares it (one fsync for all). It starts once `current` is done, one turn
+   * of the event loop later, so the requests that arrived together gather.
+   */
+  let next: Promise<void> | undefined;
+  const durableAt = (version: number): Promise<void> => {
+    if (version <= durable) return Promise.resolve();
+    next ??= current
+      .catch(() => {})
+      .then(() => new Promise<void>((go) => setImmediate(go)))
+      .then(() => {
+        next = undefined;
+        return (current = writeOnce());
+      });
+    return next;
   };
-
-  // One turn of the event loop gathers the requests that arrived together.
-  const schedule = () => {
-    if (scheduled || writing) return;
-    scheduled = true;
-    setImmediate(() => void writeOnce());
-  };
-
-  const durableAt = (version: number): Promise<void> =>
-    new Promise((resolve, reject) => {
-      if (version <= durable) return resolve();
-      waiters.push({ version, done: (error) => (error ? reject(error) : resolve()) });
-      schedule();
-    });
 
   return {
     async answerDurably(res, answer) {
@@ -245,8 +221,9 @@ export async function openPersistence(file: string, store: Store): Promise<Persi
       if (background) clearTimeout(background);
       background = undefined;
       await durableAt(store.version).catch(() => {});
+      await current.catch(() => {});
       // On a clean stop, FILE alone holds everything (a journal then stays empty).
-      if (!writing && journalBytes > 0) await rewrite().catch(() => {});
+      if (journalBytes > 0) await rewrite().catch(() => {});
       await journal?.close().catch(() => {});
       journal = undefined;
     },
