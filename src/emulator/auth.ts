@@ -2,7 +2,7 @@
 // table; each belongs to an account and carries scopes. The checks run in the
 // order of the interface's section 5 so that every 401/403 case has its own
 // message (scripts can tell "expired" from "revoked" from "typo").
-import { DEFAULT_DEV_TOKEN, DEV_ACCOUNT, SCOPES, type Scope } from './model.js';
+import { DEV_ACCOUNT, SCOPES, type Scope } from './model.js';
 import { publicDocument } from './openapi.js';
 
 export interface TokenInfo {
@@ -31,19 +31,12 @@ export interface DeclaredToken {
 }
 
 /** Builds the token table: the seeded test tokens, the development token and the declared ones. */
-export function buildTokenTable(
-  devToken: string = DEFAULT_DEV_TOKEN,
-  declared: readonly DeclaredToken[] = [],
-): Map<string, TokenInfo> {
-  if (typeof devToken !== 'string' || !devToken.startsWith('cpk_')) {
-    throw new Error('emulator token must start with cpk_');
-  }
-  if (!TOKEN_SHAPE.test(devToken)) {
+export function buildTokenTable(devToken: string, declared: readonly DeclaredToken[] = []): Map<string, TokenInfo> {
+  if (!devToken.startsWith('cpk_')) throw new Error('emulator token must start with cpk_');
+  if (!TOKEN_SHAPE.test(devToken))
     throw new Error('emulator token must be cpk_ followed by visible ASCII characters (no spaces)');
-  }
-  if (SEEDED_TOKENS.some((t) => t.token === devToken)) {
+  if (SEEDED_TOKENS.some((t) => t.token === devToken))
     throw new Error(`emulator token ${devToken} collides with a seeded test token`);
-  }
   const table = new Map<string, TokenInfo>();
   for (const t of SEEDED_TOKENS)
     table.set(t.token, { account: t.account, scopes: new Set(t.scopes), refused: REFUSED[t.token] });

@@ -134,7 +134,7 @@ export class FaultQueue {
   }
 }
 
-const DEFAULT_TRUNCATED_BODY = JSON.stringify({
+const TRUNCATED_BODY = JSON.stringify({
   id: 'mon_aaaaaaaaaaaa',
   name: 'truncated response',
   status: 'up',
@@ -156,53 +156,32 @@ function injectedErrorBody(status: number, requestId: string): string {
 export function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, requestId: string): void {
   const kind = fault.kind ?? 'status';
   if (kind === 'hang') return; // the socket stays open until the client gives up or close() runs
-  if (kind === 'reset') {
-    // A TCP RST where supported (Node >= 16.17), so clients see ECONNRESET.
-    req.socket.resetAndDestroy();
-    return;
-  }
-  const extra = (): void => {
-    if (fault.retryAfter !== undefined) res.setHeader('Retry-After', fault.retryAfter);
-    for (const [name, value] of Object.entries(fault.headers ?? {})) res.setHeader(name, value);
-  };
+  // A TCP RST where supported (Node >= 16.17), so clients see ECONNRESET.
+  if (kind === 'reset') return void req.socket.resetAndDestroy();
+  const status = (res.statusCode = fault.status ?? DEFAULT_STATUS[kind]);
+  let body: Buffer | undefined;
   if (kind === 'redirect') {
-    res.statusCode = fault.status ?? DEFAULT_STATUS.redirect;
     res.setHeader('Location', fault.location ?? '/');
     res.setHeader('Content-Length', '0');
-    extra();
-    res.end();
-    return;
+  } else if (kind !== 'truncated' && kind !== 'stall' && (status === 204 || status === 304)) {
+    // These statuses cannot carry a body (RFC 9110); headers only.
+  } else {
+    const fallback =
+      kind === 'html' ? defaultHtml(status) : kind === 'status' ? injectedErrorBody(status, requestId) : TRUNCATED_BODY;
+    body = Buffer.from(fault.body ?? fallback, 'utf8');
+    res.setHeader('Content-Type', kind === 'html' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', String(body.length));
   }
-  if (kind === 'truncated' || kind === 'stall') {
-    const full = Buffer.from(fault.body ?? DEFAULT_TRUNCATED_BODY, 'utf8');
-    res.statusCode = fault.status ?? DEFAULT_STATUS[kind];
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', String(full.length));
-    extra();
+  if (fault.retryAfter !== undefined) res.setHeader('Retry-After', fault.retryAfter);
+  for (const [name, value] of Object.entries(fault.headers ?? {})) res.setHeader(name, value);
+  if (body && (kind === 'truncated' || kind === 'stall'))
     // Half the promised bytes, then the connection dies mid-body (truncated),
     // or stays open with nothing more to come (stall) until the client gives
     // up or close() runs.
-    res.write(full.subarray(0, Math.floor(full.length / 2)), () => {
+    return void res.write(body.subarray(0, Math.floor(body.length / 2)), () => {
       if (kind === 'truncated') req.socket.destroy();
     });
-    return;
-  }
-  const status = fault.status ?? DEFAULT_STATUS[kind];
-  if (status === 204 || status === 304) {
-    // These statuses cannot carry a body (RFC 9110); send headers only.
-    res.statusCode = status;
-    extra();
-    res.end();
-    return;
-  }
-  const body =
-    kind === 'html' ? (fault.body ?? defaultHtml(status)) : (fault.body ?? injectedErrorBody(status, requestId));
-  const buf = Buffer.from(body, 'utf8');
-  res.statusCode = status;
-  res.setHeader('Content-Type', kind === 'html' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', String(buf.length));
-  extra();
-  res.end(buf);
+  res.end(body);
 }
 
 /**

@@ -34,10 +34,9 @@ export function sendError(
   sendJson(res, status, { error: message, request_id: requestId }, headers);
 }
 
-export function sendNoContent(res: ServerResponse, headers: OutgoingHttpHeaders = {}): void {
+export function sendNoContent(res: ServerResponse): void {
   if (res.destroyed || res.headersSent) return;
   res.statusCode = 204;
-  for (const [name, v] of Object.entries(headers)) if (v !== undefined) res.setHeader(name, v);
   res.end();
 }
 
