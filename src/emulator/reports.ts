@@ -31,7 +31,6 @@ const PERIOD_SECONDS = PERIOD_HOURS * HOUR;
 
 const HTTP_CAUSES = ['HTTP 503', 'timeout after 10s', 'HTTP 502', 'TLS handshake timeout'];
 const OTHER_CAUSES = ['connection refused', 'timeout after 10s', 'connection reset'];
-const DOWN_CAUSE_HTTP = 'connection refused';
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
@@ -168,7 +167,7 @@ export function simulateReport(monitor: SimulatedMonitor) {
       end: null,
       duration_seconds: PERIOD_SECONDS,
       failed_checks: count,
-      cause: monitor.type === 'http' ? DOWN_CAUSE_HTTP : (OTHER_CAUSES[0] as string),
+      cause: 'connection refused',
     });
   } else {
     for (const [first, length] of failureRuns(count, failures, random)) {

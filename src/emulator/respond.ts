@@ -52,27 +52,19 @@ export interface ReadBody {
  * excess is drained rather than cut off, so the client can read the 413
  * instead of seeing its upload fail with EPIPE.
  */
-export function readBody(req: IncomingMessage): Promise<ReadBody> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      if (tooLarge) return;
-      if (size + chunk.length > MAX_BODY_BYTES) {
-        chunks.push(chunk.subarray(0, MAX_BODY_BYTES - size));
-        tooLarge = true;
-        return;
-      }
-      chunks.push(chunk);
+export async function readBody(req: IncomingMessage): Promise<ReadBody> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk.subarray(0, MAX_BODY_BYTES + 1 - size));
       size += chunk.length;
-    });
-    const done = () => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge });
-    req.on('end', done);
+    }
+  } catch {
     // An aborted upload still resolves: the handler then finds the socket gone.
-    req.on('error', done);
-    req.on('close', done);
-  });
+  }
+  const text = Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8');
+  return { text, tooLarge: size > MAX_BODY_BYTES };
 }
 
 /** Is the Content-Type a JSON media type (application/json or any +json)? */

@@ -75,16 +75,8 @@ const TARGET_RULES: Record<MonitorType, string> = {
 export function hostOfTarget(type: MonitorType, target: string): string | null {
   if (/\s/.test(target) || target === '') return null;
   switch (type) {
-    case 'http': {
-      if (!/^https?:\/\//i.test(target)) return null;
-      let url: URL;
-      try {
-        url = new URL(target);
-      } catch {
-        return null;
-      }
-      return url.hostname === '' ? null : url.hostname;
-    }
+    case 'http':
+      return /^https?:\/\//i.test(target) && URL.canParse(target) ? new URL(target).hostname || null : null;
     case 'tcp':
       return splitHostPort(target)?.host ?? null;
     case 'ping':
