@@ -9,7 +9,7 @@
 // rename, directory fsync) under a new generation and the journal starts
 // again; a journal of another generation than FILE's is stale and ignored, so
 // a crash between those two steps loses nothing and replays nothing twice.
-import { open, readdir, readFile, rm, type FileHandle } from 'node:fs/promises';
+import { open, readdir, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
@@ -122,16 +122,9 @@ export async function openPersistence(file: string, store: Store): Promise<Persi
     stateBytes = state.length;
     await journal?.close().catch(() => {});
     journal = undefined;
-    const fresh = await open(journalFile, 'w', 0o600);
-    try {
-      await fresh.write(`${JSON.stringify({ generation })}\n`);
-      await fresh.sync();
-    } catch (error) {
-      await fresh.close().catch(() => {});
-      throw error;
-    }
+    await writeFile(journalFile, `${JSON.stringify({ generation })}\n`, { mode: 0o600, flush: true });
     await syncDirectory(dirname(file));
-    journal = fresh;
+    journal = await open(journalFile, 'a');
     journalBytes = 0;
   };
 

@@ -89,33 +89,3 @@ export function boundedCopy(text: string, maxBytes: number): string {
   while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
   return `${bytes.subarray(0, end).toString('utf8')}…(truncated, ${text.length} characters)`;
 }
-
-/**
- * Keeps a list (oldest first) under a budget of bytes: add() counts an entry
- * and, when the total goes over, drops the oldest until it is back under 90%
- * of it (the newest always stays). Entries removed elsewhere are found at the
- * next recount, which happens only when the budget is exceeded.
- */
-export class ByteBudget<T extends object> {
-  readonly #sizes = new WeakMap<T, number>();
-  #total = 0;
-
-  constructor(
-    private readonly list: T[],
-    private readonly maxBytes: number,
-    private readonly sizeOf: (entry: T) => number,
-  ) {}
-
-  add(entry: T): void {
-    const size = this.sizeOf(entry);
-    this.#sizes.set(entry, size);
-    this.#total += size;
-    if (this.#total <= this.maxBytes) return;
-    this.#total = this.list.reduce((sum, e) => sum + (this.#sizes.get(e) ?? 0), 0);
-    if (this.#total <= this.maxBytes) return;
-    let drop = 0;
-    while (drop < this.list.length - 1 && this.#total > this.maxBytes * 0.9)
-      this.#total -= this.#sizes.get(this.list[drop++] as T) ?? 0;
-    this.list.splice(0, drop);
-  }
-}

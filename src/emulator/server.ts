@@ -19,7 +19,7 @@ import { applyFault, FaultQueue, normalizeFault, type Fault, type Outage } from 
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
 import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
 import { openPersistence } from './persist.js';
-import { boundedCopy, ByteBudget, newRequestId, readBody, sentBodies, sendError, sendJson } from './respond.js';
+import { boundedCopy, newRequestId, readBody, sentBodies, sendError, sendJson } from './respond.js';
 import { matchRoute, type Exchange } from './contract.js';
 import { monitorJson, Store, type PersistedState } from './store.js';
 
@@ -154,7 +154,21 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     { timeScale: opts.timeScale ?? 1, onTick: (checked) => checked > 0 && persist?.changed() },
   );
   const requests: RecordedRequest[] = [];
-  const logBudget = new ByteBudget(requests, opts.requestLogBytes ?? REQUEST_LOG_BYTES, recordBytes);
+  const logBytesMax = opts.requestLogBytes ?? REQUEST_LOG_BYTES;
+  const logSizes = new WeakMap<RecordedRequest, number>();
+  let logBytes = 0;
+  /** Counts a logged request's bytes; over the budget, the oldest go until 90% of it is left (the newest stays). */
+  const countLogged = (record: RecordedRequest) => {
+    logSizes.set(record, recordBytes(record));
+    logBytes += logSizes.get(record) ?? 0;
+    if (logBytes <= logBytesMax) return;
+    // Requests the admin route cleared, or the ring dropped, are counted out here.
+    logBytes = requests.reduce((sum, r) => sum + (logSizes.get(r) ?? 0), 0);
+    if (logBytes <= logBytesMax) return;
+    let drop = 0;
+    while (drop < requests.length - 1 && logBytes > logBytesMax * 0.9) logBytes -= logSizes.get(requests[drop++]!) ?? 0;
+    requests.splice(0, drop);
+  };
   let document: Record<string, unknown> = {};
   let adminDocument: Record<string, unknown> = {};
   // Aborted by close(): no delay outlives the emulator.
@@ -227,7 +241,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const body = await readBody(req);
     if (record) {
       record.body = boundedCopy(body.text, REQUEST_LOG_BODY_BYTES);
-      logBudget.add(record);
+      countLogged(record);
     }
     if (closed.signal.aborted || req.socket.destroyed) return;
 

@@ -407,24 +407,27 @@ export class Store {
     const stats = monitors.map(reportFigures);
     const counts: Record<string, number> = { total: monitors.length };
     for (const status of MONITOR_STATUSES) counts[status] = monitors.filter((m) => m.status === status).length;
-    const uptimes = stats.map((s) => s.uptime_percent).filter((u): u is number => u !== null);
-    const latencies = stats.map((s) => s.avg_latency_ms).filter((l): l is number => l !== null);
+    const uptime = mean(stats.map((s) => s.uptime_percent));
+    const latency = mean(stats.map((s) => s.avg_latency_ms));
     return {
       id: SUMMARY_REPORT_ID,
       monitor_id: null,
       period: REPORT_PERIOD,
-      uptime_percent: uptimes.length === 0 ? null : round2(uptimes.reduce((a, b) => a + b, 0) / uptimes.length),
+      uptime_percent: uptime === null ? null : Math.round(uptime * 100) / 100,
       checks: stats.reduce((a, s) => a + s.checks, 0),
       failures: stats.reduce((a, s) => a + s.failures, 0),
-      avg_latency_ms:
-        latencies.length === 0 ? null : Math.round(latencies.reduce((a, b) => a + b, 0) / latencies.length),
+      avg_latency_ms: latency === null ? null : Math.round(latency),
       generated_at: now(),
       monitors: counts,
     };
   }
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
+/** The mean of the values that are not null, or null when none is. */
+function mean(values: Array<number | null>): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length === 0 ? null : known.reduce((a, b) => a + b, 0) / known.length;
+}
 
 /** The wire form of a monitor: known fields first, then the client's extra fields as sent. */
 export function monitorJson(m: MonitorRecord): Record<string, unknown> {
