@@ -52,8 +52,7 @@ export function handleApi(ctx: ApiContext): void {
   const scope = route.operation.spec['x-required-scope'] as Scope;
   if (!auth.scopes.has(scope)) return refuse(scopeError(scope));
   const account = auth.account;
-  // An id that is not valid percent-encoding names nothing, as no id is empty.
-  const id = route.id ?? '';
+  const id = route.id;
 
   switch (route.operation.id) {
     case 'createMonitor': {

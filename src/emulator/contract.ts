@@ -62,7 +62,7 @@ export interface Operation {
 }
 
 /** Every path of both documents (the service's under /v1), with its operations by method. */
-const ROUTES: Array<{ segments: string[]; methods: Map<string, Operation> }> = [];
+const ROUTES: Array<{ pattern: RegExp; methods: Map<string, Operation> }> = [];
 const OPERATIONS = new Map<string, Operation>();
 for (const [document, doc] of Object.entries(DOCUMENTS) as Array<[DocumentId, Json]>)
   for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
@@ -79,47 +79,39 @@ for (const [document, doc] of Object.entries(DOCUMENTS) as Array<[DocumentId, Js
         methods.set(method.toUpperCase(), op);
         OPERATIONS.set(id, op);
       }
-    ROUTES.push({ segments: (document === 'openapi' ? API_PREFIX + path : path).split('/'), methods });
+    const full = (document === 'openapi' ? API_PREFIX + path : path).replaceAll('.', '\\.');
+    ROUTES.push({ pattern: new RegExp(`^${full.replace('{id}', '([^/]+)')}$`), methods });
   }
 
 export type Route =
-  /** `id` is null when the segment is not valid percent-encoding (it then exists nowhere). */
-  | { kind: 'operation'; operation: Operation; id: string | null }
+  /** `id` is '' when the segment is not valid percent-encoding: no id is empty, so it names nothing. */
+  | { kind: 'operation'; operation: Operation; id: string }
   | { kind: 'method-not-allowed'; allow: string[] }
   | { kind: 'not-found' };
 
-function decodeSegment(segment: string): string | null {
+function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    return null;
+    return '';
   }
 }
 
 /**
  * The operation a request addresses (query already removed from `path`).
- * Matching works on the raw path split on "/" *before* percent-decoding, and
- * the {id} segment is decoded exactly once afterwards: "/v1/monitors/a%2Fb" is
+ * Matching works on the raw path *before* percent-decoding, and the {id} segment is decoded exactly once afterwards: "/v1/monitors/a%2Fb" is
  * the monitor "a/b" (which cannot exist), never the path "/v1/monitors/a/b".
  * No dot-segment or slash normalisation.
  */
 export function matchRoute(method: string, path: string): Route {
-  const segments = path.split('/');
   for (const route of ROUTES) {
-    if (route.segments.length !== segments.length) continue;
-    let id: string | null = null;
-    const matches = route.segments.every((part, i) => {
-      const segment = segments[i] ?? '';
-      if (part !== '{id}') return part === segment;
-      id = decodeSegment(segment);
-      return segment !== '';
-    });
-    if (!matches) continue;
+    const match = route.pattern.exec(path);
+    if (!match) continue;
     // HEAD is GET without the body (Node's response drops the body of a HEAD answer); the admin routes have no HEAD.
     const verb = method.toUpperCase() === 'HEAD' && path.startsWith(`${API_PREFIX}/`) ? 'GET' : method.toUpperCase();
     const operation = route.methods.get(verb);
     if (operation === undefined) return { kind: 'method-not-allowed', allow: [...route.methods.keys()] };
-    return { kind: 'operation', operation, id };
+    return { kind: 'operation', operation, id: match[1] === undefined ? '' : decodeSegment(match[1]) };
   }
   return { kind: 'not-found' };
 }

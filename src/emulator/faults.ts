@@ -97,16 +97,14 @@ function pathMatches(pattern: string, path: string): boolean {
 }
 
 export class FaultQueue {
-  private entries: Array<{ fault: Fault; remaining: number }> = [];
+  private readonly entries: Array<{ fault: Fault; remaining: number }> = [];
 
   add(fault: Fault): void {
     this.entries.push({ fault, remaining: fault.times ?? 1 });
   }
 
   clear(): number {
-    const n = this.entries.length;
-    this.entries = [];
-    return n;
+    return this.entries.splice(0).length;
   }
 
   /** Pending faults with how many more requests each will hit. */
