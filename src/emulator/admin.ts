@@ -98,7 +98,7 @@ function jsonOf(ctx: AdminContext, arrays: boolean): unknown {
     }
   }
   const object = parseJsonObject(text);
-  return object.ok ? object.value : sendError(res, 400, object.message);
+  return typeof object === 'string' ? sendError(res, 400, object) : object;
 }
 
 /** Runs `change`, answering 422 with the message of the FaultError it throws (other errors propagate). */

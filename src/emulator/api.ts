@@ -15,7 +15,7 @@ import { API_PREFIX, MAX_BODY_BYTES, type Scope } from './model.js';
 import { isJsonContentType, sendError, sendJson, sendNoContent, type ReadBody } from './respond.js';
 import { monitorJson, type Store } from './store.js';
 import { listPage } from './list.js';
-import { parseJsonObject, validateChannelPatch, validateMonitor } from './validation.js';
+import { channelProblem, monitorProblem, parseJsonObject } from './validation.js';
 
 export interface ApiContext {
   req: IncomingMessage;
@@ -28,14 +28,19 @@ export interface ApiContext {
   query?: string;
 }
 
-/** Step 5: the body of a POST/PATCH as a JSON object, or nothing with an error already sent. */
-function jsonBody(ctx: ApiContext): Record<string, unknown> | void {
+/** Steps 5 and 6: the body of a POST/PATCH, if `problemOf` finds nothing wrong, or nothing with the error sent. */
+function validBody(
+  ctx: ApiContext,
+  problemOf: (body: Record<string, unknown>) => string | null,
+): Record<string, unknown> | void {
   const { res, body, req } = ctx;
   if (body.tooLarge) return sendError(res, 413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
   if (body.text.trim() !== '' && !isJsonContentType(req.headers['content-type']))
     return sendError(res, 415, 'Content-Type must be application/json');
   const parsed = parseJsonObject(body.text);
-  return parsed.ok ? parsed.value : sendError(res, parsed.status, parsed.message);
+  if (typeof parsed === 'string') return sendError(res, 400, parsed);
+  const problem = problemOf(parsed);
+  return problem === null ? parsed : sendError(res, 422, problem);
 }
 
 export function handleApi(ctx: ApiContext): void {
@@ -56,11 +61,9 @@ export function handleApi(ctx: ApiContext): void {
 
   switch (route.operation.id) {
     case 'createMonitor': {
-      const body = jsonBody(ctx);
-      const valid = body && validateMonitor(body);
-      if (!valid) return;
-      if (!valid.ok) return sendError(res, valid.status, valid.message);
-      const monitor = store.createMonitor(account, valid.value);
+      const body = validBody(ctx, (b) => monitorProblem(b));
+      if (!body) return;
+      const monitor = store.createMonitor(account, body);
       return sendJson(res, 201, monitorJson(monitor), { Location: `${API_PREFIX}/monitors/${monitor.id}` });
     }
     case 'getMonitor': {
@@ -72,11 +75,9 @@ export function handleApi(ctx: ApiContext): void {
     case 'updateMonitor': {
       const monitor = store.getMonitor(account, id);
       if (!monitor) return sendError(res, 404, 'monitor not found');
-      const body = jsonBody(ctx);
-      const valid = body && validateMonitor(body, monitor);
-      if (!valid) return;
-      if (!valid.ok) return sendError(res, valid.status, valid.message);
-      store.updateMonitor(monitor, valid.value);
+      const body = validBody(ctx, (b) => monitorProblem(b, monitor));
+      if (!body) return;
+      store.updateMonitor(monitor, body);
       return sendJson(res, 200, monitorJson(monitor));
     }
     case 'deleteMonitor':
@@ -85,11 +86,9 @@ export function handleApi(ctx: ApiContext): void {
     case 'updateChannel': {
       const channel = store.getChannel(account, id);
       if (!channel) return sendError(res, 404, 'channel not found');
-      const body = jsonBody(ctx);
-      const valid = body && validateChannelPatch(body, channel.kind);
-      if (!valid) return;
-      if (!valid.ok) return sendError(res, valid.status, valid.message);
-      store.updateChannel(channel, valid.value);
+      const body = validBody(ctx, (b) => channelProblem(b, channel.kind));
+      if (!body) return;
+      store.updateChannel(channel, body);
       return sendJson(res, 200, { ok: true });
     }
     case 'getReport': {

@@ -13,6 +13,7 @@ import {
   ID_LENGTH,
   MONITOR_ID_PREFIX,
   MONITOR_STATUSES,
+  MONITOR_WRITABLE_FIELDS,
   REPORT_ID_PREFIX,
   REPORT_PERIOD,
   SUMMARY_REPORT_ID,
@@ -23,7 +24,7 @@ import { simulateCheck } from './checks.js';
 import { publicDocument } from './openapi.js';
 import type { Outage } from './faults.js';
 import { monitorReportBody, reportFigures } from './reports.js';
-import type { ChannelChanges, MonitorChanges, MonitorInput } from './validation.js';
+import type { MonitorInput } from './validation.js';
 
 export interface LastCheck {
   status: 'up' | 'down';
@@ -79,6 +80,15 @@ const CHECK_HISTORY = 100;
 /** Copies own enumerable keys with defineProperty so "__proto__" stays data. */
 function assignData(target: Record<string, unknown>, source: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(source)) setOwn(target, key, value);
+}
+
+/** A monitor body's known fields, and the client's other fields (kept verbatim, "__proto__" as data). */
+function splitMonitorBody(body: Record<string, unknown>) {
+  const fields: Partial<MonitorInput> = {};
+  const extras: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body))
+    setOwn((MONITOR_WRITABLE_FIELDS as readonly string[]).includes(key) ? fields : extras, key, value);
+  return { fields, extras };
 }
 
 /** A monitor of a state file or journal line (a fresh copy), or undefined when it does not fit. */
@@ -274,7 +284,8 @@ export class Store {
   // ------------------------------------------------------------ monitors
 
   /** A new monitor of the fields given, the document's defaults filled in. */
-  createMonitor(account: string, { fields, extras }: MonitorChanges): MonitorRecord {
+  createMonitor(account: string, body: Record<string, unknown>): MonitorRecord {
+    const { fields, extras } = splitMonitorBody(body);
     const suffix = this.newSuffix();
     this.issuedIds.add(suffix);
     const at = now();
@@ -343,7 +354,8 @@ export class Store {
     for (const state of this.accounts.values()) yield* state.monitors.values();
   }
 
-  updateMonitor(monitor: MonitorRecord, { fields, extras }: MonitorChanges): void {
+  updateMonitor(monitor: MonitorRecord, body: Record<string, unknown>): void {
+    const { fields, extras } = splitMonitorBody(body);
     // A different target makes the previous result meaningless: check again.
     const retarget =
       (fields.target ?? monitor.target) !== monitor.target || (fields.type ?? monitor.type) !== monitor.type;
@@ -377,7 +389,8 @@ export class Store {
     return this.accounts.get(account)?.channels.get(id);
   }
 
-  updateChannel(channel: ChannelRecord, changes: ChannelChanges): void {
+  /** Applies a body the document found valid (only the channel's writable fields). */
+  updateChannel(channel: ChannelRecord, changes: Record<string, unknown>): void {
     Object.assign(channel, changes);
     const account = this.ownerOf('channels', channel);
     if (account !== undefined) this.mark('c', account, channel.id);

@@ -6,37 +6,30 @@
 // fits the monitor's type or the channel's kind. Each check returns the first
 // problem found, in a fixed order, with a message that names the offending field.
 import { isIP } from 'node:net';
-import { isPlainObject, jsonDepth, setOwn } from '../core/json.js';
+import { isPlainObject, jsonDepth } from '../core/json.js';
 import { bodyProblem } from './contract.js';
 import {
   CHANNEL_READ_ONLY_FIELDS,
   DEFAULT_MONITOR_TYPE,
   MONITOR_READ_ONLY_FIELDS,
-  MONITOR_WRITABLE_FIELDS,
   type ChannelKind,
-  type ChannelRecord,
   type MonitorType,
 } from './model.js';
-
-export type Result<T> = { ok: true; value: T } | { ok: false; status: 400 | 422; message: string };
-
-const fail = <T>(status: 400 | 422, message: string): Result<T> => ({ ok: false, status, message });
 
 /** The deepest nesting a request body may have (deeper is 400, before anything is stored). */
 const MAX_BODY_DEPTH = 64;
 
-/** Parses a request body that must be a JSON object (400 otherwise). */
-export function parseJsonObject(text: string): Result<Record<string, unknown>> {
-  if (text.trim() === '') return fail(400, 'request body is empty; expected a JSON object');
-  if (jsonDepth(text) > MAX_BODY_DEPTH) return fail(400, `request body nests deeper than ${MAX_BODY_DEPTH} levels`);
+/** Parses a request body that must be a JSON object: the object, or why it is not one (a 400). */
+export function parseJsonObject(text: string): Record<string, unknown> | string {
+  if (text.trim() === '') return 'request body is empty; expected a JSON object';
+  if (jsonDepth(text) > MAX_BODY_DEPTH) return `request body nests deeper than ${MAX_BODY_DEPTH} levels`;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return fail(400, 'malformed JSON body');
+    return 'malformed JSON body';
   }
-  if (!isPlainObject(parsed)) return fail(400, 'request body must be a JSON object');
-  return { ok: true, value: parsed };
+  return isPlainObject(parsed) ? parsed : 'request body must be a JSON object';
 }
 
 // ---------------------------------------------------------------- targets
@@ -95,35 +88,22 @@ export interface MonitorInput {
   paused: boolean;
 }
 
-export interface MonitorChanges {
-  fields: Partial<MonitorInput>;
-  /** Client fields the service does not know: stored and echoed verbatim. */
-  extras: Record<string, unknown>;
-}
-
 /**
- * Validates a monitor body (create, or PATCH against the stored `current`):
- * first against the document, then the rule it cannot state, that the target
- * fits the type; a type change is checked against the stored target and vice versa.
+ * The first problem of a monitor body (create, or PATCH against the stored
+ * `current`), or null: first the document's, then the rule it cannot state,
+ * that the target fits the type; a type change is checked against the stored
+ * target and vice versa.
  */
-export function validateMonitor(body: Record<string, unknown>, current?: MonitorInput): Result<MonitorChanges> {
-  const fields: Partial<MonitorInput> = {};
-  const extras: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body))
-    setOwn((MONITOR_WRITABLE_FIELDS as readonly string[]).includes(key) ? fields : extras, key, value);
-  const problem = bodyProblem(current ? 'updateMonitor' : 'createMonitor', body, MONITOR_READ_ONLY_FIELDS, (field) => {
+export function monitorProblem(body: Record<string, unknown>, current?: MonitorInput): string | null {
+  return bodyProblem(current ? 'updateMonitor' : 'createMonitor', body, MONITOR_READ_ONLY_FIELDS, (field) => {
     if (field !== 'target' || !(Object.hasOwn(body, 'target') || Object.hasOwn(body, 'type'))) return null;
-    const type = fields.type ?? current?.type ?? DEFAULT_MONITOR_TYPE;
-    const target = fields.target !== undefined ? fields.target : (current?.target ?? null);
+    const type = (body.type ?? current?.type ?? DEFAULT_MONITOR_TYPE) as MonitorType;
+    const target = Object.hasOwn(body, 'target') ? (body.target as string) : (current?.target ?? null);
     return target !== null && hostOfTarget(type, target) === null ? TARGET_RULES[type] : null;
   });
-  if (problem !== null) return fail(422, problem);
-  return { ok: true, value: { fields, extras } };
 }
 
 // ---------------------------------------------------------------- channels
-
-export type ChannelChanges = Partial<Pick<ChannelRecord, 'name' | 'enabled' | 'target' | 'events'>>;
 
 const CHANNEL_TARGET_RULES: Record<ChannelKind, { test: (t: string) => boolean; message: string }> = {
   email: {
@@ -141,15 +121,13 @@ const CHANNEL_TARGET_RULES: Record<ChannelKind, { test: (t: string) => boolean; 
 };
 
 /**
- * Channels are a closed object: unknown and read-only fields are rejected
- * (unlike monitors). The document checks the shape; the target's fit to the
- * channel's kind is checked here.
+ * The first problem of a channel body, or null. Channels are a closed object:
+ * unknown and read-only fields are rejected (unlike monitors). The document
+ * checks the shape; the target's fit to the channel's kind is checked here.
  */
-export function validateChannelPatch(body: Record<string, unknown>, kind: ChannelKind): Result<ChannelChanges> {
+export function channelProblem(body: Record<string, unknown>, kind: ChannelKind): string | null {
   const rule = CHANNEL_TARGET_RULES[kind];
-  const problem = bodyProblem('updateChannel', body, CHANNEL_READ_ONLY_FIELDS, (field) =>
+  return bodyProblem('updateChannel', body, CHANNEL_READ_ONLY_FIELDS, (field) =>
     field === 'target' && typeof body.target === 'string' && !rule.test(body.target) ? rule.message : null,
   );
-  if (problem !== null) return fail(422, problem);
-  return { ok: true, value: body as ChannelChanges };
 }
