@@ -129,19 +129,21 @@ interface PropertySchema {
  * emulator has always used: nothing to update, then read-only or unknown
  * fields in the order the body gives them, then the fields in the order the
  * schema lists them. `after(field)` runs after each field (present or not) is
- * found well formed and adds the rules a schema cannot state.
+ * found well formed and adds the rules a schema cannot state. The read-only
+ * fields are the schema's x-read-only-fields unless given.
  */
 export function bodyProblem(
   operationId: string,
   body: Json,
-  readOnly: readonly string[],
-  after: (field: string) => string | null = () => null,
+  after: (field: string) => string | null,
+  readOnly?: readonly string[],
 ): string | null {
   const op = OPERATIONS.get(operationId) as Operation;
   const at = `${op.pointer}/requestBody/content/application~1json/schema`;
   const [schema, pointer] = followRef(resolve(`#${at}`) as Json, at);
   const properties = (schema.properties ?? {}) as Record<string, Json>;
   const fields = Object.keys(properties);
+  readOnly ??= (schema['x-read-only-fields'] ?? []) as string[];
   if (schema.minProperties !== undefined && Object.keys(body).length === 0) return 'nothing to update';
   const offending = Object.keys(body).find(
     // A monitor keeps unknown fields (its schema is open): only a read-only one is refused.

@@ -22,15 +22,6 @@ export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
 export const DEFAULT_INTERVAL = 60;
 
-/** Fields the server owns: sending any of them in a monitor body is a 422. */
-export const MONITOR_READ_ONLY_FIELDS = [
-  'id',
-  'status',
-  'created_at',
-  'updated_at',
-  'last_check',
-  'report_id',
-] as const;
 /** Fields a client may send when creating or updating a monitor. */
 export const MONITOR_WRITABLE_FIELDS = ['name', 'type', 'target', 'interval_seconds', 'paused'] as const;
 
@@ -43,9 +34,6 @@ export const ID_LENGTH = 12;
 
 export const CHANNEL_KINDS = ['email', 'webhook', 'slack'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
-export const CHANNEL_EVENTS = ['down', 'up', 'paused', 'resumed'] as const;
-export const CHANNEL_WRITABLE_FIELDS = ['name', 'enabled', 'target', 'events'] as const;
-export const CHANNEL_READ_ONLY_FIELDS = ['id', 'kind'] as const;
 
 /** Uptime a monitor whose target contains "flaky" reports (any value < 99 would do). */
 export const FLAKY_UPTIME = 87.5;

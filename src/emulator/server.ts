@@ -296,10 +296,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   // same shape as every other error (JSON body + X-Request-Id) instead of
   // Node's bare default.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) {
-      socket.destroy();
-      return;
-    }
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const requestId = newRequestId();
     const message = { 400: 'malformed HTTP request', 408: 'request timeout', 431: 'request headers too large' }[status];

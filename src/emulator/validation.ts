@@ -8,13 +8,7 @@
 import { isIP } from 'node:net';
 import { isPlainObject, jsonDepth } from '../core/json.js';
 import { bodyProblem } from './contract.js';
-import {
-  CHANNEL_READ_ONLY_FIELDS,
-  DEFAULT_MONITOR_TYPE,
-  MONITOR_READ_ONLY_FIELDS,
-  type ChannelKind,
-  type MonitorType,
-} from './model.js';
+import { DEFAULT_MONITOR_TYPE, type ChannelKind, type MonitorType } from './model.js';
 
 /** The deepest nesting a request body may have (deeper is 400, before anything is stored). */
 const MAX_BODY_DEPTH = 64;
@@ -95,7 +89,7 @@ export interface MonitorInput {
  * target and vice versa.
  */
 export function monitorProblem(body: Record<string, unknown>, current?: MonitorInput): string | null {
-  return bodyProblem(current ? 'updateMonitor' : 'createMonitor', body, MONITOR_READ_ONLY_FIELDS, (field) => {
+  return bodyProblem(current ? 'updateMonitor' : 'createMonitor', body, (field) => {
     if (field !== 'target' || !(Object.hasOwn(body, 'target') || Object.hasOwn(body, 'type'))) return null;
     const type = (body.type ?? current?.type ?? DEFAULT_MONITOR_TYPE) as MonitorType;
     const target = Object.hasOwn(body, 'target') ? (body.target as string) : (current?.target ?? null);
@@ -127,7 +121,10 @@ const CHANNEL_TARGET_RULES: Record<ChannelKind, { test: (t: string) => boolean; 
  */
 export function channelProblem(body: Record<string, unknown>, kind: ChannelKind): string | null {
   const rule = CHANNEL_TARGET_RULES[kind];
-  return bodyProblem('updateChannel', body, CHANNEL_READ_ONLY_FIELDS, (field) =>
-    field === 'target' && typeof body.target === 'string' && !rule.test(body.target) ? rule.message : null,
+  return bodyProblem(
+    'updateChannel',
+    body,
+    (field) => (field === 'target' && typeof body.target === 'string' && !rule.test(body.target) ? rule.message : null),
+    ['id', 'kind'],
   );
 }
