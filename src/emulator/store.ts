@@ -19,12 +19,12 @@ import {
   SUMMARY_REPORT_ID,
   type ChannelRecord,
   type MonitorStatus,
+  type MonitorType,
 } from './model.js';
 import { simulateCheck } from './checks.js';
 import { publicDocument } from './openapi.js';
 import type { Outage } from './faults.js';
 import { monitorReportBody, reportFigures } from './reports.js';
-import type { MonitorInput } from './validation.js';
 
 export interface LastCheck {
   status: 'up' | 'down';
@@ -32,7 +32,12 @@ export interface LastCheck {
   checked_at: string;
 }
 
-export interface MonitorRecord extends MonitorInput {
+export interface MonitorRecord {
+  name: string;
+  type: MonitorType;
+  target: string | null;
+  interval_seconds: number;
+  paused: boolean;
   id: string;
   status: MonitorStatus;
   created_at: string;
@@ -84,7 +89,7 @@ function assignData(target: Record<string, unknown>, source: Record<string, unkn
 
 /** A monitor body's known fields, and the client's other fields (kept verbatim, "__proto__" as data). */
 function splitMonitorBody(body: Record<string, unknown>) {
-  const fields: Partial<MonitorInput> = {};
+  const fields: Partial<MonitorRecord> = {};
   const extras: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body))
     setOwn((MONITOR_WRITABLE_FIELDS as readonly string[]).includes(key) ? fields : extras, key, value);
@@ -112,10 +117,11 @@ export class Store {
   /** The whole state was replaced (restore, reset) since the last takeChanges(). */
   private replaced = false;
 
-  /** The last checks of each monitor (CHECK_HISTORY at most), for `GET /__emulator/checks`. */
-  private readonly history = new Map<string, Array<LastCheck & { n: number }>>();
-  /** How many checks each monitor has had: the n of the next one's seeded outcome. */
-  private readonly checksRun = new Map<string, number>();
+  /**
+   * Per monitor: how many checks it has had (the n of the next one's seeded
+   * outcome), and the last CHECK_HISTORY of them (`GET /__emulator/checks`).
+   */
+  private readonly checks = new Map<string, { run: number; last: Array<LastCheck & { n: number }> }>();
 
   constructor(
     private readonly random?: () => number,
@@ -144,8 +150,7 @@ export class Store {
    */
   reset(): void {
     this.seedAccounts();
-    this.history.clear();
-    this.checksRun.clear();
+    this.checks.clear();
     this.version++;
     this.replaced = true;
   }
@@ -331,21 +336,21 @@ export class Store {
   /** One simulated check at time `at` (ms): its outcome becomes the monitor's status and last check. */
   runCheck(monitor: MonitorRecord, at: number): void {
     if (monitor.paused) return;
-    const n = this.checksRun.get(monitor.id) ?? 0;
-    this.checksRun.set(monitor.id, n + 1);
+    let checks = this.checks.get(monitor.id);
+    if (!checks) this.checks.set(monitor.id, (checks = { run: 0, last: [] }));
+    const n = checks.run++;
     const result = simulateCheck(monitor, n, this.simulation.seed, this.simulation.outages());
     monitor.status = result.status;
     monitor.last_check = { ...result, checked_at: new Date(at).toISOString() };
-    let history = this.history.get(monitor.id);
-    if (!history) this.history.set(monitor.id, (history = []));
-    history.push({ ...monitor.last_check, n });
-    if (history.length > CHECK_HISTORY) history.splice(0, history.length - CHECK_HISTORY);
+    checks.last.push({ ...monitor.last_check, n });
+    if (checks.last.length > CHECK_HISTORY) checks.last.shift();
     this.markMonitor(monitor);
   }
 
   /** The last checks of a monitor of any account (oldest first), or undefined for no such monitor. */
   checkHistory(id: string): Array<LastCheck & { n: number }> | undefined {
-    for (const state of this.accounts.values()) if (state.monitors.has(id)) return [...(this.history.get(id) ?? [])];
+    for (const state of this.accounts.values())
+      if (state.monitors.has(id)) return [...(this.checks.get(id)?.last ?? [])];
     return undefined;
   }
 
@@ -373,8 +378,7 @@ export class Store {
     const deleted = this.accounts.get(account)?.monitors.delete(id) ?? false;
     if (deleted) {
       this.mark('m', account, id);
-      this.history.delete(id);
-      this.checksRun.delete(id);
+      this.checks.delete(id);
     }
     return deleted;
   }

@@ -8,6 +8,7 @@
 import { isIP } from 'node:net';
 import { isPlainObject, jsonDepth } from '../core/json.js';
 import { bodyProblem } from './contract.js';
+import type { MonitorRecord } from './store.js';
 import { DEFAULT_MONITOR_TYPE, type ChannelKind, type MonitorType } from './model.js';
 
 /** The deepest nesting a request body may have (deeper is 400, before anything is stored). */
@@ -74,21 +75,13 @@ export function hostOfTarget(type: MonitorType, target: string): string | null {
 
 // ---------------------------------------------------------------- monitors
 
-export interface MonitorInput {
-  name: string;
-  type: MonitorType;
-  target: string | null;
-  interval_seconds: number;
-  paused: boolean;
-}
-
 /**
  * The first problem of a monitor body (create, or PATCH against the stored
  * `current`), or null: first the document's, then the rule it cannot state,
  * that the target fits the type; a type change is checked against the stored
  * target and vice versa.
  */
-export function monitorProblem(body: Record<string, unknown>, current?: MonitorInput): string | null {
+export function monitorProblem(body: Record<string, unknown>, current?: MonitorRecord): string | null {
   return bodyProblem(current ? 'updateMonitor' : 'createMonitor', body, (field) => {
     if (field !== 'target' || !(Object.hasOwn(body, 'target') || Object.hasOwn(body, 'type'))) return null;
     const type = (body.type ?? current?.type ?? DEFAULT_MONITOR_TYPE) as MonitorType;
