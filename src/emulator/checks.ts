@@ -61,42 +61,5 @@ export function simulateCheck(
   return { status: 'up', latency_ms: slow ? 2000 + base * 10 : base };
 }
 
-/** How often the scheduler looks for due checks (ms of real time). */
-const TICK_MS = 100;
-/** Checks run for one monitor in one tick at most; beyond, the schedule skips ahead to now. */
-const CATCH_UP = 100;
-
-/**
- * Runs `check(monitor, at)` for every monitor whose next check is due: one
- * interval (divided by `timeScale`) after its last check, or after its last
- * change when it was never checked. The timer is unref'd: it never keeps a
- * process alive, and stop() ends it.
- */
-export function startScheduler(
-  monitors: () => Iterable<MonitorRecord>,
-  check: (monitor: MonitorRecord, at: number) => void,
-  options: { timeScale: number; onTick: (checked: number) => void },
-): { stop(): void } {
-  const tick = () => {
-    const at = Date.now();
-    let checked = 0;
-    for (const monitor of monitors()) {
-      if (monitor.paused) continue;
-      const step = (monitor.interval_seconds * 1000) / options.timeScale;
-      const last = Date.parse(monitor.last_check?.checked_at ?? monitor.updated_at);
-      let due = last + step;
-      let runs = 0;
-      while (due <= at && runs < CATCH_UP) {
-        check(monitor, due);
-        due += step;
-        runs++;
-      }
-      if (due <= at) check(monitor, at);
-      checked += runs;
-    }
-    options.onTick(checked);
-  };
-  const timer = setInterval(tick, TICK_MS);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
-}
+/** How often the emulator looks for due checks (ms of real time). */
+export const TICK_MS = 100;

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { carriedSecrets, handleAdmin, type RecordedRequest } from './admin.js';
 import { handleApi } from './api.js';
 import { buildTokenTable, redactTokens, type DeclaredToken } from './auth.js';
-import { seededRandom, startScheduler } from './checks.js';
+import { seededRandom, TICK_MS } from './checks.js';
 import { applyFault, FaultQueue, normalizeFault, type Fault, type Outage } from './faults.js';
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
 import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
@@ -148,11 +148,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const persist = opts.persistFile === undefined ? undefined : await openPersistence(opts.persistFile, store);
   const faults = new FaultQueue();
   // Monitors are checked on their interval; what a scheduled check changes is saved in the background.
-  const scheduler = startScheduler(
-    () => store.allMonitors(),
-    (monitor, at) => store.runCheck(monitor, at),
-    { timeScale: opts.timeScale ?? 1, onTick: (checked) => checked > 0 && persist?.changed() },
-  );
+  // The timer never keeps a process alive; close() ends it.
+  const scheduler = setInterval(() => {
+    if (store.runDueChecks(Date.now(), opts.timeScale ?? 1) > 0) persist?.changed();
+  }, TICK_MS).unref();
   const requests: RecordedRequest[] = [];
   const logBytesMax = opts.requestLogBytes ?? REQUEST_LOG_BYTES;
   const logSizes = new WeakMap<RecordedRequest, number>();
@@ -348,7 +347,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     },
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
-        scheduler.stop();
+        clearInterval(scheduler);
         const saved = persist?.flush() ?? Promise.resolve();
         closed.abort();
         // Resolve only once every socket has emitted 'close' (libuv closes

@@ -81,6 +81,8 @@ const SEEDED = publicDocument['x-emulator'] as {
 
 /** Checks kept per monitor for `GET /__emulator/checks`: a bounded window. */
 const CHECK_HISTORY = 100;
+/** Checks run for one monitor in one round at most. */
+const CATCH_UP = 100;
 
 /** Copies own enumerable keys with defineProperty so "__proto__" stays data. */
 function assignData(target: Record<string, unknown>, source: Record<string, unknown>): void {
@@ -354,9 +356,25 @@ export class Store {
     return undefined;
   }
 
-  /** Every monitor of every account (the scheduler's round). */
-  *allMonitors(): Iterable<MonitorRecord> {
-    for (const state of this.accounts.values()) yield* state.monitors.values();
+  /**
+   * Runs every check due by `at` (ms): one interval (divided by `timeScale`)
+   * after a monitor's last check, or after its last change when it was never
+   * checked; at most CATCH_UP for one monitor, beyond which its schedule skips
+   * ahead to now. Returns how many ran.
+   */
+  runDueChecks(at: number, timeScale: number): number {
+    let checked = 0;
+    for (const state of this.accounts.values())
+      for (const monitor of state.monitors.values()) {
+        if (monitor.paused) continue;
+        const step = (monitor.interval_seconds * 1000) / timeScale;
+        let due = Date.parse(monitor.last_check?.checked_at ?? monitor.updated_at) + step;
+        let runs = 0;
+        for (; due <= at && runs < CATCH_UP; due += step, runs++) this.runCheck(monitor, due);
+        if (due <= at) this.runCheck(monitor, at);
+        checked += runs;
+      }
+    return checked;
   }
 
   updateMonitor(monitor: MonitorRecord, body: Record<string, unknown>): void {
