@@ -45,10 +45,8 @@ export interface AdminContext {
 
 /** Constant-time comparison; hashing first makes the lengths equal. */
 function secretMatches(given: string | string[] | undefined, secret: string): boolean {
-  if (typeof given !== 'string') return false;
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(secret).digest();
-  return timingSafeEqual(a, b);
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return typeof given === 'string' && timingSafeEqual(digest(given), digest(secret));
 }
 
 /** The credential a request carried in a header (Authorization's after its scheme, X-Api-Key's), to mask wherever it recurs. */

@@ -67,12 +67,8 @@ export async function readBody(req: IncomingMessage): Promise<ReadBody> {
   return { text, tooLarge: size > MAX_BODY_BYTES };
 }
 
-/** Is the Content-Type a JSON media type (application/json or any +json)? */
-export function isJsonContentType(value: string | undefined): boolean {
-  if (value === undefined) return false;
-  const type = value.split(';')[0]?.trim().toLowerCase() ?? '';
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
-}
+/** Is the Content-Type a JSON media type (application/json or any application/...+json)? */
+export const isJsonContentType = (value = ''): boolean => /^\s*application\/(?:[^;]*\+)?json\s*(?:;|$)/i.test(value);
 
 /**
  * `text` cut to at most `maxBytes` bytes of UTF-8 (at a character boundary,

@@ -125,17 +125,18 @@ function areaOf(path: string): Area {
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   checkOptions(opts);
-  const host = opts.host ?? '127.0.0.1';
-  const token = opts.token ?? DEFAULT_DEV_TOKEN;
+  const {
+    host = '127.0.0.1',
+    token = DEFAULT_DEV_TOKEN,
+    latencyMs = 0,
+    failRate = 0,
+    log,
+    random = Math.random,
+  } = opts;
   const tokens = buildTokenTable(token, opts.tokens); // throws on a token without cpk_
   // Longest first, so that a token holding another is masked whole.
   const tokenList = [...tokens.keys()].sort((a, b) => b.length - a.length);
   const adminSecret = opts.adminSecret ?? randomBytes(12).toString('hex');
-  const latencyMs = opts.latencyMs ?? 0;
-  const failRate = opts.failRate ?? 0;
-  const random = opts.random ?? Math.random;
-  const log = opts.log;
-
   const logLimit = opts.requestLogLimit ?? REQUEST_LOG_LIMIT;
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 32);
   const outages: Outage[] = [];

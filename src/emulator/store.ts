@@ -268,14 +268,6 @@ export class Store {
     return this.accounts.get(account)?.suspended ?? false;
   }
 
-  private account(account: string): AccountState {
-    const state = this.accounts.get(account);
-    if (!state) throw new Error(`unknown account ${account}`);
-    return state;
-  }
-
-  // ------------------------------------------------------------ ids
-
   private newSuffix(): string {
     for (let attempt = 0; ; attempt++) {
       // An injected RNG may repeat itself (e.g. a constant in a test); after a
@@ -287,8 +279,6 @@ export class Store {
       if (!this.issuedIds.has(suffix)) return suffix;
     }
   }
-
-  // ------------------------------------------------------------ monitors
 
   /** A new monitor of the fields given, the document's defaults filled in. */
   createMonitor(account: string, body: Record<string, unknown>): MonitorRecord {
@@ -311,7 +301,8 @@ export class Store {
       extras: {},
     };
     assignData(record.extras, extras);
-    this.account(account).monitors.set(record.id, record);
+    // Only an authenticated account creates: it exists.
+    (this.accounts.get(account) as AccountState).monitors.set(record.id, record);
     this.mark('m', account, record.id);
     return record;
   }
@@ -405,8 +396,6 @@ export class Store {
     return [...(this.accounts.get(account)?.monitors.values() ?? [])];
   }
 
-  // ------------------------------------------------------------ channels
-
   getChannel(account: string, id: string): ChannelRecord | undefined {
     return this.accounts.get(account)?.channels.get(id);
   }
@@ -421,8 +410,6 @@ export class Store {
   listChannels(account: string): ChannelRecord[] {
     return [...(this.accounts.get(account)?.channels.values() ?? [])];
   }
-
-  // ------------------------------------------------------------ reports
 
   /** Every report of the account: the summary, then one per monitor. */
   listReports(account: string): Record<string, unknown>[] {

@@ -27,8 +27,6 @@ export function parseJsonObject(text: string): Record<string, unknown> | string 
   return isPlainObject(parsed) ? parsed : 'request body must be a JSON object';
 }
 
-// ---------------------------------------------------------------- targets
-
 const HOSTNAME =
   /^(?=.{1,253}\.?$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
 
@@ -73,8 +71,6 @@ export function hostOfTarget(type: MonitorType, target: string): string | null {
   }
 }
 
-// ---------------------------------------------------------------- monitors
-
 /**
  * The first problem of a monitor body (create, or PATCH against the stored
  * `current`), or null: first the document's, then the rule it cannot state,
@@ -89,8 +85,6 @@ export function monitorProblem(body: Record<string, unknown>, current?: MonitorR
     return target !== null && hostOfTarget(type, target) === null ? TARGET_RULES[type] : null;
   });
 }
-
-// ---------------------------------------------------------------- channels
 
 const CHANNEL_TARGET_RULES: Record<ChannelKind, { test: (t: string) => boolean; message: string }> = {
   email: {
