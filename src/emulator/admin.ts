@@ -99,14 +99,17 @@ function jsonOf(ctx: AdminContext, arrays: boolean): unknown {
   return typeof object === 'string' ? sendError(res, 400, object) : object;
 }
 
-/** Runs `change`, answering 422 with the message of the FaultError it throws (other errors propagate). */
-function unlessInvalid(res: ServerResponse, change: () => void): boolean {
+/**
+ * Runs `change`, answering 422 with the message of the FaultError it throws
+ * (of any error with `anyError`: a state that does not fit); other errors propagate.
+ */
+function unlessInvalid(res: ServerResponse, change: () => void, anyError = false): boolean {
   try {
     change();
     return true;
   } catch (err) {
-    if (!(err instanceof FaultError)) throw err;
-    sendError(res, 422, err.message);
+    if (!anyError && !(err instanceof FaultError)) throw err;
+    sendError(res, 422, (err as Error).message);
     return false;
   }
 }
@@ -130,13 +133,8 @@ const HANDLERS: Record<string, (ctx: AdminContext) => void> = {
   },
   importState(ctx) {
     const parsed = jsonOf(ctx, false);
-    if (parsed === undefined) return;
-    try {
-      ctx.store.replace(parsed);
-    } catch (err) {
-      return sendError(ctx.res, 422, (err as Error).message);
-    }
-    sendJson(ctx.res, 200, { ok: true });
+    if (parsed !== undefined && unlessInvalid(ctx.res, () => ctx.store.replace(parsed), true))
+      sendJson(ctx.res, 200, { ok: true });
   },
   listChecks({ req, res, store }) {
     const id = new URL(req.url ?? '/', 'http://x').searchParams.get('monitor');

@@ -66,9 +66,7 @@ export function authenticate(
   tokens: ReadonlyMap<string, TokenInfo>,
   isSuspended: (account: string) => boolean,
 ): AuthOutcome {
-  if (header === undefined || header === '') {
-    return { ok: false, status: 401, message: 'missing Authorization header', challenge: REALM };
-  }
+  if (!header) return { ok: false, status: 401, message: 'missing Authorization header', challenge: REALM };
   // The scheme name is case-insensitive (RFC 9110 §11.1); exactly one token follows.
   const match = /^bearer +(\S+)$/i.exec(header);
   if (!match) return invalid("malformed Authorization header: expected 'Bearer <token>'");

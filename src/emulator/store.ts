@@ -167,9 +167,8 @@ export class Store {
   /** The whole state, as JSON-safe data (`cpk emulator --persist`). */
   snapshot(): PersistedState {
     const accounts: PersistedState['accounts'] = {};
-    for (const [id, state] of this.accounts) {
+    for (const [id, state] of this.accounts)
       accounts[id] = { monitors: [...state.monitors.values()], channels: [...state.channels.values()] };
-    }
     return { version: 1, accounts, issued_ids: [...this.issuedIds] };
   }
 
@@ -191,9 +190,8 @@ export class Store {
         if (!monitor) throw bad(`a monitor of ${id}`);
         target.monitors.set(monitor.id, monitor);
       }
-      for (const c of account.channels) {
+      for (const c of account.channels)
         if (typeof c?.id === 'string' && target.channels.has(c.id)) target.channels.set(c.id, c);
-      }
     }
     for (const suffix of state.issued_ids) if (typeof suffix === 'string') this.issuedIds.add(suffix);
     this.version++;
