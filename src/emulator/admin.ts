@@ -27,7 +27,7 @@ export interface RecordedRequest {
   latencyMs?: number;
 }
 
-export interface AdminContext {
+interface AdminContext {
   req: IncomingMessage;
   res: ServerResponse;
   path: string;

@@ -17,7 +17,7 @@ import { monitorJson, type Store } from './store.js';
 import { listPage } from './list.js';
 import { channelProblem, monitorProblem, parseJsonObject } from './validation.js';
 
-export interface ApiContext {
+interface ApiContext {
   req: IncomingMessage;
   res: ServerResponse;
   body: ReadBody;

@@ -16,7 +16,7 @@ export interface TokenInfo {
 const SEEDED_TOKENS = (publicDocument['x-seeded-tokens'] as DeclaredToken[]).slice(1);
 const REFUSED: Record<string, string> = { cpk_test_expired: 'token expired', cpk_test_revoked: 'token revoked' };
 
-export type AuthOutcome =
+type AuthOutcome =
   | { ok: true; account: string; scopes: ReadonlySet<Scope> }
   | { ok: false; status: 401 | 403; message: string; challenge?: string };
 
@@ -88,7 +88,7 @@ export function scopeError(scope: Scope) {
 }
 
 /** "cpk_dev_emulator_token" -> "cpk_…oken"; never reveals more than 4 characters. */
-export function maskToken(secret: string): string {
+function maskToken(secret: string): string {
   const prefix = secret.startsWith('cpk_') ? 'cpk_' : '';
   const rest = secret.slice(prefix.length);
   // Short secrets would be mostly revealed by their last 4 characters.

@@ -16,7 +16,7 @@ import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
 import { sendError } from './respond.js';
 import type { PersistedState, Store } from './store.js';
 
-export interface Persistence {
+interface Persistence {
   /**
    * Runs `answer`, which writes a response on `res`. When it changed the
    * state, the end of that response is held until the change is durable; if

@@ -23,7 +23,7 @@ import { boundedCopy, newRequestId, readBody, sentBodies, sendError, sendJson } 
 import { matchRoute, type Exchange } from './contract.js';
 import { monitorJson, Store, type PersistedState } from './store.js';
 
-export type { Fault, FaultKind } from './faults.js';
+export type { Fault } from './faults.js';
 export type { RecordedRequest } from './admin.js';
 
 export interface EmulatorOptions {
@@ -91,8 +91,8 @@ const ADMIN_DOCUMENT_PATH = `${ADMIN_PREFIX}/openapi.json`;
  * requests, at most REQUEST_LOG_BYTES in all, each body a copy of at most
  * REQUEST_LOG_BODY_BYTES (docs/emulator.md, "Bounds").
  */
-export const REQUEST_LOG_LIMIT = 10_000;
-export const REQUEST_LOG_BYTES = 32 * 1024 * 1024;
+const REQUEST_LOG_LIMIT = 10_000;
+const REQUEST_LOG_BYTES = 32 * 1024 * 1024;
 export const REQUEST_LOG_BODY_BYTES = 16 * 1024;
 
 /** What a log entry holds, in bytes (UTF-8), plus a little for the object itself. */

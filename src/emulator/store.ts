@@ -60,7 +60,7 @@ export interface PersistedState {
  * One line of the `--persist` journal: the current value of what changed (or
  * its deletion), so replaying a line twice does no harm.
  */
-export type JournalRecord =
+type JournalRecord =
   | { account: string; monitor: MonitorRecord }
   | { account: string; deleted: string }
   | { account: string; channel: ChannelRecord };
