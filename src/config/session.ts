@@ -45,9 +45,7 @@ export async function resolveSession(input: SessionInput): Promise<Session> {
   // CI with CPK_TOKEN and CPK_BASE_URL never touches the config file.
   const needConfig =
     flags.profile !== undefined || Boolean(env.CPK_PROFILE?.trim()) || !baseUrlGiven || (!input.anonymous && !envToken);
-  const loaded = needConfig
-    ? loadConfig(env, { warn: input.warn })
-    : { location: configLocation(env), exists: false, data: {} };
+  const loaded = needConfig ? loadConfig(env, input.warn) : { location: configLocation(env), exists: false, data: {} };
   const profile = selectProfile(flags.profile, env, loaded.data);
   if (profile && !profile.record && profile.source !== 'current profile') {
     const names = Object.keys(loaded.data.profiles ?? {});
