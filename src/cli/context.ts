@@ -94,8 +94,6 @@ export interface ApiOptions {
 
 export class Context {
   readonly out: Output;
-  /** The Node.js version running cpk (`cpk doctor`). */
-  readonly nodeVersion: string = process.versions.node;
   private readonly apis: Api[] = [];
   private readonly recorders = new Map<Api, InventoryRecorder>();
   /** The base URL and where the token came from, once api() resolved them (for guidance()). */
