@@ -3,7 +3,7 @@
 import type { IO } from '../core/io.js';
 import { Output } from '../output/output.js';
 import type { Api } from '../core/api/client.js';
-import type { InventoryRecorder } from '../config/inventory.js';
+import type { InventoryEntry, InventoryRecorder } from '../config/inventory.js';
 import type { SecretStore } from '../config/keychain.js';
 import type { Session } from '../config/session.js';
 import type { CiReport } from './ci.js';
@@ -238,9 +238,18 @@ export class Context {
     return undefined;
   }
 
-  /** The inventory of the base URL and token an Api talks to (src/config/inventory.ts), if it has one. */
-  inventory(api: Api): InventoryRecorder | undefined {
-    return this.recorders.get(api);
+  /**
+   * The monitors known on this machine for the base URL and token an Api
+   * talks to (src/config/inventory.ts), most recent first; none when the
+   * inventory cannot be read (a --debug line says why).
+   */
+  knownMonitors(api: Api): InventoryEntry[] {
+    try {
+      return this.recorders.get(api)?.entries() ?? [];
+    } catch (error) {
+      this.out.debug(`inventory: cannot be read (${(error as Error).message})`);
+      return [];
+    }
   }
 
   /** Asks a yes/no question on stderr and reads the answer from stdin; Ctrl-C ends it with InterruptedError. */

@@ -125,14 +125,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
 
 /** The inventory path: the monitors this machine knows of, for this base URL and token. */
 async function listKnown(opts: ListOptions, ctx: Context, api: Api): Promise<void> {
-  const inventory = ctx.inventory(api);
-  let known: Array<{ id: string; name?: string | undefined; seen: number }> = [];
-  try {
-    known = inventory?.entries() ?? [];
-  } catch (error) {
-    ctx.out.debug(`inventory: cannot be read (${(error as Error).message})`);
-  }
-  if (opts.limit !== undefined) known = known.slice(0, opts.limit);
+  const known = ctx.knownMonitors(api).slice(0, opts.limit);
   ctx.out.info(
     `the service offers no list of monitors: ${known.length === 1 ? 'this is the 1 monitor' : `these are the ${known.length} monitors`} known on this machine (created, fetched or applied here)${opts.refresh ? '' : '; --refresh checks each'}`,
   );

@@ -57,12 +57,7 @@ async function candidates(noun: 'monitors' | 'reports', ctx: Context): Promise<P
     return found;
   }
   // No list declared: the monitors (and their reports) known on this machine.
-  let known: Array<{ id: string; name?: string | undefined; reportId?: string | undefined }> = [];
-  try {
-    known = ctx.inventory(api)?.entries() ?? [];
-  } catch (error) {
-    ctx.out.debug(`inventory: cannot be read (${(error as Error).message})`);
-  }
+  const known = ctx.knownMonitors(api);
   if (noun === 'monitors') return known.map((m) => ({ id: m.id, name: oneLine(m.name ?? ''), status: '', target: '' }));
   return known.flatMap((m) =>
     m.reportId ? [{ id: m.reportId, name: oneLine(m.name ?? ''), status: '', target: '' }] : [],
