@@ -1,5 +1,6 @@
 // The context a command runs with: its IO, the global options, an Output, and
 // a lazily built API client (so `--help` never loads undici).
+import { once } from 'node:events';
 import type { IO } from '../core/io.js';
 import { Output } from '../output/output.js';
 import type { Api } from '../core/api/client.js';
@@ -170,25 +171,24 @@ export class Context {
     let token: string | undefined;
     if (options.credentials) {
       ({ baseUrl, token } = options.credentials);
-      registerSecret(token);
     } else {
       const session = await this.session({ anonymous: options.anonymous });
       if (!options.anonymous && session.tokenProblem) throw session.tokenProblem;
       baseUrl = session.baseUrl.value;
       token = session.token?.value;
       this.target = { baseUrl, tokenSource: session.token?.source };
-      registerSecret(token);
     }
+    registerSecret(token);
     this.#token = token;
     // A proxy's user and password are credentials too: masked wherever a proxy echoes them.
     for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'])
       registerUrlCredentials(this.env[name]);
-    const [{ HttpClient }, { Api }] = await Promise.all([
+    const [{ HttpClient }, { Api }, { chooseTransport, createTransport }] = await Promise.all([
       import('../core/http/client.js'),
       import('../core/api/client.js'),
+      import('../core/http/select.js'),
     ]);
     const env = this.env;
-    const { chooseTransport, createTransport } = await import('../core/http/select.js');
     chooseTransport(env, options.many === true, baseUrl); // a bad CPK_TRANSPORT is a usage error before anything is sent
     const http = new HttpClient({
       baseUrl,
@@ -258,18 +258,15 @@ export class Context {
     const { createInterface } = await import('node:readline');
     // The question goes through Output (sanitized, redacted); readline only reads the answer.
     const rl = createInterface({ input: this.io.stdin, terminal: false });
-    let onAbort: (() => void) | undefined;
     try {
-      const answer = await new Promise<string | undefined>((resolve, reject) => {
-        onAbort = () => reject(new InterruptedError());
-        this.signal?.addEventListener('abort', onAbort, { once: true });
-        rl.once('close', () => resolve(undefined));
-        this.out.prompt(`${question} [y/N] `);
-        rl.once('line', resolve);
-      });
-      return answer !== undefined && /^y(es)?$/i.test(answer.trim());
+      this.out.prompt(`${question} [y/N] `);
+      const signal = this.signal;
+      // The first line is the answer; the end of input is "no".
+      const [answer] = await Promise.race([once(rl, 'line', { signal }), once(rl, 'close', { signal })]);
+      return typeof answer === 'string' && /^y(es)?$/i.test(answer.trim());
+    } catch (error) {
+      throw this.signal?.aborted ? new InterruptedError() : error;
     } finally {
-      if (onAbort) this.signal?.removeEventListener('abort', onAbort);
       rl.close();
     }
   }
