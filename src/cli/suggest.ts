@@ -27,7 +27,7 @@ export function suggestCommand(parent: Command, word: string): string | undefine
   const path: string[] = [];
   for (let c: Command | null = parent; c; c = c.parent) path.unshift(c.name());
   const synonym = SYNONYMS[parent.name()]?.[word.toLowerCase()];
-  const visible = parent.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+  const visible = parent.createHelp().visibleCommands(parent);
   const near =
     synonym ??
     closest(
