@@ -10,7 +10,7 @@
 import type { Command } from 'commander';
 import type { Context } from './context.js';
 import { ExitCode, UsageError, CpkError } from '../core/errors.js';
-import type { Noun, ParamInfo } from '../core/api/spec.js';
+import type { Noun } from '../core/api/spec.js';
 import type { Api } from '../core/api/client.js';
 import { parseConcurrency } from '../parse/concurrency.js';
 import { action, collect, examples, type RawOptions, type Runtime } from './action.js';
@@ -80,10 +80,6 @@ export function registerList(parent: Command, noun: Noun, runtime: Runtime): voi
   );
 }
 
-function paramNames(params: readonly ParamInfo[]): string {
-  return params.length === 0 ? 'none' : params.map((p) => p.name).join(', ');
-}
-
 export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const api = await ctx.api({ many: opts.refresh });
   const { loadSpec } = await import('../core/api/spec.js');
@@ -103,7 +99,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   for (const [name] of opts.params) {
     if (!op.userParams.some((p) => p.name === name))
       throw new UsageError(
-        `unknown --param "${name}": the service's ${opts.noun} list declares ${paramNames(op.userParams)}`,
+        `unknown --param "${name}": the service's ${opts.noun} list declares ${op.userParams.map((p) => p.name).join(', ') || 'none'}`,
       );
   }
   const { listItems } = await import('../core/api/list.js');
