@@ -6,6 +6,9 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { KeychainUnavailable } from './deadline.js';
 
 // Kept in ./deadline.js so that resolving a session does not load node:crypto.
@@ -61,12 +64,7 @@ interface ChildRequest {
  * (0700) and loaded from there, since a native addon loads only from a file.
  */
 async function seaBinding(): Promise<EntryClass> {
-  const [{ getRawAsset }, { mkdtempSync, rmSync, writeFileSync }, { tmpdir }, { join }] = await Promise.all([
-    import('node:sea'),
-    import('node:fs'),
-    import('node:os'),
-    import('node:path'),
-  ]);
+  const { getRawAsset } = await import('node:sea');
   const dir = mkdtempSync(join(tmpdir(), 'cpk-keyring-'));
   try {
     const file = join(dir, 'keyring.node');
