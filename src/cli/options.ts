@@ -40,13 +40,7 @@ export function concurrencyOption(description: string): Option {
 }
 
 /** The raw values of the body flags, typed. */
-export interface BodyFlags {
-  set?: string[] | undefined;
-  setString?: string[] | undefined;
-  data?: string | undefined;
-}
-
-export function bodyFlags(raw: RawOptions): BodyFlags {
+export function bodyFlags(raw: RawOptions) {
   return {
     set: raw.set as string[] | undefined,
     setString: raw.setString as string[] | undefined,

@@ -37,12 +37,9 @@ export function keychainAccount(profile: string, configFile: string): string {
 // on a prompt) blocks the calling thread inside the native binding, even in
 // its constructor: no timer on that thread could fire, and a worker thread
 // stuck that way keeps the process from ever exiting. A child process can be
-// killed. The child is cpk itself, told by KEYCHAIN_HELPER to serve one
-// request (src/cli/main.ts), and the secret travels on its stdin, never in
-// its arguments.
-
-/** Set in the environment of cpk started as the keychain helper. */
-export const KEYCHAIN_HELPER = 'CPK_KEYCHAIN_HELPER';
+// killed. The child is cpk itself, told by CPK_KEYCHAIN_HELPER=1 in its
+// environment to serve one request (src/cli/main.ts), and the secret travels
+// on its stdin, never in its arguments.
 
 interface KeyringEntry {
   getPassword(): string | null;
@@ -111,7 +108,7 @@ async function callInChild(request: ChildRequest, signal?: AbortSignal): Promise
   // A standalone executable runs only cpk; else the same script cpk runs as.
   const child = spawn(process.execPath, isSea() ? [] : [process.argv[1]!], {
     stdio: ['pipe', 'pipe', 'ignore'],
-    env: { ...process.env, [KEYCHAIN_HELPER]: '1' },
+    env: { ...process.env, CPK_KEYCHAIN_HELPER: '1' },
     signal,
     killSignal: 'SIGKILL',
   });
