@@ -23,8 +23,6 @@ try {
     target: 'node20',
     logLevel: 'warning',
     plugins: [yamlAsData],
-    // A native addon, loaded only by the keychain helper (never here).
-    external: ['@napi-rs/keyring'],
     // commander and friends are bundled in: the module runs outside the repository.
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });

@@ -14,7 +14,7 @@ export async function main(
   io: IO = processIO(),
   options: { handleSignals?: boolean } = {},
 ): Promise<number> {
-  // cpk started again to make one keychain call (src/config/keychain.ts).
+  // A standalone executable started again to make one keychain call (src/config/keychain.ts).
   if (process.env.CPK_KEYCHAIN_HELPER === '1') {
     await (await import('../config/keychain.js')).runKeychainHelper();
     return ExitCode.OK;

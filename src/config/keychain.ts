@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { KeychainUnavailable } from './deadline.js';
 
 // Kept in ./deadline.js so that resolving a session does not load node:crypto.
@@ -37,9 +39,28 @@ export function keychainAccount(profile: string, configFile: string): string {
 // on a prompt) blocks the calling thread inside the native binding, even in
 // its constructor: no timer on that thread could fire, and a worker thread
 // stuck that way keeps the process from ever exiting. A child process can be
-// killed. The child is cpk itself, told by CPK_KEYCHAIN_HELPER=1 in its
-// environment to serve one request (src/cli/main.ts), and the secret travels
-// on its stdin, never in its arguments.
+// killed. The secret travels on the child's stdin, never in its arguments.
+// The child is a small script that loads the binding only (loading all of cpk
+// again would add ~40 ms to every command that reads a keychain token).
+const CHILD_SOURCE = `
+let input = '';
+process.stdin.setEncoding('utf8').on('data', (d) => (input += d)).on('end', async () => {
+  const { moduleUrl, op, service, account, secret } = JSON.parse(input);
+  let reply;
+  try {
+    const { Entry } = await import(moduleUrl);
+    const entry = new Entry(service, account, { linux: { store: 'secret-service' } });
+    let value = null;
+    if (op === 'get') value = entry.getPassword();
+    else if (op === 'set') entry.setPassword(secret);
+    else value = entry.deletePassword();
+    reply = { ok: true, value };
+  } catch (error) {
+    reply = { ok: false, message: String((error && error.message) || error) };
+  }
+  process.stdout.write(JSON.stringify(reply));
+});
+`;
 
 interface KeyringEntry {
   getPassword(): string | null;
@@ -81,16 +102,19 @@ async function seaBinding(): Promise<EntryClass> {
   }
 }
 
-/** The helper's side: one request from stdin, its answer as JSON on stdout. */
+/**
+ * The helper's side in a standalone executable, which runs only cpk, not
+ * `-e`: the executable again, told so by CPK_KEYCHAIN_HELPER=1 in its
+ * environment (src/cli/main.ts), serving one request as CHILD_SOURCE does,
+ * with the binding it carries.
+ */
 export async function runKeychainHelper(): Promise<void> {
   let input = '';
   for await (const chunk of process.stdin) input += String(chunk);
   let reply: { ok: boolean; value?: unknown; message?: string };
   try {
     const { op, service, account, secret } = JSON.parse(input) as ChildRequest;
-    const Entry = (await import('node:sea')).isSea()
-      ? await seaBinding()
-      : ((await import('@napi-rs/keyring')).Entry as EntryClass);
+    const Entry = await seaBinding();
     const entry = new Entry(service, account, { linux: { store: 'secret-service' } });
     let value: unknown = null;
     if (op === 'get') value = entry.getPassword();
@@ -104,18 +128,18 @@ export async function runKeychainHelper(): Promise<void> {
 }
 
 async function callInChild(request: ChildRequest, signal?: AbortSignal): Promise<unknown> {
-  const { isSea } = await import('node:sea');
-  // A standalone executable runs only cpk; else the same script cpk runs as.
-  const child = spawn(process.execPath, isSea() ? [] : [process.argv[1]!], {
+  const sea = (await import('node:sea')).isSea();
+  const child = spawn(process.execPath, sea ? [] : ['-e', CHILD_SOURCE], {
     stdio: ['pipe', 'pipe', 'ignore'],
-    env: { ...process.env, CPK_KEYCHAIN_HELPER: '1' },
+    env: sea ? { ...process.env, CPK_KEYCHAIN_HELPER: '1' } : process.env,
     signal,
     killSignal: 'SIGKILL',
   });
+  const moduleUrl = sea ? undefined : pathToFileURL(createRequire(import.meta.url).resolve('@napi-rs/keyring')).href;
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stdin.on('error', () => {});
-  child.stdin.end(JSON.stringify(request));
+  child.stdin.end(JSON.stringify({ moduleUrl, ...request }));
   let code: unknown;
   try {
     [code] = await once(child, 'close');
