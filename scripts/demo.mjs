@@ -18,13 +18,11 @@ const { base_url: baseUrl, token } = JSON.parse(first);
 const env = { ...process.env, CPK_BASE_URL: baseUrl, CPK_TOKEN: token };
 const bold = (s) => (process.stdout.isTTY && !process.env.NO_COLOR ? `\u001b[1m${s}\u001b[0m` : s);
 
-function say(text) {
-  console.log(`\n${bold(`# ${text}`)}`);
-}
+const say = (text) => console.log(`\n${bold(`# ${text}`)}`);
 
 /** Shows and runs `cpk ...args`; returns its stdout when capture is set. */
-function cpk(args, { capture = false, shown = args, expect = 0 } = {}) {
-  console.log(bold(`$ cpk ${shown.map((a) => (/[\s"'{}]/.test(a) ? `'${a}'` : a)).join(' ')}`));
+function cpk(args, { capture = false, expect = 0 } = {}) {
+  console.log(bold(`$ cpk ${args.map((a) => (/[\s"'{}]/.test(a) ? `'${a}'` : a)).join(' ')}`));
   const result = spawnSync(process.execPath, [bin, ...args], {
     env,
     stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],

@@ -55,20 +55,39 @@ function fail(message) {
   process.exit(2);
 }
 
-/** The target's Node binary, from the registry's node-<target> package (fetched once). */
-function targetNode(target) {
-  const dir = join(work, `node-${target}-${NODE_VERSION}`);
-  const inner = target.startsWith('win-') ? 'package/bin/node.exe' : 'package/bin/node';
-  const binary = join(dir, inner);
-  if (existsSync(binary)) return binary;
+/**
+ * One file of a registry package (its tarball's `inner` path), fetched once
+ * into the work directory; exit 3 when the registry cannot give it.
+ */
+function packageFile(name, version, inner) {
+  const dir = join(work, `${name.replace('@napi-rs/', '')}-${version}`);
+  const file = join(dir, inner);
+  if (existsSync(file)) return file;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  process.stderr.write(`dist: fetching node-${target}@${NODE_VERSION}\n`);
-  const tarball = fetchPackage(`node-${target}@${NODE_VERSION}`, dir);
+  process.stderr.write(`dist: fetching ${name}@${version}\n`);
+  let tarball;
+  try {
+    tarball = execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+      .trim()
+      .split('\n')
+      .pop();
+  } catch {
+    process.stderr.write(`dist: could not fetch ${name}@${version} from the npm registry\n`);
+    process.exit(3);
+  }
   execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir, inner], { stdio: 'inherit' });
   rmSync(join(dir, tarball));
-  return binary;
+  return file;
 }
+
+/** The target's Node binary, from the registry's node-<target> package. */
+const targetNode = (target) =>
+  packageFile(`node-${target}`, NODE_VERSION, `package/bin/node${target.startsWith('win-') ? '.exe' : ''}`);
 
 // The keychain binding's package for each target (one of @napi-rs/keyring's optional dependencies).
 const KEYRING = {
@@ -81,42 +100,15 @@ const KEYRING = {
 
 /**
  * The target's build of the keychain binding, from the registry's
- * @napi-rs/keyring-<platform> package of the version cpk installs (fetched
- * once). Undefined for a target it has no build for: that executable falls
- * back to the 0600 file with the usual warning, as when no keychain answers.
+ * @napi-rs/keyring-<platform> package of the version cpk installs. Undefined
+ * for a target it has no build for: that executable falls back to the 0600
+ * file with the usual warning, as when no keychain answers.
  */
 function keychainBinding(target) {
   const suffix = KEYRING[target];
   if (!suffix) return undefined;
-  const version = JSON.parse(readFileSync(join(root, 'node_modules/@napi-rs/keyring/package.json'), 'utf8')).version;
-  const dir = join(work, `keyring-${suffix}-${version}`);
-  const inner = `package/keyring.${suffix}.node`;
-  const binary = join(dir, inner);
-  if (existsSync(binary)) return binary;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  process.stderr.write(`dist: fetching @napi-rs/keyring-${suffix}@${version}\n`);
-  const tarball = fetchPackage(`@napi-rs/keyring-${suffix}@${version}`, dir);
-  execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir, inner], { stdio: 'inherit' });
-  rmSync(join(dir, tarball));
-  return binary;
-}
-
-/** `npm pack` of a registry package into dir; exit 3 when the registry cannot give it. */
-function fetchPackage(spec, dir) {
-  try {
-    return execFileSync('npm', ['pack', spec, '--pack-destination', dir, '--silent'], {
-      cwd: dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-      .trim()
-      .split('\n')
-      .pop();
-  } catch {
-    process.stderr.write(`dist: could not fetch ${spec} from the npm registry\n`);
-    process.exit(3);
-  }
+  const { version } = JSON.parse(readFileSync(join(root, 'node_modules/@napi-rs/keyring/package.json'), 'utf8'));
+  return packageFile(`@napi-rs/keyring-${suffix}`, version, `package/keyring.${suffix}.node`);
 }
 
 /**
@@ -131,11 +123,8 @@ async function bundle(outfile) {
   const lazyRequire = /createRequire\(import\.meta\.url\)\(/g;
   await build({
     stdin: {
-      // Started by itself as the keychain helper (src/config/keychain.ts), or as cpk.
-      contents: [
-        "if (process.env.CPK_SEA_KEYCHAIN_HELPER === '1') require('./src/config/keychain.ts').runSeaKeychainHelper();",
-        "else require('./src/cli/main.ts').main(process.argv.slice(2)).then((code) => { process.exitCode = code; });",
-      ].join('\n'),
+      contents:
+        "require('./src/cli/main.ts').main(process.argv.slice(2)).then((code) => { process.exitCode = code; });",
       resolveDir: root,
       sourcefile: 'sea-main.cjs',
       loader: 'js',

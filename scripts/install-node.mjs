@@ -14,12 +14,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * minimum of package.json's engines.node). Returns the binary and its version.
  */
 export function installNode(spec) {
-  if (spec === 'min') {
-    const range = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node;
-    const match = /^>=\s*(\d+\.\d+\.\d+)$/.exec(range);
-    if (!match) throw new Error(`engines.node "${range}" is not of the form ">=x.y.z"`);
-    spec = match[1];
-  }
+  // The minimum: engines.node is ">=x.y.z" (checked as any spec below).
+  const { engines } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  if (spec === 'min') spec = engines.node.replace(/^>=\s*/, '');
   if (!/^\d+(\.\d+\.\d+)?$/.test(spec)) throw new Error(`"${spec}" is not a major version, x.y.z or "min"`);
 
   const dir = join(root, 'node_modules', '.cache', 'cpk-node', spec);

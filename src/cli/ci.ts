@@ -63,10 +63,6 @@ export class CiReport {
     this.cases.push(testcase);
   }
 
-  get hasCases(): boolean {
-    return this.cases.length > 0;
-  }
-
   /** Markdown for the job summary, under GitHub Actions when the runner gives one. */
   async summary(markdown: string): Promise<void> {
     if (!this.actions) return;
@@ -91,10 +87,8 @@ export class CiReport {
   async finish(error: unknown): Promise<void> {
     const failed = error !== undefined && !(error instanceof CpkError && error.exitCode === ExitCode.INTERRUPTED);
     if (failed && this.annotated === 0) await this.annotate({ message: `cpk: ${describeError(error).message}` });
-    if (failed && !this.cases.some((c) => c.failure)) {
-      const { message } = describeError(error);
-      this.add({ name: this.suite, classname: 'cpk', failure: { message } });
-    }
+    if (failed && !this.cases.some((c) => c.failure))
+      this.add({ name: this.suite, classname: 'cpk', failure: { message: describeError(error).message } });
     if (this.junit === undefined) return;
     const [{ junitXml }, { writeFileAtomic }] = await Promise.all([
       import('../output/junit.js'),
@@ -134,14 +128,11 @@ export async function withCiReport(
     await report.finish(error);
     throw error;
   }
+  // A command that ends without an error but with a failing exit code (validate --json: 2).
+  const code = ctx.exitCode ?? ExitCode.OK;
   await report.finish(
-    ctx.exitCode !== undefined && isFailureCode(ctx.exitCode) ? new CpkError('failed', ctx.exitCode) : undefined,
+    code !== ExitCode.OK && code !== ExitCode.PLAN_CHANGES ? new CpkError('failed', code) : undefined,
   );
-}
-
-/** A command that ends without an error but with a failing exit code (validate --json: 2). */
-function isFailureCode(code: number): boolean {
-  return code !== ExitCode.OK && code !== ExitCode.PLAN_CHANGES;
 }
 
 interface PlacedProblem {
@@ -176,25 +167,23 @@ export function manifestCases(
   problems: readonly PlacedProblem[],
   file?: string,
 ): void {
-  const byEntry = new Map<string, PlacedProblem[]>();
-  const byFile = new Map<string, PlacedProblem[]>();
-  // Appended in place: copying a list for each problem made 20,000 problems take seconds.
-  const add = (map: Map<string, PlacedProblem[]>, key: string, p: PlacedProblem) => {
-    const list = map.get(key);
-    if (list) list.push(p);
-    else map.set(key, [p]);
-  };
+  // Keyed by section and entry; problems of no entry by \0 and the file.
+  const byKey = new Map<string, PlacedProblem[]>();
   for (const p of problems) {
-    if (p.entry && p.entry.length === 2) add(byEntry, p.entry.join('\u0000'), p);
-    else add(byFile, p.file ?? file ?? 'manifest', p);
+    const key = p.entry?.length === 2 ? p.entry.join('\u0000') : `\u0000${p.file ?? file ?? 'manifest'}`;
+    // Appended in place: copying a list for each problem made 20,000 problems take seconds.
+    const list = byKey.get(key);
+    if (list) list.push(p);
+    else byKey.set(key, [p]);
   }
   const failure = (list: PlacedProblem[]) => ({
     message: list.length === 1 ? list[0]!.message : `${list.length} problems: ${list[0]!.message}; …`,
     details: list.map((p) => `${p.file ?? file ?? ''}:${p.line}:${p.col}: ${p.message}`).join('\n'),
   });
-  for (const [name, list] of byFile) report.add({ name, classname: 'manifest', failure: failure(list) });
+  for (const [key, list] of byKey)
+    if (key.startsWith('\u0000')) report.add({ name: key.slice(1), classname: 'manifest', failure: failure(list) });
   for (const { section, name } of entries) {
-    const list = byEntry.get(`${section}\u0000${name}`);
+    const list = byKey.get(`${section}\u0000${name}`);
     report.add({ name, classname: section, failure: list ? failure(list) : undefined });
   }
 }
@@ -229,14 +218,9 @@ export function entryPlaces(
     if (file === undefined) return undefined;
     let locator = locators.get(file);
     if (!locator) {
-      locator = (async () => {
-        const [{ readFile }, { manifestLocator }] = await Promise.all([
-          import('node:fs/promises'),
-          import('../manifest/positions.js'),
-        ]);
-        const text = await readFile(file, 'utf8').catch(() => undefined);
-        return text === undefined ? undefined : manifestLocator(text);
-      })();
+      locator = Promise.all([import('node:fs/promises'), import('../manifest/positions.js')]).then(
+        ([{ readFile }, { manifestLocator }]) => readFile(file, 'utf8').then(manifestLocator, () => undefined),
+      );
       locators.set(file, locator);
     }
     const found = await locator;

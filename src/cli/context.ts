@@ -1,9 +1,10 @@
 // The context a command runs with: its IO, the global options, an Output, and
 // a lazily built API client (so `--help` never loads undici).
+import { once } from 'node:events';
 import type { IO } from '../core/io.js';
 import { Output } from '../output/output.js';
 import type { Api } from '../core/api/client.js';
-import type { InventoryRecorder } from '../config/inventory.js';
+import type { InventoryEntry, InventoryRecorder } from '../config/inventory.js';
 import type { SecretStore } from '../config/keychain.js';
 import type { Session } from '../config/session.js';
 import type { CiReport } from './ci.js';
@@ -94,8 +95,6 @@ export interface ApiOptions {
 
 export class Context {
   readonly out: Output;
-  /** The Node.js version running cpk (`cpk doctor`). */
-  readonly nodeVersion: string = process.versions.node;
   private readonly apis: Api[] = [];
   private readonly recorders = new Map<Api, InventoryRecorder>();
   /** The base URL and where the token came from, once api() resolved them (for guidance()). */
@@ -172,25 +171,24 @@ export class Context {
     let token: string | undefined;
     if (options.credentials) {
       ({ baseUrl, token } = options.credentials);
-      registerSecret(token);
     } else {
       const session = await this.session({ anonymous: options.anonymous });
       if (!options.anonymous && session.tokenProblem) throw session.tokenProblem;
       baseUrl = session.baseUrl.value;
       token = session.token?.value;
       this.target = { baseUrl, tokenSource: session.token?.source };
-      registerSecret(token);
     }
+    registerSecret(token);
     this.#token = token;
     // A proxy's user and password are credentials too: masked wherever a proxy echoes them.
     for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'])
       registerUrlCredentials(this.env[name]);
-    const [{ HttpClient }, { Api }] = await Promise.all([
+    const [{ HttpClient }, { Api }, { chooseTransport, createTransport }] = await Promise.all([
       import('../core/http/client.js'),
       import('../core/api/client.js'),
+      import('../core/http/select.js'),
     ]);
     const env = this.env;
-    const { chooseTransport, createTransport } = await import('../core/http/select.js');
     chooseTransport(env, options.many === true, baseUrl); // a bad CPK_TRANSPORT is a usage error before anything is sent
     const http = new HttpClient({
       baseUrl,
@@ -240,9 +238,18 @@ export class Context {
     return undefined;
   }
 
-  /** The inventory of the base URL and token an Api talks to (src/config/inventory.ts), if it has one. */
-  inventory(api: Api): InventoryRecorder | undefined {
-    return this.recorders.get(api);
+  /**
+   * The monitors known on this machine for the base URL and token an Api
+   * talks to (src/config/inventory.ts), most recent first; none when the
+   * inventory cannot be read (a --debug line says why).
+   */
+  knownMonitors(api: Api): InventoryEntry[] {
+    try {
+      return this.recorders.get(api)?.entries() ?? [];
+    } catch (error) {
+      this.out.debug(`inventory: cannot be read (${(error as Error).message})`);
+      return [];
+    }
   }
 
   /** Asks a yes/no question on stderr and reads the answer from stdin; Ctrl-C ends it with InterruptedError. */
@@ -251,18 +258,15 @@ export class Context {
     const { createInterface } = await import('node:readline');
     // The question goes through Output (sanitized, redacted); readline only reads the answer.
     const rl = createInterface({ input: this.io.stdin, terminal: false });
-    let onAbort: (() => void) | undefined;
     try {
-      const answer = await new Promise<string | undefined>((resolve, reject) => {
-        onAbort = () => reject(new InterruptedError());
-        this.signal?.addEventListener('abort', onAbort, { once: true });
-        rl.once('close', () => resolve(undefined));
-        this.out.prompt(`${question} [y/N] `);
-        rl.once('line', resolve);
-      });
-      return answer !== undefined && /^y(es)?$/i.test(answer.trim());
+      this.out.prompt(`${question} [y/N] `);
+      const signal = this.signal;
+      // The first line is the answer; the end of input is "no".
+      const [answer] = await Promise.race([once(rl, 'line', { signal }), once(rl, 'close', { signal })]);
+      return typeof answer === 'string' && /^y(es)?$/i.test(answer.trim());
+    } catch (error) {
+      throw this.signal?.aborted ? new InterruptedError() : error;
     } finally {
-      if (onAbort) this.signal?.removeEventListener('abort', onAbort);
       rl.close();
     }
   }

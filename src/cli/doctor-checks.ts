@@ -22,74 +22,50 @@ export interface Check {
 }
 
 /** The minimum Node.js, from package.json's engines.node (">=x.y.z"): one source of truth (README, "Supported Node versions"). */
-export const MIN_NODE = minimumOf(pkg.engines.node);
-
-function minimumOf(range: string): [number, number, number] {
-  const match = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(range);
-  if (!match) throw new Error(`engines.node "${range}" is not of the form ">=x.y.z"`);
-  return [Number(match[1]), Number(match[2]), Number(match[3])];
-}
+const MIN_NODE = pkg.engines.node.replace(/^>=\s*/, '');
 /** More clock difference than this makes expiry checks and logs confusing. */
-export const MAX_SKEW_SECONDS = 60;
-
-export interface DoctorInput {
-  nodeVersion: string;
-  now: () => number;
-}
+const MAX_SKEW_SECONDS = 60;
 
 export function checkNode(version: string): Check {
-  const parts = version.replace(/^v/, '').split('.').map(Number);
-  const first = MIN_NODE.findIndex((min, i) => (parts[i] || 0) !== min);
-  const ok = first === -1 || (parts[first] || 0) > MIN_NODE[first]!;
+  // Numeric collation compares each run of digits as a number: 20.9 < 20.19.
+  const ok = version.replace(/^v/, '').localeCompare(MIN_NODE, 'en', { numeric: true }) >= 0;
   return {
     name: 'Node.js',
     ok,
-    detail: `${version} (cpk needs >= ${MIN_NODE.join('.')})`,
-    fix: ok ? undefined : `install Node.js ${MIN_NODE.join('.')} or newer`,
+    detail: `${version} (cpk needs >= ${MIN_NODE})`,
+    fix: ok ? undefined : `install Node.js ${MIN_NODE} or newer`,
   };
 }
 
-function modeText(mode: number): string {
-  return (mode & 0o777).toString(8).padStart(4, '0');
+/** A mode check: private (nothing for group and others), or the fix. */
+function modeCheck(name: string, path: string, fix: string): Check | undefined {
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch {
+    return undefined;
+  }
+  const ok = (mode & 0o077) === 0;
+  return {
+    name,
+    ok,
+    detail: `${path} (mode ${(mode & 0o777).toString(8).padStart(4, '0')})`,
+    fix: ok ? undefined : fix,
+  };
 }
 
 /** The config file and its directory: present or not, and private. Reads modes only. */
 export function checkConfigFile(file: string, dir: string, customDir: boolean): Check[] {
-  let fileMode: number;
-  try {
-    fileMode = statSync(file).mode;
-  } catch {
-    return [{ name: 'Config file', ok: true, detail: `none at ${file} (flags and environment only)` }];
-  }
+  const fileCheck = modeCheck('Config file', file, `others can read it: chmod 600 '${file}'`);
+  if (!fileCheck) return [{ name: 'Config file', ok: true, detail: `none at ${file} (flags and environment only)` }];
   // Another user's file, or one others can write, is refused by every command (src/config/file.ts).
   const distrust = trustProblem(file, dir);
   if (distrust) return [{ name: 'Config file', ok: false, detail: `${file} ${distrust.problem}`, fix: distrust.fix }];
-  const checks: Check[] = [];
-  const fileOk = (fileMode & 0o077) === 0;
-  checks.push({
-    name: 'Config file',
-    ok: fileOk,
-    detail: `${file} (mode ${modeText(fileMode)})`,
-    fix: fileOk ? undefined : `others can read it: chmod 600 '${file}'`,
-  });
-  if (!customDir) {
-    try {
-      const dirMode = statSync(dir).mode;
-      const dirOk = (dirMode & 0o077) === 0;
-      checks.push({
-        name: 'Config directory',
-        ok: dirOk,
-        detail: `${dir} (mode ${modeText(dirMode)})`,
-        fix: dirOk ? undefined : `chmod 700 '${dir}'`,
-      });
-    } catch {
-      // the file exists, so the directory does too
-    }
-  }
-  return checks;
+  const dirCheck = customDir ? undefined : modeCheck('Config directory', dir, `chmod 700 '${dir}'`);
+  return dirCheck ? [fileCheck, dirCheck] : [fileCheck];
 }
 
-export function checkProxies(env: Readonly<Record<string, string | undefined>>): Check {
+function checkProxies(env: Readonly<Record<string, string | undefined>>): Check {
   let settings: ReturnType<typeof proxySettings>;
   try {
     settings = proxySettings(env);
@@ -98,16 +74,15 @@ export function checkProxies(env: Readonly<Record<string, string | undefined>>):
     return { name: 'Proxy', ok: false, detail: (error as Error).message, fix: (error as CpkError).hint };
   }
   if (!settings) return { name: 'Proxy', ok: true, detail: 'none (HTTPS_PROXY, HTTP_PROXY unset)' };
-  const shown: string[] = [];
-  for (const [name, value] of [
-    ['HTTPS_PROXY', settings.httpsProxy],
-    ['HTTP_PROXY', settings.httpProxy],
-  ] as const) {
-    // proxySettings refused any value that is not an http:// or https:// URL.
-    if (value) shown.push(`${name}=${new URL(value).protocol}//${new URL(value).host}`);
-  }
-  if (settings.noProxy) shown.push(`NO_PROXY=${settings.noProxy}`);
-  return { name: 'Proxy', ok: true, detail: shown.join(', ') };
+  // proxySettings refused any value that is not an http:// or https:// URL.
+  const shown = (name: string, value: string) =>
+    value ? [`${name}=${new URL(value).protocol}//${new URL(value).host}`] : [];
+  const detail = [
+    ...shown('HTTPS_PROXY', settings.httpsProxy),
+    ...shown('HTTP_PROXY', settings.httpProxy),
+    ...(settings.noProxy ? [`NO_PROXY=${settings.noProxy}`] : []),
+  ];
+  return { name: 'Proxy', ok: true, detail: detail.join(', ') };
 }
 
 export function checkSkew(serverDate: string | undefined, now: number): Check {
@@ -126,15 +101,15 @@ export function checkSkew(serverDate: string | undefined, now: number): Check {
 }
 
 /** A failed check: the error's message as the detail, its next step as the fix (each said once). */
-function failed(name: string, error: unknown, hint?: string): Check {
-  if (!(error instanceof CpkError)) return { name, ok: false, detail: describeError(error).message };
+function failed(name: string, error: unknown, hint?: string, fallback?: string): Check {
+  if (!(error instanceof CpkError)) return { name, ok: false, detail: describeError(error).message, fix: fallback };
   const { message } = describeError(new CpkError(error.message, error.exitCode));
-  return { name, ok: false, detail: message, fix: hint ?? error.hint };
+  return { name, ok: false, detail: message, fix: hint ?? error.hint ?? fallback };
 }
 
 /** Runs every check in order; a check that cannot run says why. */
-export async function runChecks(ctx: Context, input: DoctorInput): Promise<Check[]> {
-  const checks: Check[] = [checkNode(input.nodeVersion)];
+export async function runChecks(ctx: Context): Promise<Check[]> {
+  const checks: Check[] = [checkNode(process.versions.node)];
   const { configLocation } = await import('../core/paths.js');
   const location = configLocation(ctx.env);
   checks.push(...checkConfigFile(location.file, location.dir, location.custom));
@@ -172,7 +147,7 @@ export async function runChecks(ctx: Context, input: DoctorInput): Promise<Check
         : 'reachable, but openapi.json is not an OpenAPI document',
       fix: ok ? undefined : 'check the base URL (it usually ends in /v1)',
     });
-    checks.push(checkSkew(res.headers.date, input.now()));
+    checks.push(checkSkew(res.headers.date, Date.now()));
   } catch (error) {
     checks.push(failed('Service', error, emulatorHint(error, session.baseUrl.value)));
     unreachable = error instanceof NetworkError;
@@ -182,9 +157,14 @@ export async function runChecks(ctx: Context, input: DoctorInput): Promise<Check
 
   // The token: present, prefixed (resolving the session checked it), accepted.
   if (!session.token) {
-    const check = failed('Token', session.tokenProblem ?? new Error('no token'));
-    check.fix ??= 'set CPK_TOKEN, or run `cpk auth login`';
-    checks.push(check);
+    checks.push(
+      failed(
+        'Token',
+        session.tokenProblem ?? new Error('no token'),
+        undefined,
+        'set CPK_TOKEN, or run `cpk auth login`',
+      ),
+    );
     return checks;
   }
   if (unreachable) {
@@ -199,10 +179,8 @@ export async function runChecks(ctx: Context, input: DoctorInput): Promise<Check
     await probeToken(api);
     checks.push({ name: 'Token', ok: true, detail: `${masked}: accepted by the service` });
   } catch (error) {
-    const check = failed('Token', error);
-    check.detail = `${masked}: ${check.detail}`;
-    check.fix ??= 'get a new token and run `cpk auth login` (or set CPK_TOKEN)';
-    checks.push(check);
+    const check = failed('Token', error, undefined, 'get a new token and run `cpk auth login` (or set CPK_TOKEN)');
+    checks.push({ ...check, detail: `${masked}: ${check.detail}` });
   }
   return checks;
 }

@@ -10,7 +10,7 @@
 import type { Command } from 'commander';
 import type { Context } from './context.js';
 import { ExitCode, UsageError, CpkError } from '../core/errors.js';
-import type { Noun, ParamInfo } from '../core/api/spec.js';
+import type { Noun } from '../core/api/spec.js';
 import type { Api } from '../core/api/client.js';
 import { parseConcurrency } from '../parse/concurrency.js';
 import { action, collect, examples, type RawOptions, type Runtime } from './action.js';
@@ -80,10 +80,6 @@ export function registerList(parent: Command, noun: Noun, runtime: Runtime): voi
   );
 }
 
-function paramNames(params: readonly ParamInfo[]): string {
-  return params.length === 0 ? 'none' : params.map((p) => p.name).join(', ');
-}
-
 export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const api = await ctx.api({ many: opts.refresh });
   const { loadSpec } = await import('../core/api/spec.js');
@@ -103,7 +99,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   for (const [name] of opts.params) {
     if (!op.userParams.some((p) => p.name === name))
       throw new UsageError(
-        `unknown --param "${name}": the service's ${opts.noun} list declares ${paramNames(op.userParams)}`,
+        `unknown --param "${name}": the service's ${opts.noun} list declares ${op.userParams.map((p) => p.name).join(', ') || 'none'}`,
       );
   }
   const { listItems } = await import('../core/api/list.js');
@@ -125,14 +121,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
 
 /** The inventory path: the monitors this machine knows of, for this base URL and token. */
 async function listKnown(opts: ListOptions, ctx: Context, api: Api): Promise<void> {
-  const inventory = ctx.inventory(api);
-  let known: Array<{ id: string; name?: string | undefined; seen: number }> = [];
-  try {
-    known = inventory?.entries() ?? [];
-  } catch (error) {
-    ctx.out.debug(`inventory: cannot be read (${(error as Error).message})`);
-  }
-  if (opts.limit !== undefined) known = known.slice(0, opts.limit);
+  const known = ctx.knownMonitors(api).slice(0, opts.limit);
   ctx.out.info(
     `the service offers no list of monitors: ${known.length === 1 ? 'this is the 1 monitor' : `these are the ${known.length} monitors`} known on this machine (created, fetched or applied here)${opts.refresh ? '' : '; --refresh checks each'}`,
   );

@@ -14,6 +14,11 @@ export async function main(
   io: IO = processIO(),
   options: { handleSignals?: boolean } = {},
 ): Promise<number> {
+  // A standalone executable started again to make one keychain call (src/config/keychain.ts).
+  if (process.env.CPK_KEYCHAIN_HELPER === '1') {
+    await (await import('../config/keychain.js')).runKeychainHelper();
+    return ExitCode.OK;
+  }
   const controller = new AbortController();
   const runtime: Runtime = { io, signal: controller.signal };
   const handleSignals = options.handleSignals ?? true;
@@ -79,13 +84,7 @@ export async function main(
       return runtime.context?.exitCode ?? ExitCode.OK;
     } catch (error) {
       if (error instanceof CommanderError) {
-        if (
-          error.code === 'commander.helpDisplayed' ||
-          error.code === 'commander.version' ||
-          error.code === 'commander.help'
-        ) {
-          return ExitCode.OK;
-        }
+        if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return ExitCode.OK;
         const message = usageMessage(error.message, error.code, program, argv);
         return writeError(io, new UsageError(message), { json: wantsJson, debug: false });
       }
@@ -123,15 +122,11 @@ export function outputVerdict(
     return writes ? code : ExitCode.BROKEN_PIPE;
   }
   if (code !== ExitCode.OK && code !== ExitCode.INTERRUPTED) return code;
-  stderr.write(`cpk: cannot write the output: ${failure.code ?? failure.message}${describeCode(failure.code)}\n`);
-  return ExitCode.OUTPUT_FAILED;
-}
-
-function describeCode(code: string | undefined): string {
-  const text: Record<string, string> = {
+  const why: Record<string, string> = {
     ENOSPC: ' (no space left on the device)',
     EFBIG: ' (file too large for its limit)',
     EIO: ' (input/output error)',
   };
-  return (code && text[code]) ?? '';
+  stderr.write(`cpk: cannot write the output: ${failure.code ?? failure.message}${why[failure.code ?? ''] ?? ''}\n`);
+  return ExitCode.OUTPUT_FAILED;
 }

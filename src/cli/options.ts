@@ -8,25 +8,24 @@ import { Option } from 'commander';
 import { parseDataFlag } from '../parse/data.js';
 import { fieldsFromFlags, mergeInto } from '../parse/fields.js';
 import { type JsonObject } from '../core/json.js';
-import { parseConcurrency } from '../parse/concurrency.js';
 import { collect, type RawOptions } from './action.js';
 
-export const SET_HELP = 'set a field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)';
-export const SET_STRING_HELP = 'set a field to a string, always (repeatable)';
-export const DATA_HELP = 'fields as a JSON object, @file, or - for stdin (flags are merged over it)';
-
 /** `--set key=value` (repeatable). */
-export function setOption(description = SET_HELP): Option {
+export function setOption(
+  description = 'set a field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)',
+): Option {
   return new Option('--set <key=value>', description).argParser(collect);
 }
 
 /** `--set-string key=value` (repeatable). */
-export function setStringOption(description = SET_STRING_HELP): Option {
+export function setStringOption(description = 'set a field to a string, always (repeatable)'): Option {
   return new Option('--set-string <key=value>', description).argParser(collect);
 }
 
 /** `--data JSON|@file|-`. */
-export function dataOption(description = DATA_HELP): Option {
+export function dataOption(
+  description = 'fields as a JSON object, @file, or - for stdin (flags are merged over it)',
+): Option {
   return new Option('--data <json>', description);
 }
 
@@ -41,13 +40,7 @@ export function concurrencyOption(description: string): Option {
 }
 
 /** The raw values of the body flags, typed. */
-export interface BodyFlags {
-  set?: string[] | undefined;
-  setString?: string[] | undefined;
-  data?: string | undefined;
-}
-
-export function bodyFlags(raw: RawOptions): BodyFlags {
+export function bodyFlags(raw: RawOptions) {
   return {
     set: raw.set as string[] | undefined,
     setString: raw.setString as string[] | undefined,
@@ -61,14 +54,4 @@ export async function fieldsFromBodyFlags(raw: RawOptions, stdin: NodeJS.Readabl
   const body: JsonObject = flags.data !== undefined ? await parseDataFlag(flags.data, stdin) : {};
   mergeInto(body, fieldsFromFlags({ set: flags.set, setString: flags.setString }));
   return body;
-}
-
-/** `--dry-run` given. */
-export function dryRunFlag(raw: RawOptions): boolean {
-  return raw.dryRun === true;
-}
-
-/** `--concurrency`, or the default. */
-export function concurrencyFlag(raw: RawOptions): number {
-  return parseConcurrency(raw.concurrency);
 }

@@ -11,11 +11,11 @@ import { oneLine } from '../completion/table.js';
 /** At most this many items are read from the service's list to pick from. */
 const MAX_ITEMS = 1000;
 
-interface Pickable {
-  id: string;
-  name: string;
-  status: string;
-  target: string;
+/** An item as the picker offers it: its name (or id), status and target on one line, its id beside. */
+interface Choice {
+  value: string;
+  label: string;
+  hint: string;
 }
 
 function text(value: unknown): string {
@@ -24,49 +24,39 @@ function text(value: unknown): string {
     : '';
 }
 
-function pickable(item: unknown): Pickable | undefined {
-  if (item === null || typeof item !== 'object') return undefined;
-  const o = item as Record<string, unknown>;
-  const id = text(o.id);
-  if (id === '') return undefined;
-  const check =
-    o.last_check !== null && typeof o.last_check === 'object' ? (o.last_check as Record<string, unknown>) : {};
-  return {
-    id,
-    name: text(o.name) || text(o.monitor_name),
-    status: text(o.status) || text(check.status),
-    target: text(o.target),
-  };
+function choice(id: string, ...parts: string[]): Choice {
+  return { value: id, label: [parts[0] || id, ...parts.slice(1)].filter(Boolean).join('  '), hint: id };
 }
 
-async function candidates(noun: 'monitors' | 'reports', ctx: Context): Promise<Pickable[]> {
+function pickable(item: unknown): Choice[] {
+  if (item === null || typeof item !== 'object') return [];
+  const o = item as Record<string, unknown>;
+  const id = text(o.id);
+  if (id === '') return [];
+  const check =
+    o.last_check !== null && typeof o.last_check === 'object' ? (o.last_check as Record<string, unknown>) : {};
+  return [choice(id, text(o.name) || text(o.monitor_name), text(o.status) || text(check.status), text(o.target))];
+}
+
+async function candidates(noun: 'monitors' | 'reports', ctx: Context): Promise<Choice[]> {
   const api = await ctx.api();
   const { loadSpec } = await import('../core/api/spec.js');
   const spec = await loadSpec(api, { env: ctx.env, debug: (line) => ctx.out.debug(line) });
   const op = spec.list(noun);
   if (op) {
     const { listItems } = await import('../core/api/list.js');
-    const found: Pickable[] = [];
+    const found: Choice[] = [];
     for await (const page of listItems(api, op, { params: [], limit: MAX_ITEMS })) {
       if (noun === 'monitors') api.sawMonitors(page);
-      for (const item of page) {
-        const p = pickable(item);
-        if (p) found.push(p);
-      }
+      found.push(...page.flatMap(pickable));
     }
     return found;
   }
   // No list declared: the monitors (and their reports) known on this machine.
-  let known: Array<{ id: string; name?: string | undefined; reportId?: string | undefined }> = [];
-  try {
-    known = ctx.inventory(api)?.entries() ?? [];
-  } catch (error) {
-    ctx.out.debug(`inventory: cannot be read (${(error as Error).message})`);
-  }
-  if (noun === 'monitors') return known.map((m) => ({ id: m.id, name: oneLine(m.name ?? ''), status: '', target: '' }));
-  return known.flatMap((m) =>
-    m.reportId ? [{ id: m.reportId, name: oneLine(m.name ?? ''), status: '', target: '' }] : [],
-  );
+  return ctx.knownMonitors(api).flatMap((m) => {
+    const id = noun === 'monitors' ? m.id : m.reportId;
+    return id ? [choice(id, oneLine(m.name ?? ''))] : [];
+  });
 }
 
 /**
@@ -82,11 +72,7 @@ export async function pickId(ctx: Context, noun: 'monitors' | 'reports', argumen
   const { autocomplete, isCancel } = await import('@clack/prompts');
   const choice = await autocomplete({
     message: `Which ${one}? (type to search, Esc to cancel)`,
-    options: items.map((i) => ({
-      value: i.id,
-      label: [i.name || i.id, i.status, i.target].filter(Boolean).join('  '),
-      hint: i.id,
-    })),
+    options: items,
     filter: (search, option) => {
       const term = search.toLowerCase();
       return `${option.label ?? ''} ${option.value}`.toLowerCase().includes(term);

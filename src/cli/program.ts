@@ -1,7 +1,7 @@
 // The command tree. Every module imported here is on the start-up path of
 // every command, `--help` included: keep them light (commander and our own
 // definitions only; the work is loaded from the actions).
-import { didYouMean, suggestCommand } from './suggest.js';
+import { commandAt, didYouMean, suggestCommand } from './suggest.js';
 import { Command, Help, Option } from 'commander';
 import { wrapText } from '../output/text.js';
 import { FORMATS } from '../output/format.js';
@@ -150,15 +150,10 @@ function helpCommand(program: Command): void {
     .description('Show help for a command, e.g. `cpk help monitors get` (the same as --help)')
     .argument('[command...]', 'the command, and its subcommand')
     .action((names: string[]) => {
-      let target = program;
-      const path: string[] = [];
-      for (const name of names) {
-        const next = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
-        path.push(name);
-        if (!next) {
-          throw new UsageError(`unknown command '${path.join(' ')}'${didYouMean(suggestCommand(target, name))}`);
-        }
-        target = next;
+      const { command: target, unknown } = commandAt(program, names);
+      if (unknown !== undefined) {
+        const path = names.slice(0, unknown + 1).join(' ');
+        throw new UsageError(`unknown command '${path}'${didYouMean(suggestCommand(target, names[unknown]!))}`);
       }
       target.outputHelp();
     });

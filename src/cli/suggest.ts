@@ -27,7 +27,7 @@ export function suggestCommand(parent: Command, word: string): string | undefine
   const path: string[] = [];
   for (let c: Command | null = parent; c; c = c.parent) path.unshift(c.name());
   const synonym = SYNONYMS[parent.name()]?.[word.toLowerCase()];
-  const visible = parent.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+  const visible = parent.createHelp().visibleCommands(parent);
   const near =
     synonym ??
     closest(
@@ -38,21 +38,18 @@ export function suggestCommand(parent: Command, word: string): string | undefine
 }
 
 /**
- * The command `argv` names as far as it matches the tree, and the first word
- * after it that is no command of it (the unknown one).
+ * The command `words` name as far as they match the tree (options skipped),
+ * and the index of the first word that is no command of it (the unknown one).
  */
-export function unknownCommandAt(
-  program: Command,
-  argv: readonly string[],
-): { parent: Command; word: string } | undefined {
-  let parent = program;
-  for (const arg of argv) {
-    if (arg.startsWith('-')) continue;
-    const next = parent.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
-    if (!next) return { parent, word: arg };
-    parent = next;
+export function commandAt(program: Command, words: readonly string[]): { command: Command; unknown?: number } {
+  let command = program;
+  for (const [i, word] of words.entries()) {
+    if (word.startsWith('-')) continue;
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) return { command, unknown: i };
+    command = next;
   }
-  return undefined;
+  return { command };
 }
 
 /**
@@ -71,8 +68,8 @@ export function usageMessage(
   let suggestion = match?.[1]?.split(', ')[0];
   if (match) text = text.slice(0, match.index);
   if (code === 'commander.unknownCommand' && program) {
-    const at = unknownCommandAt(program, argv);
-    if (at) suggestion = suggestCommand(at.parent, at.word);
+    const at = commandAt(program, argv);
+    if (at.unknown !== undefined) suggestion = suggestCommand(at.command, argv[at.unknown]!);
   }
   return suggestion ? `${text}${didYouMean(suggestion)}` : `${text} (see --help)`;
 }

@@ -8,29 +8,16 @@ export class KeychainUnavailable extends Error {}
 
 /** Runs a keychain call with a deadline; a slow or failing keychain becomes KeychainUnavailable. */
 export async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new KeychainUnavailable(`no answer within ${ms / 1000} s`));
-    }, ms);
-    timer.unref();
-  });
+  const signal = AbortSignal.timeout(ms);
+  const late = new Promise<never>((_, reject) =>
+    signal.addEventListener('abort', () => reject(new KeychainUnavailable(`no answer within ${ms / 1000} s`))),
+  );
   try {
-    return await Promise.race([
-      (async () => work(controller.signal))().catch((error: unknown) => {
-        throw error instanceof KeychainUnavailable ? error : new KeychainUnavailable(describe(error));
-      }),
-      deadline,
-    ]);
-  } finally {
-    clearTimeout(timer);
+    return await Promise.race([(async () => work(signal))(), late]);
+  } catch (error) {
+    if (error instanceof KeychainUnavailable) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    // The binding's messages can run over several lines; the first says it.
+    throw new KeychainUnavailable(message.split('\n')[0]!.replace(/\s+/g, ' ').trim().slice(0, 200) || 'unknown error');
   }
-}
-
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  // The binding's messages can run over several lines; the first says it.
-  return message.split('\n')[0]!.replace(/\s+/g, ' ').trim().slice(0, 200) || 'unknown error';
 }

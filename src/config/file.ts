@@ -1,24 +1,19 @@
-// Reading the config file. Commands that only read (every API command, `auth
-// status`, `auth token`, `profile list`) read the JSON directly: conf costs
-// ~40 ms to import and creates its directory when constructed, and a read must
-// create nothing. Writes go through conf (store.ts), to the same file.
-import { chmodSync, readFileSync, statSync } from 'node:fs';
+// The config file. Commands that only read (every API command, `auth status`,
+// `auth token`, `profile list`) read the JSON directly: conf costs ~40 ms to
+// import and creates its directory when constructed, and a read must create
+// nothing. Writes go through conf, to the same file (updateConfig).
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { CpkError, ExitCode } from '../core/errors.js';
 import { describeJsonError, parseUserJson } from '../core/json.js';
-import { configLocation, type ConfigLocation } from '../core/paths.js';
+import { CONFIG_FILE_NAME, configLocation, PROJECT_NAME, type ConfigLocation } from '../core/paths.js';
 import { ConfigError, findProblem, type ConfigData } from './schema.js';
 
-export const FILE_MODE = 0o600;
-export const DIR_MODE = 0o700;
+type Warn = ((text: string) => void) | undefined;
 
 export interface LoadedConfig {
   location: ConfigLocation;
   exists: boolean;
   data: ConfigData;
-}
-
-export interface LoadOptions {
-  /** Told when cpk repaired a file mode that let others read the token. */
-  warn?: (text: string) => void;
 }
 
 /** Parses and checks the file's text; throws ConfigError naming the file. */
@@ -34,9 +29,11 @@ export function parseConfig(text: string, file: string): ConfigData {
   return data as ConfigData;
 }
 
-function readText(file: string): string | undefined {
+/** The file's data, or undefined when there is no file. */
+function readConfig(file: string): ConfigData | undefined {
+  let text: string;
   try {
-    return readFileSync(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
@@ -49,30 +46,30 @@ function readText(file: string): string | undefined {
       );
     throw new ConfigError(file, `cannot be read (${code ?? String(error)})`);
   }
+  return parseConfig(text, file);
 }
 
+const octal = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');
+
 /**
- * Tightens a config file that others can read to 0600: an existing
- * file whose mode is wider is repaired, not refused. Only called on a file
- * that parsed: a broken file is left exactly as it was.
+ * Tightens a file or directory that others can read or enter to `mode`
+ * (0600, 0700), saying so: repaired, not refused. `cannot` is the warning
+ * when it cannot be changed (none: the file's own 0600 still protects the token).
  */
-export function repairFileMode(file: string, warn?: (text: string) => void): void {
+function tighten(path: string, mode: number, was: string, warn: Warn, cannot?: (octal: string) => string): void {
   if (process.platform === 'win32') return;
-  let mode: number;
+  let current: number;
   try {
-    mode = statSync(file).mode & 0o777;
+    current = statSync(path).mode;
   } catch {
     return;
   }
-  if ((mode & 0o077) === 0) return;
-  const octal = mode.toString(8).padStart(4, '0');
+  if ((current & 0o077) === 0) return;
   try {
-    chmodSync(file, FILE_MODE);
-    warn?.(`config file ${file} was readable by others (mode ${octal}); cpk set it to 0600`);
+    chmodSync(path, mode);
+    warn?.(`${was} (mode ${octal(current)}); cpk set it to ${octal(mode)}`);
   } catch {
-    warn?.(
-      `config file ${file} is readable by others (mode ${octal}) and cpk could not change it: run chmod 600 "${file}"`,
-    );
+    if (cannot) warn?.(cannot(octal(current)));
   }
 }
 
@@ -80,8 +77,6 @@ export interface TrustProblem {
   problem: string;
   fix: string;
 }
-
-const octal = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');
 
 /**
  * Why the config file cannot be trusted, if it cannot: as
@@ -138,12 +133,95 @@ export function assertTrusted(location: ConfigLocation): void {
 }
 
 /** Reads the config file if there is one. Never creates anything. */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>, options: LoadOptions = {}): LoadedConfig {
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, warn?: Warn): LoadedConfig {
   const location = configLocation(env);
   assertTrusted(location);
-  const text = readText(location.file);
-  if (text === undefined) return { location, exists: false, data: {} };
-  const data = parseConfig(text, location.file);
-  repairFileMode(location.file, options.warn);
+  const data = readConfig(location.file);
+  if (data === undefined) return { location, exists: false, data: {} };
+  // Only a file that parsed: a broken file is left exactly as it was.
+  tighten(
+    location.file,
+    0o600,
+    `config file ${location.file} was readable by others`,
+    warn,
+    (mode) =>
+      `config file ${location.file} is readable by others (mode ${mode}) and cpk could not change it: run chmod 600 "${location.file}"`,
+  );
   return { location, exists: true, data };
+}
+
+/** How long a lock left by a killed cpk counts as held (proper-lockfile refreshes a live one). */
+const LOCK_STALE_MS = 3_000;
+
+async function acquireLock(file: string): Promise<() => Promise<void>> {
+  const { takeLock, LockHeldError } = await import('../core/lock.js');
+  try {
+    // Up to 10 s: long enough for 20 writers in a row, or for a lock left by a killed cpk on another host to go stale.
+    return await takeLock(file, `${file}.lock`, { staleMs: LOCK_STALE_MS, timeoutMs: 10_000, command: 'cpk config' });
+  } catch (error) {
+    if (error instanceof LockHeldError) {
+      throw new CpkError(`config file ${file} is locked by another cpk (${file}.lock)`, ExitCode.FAILURE, {
+        hint: `try again; if no cpk is running, remove ${file}.lock`,
+      });
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(file, `cannot be written (lock: ${code ?? String(error)})`);
+  }
+}
+
+/**
+ * Reads the config, lets `mutate` change it, and writes it back through conf.
+ * Every write is a read-modify-write under a lock file (proper-lockfile), so
+ * concurrent cpk processes never lose each other's profiles, and conf writes
+ * atomically (a temp file, fsync, then rename: a writer killed midway leaves
+ * the old file or the new one, never a mix). The directory is created 0700
+ * and the file written 0600. A broken file is reported (ConfigError) and
+ * left exactly as it was.
+ */
+export async function updateConfig<T>(
+  env: Readonly<Record<string, string | undefined>>,
+  mutate: (data: ConfigData) => T,
+  warn?: Warn,
+): Promise<{ result: T; location: ConfigLocation }> {
+  const location = configLocation(env);
+  try {
+    mkdirSync(location.dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(
+      location.file,
+      `cannot be written: its directory cannot be created (${code ?? String(error)})`,
+    );
+  }
+  // A directory named by CPK_CONFIG_DIR may be shared with other things (a CI
+  // workspace): cpk leaves its mode alone; the file itself is always 0600.
+  if (!location.custom) tighten(location.dir, 0o700, `config directory ${location.dir} was open to others`, warn);
+  const release = await acquireLock(location.file);
+  try {
+    assertTrusted(location);
+    const data = readConfig(location.file) ?? {};
+    const result = mutate(data);
+    const { default: Conf } = await import('conf');
+    const conf = new Conf<ConfigData>({
+      cwd: location.dir,
+      configName: CONFIG_FILE_NAME.replace(/\.json$/, ''),
+      projectName: PROJECT_NAME,
+      projectSuffix: '',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+    });
+    try {
+      conf.store = data;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new ConfigError(
+        location.file,
+        `cannot be written (${code ?? (error instanceof Error ? error.message : String(error))})`,
+      );
+    }
+    return { result, location };
+  } finally {
+    await release().catch(() => {});
+  }
 }

@@ -42,12 +42,7 @@ interface StoredEntry {
   seen: number;
 }
 
-interface FileShape {
-  version: 1;
-  baseUrl: string;
-  token: string;
-  monitors: Record<string, StoredEntry>;
-}
+type Monitors = Record<string, StoredEntry>;
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -58,26 +53,31 @@ export function tokenFingerprint(token: string | undefined): string {
 
 export function inventoryPath(baseUrl: string, token: string | undefined, env: Env): string {
   const key = sha256Hex(`${baseUrl}\n${tokenFingerprint(token)}`).slice(0, 16);
-  return join(dataDir(env), 'inventory', `${key}.json`);
+  return join(inventoryDir(env), `${key}.json`);
 }
 
 /** The inventory's directory (docs/monitors.md, "Finding your monitors", says how to clear it). */
-export function inventoryDir(env: Env): string {
+function inventoryDir(env: Env): string {
   return join(dataDir(env), 'inventory');
 }
 
-function readFile(path: string, baseUrl: string, fingerprint: string): FileShape {
-  const empty: FileShape = { version: 1, baseUrl, token: fingerprint, monitors: {} };
+/**
+ * The monitors of a file ({version, baseUrl, token, monitors}) for this base
+ * URL and, when given, this token's fingerprint; none when it is another's.
+ * Throws when the file cannot be read or parsed.
+ */
+function readMonitors(path: string, baseUrl: string, fingerprint?: string): Monitors {
+  const monitors: Monitors = Object.create(null) as Monitors;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return monitors;
     throw error;
   }
-  const parsed = JSON.parse(text) as Partial<FileShape>;
-  if (parsed.baseUrl !== baseUrl || parsed.token !== fingerprint || typeof parsed.monitors !== 'object') return empty;
-  const monitors: FileShape['monitors'] = Object.create(null) as FileShape['monitors'];
+  const parsed = JSON.parse(text) as { baseUrl?: unknown; token?: unknown; monitors?: Record<string, StoredEntry> };
+  if (parsed.baseUrl !== baseUrl || typeof parsed.monitors !== 'object') return monitors;
+  if (typeof parsed.token !== 'string' || (fingerprint !== undefined && parsed.token !== fingerprint)) return monitors;
   for (const [id, entry] of Object.entries(parsed.monitors ?? {})) {
     if (!entry || typeof entry.seen !== 'number') continue;
     const kept: StoredEntry = { seen: entry.seen };
@@ -85,51 +85,59 @@ function readFile(path: string, baseUrl: string, fingerprint: string): FileShape
     if (typeof entry.report === 'string') kept.report = entry.report;
     monitors[id] = kept;
   }
-  return { ...empty, monitors };
+  return monitors;
 }
+
+/** Most recently seen first. */
+function byRecency(entries: InventoryEntry[]): InventoryEntry[] {
+  return entries.sort((a, b) => b.seen - a.seen || (a.id < b.id ? -1 : 1));
+}
+
+const entry = (id: string, e: StoredEntry): InventoryEntry => ({ id, name: e.name, reportId: e.report, seen: e.seen });
 
 type Change =
   | { op: 'seen'; id: string; name: string | undefined; report: string | undefined; at: number }
   | { op: 'gone'; id: string };
 
-async function withLock<T>(path: string, work: () => T | Promise<T>): Promise<T> {
-  const { takeLock, LockHeldError } = await import('../core/lock.js');
-  const release = await takeLock(path, `${path}.lock`, {
-    staleMs: LOCK_STALE_MS,
-    timeoutMs: LOCK_WAIT_MS,
-    command: 'cpk',
-  }).catch((error: unknown) => {
-    throw error instanceof LockHeldError ? new Error('the inventory is locked by another cpk') : error;
-  });
-  try {
-    return await work();
-  } finally {
-    await release();
+/** Applies a change; returns whether the file is worth writing for it. */
+function apply(monitors: Monitors, change: Change): boolean {
+  const previous = monitors[change.id];
+  if (change.op === 'gone') {
+    delete monitors[change.id];
+    return previous !== undefined;
   }
+  // An update's answer may hold only id and status: keep the name cpk knew.
+  const name = change.name ?? previous?.name;
+  const report = change.report ?? previous?.report;
+  const next: StoredEntry = { seen: change.at };
+  if (name !== undefined) next.name = name;
+  if (report !== undefined) next.report = report;
+  monitors[change.id] = next;
+  // Refresh "seen" at most once an hour: order by recency without a write per get.
+  return !previous || name !== previous.name || report !== previous.report || change.at - previous.seen > 3_600_000;
 }
 
 /** Collects what one command saw and writes it once, at the end (never throws). */
 export class InventoryRecorder {
   private readonly changes: Change[] = [];
   private readonly fingerprint: string;
+  readonly path: string;
   constructor(
     private readonly baseUrl: string,
     token: string | undefined,
-    private readonly env: Env,
+    env: Env,
     private readonly debug: (line: string) => void = () => {},
     private readonly now: () => number = Date.now,
   ) {
     this.fingerprint = tokenFingerprint(token);
     this.path = inventoryPath(baseUrl, token, env);
   }
-  readonly path: string;
 
   /** The monitors known for this base URL and token, most recently seen first (throws when unreadable). */
   entries(): InventoryEntry[] {
-    const file = readFile(this.path, this.baseUrl, this.fingerprint);
-    return Object.entries(file.monitors)
-      .map(([id, e]) => ({ id, name: e.name, reportId: e.report, seen: e.seen }))
-      .sort((a, b) => b.seen - a.seen || (a.id < b.id ? -1 : 1));
+    return byRecency(
+      Object.entries(readMonitors(this.path, this.baseUrl, this.fingerprint)).map(([id, e]) => entry(id, e)),
+    );
   }
 
   /** A monitor the service returned (create, get, update, list): remembered with its name. */
@@ -157,54 +165,35 @@ export class InventoryRecorder {
     const changes = this.changes.splice(0);
     try {
       // Cheap path first: a get of a monitor already known under the same name changes nothing.
-      const current = readFile(this.path, this.baseUrl, this.fingerprint);
-      if (!changes.some((c) => changesFile(current, c))) return;
+      const current = readMonitors(this.path, this.baseUrl, this.fingerprint);
+      if (!changes.map((c) => apply(current, c)).some(Boolean)) return;
       mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
-      await withLock(this.path, async () => {
-        const file = readFile(this.path, this.baseUrl, this.fingerprint);
-        for (const change of changes) apply(file, change);
-        bound(file);
-        const { writeFileAtomic } = await import('../core/atomic-file.js');
-        await writeFileAtomic(this.path, JSON.stringify(file), { mode: 0o600, durable: false });
+      const [{ takeLock, LockHeldError }, { writeFileAtomic }] = await Promise.all([
+        import('../core/lock.js'),
+        import('../core/atomic-file.js'),
+      ]);
+      const release = await takeLock(this.path, `${this.path}.lock`, {
+        staleMs: LOCK_STALE_MS,
+        timeoutMs: LOCK_WAIT_MS,
+        command: 'cpk',
+      }).catch((error: unknown) => {
+        throw error instanceof LockHeldError ? new Error('the inventory is locked by another cpk') : error;
       });
+      try {
+        const monitors = readMonitors(this.path, this.baseUrl, this.fingerprint);
+        for (const change of changes) apply(monitors, change);
+        // Bounded: the least recently seen go first.
+        const ids = Object.keys(monitors).sort((a, b) => monitors[a]!.seen - monitors[b]!.seen);
+        for (const id of ids.slice(0, Math.max(0, ids.length - MAX_ENTRIES))) delete monitors[id];
+        const file = { version: 1, baseUrl: this.baseUrl, token: this.fingerprint, monitors };
+        await writeFileAtomic(this.path, JSON.stringify(file), { mode: 0o600, durable: false });
+      } finally {
+        await release();
+      }
     } catch (error) {
       this.debug(`inventory: not updated (${(error as Error).message}): ${this.path}`);
     }
   }
-}
-
-function changesFile(file: FileShape, change: Change): boolean {
-  const entry = file.monitors[change.id];
-  if (change.op === 'gone') return entry !== undefined;
-  // Refresh "seen" at most once an hour: order by recency without a write per get.
-  return (
-    entry === undefined ||
-    (change.name !== undefined && entry.name !== change.name) ||
-    (change.report !== undefined && entry.report !== change.report) ||
-    change.at - entry.seen > 3_600_000
-  );
-}
-
-function apply(file: FileShape, change: Change): void {
-  if (change.op === 'gone') {
-    delete file.monitors[change.id];
-    return;
-  }
-  const previous = file.monitors[change.id];
-  // An update's answer may hold only id and status: keep the name cpk knew.
-  const name = change.name ?? previous?.name;
-  const report = change.report ?? previous?.report;
-  const entry: StoredEntry = { seen: change.at };
-  if (name !== undefined) entry.name = name;
-  if (report !== undefined) entry.report = report;
-  file.monitors[change.id] = entry;
-}
-
-function bound(file: FileShape): void {
-  const ids = Object.keys(file.monitors);
-  if (ids.length <= MAX_ENTRIES) return;
-  ids.sort((a, b) => (file.monitors[a]?.seen ?? 0) - (file.monitors[b]?.seen ?? 0));
-  for (const id of ids.slice(0, ids.length - MAX_ENTRIES)) delete file.monitors[id];
 }
 
 /** The monitors known for a base URL and token, most recently seen first (completion; throws when unreadable). */
@@ -226,16 +215,13 @@ export function knownMonitors(baseUrl: string, env: Env): InventoryEntry[] {
   }
   for (const name of names) {
     try {
-      const parsed = JSON.parse(readFileSync(join(inventoryDir(env), name), 'utf8')) as Partial<FileShape>;
-      if (parsed.baseUrl !== baseUrl || typeof parsed.token !== 'string') continue;
-      const file = readFile(join(inventoryDir(env), name), baseUrl, parsed.token);
-      for (const [id, e] of Object.entries(file.monitors)) {
+      for (const [id, e] of Object.entries(readMonitors(join(inventoryDir(env), name), baseUrl))) {
         const seen = byId.get(id);
-        if (!seen || seen.seen < e.seen) byId.set(id, { id, name: e.name, reportId: e.report, seen: e.seen });
+        if (!seen || seen.seen < e.seen) byId.set(id, entry(id, e));
       }
     } catch {
       // An unreadable file offers nothing.
     }
   }
-  return [...byId.values()].sort((a, b) => b.seen - a.seen || (a.id < b.id ? -1 : 1));
+  return byRecency([...byId.values()]);
 }

@@ -2,12 +2,11 @@
 // (src/commands/auth, src/commands/profile) parse and print; this file decides
 // where a token goes and keeps the config file and the keychain in step.
 import { UsageError } from '../core/errors.js';
-import { loadConfig } from './file.js';
+import { loadConfig, updateConfig } from './file.js';
 import { KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainAccount, withDeadline, type SecretStore } from './keychain.js';
 import { configLocation, type ConfigLocation } from '../core/paths.js';
 import { profileRecord } from './resolve.js';
 import { hasToken, type ConfigData, type KeychainRef, type ProfileRecord, type TokenStorage } from './schema.js';
-import { updateConfig } from './store.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -46,10 +45,6 @@ function withoutToken(record: ProfileRecord | undefined): ProfileRecord {
   delete rest.keychain;
   delete rest.token_storage;
   return rest;
-}
-
-function sameRef(a: KeychainRef | undefined, b: KeychainRef | undefined): boolean {
-  return a !== undefined && b !== undefined && a.service === b.service && a.account === b.account;
 }
 
 function hasCurrent(data: ConfigData): boolean {
@@ -119,11 +114,11 @@ export async function saveToken(input: SaveTokenInput): Promise<SaveTokenResult>
       if (!hadCurrent) data.current_profile = input.profile;
       return data.current_profile === input.profile;
     },
-    { warn: input.warn },
+    input.warn,
   );
   // The token now lives elsewhere: do not leave the old copy in the keychain.
   const old = previous?.token_storage === 'keychain' ? previous.keychain : undefined;
-  if (old && !sameRef(old, ref)) await forget(old, input);
+  if (old && (old.service !== ref?.service || old.account !== ref.account)) await forget(old, input);
   return { location, storage, keychainName, fallbackReason, fallbackWords, current };
 }
 
@@ -133,7 +128,7 @@ export function existingProfile(
   name: string,
   warn?: (text: string) => void,
 ): { record: ProfileRecord; location: ConfigLocation } {
-  const loaded = loadConfig(env, { warn });
+  const loaded = loadConfig(env, warn);
   const record = profileRecord(loaded.data, name);
   if (!record) {
     const names = Object.keys(loaded.data.profiles ?? {});
@@ -153,56 +148,41 @@ export interface RemovalResult {
   removed: TokenStorage | undefined;
   /** Set when the keychain entry could not be deleted. */
   keychainProblem: string | undefined;
+  /** Whether the removed profile was the current one (which is then unset). */
+  wasCurrent: boolean;
 }
 
 /** `auth logout`: drops the profile's token, keeps the profile (its base URL) for the next login. */
 export async function logout(env: Env, name: string, access: KeychainAccess): Promise<RemovalResult> {
   const { location, record } = existingProfile(env, name, access.warn);
-  if (!hasToken(record)) return { location, removed: undefined, keychainProblem: undefined };
-  let previous: ProfileRecord | undefined;
-  await updateConfig(
-    env,
-    (data) => {
-      previous = profileRecord(data, name);
-      if (previous && data.profiles) data.profiles[name] = withoutToken(previous);
-    },
-    { warn: access.warn },
-  );
-  return finishRemoval(location, previous, access);
+  if (!hasToken(record)) return { location, removed: undefined, keychainProblem: undefined, wasCurrent: false };
+  return remove(env, name, access, false);
 }
 
 /** `profile remove`: the profile and its token; the current profile is unset when it was this one. */
-export async function removeProfile(
-  env: Env,
-  name: string,
-  access: KeychainAccess,
-): Promise<RemovalResult & { wasCurrent: boolean }> {
+export async function removeProfile(env: Env, name: string, access: KeychainAccess): Promise<RemovalResult> {
   existingProfile(env, name, access.warn);
+  return remove(env, name, access, true);
+}
+
+async function remove(env: Env, name: string, access: KeychainAccess, whole: boolean): Promise<RemovalResult> {
   let previous: ProfileRecord | undefined;
   const { result: wasCurrent, location } = await updateConfig(
     env,
     (data) => {
       previous = profileRecord(data, name);
-      if (previous && data.profiles) delete data.profiles[name];
-      if (data.current_profile !== name) return false;
+      if (previous && data.profiles && whole) delete data.profiles[name];
+      else if (previous && data.profiles) data.profiles[name] = withoutToken(previous);
+      if (!whole || data.current_profile !== name) return false;
       delete data.current_profile;
       return true;
     },
-    { warn: access.warn },
+    access.warn,
   );
-  return { ...(await finishRemoval(location, previous, access)), wasCurrent };
-}
-
-async function finishRemoval(
-  location: ConfigLocation,
-  previous: ProfileRecord | undefined,
-  access: KeychainAccess,
-): Promise<RemovalResult> {
-  if (!previous || !hasToken(previous)) return { location, removed: undefined, keychainProblem: undefined };
-  if (previous.token_storage === 'keychain' && previous.keychain) {
-    return { location, removed: 'keychain', keychainProblem: await forget(previous.keychain, access) };
-  }
-  return { location, removed: 'file', keychainProblem: undefined };
+  if (!previous || !hasToken(previous)) return { location, removed: undefined, keychainProblem: undefined, wasCurrent };
+  if (previous.token_storage === 'keychain' && previous.keychain)
+    return { location, removed: 'keychain', keychainProblem: await forget(previous.keychain, access), wasCurrent };
+  return { location, removed: 'file', keychainProblem: undefined, wasCurrent };
 }
 
 /** `profile use`: makes an existing profile the current one. */
@@ -214,7 +194,7 @@ export async function useProfile(env: Env, name: string, warn?: (text: string) =
       if (!profileRecord(data, name)) throw new UsageError(`no profile "${name}" (it was just removed)`);
       data.current_profile = name;
     },
-    { warn },
+    warn,
   );
   return location;
 }
@@ -231,7 +211,7 @@ export function listProfiles(
   env: Env,
   warn?: (text: string) => void,
 ): { location: ConfigLocation; profiles: ProfileSummary[] } {
-  const loaded = loadConfig(env, { warn });
+  const loaded = loadConfig(env, warn);
   const current = hasCurrent(loaded.data) ? loaded.data.current_profile : undefined;
   const profiles = Object.entries(loaded.data.profiles ?? {})
     .sort(([a], [b]) => a.localeCompare(b))

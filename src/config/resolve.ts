@@ -26,14 +26,11 @@ export function selectProfile(
   env: Readonly<Record<string, string | undefined>>,
   data: ConfigData,
 ): ProfileChoice | undefined {
-  if (flag !== undefined) {
-    const name = checkProfileName(flag, '--profile');
-    return { name, source: '--profile', record: profileRecord(data, name) };
-  }
-  const fromEnv = env.CPK_PROFILE?.trim();
-  if (fromEnv) {
-    const name = checkProfileName(fromEnv, 'CPK_PROFILE');
-    return { name, source: 'CPK_PROFILE', record: profileRecord(data, name) };
+  const given = flag ?? env.CPK_PROFILE?.trim();
+  if (flag !== undefined || given) {
+    const source = flag !== undefined ? '--profile' : 'CPK_PROFILE';
+    const name = checkProfileName(given!, source);
+    return { name, source, record: profileRecord(data, name) };
   }
   const current = data.current_profile;
   // A current profile that no longer exists (hand-edited) counts as none.
@@ -56,10 +53,6 @@ export function resolveBaseUrl(
   if (flag !== undefined) return { value: normalizeBaseUrl(flag, '--base-url'), source: '--base-url' };
   const fromEnv = env.CPK_BASE_URL;
   if (fromEnv) return { value: normalizeBaseUrl(fromEnv, 'CPK_BASE_URL'), source: 'CPK_BASE_URL' };
-  const stored = profile?.record?.base_url;
-  if (stored) {
-    const source = `profile "${profile.name}"`;
-    return { value: normalizeBaseUrl(stored, source), source };
-  }
+  if (profile?.record?.base_url) return { value: profileBaseUrl(profile), source: `profile "${profile.name}"` };
   return { value: DEFAULT_BASE_URL, source: 'default, the local emulator' };
 }

@@ -13,6 +13,7 @@
 // file that is not JSON or not this shape is a ConfigError: cpk reports it and
 // never rewrites the file (a user's config is never cleared silently).
 import { UsageError } from '../core/errors.js';
+import { isPlainObject } from '../core/json.js';
 
 export type TokenStorage = 'file' | 'keychain';
 
@@ -48,15 +49,11 @@ export class ConfigError extends UsageError {
   }
 }
 
+/** Profile names: letters, digits, `.`, `_`, `-`, starting with a letter or digit, at most 64. */
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** Profile names: letters, digits, `.`, `_`, `-`, starting with a letter or digit, at most 64. */
-export function isProfileName(name: string): boolean {
-  return PROFILE_NAME.test(name);
-}
-
 export function checkProfileName(name: string, source: string): string {
-  if (!isProfileName(name)) {
+  if (!PROFILE_NAME.test(name)) {
     throw new UsageError(
       `invalid profile name "${name}" (from ${source}): use letters, digits, ".", "_" and "-", starting with a letter or digit (at most 64)`,
     );
@@ -64,35 +61,30 @@ export function checkProfileName(name: string, source: string): string {
   return name;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Checks the parsed file; returns a description of the first problem, or undefined when it is usable. */
 export function findProblem(data: unknown): string | undefined {
-  if (!isObject(data))
+  if (!isPlainObject(data))
     return `holds ${Array.isArray(data) ? 'an array' : typeof data === 'object' ? 'null' : `a ${typeof data}`}, not a JSON object`;
   if (data.current_profile !== undefined && typeof data.current_profile !== 'string')
     return 'has a "current_profile" that is not a string';
   if (data.profiles === undefined) return undefined;
-  if (!isObject(data.profiles)) return 'has a "profiles" that is not an object';
+  if (!isPlainObject(data.profiles)) return 'has a "profiles" that is not an object';
   for (const [name, record] of Object.entries(data.profiles)) {
     const where = `profile "${name.slice(0, 64)}"`;
-    if (!isProfileName(name)) return `has a profile with an invalid name ("${name.slice(0, 64)}")`;
-    if (!isObject(record)) return `has a ${where} that is not an object`;
+    if (!PROFILE_NAME.test(name)) return `has a profile with an invalid name ("${name.slice(0, 64)}")`;
+    if (!isPlainObject(record)) return `has a ${where} that is not an object`;
     if (record.base_url !== undefined && typeof record.base_url !== 'string')
       return `has a ${where} whose "base_url" is not a string`;
     if (record.token !== undefined && typeof record.token !== 'string')
       return `has a ${where} whose "token" is not a string`;
-    if (record.token_storage !== undefined && record.token_storage !== 'file' && record.token_storage !== 'keychain') {
+    if (record.token_storage !== undefined && record.token_storage !== 'file' && record.token_storage !== 'keychain')
       return `has a ${where} whose "token_storage" is not "file" or "keychain"`;
-    }
-    if (record.token_storage === 'keychain') {
-      const ref = record.keychain;
-      if (!isObject(ref) || typeof ref.service !== 'string' || typeof ref.account !== 'string') {
-        return `has a ${where} stored in the keychain without a "keychain": {"service", "account"} entry`;
-      }
-    }
+    const ref = record.keychain;
+    if (
+      record.token_storage === 'keychain' &&
+      (!isPlainObject(ref) || typeof ref.service !== 'string' || typeof ref.account !== 'string')
+    )
+      return `has a ${where} stored in the keychain without a "keychain": {"service", "account"} entry`;
   }
   return undefined;
 }

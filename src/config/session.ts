@@ -8,15 +8,12 @@ import type { SecretStore } from './keychain.js';
 import { configLocation, type ConfigLocation } from '../core/paths.js';
 import { profileBaseUrl, resolveBaseUrl, selectProfile, type ProfileChoice, type Resolved } from './resolve.js';
 import { checkTokenPrefix } from '../core/token.js';
-import { hasToken, type ConfigData, type TokenStorage } from './schema.js';
+import { hasToken, type TokenStorage } from './schema.js';
 
 export type TokenOrigin = 'env' | TokenStorage;
 
 export interface Session {
   location: ConfigLocation;
-  /** Whether the config file was read (it is not when flags and environment say everything). */
-  configRead: boolean;
-  data: ConfigData;
   profile: ProfileChoice | undefined;
   baseUrl: Resolved<string>;
   token: (Resolved<string> & { origin: TokenOrigin }) | undefined;
@@ -34,10 +31,6 @@ export interface SessionInput {
   keychainTimeoutMs?: number;
 }
 
-function originOf(url: string): string {
-  return new URL(url).origin;
-}
-
 export async function resolveSession(input: SessionInput): Promise<Session> {
   const { flags, env } = input;
   const envToken = env.CPK_TOKEN?.trim();
@@ -45,9 +38,7 @@ export async function resolveSession(input: SessionInput): Promise<Session> {
   // CI with CPK_TOKEN and CPK_BASE_URL never touches the config file.
   const needConfig =
     flags.profile !== undefined || Boolean(env.CPK_PROFILE?.trim()) || !baseUrlGiven || (!input.anonymous && !envToken);
-  const loaded = needConfig
-    ? loadConfig(env, { warn: input.warn })
-    : { location: configLocation(env), exists: false, data: {} };
+  const loaded = needConfig ? loadConfig(env, input.warn) : { location: configLocation(env), exists: false, data: {} };
   const profile = selectProfile(flags.profile, env, loaded.data);
   if (profile && !profile.record && profile.source !== 'current profile') {
     const names = Object.keys(loaded.data.profiles ?? {});
@@ -58,15 +49,7 @@ export async function resolveSession(input: SessionInput): Promise<Session> {
     });
   }
   const baseUrl = resolveBaseUrl(flags.baseUrl, env, profile);
-  const session: Session = {
-    location: loaded.location,
-    configRead: needConfig,
-    data: loaded.data,
-    profile,
-    baseUrl,
-    token: undefined,
-    tokenProblem: undefined,
-  };
+  const session: Session = { location: loaded.location, profile, baseUrl, token: undefined, tokenProblem: undefined };
   if (input.anonymous) return session;
   try {
     session.token = await resolveToken(input, profile, baseUrl);
@@ -97,8 +80,8 @@ async function resolveToken(
   }
   // A stored token goes only to the origin it was logged in for: CPK_BASE_URL
   // or --base-url pointing elsewhere must not carry it to another service.
-  const home = originOf(profileBaseUrl(profile));
-  const target = originOf(baseUrl.value);
+  const home = new URL(profileBaseUrl(profile)).origin;
+  const target = new URL(baseUrl.value).origin;
   if (home !== target) {
     throw new AuthError(
       `the token of ${label} is for ${home}; cpk does not send it to ${target} (from ${baseUrl.source})`,
@@ -124,9 +107,7 @@ async function resolveToken(
     if (!secret) {
       throw new AuthError(
         `the token of ${label} is missing from the ${store.name} (service "${service}", account "${account}")`,
-        {
-          hint: `run \`cpk auth login --profile ${name}\` again, or set CPK_TOKEN`,
-        },
+        { hint: `run \`cpk auth login --profile ${name}\` again, or set CPK_TOKEN` },
       );
     }
     checkTokenPrefix(secret, label);

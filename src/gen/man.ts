@@ -5,8 +5,6 @@
 import type { Command } from 'commander';
 import { allCommands, describeCommand, type CommandSpec, type OptionSpec } from '../completion/tree.js';
 
-export const MAN_DIR = 'man/man1';
-
 /** Text safe in roff: backslashes doubled, hyphens literal, no line starting with a control character. */
 function roff(text: string): string {
   return text
@@ -19,10 +17,6 @@ function roff(text: string): string {
 
 function pageName(cmd: CommandSpec): string {
   return ['cpk', ...cmd.path].join('-');
-}
-
-export function manPath(cmd: CommandSpec): string {
-  return `${MAN_DIR}/${pageName(cmd)}.1`;
 }
 
 function optionItems(options: OptionSpec[]): string[] {
@@ -65,6 +59,7 @@ export function manPages(program: Command): Record<string, string> {
   const root = describeCommand(program);
   const pages: Record<string, string> = {};
   // A group's `help` subcommand is commander's own and says nothing a page would.
-  for (const cmd of allCommands(root)) if (cmd.path.length < 2 || cmd.name !== 'help') pages[manPath(cmd)] = page(cmd);
+  for (const cmd of allCommands(root))
+    if (cmd.path.length < 2 || cmd.name !== 'help') pages[`man/man1/${pageName(cmd)}.1`] = page(cmd);
   return pages;
 }

@@ -67,7 +67,7 @@ export async function run(opts: ReturnType<typeof parseLoginOptions>, ctx: Conte
     import('../../config/profiles.js'),
   ]);
   // A broken config file stops here, before anyone types a token for nothing.
-  const loaded = loadConfig(ctx.env, { warn: (text) => ctx.out.warn(text) });
+  const loaded = loadConfig(ctx.env, (text) => ctx.out.warn(text));
   const { name, baseUrl } = loginTarget(ctx, loaded.data);
 
   let raw: string;

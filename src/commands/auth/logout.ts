@@ -18,7 +18,7 @@ export async function run(ctx: Context): Promise<void> {
     import('../../config/profiles.js'),
   ]);
   const warn = (text: string) => ctx.out.warn(text);
-  const choice = selectProfile(ctx.globals.profile, ctx.env, loadConfig(ctx.env, { warn }).data);
+  const choice = selectProfile(ctx.globals.profile, ctx.env, loadConfig(ctx.env, warn).data);
   if (!choice)
     throw new UsageError('no profile to log out of: there is no current profile', {
       hint: 'name one with --profile NAME (see `cpk profile list`)',

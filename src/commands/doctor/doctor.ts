@@ -36,9 +36,7 @@ export function checkLines(checks: readonly Check[], columns: number | undefined
 
 export async function run(ctx: Context): Promise<void> {
   const { runChecks } = await import('../../cli/doctor-checks.js');
-  const checks = await ctx.out.spin('Checking', () =>
-    runChecks(ctx, { nodeVersion: ctx.nodeVersion, now: () => Date.now() }),
-  );
+  const checks = await ctx.out.spin('Checking', () => runChecks(ctx));
   const ok = checks.every((c) => c.ok);
   if (ctx.out.json) {
     ctx.out.printJson({

@@ -92,12 +92,7 @@ async function allIds(ctx: Context, api: Awaited<ReturnType<Context['api']>>): P
     if (ids.length === 0) throw new CpkError('no monitors to watch: the service lists none', ExitCode.FAILURE);
     return ids;
   }
-  let known: Array<{ id: string }> = [];
-  try {
-    known = ctx.inventory(api)?.entries() ?? [];
-  } catch (error) {
-    ctx.out.debug(`inventory: cannot be read (${(error as Error).message})`);
-  }
+  const known = ctx.knownMonitors(api);
   if (known.length === 0)
     throw new CpkError(
       'no monitors to watch: the service offers no list of monitors and none is known on this machine (created, fetched or applied here); give their ids',
