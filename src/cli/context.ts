@@ -132,7 +132,7 @@ export class Context {
   }
 
   async secrets(): Promise<SecretStore> {
-    this.secretStore ??= (await import('../config/keychain.js')).systemKeychain();
+    this.secretStore ??= (await import('../config/keychain.js')).systemKeychain(this.env);
     return this.secretStore;
   }
 

@@ -37,14 +37,15 @@ export async function main(
   if (handleSignals) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // Past a file-size limit (ulimit -f) the kernel sends SIGXFSZ. Node ignores
+    // it, but once the lock library is loaded its exit hook (signal-exit)
+    // catches SIGXFSZ and kills the process with it again, unless another
+    // listener is there (the inventory's lock holder is often the first write to
+    // hit the limit). With a handler of its own the write fails with EFBIG
+    // instead, and cpk says so in one line, exit 74. Only the process's own run
+    // sets it: a host running main() many times keeps its signals to itself.
+    process.on('SIGXFSZ', () => {});
   }
-  // Past a file-size limit (ulimit -f) the kernel sends SIGXFSZ. Node ignores
-  // it, but once the lock library is loaded its exit hook (signal-exit)
-  // catches SIGXFSZ and kills the process with it again, unless another
-  // listener is there (the inventory's lock holder is often the first write to
-  // hit the limit). With a handler of its own the write fails with EFBIG
-  // instead, and cpk says so in one line, exit 74.
-  process.on('SIGXFSZ', () => {});
   // A read command whose output cannot be written stops at once: its reader
   // went away (EPIPE) or the disk is full (ENOSPC, EFBIG, EIO), and a watch
   // would otherwise poll forever writing nothing. A write command finishes,

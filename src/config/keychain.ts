@@ -127,11 +127,11 @@ export async function runKeychainHelper(): Promise<void> {
   process.stdout.write(JSON.stringify(reply));
 }
 
-async function callInChild(request: ChildRequest, signal?: AbortSignal): Promise<unknown> {
+async function callInChild(request: ChildRequest, env: Environment, signal?: AbortSignal): Promise<unknown> {
   const sea = (await import('node:sea')).isSea();
   const child = spawn(process.execPath, sea ? [] : ['-e', CHILD_SOURCE], {
     stdio: ['pipe', 'pipe', 'ignore'],
-    env: sea ? { ...process.env, CPK_KEYCHAIN_HELPER: '1' } : process.env,
+    env: sea ? { ...env, CPK_KEYCHAIN_HELPER: '1' } : env,
     signal,
     killSignal: 'SIGKILL',
   });
@@ -156,8 +156,14 @@ async function callInChild(request: ChildRequest, signal?: AbortSignal): Promise
   throw new KeychainUnavailable(reply?.message ?? `the keychain helper stopped (${String(code)})`);
 }
 
-/** The system keychain, loaded only when a command needs it. */
-export function systemKeychain(): SecretStore {
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The system keychain, loaded only when a command needs it. Its helper runs
+ * with the command's environment (the session bus it reaches is the one cpk
+ * was given), not with whatever the process holds.
+ */
+export function systemKeychain(env: Environment): SecretStore {
   const names: Partial<Record<NodeJS.Platform, string>> = {
     darwin: 'macOS Keychain',
     win32: 'Windows Credential Manager',
@@ -165,14 +171,14 @@ export function systemKeychain(): SecretStore {
   return {
     name: names[process.platform] ?? 'Secret Service keyring',
     async get(service, account, signal) {
-      const value = await callInChild({ op: 'get', service, account }, signal);
+      const value = await callInChild({ op: 'get', service, account }, env, signal);
       return typeof value === 'string' ? value : null;
     },
     async set(service, account, secret, signal) {
-      await callInChild({ op: 'set', service, account, secret }, signal);
+      await callInChild({ op: 'set', service, account, secret }, env, signal);
     },
     async delete(service, account, signal) {
-      return (await callInChild({ op: 'delete', service, account }, signal)) === true;
+      return (await callInChild({ op: 'delete', service, account }, env, signal)) === true;
     },
   };
 }

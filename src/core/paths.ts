@@ -7,6 +7,7 @@
 //   macOS   ~/Library/Preferences/cpk/config.json
 //   Windows %APPDATA%\cpk\Config\config.json
 // CPK_CONFIG_DIR replaces the directory (tests and CI use it).
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 
@@ -22,7 +23,7 @@ export interface ConfigLocation {
 
 export function configLocation(env: Readonly<Record<string, string | undefined>>): ConfigLocation {
   const custom = env.CPK_CONFIG_DIR?.trim();
-  const dir = custom ? resolve(custom) : envPaths(PROJECT_NAME, { suffix: '' }).config;
+  const dir = custom ? resolve(custom) : platformDir(env, 'config');
   return { dir, file: join(dir, CONFIG_FILE_NAME), custom: Boolean(custom) };
 }
 
@@ -33,7 +34,7 @@ export function configLocation(env: Readonly<Record<string, string | undefined>>
  */
 export function cacheDir(env: Readonly<Record<string, string | undefined>>): string {
   const custom = env.CPK_CACHE_DIR?.trim();
-  return custom ? resolve(custom) : envPaths(PROJECT_NAME, { suffix: '' }).cache;
+  return custom ? resolve(custom) : platformDir(env, 'cache');
 }
 
 /**
@@ -43,5 +44,27 @@ export function cacheDir(env: Readonly<Record<string, string | undefined>>): str
  */
 export function dataDir(env: Readonly<Record<string, string | undefined>>): string {
   const custom = env.CPK_DATA_DIR?.trim();
-  return custom ? resolve(custom) : envPaths(PROJECT_NAME, { suffix: '' }).data;
+  return custom ? resolve(custom) : platformDir(env, 'data');
+}
+
+const XDG = {
+  config: ['XDG_CONFIG_HOME', '.config'],
+  cache: ['XDG_CACHE_HOME', '.cache'],
+  data: ['XDG_DATA_HOME', join('.local', 'share')],
+} as const;
+
+/**
+ * cpk's directory of this kind as env-paths names it, from the environment
+ * cpk was given. env-paths reads the process's own environment (and its home
+ * directory once, when loaded); on Linux and the other XDG platforms the
+ * answer depends on that environment, so it is read here from `env` instead:
+ * the same values in a real run, and a main() run with an environment of its
+ * own (tests run commands in-process, each with a private HOME) never reads
+ * or writes the directories of the process's owner.
+ */
+function platformDir(env: Readonly<Record<string, string | undefined>>, kind: keyof typeof XDG): string {
+  if (process.platform === 'darwin' || process.platform === 'win32')
+    return envPaths(PROJECT_NAME, { suffix: '' })[kind];
+  const [variable, underHome] = XDG[kind];
+  return join(env[variable] || join(env.HOME || homedir(), underHome), PROJECT_NAME);
 }

@@ -3,12 +3,16 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/server.js';
 import { runCli, type CliOptions } from './cli.js';
+import { runCpk } from './in-process.js';
 import { responseContract } from './contract.js';
 
 export interface EmulatorFixture {
   emu: Emulator;
   env: Record<string, string>;
+  /** The CLI: a child process, or main() in-process when the file asked for it (useEmulator's `inProcess`). */
   cpk(args: string[], options?: CliOptions): ReturnType<typeof runCli>;
+  /** Always the built CLI as a child process: the cases that need a real process. */
+  spawned(args: string[], options?: CliOptions): ReturnType<typeof runCli>;
   /** Requests that reached the server since the call of `mark()`. */
   mark(): () => Emulator['requests'];
   /**
@@ -18,7 +22,7 @@ export interface EmulatorFixture {
   create(body: Record<string, unknown>): Promise<string>;
 }
 
-export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
+export function useEmulator(options: EmulatorOptions = {}, runner: { inProcess?: boolean } = {}): EmulatorFixture {
   const fixture = {} as EmulatorFixture;
   // Every answer is checked against the emulator's own document: one that breaks it fails the file.
   const contract = responseContract();
@@ -26,7 +30,10 @@ export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
     const emu = await startEmulator({ port: 0, onResponse: contract.onResponse, ...options });
     fixture.emu = emu;
     fixture.env = { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: emu.token };
-    fixture.cpk = (args, opts = {}) => runCli(args, { ...opts, env: { ...fixture.env, ...opts.env } });
+    fixture.spawned = (args, opts = {}) => runCli(args, { ...opts, env: { ...fixture.env, ...opts.env } });
+    fixture.cpk = runner.inProcess
+      ? (args, opts = {}) => runCpk(args, { ...opts, env: { ...fixture.env, ...opts.env } })
+      : fixture.spawned;
     fixture.mark = () => {
       const start = emu.requests.length;
       return () => emu.requests.slice(start);

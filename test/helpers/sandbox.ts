@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, type CliOptions } from './cli.js';
+import { runCpk } from './in-process.js';
 
 export interface Sandbox {
   home: string;
@@ -11,7 +12,10 @@ export interface Sandbox {
   dir: string;
   file: string;
   env: Record<string, string | undefined>;
+  /** The CLI: a child process, or main() in-process when the sandbox asked for it (`inProcess`). */
   cpk(args: string[], options?: CliOptions): ReturnType<typeof runCli>;
+  /** Always the built CLI as a child process: the cases that need a real process. */
+  spawned(args: string[], options?: CliOptions): ReturnType<typeof runCli>;
   config(): Record<string, unknown>;
   mode(path: string): number;
 }
@@ -28,7 +32,7 @@ export function login(
 
 export function sandbox(
   extra: Record<string, string | undefined> = {},
-  options: { defaultLocation?: boolean } = {},
+  options: { defaultLocation?: boolean; inProcess?: boolean } = {},
 ): Sandbox {
   const home = mkdtempSync(join(tmpdir(), 'cpk-auth-'));
   const dir = options.defaultLocation ? join(home, '.config', 'cpk') : join(home, 'cpk-config');
@@ -49,7 +53,8 @@ export function sandbox(
     dir,
     file,
     env,
-    cpk: (args, opts = {}) => runCli(args, { ...opts, env: { ...env, ...opts.env } }),
+    cpk: (args, opts = {}) => (options.inProcess ? runCpk : runCli)(args, { ...opts, env: { ...env, ...opts.env } }),
+    spawned: (args, opts = {}) => runCli(args, { ...opts, env: { ...env, ...opts.env } }),
     config: () => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>,
     mode: (path) => statSync(path).mode & 0o777,
   };
