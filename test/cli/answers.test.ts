@@ -5,16 +5,17 @@
 // transport can change, on both transports; these run once.
 import { describe, expect, it } from 'vitest';
 import { expectCleanFailure, TOKEN, useHostile } from '../helpers/hostile.js';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import { type CliResult } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const hostile = useHostile();
 
 function cpk(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return runCli(args, { env: { CPK_TOKEN: TOKEN, ...env }, timeoutMs: 90_000 });
+  return runCpk(args, { env: { CPK_TOKEN: TOKEN, ...env }, timeoutMs: 90_000 });
 }
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 /** The requests that reached the emulator for `path`. */
 function arrivals(path: string, method = 'GET') {
@@ -83,7 +84,7 @@ describe.concurrent('usage errors before any request', () => {
   ] as const) {
     it(`a token holding ${what} is a usage error before any request, never printed`, async () => {
       const s = await hostile({ kind: 'silent' });
-      const r = await runCli(['monitors', 'get', 'mon_1', '--timeout', '1'], {
+      const r = await runCpk(['monitors', 'get', 'mon_1', '--timeout', '1'], {
         env: { CPK_TOKEN: token, CPK_BASE_URL: `${s.url}/v1` },
         timeoutMs: 60_000,
       });

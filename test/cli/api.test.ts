@@ -1,9 +1,9 @@
 // `cpk api METHOD PATH` through the built CLI and the emulator.
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 function createMonitor(name: string): Promise<string> {
   return f.create({ name });
@@ -91,7 +91,7 @@ describe('cpk api', () => {
       env: { CPK_TOKEN: 'cpk_test_readonly' },
     });
     expect(forbidden.code).toBe(5);
-    const noToken = await runCli(['api', 'GET', '/monitors/mon_x'], { env: { CPK_BASE_URL: f.emu.baseUrl } });
+    const noToken = await runCpk(['api', 'GET', '/monitors/mon_x'], { env: { CPK_BASE_URL: f.emu.baseUrl } });
     expect(noToken.code).toBe(4);
   });
 

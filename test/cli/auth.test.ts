@@ -13,12 +13,12 @@ import { login, sandbox } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 const PROBE = '/v1/monitors/cpk-auth-probe';
 
 describe('auth login --with-token', () => {
   it('stores the token (in the 0600 file when no keychain answers), and later commands use it and its base URL', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     const sent = f.mark();
     const r = await login(s, f.emu.token, ['--base-url', f.emu.baseUrl]);
     expect(r.code).toBe(0);
@@ -48,7 +48,7 @@ describe('auth login --with-token', () => {
   });
 
   it('creates the directory 0700 and the file 0600, and --insecure-storage says where the token went', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     const r = await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--insecure-storage', '--no-verify']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
@@ -61,7 +61,7 @@ describe('auth login --with-token', () => {
   });
 
   it('defaults to $XDG_CONFIG_HOME/cpk/config.json (no -nodejs suffix) and tightens a wider directory there', async () => {
-    const s = sandbox({}, { defaultLocation: true });
+    const s = sandbox({}, { defaultLocation: true, inProcess: true });
     mkdirSync(s.dir, { recursive: true, mode: 0o755 });
     const r = await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify']);
     expect(r.code).toBe(0);
@@ -73,7 +73,7 @@ describe('auth login --with-token', () => {
   });
 
   it('repairs an existing config file that others can read, and says so', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     mkdirSync(s.dir, { recursive: true, mode: 0o700 });
     const text = JSON.stringify({
       profiles: { a: { base_url: f.emu.baseUrl, token_storage: 'file', token: f.emu.token } },
@@ -88,7 +88,7 @@ describe('auth login --with-token', () => {
   });
 
   it('refuses a token without the cpk_ prefix: exit 4, nothing stored, nothing sent, the token not repeated', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     const sent = f.mark();
     const r = await login(s, 'ghp_notacpktoken1234', ['--base-url', f.emu.baseUrl]);
     expect(r.code).toBe(4);
@@ -108,7 +108,7 @@ describe('auth login --with-token', () => {
   });
 
   it('refuses a token the service refuses (401: exit 4; 403: exit 5) and stores nothing', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     const [expired, suspended] = await Promise.all([
       login(s, 'cpk_test_expired', ['--base-url', f.emu.baseUrl, '--profile', 'exp']),
       login(s, 'cpk_test_suspended', ['--base-url', f.emu.baseUrl, '--profile', 'sus']),
@@ -125,7 +125,7 @@ describe('auth login --with-token', () => {
   });
 
   it('--no-verify stores without sending anything', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     const sent = f.mark();
     const r = await login(s, 'cpk_offline_setup_token', ['--base-url', 'https://api.example.com', '--no-verify']);
     expect(r.code).toBe(0);
@@ -141,7 +141,7 @@ describe('auth login --with-token', () => {
   });
 
   it('with CPK_TOKEN set: stores the new token, warns that CPK_TOKEN still wins, never writes CPK_TOKEN to disk', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     const r = await login(s, 'cpk_test_other', ['--base-url', f.emu.baseUrl], { CPK_TOKEN: f.emu.token });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
@@ -153,7 +153,7 @@ describe('auth login --with-token', () => {
   });
 
   it('off a terminal without --with-token: exit 2 naming --with-token; empty stdin: exit 2; nothing created', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     const [noFlag, empty] = await Promise.all([
       s.cpk(['auth', 'login', '--base-url', f.emu.baseUrl], { input: `${f.emu.token}\n` }),
       s.cpk(['auth', 'login', '--with-token', '--base-url', f.emu.baseUrl], { input: '\n' }),
@@ -166,7 +166,7 @@ describe('auth login --with-token', () => {
   });
 
   it('the first profile logged in becomes current; later ones do not', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'first']);
     const second = await login(s, 'cpk_test_other', [
       '--base-url',
@@ -190,7 +190,7 @@ describe('auth login --with-token', () => {
   });
 
   it('without --profile does not re-point the current profile at another service', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify']);
     const before = readFileSync(s.file, 'utf8');
     const r = await login(s, 'cpk_test_other', ['--base-url', 'https://staging.example.com', '--no-verify']);
@@ -211,7 +211,7 @@ describe('which profile, base URL and token are used', () => {
 
   /** Two profiles on two services with two accounts: "a" (current) and "b". */
   async function twoProfiles() {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     const a = await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--profile', 'a', '--no-verify']);
     const b = await login(s, emu2.token, ['--base-url', emu2.baseUrl, '--profile', 'b', '--no-verify']);
     expect([a.code, b.code]).toEqual([0, 0]);
@@ -299,7 +299,7 @@ describe('which profile, base URL and token are used', () => {
 
 describe('auth logout', () => {
   it('removes the token: the next command exits 4 and sends nothing', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify']);
     const out = await s.cpk(['auth', 'logout']);
     expect(out.code).toBe(0);
@@ -321,7 +321,7 @@ describe('auth logout', () => {
 
 describe.concurrent('auth status and auth token', () => {
   it('shows the profile and why, the base URL, the token masked and its source, and that the service accepts it', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'dev']);
     const [human, json, viaEnv] = await Promise.all([
       s.cpk(['auth', 'status']),
@@ -361,7 +361,7 @@ describe.concurrent('auth status and auth token', () => {
   });
 
   it('with no token: exit 4, and says how to log in', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     const r = await s.cpk(['auth', 'status', '--base-url', f.emu.baseUrl]);
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/^token\s+none$/m);
@@ -370,7 +370,7 @@ describe.concurrent('auth status and auth token', () => {
   });
 
   it('auth token prints the token alone, for piping', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify']);
     const r = await s.cpk(['auth', 'token']);
     expect(r.code).toBe(0);
@@ -410,7 +410,7 @@ describe.concurrent('the prompt on a real terminal', () => {
   }
 
   it('asks for the token without echoing it, then stores it', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     // cpk_test_other: a token the emulator accepts (another account)
     const r = await underTerminal(
       s,
@@ -427,7 +427,7 @@ describe.concurrent('the prompt on a real terminal', () => {
   });
 
   it('an empty answer asks again (three times at most), then stores the token typed', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     const r = await underTerminal(
       s,
       ['auth', 'login', '--base-url', f.emu.baseUrl, '--insecure-storage'],
@@ -443,7 +443,7 @@ describe.concurrent('the prompt on a real terminal', () => {
   });
 
   it('Ctrl-C at the prompt: exit 130, nothing stored', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     const r = await underTerminal(s, ['auth', 'login', '--base-url', f.emu.baseUrl], 'cpk_half\u0003');
     expect(r.code).toBe(130);
     expect(r.output).not.toContain('cpk_half');

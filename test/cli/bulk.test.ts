@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 function ndjson(count: number, prefix: string): string {
   return (
@@ -111,7 +111,7 @@ describe('monitors delete with many ids', () => {
     f.emu.injectFault({ method: 'DELETE', path: '/v1/monitors/mon_hangs', kind: 'hang' });
     const sent = f.mark();
     // One at a time: when the hanging request arrives, the two before it have been answered.
-    const run = f.cpk(['monitors', 'delete', a!, b!, 'mon_hangs', '--yes', '--json', '--concurrency', '1'], {
+    const run = f.spawned(['monitors', 'delete', a!, b!, 'mon_hangs', '--yes', '--json', '--concurrency', '1'], {
       onSpawn: (child) => {
         const poll = setInterval(() => {
           if (sent().some((q) => q.path === '/v1/monitors/mon_hangs')) {

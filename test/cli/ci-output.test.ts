@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { useEmulator } from '../helpers/emulator.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 function dir(files: Record<string, string> = {}): string {
   const d = mkdtempSync(join(tmpdir(), 'cpk-ci-'));

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 function createMonitor(name = 'probe'): Promise<string> {
   return f.create({ name, target: 'https://example.com/health' });
@@ -240,7 +241,7 @@ describe('openapi', () => {
   });
 
   it('works with no token at all', async () => {
-    const r = await runCli(['openapi'], { env: { CPK_BASE_URL: f.emu.baseUrl } });
+    const r = await runCpk(['openapi'], { env: { CPK_BASE_URL: f.emu.baseUrl } });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).openapi).toMatch(/^3\.1\./);
   });
@@ -264,11 +265,11 @@ describe('emulator command', () => {
     const info = JSON.parse(await ready);
     expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(info.token).toMatch(/^cpk_/);
-    const created = await runCli(['monitors', 'create', '--name', 'via command', '-q'], {
+    const created = await runCpk(['monitors', 'create', '--name', 'via command', '-q'], {
       env: { CPK_BASE_URL: info.base_url, CPK_TOKEN: info.token },
     });
     expect(created.code).toBe(0);
-    const got = await runCli(['monitors', 'get', created.stdout.trim(), '--json'], {
+    const got = await runCpk(['monitors', 'get', created.stdout.trim(), '--json'], {
       env: { CPK_BASE_URL: info.base_url, CPK_TOKEN: info.token },
     });
     expect(JSON.parse(got.stdout).name).toBe('via command');
@@ -294,7 +295,7 @@ describe('emulator command', () => {
   });
 
   it('refuses a token without the prefix', async () => {
-    const r = await runCli(['emulator', '--port', '0', '--token', 'nope']);
+    const r = await runCpk(['emulator', '--port', '0', '--token', 'nope']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('cpk: --token must start with cpk_\n');
   });

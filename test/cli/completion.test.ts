@@ -3,14 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { COMPLETION_FILES, SHELLS } from '../../src/completion/shells.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('cpk completion', () => {
   it('prints the generated script of each shell, on stdout only', async () => {
-    const results = await Promise.all(SHELLS.map((shell) => runCli(['completion', shell])));
+    const results = await Promise.all(SHELLS.map((shell) => runCpk(['completion', shell])));
     SHELLS.forEach((shell, i) => {
       const r = results[i]!;
       expect(r.stderr).toBe('');
@@ -20,7 +20,7 @@ describe('cpk completion', () => {
   });
 
   it('an unknown shell is a usage error naming the choices', async () => {
-    const r = await runCli(['completion', 'tcsh']);
+    const r = await runCpk(['completion', 'tcsh']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(

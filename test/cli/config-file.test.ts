@@ -10,11 +10,11 @@ import { useEmulator } from '../helpers/emulator.js';
 import { login, sandbox } from '../helpers/sandbox.js';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 describe.concurrent('profile list, use, remove', () => {
   it('lists profiles with the current one marked; remove of the current one leaves none current', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'prod']);
     await login(s, 'cpk_test_other', [
       '--base-url',
@@ -41,7 +41,7 @@ describe.concurrent('profile list, use, remove', () => {
   });
 
   it('use and remove of an unknown profile: exit 2, nothing created', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     const [use, remove, bad] = await Promise.all([
       s.cpk(['profile', 'use', 'ghost']),
       s.cpk(['profile', 'remove', 'ghost']),
@@ -92,7 +92,7 @@ describe.concurrent('a corrupted or hand-broken config file', () => {
   it.each(cases)(
     '%s: exits 2 with one line naming the file and the fix; the file is untouched',
     async (_kind, text, commands) => {
-      const s = sandbox();
+      const s = sandbox({}, { inProcess: true });
       mkdirSync(s.dir, { recursive: true, mode: 0o700 });
       writeFileSync(s.file, text, { mode: 0o644 });
       const before = statSync(s.file);
@@ -120,7 +120,7 @@ describe.concurrent('a corrupted or hand-broken config file', () => {
   );
 
   it('says where a JSON syntax error is, by line and column', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     mkdirSync(s.dir, { recursive: true });
     writeFileSync(s.file, '{\n  "profiles": {\n    "a": {,\n  }\n}\n');
     const r = await s.cpk(['profile', 'list']);
@@ -144,7 +144,7 @@ describe.concurrent('a config file another user could have written', () => {
   ])(
     '%s: every command refuses it (exit 2, one line and the fix), sends nothing and changes nothing',
     async (_what, fileMode, dirMode, problem, fix) => {
-      const s = sandbox();
+      const s = sandbox({}, { inProcess: true });
       mkdirSync(s.dir, { recursive: true });
       // A planted profile: the attacker's base URL, waiting for the victim's CPK_TOKEN.
       const text = JSON.stringify({ current_profile: 'a', profiles: { a: { base_url: quiet.baseUrl } } });

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 
 let server: Server;
 let env: Record<string, string>;
@@ -26,20 +26,20 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 describe('monitors create and odd answers', () => {
   it('-q refuses an id holding CR or LF (exit 1, nothing on stdout); --json shows it escaped', async () => {
     answer = { status: 201, body: JSON.stringify({ id: 'mon_a\r\nmon_b', status: 'pending' }) };
-    const quiet = await runCli(['monitors', 'create', '--name', 'x', '-q'], { env });
+    const quiet = await runCpk(['monitors', 'create', '--name', 'x', '-q'], { env });
     expect(quiet.code).toBe(1);
     expect(quiet.stdout).toBe('');
     expect(quiet.stderr).toBe(
       'cpk: the service answered with the id "mon_a\\r\\nmon_b", which holds control characters; not printed with -q (the monitor was created: --json shows it escaped)\n',
     );
-    const json = await runCli(['monitors', 'create', '--name', 'x', '--json'], { env });
+    const json = await runCpk(['monitors', 'create', '--name', 'x', '--json'], { env });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout).id).toBe('mon_a\r\nmon_b');
   });
 
   it('a 201 with an empty body says the monitor was probably created', async () => {
     answer = { status: 201, body: '' };
-    const r = await runCli(['monitors', 'create', '--name', 'x', '-q'], { env });
+    const r = await runCpk(['monitors', 'create', '--name', 'x', '-q'], { env });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 import { checkNode, checkSkew } from '../../src/cli/doctor-checks.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 interface Report {
   ok: boolean;

@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { useEmulator } from '../helpers/emulator.js';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { version } from '../../src/core/version.js';
 
 // A token that appears nowhere else, so finding it in any output is a leak.
 const SECRET = 'cpk_dryrun_secret_5a7f';
-const f = useEmulator({ token: SECRET });
+const f = useEmulator({ token: SECRET }, { inProcess: true });
 
 /** Runs printed command lines in a real bash where curl prints its arguments, one per line. */
 function curlArgs(lines: string, env: Record<string, string>): string[][] {
@@ -80,7 +80,7 @@ describe('--dry-run', () => {
   });
 
   it('needs no token (it sends nothing), and asks no confirmation', async () => {
-    const r = await runCli(['monitors', 'delete', 'mon_x', '--dry-run'], { env: { CPK_BASE_URL: f.emu.baseUrl } });
+    const r = await runCpk(['monitors', 'delete', 'mon_x', '--dry-run'], { env: { CPK_BASE_URL: f.emu.baseUrl } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       `curl -X DELETE ${f.emu.baseUrl}/monitors/mon_x -H 'Accept: application/json' -H 'User-Agent: ${userAgent()}' -H "Authorization: Bearer $CPK_TOKEN"\n`,

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { useEmulator } from '../helpers/emulator.js';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -81,7 +81,7 @@ describe('exit codes', () => {
 
   it('4: no token, named both ways to fix it, nothing sent', async () => {
     const sent = f.mark();
-    const r = await runCli(['monitors', 'get', 'mon_1'], { env: { CPK_BASE_URL: f.emu.baseUrl } });
+    const r = await runCpk(['monitors', 'get', 'mon_1'], { env: { CPK_BASE_URL: f.emu.baseUrl } });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('CPK_TOKEN');
     expect(r.stderr).toContain('cpk auth login');

@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { runInPty } from '../helpers/pty.js';
 import { ExitCode } from '../../src/core/errors.js';
 import { commandsFirst, EXIT_CODES } from '../../src/cli/program.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 describe('suggestions read the same everywhere', () => {
   it.each([
@@ -23,7 +24,7 @@ describe('suggestions read the same everywhere', () => {
     [['monitors', 'list', '--hepl'], `cpk: unknown option '--hepl'; did you mean "--help"?\n`],
     [['bogus'], `cpk: unknown command 'bogus' (see --help)\n`],
   ])('cpk %j', async (args, stderr) => {
-    const r = await runCli(args);
+    const r = await runCpk(args);
     expect(r).toMatchObject({ code: 2, stdout: '', stderr });
   });
 
@@ -75,7 +76,7 @@ describe('suggestions read the same everywhere', () => {
 
 describe('help', () => {
   it("a group's help lists its commands before the global options, and says no show", async () => {
-    const r = await runCli(['monitors', '--help']);
+    const r = await runCpk(['monitors', '--help']);
     const commands = r.stdout.indexOf('\nCommands:\n');
     expect(commands).toBeGreaterThan(0);
     expect(commands).toBeLessThan(r.stdout.indexOf('\nOptions:\n'));
@@ -92,7 +93,7 @@ describe('help', () => {
 
   it('the exit-code summary names every exit code, and fits 80 columns', async () => {
     for (const code of Object.values(ExitCode)) expect(EXIT_CODES).toMatch(new RegExp(`[ :]${code} `));
-    const r = await runCli(['--help']);
+    const r = await runCpk(['--help']);
     const summary = r.stdout.slice(r.stdout.indexOf('Exit codes:'));
     for (const line of summary.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(summary.replace(/\n/g, ' ').trim()).toBe(EXIT_CODES);

@@ -1,20 +1,20 @@
 // `cpk help`, grouped help, did-you-mean, and errors that tell a lost user what to do.
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { Context, parseGlobals } from '../../src/cli/context.js';
 import { ApiError, NetworkError } from '../../src/core/errors.js';
 import { editDistance, closest } from '../../src/core/closest.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 describe('cpk help', () => {
   it('prints what --help prints, for the program and for a subcommand', async () => {
     const [help, flag, sub, subFlag] = await Promise.all([
-      runCli(['help']),
-      runCli(['--help']),
-      runCli(['help', 'monitors', 'get']),
-      runCli(['monitors', 'get', '--help']),
+      runCpk(['help']),
+      runCpk(['--help']),
+      runCpk(['help', 'monitors', 'get']),
+      runCpk(['monitors', 'get', '--help']),
     ]);
     expect(help).toEqual(flag);
     expect(sub.code).toBe(0);
@@ -25,7 +25,7 @@ describe('cpk help', () => {
   });
 
   it('groups the top-level commands: everyday, monitors as code, setup', async () => {
-    const { stdout } = await runCli(['--help']);
+    const { stdout } = await runCpk(['--help']);
     const at = (s: string) => stdout.indexOf(s);
     expect(at('Everyday:')).toBeGreaterThan(0);
     expect(at('Everyday:')).toBeLessThan(at('  monitors '));
@@ -36,13 +36,13 @@ describe('cpk help', () => {
   });
 
   it('an unknown command is one line, exit 2, with the nearest real one', async () => {
-    expect(await runCli(['help', 'monitors', 'gte'])).toMatchObject({
+    expect(await runCpk(['help', 'monitors', 'gte'])).toMatchObject({
       code: 2,
       stdout: '',
       stderr: `cpk: unknown command 'monitors gte'; did you mean "cpk monitors get"?\n`,
     });
-    expect((await runCli(['help', 'zzz'])).stderr).toBe("cpk: unknown command 'zzz'\n");
-    const typo = await runCli(['monitors', 'lsit']);
+    expect((await runCpk(['help', 'zzz'])).stderr).toBe("cpk: unknown command 'zzz'\n");
+    const typo = await runCpk(['monitors', 'lsit']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe(`cpk: unknown command 'lsit'; did you mean "cpk monitors list"?\n`);
     // Suggestions come from the commands help lists: a group's help command, never a hidden one.

@@ -3,7 +3,7 @@
 // fitting the terminal.
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { fakeContext, fakeIO } from '../helpers/fake-io.js';
 import { emulatorHint } from '../../src/cli/context.js';
 import { DEFAULT_BASE_URL } from '../../src/core/base-url.js';
@@ -72,7 +72,7 @@ describe('the emulator hint', () => {
 describe('cpk doctor says each thing once', () => {
   it('a refused address: the fix does not repeat the detail; clock and token show as not checked', async () => {
     const port = await closedPort();
-    const r = await runCli(['doctor', '--retries', '0', '--base-url', `http://127.0.0.1:${port}/v1`], {
+    const r = await runCpk(['doctor', '--retries', '0', '--base-url', `http://127.0.0.1:${port}/v1`], {
       env: { CPK_TOKEN: 'cpk_abcdefgh1' },
     });
     expect(r.code).toBe(1);
@@ -86,7 +86,7 @@ describe('cpk doctor says each thing once', () => {
       const fix = line.replace(/^\s*fix: /, '');
       expect(r.stdout.split(fix)).toHaveLength(2);
     }
-    const json = await runCli(['doctor', '--json', '--retries', '0', '--base-url', `http://127.0.0.1:${port}/v1`], {
+    const json = await runCpk(['doctor', '--json', '--retries', '0', '--base-url', `http://127.0.0.1:${port}/v1`], {
       env: { CPK_TOKEN: 'cpk_abcdefgh1' },
     });
     const report = JSON.parse(json.stdout) as { checks: Array<{ name: string; skipped: boolean }> };
@@ -94,7 +94,7 @@ describe('cpk doctor says each thing once', () => {
   });
 
   it('names the default base URL without nested brackets', async () => {
-    const r = await runCli(['doctor', '--retries', '0', '--timeout', '1'], { env: { CPK_TOKEN: undefined } });
+    const r = await runCpk(['doctor', '--retries', '0', '--timeout', '1'], { env: { CPK_TOKEN: undefined } });
     expect(r.stdout).toContain(`${DEFAULT_BASE_URL} (from default, the local emulator)`);
     expect(r.stdout).not.toMatch(/\([^()]*\(/);
   });

@@ -7,10 +7,10 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { useReferenceServer } from '../helpers/reference-server.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 async function post(body: Record<string, unknown>): Promise<string> {
   const res = await fetch(`${f.emu.baseUrl}/monitors`, {
@@ -160,7 +160,7 @@ describe('cpk import --all against a service that declares nothing', () => {
   it('one line, exit 2, nothing written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-import-all-ref-'));
     const file = join(dir, 'cpk.yaml');
-    const r = await runCli(['import', '--all', '-f', file], {
+    const r = await runCpk(['import', '--all', '-f', file], {
       env: { CPK_BASE_URL: ref.baseUrl, CPK_TOKEN: ref.token },
     });
     expect(r.code).toBe(2);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 describe('sizes and nesting that once overflowed the stack', () => {
   it('150,000 ids on stdin (2.3 MB) are read: a dry run prints a request for each', async () => {

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { useReferenceServer } from '../helpers/reference-server.js';
 import { MAX_LIST_PAGES } from '../../src/core/api/list.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 const dirs = () => ({
   CPK_DATA_DIR: mkdtempSync(join(tmpdir(), 'cpk-data-')),
   CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cache-')),
@@ -70,7 +70,7 @@ describe('list against a service that declares nothing: the local inventory', ()
 
   it('lists what was created here, forgets what was deleted, and --refresh drops what vanished', async () => {
     const env = { ...dirs(), CPK_BASE_URL: ref.baseUrl, CPK_TOKEN: ref.token };
-    const cpk = (args: string[]) => runCli(args, { env });
+    const cpk = (args: string[]) => runCpk(args, { env });
     const a = (await cpk(['monitors', 'create', '--name', 'alpha', '-q'])).stdout.trim();
     const b = (await cpk(['monitors', 'create', '--name', 'beta', '-q'])).stdout.trim();
     const c = (await cpk(['monitors', 'create', '--name', 'gamma', '-q'])).stdout.trim();
@@ -96,7 +96,7 @@ describe('list against a service that declares nothing: the local inventory', ()
     r = await cpk(['monitors', 'list', '--query', '[].id']);
     expect(JSON.parse(r.stdout)).toEqual([c]);
     // Another token on the same service has its own inventory.
-    r = await runCli(['monitors', 'list', '--json'], { env: { ...env, CPK_TOKEN: 'cpk_reference_other_01' } });
+    r = await runCpk(['monitors', 'list', '--json'], { env: { ...env, CPK_TOKEN: 'cpk_reference_other_01' } });
     expect(JSON.parse(r.stdout)).toEqual([]);
   });
 
@@ -104,21 +104,21 @@ describe('list against a service that declares nothing: the local inventory', ()
     const env = { ...dirs(), CPK_BASE_URL: ref.baseUrl, CPK_TOKEN: ref.token };
     const asked = () => ref.requests.filter((q) => q.path === '/v1/openapi.json').length;
     const before = asked();
-    for (let i = 0; i < 3; i++) expect((await runCli(['monitors', 'list', '--json'], { env })).code).toBe(0);
+    for (let i = 0; i < 3; i++) expect((await runCpk(['monitors', 'list', '--json'], { env })).code).toBe(0);
     expect(asked() - before).toBe(1);
     // --refresh-spec asks again at once.
-    expect((await runCli(['monitors', 'list', '--json', '--refresh-spec'], { env })).code).toBe(0);
+    expect((await runCpk(['monitors', 'list', '--json', '--refresh-spec'], { env })).code).toBe(0);
     expect(asked() - before).toBe(2);
   });
 
   it('channels and reports without a declared list: one line, exit 2; --param needs a list', async () => {
     const env = { ...dirs(), CPK_BASE_URL: ref.baseUrl, CPK_TOKEN: ref.token };
-    const r = await runCli(['channels', 'list'], { env });
+    const r = await runCpk(['channels', 'list'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       `cpk: the service declares no list operation for channels (its document at ${ref.baseUrl}/openapi.json lists none)\n`,
     );
-    const p = await runCli(['monitors', 'list', '--param', 'status=up'], { env });
+    const p = await runCpk(['monitors', 'list', '--param', 'status=up'], { env });
     expect(p.code).toBe(2);
     expect(p.stderr).toBe('cpk: --param needs a list operation, and the service declares none for monitors\n');
   });
@@ -162,7 +162,7 @@ describe('a service whose cursor never runs out', () => {
   it('monitors list ends with one line and exit 1 after the page limit', async () => {
     const env = { ...dirs(), CPK_BASE_URL: baseUrl, CPK_TOKEN: 'cpk_endless_token_01' };
     pages = 0;
-    const r = await runCli(['monitors', 'list', '-o', 'jsonl'], { env, timeoutMs: 120_000 });
+    const r = await runCpk(['monitors', 'list', '-o', 'jsonl'], { env, timeoutMs: 120_000 });
     expect(r.code).toBe(1);
     // Under -o jsonl the error is one JSON line too.
     expect(JSON.parse(r.stderr)).toMatchObject({ error: stopped(baseUrl).slice(5, -1), exit_code: 1 });
@@ -184,7 +184,7 @@ describe('a service whose cursor never runs out', () => {
     });
     writeFileSync(join(dir, 'cpk.state.json'), state);
     pages = 0;
-    const r = await runCli(['plan', '-f', join(dir, 'cpk.yaml')], { env });
+    const r = await runCpk(['plan', '-f', join(dir, 'cpk.yaml')], { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(stopped(baseUrl, 'the cursor "again" twice'));
     expect(pages).toBe(2);

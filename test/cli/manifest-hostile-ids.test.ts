@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { startHostile } from '../helpers/hostile.js';
 import { parseState } from '../../src/manifest/state.js';
 
@@ -18,11 +18,11 @@ async function applyAgainst(id: string, entries: number) {
     const body = Array.from({ length: entries }, (_, i) => `  m${i}:\n    name: m${i}\n`).join('');
     writeFileSync(file, `monitors:\n${body}`);
     const env = { CPK_BASE_URL: `${server.url}/v1`, CPK_TOKEN: 'cpk_hostile_ids_0001' };
-    const apply = await runCli(['apply', '-f', file, '--yes', '--concurrency', '1'], { env });
+    const apply = await runCpk(['apply', '-f', file, '--yes', '--concurrency', '1'], { env });
     const path = join(dir, 'cpk.state.json');
     // The state is readable, by the reader every later run uses, and records no id the service misused.
     const state = parseState(readFileSync(path, 'utf8'), path);
-    const plan = await runCli(['plan', '-f', file], { env });
+    const plan = await runCpk(['plan', '-f', file], { env });
     return { apply, state, plan };
   } finally {
     await server.close();

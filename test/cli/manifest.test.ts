@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 function workdir(): string {
   return mkdtempSync(join(tmpdir(), 'cpk-mac-'));

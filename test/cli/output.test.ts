@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { useEmulator } from '../helpers/emulator.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 let ids: string[] = [];
 const LONG = `A monitor whose name is long enough to wrap ${'and wrap '.repeat(12)}at eighty columns`;
 

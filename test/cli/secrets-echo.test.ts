@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 
 let server: Server;
 let baseUrl: string;
@@ -28,10 +28,10 @@ describe('a token echoed by the server is never printed', () => {
   it.each(['cpk_sh0rt', 'cpk_a!b@c#d$e%f^g'])('token %s', async (token) => {
     const env = { CPK_BASE_URL: baseUrl, CPK_TOKEN: token };
     const runs = await Promise.all([
-      runCli(['monitors', 'get', 'mon_1'], { env }),
-      runCli(['monitors', 'get', 'mon_1', '--json'], { env }),
-      runCli(['monitors', 'get', 'mon_1', 'mon_2'], { env }),
-      runCli(['monitors', 'get', 'mon_1', '--debug'], { env }),
+      runCpk(['monitors', 'get', 'mon_1'], { env }),
+      runCpk(['monitors', 'get', 'mon_1', '--json'], { env }),
+      runCpk(['monitors', 'get', 'mon_1', 'mon_2'], { env }),
+      runCpk(['monitors', 'get', 'mon_1', '--debug'], { env }),
     ]);
     for (const [i, r] of runs.entries()) {
       expect(r.code).toBe(6);
@@ -45,7 +45,7 @@ describe('a token echoed by the server is never printed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-data-'));
     const file = join(dir, 'body.json');
     writeFileSync(file, '{"name": "x", "secret": sk_live_abcdefgh}');
-    const r = await runCli(['monitors', 'create', '--data', `@${file}`], {
+    const r = await runCpk(['monitors', 'create', '--data', `@${file}`], {
       env: { CPK_BASE_URL: baseUrl, CPK_TOKEN: 'cpk_sh0rt' },
     });
     expect(r.code).toBe(2);

@@ -10,7 +10,7 @@ import { parseState } from '../../src/manifest/state.js';
 import { jsonSyntaxErrorOffset } from '../../src/core/json.js';
 import { useEmulator } from '../helpers/emulator.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 describe('a damaged state file is never quoted', () => {
   it.each([

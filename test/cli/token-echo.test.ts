@@ -6,7 +6,7 @@
 // the proxy on both transports.
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { expectNoToken, portOf, startEchoService, TOKENS } from '../helpers/echo.js';
 
 let service: Server;
@@ -28,8 +28,8 @@ describe.concurrent('a token the service echoes is never printed', () => {
       it(`auth status, ${status} echoing ${token}: table and --json`, async () => {
         const env = { CPK_BASE_URL: `${baseUrl}/s${status}/v1`, CPK_TOKEN: token, CPK_MAX_ATTEMPTS: '1' };
         const [table, json] = await Promise.all([
-          runCli(['auth', 'status'], { env }),
-          runCli(['auth', 'status', '--json'], { env }),
+          runCpk(['auth', 'status'], { env }),
+          runCpk(['auth', 'status', '--json'], { env }),
         ]);
         for (const r of [table, json]) {
           expect(r.code).toBe(code);
@@ -44,7 +44,7 @@ describe.concurrent('a token the service echoes is never printed', () => {
   }
 
   it('cpk auth token still prints it: the one exemption', async () => {
-    const r = await runCli(['auth', 'token'], { env: { CPK_BASE_URL: `${baseUrl}/v1`, CPK_TOKEN: TOKENS[2] } });
+    const r = await runCpk(['auth', 'token'], { env: { CPK_BASE_URL: `${baseUrl}/v1`, CPK_TOKEN: TOKENS[2] } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${TOKENS[2]}\n`);
   });

@@ -7,11 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { startReferenceServer, useReferenceServer, type ReferenceServer } from '../helpers/reference-server.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 /** A manifest in a directory of its own (the state file goes beside it). */
 function write(text: string, name = 'cpk.yaml'): { dir: string; file: string } {
@@ -233,12 +233,12 @@ describe('a service that declares nothing', () => {
     const { file } = write(
       'monitors:\n  loose:\n    name: loose\n    type: htp\n    intervall: 5m\n    interval: 10s\n',
     );
-    const plan = await runCli(['plan', '-f', file, '--debug'], { env: env() });
+    const plan = await runCpk(['plan', '-f', file, '--debug'], { env: env() });
     expect(plan.code).toBe(10);
     expect(plan.stderr).toContain(
       "validation: the service's document is missing, unreachable or not an OpenAPI document; entries are not checked",
     );
-    const apply = await runCli(['apply', '-f', file, '--yes'], { env: env() });
+    const apply = await runCpk(['apply', '-f', file, '--yes'], { env: env() });
     expect(apply.stderr).toBe('created loose: ref_mon_1\n');
     expect(apply.code).toBe(0);
     expect([...ref.monitors.values()]).toMatchObject([
@@ -248,7 +248,7 @@ describe('a service that declares nothing', () => {
 
   it('cpk validate says the manifest schema alone was checked', async () => {
     const { file } = write('monitors:\n  loose:\n    name: loose\n    intervall: 5m\n');
-    const r = await runCli(['validate', '-f', file], { env: { CPK_BASE_URL: ref.baseUrl } });
+    const r = await runCpk(['validate', '-f', file], { env: { CPK_BASE_URL: ref.baseUrl } });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       `${file}: 1 monitor and 0 channels valid (the service's document is missing, unreachable or not an OpenAPI document: checked against the manifest schema only)\n`,
@@ -261,7 +261,7 @@ describe('a service that cannot be reached', () => {
     const { file } = write('monitors:\n  u:\n    name: unreachable\n    type: htp\n');
     // Port 1 on loopback: nothing listens there; no retries, so that the test is quick.
     const env = { CPK_BASE_URL: 'http://127.0.0.1:1/v1', CPK_TOKEN: undefined };
-    const r = await runCli(['validate', '-f', file, '--retries', '0', '--debug'], { env });
+    const r = await runCpk(['validate', '-f', file, '--retries', '0', '--debug'], { env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('openapi: could not fetch the document');
     expect(r.stderr).toContain(
@@ -312,7 +312,7 @@ describe('documents that declare other rules, or unusable ones', () => {
       },
     });
     const { file } = write('monitors:\n  s:\n    name: strict\n    team: web\n    tags: [a, 1]\n');
-    const r = await runCli(['plan', '-f', file], { env: { CPK_BASE_URL: strict.baseUrl, CPK_TOKEN: strict.token } });
+    const r = await runCpk(['plan', '-f', file], { env: { CPK_BASE_URL: strict.baseUrl, CPK_TOKEN: strict.token } });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       [
@@ -337,7 +337,7 @@ describe('documents that declare other rules, or unusable ones', () => {
       }),
     );
     const { file } = write(`monitors:\n  h:\n    name: ${'a'.repeat(40)}!\n    interval: 10s\n`);
-    const r = await runCli(['plan', '-f', file], { env: { CPK_BASE_URL: hostile.baseUrl, CPK_TOKEN: hostile.token } });
+    const r = await runCpk(['plan', '-f', file], { env: { CPK_BASE_URL: hostile.baseUrl, CPK_TOKEN: hostile.token } });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       [
@@ -352,7 +352,7 @@ describe('documents that declare other rules, or unusable ones', () => {
   it('a schema cpk cannot use is "nothing declared": plan goes on', async () => {
     const broken = await serve(body({ type: 'object', properties: { name: { type: 'no-such-type' } } }));
     const { file } = write('monitors:\n  b:\n    name: broken doc\n');
-    const r = await runCli(['plan', '-f', file, '--debug'], {
+    const r = await runCpk(['plan', '-f', file, '--debug'], {
       env: { CPK_BASE_URL: broken.baseUrl, CPK_TOKEN: broken.token },
     });
     expect(r.code).toBe(10);

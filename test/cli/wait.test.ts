@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { parseWaitOptions } from '../../src/commands/monitors/wait.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 describe('cpk monitors wait', () => {
   it('exits 0 once every monitor matches (any field path), printing what matched', async () => {
