@@ -13,7 +13,7 @@ describe('cpk api', () => {
   it('GET prints the JSON body pretty, with the token sent', async () => {
     const id = await createMonitor('raw get');
     const sent = f.mark();
-    const r = await f.cpk(['api', 'GET', `/monitors/${id}`]);
+    const r = await f.spawned(['api', 'GET', `/monitors/${id}`]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);

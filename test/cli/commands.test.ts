@@ -207,7 +207,7 @@ describe('channels update', () => {
   });
 
   it('prints a confirmation without --json', async () => {
-    const r = await f.cpk(['channels', 'update', 'ch_slack', '--data', '{"enabled":true}']);
+    const r = await f.spawned(['channels', 'update', 'ch_slack', '--data', '{"enabled":true}']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('Updated channel ch_slack.\n');

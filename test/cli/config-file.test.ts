@@ -23,7 +23,7 @@ describe.concurrent('profile list, use, remove', () => {
       '--profile',
       'staging',
     ]);
-    const list = await s.cpk(['profile', 'list']);
+    const list = await s.spawned(['profile', 'list']);
     expect(list.stdout).toBe(
       `* prod     ${f.emu.baseUrl}  token in config file\n  staging  https://staging.example.com/v1  token in config file\n`,
     );

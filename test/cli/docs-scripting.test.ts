@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 import { BIN } from '../helpers/cli.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 const PAGE = readFileSync(resolve(import.meta.dirname, '../../docs/scripting.md'), 'utf8');
 
 function script(name: string): string {

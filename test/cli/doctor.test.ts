@@ -28,7 +28,7 @@ function failing(report: Report): string[] {
 
 describe('cpk doctor', () => {
   it('passes every check against the emulator, exit 0', async () => {
-    const r = await f.cpk(['doctor']);
+    const r = await f.spawned(['doctor']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const lines = r.stdout.trim().split('\n');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 
 /** Starts `cpk emulator --port 0 --json --persist FILE`; resolves with its base URL and a stop function. */
 function startEmulatorProcess(file: string) {
@@ -37,26 +38,26 @@ describe('cpk emulator --persist', () => {
     const a = await first.ready;
     const env = { CPK_BASE_URL: a.base_url, CPK_TOKEN: a.token };
     const id = (
-      await runCli(['monitors', 'create', '--name', 'kept', '--set', 'team=web', '-q'], { env })
+      await runCpk(['monitors', 'create', '--name', 'kept', '--set', 'team=web', '-q'], { env })
     ).stdout.trim();
     // Written on change, not only on exit (a crash keeps what was answered before it).
     for (let i = 0; i < 200 && !(existsSync(file) && readFileSync(file, 'utf8').includes(id)); i++)
       await new Promise((r) => setTimeout(r, 10));
     expect(readFileSync(file, 'utf8')).toContain(id);
-    const gone = (await runCli(['monitors', 'create', '--name', 'gone', '-q'], { env })).stdout.trim();
-    expect((await runCli(['monitors', 'delete', gone, '--yes'], { env })).code).toBe(0);
-    expect((await runCli(['channels', 'update', 'ch_ops', '--set', 'enabled=false'], { env })).code).toBe(0);
+    const gone = (await runCpk(['monitors', 'create', '--name', 'gone', '-q'], { env })).stdout.trim();
+    expect((await runCpk(['monitors', 'delete', gone, '--yes'], { env })).code).toBe(0);
+    expect((await runCpk(['channels', 'update', 'ch_ops', '--set', 'enabled=false'], { env })).code).toBe(0);
     expect(await first.stop()).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(1);
 
     const second = startEmulatorProcess(file);
     const b = await second.ready;
     const env2 = { CPK_BASE_URL: b.base_url, CPK_TOKEN: b.token };
-    const got = await runCli(['monitors', 'get', id, '--json'], { env: env2 });
+    const got = await runCpk(['monitors', 'get', id, '--json'], { env: env2 });
     expect(got.code, got.stderr).toBe(0);
     expect(JSON.parse(got.stdout)).toMatchObject({ id, name: 'kept', team: 'web' });
-    expect((await runCli(['monitors', 'get', gone], { env: env2 })).code).toBe(6);
-    const channels = await runCli(['channels', 'list', '--query', "[?id=='ch_ops'].enabled | [0]"], { env: env2 });
+    expect((await runCpk(['monitors', 'get', gone], { env: env2 })).code).toBe(6);
+    const channels = await runCpk(['channels', 'list', '--query', "[?id=='ch_ops'].enabled | [0]"], { env: env2 });
     expect(channels.stdout.trim()).toBe('false');
     expect(await second.stop()).toBe(0);
   });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 
 interface Running {
   child: ChildProcess;
@@ -73,7 +74,7 @@ describe('cpk emulator: state you can seed, export and reset', () => {
     const second = await start(['--import', file]);
     try {
       const env = { CPK_BASE_URL: second.baseUrl, CPK_TOKEN: second.token };
-      const got = await runCli(['monitors', 'get', id, '--json'], { env });
+      const got = await runCpk(['monitors', 'get', id, '--json'], { env });
       expect(got.code, got.stderr).toBe(0);
       expect(JSON.parse(got.stdout)).toMatchObject({ id, name: 'kept', team: 'web' });
       await api(second, 'POST', '/monitors', { name: 'not exported' });
@@ -116,7 +117,7 @@ describe('cpk emulator: state you can seed, export and reset', () => {
       await api(emu, 'POST', '/monitors', { name: 'logged' });
       await api(emu, 'GET', '/monitors/mon_nosuchmonitor');
       const env = { CPK_BASE_URL: emu.baseUrl, CPK_EMULATOR_ADMIN_SECRET: SECRET };
-      const json = await runCli(['emulator', 'requests', '--json'], { env });
+      const json = await runCpk(['emulator', 'requests', '--json'], { env });
       expect(json.code, json.stderr).toBe(0);
       const lines = json.stdout
         .trim()
@@ -128,12 +129,12 @@ describe('cpk emulator: state you can seed, export and reset', () => {
       ]);
       for (const l of lines) expect(l.latencyMs).toEqual(expect.any(Number));
       expect(json.stdout).not.toContain(emu.token);
-      const table = await runCli(['emulator', 'requests', '--admin-secret', SECRET, '--base-url', emu.baseUrl]);
+      const table = await runCpk(['emulator', 'requests', '--admin-secret', SECRET, '--base-url', emu.baseUrl]);
       expect(table.code, table.stderr).toBe(0);
       expect(table.stdout).toMatch(
         /^STATUS +TIME +METHOD +PATH +LATENCY_MS\n201 .* POST +\/v1\/monitors +[\d.]+\n404 .* GET +\/v1\/monitors\/mon_nosuchmonitor +[\d.]+\n$/,
       );
-      const wrong = await runCli(['emulator', 'requests', '--admin-secret', 'nope', '--base-url', emu.baseUrl]);
+      const wrong = await runCpk(['emulator', 'requests', '--admin-secret', 'nope', '--base-url', emu.baseUrl]);
       expect(wrong.code).not.toBe(0);
       expect(wrong.stderr).not.toContain('nope');
     } finally {
@@ -151,16 +152,16 @@ describe('cpk emulator: state you can seed, export and reset', () => {
     try {
       await api(emu, 'POST', '/monitors', { name: 'of acct_dev' });
       const ci = { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: 'cpk_ci_token' };
-      const list = await runCli(['monitors', 'list', '--json'], { env: ci });
+      const list = await runCpk(['monitors', 'list', '--json'], { env: ci });
       expect(list.code, list.stderr).toBe(0);
       expect(JSON.parse(list.stdout)).toEqual([]);
-      const create = await runCli(['monitors', 'create', '--name', 'x'], { env: ci });
+      const create = await runCpk(['monitors', 'create', '--name', 'x'], { env: ci });
       expect(create.code).toBe(5);
       expect(create.stderr).toContain('token lacks required scope monitors:write');
       const team = { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: 'cpk_team_token' };
-      const made = await runCli(['monitors', 'create', '--name', 'of team', '-q'], { env: team });
+      const made = await runCpk(['monitors', 'create', '--name', 'of team', '-q'], { env: team });
       expect(made.code, made.stderr).toBe(0);
-      expect(JSON.parse((await runCli(['monitors', 'list', '--json'], { env: ci })).stdout)).toEqual([]);
+      expect(JSON.parse((await runCpk(['monitors', 'list', '--json'], { env: ci })).stdout)).toEqual([]);
     } finally {
       await stop(emu);
     }

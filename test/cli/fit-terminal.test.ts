@@ -11,7 +11,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { runInPty } from '../helpers/pty.js';
 import { textWidth } from '../../src/output/text.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 /** Only to catch a hang: each command ends in a second or two. */
 const HANG = 40_000;

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { useEmulator } from '../helpers/emulator.js';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { useReferenceServer } from '../helpers/reference-server.js';
 import { journalPathOf, parseState, replayJournal } from '../../src/manifest/state.js';
 
-const f = useEmulator({ latencyMs: 300 });
+const f = useEmulator({ latencyMs: 300 }, { inProcess: true });
 
 function setup(prefix: string, count: number): { dir: string; file: string; names: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'cpk-adopt-'));
@@ -69,7 +69,7 @@ function countByName(prefix: string): Map<string, number> {
 /** Kills an apply during its creates, then waits until every POST that reached the emulator made its monitor. */
 async function killDuringCreates(file: string, prefix: string, concurrency: string): Promise<void> {
   const start = f.emu.requests.length;
-  const killed = await f.cpk(['apply', '-f', file, '--yes', '--concurrency', concurrency], {
+  const killed = await f.spawned(['apply', '-f', file, '--yes', '--concurrency', concurrency], {
     onSpawn: killAfterFirstCreate(prefix),
   });
   expect(killed.signal).toBe('SIGKILL');
@@ -211,7 +211,7 @@ describe('uncertain creates against a service that declares a list of monitors',
       // A monitor with other fields made after it is no candidate either.
       await post({ name: 'older 0', type: 'http', target: 'https://elsewhere.example.com' }, emu);
 
-      const apply = await runCli(['apply', '-f', file, '--yes'], { env });
+      const apply = await runCpk(['apply', '-f', file, '--yes'], { env });
       expect(apply.code, apply.stderr).toBe(0);
       expect(apply.stderr).toContain(
         `no monitor matches entry m0: the uncertain create sent at ${since} made none, so apply creates it again`,
@@ -334,10 +334,10 @@ describe('uncertain creates against a service that declares nothing', () => {
     // The create did make it.
     ref.monitors.set('ref_mon_x', { id: 'ref_mon_x', name: 'ref 0', target: 'https://m0.example.com', status: 'up' });
 
-    const plan = await runCli(['plan', '-f', file], { env });
+    const plan = await runCpk(['plan', '-f', file], { env });
     expect(plan.code, plan.stderr).toBe(10);
     expect(plan.stdout).toContain('! m0: uncertain');
-    const apply = await runCli(['apply', '-f', file, '--yes'], { env });
+    const apply = await runCpk(['apply', '-f', file, '--yes'], { env });
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain('never got its answer recorded, so the monitor may already exist');
     expect(apply.stderr).toContain('if it exists, adopt it with `cpk import m0=ID`');

@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { useEmulator } from '../helpers/emulator.js';
 import { journalPathOf, parseState, replayJournal } from '../../src/manifest/state.js';
 
-const f = useEmulator({ latencyMs: 300 });
+const f = useEmulator({ latencyMs: 300 }, { inProcess: true });
 
 function setup(prefix: string, count: number): { dir: string; file: string; names: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'cpk-kill-'));
@@ -60,7 +60,7 @@ function countByName(prefix: string): Map<string, number> {
 describe('apply interrupted midway', () => {
   it('SIGTERM lets the create in flight finish and records it; the next apply creates no duplicates', async () => {
     const { dir, file, names } = setup('term', 4);
-    const killed = await f.cpk(['apply', '-f', file, '--yes', '--concurrency', '1'], {
+    const killed = await f.spawned(['apply', '-f', file, '--yes', '--concurrency', '1'], {
       onSpawn: killAfterFirstPost('SIGTERM'),
     });
     expect(killed.code).toBe(130);
@@ -83,7 +83,7 @@ describe('apply interrupted midway', () => {
 
   it('after SIGKILL the create in flight is marked uncertain: never re-sent, adopted by the next apply', async () => {
     const { dir, file, names } = setup('kill', 3);
-    const killed = await f.cpk(['apply', '-f', file, '--yes', '--concurrency', '1'], {
+    const killed = await f.spawned(['apply', '-f', file, '--yes', '--concurrency', '1'], {
       onSpawn: killAfterFirstPost('SIGKILL'),
     });
     expect(killed.signal).toBe('SIGKILL');

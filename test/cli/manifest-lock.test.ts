@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { useEmulator } from '../helpers/emulator.js';
 
-const f = useEmulator({ latencyMs: 100 });
+const f = useEmulator({ latencyMs: 100 }, { inProcess: true });
 
 function setup(prefix: string, count: number): { dir: string; file: string; state: string } {
   const dir = mkdtempSync(join(tmpdir(), 'cpk-lock-'));
@@ -62,8 +62,8 @@ describe('the lock on the state file', () => {
     const waitA = onStderr('waiting up to 90s for the lock');
     const waitB = onStderr('waiting up to 90s for the lock');
     const argv = ['apply', '-f', file, '--yes', '--concurrency', '1', '--lock-timeout', '90s'];
-    const a = f.cpk(argv, { onSpawn: waitA.watch, timeoutMs: 120_000 });
-    const b = f.cpk(argv, { onSpawn: waitB.watch, timeoutMs: 120_000 });
+    const a = f.spawned(argv, { onSpawn: waitA.watch, timeoutMs: 120_000 });
+    const b = f.spawned(argv, { onSpawn: waitB.watch, timeoutMs: 120_000 });
     await Promise.all([waitA.seen, waitB.seen]);
     release();
     const results = await Promise.all([a, b]);

@@ -442,7 +442,7 @@ describe('starting from existing monitors', () => {
     const dir = workdir();
     const file = write(dir, entry.stdout);
     const sent = f.mark();
-    const imported = await f.cpk(['import', `adopted-api=${id}`, '-f', file]);
+    const imported = await f.spawned(['import', `adopted-api=${id}`, '-f', file]);
     expect(imported.code).toBe(0);
     expect(imported.stderr).toContain(`imported adopted-api: ${id}`);
     expect(sent().map((q) => `${q.method} ${q.path}`)).toEqual([`GET /v1/monitors/${id}`]);

@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCli, stdoutLines } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { runInPty } from '../helpers/pty.js';
 import { useReferenceServer } from '../helpers/reference-server.js';
 import { textWidth } from '../../src/output/text.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 function monitor(name: string, target: string): Promise<string> {
   return f.create({ name, target });
@@ -45,7 +46,7 @@ describe('monitors watch off a terminal', () => {
     const down = await monitor('watch-down', 'https://down.example.com/health');
     const sent = f.mark();
     let script: Promise<void> = Promise.resolve();
-    const r = await f.cpk(['monitors', 'watch', up, down, '--every', '1s'], {
+    const r = await f.spawned(['monitors', 'watch', up, down, '--every', '1s'], {
       onSpawn: (child) => {
         const arrived = stdoutLines(child);
         script = (async () => {
@@ -92,7 +93,7 @@ describe('monitors watch off a terminal', () => {
   it('a failed poll is a warning and the next one tries again; a deleted monitor is gone, and then nothing is left', async () => {
     const id = await monitor('watch-gone', 'https://gone.example.com/health');
     let script: Promise<void> = Promise.resolve();
-    const r = await f.cpk(['monitors', 'watch', id, '--every', '1s'], {
+    const r = await f.spawned(['monitors', 'watch', id, '--every', '1s'], {
       env: { CPK_MAX_ATTEMPTS: '1' },
       onSpawn: (child) => {
         const arrived = stdoutLines(child);
@@ -124,7 +125,7 @@ describe('monitors watch off a terminal', () => {
 
   it('reads ids from stdin with -', async () => {
     const id = await monitor('watch-stdin', 'https://stdin.example.com/health');
-    const r = await f.cpk(['monitors', 'watch', '-', '--every', '1s'], {
+    const r = await f.spawned(['monitors', 'watch', '-', '--every', '1s'], {
       input: `${id}\n${id}\n`,
       onSpawn: (child) => {
         void stdoutLines(child)(1).then(() => child.kill('SIGINT'));
@@ -152,7 +153,7 @@ describe('monitors watch off a terminal', () => {
 });
 
 describe('monitors watch --all', () => {
-  const g = useEmulator();
+  const g = useEmulator({}, { inProcess: true });
 
   it("watches the monitors of the service's declared list", async () => {
     const ids: string[] = [];
@@ -160,7 +161,7 @@ describe('monitors watch --all', () => {
       ids.push(await g.create({ name }));
     }
     const sent = g.mark();
-    const r = await g.cpk(['monitors', 'watch', '--all', '--every', '1s', '--concurrency', '2'], {
+    const r = await g.spawned(['monitors', 'watch', '--all', '--every', '1s', '--concurrency', '2'], {
       onSpawn: (child) => {
         void stdoutLines(child)(3).then(() => child.kill('SIGTERM'));
       },
@@ -181,13 +182,13 @@ describe('monitors watch --all', () => {
         CPK_BASE_URL: ref.baseUrl,
         CPK_TOKEN: ref.token,
       };
-      const empty = await runCli(['monitors', 'watch', '--all'], { env });
+      const empty = await runCpk(['monitors', 'watch', '--all'], { env });
       expect(empty.code).toBe(1);
       expect(empty.stderr).toBe(
         'cpk: no monitors to watch: the service offers no list of monitors and none is known on this machine (created, fetched or applied here); give their ids\n',
       );
-      const a = (await runCli(['monitors', 'create', '--name', 'known-a', '-q'], { env })).stdout.trim();
-      const b = (await runCli(['monitors', 'create', '--name', 'known-b', '-q'], { env })).stdout.trim();
+      const a = (await runCpk(['monitors', 'create', '--name', 'known-a', '-q'], { env })).stdout.trim();
+      const b = (await runCpk(['monitors', 'create', '--name', 'known-b', '-q'], { env })).stdout.trim();
       const r = await runCli(['monitors', 'watch', '--all', '--every', '1s'], {
         env,
         onSpawn: (child) => {

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { runInPty } from '../helpers/pty.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 let env: Record<string, string>;
 const ids: Record<string, string> = {};
 

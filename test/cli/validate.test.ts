@@ -145,7 +145,7 @@ describe('cpk validate', () => {
   it('valid: exit 0, a one-line summary on stderr, nothing on stdout, no token needed or sent', async () => {
     const { file } = write('monitors:\n  ok:\n    name: ok\n    interval: 5m\nchannels:\n  ch_x:\n    enabled: true\n');
     const sent = f.mark();
-    const r = await f.cpk(['validate', '-f', file], { env: { CPK_TOKEN: undefined } });
+    const r = await f.spawned(['validate', '-f', file], { env: { CPK_TOKEN: undefined } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { runInPty } from '../helpers/pty.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 /** Only to catch a hang. */
 const HANG = 40_000;
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { stdoutLines as lines } from '../helpers/cli.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 describe('reports get --watch off a terminal', () => {
   it('prints a JSON line per refresh that changed something, and exits 0 on SIGINT', async () => {
@@ -12,7 +12,7 @@ describe('reports get --watch off a terminal', () => {
     const report = `rpt_${id.slice('mon_'.length)}`;
     const sent = f.mark();
     let script: Promise<void> = Promise.resolve();
-    const run = f.cpk(['reports', 'get', report, '--watch', '--every', '1s'], {
+    const run = f.spawned(['reports', 'get', report, '--watch', '--every', '1s'], {
       onSpawn: (child) => {
         const arrived = lines(child);
         script = (async () => {
