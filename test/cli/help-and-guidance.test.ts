@@ -46,10 +46,10 @@ describe('cpk help', () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe(`cpk: unknown command 'lsit'; did you mean "cpk monitors list"?\n`);
     // Suggestions come from the commands help lists: a group's help command, never a hidden one.
-    expect((await runCli(['monitors', 'hlp'])).stderr).toBe(
+    expect((await runCpk(['monitors', 'hlp'])).stderr).toBe(
       `cpk: unknown command 'hlp'; did you mean "cpk monitors help"?\n`,
     );
-    expect((await runCli(['versio'])).stderr).toBe(`cpk: unknown command 'versio' (see --help)\n`);
+    expect((await runCpk(['versio'])).stderr).toBe(`cpk: unknown command 'versio' (see --help)\n`);
     expect(editDistance('gte', 'get')).toBe(1);
     expect(closest('monitrs', ['monitors', 'channels'])).toBe('monitors');
     expect(closest('xyz', ['monitors'])).toBeUndefined();
