@@ -203,11 +203,11 @@ describe.concurrent('atomic writes', () => {
     ['before-rename', 'old'],
     ['after-rename', 'new'],
   ])('a writer killed %s leaves the %s file, whole', async (at, expected) => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'old']);
     const old = readFileSync(s.file, 'utf8');
     const killed = await login(
-      s,
+      { ...s, cpk: s.spawned },
       'cpk_the_new_token',
       ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'new'],
       {
@@ -230,9 +230,9 @@ describe.concurrent('atomic writes', () => {
 describe.concurrent('waits that must end', () => {
   const HOOK = join(import.meta.dirname, '../fixtures/kill-during-write.mjs');
   it('a lock left by a killed writer does not lock the config forever', async () => {
-    const s = sandbox();
+    const s = sandbox({}, { inProcess: true });
     await login(s, f.emu.token, ['--base-url', f.emu.baseUrl, '--no-verify', '--profile', 'old']);
-    const killed = await login(s, 'cpk_the_new_token', ['--profile', 'new', '--no-verify'], {
+    const killed = await login({ ...s, cpk: s.spawned }, 'cpk_the_new_token', ['--profile', 'new', '--no-verify'], {
       NODE_OPTIONS: `--import ${HOOK}`,
       CPK_TEST_KILL_AT: 'before-rename',
     });
