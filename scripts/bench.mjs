@@ -176,6 +176,10 @@ function report(what, against, series, target, { lowerIsBetter = true } = {}) {
 // compile cache warm, against that same Node; and on the machine's Node,
 // without a target. --quick uses the machine's Node for both (no download).
 const lts = quick ? { node, version: process.version } : installNode('26');
+// Every row with a target measures cpk and its baseline on that Node (the
+// speed targets are the current LTS's); the machine's Node gets the start-up
+// rows without a target. The emulator and the list server run on the machine's Node.
+const measured = lts.node;
 const monitorId = JSON.parse(
   run(node, [bin, 'monitors', 'create', '--name', 'bench', '--target', 'https://example.com', '--json'], {
     env: apiEnv,
@@ -303,10 +307,11 @@ function startupRows(nodeBin, label, targets) {
 
 function bulkRows() {
   // Bulk: 1000 DELETEs from stdin, against a minimal undici Pool script with 16 in flight.
-  const makeIds = () => run(node, [join(dir, 'create-pool.mjs'), info.base_url, info.token, String(BULK_IDS)]).stdout;
+  const makeIds = () =>
+    run(measured, [join(dir, 'create-pool.mjs'), info.base_url, info.token, String(BULK_IDS)]).stdout;
   const bulk = compare(
-    (ids) => [node, [bin, 'monitors', 'delete', '-', '--yes'], { env: apiEnv, input: ids }],
-    (ids) => [node, [join(dir, 'delete-pool.mjs'), info.base_url, info.token], { input: ids }],
+    (ids) => [measured, [bin, 'monitors', 'delete', '-', '--yes'], { env: apiEnv, input: ids }],
+    (ids) => [measured, [join(dir, 'delete-pool.mjs'), info.base_url, info.token], { input: ids }],
     BULK_RUNS,
     makeIds,
   );
@@ -330,7 +335,7 @@ function bulkRows() {
 // A list of LIST_ROWS monitors as a table (held, measured, rendered) against the same list as jsonl (streamed).
 function renderRows() {
   const listEnv = { ...env, CPK_BASE_URL: `http://127.0.0.1:${listPort}/v1`, CPK_TOKEN: 'cpk_bench_token' };
-  const list = (format) => () => [node, [bin, 'monitors', 'list', '-o', format], { env: listEnv }];
+  const list = (format) => () => [measured, [bin, 'monitors', 'list', '-o', format], { env: listEnv }];
   const check = run(...list('table')());
   const lines = check.stdout.split('\n').length - 2; // the header and the final newline
   if (lines !== LIST_ROWS) throw new Error(`monitors list printed ${lines} rows, expected ${LIST_ROWS}`);
@@ -378,7 +383,7 @@ function manifestRows() {
     writeFileSync(join(d, 'records.ndjson'), `${records.join('\n')}\n`);
     return d;
   };
-  const cpkIn = (d, argv) => [node, [bin, ...argv], { env: apiEnv, cwd: d }];
+  const cpkIn = (d, argv) => [measured, [bin, ...argv], { env: apiEnv, cwd: d }];
   const applyNew = compare(
     (d) => cpkIn(d, ['apply', '--yes', '-f', join(d, 'cpk.yaml')]),
     (d) => cpkIn(d, ['monitors', 'create', '--from', join(d, 'records.ndjson'), '-q']),
@@ -394,8 +399,8 @@ function manifestRows() {
   const ids = `${Object.values(state.monitors)
     .map((r) => r.id)
     .join('\n')}\n`;
-  const plan = () => [node, [bin, 'plan', '-f', join(applied, 'cpk.yaml')], { env: apiEnv, cwd: applied }];
-  const getIds = () => [node, [bin, 'monitors', 'get', '-', '--json'], { env: apiEnv, input: ids }];
+  const plan = () => [measured, [bin, 'plan', '-f', join(applied, 'cpk.yaml')], { env: apiEnv, cwd: applied }];
+  const getIds = () => [measured, [bin, 'monitors', 'get', '-', '--json'], { env: apiEnv, input: ids }];
   const planSeries = compare(plan, getIds, MANIFEST_RUNS);
   report(`cpk plan (${N} unchanged)`, `cpk monitors get - --json (${N} ids)`, planSeries, 1.3);
   const applyNothing = () => cpkIn(applied, ['apply', '--yes', '-f', join(applied, 'cpk.yaml')]);
@@ -423,7 +428,7 @@ function manifestRows() {
   const small = Math.max(1, Math.round(N / 5));
   const rssOf = (n) => {
     const d = fresh(n);
-    return peakRss([node, bin, 'apply', '--yes', '-f', join(d, 'cpk.yaml')], apiEnv, d);
+    return peakRss([measured, bin, 'apply', '--yes', '-f', join(d, 'cpk.yaml')], apiEnv, d);
   };
   const rssSmall = rssOf(small);
   const rssBig = rssOf(N);
@@ -547,7 +552,7 @@ async function emulatorRows() {
 }
 
 const lines = [
-  `Node ${process.version} (start-up rows also on Node ${lts.version}) on ${process.platform}/${process.arch}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${quick ? 'QUICK RUN (figures meaningless)' : `${RUNS} runs each (bulk: ${BULK_RUNS}; manifests: ${MANIFEST_RUNS}), alternating`}; times in ms, median (min-max)`,
+  `cpk measured on Node ${lts.version} (start-up rows also on the machine's Node ${process.version}, without a target) on ${process.platform}/${process.arch}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${quick ? 'QUICK RUN (figures meaningless)' : `${RUNS} runs each (bulk: ${BULK_RUNS}; manifests: ${MANIFEST_RUNS}), alternating`}; times in ms, median (min-max)`,
   '',
   '| what | against | cpk | baseline | ratio | target | result |',
   '|---|---|---|---|---|---|---|',
