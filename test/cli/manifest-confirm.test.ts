@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
 import type { IO } from '../../src/core/io.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { baseEnv } from '../helpers/cli.js';
 
 const f = useEmulator();
 
@@ -21,7 +22,8 @@ async function onTerminal(args: string[], answer: string) {
     stdoutIsTTY: false,
     stderrIsTTY: false,
     // The service's document is cached (validation, #15): in a directory of the test's own.
-    env: { CPK_BASE_URL: f.emu.baseUrl, CPK_TOKEN: f.emu.token, CPK_CACHE_DIR: cacheDir },
+    // A private HOME too (baseEnv), so that the inventory of known monitors is the test's own.
+    env: baseEnv({ CPK_BASE_URL: f.emu.baseUrl, CPK_TOKEN: f.emu.token, CPK_CACHE_DIR: cacheDir }),
   };
   const code = await main(args, io, { handleSignals: false });
   return { code, ...out };

@@ -1,6 +1,9 @@
 // A fake IO for running a command's run function in-process: what it wrote to
 // stdout and stderr is kept as text, stdin is given, nothing is a terminal
 // unless asked.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Context, parseGlobals } from '../../src/cli/context.js';
 import type { IO } from '../../src/core/io.js';
@@ -22,7 +25,10 @@ export function fakeIO(
     stdinIsTTY: false,
     stdoutIsTTY: options.tty === true,
     stderrIsTTY: options.tty === true,
-    env: options.env ?? {},
+    // A private HOME, as each CLI process of the tests gets: cpk's directories
+    // (config, cache, the inventory of known monitors) fall back to HOME when
+    // the environment names none, and a test must never write the real ones.
+    env: { HOME: mkdtempSync(join(tmpdir(), 'cpk-fake-home-')), ...options.env },
     get out() {
       return out;
     },
