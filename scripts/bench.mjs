@@ -45,16 +45,7 @@ const env = { PATH: process.env.PATH, HOME: dir, CPK_CONFIG_DIR: join(dir, 'conf
 delete env.NODE_EXTRA_CA_CERTS;
 
 // --- the emulator, in its own process so it does not share the measured ones' CPU time accounting
-const emulator = spawn(node, [bin, 'emulator', '--port', '0', '--json', '--quiet'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env,
-});
-const info = JSON.parse(
-  await new Promise((resolve, reject) => {
-    createInterface({ input: emulator.stdout }).once('line', resolve);
-    emulator.once('exit', (code) => reject(new Error(`emulator exited ${code}`)));
-  }),
-);
+const info = await startEmulatorProcess([]);
 const apiEnv = { ...env, CPK_BASE_URL: info.base_url, CPK_TOKEN: info.token };
 
 // --- baselines: minimal scripts doing the same work with Node alone
@@ -254,9 +245,7 @@ try {
 } finally {
   listServer?.kill('SIGTERM');
   // The emulator may still write Node's compile cache under dir as it exits: wait for it.
-  const exited = new Promise((resolve) => emulator.once('exit', resolve));
-  emulator.kill('SIGTERM');
-  await exited;
+  await info.stop();
   rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
@@ -448,7 +437,7 @@ function manifestRows() {
   }
 }
 
-/** Starts `cpk emulator --port 0 --json --quiet ...extra` in its own process; resolves with its first line and a stop function. */
+/** Starts `cpk emulator --port 0 --json --quiet ...extra` in its own process; resolves with its first line, its pid and a stop function. */
 async function startEmulatorProcess(extra) {
   const child = spawn(node, [bin, 'emulator', '--port', '0', '--json', '--quiet', ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -465,7 +454,7 @@ async function startEmulatorProcess(extra) {
     child.kill('SIGTERM');
     return exited;
   };
-  return { ...first, stop };
+  return { ...first, pid: child.pid, stop };
 }
 
 // Creates with --persist (each on disk, fsynced, before its 201; concurrent
@@ -497,15 +486,8 @@ async function emulatorPersistRow() {
  */
 async function emulatorRows() {
   const posts = quick ? 40 : 5000;
-  const own = spawn(node, [bin, 'emulator', '--port', '0', '--json', '--quiet'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env,
-  });
-  const exited = new Promise((resolve) => own.once('exit', resolve));
+  const emu = await startEmulatorProcess([]);
   try {
-    const emu = JSON.parse(
-      await new Promise((resolve) => createInterface({ input: own.stdout }).once('line', resolve)),
-    );
     const headers = { authorization: `Bearer ${emu.token}` };
     const body = Buffer.from(JSON.stringify({ name: '', pad: 'x'.repeat(1024 * 1024 - 30) }));
     const send = (method, path, payload) =>
@@ -522,7 +504,7 @@ async function emulatorRows() {
         req.end(payload);
       });
     const rss = () => {
-      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${own.pid}/status`, 'utf8'));
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${emu.pid}/status`, 'utf8'));
       return m ? Number(m[1]) / 1024 : 0;
     };
     let peak = rss();
@@ -546,8 +528,7 @@ async function emulatorRows() {
       pass: peak <= 300 && answering && rejected === posts,
     });
   } finally {
-    own.kill('SIGTERM');
-    await exited;
+    await emu.stop();
   }
 }
 

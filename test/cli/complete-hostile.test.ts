@@ -10,15 +10,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/emulator/openapi.js';
 import { BIN, baseEnv } from '../helpers/cli.js';
-import { runCommandInPty } from '../helpers/pty.js';
+import { pressTab } from '../helpers/bash-tab.js';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
 const MARKS = mkdtempSync(join(tmpdir(), 'cpk-marks-'));
 /** Ids and enum values a hostile server sends, each creating its own marker file in `dir` if run. */
 function hostile(prefix: string, tag: string, dir = MARKS): string[] {
@@ -88,67 +87,6 @@ function binDir(body: string): string {
   writeFileSync(join(bin, 'cpk'), `#!/bin/sh\n${body}\n`);
   chmodSync(join(bin, 'cpk'), 0o755);
   return bin;
-}
-
-interface TabResult {
-  /** The command line after Tab, as bash would have run it (read back from history, never run). */
-  line: string;
-  /** What the terminal showed from typing the line to reading it back (the listed candidates). */
-  shown: string;
-}
-
-/**
- * Types each line and presses Tab in one interactive bash with the generated
- * script loaded, then turns the completed line into a comment (Ctrl-A, "# ",
- * Enter: nothing of it runs) and reads it back from the history. Keys typed
- * after Tab wait in the terminal until the completion is done.
- */
-async function pressTab(env: Record<string, string>, lines: string[]): Promise<TabResult[]> {
-  const home = mkdtempSync(join(tmpdir(), 'cpk-bash-'));
-  const empty = mkdtempSync(join(tmpdir(), 'cpk-cwd-')); // bash's file fallback finds nothing here
-  const rc = join(home, 'rc');
-  writeFileSync(
-    rc,
-    [
-      "PS1='$ '",
-      'HISTFILE=/dev/null',
-      `PATH=${env.PATH}`,
-      "bind 'set show-all-if-ambiguous on'",
-      "bind 'set completion-query-items 0'",
-      "bind 'set page-completions off'",
-      "bind 'set bell-style none'",
-      `source ${join(ROOT, 'completions/cpk.bash')}`,
-      `cd ${empty}`,
-      'echo READY',
-      '',
-    ].join('\n'),
-  );
-  const bash = runCommandInPty(['bash', '--noprofile', '--rcfile', rc, '-i'], {
-    env: { ...env, HISTFILE: '/dev/null' },
-    columns: 400,
-    rows: 50,
-    timeoutMs: 60_000,
-  });
-  const results: TabResult[] = [];
-  try {
-    await bash.waitFor(/READY\r?\n/);
-    for (const [i, line] of lines.entries()) {
-      const from = bash.output().length;
-      bash.type(`${line}\t`);
-      bash.type(`\x01# \r`);
-      bash.type(`echo "<${i}<$(fc -ln -1)>${i}>"\r`);
-      const read = new RegExp(`<${i}<\\s*# (.*)>${i}>\\r?\\n`);
-      await bash.waitFor(read, from);
-      const text = bash.output().slice(from);
-      const match = read.exec(text)!;
-      results.push({ line: match[1]!, shown: text.slice(0, match.index) });
-    }
-    bash.type('exit\r');
-    await bash.done;
-  } finally {
-    bash.signal('TERM');
-  }
-  return results;
 }
 
 const LINES = [

@@ -3,14 +3,13 @@
 // interactive bash on a pseudo-terminal; ids a 404 proved gone are not
 // offered. zsh, fish and PowerShell are checked through their scripts' text.
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { runCommandInPty } from '../helpers/pty.js';
+import { pressTab, withCpkOnPath } from '../helpers/bash-tab.js';
 import { FORMATS } from '../../src/output/format.js';
 
 const run = promisify(execFile);
@@ -18,71 +17,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const script = (name: string) => readFileSync(resolve(ROOT, 'completions', name), 'utf8');
 const f = useEmulator();
 
-interface TabResult {
-  /** The command line after Tab, read back from history (never run). */
-  line: string;
-  /** What bash printed after Tab: the candidates it listed. */
-  shown: string;
-}
-
-/** Types each line and Tab in an interactive bash with the generated script, in `cwd`. */
-async function pressTab(env: Record<string, string>, cwd: string, lines: string[]): Promise<TabResult[]> {
-  const home = mkdtempSync(join(tmpdir(), 'cpk-bash-'));
-  const rc = join(home, 'rc');
-  writeFileSync(
-    rc,
-    [
-      "PS1='$ '",
-      'HISTFILE=/dev/null',
-      `PATH=${env.PATH}`,
-      "bind 'set show-all-if-ambiguous on'",
-      "bind 'set completion-query-items 0'",
-      "bind 'set page-completions off'",
-      "bind 'set bell-style none'",
-      `source ${join(ROOT, 'completions/cpk.bash')}`,
-      `cd ${cwd}`,
-      'echo READY',
-      '',
-    ].join('\n'),
-  );
-  const bash = runCommandInPty(['bash', '--noprofile', '--rcfile', rc, '-i'], {
-    env: { ...env, HISTFILE: '/dev/null' },
-    columns: 400,
-    rows: 50,
-    timeoutMs: 60_000,
-  });
-  const results: TabResult[] = [];
-  try {
-    await bash.waitFor(/READY\r?\n/);
-    for (const [i, line] of lines.entries()) {
-      const from = bash.output().length;
-      bash.type(`${line}\t`);
-      bash.type(`\x01# \r`);
-      bash.type(`echo "<${i}<$(fc -ln -1)>${i}>"\r`);
-      const read = new RegExp(`<${i}<\\s*# (.*)>${i}>\\r?\\n`);
-      await bash.waitFor(read, from);
-      const text = bash.output().slice(from);
-      const match = read.exec(text)!;
-      results.push({ line: match[1]!, shown: text.slice(0, match.index) });
-    }
-    bash.type('exit\r');
-    await bash.done;
-  } finally {
-    bash.signal('TERM');
-  }
-  return results;
-}
-
 function setup() {
-  const bin = mkdtempSync(join(tmpdir(), 'cpk-bin-'));
-  writeFileSync(join(bin, 'cpk'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(join(bin, 'cpk'), 0o755);
-  const env = baseEnv({
-    ...f.env,
-    CPK_DATA_DIR: mkdtempSync(join(tmpdir(), 'cpk-data-')),
-    CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cache-')),
-  });
-  env.PATH = `${bin}:${env.PATH}`;
+  const env = withCpkOnPath(f.env);
   // A directory with a file bash's default completion would offer.
   const cwd = mkdtempSync(join(tmpdir(), 'cpk-cwd-'));
   writeFileSync(join(cwd, 'zz-notes.txt'), '');
@@ -102,14 +38,18 @@ describe('Tab completes values in a real bash', () => {
       join(cwd, 'cpk.state.json'),
       JSON.stringify({ version: 1, base_url: f.env.CPK_BASE_URL, monitors: {}, channels: { ch_ops: { applied: {} } } }),
     );
-    const [formats, formatsJ, waitIds, watchIds, channelIds, noIds] = await pressTab(env, cwd, [
-      'cpk -o ',
-      'cpk monitors list --output js',
-      'cpk monitors wait ',
-      'cpk monitors watch --every 1s ',
-      'cpk channels update ',
-      'cpk monitors wait zz',
-    ]);
+    const [formats, formatsJ, waitIds, watchIds, channelIds, noIds] = await pressTab(
+      env,
+      [
+        'cpk -o ',
+        'cpk monitors list --output js',
+        'cpk monitors wait ',
+        'cpk monitors watch --every 1s ',
+        'cpk channels update ',
+        'cpk monitors wait zz',
+      ],
+      cwd,
+    );
     for (const format of FORMATS) expect(formats!.shown).toContain(format);
     expect(formatsJ!.line).toBe('cpk monitors list --output json');
     expect(formatsJ!.shown).toMatch(/json +jsonl/);

@@ -3,12 +3,11 @@
 // in a real bash, with cpk on PATH as a user has it.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { withCpkOnPath } from '../helpers/bash-tab.js';
 
 const f = useEmulator();
 const SCRIPT = readFileSync(resolve(import.meta.dirname, '../../completions/cpk.bash'), 'utf8');
@@ -30,15 +29,7 @@ ${cases}`;
 
 describe('dynamic completion in bash', () => {
   it('completes monitor ids known here, profile names and the declared --type values', async () => {
-    const bin = mkdtempSync(join(tmpdir(), 'cpk-bin-'));
-    writeFileSync(join(bin, 'cpk'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    chmodSync(join(bin, 'cpk'), 0o755);
-    const env = baseEnv({
-      ...f.env,
-      CPK_DATA_DIR: mkdtempSync(join(tmpdir(), 'cpk-data-')),
-      CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cache-')),
-    });
-    env.PATH = `${bin}:${env.PATH}`;
+    const env = withCpkOnPath(f.env);
     const cpk = async (args: string[], input?: string) => {
       const child = run('cpk', args, { env, encoding: 'utf8' });
       if (input !== undefined) child.child.stdin!.end(input);

@@ -1,40 +1,16 @@
 // `cpk emulator --persist FILE` killed (SIGKILL) at random moments during
 // concurrent creates: every create that was answered 201 is there after a
 // restart, and nothing is there twice.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv } from '../helpers/cli.js';
+import { startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
 
-interface Running {
-  child: ChildProcess;
-  baseUrl: string;
-  token: string;
-  exited: Promise<unknown>;
-}
-
-async function start(file: string): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--json', '-q', '--persist', file], {
-    env: baseEnv(),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.once('close', resolve));
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0] ?? '');
-    });
-    child.once('close', () => reject(new Error('emulator exited before it was ready')));
-  });
-  const info = JSON.parse(line) as { base_url: string; token: string };
-  return { child, baseUrl: info.base_url, token: info.token, exited };
-}
+const start = (file: string) => startEmulatorProcess(['--persist', file]);
 
 /** Every monitor of the development account, page by page. */
-async function listAll(emu: Running): Promise<Array<{ id: string; name: string }>> {
+async function listAll(emu: EmulatorProcess): Promise<Array<{ id: string; name: string }>> {
   const out: Array<{ id: string; name: string }> = [];
   let cursor: string | null = null;
   do {
@@ -60,7 +36,7 @@ describe('cpk emulator --persist under SIGKILL', () => {
     let duplicated = 0;
     let kept = 0;
 
-    const verify = async (emu: Running) => {
+    const verify = async (emu: EmulatorProcess) => {
       const monitors = await listAll(emu);
       const ids = new Set(monitors.map((m) => m.id));
       const names = new Set(monitors.map((m) => m.name));

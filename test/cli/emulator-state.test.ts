@@ -1,65 +1,20 @@
 // State you can seed, inspect, export and reset: --import, --export-on-exit,
 // the admin state routes, the request log with status and latency
 // (`cpk emulator requests`), and tokens declared with --token NAME:TOKEN[:SCOPES].
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { adminCall, apiCall, startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
 import { runCpk } from '../helpers/in-process.js';
 
-interface Running {
-  child: ChildProcess;
-  baseUrl: string;
-  url: string;
-  token: string;
-  exited: Promise<unknown>;
-}
-
 const SECRET = 'state-secret';
-
-async function start(args: string[]): Promise<Running> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'emulator', '--port', '0', '--json', '-q', '--admin-secret', SECRET, ...args],
-    { env: baseEnv(), stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const exited = new Promise((resolve) => child.once('close', resolve));
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0] ?? '');
-    });
-    child.once('close', () => reject(new Error('emulator exited before it was ready')));
-  });
-  const info = JSON.parse(line) as { base_url: string; token: string };
-  return { child, baseUrl: info.base_url, url: info.base_url.replace(/\/v1$/, ''), token: info.token, exited };
-}
-
-async function stop(emu: Running): Promise<void> {
-  emu.child.kill('SIGTERM');
-  await emu.exited;
-}
-
-async function api(emu: Running, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${emu.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${emu.token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Record<string, unknown>;
-}
-
-async function admin(emu: Running, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${emu.url}/__emulator${path}`, {
-    method,
-    headers: { 'x-emulator-admin': SECRET, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const start = (args: string[]) => startEmulatorProcess(['--admin-secret', SECRET, ...args]);
+const stop = (emu: EmulatorProcess) => emu.stop();
+const api = apiCall;
+const admin = (emu: EmulatorProcess, method: string, path: string, body?: unknown) =>
+  adminCall(emu, SECRET, method, path, body);
 
 describe('cpk emulator: state you can seed, export and reset', () => {
   it('--export-on-exit writes the state on SIGTERM; --import starts from it and leaves the file as it was', async () => {
