@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
@@ -7,36 +8,11 @@ import { SCOPES, type Scope } from '../../emulator/model.js';
 import { action, collect, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { register as registerRequests } from './requests.js';
 
-export interface EmulatorCommandOptions {
-  host: string;
-  port: number;
-  token?: string | undefined;
-  latencyMs: number;
-  failRate: number;
-  adminSecret?: string | undefined;
-  quiet: boolean;
-  /** --persist FILE: keep the state in this file across restarts. */
-  persist?: string | undefined;
-  /** --seed N: reproducible ids and check outcomes. */
-  seed?: number | undefined;
-  /** --time-scale X: the checks' schedule X times faster. */
-  timeScale: number;
-  /** --token NAME:TOKEN[:SCOPES], repeatable: tokens declared beside the development token. */
-  tokens: DeclaredToken[];
-  /** --import FILE: the state to start from. */
-  importFile?: string | undefined;
-  /** --export-on-exit FILE: where the state is written on Ctrl-C or SIGTERM. */
-  exportOnExit?: string | undefined;
-}
-
 /** "ci:cpk_ci:monitors:read,reports:read" -> a declared token; a plain "cpk_..." is the development token. */
 export function parseDeclaredToken(value: string): DeclaredToken {
-  const first = value.indexOf(':');
-  const account = value.slice(0, first);
-  const rest = value.slice(first + 1);
-  const second = rest.indexOf(':');
-  const token = second < 0 ? rest : rest.slice(0, second);
-  const scopeText = second < 0 ? '' : rest.slice(second + 1);
+  // TOKEN holds no colon, so whatever follows the second one is the scopes (which hold colons).
+  const [account = '', token = '', ...scopeParts] = value.split(':');
+  const scopeText = scopeParts.join(':');
   const usage = (why: string) => new UsageError(`invalid --token ${account || '(no name)'}:…: ${why}`);
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(account)) throw usage('NAME is letters, digits, _ and - (the account)');
   if (!/^cpk_[\x21-\x39\x3b-\x7e]+$/.test(token))
@@ -63,20 +39,25 @@ function plainTokens(raw: unknown): string | undefined {
   return plain[0];
 }
 
-/** commander's raw values to EmulatorCommandOptions (usage errors on bad input). */
-export function parseEmulatorOptions(raw: RawOptions): EmulatorCommandOptions {
+/** A file flag's path, made absolute (the emulator may outlive the directory it was started in). */
+function filePath(value: unknown): string | undefined {
+  return typeof value === 'string' ? resolve(value) : undefined;
+}
+
+/** commander's raw values to the options (usage errors on bad input); the fields startEmulator takes keep its names. */
+export function parseEmulatorOptions(raw: RawOptions) {
   return {
     host: String(raw.host),
     port: parseNumber(raw.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port from 0 to 65535'),
     token: plainTokens(raw.token),
     tokens: ((raw.token as string[] | undefined) ?? []).filter((t) => t.includes(':')).map(parseDeclaredToken),
-    importFile: typeof raw.import === 'string' ? resolve(raw.import) : undefined,
-    exportOnExit: typeof raw.exportOnExit === 'string' ? resolve(raw.exportOnExit) : undefined,
+    importFile: filePath(raw.import),
+    exportOnExit: filePath(raw.exportOnExit),
     latencyMs: parseNumber(raw.latency, '--latency', (n) => n >= 0, 'milliseconds >= 0'),
     failRate: parseNumber(raw.failRate, '--fail-rate', (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1'),
     adminSecret: raw.adminSecret as string | undefined,
     quiet: raw.quiet === true,
-    persist: typeof raw.persist === 'string' ? resolve(raw.persist) : undefined,
+    persistFile: filePath(raw.persist),
     seed:
       raw.seed === undefined
         ? undefined
@@ -126,36 +107,24 @@ export function register(program: Command, runtime: Runtime): void {
   registerRequests(cmd, runtime);
 }
 
-export async function run(opts: EmulatorCommandOptions, ctx: Context): Promise<void> {
+export async function run(opts: ReturnType<typeof parseEmulatorOptions>, ctx: Context): Promise<void> {
   if (opts.token !== undefined && !opts.token.startsWith('cpk_')) throw new UsageError('--token must start with cpk_');
-  if (opts.importFile !== undefined && opts.persist !== undefined)
+  if (opts.importFile !== undefined && opts.persistFile !== undefined)
     throw new UsageError('--import and --persist both give the starting state: use one (--persist FILE keeps it too)');
+  const { quiet, importFile, exportOnExit, ...options } = opts;
   const { startEmulator } = await import('../../emulator/server.js');
-  const state = opts.importFile === undefined ? undefined : await readState(opts.importFile);
+  const state = importFile === undefined ? undefined : await readState(importFile);
   let emulator;
   try {
-    emulator = await startEmulator({
-      host: opts.host,
-      port: opts.port,
-      token: opts.token,
-      adminSecret: opts.adminSecret,
-      latencyMs: opts.latencyMs,
-      failRate: opts.failRate,
-      log: opts.quiet ? undefined : (line) => ctx.out.info(line),
-      persistFile: opts.persist,
-      seed: opts.seed,
-      timeScale: opts.timeScale,
-      tokens: opts.tokens,
-      state,
-    });
+    emulator = await startEmulator({ ...options, log: quiet ? undefined : (line) => ctx.out.info(line), state });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (opts.persist !== undefined && code === undefined)
+    if (opts.persistFile !== undefined && code === undefined)
       throw new UsageError(`--persist: ${(error as Error).message}`);
-    if (opts.persist !== undefined && (code === 'EACCES' || code === 'EISDIR' || code === 'ENOTDIR'))
-      throw new UsageError(`--persist: cannot read ${opts.persist} (${code})`);
-    if (opts.importFile !== undefined && code === undefined)
-      throw new UsageError(`--import: ${opts.importFile}: ${(error as Error).message}`);
+    if (opts.persistFile !== undefined && (code === 'EACCES' || code === 'EISDIR' || code === 'ENOTDIR'))
+      throw new UsageError(`--persist: cannot read ${opts.persistFile} (${code})`);
+    if (importFile !== undefined && code === undefined)
+      throw new UsageError(`--import: ${importFile}: ${(error as Error).message}`);
     if (code === undefined && opts.tokens.length > 0) throw new UsageError(`--token: ${(error as Error).message}`);
     if (code === 'EADDRINUSE')
       throw new UsageError(`port ${opts.port} is in use: pick another with --port (0 picks a free one)`);
@@ -174,25 +143,22 @@ export async function run(opts: EmulatorCommandOptions, ctx: Context): Promise<v
     ctx.out.printLine('');
     ctx.out.printLine(`  export CPK_BASE_URL=${emulator.baseUrl} CPK_TOKEN=${emulator.token}`);
     ctx.out.printLine(
-      opts.persist === undefined
+      opts.persistFile === undefined
         ? 'Press Ctrl-C to stop. Data lives in memory and is gone when it stops.'
-        : `Press Ctrl-C to stop. Data is kept in ${opts.persist}.`,
+        : `Press Ctrl-C to stop. Data is kept in ${opts.persistFile}.`,
     );
   }
-  await new Promise<void>((resolve) => {
-    if (!ctx.signal || ctx.signal.aborted) return resolve();
-    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  if (ctx.signal && !ctx.signal.aborted) await once(ctx.signal, 'abort');
   // Written before close, from the state as it stands: what every answered request left.
-  if (opts.exportOnExit !== undefined) {
+  if (exportOnExit !== undefined) {
     const { writeFileAtomic } = await import('../../core/atomic-file.js');
     try {
-      await writeFileAtomic(opts.exportOnExit, `${JSON.stringify(emulator.exportState(), null, 2)}\n`);
-      ctx.out.info(`state written to ${opts.exportOnExit}`);
+      await writeFileAtomic(exportOnExit, `${JSON.stringify(emulator.exportState(), null, 2)}\n`);
+      ctx.out.info(`state written to ${exportOnExit}`);
     } catch (error) {
       await emulator.close();
       throw new UsageError(
-        `--export-on-exit: cannot write ${opts.exportOnExit} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        `--export-on-exit: cannot write ${exportOnExit} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       );
     }
   }

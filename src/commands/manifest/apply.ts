@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { CpkError, ExitCode, InterruptedError, UsageError } from '../../core/errors.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import {
   addConcurrencyOption,
   addLockOption,
@@ -11,12 +11,6 @@ import {
   parseManifestFlags,
 } from '../../cli/manifest-flags.js';
 import { entryPlaces, errorText, JUNIT_HELP, parseJunit, planCases, withCiReport } from '../../cli/ci.js';
-import type { ApplyOptions } from '../../manifest/workflow.js';
-
-export interface ApplyCommandOptions extends ApplyOptions {
-  /** --junit FILE: one test case per monitor and channel, failed where its change failed. */
-  junit?: string | undefined;
-}
 
 /**
  * After Ctrl-C or SIGTERM, how long requests already sent may take to answer
@@ -52,7 +46,7 @@ export function register(program: Command, runtime: Runtime): void {
   );
 }
 
-export function parseApplyOptions(opts: Record<string, unknown>, args: unknown[] = []): ApplyCommandOptions {
+export function parseApplyOptions(opts: RawOptions, args: unknown[] = []) {
   const planFile = args.find((arg): arg is string => typeof arg === 'string');
   if (planFile !== undefined) {
     if (planFile.trim() === '') throw new UsageError('the plan file must not be empty');
@@ -75,11 +69,12 @@ export function parseApplyOptions(opts: Record<string, unknown>, args: unknown[]
     concurrency: parseConcurrency(opts.concurrency),
     yes: opts.yes === true,
     lockTimeoutMs: parseLockTimeout(opts.lockTimeout),
+    // One test case per monitor and channel, failed where its change failed.
     junit: parseJunit(opts),
   };
 }
 
-export async function run(opts: ApplyCommandOptions, ctx: Context): Promise<void> {
+export async function run(opts: ReturnType<typeof parseApplyOptions>, ctx: Context): Promise<void> {
   return withCiReport(ctx, 'cpk apply', opts.junit, async (ci) => {
     const [workflow, { workflowDeps }, render] = await Promise.all([
       import('../../manifest/workflow.js'),

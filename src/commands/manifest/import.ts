@@ -2,14 +2,8 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
 import { checkId } from '../../parse/id.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { addLockOption, addManifestOptions, parseLockTimeout, parseManifestFlags } from '../../cli/manifest-flags.js';
-import type { ImportOptions as WorkflowOptions } from '../../manifest/workflow.js';
-
-export interface ImportOptions extends WorkflowOptions {
-  /** --all: every monitor of the account no key manages, as new entries. */
-  all: boolean;
-}
 
 export function register(program: Command, runtime: Runtime): void {
   const cmd = program
@@ -37,7 +31,7 @@ export function register(program: Command, runtime: Runtime): void {
   );
 }
 
-export function parseImportOptions(args: string[], opts: Record<string, unknown>): ImportOptions {
+export function parseImportOptions(args: string[], opts: RawOptions) {
   const pairs: Array<{ key: string; id: string }> = [];
   for (const arg of args) {
     const eq = arg.indexOf('=');
@@ -65,7 +59,7 @@ export function parseImportOptions(args: string[], opts: Record<string, unknown>
   };
 }
 
-export async function run(opts: ImportOptions, ctx: Context): Promise<void> {
+export async function run(opts: ReturnType<typeof parseImportOptions>, ctx: Context): Promise<void> {
   const [workflow, { workflowDeps }] = await Promise.all([
     import('../../manifest/workflow.js'),
     import('../../cli/manifest-run.js'),

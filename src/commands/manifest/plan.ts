@@ -2,17 +2,9 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { ExitCode } from '../../core/errors.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { addConcurrencyOption, addManifestOptions, nonEmpty, parseManifestFlags } from '../../cli/manifest-flags.js';
 import { JUNIT_HELP, parseJunit, planCases, withCiReport } from '../../cli/ci.js';
-import type { PlanOptions } from '../../manifest/workflow.js';
-
-export interface PlanCommandOptions extends PlanOptions {
-  /** --out: save the plan here, for `cpk apply FILE`. */
-  out: string | undefined;
-  /** --junit FILE: one test case per monitor and channel. */
-  junit?: string | undefined;
-}
 
 export function register(program: Command, runtime: Runtime): void {
   const cmd = program
@@ -37,18 +29,19 @@ export function register(program: Command, runtime: Runtime): void {
   );
 }
 
-export function parsePlanOptions(opts: Record<string, unknown>): PlanCommandOptions {
+export function parsePlanOptions(opts: RawOptions) {
   return {
     ...parseManifestFlags(opts),
     prune: opts.prune === true,
     createUncertain: opts.createUncertain === true,
     concurrency: parseConcurrency(opts.concurrency),
+    // --out: saved for `cpk apply FILE`; --junit: one test case per monitor and channel.
     out: nonEmpty(opts.out, '--out'),
     junit: parseJunit(opts),
   };
 }
 
-export async function run(opts: PlanCommandOptions, ctx: Context): Promise<void> {
+export async function run(opts: ReturnType<typeof parsePlanOptions>, ctx: Context): Promise<void> {
   return withCiReport(ctx, 'cpk plan', opts.junit, async (ci) => {
     const [{ planWorkflow }, { workflowDeps }, render] = await Promise.all([
       import('../../manifest/workflow.js'),

@@ -6,17 +6,9 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { ExitCode } from '../../core/errors.js';
 import type { ValidationProblem } from '../../manifest/validate.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { addManifestFileOption, parseManifestFlags } from '../../cli/manifest-flags.js';
 import { JUNIT_HELP, parseJunit, withCiReport } from '../../cli/ci.js';
-
-export interface ValidateCommandOptions {
-  /** As plan takes -f: files or directories, in order. */
-  files: string[];
-  refreshSpec: boolean;
-  /** --junit FILE: one test case per entry. */
-  junit?: string | undefined;
-}
 
 export function register(program: Command, runtime: Runtime): void {
   const cmd = program
@@ -37,16 +29,19 @@ export function register(program: Command, runtime: Runtime): void {
   );
 }
 
-export function parseValidateOptions(opts: Record<string, unknown>): ValidateCommandOptions {
+type ValidateOptions = ReturnType<typeof parseValidateOptions>;
+
+/** -f as plan takes it; --junit FILE: one test case per entry. */
+export function parseValidateOptions(opts: RawOptions) {
   return { files: parseManifestFlags(opts).files, refreshSpec: opts.refreshSpec === true, junit: parseJunit(opts) };
 }
 
-export async function run(opts: ValidateCommandOptions, ctx: Context): Promise<void> {
+export async function run(opts: ValidateOptions, ctx: Context): Promise<void> {
   return withCiReport(ctx, 'cpk validate', opts.junit, () => check(opts, ctx));
 }
 
 /** The manifest schema's checks, then the service's declared bodies'. */
-async function check(opts: ValidateCommandOptions, ctx: Context): Promise<void> {
+async function check(opts: ValidateOptions, ctx: Context): Promise<void> {
   const [workflow, { manifestFiles, ManifestError }, { workflowDeps }] = await Promise.all([
     import('../../manifest/workflow.js'),
     import('../../manifest/load.js'),
