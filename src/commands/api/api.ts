@@ -84,8 +84,7 @@ export async function run(opts: Awaited<ReturnType<typeof parseApiOptions>>, ctx
   // A dry run sends nothing and needs no token (src/cli/dry-run.ts).
   const api = await ctx.api(opts.dryRun ? { anonymous: true } : {});
   const { resolveRawPath } = await import('../../core/http/raw-path.js');
-  const spec: RequestSpec = { method: opts.method, rawPath: resolveRawPath(api.baseUrl, opts.path) };
-  if (opts.body !== undefined) spec.body = opts.body;
+  const spec: RequestSpec = { method: opts.method, rawPath: resolveRawPath(api.baseUrl, opts.path), body: opts.body };
   if (opts.dryRun) return printDryRun(ctx, [spec], { single: true });
 
   const res = await ctx.out.spin(`${opts.method} ${opts.path}`, () => api.raw(spec));

@@ -1,19 +1,10 @@
 // `cpk monitors wait ID... --for status=up [--timeout 5m] [--every 10s]`: for
-// CI after a deploy, as `kubectl wait` and `gh run watch --exit-status`.
-//
-// - Polls every monitor each --every until each one's field (a dotted path)
-//   reads the wanted value (compared as text: `paused=true`, `interval_seconds=60`).
-// - Exit 0 when all match. When --timeout passes (the whole wait; default 5m),
-//   exit 8 (ExitCode.WAIT_TIMEOUT) with one line naming those that did not
-//   match and their last values.
-// - A server or network failure (after the HTTP layer's retries) is a warning
-//   and the next poll tries again, within the timeout; a 404 ends the wait
-//   with 6 (naming the id), and 401, 403 and other 4xx with their own codes.
-// - On a terminal, a progress line on stderr says what is waited for, what is
-//   seen now and the time left. An answer without the field is warned of at
-//   once, naming the nearest field the monitor has.
-// - Each request is bounded by the time left (at most 30 s per attempt), so
-//   the wait never overruns its timeout by more than one check.
+// CI after a deploy, as `kubectl wait` and `gh run watch --exit-status`; what
+// it prints and its exit codes are in docs/monitors.md, "Waiting for a
+// condition". A server or network failure (after the HTTP layer's retries) is
+// a warning and the next poll tries again, within the timeout. Each request is
+// bounded by the time left (at most 30 s per attempt), so the wait never
+// overruns its timeout by more than one check.
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { CpkError, ExitCode, InterruptedError, UsageError } from '../../core/errors.js';
@@ -24,6 +15,7 @@ import { DEFAULT_TIMEOUT_SECONDS } from '../../core/http/retry.js';
 import { JUNIT_HELP, parseJunit, withCiReport } from '../../cli/ci.js';
 import { closest } from '../../core/closest.js';
 import { leafPaths } from '../../output/render.js';
+import { nameMissing } from '../../core/api/client.js';
 
 const DEFAULT_WAIT_SECONDS = 300;
 const DEFAULT_EVERY_SECONDS = 10;
@@ -133,41 +125,32 @@ async function wait(opts: ReturnType<typeof parseWaitOptions>, ctx: Context): Pr
         }
         const error = result.reason;
         if (ctx.signal?.aborted) throw error;
-        if (!transient(error)) {
-          const { nameMissing } = await import('../../core/api/client.js');
-          throw nameMissing('monitor', id, error);
-        }
+        if (!transient(error)) throw nameMissing('monitor', id, error);
         if (!warned) await progress.warn(`${id}: ${(error as Error).message}; checking again in ${opts.everySeconds}s`);
         warned = true;
       }
       progress.update();
-      const missing = pending();
       const left = deadline - Date.now();
-      if (missing.length > 0 && left > 0) {
-        if (!(await pause(Math.min(opts.everySeconds * 1000, left), ctx.signal))) throw new InterruptedError();
-        continue;
-      }
-      progress.stop();
-      const timedOut = `timed out after ${opts.timeoutSeconds}s`;
-      for (const id of opts.ids) {
-        const failure = missing.includes(id) ? { message: `${timedOut}: ${seen(id)}` } : undefined;
-        ctx.ci?.add({ name: `${id} ${field}=${opts.value}`, classname: 'monitors', failure });
-      }
-      if (missing.length > 0)
-        throw new CpkError(
-          `${timedOut} waiting for ${field}=${opts.value}: ${missing.map(seen).join(', ')}`,
-          ExitCode.WAIT_TIMEOUT,
-        );
-      if (ctx.out.json) ctx.out.printJson(opts.ids.map((id) => ({ id, [field]: last.get(id) })));
-      else
-        ctx.out.info(
-          `${opts.ids.length === 1 ? opts.ids[0] : `all ${opts.ids.length} monitors`}: ${field}=${opts.value}`,
-        );
-      return;
+      if (pending().length === 0 || left <= 0) break;
+      if (!(await pause(Math.min(opts.everySeconds * 1000, left), ctx.signal))) throw new InterruptedError();
     }
   } finally {
     progress.stop();
   }
+  const missing = pending();
+  const timedOut = `timed out after ${opts.timeoutSeconds}s`;
+  for (const id of opts.ids) {
+    const failure = missing.includes(id) ? { message: `${timedOut}: ${seen(id)}` } : undefined;
+    ctx.ci?.add({ name: `${id} ${field}=${opts.value}`, classname: 'monitors', failure });
+  }
+  if (missing.length > 0)
+    throw new CpkError(
+      `${timedOut} waiting for ${field}=${opts.value}: ${missing.map(seen).join(', ')}`,
+      ExitCode.WAIT_TIMEOUT,
+    );
+  if (ctx.out.json) ctx.out.printJson(opts.ids.map((id) => ({ id, [field]: last.get(id) })));
+  else
+    ctx.out.info(`${opts.ids.length === 1 ? opts.ids[0] : `all ${opts.ids.length} monitors`}: ${field}=${opts.value}`);
 }
 
 /** ` (did you mean status?)`, naming the nearest field the monitor has, or ` (it has: a, b, c)`. */

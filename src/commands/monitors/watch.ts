@@ -1,25 +1,13 @@
-// `cpk monitors watch ID... | --all [--every 30s]`: a live board.
-//
-// - Polls every monitor each --every (GET /monitors/{id}, --concurrency at a
-//   time through the one worker pool).
-// - On a terminal (and without a machine format) a board is redrawn in place
-//   (src/output/board.ts, Output.drawFrame): status, the last transition,
-//   the age of the last check, the latency and its sparkline over the polls;
-//   a transition is highlighted for FRESH_POLLS polls. Rows are cut to the
-//   terminal's width and height, and a resize redraws at once. A terminal
-//   that does not say its width (0 columns) gets the frames one after the
-//   other, cut to 80 columns: nothing is redrawn over lines of unknown wrap.
-// - Off a terminal (or -o json/jsonl): one compact JSON line per monitor
-//   whose body changed since the line last printed for it; the first poll
-//   prints every monitor (fields in the docs/monitors.md, "Watching monitors").
-// - How it ends, and which failures it gets past, as `reports get --watch`
-//   (src/cli/watch.ts); a closed stdout ends it too (141), and so does any
-//   other failed write (a full disk: one line, 74). A failure the next poll
-//   may get past is a note on the board, else a warning on stderr; a 404
-//   marks the monitor gone and it is no longer polled.
+// `cpk monitors watch ID... | --all [--every 30s]`: a live board on a terminal
+// (src/output/board.ts, redrawn in place through Output.drawFrame), else one
+// compact JSON line per monitor whose body changed; what each shows is in
+// docs/monitors.md, "Watching monitors". How it ends, and which failures it
+// gets past, as `reports get --watch` (src/cli/watch.ts); a 404 marks the
+// monitor gone and it is no longer polled.
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { knownColumns } from '../../core/io.js';
+import { nameMissing } from '../../core/api/client.js';
 import { CpkError, ExitCode, UsageError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
@@ -238,10 +226,7 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
       // What ends the watch ends it before anything of this poll is printed.
       for (const [i, outcome] of outcomes.entries()) {
         if (outcome === undefined || outcome.ok) continue;
-        if (poll === 0) {
-          const { nameMissing } = await import('../../core/api/client.js');
-          throw nameMissing('monitor', (active[i] as Watched).id, outcome.error);
-        }
+        if (poll === 0) throw nameMissing('monitor', (active[i] as Watched).id, outcome.error);
         if (!notFound(outcome.error) && !transient(outcome.error)) throw outcome.error;
       }
       for (const [i, outcome] of outcomes.entries()) {
