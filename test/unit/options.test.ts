@@ -71,12 +71,13 @@ describe('typed options, parsed without the CLI', () => {
 
   it('monitors create: one, or many with --from (which takes no body flags)', async () => {
     expect(await parseCreateOptions({ name: 'api', setString: ['n=1'], quiet: true }, stdin())).toEqual({
-      from: false,
-      options: { body: { n: '1', name: 'api' }, quiet: true, dryRun: false },
+      body: { n: '1', name: 'api' },
+      quiet: true,
+      dryRun: false,
     });
     const many = await parseCreateOptions({ from: '-', concurrency: '2' }, stdin('{"name":"a"}\n{"name":"b"}\n'));
-    expect(many.from && many.options.records.map((r) => r.value)).toEqual([{ name: 'a' }, { name: 'b' }]);
-    expect(many.from && many.options.concurrency).toBe(2);
+    expect(many.records?.map((r) => r.value)).toEqual([{ name: 'a' }, { name: 'b' }]);
+    expect(many.concurrency).toBe(2);
     await expect(parseCreateOptions({ from: '-', name: 'x' }, stdin())).rejects.toThrow(
       '--from cannot be combined with --name: put the fields in the file',
     );

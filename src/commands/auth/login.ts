@@ -82,8 +82,7 @@ export async function run(opts: ReturnType<typeof parseLoginOptions>, ctx: Conte
   }
   const token = checkTokenInput(raw, opts.withToken ? 'stdin' : 'the prompt');
 
-  const verified = opts.verify;
-  if (verified) {
+  if (opts.verify) {
     const [{ probeToken, explainProbeFailure }, api] = await Promise.all([
       import('../../core/api/probe.js'),
       ctx.api({ credentials: { baseUrl: baseUrl.value, token } }),
@@ -121,7 +120,7 @@ export async function run(opts: ReturnType<typeof parseLoginOptions>, ctx: Conte
     : `; use it with --profile ${name} or \`cpk profile use ${name}\``;
   // Unchecked, it is only stored: the first command that sends it will tell whether it works.
   ctx.out.info(
-    verified
+    opts.verify
       ? `Logged in: profile "${name}" at ${baseUrl.value}${use}.`
       : `Token stored, not checked (--no-verify): profile "${name}" at ${baseUrl.value}${use}; \`cpk auth status\` checks it.`,
   );
@@ -134,7 +133,7 @@ export async function run(opts: ReturnType<typeof parseLoginOptions>, ctx: Conte
       profile: name,
       base_url: baseUrl.value,
       current: saved.current,
-      verified,
+      verified: opts.verify,
       token_storage: saved.storage,
       keychain: saved.keychainName ?? null,
       config_file: file,

@@ -11,8 +11,6 @@ import { runBulk } from '../../cli/bulk.js';
 import { printDryRun } from '../../cli/dry-run.js';
 import { bodyFromFlags } from './fields.js';
 
-type Parsed = Awaited<ReturnType<typeof parseCreateOptions>>;
-
 /** The flags that build one body, which --from cannot be combined with. */
 const BODY_FLAGS = ['name', 'type', 'target', 'interval', 'set', 'setString', 'data'];
 
@@ -33,13 +31,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .addOption(concurrencyOption('creates in flight at once with --from (default 8)'))
     .option('-q, --quiet', 'print only the new monitor id (one per line with --from)')
     .addOption(dryRunOption('print the request(s) as curl commands and send nothing'))
-    .action(
-      action(runtime, async (ctx, _args, opts) => {
-        const parsed = await parseCreateOptions(opts, ctx.io.stdin);
-        if (parsed.from) await runBulkCreate(parsed.options, ctx);
-        else await run(parsed.options, ctx);
-      }),
-    );
+    .action(action(runtime, async (ctx, _args, opts) => run(await parseCreateOptions(opts, ctx.io.stdin), ctx)));
   examples(
     cmd,
     'cpk monitors create --name "Checkout API" --type http --target https://shop.example.com/health --interval 1m',
@@ -62,12 +54,12 @@ export async function parseCreateOptions(raw: RawOptions, stdin: NodeJS.Readable
     const flag = clash?.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
     if (flag) throw new UsageError(`--from cannot be combined with --${flag}: put the fields in the file`);
     const records = await readRecords(raw.from, stdin);
-    return { from: true as const, options: { records, quiet, dryRun, concurrency: parseConcurrency(raw.concurrency) } };
+    return { records, quiet, dryRun, concurrency: parseConcurrency(raw.concurrency) };
   }
   if (raw.concurrency !== undefined) throw new UsageError('--concurrency applies to --from only');
   const body = await bodyFromFlags(raw, stdin);
   if (body.name === undefined) throw new UsageError('--name is required (or a "name" field in --data)');
-  return { from: false as const, options: { body, quiet, dryRun } };
+  return { body, quiet, dryRun };
 }
 
 async function readRecords(from: string, stdin: NodeJS.ReadableStream): Promise<SourcedRecord[]> {
@@ -80,7 +72,10 @@ async function readRecords(from: string, stdin: NodeJS.ReadableStream): Promise<
   return records;
 }
 
-export async function run(opts: Extract<Parsed, { from: false }>['options'], ctx: Context): Promise<void> {
+type CreateOptions = Awaited<ReturnType<typeof parseCreateOptions>>;
+
+export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
+  if (opts.records !== undefined) return runBulkCreate(opts, ctx);
   const { checkDeclaredValues } = await import('../../cli/declared-values.js');
   await checkDeclaredValues(ctx, opts.body, 'create');
   if (opts.dryRun) return printDryRun(ctx, [endpoints.createMonitor(opts.body)], { single: true });
@@ -96,7 +91,7 @@ export async function run(opts: Extract<Parsed, { from: false }>['options'], ctx
  * retried once sent (src/core/http/retry.ts), so a failure never creates twice;
  * failures are reported with their line (NDJSON) or element index (array).
  */
-export async function runBulkCreate(opts: Extract<Parsed, { from: true }>['options'], ctx: Context): Promise<void> {
+async function runBulkCreate(opts: Extract<CreateOptions, { records: unknown }>, ctx: Context): Promise<void> {
   const requests = opts.records.map((r) => endpoints.createMonitor(r.value));
   if (opts.dryRun) return printDryRun(ctx, requests, { single: false });
   const api = await ctx.api({ many: true });

@@ -92,9 +92,8 @@ async function allIds(ctx: Context, api: Awaited<ReturnType<Context['api']>>): P
 
 type WatchOptions = ReturnType<typeof parseMonitorsWatchOptions>;
 
-interface Watched {
-  id: string;
-  row: BoardRow;
+/** A monitor as the board shows it, and what the watch keeps of it between polls. */
+interface Watched extends BoardRow {
   /** The poll (0-based) of the last transition. */
   changedAt: number;
   /** The body as last printed off a terminal (keys sorted). */
@@ -112,16 +111,13 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
   const everyText = every(opts.everySeconds * 1000);
   const watched: Watched[] = ids.map((id) => ({
     id,
-    row: {
-      id,
-      name: undefined,
-      status: undefined,
-      fresh: false,
-      lastCheck: null,
-      latency: null,
-      latencyPath: undefined,
-      history: [],
-    },
+    name: undefined,
+    status: undefined,
+    fresh: false,
+    lastCheck: null,
+    latency: null,
+    latencyPath: undefined,
+    history: [],
     changedAt: -Infinity,
     printed: undefined,
     gone: false,
@@ -141,25 +137,20 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
     // A terminal that does not say its width (0 columns) gets frames cut to 80, one after the other.
     const known = knownColumns(size ? size.columns : ctx.io.stdoutColumns);
     const counts = new Map<string, number>();
-    for (const w of watched) counts.set(w.row.status ?? '-', (counts.get(w.row.status ?? '-') ?? 0) + 1);
+    for (const w of watched) counts.set(w.status ?? '-', (counts.get(w.status ?? '-') ?? 0) + 1);
     const summary = [...counts].map(([status, n]) => `${n} ${status}`).join(', ');
     const header = `Every ${everyText}: ${watched.length} monitor${watched.length === 1 ? '' : 's'} (${summary}), polled ${new Date(polledAt).toTimeString().slice(0, 8)}; Ctrl-C to stop`;
-    for (const w of watched) w.row.fresh = w.row.transition !== undefined && poll - w.changedAt < FRESH_POLLS;
-    const lines = board.boardLines(
-      header,
-      watched.map((w) => w.row),
-      notes,
-      {
-        // One cell short of the edge: no terminal wraps the line early.
-        width: Math.max(20, (known ?? 80) - 1),
-        height: size?.rows,
-        now: Date.now(),
-        paint,
-        color: ctx.out.stdoutColor,
-        sparkline,
-        widths,
-      },
-    );
+    for (const w of watched) w.fresh = w.transition !== undefined && poll - w.changedAt < FRESH_POLLS;
+    const lines = board.boardLines(header, watched, notes, {
+      // One cell short of the edge: no terminal wraps the line early.
+      width: Math.max(20, (known ?? 80) - 1),
+      height: size?.rows,
+      now: Date.now(),
+      paint,
+      color: ctx.out.stdoutColor,
+      sparkline,
+      widths,
+    });
     ctx.out.drawFrame(lines, { clear, sized: known !== undefined });
   };
 
@@ -168,11 +159,11 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
     const event: Record<string, unknown> = {
       at: new Date(polledAt).toISOString(),
       id: w.id,
-      status: w.gone ? null : (w.row.status ?? null),
+      status: w.gone ? null : (w.status ?? null),
       previous_status: previous ?? null,
-      latency: w.row.latency,
-      latency_field: w.row.latencyPath ?? null,
-      last_check: w.row.lastCheck,
+      latency: w.latency,
+      latency_field: w.latencyPath ?? null,
+      last_check: w.lastCheck,
       monitor,
     };
     if (w.gone) event.gone = true;
@@ -182,22 +173,18 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
 
   const update = (w: Watched, body: JsonObject) => {
     const status = board.textOf(body, 'status');
-    const before = w.row.status;
+    const before = w.status;
     if (before !== undefined && status !== undefined && status !== before) {
-      w.row.transition = { from: before, to: status, at: polledAt };
+      w.transition = { from: before, to: status, at: polledAt };
       w.changedAt = poll;
     }
     const latency = board.latencyOf(body);
-    const history = [...w.row.history, latency.value].slice(-HISTORY);
-    w.row = {
-      ...w.row,
-      name: board.textOf(body, 'name'),
-      status,
-      lastCheck: board.lastCheckOf(body),
-      latency: latency.value,
-      latencyPath: latency.path ?? w.row.latencyPath,
-      history,
-    };
+    w.name = board.textOf(body, 'name');
+    w.status = status;
+    w.lastCheck = board.lastCheckOf(body);
+    w.latency = latency.value;
+    w.latencyPath = latency.path ?? w.latencyPath;
+    w.history = [...w.history, latency.value].slice(-HISTORY);
     if (live) return;
     const text = comparable(body);
     if (text !== w.printed) emit(w, w.printed === undefined ? undefined : before, body);
@@ -205,9 +192,10 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
   };
 
   const markGone = (w: Watched) => {
-    const before = w.row.status;
+    const before = w.status;
     w.gone = true;
-    w.row = { ...w.row, status: 'gone', transition: { from: before ?? '-', to: 'gone', at: polledAt } };
+    w.status = 'gone';
+    w.transition = { from: before ?? '-', to: 'gone', at: polledAt };
     w.changedAt = poll;
     if (!live) emit(w, before, null);
   };
