@@ -40,12 +40,8 @@ export async function run(opts: { adminSecret?: string | undefined }, ctx: Conte
   if (opts.adminSecret === undefined || opts.adminSecret === '')
     throw new UsageError('give the admin secret the emulator printed: --admin-secret or CPK_EMULATOR_ADMIN_SECRET');
   const base = ctx.globals.baseUrl ?? ctx.env.CPK_BASE_URL ?? DEFAULT_BASE_URL;
-  let origin: string;
-  try {
-    origin = new URL(base).origin;
-  } catch {
-    throw new UsageError(`invalid base URL "${base}"`);
-  }
+  if (!URL.canParse(base)) throw new UsageError(`invalid base URL "${base}"`);
+  const { origin } = new URL(base);
   // The secret travels as the admin header, never as a bearer token; handing it over as the
   // credential registers it for masking in --debug traces and errors.
   const api = await ctx.api({ credentials: { baseUrl: `${origin}/__emulator`, token: opts.adminSecret } });
