@@ -168,12 +168,9 @@ export async function run(opts: ReturnType<typeof parseEmulatorOptions>, ctx: Co
 /** The state file given to --import, parsed; a one-line usage error when it cannot be read or is not JSON. */
 async function readState(file: string): Promise<unknown> {
   const { readFile } = await import('node:fs/promises');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--import: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`--import: cannot read ${file} (${error.code ?? 'error'})`);
+  });
   try {
     return JSON.parse(text) as unknown;
   } catch {

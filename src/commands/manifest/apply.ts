@@ -102,11 +102,10 @@ export async function run(opts: ReturnType<typeof parseApplyOptions>, ctx: Conte
     };
     if (ctx.signal?.aborted) throw new InterruptedError();
     ctx.signal?.addEventListener('abort', onInterrupt, { once: true });
-    const deps = workflowDeps(ctx);
     let result;
     try {
       result = await workflow.applyWorkflow(opts, {
-        ...deps,
+        ...workflowDeps(ctx),
         api: (options) => ctx.api({ ...options, signal: inflight.signal }),
       });
     } finally {
