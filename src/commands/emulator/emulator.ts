@@ -39,7 +39,7 @@ function plainTokens(raw: unknown): string | undefined {
   return plain[0];
 }
 
-/** A file flag's path, made absolute (the emulator may outlive the directory it was started in). */
+/** A file flag's path, made absolute; undefined when the flag is not given. */
 function filePath(value: unknown): string | undefined {
   return typeof value === 'string' ? resolve(value) : undefined;
 }
