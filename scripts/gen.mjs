@@ -3,8 +3,8 @@
 // a file differs, naming it. The TypeScript generator (src/gen/files.ts) is
 // bundled with esbuild into a temporary module first, so this needs no build.
 import { build } from 'esbuild';
-import { yamlAsData } from './build.mjs';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { nodeBundle } from './build.mjs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,14 +15,10 @@ const dir = mkdtempSync(join(tmpdir(), 'cpk-gen-'));
 try {
   const out = join(dir, 'files.mjs');
   await build({
+    ...nodeBundle,
     entryPoints: [join(root, 'src/gen/files.ts')],
     outfile: out,
-    bundle: true,
     format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-    plugins: [yamlAsData],
     // commander and friends are bundled in: the module runs outside the repository.
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
@@ -30,13 +26,7 @@ try {
   const stale = [];
   for (const [path, content] of Object.entries(generatedFiles())) {
     const file = join(root, path);
-    let current;
-    try {
-      current = readFileSync(file, 'utf8');
-    } catch {
-      current = undefined;
-    }
-    if (current === content) continue;
+    if (existsSync(file) && readFileSync(file, 'utf8') === content) continue;
     stale.push(path);
     if (!check) {
       mkdirSync(dirname(file), { recursive: true });
