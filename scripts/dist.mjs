@@ -63,20 +63,17 @@ function packageFile(name, version, inner) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   process.stderr.write(`dist: fetching ${name}@${version}\n`);
-  let tarball;
   try {
-    tarball = execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], {
+    execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], {
       cwd: dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-      .trim()
-      .split('\n')
-      .pop();
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   } catch {
     process.stderr.write(`dist: could not fetch ${name}@${version} from the npm registry\n`);
     process.exit(3);
   }
+  // The directory was empty: the tarball is its one file.
+  const tarball = readdirSync(dir)[0];
   execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir, inner], { stdio: 'inherit' });
   rmSync(join(dir, tarball));
   return file;
