@@ -131,20 +131,15 @@ function report(what, against, [a, b], target, { atLeast = false, cells = [cell(
   rows.push(`| ${what} | ${against} | ${cells[0]} | ${cells[1]} | ${ratio.toFixed(2)} | ${result} |`);
 }
 
-// Start-up is measured on the current LTS, Node 26 (installed from the npm
-// registry's node package, as scripts/test-node.mjs installs one), with its
-// compile cache warm, against that same Node; and on the machine's Node,
-// without a target. --quick uses the machine's Node for both (no download).
+// Every row with a target runs cpk and its baseline on the current LTS, Node 26
+// (from the npm registry's node package, as scripts/test-node.mjs installs one),
+// its compile cache warm; the machine's Node runs the start-up rows again without
+// a target, and the emulator and the list server. --quick uses the machine's
+// Node for both (no download).
 const lts = quick ? { node, version: process.version } : installNode('26');
-// Every row with a target measures cpk and its baseline on that Node (the
-// speed targets are the current LTS's); the machine's Node gets the start-up
-// rows without a target. The emulator and the list server run on the machine's Node.
 const measured = lts.node;
-const monitorId = JSON.parse(
-  run(node, [bin, 'monitors', 'create', '--name', 'bench', '--target', 'https://example.com', '--json'], {
-    env: apiEnv,
-  }).stdout,
-).id;
+const create = ['monitors', 'create', '--name', 'bench', '--target', 'https://example.com', '-q'];
+const monitorId = run(node, [bin, ...create], { env: apiEnv }).stdout.trim();
 
 // A server answering GET /monitors with LIST_ROWS monitors in pages of 1,000 (the
 // emulator's own pages stop at 100, and creating 50,000 monitors would measure
@@ -155,33 +150,22 @@ writeFileSync(
 import { createServer } from 'node:http';
 const [docUrl, count] = process.argv.slice(2);
 const doc = await (await fetch(docUrl)).text();
+const monitors = Array.from({ length: Number(count) }, (_, i) => {
+  const id = 'mon_' + String(i).padStart(12, 'a');
+  return { id, name: 'Monitor number ' + i, type: 'http', target: 'https://m' + i + '.example.com/health',
+    interval_seconds: 60, paused: false, status: i % 7 ? 'up' : 'down', created_at: '2026-11-22T00:00:00.000Z',
+    updated_at: '2026-11-22T00:00:00.000Z', last_check: { status: 'up', latency_ms: 20 + (i % 280), checked_at: '2026-11-22T00:01:00.000Z' },
+    report_id: 'rpt_' + id.slice(4), tags: ['bench', 'team ' + (i % 10)] };
+});
 const PAGE = 1000;
-const pages = [];
-for (let from = 0; from < Number(count); from += PAGE) {
-  const data = [];
-  for (let i = from; i < Math.min(Number(count), from + PAGE); i++) {
-    const id = 'mon_' + String(i).padStart(12, 'a');
-    data.push({ id, name: 'Monitor number ' + i, type: 'http', target: 'https://m' + i + '.example.com/health',
-      interval_seconds: 60, paused: false, status: i % 7 ? 'up' : 'down', created_at: '2026-11-22T00:00:00.000Z',
-      updated_at: '2026-11-22T00:00:00.000Z', last_check: { status: 'up', latency_ms: 20 + (i % 280), checked_at: '2026-11-22T00:01:00.000Z' },
-      report_id: 'rpt_' + id.slice(4), tags: ['bench', 'team ' + (i % 10)] });
-  }
-  pages.push(data);
-}
 const server = createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
-  if (url.pathname === '/v1/openapi.json') {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    return res.end(doc);
-  }
-  if (url.pathname === '/v1/monitors') {
-    const page = Number(url.searchParams.get('cursor') ?? 0);
-    const next = page + 1 < pages.length ? String(page + 1) : null;
-    res.writeHead(200, { 'content-type': 'application/json' });
-    return res.end(JSON.stringify({ data: pages[page] ?? [], next_cursor: next }));
-  }
-  res.writeHead(404, { 'content-type': 'application/json' });
-  res.end('{"error":"not found"}');
+  res.setHeader('content-type', 'application/json');
+  if (url.pathname === '/v1/openapi.json') return res.end(doc);
+  if (url.pathname !== '/v1/monitors') return res.writeHead(404).end('{"error":"not found"}');
+  const page = Number(url.searchParams.get('cursor') ?? 0);
+  const next = (page + 1) * PAGE < monitors.length ? String(page + 1) : null;
+  res.end(JSON.stringify({ data: monitors.slice(page * PAGE, (page + 1) * PAGE), next_cursor: next }));
 });
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 `,
@@ -391,7 +375,7 @@ async function emulatorPersistRow() {
 
 /**
  * The emulator's memory is bounded in bytes (docs/emulator.md, "Bounds"):
- * EMULATOR_POSTS rejected creates of 1 MiB each (a blank name: 422, nothing
+ * `posts` rejected creates of 1 MiB each (a blank name: 422, nothing
  * stored), 8 in flight, against an emulator of its own; its peak RSS stays
  * under 300 MiB, and it still answers a GET afterwards.
  */
