@@ -42,7 +42,6 @@ export const nodeBundle = {
   platform: 'node',
   target: 'node20',
   plugins: [yamlAsData],
-  logLevel: 'warning',
   absWorkingDir: root,
 };
 

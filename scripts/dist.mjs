@@ -158,8 +158,6 @@ if (host && named.length) fail('--host builds for this machine only: name no tar
 let builder;
 let jobs;
 if (host) {
-  // The Node running this script builds for its own platform, so a Mac
-  // (for which the registry has no recent binary) builds with its own Node.
   if (process.versions.node !== NODE_VERSION)
     process.stderr.write(`dist: building with this machine's Node ${process.version} (releases use ${NODE_VERSION})\n`);
   if (!execFileSync(process.execPath, ['--help'], { encoding: 'utf8' }).includes('--build-sea'))
@@ -198,7 +196,6 @@ for (const { target, executable } of jobs) {
       output: temporary,
       executable,
       disableExperimentalSEAWarning: true,
-      useSnapshot: false,
       // The code cache is V8's for the machine that builds: it would not fit another target.
       useCodeCache: false,
       ...(binding ? { assets: { 'keyring.node': binding } } : {}),
