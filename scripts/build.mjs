@@ -26,7 +26,7 @@ const BUNDLED = new Set(['commander', 'env-paths']);
 // The emulator's OpenAPI documents are YAML files in src/ (readable in a
 // diff); the bundle holds them as data, parsed here once, so the emulator
 // neither parses YAML at start nor needs the files beside it at run time.
-export const yamlAsData = {
+const yamlAsData = {
   name: 'yaml-as-data',
   setup(b) {
     b.onLoad({ filter: /\.yaml$/ }, (args) => ({

@@ -27,10 +27,7 @@ export function installNode(spec) {
     // The package's preinstall script puts the platform's binary (another
     // registry package) in place: allowed by name, for npm versions that gate
     // install scripts (allowScripts, npm >= 11.16).
-    writeFileSync(
-      join(dir, 'package.json'),
-      `${JSON.stringify({ private: true, allowScripts: { node: true } }, null, 2)}\n`,
-    );
+    writeFileSync(join(dir, 'package.json'), '{ "private": true, "allowScripts": { "node": true } }\n');
     process.stderr.write(`installing node@${spec} into ${dir}\n`);
     execFileSync('npm', ['install', `node@${spec}`, '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error'], {
       stdio: ['ignore', 'inherit', 'inherit'],
