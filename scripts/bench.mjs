@@ -3,55 +3,45 @@
 // ratios against Node's own floor, side by side in one run. Runs alternate
 // between the commands compared so that machine drift cancels out. Starts its
 // own emulator on loopback and writes nothing outside a temp dir (unless
-// `--out FILE` is given). `--quick` runs a tiny version (used by the test
-// suite to check that the benchmark works; its figures mean nothing).
+// `--out FILE` is given). `--only startup|bulk|render|manifest|emulator` runs
+// those rows alone. `--quick` runs a tiny version (used by the test suite to
+// check that the benchmark works; its figures mean nothing).
 import { spawn, spawnSync } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { installNode } from './install-node.mjs';
 
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const outIndex = args.indexOf('--out');
-const outFile = outIndex >= 0 ? args[outIndex + 1] : undefined;
+const { values: options } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, out: { type: 'string' }, only: { type: 'string' } },
+});
+const quick = options.quick;
+const wanted = (group) => options.only === undefined || options.only === group;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/cpk.js');
 const node = process.execPath;
 const RUNS = quick ? 1 : 30;
-const BULK_RUNS = quick ? 1 : 5;
+// Runs of the slower comparisons (bulk, list, manifests, emulator).
+const FEW = quick ? 1 : 5;
 const BULK_IDS = quick ? 20 : 1000;
-/** The number after `flag`, or `fallback` when the flag is not given (a bad number is an error). */
-function numberArg(flag, fallback) {
-  const at = args.indexOf(flag);
-  if (at < 0) return fallback;
-  const value = Number(args[at + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} takes a whole number, not ${args[at + 1]}`);
-  return value;
-}
-// Monitors as code: entries per manifest, and runs of each comparison.
-const MANIFEST_N = quick ? 20 : numberArg('--entries', 5000);
-const MANIFEST_RUNS = quick ? 1 : 5;
-// `--only startup|bulk|render|manifest|emulator` runs those rows alone (to measure before/after a change).
-const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-// Rendering at scale: rows of the listed table against the same list as jsonl.
-const LIST_ROWS = quick ? 2000 : numberArg('--rows', 50_000);
+const MANIFEST_N = quick ? 20 : 5000;
+const LIST_ROWS = quick ? 2000 : 50_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'cpk-bench-'));
 const env = { PATH: process.env.PATH, HOME: dir, CPK_CONFIG_DIR: join(dir, 'config'), LANG: 'C.UTF-8' };
-delete env.NODE_EXTRA_CA_CERTS;
 
-// --- the emulator, in its own process so it does not share the measured ones' CPU time accounting
+// --- the emulator, in its own process: spawnSync below blocks this one's event loop
 const info = await startEmulatorProcess([]);
 const apiEnv = { ...env, CPK_BASE_URL: info.base_url, CPK_TOKEN: info.token };
 
 // --- baselines: minimal scripts doing the same work with Node alone
 const undiciUrl = pathToFileURL(join(root, 'node_modules/undici/index.js')).href;
+const getHttp = join(dir, 'get-http.mjs');
 writeFileSync(
-  join(dir, 'get-http.mjs'),
+  getHttp,
   `
 import { request } from 'node:http';
 const [url, token] = process.argv.slice(2);
@@ -62,59 +52,40 @@ request(url, { headers: { authorization: 'Bearer ' + token } }, (res) => {
 }).end();
 `,
 );
+// With a count, that many creates, printing their ids; without, a DELETE of each id on stdin.
+const pool = join(dir, 'pool.mjs');
 writeFileSync(
-  join(dir, 'delete-pool.mjs'),
+  pool,
   `
 import { Pool } from ${JSON.stringify(undiciUrl)};
 import { readFileSync } from 'node:fs';
-const [base, token] = process.argv.slice(2);
-const ids = readFileSync(0, 'utf8').split('\\n').filter(Boolean);
-const url = new URL(base);
-const pool = new Pool(url.origin, { connections: 16 });
-let next = 0;
-async function worker() {
-  while (next < ids.length) {
-    const id = ids[next++];
-    const res = await pool.request({ method: 'DELETE', path: url.pathname + '/monitors/' + encodeURIComponent(id), headers: { authorization: 'Bearer ' + token } });
-    await res.body.dump();
-  }
-}
-await Promise.all(Array.from({ length: 16 }, worker));
-await pool.close();
-`,
-);
-writeFileSync(
-  join(dir, 'create-pool.mjs'),
-  `
-import { Pool } from ${JSON.stringify(undiciUrl)};
 const [base, token, count] = process.argv.slice(2);
 const url = new URL(base);
 const pool = new Pool(url.origin, { connections: 16 });
+const authorization = 'Bearer ' + token;
+const jobs = count
+  ? Array.from({ length: Number(count) }, () => ({ method: 'POST', path: url.pathname + '/monitors', headers: { authorization, 'content-type': 'application/json' }, body: '{"name":"bench"}' }))
+  : readFileSync(0, 'utf8').split('\\n').filter(Boolean).map((id) => ({ method: 'DELETE', path: url.pathname + '/monitors/' + encodeURIComponent(id), headers: { authorization } }));
 const ids = [];
-let made = 0;
+let next = 0;
 async function worker() {
-  while (made < Number(count)) {
-    made++;
-    const res = await pool.request({ method: 'POST', path: url.pathname + '/monitors', headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' }, body: '{"name":"bench"}' });
-    ids.push((await res.body.json()).id);
+  while (next < jobs.length) {
+    const res = await pool.request(jobs[next++]);
+    if (count) ids.push((await res.body.json()).id);
+    else await res.body.dump();
   }
 }
 await Promise.all(Array.from({ length: 16 }, worker));
 await pool.close();
-process.stdout.write(ids.join('\\n') + '\\n');
+if (count) process.stdout.write(ids.join('\\n') + '\\n');
 `,
 );
 
-function run(cmd, argv, options = {}) {
-  const started = process.hrtime.bigint();
-  const r = spawnSync(cmd, argv, {
-    env: options.env ?? env,
-    input: options.input,
-    cwd: options.cwd,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+/** Runs a command to completion (it must exit 0); its wall time in ms and its stdout. */
+function run(cmd, argv, { env: runEnv = env, input, cwd } = {}) {
+  const started = performance.now();
+  const r = spawnSync(cmd, argv, { env: runEnv, input, cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ms = performance.now() - started;
   if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 300)}`);
   return { ms, stdout: r.stdout };
 }
@@ -125,120 +96,96 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/** Alternates a and b `runs` times (after one warm-up of each); returns both series. */
-function compare(a, b, runs, prepare) {
-  const ta = [];
-  const tb = [];
-  for (const x of [a, b]) run(...x(prepare?.()));
-  for (let i = 0; i < runs; i++) {
-    const [first, second] =
-      i % 2
-        ? [
-            [b, tb],
-            [a, ta],
-          ]
-        : [
-            [a, ta],
-            [b, tb],
-          ];
-    for (const [x, into] of [first, second]) into.push(run(...x(prepare?.())).ms);
-  }
-  return { a: ta, b: tb };
+/**
+ * Alternates a and b `runs` times (after one warm-up of each); returns both
+ * series of times. Each gives [command, argv, options] for an input that
+ * `prepare` makes afresh for every run.
+ */
+function compare(a, b, runs = FEW, prepare = () => undefined) {
+  const series = [[], []];
+  for (const x of [a, b]) run(...x(prepare()));
+  for (let i = 0; i < runs; i++)
+    for (const k of i % 2 ? [1, 0] : [0, 1]) series[k].push(run(...[a, b][k](prepare())).ms);
+  return series;
 }
 
 const rows = [];
-function report(what, against, series, target, { lowerIsBetter = true } = {}) {
-  const ma = median(series.a);
-  const mb = median(series.b);
-  const ratio = ma / mb;
-  rows.push({
-    what,
-    against,
-    cpk: `${ma.toFixed(1)} (${Math.min(...series.a).toFixed(1)}-${Math.max(...series.a).toFixed(1)})`,
-    base: `${mb.toFixed(1)} (${Math.min(...series.b).toFixed(1)}-${Math.max(...series.b).toFixed(1)})`,
-    ratio: ratio.toFixed(2),
-    target: target === undefined ? 'none' : `<= ${target}x`,
-    pass: target === undefined ? undefined : lowerIsBetter ? ratio <= target : ratio >= target,
-  });
+let failed = false;
+const cell = (xs) =>
+  xs.length === 1
+    ? xs[0].toFixed(1)
+    : `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)})`;
+/**
+ * One row: the ratio of cpk's median to the baseline's, against `target`
+ * (at most, or at least with `atLeast`; none when undefined). `cells` replace
+ * the two measured columns; `pass` false fails the row whatever the ratio.
+ */
+function report(what, against, [a, b], target, { atLeast = false, cells = [cell(a), cell(b)], pass = true } = {}) {
+  const ratio = median(a) / median(b);
+  let result = 'none | -';
+  if (target !== undefined) {
+    const met = pass && (atLeast ? ratio >= target : ratio <= target);
+    failed ||= !met;
+    result = `${atLeast ? '>=' : '<='} ${target}x | ${met ? 'pass' : 'FAIL'}`;
+  }
+  rows.push(`| ${what} | ${against} | ${cells[0]} | ${cells[1]} | ${ratio.toFixed(2)} | ${result} |`);
 }
 
-// Start-up is measured on the current LTS, Node 26 (installed from the npm
-// registry's node package, as scripts/test-node.mjs installs one), with its
-// compile cache warm, against that same Node; and on the machine's Node,
-// without a target. --quick uses the machine's Node for both (no download).
+// Every row with a target runs cpk and its baseline on the current LTS, Node 26
+// (from the npm registry's node package, as scripts/test-node.mjs installs one),
+// its compile cache warm; the machine's Node runs the start-up rows again without
+// a target, and the emulator and the list server. --quick uses the machine's
+// Node for both (no download).
 const lts = quick ? { node, version: process.version } : installNode('26');
-// Every row with a target measures cpk and its baseline on that Node (the
-// speed targets are the current LTS's); the machine's Node gets the start-up
-// rows without a target. The emulator and the list server run on the machine's Node.
 const measured = lts.node;
-const monitorId = JSON.parse(
-  run(node, [bin, 'monitors', 'create', '--name', 'bench', '--target', 'https://example.com', '--json'], {
-    env: apiEnv,
-  }).stdout,
-).id;
-run(node, [bin, 'monitors', 'get', monitorId], { env: apiEnv });
+const create = ['monitors', 'create', '--name', 'bench', '--target', 'https://example.com', '-q'];
+const monitorId = run(node, [bin, ...create], { env: apiEnv }).stdout.trim();
 
 // A server answering GET /monitors with LIST_ROWS monitors in pages of 1,000 (the
 // emulator's own pages stop at 100, and creating 50,000 monitors would measure
 // the emulator), and the emulator's document, which declares that list.
-writeFileSync(join(dir, 'openapi.json'), await (await fetch(`${info.base_url}/openapi.json`)).text());
 writeFileSync(
   join(dir, 'list-server.mjs'),
   `
 import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
-const [docFile, count] = process.argv.slice(2);
-const doc = readFileSync(docFile);
+const [docUrl, count] = process.argv.slice(2);
+const doc = await (await fetch(docUrl)).text();
+const monitors = Array.from({ length: Number(count) }, (_, i) => {
+  const id = 'mon_' + String(i).padStart(12, 'a');
+  return { id, name: 'Monitor number ' + i, type: 'http', target: 'https://m' + i + '.example.com/health',
+    interval_seconds: 60, paused: false, status: i % 7 ? 'up' : 'down', created_at: '2026-11-22T00:00:00.000Z',
+    updated_at: '2026-11-22T00:00:00.000Z', last_check: { status: 'up', latency_ms: 20 + (i % 280), checked_at: '2026-11-22T00:01:00.000Z' },
+    report_id: 'rpt_' + id.slice(4), tags: ['bench', 'team ' + (i % 10)] };
+});
 const PAGE = 1000;
-const pages = [];
-for (let from = 0; from < Number(count); from += PAGE) {
-  const data = [];
-  for (let i = from; i < Math.min(Number(count), from + PAGE); i++) {
-    const id = 'mon_' + String(i).padStart(12, 'a');
-    data.push({ id, name: 'Monitor number ' + i, type: 'http', target: 'https://m' + i + '.example.com/health',
-      interval_seconds: 60, paused: false, status: i % 7 ? 'up' : 'down', created_at: '2026-11-22T00:00:00.000Z',
-      updated_at: '2026-11-22T00:00:00.000Z', last_check: { status: 'up', latency_ms: 20 + (i % 280), checked_at: '2026-11-22T00:01:00.000Z' },
-      report_id: 'rpt_' + id.slice(4), tags: ['bench', 'team ' + (i % 10)] });
-  }
-  pages.push(data);
-}
 const server = createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
-  if (url.pathname === '/v1/openapi.json') {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    return res.end(doc);
-  }
-  if (url.pathname === '/v1/monitors') {
-    const page = Number(url.searchParams.get('cursor') ?? 0);
-    const next = page + 1 < pages.length ? String(page + 1) : null;
-    res.writeHead(200, { 'content-type': 'application/json' });
-    return res.end(JSON.stringify({ data: pages[page] ?? [], next_cursor: next }));
-  }
-  res.writeHead(404, { 'content-type': 'application/json' });
-  res.end('{"error":"not found"}');
+  res.setHeader('content-type', 'application/json');
+  if (url.pathname === '/v1/openapi.json') return res.end(doc);
+  if (url.pathname !== '/v1/monitors') return res.writeHead(404).end('{"error":"not found"}');
+  const page = Number(url.searchParams.get('cursor') ?? 0);
+  const next = (page + 1) * PAGE < monitors.length ? String(page + 1) : null;
+  res.end(JSON.stringify({ data: monitors.slice(page * PAGE, (page + 1) * PAGE), next_cursor: next }));
 });
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 `,
 );
-const listServer =
-  only === undefined || only === 'render'
-    ? spawn(node, [join(dir, 'list-server.mjs'), join(dir, 'openapi.json'), String(LIST_ROWS)], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      })
-    : undefined;
-const listPort = listServer
-  ? Number(await new Promise((resolve) => createInterface({ input: listServer.stdout }).once('line', resolve)))
-  : 0;
+const listServer = wanted('render')
+  ? spawn(node, [join(dir, 'list-server.mjs'), `${info.base_url}/openapi.json`, String(LIST_ROWS)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+  : undefined;
+const listPort = listServer ? Number(await firstLine(listServer)) : 0;
 
 try {
-  if (only === undefined || only === 'startup') {
+  if (wanted('startup')) {
     startupRows(lts.node, `Node ${lts.version}, compile cache warm`, true);
     startupRows(node, `the machine's Node ${process.version}`, false);
   }
-  if (only === undefined || only === 'bulk') bulkRows();
-  if (only === undefined || only === 'render') renderRows();
-  if (only === undefined || only === 'manifest') manifestRows();
-  if (only === undefined || only === 'emulator') {
+  if (wanted('bulk')) bulkRows();
+  if (wanted('render')) renderRows();
+  if (wanted('manifest')) manifestRows();
+  if (wanted('emulator')) {
     await emulatorPersistRow();
     await emulatorRows();
   }
@@ -256,68 +203,45 @@ try {
  */
 function startupRows(nodeBin, label, targets) {
   const suffix = targets ? '' : ", machine's Node";
-  const target = (x) => (targets ? x : undefined);
-  const floor = () => [nodeBin, ['-e', '0']];
-  const cpk =
-    (argv, runEnv = env) =>
-    () => [nodeBin, [bin, ...argv], { env: runEnv }];
   const floorName = `node -e 0 (${label})`;
-  report(`cpk --version${suffix}`, floorName, compare(cpk(['--version']), floor, RUNS), target(1.2));
-  report(`cpk --help${suffix}`, floorName, compare(cpk(['--help']), floor, RUNS), target(1.5));
-  report(`cpk monitors --help${suffix}`, floorName, compare(cpk(['monitors', '--help']), floor, RUNS), target(2.5));
-  const httpGet = () => [nodeBin, [join(dir, 'get-http.mjs'), `${info.base_url}/monitors/${monitorId}`, info.token]];
   const httpName = `node:http GET script (${label})`;
-  const get = cpk(['monitors', 'get', monitorId, '--json'], apiEnv);
-  report(`cpk monitors get ID --json${suffix}`, httpName, compare(get, httpGet, RUNS), target(1.35));
-  const table = cpk(['monitors', 'get', monitorId], apiEnv);
-  report(`cpk monitors get ID (table)${suffix}`, httpName, compare(table, httpGet, RUNS), target(1.5));
+  const floor = () => [nodeBin, ['-e', '0']];
+  const httpGet = () => [nodeBin, [getHttp, `${info.base_url}/monitors/${monitorId}`, info.token]];
+  for (const [what, argv, runEnv, against, baseline, target] of [
+    ['cpk --version', ['--version'], env, floorName, floor, 1.2],
+    ['cpk --help', ['--help'], env, floorName, floor, 1.5],
+    ['cpk monitors --help', ['monitors', '--help'], env, floorName, floor, 2.5],
+    ['cpk monitors get ID --json', ['monitors', 'get', monitorId, '--json'], apiEnv, httpName, httpGet, 1.35],
+    ['cpk monitors get ID (table)', ['monitors', 'get', monitorId], apiEnv, httpName, httpGet, 1.5],
+  ]) {
+    const cpk = () => [nodeBin, [bin, ...argv], { env: runEnv }];
+    report(`${what}${suffix}`, against, compare(cpk, baseline, RUNS), targets ? target : undefined);
+  }
 
-  // Peak RSS, read by the kernel's rusage of each child (python3).
-  const rssA = [];
-  const rssB = [];
+  const rss = [[], []];
   for (let i = 0; i < (quick ? 1 : 10); i++) {
-    rssA.push(peakRss([nodeBin, bin, 'monitors', 'get', monitorId, '--json'], apiEnv));
-    rssB.push(peakRss([nodeBin, '-e', '0'], env));
+    rss[0].push(peakRss([nodeBin, bin, 'monitors', 'get', monitorId, '--json'], apiEnv));
+    rss[1].push(peakRss([nodeBin, '-e', '0'], env));
   }
-  if (rssA.every((x) => x !== undefined) && rssB.every((x) => x !== undefined)) {
-    const ma = median(rssA);
-    const mb = median(rssB);
-    rows.push({
-      what: `peak RSS of cpk monitors get ID --json (MiB)${suffix}`,
-      against: floorName,
-      cpk: ma.toFixed(1),
-      base: mb.toFixed(1),
-      ratio: (ma / mb).toFixed(2),
-      target: targets ? '<= 1.4x' : 'none',
-      pass: targets ? ma / mb <= 1.4 : undefined,
-    });
-  }
+  report(`peak RSS of cpk monitors get ID --json (MiB)${suffix}`, floorName, rss, targets ? 1.4 : undefined);
 }
 
 function bulkRows() {
   // Bulk: 1000 DELETEs from stdin, against a minimal undici Pool script with 16 in flight.
-  const makeIds = () =>
-    run(measured, [join(dir, 'create-pool.mjs'), info.base_url, info.token, String(BULK_IDS)]).stdout;
+  const makeIds = () => run(measured, [pool, info.base_url, info.token, String(BULK_IDS)]).stdout;
   const bulk = compare(
     (ids) => [measured, [bin, 'monitors', 'delete', '-', '--yes'], { env: apiEnv, input: ids }],
-    (ids) => [measured, [join(dir, 'delete-pool.mjs'), info.base_url, info.token], { input: ids }],
-    BULK_RUNS,
+    (ids) => [measured, [pool, info.base_url, info.token], { input: ids }],
+    FEW,
     makeIds,
   );
   report(`cpk monitors delete - --yes (${BULK_IDS} ids)`, 'undici Pool script, 16 in flight', bulk, 1.3);
   // A bash loop of curl, once (it is slow): cpk must be at least 5x faster.
-  const curlIds = makeIds();
   const script = `while read -r id; do curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $CPK_TOKEN" "$CPK_BASE_URL/monitors/$id"; done`;
-  const curl = run('bash', ['-c', script], { env: apiEnv, input: curlIds });
-  const cpkMedian = median(bulk.a);
-  rows.push({
-    what: `bash loop of curl (${BULK_IDS} DELETEs) / cpk`,
-    against: 'cpk monitors delete -',
-    cpk: cpkMedian.toFixed(1),
-    base: curl.ms.toFixed(1),
-    ratio: (curl.ms / cpkMedian).toFixed(2),
-    target: '>= 5x',
-    pass: curl.ms / cpkMedian >= 5,
+  const curl = [run('bash', ['-c', script], { env: apiEnv, input: makeIds() }).ms];
+  report(`bash loop of curl (${BULK_IDS} DELETEs) / cpk`, 'cpk monitors delete -', [curl, bulk[0]], 5, {
+    atLeast: true,
+    cells: [cell(bulk[0]), cell(curl)],
   });
 }
 
@@ -325,30 +249,17 @@ function bulkRows() {
 function renderRows() {
   const listEnv = { ...env, CPK_BASE_URL: `http://127.0.0.1:${listPort}/v1`, CPK_TOKEN: 'cpk_bench_token' };
   const list = (format) => () => [measured, [bin, 'monitors', 'list', '-o', format], { env: listEnv }];
-  const check = run(...list('table')());
-  const lines = check.stdout.split('\n').length - 2; // the header and the final newline
+  const lines = run(...list('table')()).stdout.split('\n').length - 2; // the header and the final newline
   if (lines !== LIST_ROWS) throw new Error(`monitors list printed ${lines} rows, expected ${LIST_ROWS}`);
-  report(
-    `cpk monitors list: ${LIST_ROWS} rows as a table`,
-    'the same list -o jsonl',
-    compare(list('table'), list('jsonl'), quick ? 1 : 5),
-    2,
-  );
+  const series = compare(list('table'), list('jsonl'));
+  report(`cpk monitors list: ${LIST_ROWS} rows as a table`, 'the same list -o jsonl', series, 2);
 }
 
-// Peak RSS (MiB) of one run, read by the kernel's rusage of the child (python3), or undefined.
+// Peak RSS (MiB) of one run, read by the kernel's rusage of the child (python3).
 function peakRss(argv, runEnv, cwd) {
-  const py = spawnSync(
-    'python3',
-    [
-      '-c',
-      'import resource,subprocess,sys,os; r=subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)',
-      ...argv,
-    ],
-    { env: runEnv, encoding: 'utf8', cwd },
-  );
-  const kib = Number(py.stdout.trim());
-  return py.status !== 0 || !(kib > 0) ? undefined : kib / 1024;
+  const script =
+    'import resource,subprocess,sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)';
+  return Number(run('python3', ['-c', script, ...argv], { env: runEnv, cwd }).stdout) / 1024;
 }
 
 // Monitors as code at scale: apply against `monitors create --from`, plan against `monitors get -`.
@@ -376,42 +287,28 @@ function manifestRows() {
   const applyNew = compare(
     (d) => cpkIn(d, ['apply', '--yes', '-f', join(d, 'cpk.yaml')]),
     (d) => cpkIn(d, ['monitors', 'create', '--from', join(d, 'records.ndjson'), '-q']),
-    MANIFEST_RUNS,
+    FEW,
     () => fresh(N),
   );
   report(`cpk apply --yes (${N} new entries)`, `cpk monitors create --from (${N})`, applyNew, 1.5);
 
   // One applied manifest for the unchanged rows.
   const applied = fresh(N);
-  run(...cpkIn(applied, ['apply', '--yes', '-f', join(applied, 'cpk.yaml')]));
+  const applyNothing = () => cpkIn(applied, ['apply', '--yes', '-f', join(applied, 'cpk.yaml')]);
+  run(...applyNothing());
   const state = JSON.parse(readFileSync(join(applied, 'cpk.state.json'), 'utf8'));
   const ids = `${Object.values(state.monitors)
     .map((r) => r.id)
     .join('\n')}\n`;
-  const plan = () => [measured, [bin, 'plan', '-f', join(applied, 'cpk.yaml')], { env: apiEnv, cwd: applied }];
+  const plan = () => cpkIn(applied, ['plan', '-f', join(applied, 'cpk.yaml')]);
   const getIds = () => [measured, [bin, 'monitors', 'get', '-', '--json'], { env: apiEnv, input: ids }];
-  const planSeries = compare(plan, getIds, MANIFEST_RUNS);
-  report(`cpk plan (${N} unchanged)`, `cpk monitors get - --json (${N} ids)`, planSeries, 1.3);
-  const applyNothing = () => cpkIn(applied, ['apply', '--yes', '-f', join(applied, 'cpk.yaml')]);
-  report(
-    `cpk apply --yes (${N} unchanged)`,
-    `cpk plan (${N} unchanged)`,
-    compare(applyNothing, plan, MANIFEST_RUNS),
-    1,
-  );
+  report(`cpk plan (${N} unchanged)`, `cpk monitors get - --json (${N} ids)`, compare(plan, getIds), 1.3);
+  report(`cpk apply --yes (${N} unchanged)`, `cpk plan (${N} unchanged)`, compare(applyNothing, plan), 1);
   // The control of that row: apply with nothing to change does plan's work
   // plus taking the lock, so its ratio is 1 give or take the noise, which
   // this row (plan against itself, the same runs) shows. No target.
-  const control = compare(plan, plan, MANIFEST_RUNS);
-  rows.push({
-    what: `cpk plan (${N} unchanged), control`,
-    against: 'the same plan (the noise of the row above)',
-    cpk: `${median(control.a).toFixed(1)} (${Math.min(...control.a).toFixed(1)}-${Math.max(...control.a).toFixed(1)})`,
-    base: `${median(control.b).toFixed(1)} (${Math.min(...control.b).toFixed(1)}-${Math.max(...control.b).toFixed(1)})`,
-    ratio: (median(control.a) / median(control.b)).toFixed(2),
-    target: 'none',
-    pass: undefined,
-  });
+  const control = compare(plan, plan);
+  report(`cpk plan (${N} unchanged), control`, 'the same plan (the noise of the row above)', control, undefined);
 
   // Peak memory of apply at N/5 and N new entries: the slope is MiB per 1,000 entries.
   const small = Math.max(1, Math.round(N / 5));
@@ -421,20 +318,24 @@ function manifestRows() {
   };
   const rssSmall = rssOf(small);
   const rssBig = rssOf(N);
-  if (rssSmall !== undefined && rssBig !== undefined) {
-    const perThousand = ((rssBig - rssSmall) / (N - small)) * 1000;
-    const base = rssSmall - (perThousand * small) / 1000;
-    rows.push({
-      what: `peak RSS of cpk apply: ${small} and ${N} new entries (MiB)`,
-      against: 'MiB per 1,000 entries (slope)',
-      cpk: `${rssSmall.toFixed(1)} / ${rssBig.toFixed(1)}`,
-      base: `${perThousand.toFixed(1)} MiB per 1,000`,
-      ratio: (rssBig / rssSmall).toFixed(2),
-      // Linear: the fixed part plus N times the slope, far below N/small times the small run.
-      target: `<= ${(N / small).toFixed(0)}x`,
-      pass: base > 0 && rssBig / rssSmall <= N / small,
-    });
-  }
+  const perThousand = ((rssBig - rssSmall) / (N - small)) * 1000;
+  // Linear: the fixed part plus N times the slope, far below N/small times the small run.
+  report(
+    `peak RSS of cpk apply: ${small} and ${N} new entries (MiB)`,
+    'MiB per 1,000 entries (slope)',
+    [[rssBig], [rssSmall]],
+    N / small,
+    {
+      cells: [`${rssSmall.toFixed(1)} / ${rssBig.toFixed(1)}`, `${perThousand.toFixed(1)} MiB per 1,000`],
+      pass: rssSmall - (perThousand * small) / 1000 > 0,
+    },
+  );
+}
+
+/** The first line `child` prints on stdout; an error if it ends before one. */
+async function firstLine(child) {
+  for await (const line of createInterface({ input: child.stdout })) return line;
+  throw new Error(`${child.spawnargs.join(' ')} exited before it printed a line`);
 }
 
 /** Starts `cpk emulator --port 0 --json --quiet ...extra` in its own process; resolves with its first line, its pid and a stop function. */
@@ -443,14 +344,9 @@ async function startEmulatorProcess(extra) {
     stdio: ['ignore', 'pipe', 'inherit'],
     env,
   });
-  const first = JSON.parse(
-    await new Promise((resolve, reject) => {
-      createInterface({ input: child.stdout }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`emulator exited ${code}`)));
-    }),
-  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const first = JSON.parse(await firstLine(child));
   const stop = () => {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     return exited;
   };
@@ -465,11 +361,11 @@ async function emulatorPersistRow() {
   const memory = await startEmulatorProcess([]);
   const durable = await startEmulatorProcess(['--persist', join(dir, 'persist-bench.json')]);
   try {
-    const creates = (emu) => () => [node, [join(dir, 'create-pool.mjs'), emu.base_url, emu.token, String(n)]];
+    const creates = (emu) => () => [node, [pool, emu.base_url, emu.token, String(n)]];
     report(
       `cpk emulator --persist: ${n} creates, 16 in flight`,
       'the same creates without --persist (in memory)',
-      compare(creates(durable), creates(memory), quick ? 1 : 5),
+      compare(creates(durable), creates(memory)),
       2,
     );
   } finally {
@@ -479,74 +375,58 @@ async function emulatorPersistRow() {
 
 /**
  * The emulator's memory is bounded in bytes (docs/emulator.md, "Bounds"):
- * EMULATOR_POSTS rejected creates of 1 MiB each (a blank name: 422, nothing
- * stored), 8 in flight, against an emulator of its own; its peak RSS (read
- * from /proc every 200 requests and at the end) stays under 300 MiB, and it
- * still answers a GET afterwards.
+ * `posts` rejected creates of 1 MiB each (a blank name: 422, nothing
+ * stored), 8 in flight, against an emulator of its own; its peak RSS stays
+ * under 300 MiB, and it still answers a GET afterwards.
  */
 async function emulatorRows() {
   const posts = quick ? 40 : 5000;
   const emu = await startEmulatorProcess([]);
   try {
-    const headers = { authorization: `Bearer ${emu.token}` };
-    const body = Buffer.from(JSON.stringify({ name: '', pad: 'x'.repeat(1024 * 1024 - 30) }));
-    const send = (method, path, payload) =>
-      new Promise((resolve) => {
-        const req = httpRequest(
-          `${emu.base_url}${path}`,
-          { method, headers: payload ? { ...headers, 'content-type': 'application/json' } : headers },
-          (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode));
-          },
-        );
-        req.on('error', () => resolve(0));
-        req.end(payload);
-      });
-    const rss = () => {
-      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${emu.pid}/status`, 'utf8'));
-      return m ? Number(m[1]) / 1024 : 0;
-    };
-    let peak = rss();
+    const headers = { authorization: `Bearer ${emu.token}`, 'content-type': 'application/json' };
+    const payload = Buffer.from(JSON.stringify({ name: '', pad: 'x'.repeat(1024 * 1024 - 30) }));
+    // The status of one request, or 0 when it failed.
+    const send = (method, path, body) =>
+      fetch(`${emu.base_url}${path}`, { method, headers, body }).then(
+        async (res) => (await res.arrayBuffer(), res.status),
+        () => 0,
+      );
     let rejected = 0;
     for (let i = 0; i < posts; i += 8) {
       const statuses = await Promise.all(
-        Array.from({ length: Math.min(8, posts - i) }, () => send('POST', '/monitors', body)),
+        Array.from({ length: Math.min(8, posts - i) }, () => send('POST', '/monitors', payload)),
       );
       rejected += statuses.filter((s) => s === 422).length;
-      if (i % 200 === 0) peak = Math.max(peak, rss());
     }
-    peak = Math.max(peak, rss());
+    // The kernel's high-water mark of its resident memory.
+    const peak = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${emu.pid}/status`, 'utf8'))[1]) / 1024;
     const answering = (await send('GET', '/monitors')) === 200;
-    rows.push({
-      what: `cpk emulator: ${posts} rejected 1 MiB POSTs, peak RSS (MiB)`,
-      against: 'a bound of 300 MiB, then GET /monitors',
-      cpk: peak.toFixed(1),
-      base: `300 (${rejected} answered 422; ${answering ? 'answering' : 'NOT answering'} after)`,
-      ratio: (peak / 300).toFixed(2),
-      target: '<= 1x',
-      pass: peak <= 300 && answering && rejected === posts,
-    });
+    report(
+      `cpk emulator: ${posts} rejected 1 MiB POSTs, peak RSS (MiB)`,
+      'a bound of 300 MiB, then GET /monitors',
+      [[peak], [300]],
+      1,
+      {
+        cells: [peak.toFixed(1), `300 (${rejected} answered 422; ${answering ? 'answering' : 'NOT answering'} after)`],
+        pass: answering && rejected === posts,
+      },
+    );
   } finally {
     await emu.stop();
   }
 }
 
-const lines = [
-  `cpk measured on Node ${lts.version} (start-up rows also on the machine's Node ${process.version}, without a target) on ${process.platform}/${process.arch}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${quick ? 'QUICK RUN (figures meaningless)' : `${RUNS} runs each (bulk: ${BULK_RUNS}; manifests: ${MANIFEST_RUNS}), alternating`}; times in ms, median (min-max)`,
+const text = [
+  `cpk measured on Node ${lts.version} (start-up rows also on the machine's Node ${process.version}, without a target) on ${process.platform}/${process.arch}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${quick ? 'QUICK RUN (figures meaningless)' : `${RUNS} runs each (bulk, lists, manifests and the emulator: ${FEW}), alternating`}; times in ms, median (min-max)`,
   '',
   '| what | against | cpk | baseline | ratio | target | result |',
   '|---|---|---|---|---|---|---|',
-  ...rows.map(
-    (r) =>
-      `| ${r.what} | ${r.against} | ${r.cpk} | ${r.base} | ${r.ratio} | ${r.target} | ${r.pass === undefined ? '-' : r.pass ? 'pass' : 'FAIL'} |`,
-  ),
-];
-const text = lines.join('\n');
+  ...rows,
+].join('\n');
 console.log(text);
-if (outFile)
+if (options.out)
   writeFileSync(
-    outFile,
+    options.out,
     `# Benchmark results\n\nWritten by \`npm run bench -- --out bench/RESULTS.md\` on ${new Date().toISOString().slice(0, 10)}.\n\n${text}\n`,
   );
-if (!quick && rows.some((r) => r.pass === false)) process.exitCode = 1;
+if (!quick && failed) process.exitCode = 1;

@@ -26,7 +26,7 @@ const BUNDLED = new Set(['commander', 'env-paths']);
 // The emulator's OpenAPI documents are YAML files in src/ (readable in a
 // diff); the bundle holds them as data, parsed here once, so the emulator
 // neither parses YAML at start nor needs the files beside it at run time.
-export const yamlAsData = {
+const yamlAsData = {
   name: 'yaml-as-data',
   setup(b) {
     b.onLoad({ filter: /\.yaml$/ }, (args) => ({
@@ -36,37 +36,36 @@ export const yamlAsData = {
   },
 };
 
+// What every bundle of src/ shares (gen.mjs and dist.mjs build theirs from it too).
+export const nodeBundle = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  plugins: [yamlAsData],
+  absWorkingDir: root,
+};
+
 export const cliOptions = {
+  ...nodeBundle,
   entryPoints: { cli: 'src/cli/main.ts', paths: 'src/core/paths.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
-  bundle: true,
   format: 'cjs',
-  platform: 'node',
-  target: 'node20',
   external: Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name)),
   // import.meta does not exist in CommonJS: give the one use (resolving a
   // package from cpk's own location) the bundle's file URL.
   define: { 'import.meta.url': '__cpkModuleUrl' },
   banner: { js: "const __cpkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [yamlAsData],
-  logLevel: 'warning',
-  absWorkingDir: root,
 };
 
 // Packages resolved from the installed package at run time. Not on the
 // command line's start-up path.
 export const libraryOptions = {
+  ...nodeBundle,
   entryPoints: ['src/index.ts'],
   outfile: 'dist/index.js',
-  bundle: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
   packages: 'external',
-  plugins: [yamlAsData],
-  logLevel: 'warning',
-  absWorkingDir: root,
 };
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -37,18 +37,15 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { installNode } from './install-node.mjs';
-import { yamlAsData } from './build.mjs';
+import { cliOptions, nodeBundle } from './build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const NODE_VERSION = '26.10.0';
-export const TARGETS = ['linux-x64', 'linux-arm64', 'win-x64'];
+const NODE_VERSION = '26.10.0';
+const TARGETS = ['linux-x64', 'linux-arm64', 'win-x64'];
 const work = join(root, 'node_modules', '.cache', 'cpk-sea');
-
-/** The executable's file name for a target. */
-export const executableName = (target) => `cpk-${target}${target.startsWith('win-') ? '.exe' : ''}`;
 
 function fail(message) {
   process.stderr.write(`dist: ${message}\n`);
@@ -66,20 +63,17 @@ function packageFile(name, version, inner) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   process.stderr.write(`dist: fetching ${name}@${version}\n`);
-  let tarball;
   try {
-    tarball = execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], {
+    execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], {
       cwd: dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-      .trim()
-      .split('\n')
-      .pop();
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   } catch {
     process.stderr.write(`dist: could not fetch ${name}@${version} from the npm registry\n`);
     process.exit(3);
   }
+  // The directory was empty: the tarball is its one file.
+  const tarball = readdirSync(dir)[0];
   execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir, inner], { stdio: 'inherit' });
   rmSync(join(dir, tarball));
   return file;
@@ -122,6 +116,7 @@ function keychainBinding(target) {
 async function bundle(outfile) {
   const lazyRequire = /createRequire\(import\.meta\.url\)\(/g;
   await build({
+    ...nodeBundle,
     stdin: {
       contents:
         "require('./src/cli/main.ts').main(process.argv.slice(2)).then((code) => { process.exitCode = code; });",
@@ -130,15 +125,13 @@ async function bundle(outfile) {
       loader: 'js',
     },
     outfile,
-    bundle: true,
     format: 'cjs',
-    platform: 'node',
     target: `node${NODE_VERSION.split('.')[0]}`,
     external: ['@napi-rs/keyring'],
-    define: { 'import.meta.url': '__cpkModuleUrl' },
-    banner: { js: "const __cpkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: cliOptions.define,
+    banner: cliOptions.banner,
     plugins: [
-      yamlAsData,
+      ...nodeBundle.plugins,
       {
         name: 'bundle-lazy-requires',
         setup(b) {
@@ -149,96 +142,83 @@ async function bundle(outfile) {
         },
       },
     ],
-    logLevel: 'warning',
-    absWorkingDir: root,
   });
 }
 
-function sha256(file) {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
+const args = process.argv.slice(2);
+const host = args.includes('--host');
+const outAt = args.indexOf('--out');
+const releaseDir = outAt >= 0 ? args[outAt + 1] : join(root, 'release');
+if (!releaseDir) fail('--out needs a directory');
+const named = args.filter((a, i) => a !== '--host' && (outAt < 0 || (i !== outAt && i !== outAt + 1)));
+for (const a of named)
+  if (!TARGETS.includes(a)) fail(`unknown target "${a}" (known: ${TARGETS.join(', ')}, or --host)`);
+if (host && named.length) fail('--host builds for this machine only: name no targets with it');
+
+let builder;
+let jobs;
+if (host) {
+  if (process.versions.node !== NODE_VERSION)
+    process.stderr.write(`dist: building with this machine's Node ${process.version} (releases use ${NODE_VERSION})\n`);
+  if (!execFileSync(process.execPath, ['--help'], { encoding: 'utf8' }).includes('--build-sea'))
+    fail(`Node ${process.version} has no --build-sea: use Node ${NODE_VERSION.split('.')[0]}`);
+  builder = process.execPath;
+  const platform = process.platform === 'win32' ? 'win' : process.platform;
+  jobs = [{ target: `${platform}-${process.arch}`, executable: process.execPath }];
+} else {
+  try {
+    builder = installNode(NODE_VERSION).node;
+  } catch (error) {
+    process.stderr.write(`dist: could not install node@${NODE_VERSION} from the npm registry: ${error.message}\n`);
+    process.exit(3);
+  }
+  jobs = (named.length ? named : TARGETS).map((target) => ({ target, executable: targetNode(target) }));
 }
 
-async function main() {
-  const args = process.argv.slice(2);
-  const host = args.includes('--host');
-  const outAt = args.indexOf('--out');
-  const releaseDir = outAt >= 0 ? args[outAt + 1] : join(root, 'release');
-  if (!releaseDir) fail('--out needs a directory');
-  const named = args.filter((a, i) => a !== '--host' && (outAt < 0 || (i !== outAt && i !== outAt + 1)));
-  for (const a of named)
-    if (!TARGETS.includes(a)) fail(`unknown target "${a}" (known: ${TARGETS.join(', ')}, or --host)`);
-  if (host && named.length) fail('--host builds for this machine only: name no targets with it');
+// A private scratch directory: a test may build while `npm run dist` does.
+mkdirSync(work, { recursive: true });
+const scratch = mkdtempSync(join(work, 'build-'));
+mkdirSync(releaseDir, { recursive: true });
+const rel = relative(root, releaseDir);
+const showDir = rel === '' ? '.' : rel.startsWith('..') ? releaseDir : rel;
+const main = join(scratch, 'cpk-sea.cjs');
+await bundle(main);
 
-  let builder;
-  let jobs;
-  if (host) {
-    // The Node running this script builds for its own platform, so a Mac
-    // (for which the registry has no recent binary) builds with its own Node.
-    if (process.versions.node !== NODE_VERSION)
-      process.stderr.write(
-        `dist: building with this machine's Node ${process.version} (releases use ${NODE_VERSION})\n`,
-      );
-    builder = process.execPath;
-    const platform = process.platform === 'win32' ? 'win' : process.platform;
-    jobs = [{ target: `${platform}-${process.arch}`, executable: process.execPath }];
-  } else {
-    try {
-      builder = installNode(NODE_VERSION).node;
-    } catch (error) {
-      process.stderr.write(`dist: could not install node@${NODE_VERSION} from the npm registry: ${error.message}\n`);
-      process.exit(3);
-    }
-    jobs = (named.length ? named : TARGETS).map((target) => ({ target, executable: targetNode(target) }));
-  }
-  const help = execFileSync(builder, ['--help'], { encoding: 'utf8' });
-  if (!help.includes('--build-sea'))
-    fail(
-      `Node ${execFileSync(builder, ['--version'], { encoding: 'utf8' }).trim()} has no --build-sea: use Node ${NODE_VERSION.split('.')[0]}`,
-    );
-
-  // A private scratch directory: a test may build while `npm run dist` does.
-  mkdirSync(work, { recursive: true });
-  const scratch = mkdtempSync(join(work, 'build-'));
-  mkdirSync(releaseDir, { recursive: true });
-  const rel = relative(root, releaseDir);
-  const showDir = rel === '' ? '.' : rel.startsWith('..') ? releaseDir : rel;
-  const main = join(scratch, 'cpk-sea.cjs');
-  await bundle(main);
-
-  for (const { target, executable } of jobs) {
-    const name = executableName(target);
-    const temporary = join(scratch, name);
-    const config = join(scratch, `${target}.json`);
-    const binding = keychainBinding(target);
-    writeFileSync(
-      config,
-      JSON.stringify({
-        main,
-        output: temporary,
-        executable,
-        disableExperimentalSEAWarning: true,
-        useSnapshot: false,
-        // The code cache is V8's for the machine that builds: it would not fit another target.
-        useCodeCache: false,
-        ...(binding ? { assets: { 'keyring.node': binding } } : {}),
-      }),
-    );
-    execFileSync(builder, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'], cwd: scratch });
-    // macOS refuses a binary whose signature no longer matches: sign it anew (ad hoc).
-    if (host && process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', '--force', temporary]);
-    renameSync(temporary, join(releaseDir, name));
-    const { size } = statSync(join(releaseDir, name));
-    process.stderr.write(`dist: ${showDir}/${name} (${(size / 1024 / 1024).toFixed(1)} MiB)\n`);
-  }
-
-  const sums = readdirSync(releaseDir)
-    .filter((f) => f.startsWith('cpk-'))
-    .sort()
-    .map((f) => `${sha256(join(releaseDir, f))}  ${f}\n`)
-    .join('');
-  writeFileSync(join(releaseDir, 'SHA256SUMS'), sums);
-  process.stderr.write(`dist: ${showDir}/SHA256SUMS\n`);
-  rmSync(scratch, { recursive: true, force: true });
+for (const { target, executable } of jobs) {
+  const name = `cpk-${target}${target.startsWith('win-') ? '.exe' : ''}`;
+  const temporary = join(scratch, name);
+  const config = join(scratch, `${target}.json`);
+  const binding = keychainBinding(target);
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main,
+      output: temporary,
+      executable,
+      disableExperimentalSEAWarning: true,
+      // The code cache is V8's for the machine that builds: it would not fit another target.
+      useCodeCache: false,
+      ...(binding ? { assets: { 'keyring.node': binding } } : {}),
+    }),
+  );
+  execFileSync(builder, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'], cwd: scratch });
+  // macOS refuses a binary whose signature no longer matches: sign it anew (ad hoc).
+  if (host && process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', '--force', temporary]);
+  renameSync(temporary, join(releaseDir, name));
+  const { size } = statSync(join(releaseDir, name));
+  process.stderr.write(`dist: ${showDir}/${name} (${(size / 1024 / 1024).toFixed(1)} MiB)\n`);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
+const sums = readdirSync(releaseDir)
+  .filter((f) => f.startsWith('cpk-'))
+  .sort()
+  .map(
+    (f) =>
+      `${createHash('sha256')
+        .update(readFileSync(join(releaseDir, f)))
+        .digest('hex')}  ${f}\n`,
+  )
+  .join('');
+writeFileSync(join(releaseDir, 'SHA256SUMS'), sums);
+process.stderr.write(`dist: ${showDir}/SHA256SUMS\n`);
+rmSync(scratch, { recursive: true, force: true });
