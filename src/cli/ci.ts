@@ -20,7 +20,6 @@ import { nonEmpty } from './manifest-flags.js';
 import type { Manifest } from '../manifest/load.js';
 import type { manifestLocator } from '../manifest/positions.js';
 
-/** `--junit FILE`, as given; undefined when not given. */
 export function parseJunit(opts: RawOptions): string | undefined {
   return nonEmpty(opts.junit, '--junit');
 }

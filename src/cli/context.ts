@@ -64,7 +64,7 @@ export function parseGlobals(raw: Record<string, unknown>) {
 export interface ApiOptions {
   /** Send no token (the public OpenAPI document). */
   anonymous?: boolean;
-  /** Aborts requests instead of the command's interrupt signal (apply lets requests already sent finish, #6). */
+  /** Aborts requests instead of the command's interrupt signal (apply lets requests already sent finish). */
   signal?: AbortSignal;
   /** Talk to exactly this base URL with this token (`auth login` verifying a new token). */
   credentials?: { baseUrl: string; token: string };

@@ -75,8 +75,7 @@ function checkProxies(env: Readonly<Record<string, string | undefined>>): Check 
   }
   if (!settings) return { name: 'Proxy', ok: true, detail: 'none (HTTPS_PROXY, HTTP_PROXY unset)' };
   // proxySettings refused any value that is not an http:// or https:// URL.
-  const shown = (name: string, value: string) =>
-    value ? [`${name}=${new URL(value).protocol}//${new URL(value).host}`] : [];
+  const shown = (name: string, value: string) => (value ? [`${name}=${new URL(value).origin}`] : []);
   const detail = [
     ...shown('HTTPS_PROXY', settings.httpsProxy),
     ...shown('HTTP_PROXY', settings.httpProxy),
