@@ -50,12 +50,12 @@ export class CiReport {
   }
 
   /** A problem: a workflow command on stderr under GitHub Actions, nothing elsewhere. */
-  async annotate(annotation: Annotation, kind: 'error' | 'warning' = 'error'): Promise<void> {
+  async annotate(annotation: Annotation): Promise<void> {
     if (!this.actions) return;
     const { workflowCommand } = await import('../output/workflow.js');
     this.annotated += 1;
     this.ctx.out.info(
-      workflowCommand(kind, { title: this.suite, ...annotation, file: this.repoPath(annotation.file) }),
+      workflowCommand('error', { title: this.suite, ...annotation, file: this.repoPath(annotation.file) }),
     );
   }
 
@@ -99,13 +99,10 @@ export class CiReport {
     try {
       await writeFileAtomic(this.junit, xml);
     } catch (cause) {
-      const problem = new CpkError(
-        `cannot write the JUnit report ${this.junit} (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`,
-        ExitCode.FAILURE,
-      );
+      const problem = `cannot write the JUnit report ${this.junit} (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`;
       // The command's own failure says more; a success that cannot report it is a failure.
-      if (error === undefined) throw problem;
-      this.ctx.out.warn(problem.message);
+      if (error === undefined) throw new CpkError(problem, ExitCode.FAILURE);
+      this.ctx.out.warn(problem);
     }
   }
 }

@@ -156,14 +156,8 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
 
   // The token: present, prefixed (resolving the session checked it), accepted.
   if (!session.token) {
-    checks.push(
-      failed(
-        'Token',
-        session.tokenProblem ?? new Error('no token'),
-        undefined,
-        'set CPK_TOKEN, or run `cpk auth login`',
-      ),
-    );
+    // Without a token, resolving the session said why (src/config/session.ts).
+    checks.push(failed('Token', session.tokenProblem, undefined, 'set CPK_TOKEN, or run `cpk auth login`'));
     return checks;
   }
   if (unreachable) {
