@@ -40,11 +40,7 @@ export const EXIT_CODES =
 export function commandsFirst(text: string): string {
   const sections = text.split(/\n(?=\S[^\n]*:\n)/);
   const isOptions = (section: string) => /^(?:Global )?Options:\n/.test(section);
-  const firstOptions = sections.findIndex(isOptions);
-  if (firstOptions === -1) return text;
-  const head = sections.slice(0, firstOptions);
-  const rest = sections.slice(firstOptions);
-  const ordered = [...head, ...rest.filter((s) => !isOptions(s)), ...rest.filter(isOptions)];
+  const ordered = [...sections.filter((s) => !isOptions(s)), ...sections.filter(isOptions)];
   return ordered.map((s) => s.replace(/\n*$/, '\n')).join('\n');
 }
 
