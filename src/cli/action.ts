@@ -45,7 +45,6 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** Appends an Examples section to a command's help. */
 export function examples(cmd: Command, ...lines: string[]): Command {
   return cmd.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
 }

@@ -18,25 +18,13 @@ export interface BulkItem<T> {
   input: T;
 }
 
-export interface BulkOptions {
-  concurrency: number;
-  /** Progress label on a terminal, e.g. "Deleting monitors". */
-  progress: string;
-}
-
-export interface BulkRun<R> {
-  /** Successful results in input order, with the item they belong to. */
-  done: Array<{ index: number; value: R }>;
-  /** Call after printing the results: reports failures and interruption, and throws when there were any. */
-  finish(what: { noun: string; verb: string }): void;
-}
-
 export async function runBulk<T, R>(
   ctx: Context,
   items: Array<BulkItem<T>>,
   work: (input: T) => Promise<R>,
-  options: BulkOptions,
-): Promise<BulkRun<R>> {
+  /** progress: its label on a terminal, e.g. "Deleting monitors". */
+  options: { concurrency: number; progress: string },
+) {
   if (items.length === 0 && !ctx.out.json) ctx.out.info('Nothing to do: the list is empty.');
   // Every request in flight (and every retry wait) listens to the Ctrl-C
   // signal; with --concurrency above 10, Node would warn about a leak that is not one.
@@ -56,8 +44,10 @@ export async function runBulk<T, R>(
     if (outcome?.ok) done.push({ index, value: outcome.value });
   });
   return {
+    /** Successful results in input order, with the item they belong to. */
     done,
-    finish({ noun, verb }) {
+    /** Call after printing the results: reports failures and interruption, and throws when there were any. */
+    finish({ noun, verb }: { noun: string; verb: string }): void {
       let firstCode: number | undefined;
       let failed = 0;
       outcomes.forEach((outcome, index) => {

@@ -10,18 +10,18 @@
 // `cpk validate --json | jq` stay exactly what they are.
 import { relative, resolve, isAbsolute, sep } from 'node:path';
 import type { Context } from './context.js';
-import { ApiError, CpkError, ExitCode, UsageError } from '../core/errors.js';
+import { ApiError, CpkError, ExitCode } from '../core/errors.js';
 import type { RawOptions } from './action.js';
 import type { JunitCase } from '../output/junit.js';
 import type { Annotation } from '../output/workflow.js';
 import { describeError } from '../output/errors.js';
+import { redactSecrets } from '../core/redact.js';
+import { nonEmpty } from './manifest-flags.js';
+import type { Manifest } from '../manifest/load.js';
+import type { manifestLocator } from '../manifest/positions.js';
 
-/** `--junit FILE`, as given; undefined when not given. */
 export function parseJunit(opts: RawOptions): string | undefined {
-  if (opts.junit === undefined) return undefined;
-  const path = String(opts.junit);
-  if (path.trim() === '') throw new UsageError('--junit must not be empty');
-  return path;
+  return nonEmpty(opts.junit, '--junit');
 }
 
 export const JUNIT_HELP =
@@ -50,12 +50,12 @@ export class CiReport {
   }
 
   /** A problem: a workflow command on stderr under GitHub Actions, nothing elsewhere. */
-  async annotate(annotation: Annotation, kind: 'error' | 'warning' = 'error'): Promise<void> {
+  async annotate(annotation: Annotation): Promise<void> {
     if (!this.actions) return;
     const { workflowCommand } = await import('../output/workflow.js');
     this.annotated += 1;
     this.ctx.out.info(
-      workflowCommand(kind, { title: this.suite, ...annotation, file: this.repoPath(annotation.file) }),
+      workflowCommand('error', { title: this.suite, ...annotation, file: this.repoPath(annotation.file) }),
     );
   }
 
@@ -66,10 +66,7 @@ export class CiReport {
   /** Markdown for the job summary, under GitHub Actions when the runner gives one. */
   async summary(markdown: string): Promise<void> {
     if (!this.actions) return;
-    const [{ appendStepSummary }, { redactSecrets }] = await Promise.all([
-      import('../output/workflow.js'),
-      import('../core/redact.js'),
-    ]);
+    const { appendStepSummary } = await import('../output/workflow.js');
     try {
       await appendStepSummary(this.ctx.env, redactSecrets(markdown));
     } catch (error) {
@@ -102,13 +99,10 @@ export class CiReport {
     try {
       await writeFileAtomic(this.junit, xml);
     } catch (cause) {
-      const problem = new CpkError(
-        `cannot write the JUnit report ${this.junit} (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`,
-        ExitCode.FAILURE,
-      );
+      const problem = `cannot write the JUnit report ${this.junit} (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`;
       // The command's own failure says more; a success that cannot report it is a failure.
-      if (error === undefined) throw problem;
-      this.ctx.out.warn(problem.message);
+      if (error === undefined) throw new CpkError(problem, ExitCode.FAILURE);
+      this.ctx.out.warn(problem);
     }
   }
 }
@@ -146,27 +140,20 @@ interface PlacedProblem {
 /** Problems shown at most as annotations: as many as the lines on stderr (GitHub keeps only the first few anyway). */
 const MAX_ANNOTATIONS = 50;
 
-/** Each problem of a manifest as an annotation at its place. */
-export async function annotateProblems(
+/**
+ * A manifest's problems: each an annotation at its place, and JUnit cases,
+ * one per entry (in the manifest's order), failed with its problems;
+ * problems that belong to no entry (the file cannot be read as a manifest)
+ * make one case per file.
+ */
+export async function reportProblems(
   report: CiReport,
   problems: readonly PlacedProblem[],
+  manifest: Manifest | undefined,
   file?: string,
 ): Promise<void> {
   for (const p of problems.slice(0, MAX_ANNOTATIONS))
     await report.annotate({ file: p.file ?? file, line: p.line, col: p.col, message: p.message });
-}
-
-/**
- * The JUnit cases of checking a manifest: one per entry, failed with its
- * problems; problems that belong to no entry (the file cannot be read as a
- * manifest) make one case per file.
- */
-export function manifestCases(
-  report: CiReport,
-  entries: ReadonlyArray<{ section: 'monitors' | 'channels'; name: string }>,
-  problems: readonly PlacedProblem[],
-  file?: string,
-): void {
   // Keyed by section and entry; problems of no entry by \0 and the file.
   const byKey = new Map<string, PlacedProblem[]>();
   for (const p of problems) {
@@ -182,20 +169,14 @@ export function manifestCases(
   });
   for (const [key, list] of byKey)
     if (key.startsWith('\u0000')) report.add({ name: key.slice(1), classname: 'manifest', failure: failure(list) });
-  for (const { section, name } of entries) {
+  const entries = [
+    ...(manifest?.monitors ?? []).map((m) => ['monitors', m.key] as const),
+    ...(manifest?.channels ?? []).map((c) => ['channels', c.id] as const),
+  ];
+  for (const [section, name] of entries) {
     const list = byKey.get(`${section}\u0000${name}`);
     report.add({ name, classname: section, failure: list ? failure(list) : undefined });
   }
-}
-
-/** The manifest's entries, in its order, for the JUnit report. */
-export function entryNames(
-  manifest: import('../manifest/load.js').Manifest,
-): Array<{ section: 'monitors' | 'channels'; name: string }> {
-  return [
-    ...manifest.monitors.map((m) => ({ section: 'monitors' as const, name: m.key })),
-    ...manifest.channels.map((c) => ({ section: 'channels' as const, name: c.id })),
-  ];
 }
 
 /**
@@ -204,15 +185,12 @@ export function entryNames(
  * column in its file. Files are read when first asked about.
  */
 export function entryPlaces(
-  manifest: import('../manifest/load.js').Manifest,
+  manifest: Manifest,
 ): (section: 'monitors' | 'channels', name: string) => Promise<Annotation | undefined> {
   const fileOf = new Map<string, string>();
   for (const m of manifest.monitors) fileOf.set(`monitors\u0000${m.key}`, m.file ?? manifest.path);
   for (const c of manifest.channels) fileOf.set(`channels\u0000${c.id}`, c.file ?? manifest.path);
-  const locators = new Map<
-    string,
-    Promise<{ at(path: string[], which: 'key'): { line: number; col: number } } | undefined>
-  >();
+  const locators = new Map<string, Promise<ReturnType<typeof manifestLocator> | undefined>>();
   return async (section, name) => {
     const file = fileOf.get(`${section}\u0000${name}`);
     if (file === undefined) return undefined;

@@ -14,31 +14,8 @@ import { registerSecret, registerUrlCredentials } from '../core/redact.js';
 import { version } from '../core/version.js';
 import { parseRetriesFlag, resolveAttempts } from '../core/http/attempts.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../core/http/retry.js';
-import { isMachineFormat, parseColumns, parseFormat, type OutputFormat } from '../output/format.js';
+import { isMachineFormat, parseColumns, parseFormat } from '../output/format.js';
 import { parseDuration } from '../parse/duration.js';
-
-export interface GlobalOptions {
-  baseUrl?: string | undefined;
-  /** A machine format (-o json, jsonl, yaml; --json; --query): errors are JSON on stderr. */
-  json: boolean;
-  /** -o (--json is -o json). */
-  format: OutputFormat;
-  /** --columns: dotted paths. */
-  columns?: string[] | undefined;
-  timeoutSeconds: number;
-  /** --max-time / CPK_MAX_TIME: seconds for the whole command's network time; undefined: no bound. */
-  maxTimeSeconds?: number | undefined;
-  /** Whether --timeout was given (`monitors wait` reads it as the whole wait's bound). */
-  timeoutGiven?: boolean;
-  /** `--retries N`: retries after the first attempt; undefined when not given (CPK_MAX_ATTEMPTS or the default apply). */
-  retries?: number | undefined;
-  debug: boolean;
-  color: boolean;
-  /** --query: a JMESPath expression applied to the JSON result (implies --json). */
-  query?: string | undefined;
-  /** --profile (validated where it is used). */
-  profile?: string | undefined;
-}
 
 /**
  * A time limit: a positive number of seconds (`30`, `2.5`) or a duration
@@ -52,30 +29,34 @@ function parseTimeLimit(value: unknown, what: string): number {
   return n;
 }
 
-/** --max-time, else CPK_MAX_TIME (empty: unset), else no bound. */
-export function parseMaxTime(flag: unknown, env: Readonly<Record<string, string | undefined>>): number | undefined {
-  if (flag !== undefined) return parseTimeLimit(flag, '--max-time');
+/** CPK_MAX_TIME (empty: unset), for a command without --max-time. */
+export function parseMaxTime(env: Readonly<Record<string, string | undefined>>): number | undefined {
   const fromEnv = env.CPK_MAX_TIME;
   if (fromEnv === undefined || fromEnv.trim() === '') return undefined;
   return parseTimeLimit(fromEnv, 'CPK_MAX_TIME');
 }
 
-/** Turns commander's raw global values into GlobalOptions (usage errors on bad input). */
-export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
+/** Turns commander's raw global values into typed ones (usage errors on bad input). */
+export function parseGlobals(raw: Record<string, unknown>) {
   const timeoutSeconds = raw.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : parseTimeLimit(raw.timeout, '--timeout');
   const format = parseFormat(raw);
   return {
     baseUrl: typeof raw.baseUrl === 'string' ? raw.baseUrl : undefined,
+    /** A machine format (-o json, jsonl, yaml; --json; --query): errors are JSON on stderr. */
     json: isMachineFormat(format),
     format,
     columns: parseColumns(raw.columns),
     timeoutSeconds,
+    /** Seconds for the whole command's network time; undefined: CPK_MAX_TIME, else no bound. */
     maxTimeSeconds: raw.maxTime === undefined ? undefined : parseTimeLimit(raw.maxTime, '--max-time'),
+    /** `monitors wait` reads a given --timeout as the whole wait's bound. */
     timeoutGiven: raw.timeout !== undefined,
+    /** Undefined when not given: CPK_MAX_ATTEMPTS or the default apply. */
     retries: raw.retries === undefined ? undefined : parseRetriesFlag(raw.retries),
     debug: raw.debug === true,
     color: raw.color !== false,
     query: typeof raw.query === 'string' ? raw.query : undefined,
+    /** Validated where it is used. */
     profile: typeof raw.profile === 'string' ? raw.profile : undefined,
   };
 }
@@ -83,7 +64,7 @@ export function parseGlobals(raw: Record<string, unknown>): GlobalOptions {
 export interface ApiOptions {
   /** Send no token (the public OpenAPI document). */
   anonymous?: boolean;
-  /** Aborts requests instead of the command's interrupt signal (apply lets requests already sent finish, #6). */
+  /** Aborts requests instead of the command's interrupt signal (apply lets requests already sent finish). */
   signal?: AbortSignal;
   /** Talk to exactly this base URL with this token (`auth login` verifying a new token). */
   credentials?: { baseUrl: string; token: string };
@@ -113,7 +94,7 @@ export class Context {
   private deadline: { at: number; seconds: number } | undefined;
   constructor(
     readonly io: IO,
-    readonly globals: GlobalOptions,
+    readonly globals: ReturnType<typeof parseGlobals>,
     readonly signal?: AbortSignal,
   ) {
     this.out = new Output(io, {
@@ -165,7 +146,7 @@ export class Context {
   /** Builds the API client: resolves base URL and token first, so a missing token fails before any import. */
   async api(options: ApiOptions = {}): Promise<Api> {
     const attempts = resolveAttempts(this.globals.retries, this.env);
-    const maxTime = this.globals.maxTimeSeconds ?? parseMaxTime(undefined, this.env);
+    const maxTime = this.globals.maxTimeSeconds ?? parseMaxTime(this.env);
     if (maxTime !== undefined) this.deadline ??= { at: performance.now() + maxTime * 1000, seconds: maxTime };
     let baseUrl: string;
     let token: string | undefined;
@@ -229,10 +210,9 @@ export class Context {
     if (error instanceof ApiError && error.status === 401) {
       const source = target.tokenSource ?? 'nowhere';
       if (source === 'CPK_TOKEN') return 'the token came from CPK_TOKEN: set a valid one, or unset it to use a profile';
-      if (source.startsWith('profile ')) {
-        const name = /^profile "(.*)"$/.exec(source)?.[1];
-        return `the token came from ${source}: sign in again with \`cpk auth login${name && name !== 'default' ? ` --profile ${name}` : ''}\``;
-      }
+      const name = /^profile "(.*)"$/.exec(source)?.[1];
+      if (name !== undefined)
+        return `the token came from ${source}: sign in again with \`cpk auth login${name !== 'default' ? ` --profile ${name}` : ''}\``;
       return `the token came from ${source}`;
     }
     return undefined;

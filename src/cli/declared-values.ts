@@ -10,8 +10,7 @@ import { closest } from '../core/closest.js';
 import { didYouMean } from './suggest.js';
 
 export async function checkDeclaredValues(ctx: Context, body: JsonObject, kind: BodyKind): Promise<void> {
-  const fields = Object.keys(body).filter((name) => typeof body[name] === 'string');
-  if (fields.length === 0) return;
+  if (!Object.values(body).some((value) => typeof value === 'string')) return;
   const session = await ctx.session({ anonymous: true });
   const { cachedSpecInfo } = await import('../core/api/spec.js');
   const declared = cachedSpecInfo(session.baseUrl.value, ctx.env).body(kind)?.fields ?? [];

@@ -75,8 +75,7 @@ function checkProxies(env: Readonly<Record<string, string | undefined>>): Check 
   }
   if (!settings) return { name: 'Proxy', ok: true, detail: 'none (HTTPS_PROXY, HTTP_PROXY unset)' };
   // proxySettings refused any value that is not an http:// or https:// URL.
-  const shown = (name: string, value: string) =>
-    value ? [`${name}=${new URL(value).protocol}//${new URL(value).host}`] : [];
+  const shown = (name: string, value: string) => (value ? [`${name}=${new URL(value).origin}`] : []);
   const detail = [
     ...shown('HTTPS_PROXY', settings.httpsProxy),
     ...shown('HTTP_PROXY', settings.httpProxy),
@@ -157,14 +156,8 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
 
   // The token: present, prefixed (resolving the session checked it), accepted.
   if (!session.token) {
-    checks.push(
-      failed(
-        'Token',
-        session.tokenProblem ?? new Error('no token'),
-        undefined,
-        'set CPK_TOKEN, or run `cpk auth login`',
-      ),
-    );
+    // Without a token, resolving the session said why (src/config/session.ts).
+    checks.push(failed('Token', session.tokenProblem, undefined, 'set CPK_TOKEN, or run `cpk auth login`'));
     return checks;
   }
   if (unreachable) {

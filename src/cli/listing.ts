@@ -16,19 +16,10 @@ import { parseConcurrency } from '../parse/concurrency.js';
 import { action, collect, examples, type RawOptions, type Runtime } from './action.js';
 import { concurrencyOption } from './options.js';
 
-export interface ListOptions {
-  noun: Noun;
-  limit?: number | undefined;
-  params: Array<[string, string]>;
-  /** Inventory path: fetch each known monitor and drop those that are gone. */
-  refresh: boolean;
-  /** Revalidate the service's document now. */
-  refreshSpec: boolean;
-  concurrency: number;
-}
+type ListOptions = ReturnType<typeof parseListOptions>;
 
-/** commander's raw values to ListOptions (usage errors on bad input). */
-export function parseListOptions(noun: Noun, raw: RawOptions): ListOptions {
+/** commander's raw values, typed (usage errors on bad input). */
+function parseListOptions(noun: Noun, raw: RawOptions) {
   let limit: number | undefined;
   if (raw.limit !== undefined) {
     const text = String(raw.limit).trim();
@@ -46,7 +37,9 @@ export function parseListOptions(noun: Noun, raw: RawOptions): ListOptions {
     noun,
     limit,
     params,
+    /** Inventory path: fetch each known monitor and drop those that are gone. */
     refresh: raw.refresh === true,
+    /** Revalidate the service's document now. */
     refreshSpec: raw.refreshSpec === true,
     concurrency: parseConcurrency(raw.concurrency),
   };
@@ -80,7 +73,7 @@ export function registerList(parent: Command, noun: Noun, runtime: Runtime): voi
   );
 }
 
-export async function runList(opts: ListOptions, ctx: Context): Promise<void> {
+async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const api = await ctx.api({ many: opts.refresh });
   const { loadSpec } = await import('../core/api/spec.js');
   const spec = await ctx.out.spin("Reading the service's document", () =>

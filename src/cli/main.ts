@@ -117,12 +117,8 @@ export function outputVerdict(
   writes: boolean,
   stderr: Writer,
 ): number {
-  if (!failure) return code;
-  if (failure.code === 'EPIPE') {
-    if (code !== ExitCode.OK && code !== ExitCode.INTERRUPTED) return code;
-    return writes ? code : ExitCode.BROKEN_PIPE;
-  }
-  if (code !== ExitCode.OK && code !== ExitCode.INTERRUPTED) return code;
+  if (!failure || (code !== ExitCode.OK && code !== ExitCode.INTERRUPTED)) return code;
+  if (failure.code === 'EPIPE') return writes ? code : ExitCode.BROKEN_PIPE;
   const why: Record<string, string> = {
     ENOSPC: ' (no space left on the device)',
     EFBIG: ' (file too large for its limit)',

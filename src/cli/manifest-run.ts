@@ -4,7 +4,7 @@
 // the workflow it feeds: `cpk --help` never loads the manifest code.
 import type { Context } from './context.js';
 import type { WorkflowDeps } from '../manifest/workflow.js';
-import { annotateProblems, entryNames, entryPlaces, manifestCases } from './ci.js';
+import { entryPlaces, reportProblems } from './ci.js';
 
 export function workflowDeps(ctx: Context): WorkflowDeps {
   const ci = ctx.ci;
@@ -16,10 +16,7 @@ export function workflowDeps(ctx: Context): WorkflowDeps {
     confirm: (question) => ctx.confirm(question),
     tokenDigest: () => ctx.tokenDigest(),
     report: ci && {
-      async problems(problems, manifest, file) {
-        await annotateProblems(ci, problems, file);
-        manifestCases(ci, manifest ? entryNames(manifest) : [], problems, file);
-      },
+      problems: (problems, manifest, file) => reportProblems(ci, problems, manifest, file),
       async unread(manifest, failures) {
         const place = entryPlaces(manifest);
         for (const { key, message } of failures) {

@@ -10,26 +10,22 @@ import { fieldsFromFlags, mergeInto } from '../parse/fields.js';
 import { type JsonObject } from '../core/json.js';
 import { collect, type RawOptions } from './action.js';
 
-/** `--set key=value` (repeatable). */
 export function setOption(
   description = 'set a field; the value is parsed as JSON when it is JSON (repeatable; dotted keys nest)',
 ): Option {
   return new Option('--set <key=value>', description).argParser(collect);
 }
 
-/** `--set-string key=value` (repeatable). */
 export function setStringOption(description = 'set a field to a string, always (repeatable)'): Option {
   return new Option('--set-string <key=value>', description).argParser(collect);
 }
 
-/** `--data JSON|@file|-`. */
 export function dataOption(
   description = 'fields as a JSON object, @file, or - for stdin (flags are merged over it)',
 ): Option {
   return new Option('--data <json>', description);
 }
 
-/** `--dry-run`: print the request(s) as curl commands and send nothing. */
 export function dryRunOption(description = 'print the request as a curl command and send nothing'): Option {
   return new Option('--dry-run', description);
 }
@@ -39,7 +35,6 @@ export function concurrencyOption(description: string): Option {
   return new Option('--concurrency <n>', description);
 }
 
-/** The raw values of the body flags, typed. */
 export function bodyFlags(raw: RawOptions) {
   return {
     set: raw.set as string[] | undefined,

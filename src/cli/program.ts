@@ -40,11 +40,7 @@ export const EXIT_CODES =
 export function commandsFirst(text: string): string {
   const sections = text.split(/\n(?=\S[^\n]*:\n)/);
   const isOptions = (section: string) => /^(?:Global )?Options:\n/.test(section);
-  const firstOptions = sections.findIndex(isOptions);
-  if (firstOptions === -1) return text;
-  const head = sections.slice(0, firstOptions);
-  const rest = sections.slice(firstOptions);
-  const ordered = [...head, ...rest.filter((s) => !isOptions(s)), ...rest.filter(isOptions)];
+  const ordered = [...sections.filter((s) => !isOptions(s)), ...sections.filter(isOptions)];
   return ordered.map((s) => s.replace(/\n*$/, '\n')).join('\n');
 }
 
@@ -113,23 +109,15 @@ Examples:
     )
     .addHelpText('after', () => `\n${wrapText(EXIT_CODES, (runtime.io.stdoutColumns ?? 80) - 1).join('\n')}\n`);
   // The top-level help groups commands by what they are for.
-  program.commandsGroup('Everyday:');
-  monitors(program, runtime);
-  channels(program, runtime);
-  reports(program, runtime);
-  openapi(program, runtime);
-  api(program, runtime);
-  program.commandsGroup('Monitors as code:');
-  plan(program, runtime);
-  apply(program, runtime);
-  importMonitors(program, runtime);
-  validate(program, runtime);
-  program.commandsGroup('Setup:');
-  auth(program, runtime);
-  profile(program, runtime);
-  emulator(program, runtime);
-  doctor(program, runtime);
-  completion(program, runtime);
+  const groups = {
+    'Everyday:': [monitors, channels, reports, openapi, api],
+    'Monitors as code:': [plan, apply, importMonitors, validate],
+    'Setup:': [auth, profile, emulator, doctor, completion],
+  };
+  for (const [title, registers] of Object.entries(groups)) {
+    program.commandsGroup(title);
+    for (const register of registers) register(program, runtime);
+  }
   helpCommand(program);
   // `gh version` and `kubectl version` exist: the same line as --version,
   // kept out of the help, where --version is the one documented.

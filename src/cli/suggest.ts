@@ -8,13 +8,13 @@ import { closest } from '../core/closest.js';
  * Words other tools use for a cpk command, by the command they were typed
  * under: `cpk login` (gh, docker) is `cpk auth login`, `monitors show` is
  * `monitors get`. Aliases cover the words that are cpk commands too
- * (`rm`, `view`, `describe`); these are only suggested.
+ * (`ls`, `rm`, `view`, `describe`); these are only suggested.
  */
 const SYNONYMS: Record<string, Record<string, string>> = {
   cpk: { login: 'auth login', logout: 'auth logout', whoami: 'auth status', status: 'auth status' },
-  monitors: { show: 'get', ls: 'list', remove: 'delete', edit: 'update', new: 'create', add: 'create' },
-  reports: { show: 'get', ls: 'list' },
-  channels: { ls: 'list', edit: 'update' },
+  monitors: { show: 'get', remove: 'delete', edit: 'update', new: 'create', add: 'create' },
+  reports: { show: 'get' },
+  channels: { edit: 'update' },
   profile: { ls: 'list', rm: 'remove', switch: 'use' },
 };
 
