@@ -201,11 +201,6 @@ export class Output {
     if (!this.io.stdoutIsTTY && this.io.stdoutIsPipe === true) this.toStdout('\n', 'exact');
   }
 
-  /** Clears a terminal for the next frame of a live view (`--watch`); a dumb terminal gets a blank line. */
-  clearScreen(): void {
-    this.toStdout(this.io.env.TERM === 'dumb' ? '\n' : CLEAR_SCREEN, 'exact');
-  }
-
   /**
    * One frame of a live view on a terminal (`monitors watch`), drawn over the
    * last one without flicker: the first frame hides the cursor and clears the
@@ -281,7 +276,7 @@ export class Output {
    * was rendered and colored by cpk: the same, keeping cpk's own colors.
    * `encoded` is JSON or YAML, whose encoders escape what a terminal could act
    * on (src/output/json.ts, yaml.ts): written as it is, so the value stays
-   * exact. `exact`: printData to a pipe, and cpk's own clear-screen.
+   * exact. `exact`: printData to a pipe, and cpk's own cursor codes.
    */
   private toStdout(
     text: string,
