@@ -43,8 +43,7 @@ function objectsTable(items: Record<string, unknown>[]): string[] {
 export function markdownLines(value: unknown, title?: string): string[] {
   if (Array.isArray(value) && value.length > 0 && value.every((item) => isPlainObject(item)))
     return objectsTable(value as Record<string, unknown>[]);
-  const entries: Entry[] = [];
-  entriesOf(value, '', true, entries);
+  const entries = entriesOf(value, true);
   const out: string[] = [];
   const id = isPlainObject(value) && typeof value.id === 'string' ? value.id : undefined;
   const heading = [title, id].filter((t) => t !== undefined).join(' ');

@@ -410,7 +410,7 @@ export class Output {
         const view = await this.view();
         // On a terminal the rows fit its width (gh, kubectl); -o wide, and any other reader, get every value whole.
         const fit = view.tty && format === 'table' ? view.width : undefined;
-        return this.writeLines(rowLines(held, columns, view, '', fit));
+        return this.writeLines(rowLines(held, columns, view, fit));
       },
     };
   }
