@@ -27,7 +27,7 @@ const MAX_ROWS = 500;
 
 /** The detail view drawn with borders, or undefined for an object too big for cli-table3. */
 export async function borderedDetailLines(value: unknown, view: View): Promise<string[] | undefined> {
-  const entries = entriesOf(value, view.shapes !== undefined);
+  const entries = entriesOf(value, view.tty);
   let rows = 0;
   for (const e of entries) rows += e.kind === 'table' ? e.items.length + 1 : 1;
   if (rows > MAX_ROWS) return undefined;
@@ -93,7 +93,7 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
         }),
       );
       draw(drawn[0] ?? [], drawn.slice(1));
-    } else if (view.shapes) for (const line of seriesLines(e, view, view.shapes)) out.push(line);
+    } else for (const line of seriesLines(e, view)) out.push(line);
   }
   endFields();
   return out;

@@ -12,7 +12,6 @@ import {
   type Entry,
 } from './render.js';
 import { sanitizeLine } from '../core/sanitize.js';
-import { sparkline } from './sparkline.js';
 
 function mdCell(text: string): string {
   return sanitizeLine(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|') || ' ';
@@ -62,7 +61,7 @@ export function markdownLines(value: unknown, title?: string): string[] {
     if (e.kind === 'series') {
       for (const field of e.fields) {
         const values = seriesValues(e, field);
-        out.push(`- ${mdCell(field)}: \`${fitSpark(values, sparkline, 60)}\` ${rangeText(values)}`);
+        out.push(`- ${mdCell(field)}: \`${fitSpark(values, 60)}\` ${rangeText(values)}`);
       }
       out.push('');
     }

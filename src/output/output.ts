@@ -308,12 +308,10 @@ export class Output {
     return (this.palette ??= colorPalette(level));
   }
 
-  /** What the terminal allows: width, color, ages, sparklines (their drawers loaded only for a terminal). */
+  /** What the terminal allows: width, color, ages, sparklines. */
   async view(changed?: ReadonlyMap<string, string>): Promise<View> {
-    const tty = this.io.stdoutIsTTY;
     return {
-      tty,
-      shapes: tty ? await import('./sparkline.js') : undefined,
+      tty: this.io.stdoutIsTTY,
       width: this.width(),
       now: (this.settings.now ?? Date.now)(),
       paint: await this.colors(),

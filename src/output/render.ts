@@ -1,26 +1,18 @@
 // Turns data into the lines of a table (kubectl's printers): rows for several
 // items, `describe`-style sections for one. Pure: what the terminal allows
-// (width, color, ages, sparklines) comes in through View; the sparkline and
-// bar drawers too, loaded by Output only for a terminal. Every function here
+// (width, color, ages, sparklines) comes in through View. Every function here
 // is linear in the size of the document: no cell is measured twice per row,
 // no line is rebuilt per field.
 import { isPlainObject } from '../core/json.js';
 import { numberSource } from './json.js';
 import { PLAIN, statusPainter, type Painter, type Palette } from './palette.js';
 import { sanitizeLine } from '../core/sanitize.js';
+import { bar, sparkline } from './sparkline.js';
 import { padEnd, textWidth, truncate, wrapText } from './text.js';
 
-/** Shapes drawn with text (src/output/sparkline.ts). */
-export interface Shapes {
-  sparkline: (values: readonly (number | null | undefined)[]) => string;
-  bar: (percent: number, width?: number) => string;
-}
-
 export interface View {
-  /** A terminal: timestamps show their age. */
+  /** A terminal: timestamps show their age, series show as sparklines, percentages as bars. */
   tty: boolean;
-  /** On a terminal: series show as sparklines, percentages as bars. */
-  shapes?: Shapes | undefined;
   /** Wrap long values to this many cells; undefined: never wrap. */
   width: number | undefined;
   /** Now, in ms since the epoch (for ages). */
@@ -292,7 +284,7 @@ export function objectRows(items: readonly unknown[], columns: string[], view: V
       columns.map((key) => {
         const value = pathValue(item, key);
         let text = isTimestamp(value) ? timeText(value, view) : sanitizeLine(cellText(value));
-        if (view.shapes && isPercent(key, value)) text = `${text} ${view.shapes.bar(value, 10)}`;
+        if (view.tty && isPercent(key, value)) text = `${text} ${bar(value, 10)}`;
         return { text, paint: statusPainter(key, text, view.paint) };
       }),
     );
@@ -435,13 +427,12 @@ export function seriesValues(e: Extract<Entry, { kind: 'series' }>, field: strin
 
 function fieldText(key: string, value: unknown, view: View): string {
   if (isTimestamp(value)) return timeText(value, view);
-  const shapes = view.shapes;
-  if (shapes && Array.isArray(value) && value.length > 1 && value.every(isNumber)) {
+  if (view.tty && Array.isArray(value) && value.length > 1 && value.every(isNumber)) {
     const numbers = value.map(toNumber);
-    return `${fitSpark(numbers, shapes.sparkline, (view.width ?? 80) - 40)}  ${rangeText(numbers)}`;
+    return `${fitSpark(numbers, (view.width ?? 80) - 40)}  ${rangeText(numbers)}`;
   }
   const text = cellText(value);
-  if (shapes && isPercent(key, value)) return `${text}  ${shapes.bar(value, 20)}`;
+  if (view.tty && isPercent(key, value)) return `${text}  ${bar(value, 20)}`;
   return text;
 }
 
@@ -454,7 +445,7 @@ export function rangeText(values: (number | null)[]): string {
 }
 
 /** A sparkline of at most `room` cells (8 at least): longer series are averaged into buckets. */
-export function fitSpark(values: (number | null)[], sparkline: Shapes['sparkline'], room: number): string {
+export function fitSpark(values: (number | null)[], room: number): string {
   const cells = Math.max(8, room);
   if (values.length <= cells) return sparkline(values);
   const buckets: (number | null)[] = [];
@@ -504,7 +495,7 @@ export function keyColumn(entries: readonly Entry[]): number {
 }
 
 /** A series over time on a terminal: a line saying its span, then one sparkline per field. */
-export function seriesLines(e: Extract<Entry, { kind: 'series' }>, view: View, shapes: Shapes): string[] {
+export function seriesLines(e: Extract<Entry, { kind: 'series' }>, view: View): string[] {
   const key = sanitizeLine(e.key);
   const first = e.items[0]?.[e.time] as string;
   const last = e.items[e.items.length - 1]?.[e.time] as string;
@@ -519,7 +510,7 @@ export function seriesLines(e: Extract<Entry, { kind: 'series' }>, view: View, s
   const nameWidth = e.fields.reduce((n, f) => Math.max(n, textWidth(sanitizeLine(f))), 0);
   for (const field of e.fields) {
     const values = seriesValues(e, field);
-    const spark = fitSpark(values, shapes.sparkline, (view.width ?? 80) - nameWidth - 4 - 30);
+    const spark = fitSpark(values, (view.width ?? 80) - nameWidth - 4 - 30);
     out.push(`  ${padEnd(sanitizeLine(field), nameWidth)}  ${spark}  ${rangeText(values)}`);
   }
   return out;
@@ -533,7 +524,7 @@ export function seriesLines(e: Extract<Entry, { kind: 'series' }>, view: View, s
  * and for an object too big for cli-table3 (src/output/bordered.ts).
  */
 export function detailLines(value: unknown, view: View): string[] {
-  const entries = entriesOf(value, view.shapes !== undefined);
+  const entries = entriesOf(value, view.tty);
   if (entries.length === 0) return ['(empty)'];
   const keyWidth = keyColumn(entries);
   const valueWidth = view.width === undefined ? undefined : Math.max(MIN_COLUMN, view.width - keyWidth - GAP.length);
@@ -554,7 +545,7 @@ export function detailLines(value: unknown, view: View): string[] {
         width: view.width,
       }))
         out.push(line);
-    } else if (view.shapes) for (const line of seriesLines(e, view, view.shapes)) out.push(line);
+    } else for (const line of seriesLines(e, view)) out.push(line);
   }
   return out;
 }

@@ -138,7 +138,6 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
     printed: undefined,
     gone: false,
   }));
-  const { sparkline } = live ? await import('../../output/sparkline.js') : { sparkline: () => '' };
   const paint = await ctx.out.colors();
   let notes: string[] = [];
   // The board's column widths, kept from frame to frame so that columns do not jump.
@@ -168,7 +167,6 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
         now: Date.now(),
         paint,
         color: ctx.out.stdoutColor,
-        sparkline,
         widths,
       },
     );
