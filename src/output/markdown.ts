@@ -1,5 +1,5 @@
 // `-o markdown`: a result as a Markdown document to paste into an incident
-// note or a pull request. Loaded by Output only when that format is chosen.
+// note or a pull request.
 import { isPlainObject } from '../core/json.js';
 import {
   cellText,

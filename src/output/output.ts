@@ -40,6 +40,10 @@ import { colorPalette, PLAIN, statusPainter, type ColorLevel, type Palette } fro
 import type { OutputFormat } from './format.js';
 import { defaultColumns, detailLines, rowLines, tableLines, wideColumns, type View } from './render.js';
 import { toYaml } from './yaml.js';
+import { borderedDetailLines } from './bordered.js';
+import { markdownLines } from './markdown.js';
+import { startSpinner } from './progress.js';
+import { promptSecret } from './secret-prompt.js';
 
 /** Lines written between two checks for an interrupt. */
 const CHUNK_LINES = 2_000;
@@ -259,7 +263,6 @@ export class Output {
 
   /** Asks for a secret on the terminal without echoing it (src/output/secret-prompt.ts); the question goes to stderr. */
   async promptSecret(question: string): Promise<string> {
-    const { promptSecret } = await import('./secret-prompt.js');
     return promptSecret(this.guardedStderr(), question, this.settings.signal);
   }
 
@@ -346,10 +349,7 @@ export class Output {
   async print(value: unknown, options: DetailOptions = {}): Promise<void> {
     const format = this.format;
     if (this.json) return this.printJson(value);
-    if (format === 'markdown') {
-      const { markdownLines } = await import('./markdown.js');
-      return this.writeLines(markdownLines(value, options.title));
-    }
+    if (format === 'markdown') return this.writeLines(markdownLines(value, options.title));
     if (this.settings.columns || format === 'wide') return this.printList([value]);
     return this.writeLines(await this.detailLines(value, options));
   }
@@ -363,7 +363,7 @@ export class Output {
   async detailLines(value: unknown, options: DetailOptions = {}): Promise<string[]> {
     const view = await this.view(options.changed);
     const boxes = view.tty && this.io.env.TERM !== 'dumb';
-    const bordered = boxes ? await (await import('./bordered.js')).borderedDetailLines(value, view) : undefined;
+    const bordered = boxes ? await borderedDetailLines(value, view) : undefined;
     return bordered ?? detailLines(value, view);
   }
 
@@ -397,10 +397,7 @@ export class Output {
       },
       end: async () => {
         if (this.json) return this.printJson(held);
-        if (format === 'markdown') {
-          const { markdownLines } = await import('./markdown.js');
-          return this.writeLines(markdownLines(held));
-        }
+        if (format === 'markdown') return this.writeLines(markdownLines(held));
         const columns =
           this.settings.columns ??
           (format === 'wide' ? wideColumns(held) : defaultColumns(held, this.settings.declaredFields?.()));
@@ -449,8 +446,7 @@ export class Output {
     };
     // Only slow calls get a spinner, so fast ones never pay for loading ora.
     const timer = setTimeout(() => {
-      import('./progress.js')
-        .then(({ startSpinner }) => startSpinner(this.io.stderr, redactSecrets(sanitizeLine(text)), () => !done))
+      startSpinner(this.io.stderr, redactSecrets(sanitizeLine(text)), () => !done)
         .then((started) => {
           if (done) started?.stop();
           else spinner = started;
