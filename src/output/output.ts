@@ -438,12 +438,6 @@ export class Output {
     if (signal?.aborted) throw new InterruptedError();
     let spinner: { stop(): void } | undefined;
     let done = false;
-    const stop = () => {
-      done = true;
-      clearTimeout(timer);
-      spinner?.stop();
-      spinner = undefined;
-    };
     // Only slow calls get a spinner, so fast ones never pay for loading ora.
     const timer = setTimeout(() => {
       startSpinner(this.io.stderr, redactSecrets(sanitizeLine(text)), () => !done)
@@ -467,7 +461,9 @@ export class Output {
     } finally {
       // Before the caller sees the result or the interrupt: the spinner's line is cleared first.
       signal?.removeEventListener('abort', onAbort);
-      stop();
+      done = true;
+      clearTimeout(timer);
+      spinner?.stop();
     }
   }
 }
