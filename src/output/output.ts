@@ -266,11 +266,6 @@ export class Output {
     return promptSecret(this.guardedStderr(), question, this.settings.signal);
   }
 
-  /** Whether stdout is a terminal (live views). */
-  get stdoutIsTTY(): boolean {
-    return this.io.stdoutIsTTY;
-  }
-
   /**
    * The one writer of stdout. The secrets in use are masked in every kind
    * (unless `unmasked`, printSecret's), exactly and in place, so a JSON

@@ -82,7 +82,6 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['itemError', 'stderr'],
   ['promptSecret', 'stderr'],
   ['spin', 'stderr'],
-  ['stdoutIsTTY', 'none'],
   ['guardedStderr', 'none'],
   ['toStdout', 'stdout'],
   ['toStderr', 'stderr'],

@@ -120,7 +120,7 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
   const board = await import('../../output/board.js');
   const api = await ctx.api({ many: true });
   const ids = opts.all ? await allIds(ctx, api) : opts.ids;
-  const live = !ctx.out.json && ctx.out.stdoutIsTTY;
+  const live = !ctx.out.json && ctx.io.stdoutIsTTY;
   const everyText = every(opts.everySeconds * 1000);
   const watched: Watched[] = ids.map((id) => ({
     id,
