@@ -6,14 +6,7 @@
 // of the expression itself.
 import { UsageError } from '../core/errors.js';
 import { toJson } from './json.js';
-import { compileQuery } from './query.js';
-
-interface Node {
-  type: string;
-  name?: string;
-  value?: unknown;
-  children?: Node[];
-}
+import { compileQuery, isQueryNode, type QueryNode as Node } from './query.js';
 
 export interface AssertionResult {
   expression: string;
@@ -28,7 +21,8 @@ export interface Assertion {
 }
 
 /** JMESPath text for the nodes an assertion usually holds (paths, literals, functions); undefined for others. */
-function unparse(node: Node): string | undefined {
+function unparse(node: unknown): string | undefined {
+  if (!isQueryNode(node)) return undefined;
   const parts = (node.children ?? []).map(unparse);
   const joined = (separator: string) =>
     parts.every((p): p is string => p !== undefined) ? parts.join(separator) : undefined;
@@ -57,7 +51,7 @@ function unparse(node: Node): string | undefined {
 
 /** The sides worth showing when `node` is false: each non-literal side of a comparison, the operand of a `!`. */
 function shown(node: Node): string[] {
-  const kids = node.children ?? [];
+  const kids = (node.children ?? []).filter(isQueryNode);
   if (node.type === 'Comparator' || node.type === 'AndExpression' || node.type === 'OrExpression')
     return kids
       .flatMap((kid) => (kid.type === 'Literal' ? [] : kid.type === 'Comparator' ? shown(kid) : [unparse(kid)]))
@@ -75,17 +69,11 @@ function truthy(value: unknown): boolean {
 
 /** Compiles every --assert before anything is sent: a bad expression is a usage error (exit 2). */
 export async function compileAssertions(expressions: readonly string[]): Promise<Assertion[]> {
-  const mod = (await import('jmespath')) as unknown as {
-    compile(e: string): unknown;
-    default?: { compile(e: string): unknown };
-  };
-  const jmespath = mod.default ?? mod;
   return Promise.all(
     expressions.map(async (expression) => {
       const evaluate = await compileQuery(expression, '--assert');
-      const ast = jmespath.compile(expression) as Node;
       const sides = await Promise.all(
-        shown(ast)
+        shown(evaluate.ast)
           .filter((text) => text !== expression)
           .map(async (text) => ({ text, evaluate: await compileQuery(text, '--assert') })),
       );

@@ -10,6 +10,7 @@ import type { Palette } from './palette.js';
 import { statusPainter } from './palette.js';
 import { age, isTimestamp, leafPaths, pathValue, tableLines, type Cell } from './render.js';
 import { sanitizeLine } from '../core/sanitize.js';
+import { sparkline } from './sparkline.js';
 import { textWidth, truncate } from './text.js';
 
 /** A numeric leaf named like a latency: `latency_ms`, `response_time`, `rtt_ms`, `duration_ms`. */
@@ -71,7 +72,6 @@ export interface BoardView {
   paint: Palette;
   /** Color allowed: a fresh transition is in inverse video; without, `down (was up)`. */
   color: boolean;
-  sparkline: (values: readonly (number | null | undefined)[]) => string;
   /** The widths of the columns in earlier frames, widened here as values grow: columns stay put between frames. */
   widths?: number[] | undefined;
 }
@@ -183,7 +183,7 @@ export function boardLines(
       if (i === CHANGED && row.transition && row.fresh) cell.paint = paint.key;
       return cell;
     });
-    if (showTrend) line.push({ text: view.sparkline(row.history.slice(-trend)), paint: paint.ok });
+    if (showTrend) line.push({ text: sparkline(row.history.slice(-trend)), paint: paint.ok });
     cells.push(line);
   }
   const out = [

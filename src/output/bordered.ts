@@ -8,19 +8,26 @@
 // seconds; docs/architecture.md has the numbers), so an object with more than
 // MAX_ROWS rows is left to the linear writer (detailLines in ./render.ts),
 // as every list is.
-import { columnWidths, entriesOf, fieldLines, seriesLines, subTableRows, type Entry, type View } from './render.js';
+import {
+  columnWidths,
+  entriesOf,
+  fieldLines,
+  keyColumn,
+  objectRows,
+  seriesLines,
+  wideColumns,
+  type Entry,
+  type View,
+} from './render.js';
 import { sanitizeLine } from '../core/sanitize.js';
-import { textWidth, wrapText } from './text.js';
+import { wrapText } from './text.js';
 
 /** The most rows (fields, and rows of sub-tables) drawn with cli-table3. */
 const MAX_ROWS = 500;
-/** A key is wrapped past this many cells, as in the linear writer. */
-const MAX_KEY = 40;
 
 /** The detail view drawn with borders, or undefined for an object too big for cli-table3. */
 export async function borderedDetailLines(value: unknown, view: View): Promise<string[] | undefined> {
-  const entries: Entry[] = [];
-  entriesOf(value, '', view.shapes !== undefined, entries);
+  const entries = entriesOf(value, view.tty);
   let rows = 0;
   for (const e of entries) rows += e.kind === 'table' ? e.items.length + 1 : 1;
   if (rows > MAX_ROWS) return undefined;
@@ -36,11 +43,6 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
     table.push(...rows);
     for (const line of table.toString().split('\n')) out.push(line);
   };
-  const keyWidthOf = (list: Entry[]) =>
-    Math.min(
-      MAX_KEY,
-      list.reduce((n, e) => (e.kind === 'field' ? Math.max(n, textWidth(sanitizeLine(e.key))) : n), 0),
-    );
   // A field as a row of two cells: its key wrapped to `keyWidth`, its value to what is left of the width
   // (two borders and two paddings of one each side of a column, and the border between them).
   const fieldRow = (e: Extract<Entry, { kind: 'field' }>, keyWidth: number) => {
@@ -52,7 +54,7 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
       lines.join('\n'),
     ];
   };
-  const keyWidth = keyWidthOf(entries);
+  const keyWidth = keyColumn(entries);
   let fields: string[][] = [];
   const endFields = () => {
     if (fields.length > 0) draw([], fields);
@@ -66,16 +68,15 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
     endFields();
     if (e.kind === 'table') {
       out.push(`${view.paint.key(sanitizeLine(e.key))}:`);
-      const cells = subTableRows(e.items, view);
+      const cells = objectRows(e.items, wideColumns(e.items), view);
       const count = cells[0]?.length ?? 0;
       const natural = columnWidths(cells, undefined).widths.reduce((a, b) => a + b, 0) + 3 * count + 1;
       if (natural > width) {
         // Too wide for the terminal: each item as its own field table (numbered), so
         // that no value is broken across lines, a timestamp least of all.
         for (const [n, item] of e.items.entries()) {
-          const inner: Entry[] = [];
-          entriesOf(item, '', false, inner);
-          const innerKey = keyWidthOf(inner);
+          const inner = entriesOf(item, false);
+          const innerKey = keyColumn(inner);
           draw(
             [`#${n + 1}`, ''],
             inner.flatMap((x) => (x.kind === 'field' ? [fieldRow(x, innerKey)] : [])),
@@ -92,7 +93,7 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
         }),
       );
       draw(drawn[0] ?? [], drawn.slice(1));
-    } else if (view.shapes) for (const line of seriesLines(e, view, view.shapes)) out.push(line);
+    } else for (const line of seriesLines(e, view)) out.push(line);
   }
   endFields();
   return out;

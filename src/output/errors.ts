@@ -13,22 +13,22 @@ export interface ErrorReport {
 
 /** What the person sees about an error: one line, in the service's words where it gave them. */
 export function describeError(error: unknown, hint?: string): ErrorReport {
+  // Messages and request ids hold server text, which may echo the token (a hostile or broken server).
+  const clean = (text: string) => redactSecrets(sanitizeLine(text));
   if (error instanceof CpkError) {
     const api = error instanceof ApiError ? error : undefined;
-    const base = redactSecrets(sanitizeLine(error.message));
     // A hint that knows where things came from replaces the error's general one.
     const next = hint ?? error.hint;
     return {
-      message: next ? `${base}; ${redactSecrets(sanitizeLine(next))}` : base,
+      message: next ? `${clean(error.message)}; ${clean(next)}` : clean(error.message),
       exitCode: error.exitCode,
       status: api && api.status > 0 ? api.status : null,
-      // A request id is server text: it may echo the token (a hostile or broken server).
-      requestId: api?.requestId === undefined ? null : redactSecrets(sanitizeLine(api.requestId)),
+      requestId: api?.requestId === undefined ? null : clean(api.requestId),
     };
   }
   const message = error instanceof Error ? error.message : String(error);
   return {
-    message: `unexpected error: ${redactSecrets(sanitizeLine(message))} (run with --debug for details)`,
+    message: `unexpected error: ${clean(message)} (run with --debug for details)`,
     exitCode: ExitCode.FAILURE,
     status: null,
     requestId: null,
@@ -57,7 +57,7 @@ export function writeError(
     );
   } else {
     const label = options.item ? `${sanitizeLine(options.item.label)}: ` : '';
-    const id = report.requestId ? ` (request id: ${sanitizeLine(report.requestId)})` : '';
+    const id = report.requestId ? ` (request id: ${report.requestId})` : '';
     io.stderr.write(`cpk: ${label}${report.message}${id}\n`);
   }
   if (

@@ -35,7 +35,5 @@ export function toJson(value: unknown, indent = 2): string {
  * print as the server wrote it; undefined for any other value.
  */
 export function numberSource(value: unknown): string | undefined {
-  if (value instanceof ExactNumber) return value.source;
-  if (typeof value === 'bigint') return value.toString();
-  return undefined;
+  return value instanceof ExactNumber ? value.source : undefined;
 }

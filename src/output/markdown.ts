@@ -1,5 +1,5 @@
 // `-o markdown`: a result as a Markdown document to paste into an incident
-// note or a pull request. Loaded by Output only when that format is chosen.
+// note or a pull request.
 import { isPlainObject } from '../core/json.js';
 import {
   cellText,
@@ -12,7 +12,6 @@ import {
   type Entry,
 } from './render.js';
 import { sanitizeLine } from '../core/sanitize.js';
-import { sparkline } from './sparkline.js';
 
 function mdCell(text: string): string {
   return sanitizeLine(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|') || ' ';
@@ -43,8 +42,7 @@ function objectsTable(items: Record<string, unknown>[]): string[] {
 export function markdownLines(value: unknown, title?: string): string[] {
   if (Array.isArray(value) && value.length > 0 && value.every((item) => isPlainObject(item)))
     return objectsTable(value as Record<string, unknown>[]);
-  const entries: Entry[] = [];
-  entriesOf(value, '', true, entries);
+  const entries = entriesOf(value, true);
   const out: string[] = [];
   const id = isPlainObject(value) && typeof value.id === 'string' ? value.id : undefined;
   const heading = [title, id].filter((t) => t !== undefined).join(' ');
@@ -63,7 +61,7 @@ export function markdownLines(value: unknown, title?: string): string[] {
     if (e.kind === 'series') {
       for (const field of e.fields) {
         const values = seriesValues(e, field);
-        out.push(`- ${mdCell(field)}: \`${fitSpark(values, sparkline, 60)}\` ${rangeText(values)}`);
+        out.push(`- ${mdCell(field)}: \`${fitSpark(values, 60)}\` ${rangeText(values)}`);
       }
       out.push('');
     }

@@ -40,6 +40,10 @@ import { colorPalette, PLAIN, statusPainter, type ColorLevel, type Palette } fro
 import type { OutputFormat } from './format.js';
 import { defaultColumns, detailLines, rowLines, tableLines, wideColumns, type View } from './render.js';
 import { toYaml } from './yaml.js';
+import { borderedDetailLines } from './bordered.js';
+import { markdownLines } from './markdown.js';
+import { startSpinner } from './progress.js';
+import { promptSecret } from './secret-prompt.js';
 
 /** Lines written between two checks for an interrupt. */
 const CHUNK_LINES = 2_000;
@@ -201,11 +205,6 @@ export class Output {
     if (!this.io.stdoutIsTTY && this.io.stdoutIsPipe === true) this.toStdout('\n', 'exact');
   }
 
-  /** Clears a terminal for the next frame of a live view (`--watch`); a dumb terminal gets a blank line. */
-  clearScreen(): void {
-    this.toStdout(this.io.env.TERM === 'dumb' ? '\n' : CLEAR_SCREEN, 'exact');
-  }
-
   /**
    * One frame of a live view on a terminal (`monitors watch`), drawn over the
    * last one without flicker: the first frame hides the cursor and clears the
@@ -264,13 +263,7 @@ export class Output {
 
   /** Asks for a secret on the terminal without echoing it (src/output/secret-prompt.ts); the question goes to stderr. */
   async promptSecret(question: string): Promise<string> {
-    const { promptSecret } = await import('./secret-prompt.js');
     return promptSecret(this.guardedStderr(), question, this.settings.signal);
-  }
-
-  /** Whether stdout is a terminal (live views). */
-  get stdoutIsTTY(): boolean {
-    return this.io.stdoutIsTTY;
   }
 
   /**
@@ -281,7 +274,7 @@ export class Output {
    * was rendered and colored by cpk: the same, keeping cpk's own colors.
    * `encoded` is JSON or YAML, whose encoders escape what a terminal could act
    * on (src/output/json.ts, yaml.ts): written as it is, so the value stays
-   * exact. `exact`: printData to a pipe, and cpk's own clear-screen.
+   * exact. `exact`: printData to a pipe, and cpk's own cursor codes.
    */
   private toStdout(
     text: string,
@@ -313,12 +306,10 @@ export class Output {
     return (this.palette ??= colorPalette(level));
   }
 
-  /** What the terminal allows: width, color, ages, sparklines (their drawers loaded only for a terminal). */
+  /** What the terminal allows: width, color, ages, sparklines. */
   async view(changed?: ReadonlyMap<string, string>): Promise<View> {
-    const tty = this.io.stdoutIsTTY;
     return {
-      tty,
-      shapes: tty ? await import('./sparkline.js') : undefined,
+      tty: this.io.stdoutIsTTY,
       width: this.width(),
       now: (this.settings.now ?? Date.now)(),
       paint: await this.colors(),
@@ -353,10 +344,7 @@ export class Output {
   async print(value: unknown, options: DetailOptions = {}): Promise<void> {
     const format = this.format;
     if (this.json) return this.printJson(value);
-    if (format === 'markdown') {
-      const { markdownLines } = await import('./markdown.js');
-      return this.writeLines(markdownLines(value, options.title));
-    }
+    if (format === 'markdown') return this.writeLines(markdownLines(value, options.title));
     if (this.settings.columns || format === 'wide') return this.printList([value]);
     return this.writeLines(await this.detailLines(value, options));
   }
@@ -370,7 +358,7 @@ export class Output {
   async detailLines(value: unknown, options: DetailOptions = {}): Promise<string[]> {
     const view = await this.view(options.changed);
     const boxes = view.tty && this.io.env.TERM !== 'dumb';
-    const bordered = boxes ? await (await import('./bordered.js')).borderedDetailLines(value, view) : undefined;
+    const bordered = boxes ? await borderedDetailLines(value, view) : undefined;
     return bordered ?? detailLines(value, view);
   }
 
@@ -404,10 +392,7 @@ export class Output {
       },
       end: async () => {
         if (this.json) return this.printJson(held);
-        if (format === 'markdown') {
-          const { markdownLines } = await import('./markdown.js');
-          return this.writeLines(markdownLines(held));
-        }
+        if (format === 'markdown') return this.writeLines(markdownLines(held));
         const columns =
           this.settings.columns ??
           (format === 'wide' ? wideColumns(held) : defaultColumns(held, this.settings.declaredFields?.()));
@@ -415,7 +400,7 @@ export class Output {
         const view = await this.view();
         // On a terminal the rows fit its width (gh, kubectl); -o wide, and any other reader, get every value whole.
         const fit = view.tty && format === 'table' ? view.width : undefined;
-        return this.writeLines(rowLines(held, columns, view, '', fit));
+        return this.writeLines(rowLines(held, columns, view, fit));
       },
     };
   }
@@ -448,16 +433,9 @@ export class Output {
     if (signal?.aborted) throw new InterruptedError();
     let spinner: { stop(): void } | undefined;
     let done = false;
-    const stop = () => {
-      done = true;
-      clearTimeout(timer);
-      spinner?.stop();
-      spinner = undefined;
-    };
     // Only slow calls get a spinner, so fast ones never pay for loading ora.
     const timer = setTimeout(() => {
-      import('./progress.js')
-        .then(({ startSpinner }) => startSpinner(this.io.stderr, redactSecrets(sanitizeLine(text)), () => !done))
+      startSpinner(this.io.stderr, redactSecrets(sanitizeLine(text)), () => !done)
         .then((started) => {
           if (done) started?.stop();
           else spinner = started;
@@ -478,7 +456,9 @@ export class Output {
     } finally {
       // Before the caller sees the result or the interrupt: the spinner's line is cleared first.
       signal?.removeEventListener('abort', onAbort);
-      stop();
+      done = true;
+      clearTimeout(timer);
+      spinner?.stop();
     }
   }
 }

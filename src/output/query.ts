@@ -12,22 +12,29 @@ const FUNCTIONS = new Set(
   ).split(' '),
 );
 
-interface AstNode {
+/** A node of jmespath's syntax tree, as far as cpk reads it. A slice's children are numbers or null. */
+export interface QueryNode {
   type?: string;
   name?: string;
+  value?: unknown;
   children?: unknown[];
 }
 
-function unknownFunction(node: AstNode): string | undefined {
+export function isQueryNode(value: unknown): value is QueryNode {
+  return typeof value === 'object' && value !== null;
+}
+
+function unknownFunction(node: QueryNode): string | undefined {
   if (node.type === 'Function' && typeof node.name === 'string' && !FUNCTIONS.has(node.name)) return node.name;
   for (const child of node.children ?? []) {
-    const found = typeof child === 'object' && child !== null ? unknownFunction(child as AstNode) : undefined;
+    const found = isQueryNode(child) ? unknownFunction(child) : undefined;
     if (found) return found;
   }
   return undefined;
 }
 
-export type Query = (value: unknown) => unknown;
+/** An expression ready to apply, with its syntax tree (what --assert shows of a failure is read from it). */
+export type Query = ((value: unknown) => unknown) & { ast: QueryNode };
 
 interface JmesPath {
   compile(expression: string): unknown;
@@ -45,13 +52,14 @@ export async function compileQuery(expression: string, flag = '--query'): Promis
   } catch (error) {
     throw new UsageError(`invalid ${flag} "${expression}": ${(error as Error).message}; nothing was sent`);
   }
-  const fn = unknownFunction(ast as AstNode);
+  const fn = unknownFunction(ast as QueryNode);
   if (fn) throw new UsageError(`invalid ${flag} "${expression}": unknown function ${fn}(); nothing was sent`);
-  return (value) => {
+  const query = (value: unknown) => {
     try {
       return jmespath.search(value, expression);
     } catch (error) {
       throw new UsageError(`${flag} "${expression}" cannot be applied to the result: ${(error as Error).message}`);
     }
   };
+  return Object.assign(query, { ast: ast as QueryNode });
 }

@@ -1,26 +1,18 @@
 // Turns data into the lines of a table (kubectl's printers): rows for several
 // items, `describe`-style sections for one. Pure: what the terminal allows
-// (width, color, ages, sparklines) comes in through View; the sparkline and
-// bar drawers too, loaded by Output only for a terminal. Every function here
+// (width, color, ages, sparklines) comes in through View. Every function here
 // is linear in the size of the document: no cell is measured twice per row,
 // no line is rebuilt per field.
 import { isPlainObject } from '../core/json.js';
 import { numberSource } from './json.js';
 import { PLAIN, statusPainter, type Painter, type Palette } from './palette.js';
 import { sanitizeLine } from '../core/sanitize.js';
+import { bar, sparkline } from './sparkline.js';
 import { padEnd, textWidth, truncate, wrapText } from './text.js';
 
-/** Shapes drawn with text (src/output/sparkline.ts). */
-export interface Shapes {
-  sparkline: (values: readonly (number | null | undefined)[]) => string;
-  bar: (percent: number, width?: number) => string;
-}
-
 export interface View {
-  /** A terminal: timestamps show their age. */
+  /** A terminal: timestamps show their age, series show as sparklines, percentages as bars. */
   tty: boolean;
-  /** On a terminal: series show as sparklines, percentages as bars. */
-  shapes?: Shapes | undefined;
   /** Wrap long values to this many cells; undefined: never wrap. */
   width: number | undefined;
   /** Now, in ms since the epoch (for ages). */
@@ -284,15 +276,15 @@ export function wideColumns(items: unknown[]): string[] {
   return [...paths.keys()];
 }
 
-/** A header of `columns` (dotted paths), then a row per item. */
-function objectRows(items: readonly unknown[], columns: string[], view: View): Cell[][] {
+/** A header of `columns` (dotted paths), then a row per item (`wideColumns` for a sub-table of a detail object). */
+export function objectRows(items: readonly unknown[], columns: string[], view: View): Cell[][] {
   const rows: Cell[][] = [columns.map((c) => ({ text: sanitizeLine(c.toUpperCase()), paint: view.paint.key }))];
   for (const item of items)
     rows.push(
       columns.map((key) => {
         const value = pathValue(item, key);
         let text = isTimestamp(value) ? timeText(value, view) : sanitizeLine(cellText(value));
-        if (view.shapes && isPercent(key, value)) text = `${text} ${view.shapes.bar(value, 10)}`;
+        if (view.tty && isPercent(key, value)) text = `${text} ${bar(value, 10)}`;
         return { text, paint: statusPainter(key, text, view.paint) };
       }),
     );
@@ -303,12 +295,12 @@ function objectRows(items: readonly unknown[], columns: string[], view: View): C
  * One row per item under a header, in `columns` (dotted paths). With `fit`
  * (a terminal's width, as gh and kubectl print): see fitColumns.
  */
-export function rowLines(items: unknown[], columns: string[], view: View, indent = '', fit?: number): string[] {
+export function rowLines(items: unknown[], columns: string[], view: View, fit?: number): string[] {
   const rows = objectRows(items, columns, view);
-  if (fit === undefined) return tableLines(rows, { indent });
+  if (fit === undefined) return tableLines(rows);
   const kinds = columns.map((c) => columnKind(c, items));
   const { widths, cellWidths } = columnWidths(rows, undefined);
-  const { keep, shown } = fitColumns(kinds, widths, fit - indent.length, cellWidths[0]);
+  const { keep, shown } = fitColumns(kinds, widths, fit, cellWidths[0]);
   const fitted = rows.map((row, r) =>
     keep.map((i, k) => {
       const cell = row[i] as Cell;
@@ -316,7 +308,7 @@ export function rowLines(items: unknown[], columns: string[], view: View, indent
       return text === cell.text ? cell : { text, paint: cell.paint };
     }),
   );
-  return tableLines(fitted, { indent });
+  return tableLines(fitted);
 }
 
 /**
@@ -385,23 +377,24 @@ export type Entry =
  * of objects as tables, and (when `series` is set) lists that are series over
  * time as series.
  */
-export function entriesOf(value: unknown, prefix: string, series: boolean, out: Entry[]): void {
+export function entriesOf(value: unknown, series: boolean, prefix = '', out: Entry[] = []): Entry[] {
   if (!isPlainObject(value)) {
     out.push({ kind: 'field', key: prefix || 'value', value });
-    return;
+    return out;
   }
   const keys = Object.keys(value);
   if (keys.length === 0 && prefix) out.push({ kind: 'field', key: prefix, value });
   for (const key of keys) {
     const child = value[key];
     const path = prefix ? `${prefix}.${key}` : key;
-    if (isPlainObject(child) && Object.keys(child).length > 0) entriesOf(child, path, series, out);
+    if (isPlainObject(child) && Object.keys(child).length > 0) entriesOf(child, series, path, out);
     else if (Array.isArray(child) && child.length > 0 && child.every((item) => isPlainObject(item))) {
       const items = child as Record<string, unknown>[];
       const shape = series ? seriesShape(items) : undefined;
       out.push(shape ? { kind: 'series', key: path, items, ...shape } : { kind: 'table', key: path, items });
     } else out.push({ kind: 'field', key: path, value: child });
   }
+  return out;
 }
 
 /** A series over time: every item has the same timestamp field, and every other field is a number (or null). */
@@ -434,13 +427,12 @@ export function seriesValues(e: Extract<Entry, { kind: 'series' }>, field: strin
 
 function fieldText(key: string, value: unknown, view: View): string {
   if (isTimestamp(value)) return timeText(value, view);
-  const shapes = view.shapes;
-  if (shapes && Array.isArray(value) && value.length > 1 && value.every(isNumber)) {
+  if (view.tty && Array.isArray(value) && value.length > 1 && value.every(isNumber)) {
     const numbers = value.map(toNumber);
-    return `${fitSpark(numbers, shapes.sparkline, (view.width ?? 80) - 40)}  ${rangeText(numbers)}`;
+    return `${fitSpark(numbers, (view.width ?? 80) - 40)}  ${rangeText(numbers)}`;
   }
   const text = cellText(value);
-  if (shapes && isPercent(key, value)) return `${text}  ${shapes.bar(value, 20)}`;
+  if (view.tty && isPercent(key, value)) return `${text}  ${bar(value, 20)}`;
   return text;
 }
 
@@ -453,7 +445,7 @@ export function rangeText(values: (number | null)[]): string {
 }
 
 /** A sparkline of at most `room` cells (8 at least): longer series are averaged into buckets. */
-export function fitSpark(values: (number | null)[], sparkline: Shapes['sparkline'], room: number): string {
+export function fitSpark(values: (number | null)[], room: number): string {
   const cells = Math.max(8, room);
   if (values.length <= cells) return sparkline(values);
   const buckets: (number | null)[] = [];
@@ -495,13 +487,15 @@ export function fieldLines(
   return { key: sanitizeLine(e.key), lines: lines.map((line) => (painter && line !== '' ? painter(line) : line)) };
 }
 
-/** The header and rows of a list of objects in a detail object (every leaf a column). */
-export function subTableRows(items: Record<string, unknown>[], view: View): Cell[][] {
-  return objectRows(items, wideColumns(items), view);
+/** The width of a detail view's key column: its widest key, up to 40 cells (a longer key wraps, or overflows). */
+export function keyColumn(entries: readonly Entry[]): number {
+  let width = 0;
+  for (const e of entries) if (e.kind === 'field') width = Math.max(width, textWidth(sanitizeLine(e.key)));
+  return Math.min(width, 40);
 }
 
 /** A series over time on a terminal: a line saying its span, then one sparkline per field. */
-export function seriesLines(e: Extract<Entry, { kind: 'series' }>, view: View, shapes: Shapes): string[] {
+export function seriesLines(e: Extract<Entry, { kind: 'series' }>, view: View): string[] {
   const key = sanitizeLine(e.key);
   const first = e.items[0]?.[e.time] as string;
   const last = e.items[e.items.length - 1]?.[e.time] as string;
@@ -516,7 +510,7 @@ export function seriesLines(e: Extract<Entry, { kind: 'series' }>, view: View, s
   const nameWidth = e.fields.reduce((n, f) => Math.max(n, textWidth(sanitizeLine(f))), 0);
   for (const field of e.fields) {
     const values = seriesValues(e, field);
-    const spark = fitSpark(values, shapes.sparkline, (view.width ?? 80) - nameWidth - 4 - 30);
+    const spark = fitSpark(values, (view.width ?? 80) - nameWidth - 4 - 30);
     out.push(`  ${padEnd(sanitizeLine(field), nameWidth)}  ${spark}  ${rangeText(values)}`);
   }
   return out;
@@ -530,12 +524,9 @@ export function seriesLines(e: Extract<Entry, { kind: 'series' }>, view: View, s
  * and for an object too big for cli-table3 (src/output/bordered.ts).
  */
 export function detailLines(value: unknown, view: View): string[] {
-  const entries: Entry[] = [];
-  entriesOf(value, '', view.shapes !== undefined, entries);
+  const entries = entriesOf(value, view.tty);
   if (entries.length === 0) return ['(empty)'];
-  let keyWidth = 0;
-  for (const e of entries) if (e.kind === 'field') keyWidth = Math.max(keyWidth, textWidth(sanitizeLine(e.key)));
-  keyWidth = Math.min(keyWidth, 40);
+  const keyWidth = keyColumn(entries);
   const valueWidth = view.width === undefined ? undefined : Math.max(MIN_COLUMN, view.width - keyWidth - GAP.length);
   const out: string[] = [];
   const pad = ' '.repeat(keyWidth + GAP.length);
@@ -549,8 +540,12 @@ export function detailLines(value: unknown, view: View): string[] {
         );
     } else if (e.kind === 'table') {
       out.push(`${view.paint.key(sanitizeLine(e.key))}:`);
-      for (const line of tableLines(subTableRows(e.items, view), { indent: '  ', width: view.width })) out.push(line);
-    } else if (view.shapes) for (const line of seriesLines(e, view, view.shapes)) out.push(line);
+      for (const line of tableLines(objectRows(e.items, wideColumns(e.items), view), {
+        indent: '  ',
+        width: view.width,
+      }))
+        out.push(line);
+    } else for (const line of seriesLines(e, view)) out.push(line);
   }
   return out;
 }

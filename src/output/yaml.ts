@@ -6,7 +6,6 @@
 import { createRequire } from 'node:module';
 import type { Document, ScalarTag } from 'yaml';
 import { ExactNumber } from '../core/json.js';
-import { numberSource } from './json.js';
 
 // Characters a terminal may act on, or that reorder what is shown (C1
 // controls, bidi overrides), and the two line separators: written as escapes.
@@ -25,9 +24,9 @@ const OCTAL_12 = /^0o[0-7]+$/;
 const exactNumber: ScalarTag = {
   tag: 'tag:yaml.org,2002:float',
   default: true,
-  identify: (value) => value instanceof ExactNumber || typeof value === 'bigint',
+  identify: (value) => value instanceof ExactNumber,
   resolve: (text) => text,
-  stringify: (item) => numberSource(item.value) ?? String(item.value),
+  stringify: (item) => (item.value as ExactNumber).source,
 };
 
 /** `value` as a YAML document (block style, a list under its key as kubectl writes it). */

@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import { boardLines, lastCheckOf, latencyOf, type BoardRow, type BoardView } from '../../src/output/board.js';
 import { colorPalette, PLAIN } from '../../src/output/palette.js';
-import { sparkline } from '../../src/output/sparkline.js';
 import { textWidth, truncate } from '../../src/output/text.js';
 import { parseMonitorsWatchOptions } from '../../src/commands/monitors/watch.js';
 import { UsageError } from '../../src/core/errors.js';
@@ -31,7 +30,7 @@ function row(over: Partial<BoardRow> = {}): BoardRow {
 }
 
 function view(over: Partial<BoardView> = {}): BoardView {
-  return { width: 100, now: NOW, paint: PLAIN, color: false, sparkline, ...over };
+  return { width: 100, now: NOW, paint: PLAIN, color: false, ...over };
 }
 
 describe('what the board reads in a monitor', () => {

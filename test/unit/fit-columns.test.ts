@@ -28,14 +28,14 @@ const COLUMNS = ['id', 'name', 'status', 'type', 'target', 'interval_seconds'];
 
 describe('rows that fit the terminal', () => {
   it.each([120, 80, 60, 40, 30, 20])('at %i columns: no line wider, ids whole, headers whole', (width) => {
-    const lines = rowLines(ITEMS, COLUMNS, { ...PLAIN_VIEW, tty: true, width }, '', width);
+    const lines = rowLines(ITEMS, COLUMNS, { ...PLAIN_VIEW, tty: true, width }, width);
     for (const line of lines) expect(textWidth(line)).toBeLessThanOrEqual(Math.max(width, 16));
     for (const item of ITEMS) expect(lines.join('\n')).toContain(item.id);
     for (const word of (lines[0] as string).split(/\s+/)) expect(COLUMNS.map((c) => c.toUpperCase())).toContain(word);
   });
 
   it('cuts long text with an ellipsis before it drops a column', () => {
-    const lines = rowLines(ITEMS, COLUMNS, { ...PLAIN_VIEW, tty: true, width: 80 }, '', 80);
+    const lines = rowLines(ITEMS, COLUMNS, { ...PLAIN_VIEW, tty: true, width: 80 }, 80);
     expect(lines[0]).toMatch(/^ID +NAME +STATUS +TYPE +TARGET +INTERVAL_SECONDS$/);
     expect(lines[1]).toMatch(/^mon_yrhwxbg45iq2 {2}checkout s\S*… /);
   });

@@ -23,7 +23,6 @@ import {
 import { PLAIN } from '../../src/output/palette.js';
 import { markdownLines } from '../../src/output/markdown.js';
 import { monitorReportBody } from '../../src/emulator/reports.js';
-import * as shapes from '../../src/output/sparkline.js';
 import { padEnd, wrapText, textWidth } from '../../src/output/text.js';
 import { InterruptedError, UsageError } from '../../src/core/errors.js';
 
@@ -374,7 +373,7 @@ describe('size and interrupts', () => {
 });
 
 describe('renderers (pure)', () => {
-  const plainTty: View = { tty: true, shapes, width: 80, now: NOW, paint: PLAIN };
+  const plainTty: View = { tty: true, width: 80, now: NOW, paint: PLAIN };
 
   it('textWidth counts wide characters as two cells and combining marks as none; padEnd and wrapText use it', () => {
     expect(textWidth('abc')).toBe(3);

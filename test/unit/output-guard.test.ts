@@ -71,7 +71,6 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['printData', 'stdout'],
   ['printSecret', 'stdout'],
   ['writeLines', 'stdout'],
-  ['clearScreen', 'stdout'],
   ['heartbeat', 'stdout'],
   ['detailLines', 'none'],
   ['drawFrame', 'stdout'],
@@ -83,7 +82,6 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['itemError', 'stderr'],
   ['promptSecret', 'stderr'],
   ['spin', 'stderr'],
-  ['stdoutIsTTY', 'none'],
   ['guardedStderr', 'none'],
   ['toStdout', 'stdout'],
   ['toStderr', 'stderr'],
@@ -223,16 +221,6 @@ describe('Output guards every method', () => {
     unsized.output.drawFrame(['third'], { sized: false });
     unsized.output.endFrames();
     expect(unsized.out()).toBe(`\u001b[?25l\u001b[H\u001b[2J\u001b[2Kfirst\n\u001b[J\u001b[?25h${safe}\n\nthird\n\n`);
-  });
-
-  it('clearScreen writes cpk own sequence only, and a blank line on a dumb terminal', () => {
-    const f = fake({ tty: true });
-    f.output.clearScreen();
-    expect(f.out()).toBe('\u001b[H\u001b[2J');
-    const dumb = fake({ tty: true });
-    (dumb.output.io.env as Record<string, string>).TERM = 'dumb';
-    dumb.output.clearScreen();
-    expect(dumb.out()).toBe('\n');
   });
 });
 

@@ -125,7 +125,6 @@ describe('every width-driven loop, given a width a terminal should never report'
     const { truncate, wrapText } = await import('../../src/output/text.js');
     const { boardLines } = await import('../../src/output/board.js');
     const { tableLines, fitSpark, detailLines } = await import('../../src/output/render.js');
-    const { sparkline } = await import('../../src/output/sparkline.js');
     const { PLAIN } = await import('../../src/output/palette.js');
     const size = (lines: string[]) => lines.join('\n').length;
     expect(size(wrapText(text, width))).toBeLessThan(text.length * 4);
@@ -135,7 +134,7 @@ describe('every width-driven loop, given a width a terminal should never report'
       [{ text: 'x' }, { text }],
     ];
     expect(size(tableLines(cells, { width }))).toBeLessThan(text.length * 10);
-    expect(fitSpark([1, 2, 3, 4, 5], sparkline, width - 40).length).toBeLessThanOrEqual(5);
+    expect(fitSpark([1, 2, 3, 4, 5], width - 40).length).toBeLessThanOrEqual(5);
     const view = { tty: true, width, now: 0, paint: PLAIN };
     expect(size(detailLines({ id: 'mon_1', name: text, tags: [text, text] }, view))).toBeLessThan(text.length * 20);
     const row = {
@@ -154,7 +153,6 @@ describe('every width-driven loop, given a width a terminal should never report'
       now: 0,
       paint: PLAIN,
       color: false,
-      sparkline,
     });
     expect(size(frame)).toBeLessThan(text.length * 10);
   });

@@ -107,7 +107,7 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
   const board = await import('../../output/board.js');
   const api = await ctx.api({ many: true });
   const ids = opts.all ? await allIds(ctx, api) : opts.ids;
-  const live = !ctx.out.json && ctx.out.stdoutIsTTY;
+  const live = !ctx.out.json && ctx.io.stdoutIsTTY;
   const everyText = every(opts.everySeconds * 1000);
   const watched: Watched[] = ids.map((id) => ({
     id,
@@ -122,7 +122,6 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
     printed: undefined,
     gone: false,
   }));
-  const { sparkline } = live ? await import('../../output/sparkline.js') : { sparkline: () => '' };
   const paint = await ctx.out.colors();
   let notes: string[] = [];
   // The board's column widths, kept from frame to frame so that columns do not jump.
@@ -148,7 +147,6 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
       now: Date.now(),
       paint,
       color: ctx.out.stdoutColor,
-      sparkline,
       widths,
     });
     ctx.out.drawFrame(lines, { clear, sized: known !== undefined });

@@ -38,7 +38,7 @@ export async function watchReport(
   deps: { pause?: Pause; now?: () => Date } = {},
 ): Promise<void> {
   const clock = () => (deps.now?.() ?? new Date()).toTimeString().slice(0, 8);
-  const live = !ctx.out.json && ctx.out.stdoutIsTTY;
+  const live = !ctx.out.json && ctx.io.stdoutIsTTY;
   const api = await ctx.api();
   let previous: JsonObject | undefined;
   let lastLine: string | undefined;
