@@ -21,7 +21,6 @@ export interface OptionSpec {
 }
 
 export interface ArgumentSpec {
-  name: string;
   /** As usage shows it: `<id>`, `[file]`, `<ids...>`. */
   term: string;
   description: string;
@@ -62,7 +61,6 @@ function argumentSpec(argument: Argument, help: Help): ArgumentSpec {
   const name = argument.name();
   const dots = argument.variadic ? '...' : '';
   return {
-    name,
     term: argument.required ? `<${name}${dots}>` : `[${name}${dots}]`,
     description: help.argumentDescription(argument),
     choices: argument.argChoices ? [...argument.argChoices] : [],
@@ -84,12 +82,6 @@ function helpAfter(cmd: Command): string {
   return text.replace(/^\n+/, '').trimEnd();
 }
 
-function fullName(cmd: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
-}
-
 export function describeCommand(cmd: Command, path: string[] = [], inherited: OptionSpec[] = []): CommandSpec {
   const help = cmd.createHelp();
   const options = help.visibleOptions(cmd).map((o) => optionSpec(o, help));
@@ -102,13 +94,12 @@ export function describeCommand(cmd: Command, path: string[] = [], inherited: Op
     .filter((o) => o.long === '--help')
     .map((o) => o.flags);
   const forChildren = [...options.filter((o) => !helpFlags.includes(o.flags)), ...passedOn];
-  const usage = help.commandUsage(cmd);
   return {
     name: cmd.name(),
     aliases: cmd.aliases(),
     path,
     description: help.commandDescription(cmd),
-    usage: usage.startsWith(fullName(cmd)) ? usage : `${fullName(cmd)} ${usage}`,
+    usage: help.commandUsage(cmd),
     options,
     inherited: passedOn,
     arguments: cmd.registeredArguments.map((a) => argumentSpec(a, help)),

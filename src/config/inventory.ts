@@ -196,11 +196,6 @@ export class InventoryRecorder {
   }
 }
 
-/** The monitors known for a base URL and token, most recently seen first (completion; throws when unreadable). */
-export function readInventory(baseUrl: string, token: string | undefined, env: Env): InventoryEntry[] {
-  return new InventoryRecorder(baseUrl, token, env).entries();
-}
-
 /**
  * Every monitor known for a base URL, under any token (completion: it must
  * not read the token, which could ask the OS keychain), most recent first.

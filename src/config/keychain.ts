@@ -13,9 +13,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { KeychainUnavailable } from './deadline.js';
 
-// Kept in ./deadline.js so that resolving a session does not load node:crypto.
-export { KEYCHAIN_TIMEOUT_MS, KeychainUnavailable, withDeadline } from './deadline.js';
-
 export interface SecretStore {
   /** For messages: "macOS Keychain", "Secret Service", ... */
   readonly name: string;
