@@ -85,15 +85,10 @@ function helpAfter(cmd: Command): string {
 export function describeCommand(cmd: Command, path: string[] = [], inherited: OptionSpec[] = []): CommandSpec {
   const help = cmd.createHelp();
   const options = help.visibleOptions(cmd).map((o) => optionSpec(o, help));
-  const own = new Set(options.map((o) => o.flags));
   const ownNames = new Set(options.flatMap((o) => [o.short, o.long]).filter(Boolean));
-  const passedOn = inherited.filter((o) => !own.has(o.flags) && !ownNames.has(o.long) && !ownNames.has(o.short));
+  const passedOn = inherited.filter((o) => !ownNames.has(o.long) && !ownNames.has(o.short));
   // What commander accepts below this command: its non-help options and everything it accepted itself.
-  const helpFlags = help
-    .visibleOptions(cmd)
-    .filter((o) => o.long === '--help')
-    .map((o) => o.flags);
-  const forChildren = [...options.filter((o) => !helpFlags.includes(o.flags)), ...passedOn];
+  const forChildren = [...options.filter((o) => o.long !== '--help'), ...passedOn];
   return {
     name: cmd.name(),
     aliases: cmd.aliases(),
