@@ -17,10 +17,10 @@ export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-export function caseArms(arms: Array<[patterns: string[], body: string]>, indent = '    '): string {
+function caseArms(arms: Array<[patterns: string[], body: string]>): string {
   return arms
     .filter(([patterns]) => patterns.length > 0)
-    .map(([patterns, body]) => `${indent}${patterns.join('|')}) ${body} ;;`)
+    .map(([patterns, body]) => `    ${patterns.join('|')}) ${body} ;;`)
     .join('\n');
 }
 

@@ -28,7 +28,6 @@ export interface SessionInput {
   anonymous?: boolean;
   secrets: () => Promise<SecretStore>;
   warn?: (text: string) => void;
-  keychainTimeoutMs?: number;
 }
 
 export async function resolveSession(input: SessionInput): Promise<Session> {
@@ -95,7 +94,7 @@ async function resolveToken(
     const store = await input.secrets();
     let secret: string | null;
     try {
-      secret = await withDeadline((signal) => store.get(service, account, signal), input.keychainTimeoutMs);
+      secret = await withDeadline((signal) => store.get(service, account, signal));
     } catch (error) {
       throw new AuthError(`cannot read the token of ${label} from the ${store.name} (${(error as Error).message})`, {
         hint: `unlock the keychain and try again, run \`cpk auth login --profile ${name}\`, or set CPK_TOKEN`,
