@@ -17,10 +17,10 @@ export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-export function caseArms(arms: Array<[patterns: string[], body: string]>, indent = '    '): string {
+function caseArms(arms: Array<[patterns: string[], body: string]>): string {
   return arms
     .filter(([patterns]) => patterns.length > 0)
-    .map(([patterns, body]) => `${indent}${patterns.join('|')}) ${body} ;;`)
+    .map(([patterns, body]) => `    ${patterns.join('|')}) ${body} ;;`)
     .join('\n');
 }
 
@@ -69,14 +69,16 @@ export const WALK_WORD = `    case $word in
     esac`;
 
 /**
- * The case arms of __cpk_words, shared by bash and zsh: the candidates at
- * PATH/ (subcommands and argument values), PATH/- (options) and PATH/OPTION=
- * (an option's values), each written by `item` with its description.
+ * __cpk_words, shared by bash and zsh: the candidates at PATH/ (subcommands
+ * and argument values), PATH/- (options) and PATH/OPTION= (an option's
+ * values), each written by `item` with its description; `sets` says what
+ * that makes of __cpk_list.
  */
-export function wordArms(
+export function wordsFunction(
   table: PathEntry[],
   item: (word: string, description: string) => string,
-): Array<[string[], string]> {
+  sets: string,
+): string {
   const arms: Array<[string[], string]> = [];
   const arm = (key: string, items: string[]) => {
     if (items.length > 0) arms.push([[shQuote(key)], `__cpk_list=(${items.join(' ')})`]);
@@ -96,30 +98,48 @@ export function wordArms(
         c.choices.map((v) => item(v, '')),
       );
   }
-  return arms;
+  return `# __cpk_words KEY: sets ${sets}. KEY is PATH/ for
+# subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
+__cpk_words() {
+  case "$1" in
+${caseArms(arms)}
+    *) __cpk_list=() ;;
+  esac
+}`;
 }
 
 /**
- * The case arms that name the dynamic kind at a key (PATH/ for an argument,
- * PATH/OPTION= for a value), shared by bash and zsh. An argument's arm also
- * runs `atArgument` and returns 0: ids and names are never files, so a script
- * offers no file names there.
+ * __cpk_more, shared by bash and zsh: the dynamic kind at a key (PATH/ for an
+ * argument, PATH/OPTION= for a value) passed to __cpk_dynamic. An argument's
+ * arm also runs `atArgument` and returns 0: ids and names are never files, so
+ * a script offers no file names there. `comment` heads the function.
  */
-export function dynamicCaseArms(call: string, atArgument: string): Array<[string[], string]> {
-  return [
+export function moreFunction(atArgument: string, comment: string): string {
+  const arms = [
     ...Object.entries(DYNAMIC_ARGUMENTS).map(([path, kind]): [string[], string] => [
       [shQuote(`${path}/`)],
-      `${call} ${kind}; ${atArgument}; return 0`,
+      `__cpk_dynamic ${kind}; ${atArgument}; return 0`,
     ]),
     ...Object.entries(DYNAMIC_OPTIONS).map(([option, kind]): [string[], string] => [
       [`*/${option}=`],
-      `${call} ${kind}; return 1`,
+      `__cpk_dynamic ${kind}; return 1`,
     ]),
   ];
+  return `${comment}
+__cpk_more() {
+  case "$1" in
+${caseArms(arms)}
+  esac
+  return 1
+}`;
 }
 
 export function bashScript(table: PathEntry[]): string {
-  const dynamicArms = dynamicCaseArms('__cpk_dynamic', 'compopt +o default 2>/dev/null');
+  const more = moreFunction(
+    'compopt +o default 2>/dev/null',
+    `# __cpk_more KEY: the dynamic words for KEY, when there are some. At an id
+# argument, bash's fallback to file names is turned off (compopt, bash 4+).`,
+  );
   return `# bash completion for cpk.
 # ${GENERATED_NOTE}
 #
@@ -128,14 +148,7 @@ export function bashScript(table: PathEntry[]): string {
 
 ${pathFunctions(table)}
 
-# __cpk_words KEY: sets the array __cpk_list to the words to offer. KEY is PATH/ for
-# subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
-__cpk_words() {
-  case "$1" in
-${caseArms(wordArms(table, (word) => shQuote(word)))}
-    *) __cpk_list=() ;;
-  esac
-}
+${wordsFunction(table, (word) => shQuote(word), 'the array __cpk_list to the words to offer')}
 
 # __cpk_dynamic KIND: adds the words \`cpk __complete KIND\` prints (ids from
 # the local inventory, profile names, declared types): never the network.
@@ -153,14 +166,7 @@ __cpk_dynamic() {
   done < <("\${COMP_WORDS[0]}" __complete "$1" "$cur" 2>/dev/null)
 }
 
-# __cpk_more KEY: the dynamic words for KEY, when there are some. At an id
-# argument, bash's fallback to file names is turned off (compopt, bash 4+).
-__cpk_more() {
-  case "$1" in
-${caseArms(dynamicArms)}
-  esac
-  return 1
-}
+${more}
 
 _cpk() {
   local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} cmdpath= word i skip=0 __cpk_reply

@@ -21,7 +21,6 @@ export interface OptionSpec {
 }
 
 export interface ArgumentSpec {
-  name: string;
   /** As usage shows it: `<id>`, `[file]`, `<ids...>`. */
   term: string;
   description: string;
@@ -62,7 +61,6 @@ function argumentSpec(argument: Argument, help: Help): ArgumentSpec {
   const name = argument.name();
   const dots = argument.variadic ? '...' : '';
   return {
-    name,
     term: argument.required ? `<${name}${dots}>` : `[${name}${dots}]`,
     description: help.argumentDescription(argument),
     choices: argument.argChoices ? [...argument.argChoices] : [],
@@ -84,31 +82,19 @@ function helpAfter(cmd: Command): string {
   return text.replace(/^\n+/, '').trimEnd();
 }
 
-function fullName(cmd: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
-}
-
 export function describeCommand(cmd: Command, path: string[] = [], inherited: OptionSpec[] = []): CommandSpec {
   const help = cmd.createHelp();
   const options = help.visibleOptions(cmd).map((o) => optionSpec(o, help));
-  const own = new Set(options.map((o) => o.flags));
   const ownNames = new Set(options.flatMap((o) => [o.short, o.long]).filter(Boolean));
-  const passedOn = inherited.filter((o) => !own.has(o.flags) && !ownNames.has(o.long) && !ownNames.has(o.short));
+  const passedOn = inherited.filter((o) => !ownNames.has(o.long) && !ownNames.has(o.short));
   // What commander accepts below this command: its non-help options and everything it accepted itself.
-  const helpFlags = help
-    .visibleOptions(cmd)
-    .filter((o) => o.long === '--help')
-    .map((o) => o.flags);
-  const forChildren = [...options.filter((o) => !helpFlags.includes(o.flags)), ...passedOn];
-  const usage = help.commandUsage(cmd);
+  const forChildren = [...options.filter((o) => o.long !== '--help'), ...passedOn];
   return {
     name: cmd.name(),
     aliases: cmd.aliases(),
     path,
     description: help.commandDescription(cmd),
-    usage: usage.startsWith(fullName(cmd)) ? usage : `${fullName(cmd)} ${usage}`,
+    usage: help.commandUsage(cmd),
     options,
     inherited: passedOn,
     arguments: cmd.registeredArguments.map((a) => argumentSpec(a, help)),

@@ -1,6 +1,6 @@
 // The zsh completion script: the same path walk as bash, offering
 // descriptions through _describe.
-import { caseArms, dynamicCaseArms, pathFunctions, shQuote, WALK_WORD, wordArms } from './bash.js';
+import { moreFunction, pathFunctions, shQuote, WALK_WORD, wordsFunction } from './bash.js';
 import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
 import { GENERATED_NOTE, type PathEntry } from './table.js';
 
@@ -22,14 +22,7 @@ export function zshScript(table: PathEntry[]): string {
 
 ${pathFunctions(table)}
 
-# __cpk_words KEY: sets __cpk_list to name:description entries. KEY is PATH/ for
-# subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
-__cpk_words() {
-  case "$1" in
-${caseArms(wordArms(table, entry))}
-    *) __cpk_list=() ;;
-  esac
-}
+${wordsFunction(table, entry, '__cpk_list to name:description entries')}
 
 # __cpk_dynamic KIND: adds to __cpk_list the entries \`cpk __complete KIND\`
 # prints (ids from the local inventory with their names, profile names,
@@ -51,13 +44,7 @@ __cpk_dynamic() {
   done < <("\${words[1]}" __complete "$1" "\${words[CURRENT]}" 2>/dev/null)
 }
 
-# __cpk_more KEY: the dynamic entries for KEY; returns 0 at an id argument (no file names there).
-__cpk_more() {
-  case "$1" in
-${caseArms(dynamicCaseArms('__cpk_dynamic', ':'))}
-  esac
-  return 1
-}
+${moreFunction(':', '# __cpk_more KEY: the dynamic entries for KEY; returns 0 at an id argument (no file names there).')}
 
 _cpk() {
   local cmdpath= word __cpk_reply i skip=0

@@ -2,12 +2,12 @@
 // a session (every command) does not load what the keychain itself needs.
 
 /** How long cpk waits for a keychain to answer before using the file. */
-export const KEYCHAIN_TIMEOUT_MS = 3_000;
+const KEYCHAIN_TIMEOUT_MS = 3_000;
 
 export class KeychainUnavailable extends Error {}
 
 /** Runs a keychain call with a deadline; a slow or failing keychain becomes KeychainUnavailable. */
-export async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {
+export async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms = KEYCHAIN_TIMEOUT_MS): Promise<T> {
   const signal = AbortSignal.timeout(ms);
   const late = new Promise<never>((_, reject) =>
     signal.addEventListener('abort', () => reject(new KeychainUnavailable(`no answer within ${ms / 1000} s`))),

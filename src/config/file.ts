@@ -5,7 +5,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { CpkError, ExitCode } from '../core/errors.js';
 import { describeJsonError, parseUserJson } from '../core/json.js';
-import { CONFIG_FILE_NAME, configLocation, PROJECT_NAME, type ConfigLocation } from '../core/paths.js';
+import { CONFIG_FILE_NAME, configLocation, type ConfigLocation } from '../core/paths.js';
 import { ConfigError, findProblem, type ConfigData } from './schema.js';
 
 type Warn = ((text: string) => void) | undefined;
@@ -202,13 +202,11 @@ export async function updateConfig<T>(
     const data = readConfig(location.file) ?? {};
     const result = mutate(data);
     const { default: Conf } = await import('conf');
+    // Only `store` is used: with `cwd` given, conf needs no project name.
     const conf = new Conf<ConfigData>({
       cwd: location.dir,
       configName: CONFIG_FILE_NAME.replace(/\.json$/, ''),
-      projectName: PROJECT_NAME,
-      projectSuffix: '',
       configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
       clearInvalidConfig: false,
     });
     try {

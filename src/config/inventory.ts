@@ -11,7 +11,7 @@
 //   base URL and token, holding {id: {name, seen}}.
 // - Bounded: at most MAX_ENTRIES monitors per file; the least recently seen go first.
 // - Concurrent cpk processes: a change is a read-modify-write under cpk's
-//   lock (../lock.ts), written atomically (temporary file, rename).
+//   lock (src/core/lock.ts), written atomically (temporary file, rename).
 // - Never required: a command records what it saw in memory and writes once
 //   when it ends (InventoryRecorder.flush); a file that cannot be read or
 //   written is reported once under --debug, and the command goes on.
@@ -168,7 +168,7 @@ export class InventoryRecorder {
       const current = readMonitors(this.path, this.baseUrl, this.fingerprint);
       if (!changes.map((c) => apply(current, c)).some(Boolean)) return;
       mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
-      const [{ takeLock, LockHeldError }, { writeFileAtomic }] = await Promise.all([
+      const [{ takeLock }, { writeFileAtomic }] = await Promise.all([
         import('../core/lock.js'),
         import('../core/atomic-file.js'),
       ]);
@@ -176,8 +176,6 @@ export class InventoryRecorder {
         staleMs: LOCK_STALE_MS,
         timeoutMs: LOCK_WAIT_MS,
         command: 'cpk',
-      }).catch((error: unknown) => {
-        throw error instanceof LockHeldError ? new Error('the inventory is locked by another cpk') : error;
       });
       try {
         const monitors = readMonitors(this.path, this.baseUrl, this.fingerprint);
@@ -194,11 +192,6 @@ export class InventoryRecorder {
       this.debug(`inventory: not updated (${(error as Error).message}): ${this.path}`);
     }
   }
-}
-
-/** The monitors known for a base URL and token, most recently seen first (completion; throws when unreadable). */
-export function readInventory(baseUrl: string, token: string | undefined, env: Env): InventoryEntry[] {
-  return new InventoryRecorder(baseUrl, token, env).entries();
 }
 
 /**

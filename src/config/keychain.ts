@@ -13,9 +13,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { KeychainUnavailable } from './deadline.js';
 
-// Kept in ./deadline.js so that resolving a session does not load node:crypto.
-export { KEYCHAIN_TIMEOUT_MS, KeychainUnavailable, withDeadline } from './deadline.js';
-
 export interface SecretStore {
   /** For messages: "macOS Keychain", "Secret Service", ... */
   readonly name: string;
@@ -140,12 +137,8 @@ async function callInChild(request: ChildRequest, env: Environment, signal?: Abo
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stdin.on('error', () => {});
   child.stdin.end(JSON.stringify({ moduleUrl, ...request }));
-  let code: unknown;
-  try {
-    [code] = await once(child, 'close');
-  } catch (error) {
-    throw new KeychainUnavailable(signal?.aborted ? 'no answer in time' : (error as Error).message);
-  }
+  // A spawn failure or the deadline's abort rejects here; withDeadline words it.
+  const [code] = await once(child, 'close');
   let reply: { ok?: boolean; value?: unknown; message?: string } | undefined;
   try {
     reply = JSON.parse(out) as typeof reply;

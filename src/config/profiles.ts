@@ -3,7 +3,8 @@
 // where a token goes and keeps the config file and the keychain in step.
 import { UsageError } from '../core/errors.js';
 import { loadConfig, updateConfig } from './file.js';
-import { KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainAccount, withDeadline, type SecretStore } from './keychain.js';
+import { withDeadline } from './deadline.js';
+import { KEYCHAIN_SERVICE, keychainAccount, type SecretStore } from './keychain.js';
 import { configLocation, type ConfigLocation } from '../core/paths.js';
 import { profileRecord } from './resolve.js';
 import { hasToken, type ConfigData, type KeychainRef, type ProfileRecord, type TokenStorage } from './schema.js';
@@ -52,20 +53,16 @@ function hasCurrent(data: ConfigData): boolean {
 }
 
 /** Removes a keychain entry; a keychain that does not answer is reported, not fatal (the config no longer points at it). */
-async function forget(ref: KeychainRef, access: KeychainAccess): Promise<string | undefined> {
+async function forget(ref: KeychainRef, access: KeychainAccess): Promise<void> {
   let name = 'keychain';
   try {
     const store = await access.secrets();
     name = store.name;
-    await withDeadline(
-      (signal) => store.delete(ref.service, ref.account, signal),
-      access.keychainTimeoutMs ?? KEYCHAIN_TIMEOUT_MS,
-    );
-    return undefined;
+    await withDeadline((signal) => store.delete(ref.service, ref.account, signal), access.keychainTimeoutMs);
   } catch (error) {
-    const problem = `could not remove the token from the ${name} (${(error as Error).message}): delete the entry service "${ref.service}", account "${ref.account}" with your keychain tool`;
-    access.warn?.(problem);
-    return problem;
+    access.warn?.(
+      `could not remove the token from the ${name} (${(error as Error).message}): delete the entry service "${ref.service}", account "${ref.account}" with your keychain tool`,
+    );
   }
 }
 
@@ -84,7 +81,7 @@ export async function saveToken(input: SaveTokenInput): Promise<SaveTokenResult>
       keychainName = store.name;
       await withDeadline(
         (signal) => store.set(candidate.service, candidate.account, input.token, signal),
-        input.keychainTimeoutMs ?? KEYCHAIN_TIMEOUT_MS,
+        input.keychainTimeoutMs,
       );
       storage = 'keychain';
       ref = candidate;
@@ -146,8 +143,6 @@ export interface RemovalResult {
   location: ConfigLocation;
   /** Where the token was, or undefined when the profile had none. */
   removed: TokenStorage | undefined;
-  /** Set when the keychain entry could not be deleted. */
-  keychainProblem: string | undefined;
   /** Whether the removed profile was the current one (which is then unset). */
   wasCurrent: boolean;
 }
@@ -155,7 +150,7 @@ export interface RemovalResult {
 /** `auth logout`: drops the profile's token, keeps the profile (its base URL) for the next login. */
 export async function logout(env: Env, name: string, access: KeychainAccess): Promise<RemovalResult> {
   const { location, record } = existingProfile(env, name, access.warn);
-  if (!hasToken(record)) return { location, removed: undefined, keychainProblem: undefined, wasCurrent: false };
+  if (!hasToken(record)) return { location, removed: undefined, wasCurrent: false };
   return remove(env, name, access, false);
 }
 
@@ -179,10 +174,10 @@ async function remove(env: Env, name: string, access: KeychainAccess, whole: boo
     },
     access.warn,
   );
-  if (!previous || !hasToken(previous)) return { location, removed: undefined, keychainProblem: undefined, wasCurrent };
-  if (previous.token_storage === 'keychain' && previous.keychain)
-    return { location, removed: 'keychain', keychainProblem: await forget(previous.keychain, access), wasCurrent };
-  return { location, removed: 'file', keychainProblem: undefined, wasCurrent };
+  if (!previous || !hasToken(previous)) return { location, removed: undefined, wasCurrent };
+  if (previous.token_storage !== 'keychain' || !previous.keychain) return { location, removed: 'file', wasCurrent };
+  await forget(previous.keychain, access);
+  return { location, removed: 'keychain', wasCurrent };
 }
 
 /** `profile use`: makes an existing profile the current one. */

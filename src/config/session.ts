@@ -3,7 +3,7 @@
 // variable > stored profile; docs/configuration.md, "Sign-in and profiles").
 import { AuthError, type CpkError, UsageError } from '../core/errors.js';
 import { loadConfig } from './file.js';
-import { KEYCHAIN_TIMEOUT_MS, withDeadline } from './deadline.js';
+import { withDeadline } from './deadline.js';
 import type { SecretStore } from './keychain.js';
 import { configLocation, type ConfigLocation } from '../core/paths.js';
 import { profileBaseUrl, resolveBaseUrl, selectProfile, type ProfileChoice, type Resolved } from './resolve.js';
@@ -28,7 +28,6 @@ export interface SessionInput {
   anonymous?: boolean;
   secrets: () => Promise<SecretStore>;
   warn?: (text: string) => void;
-  keychainTimeoutMs?: number;
 }
 
 export async function resolveSession(input: SessionInput): Promise<Session> {
@@ -95,10 +94,7 @@ async function resolveToken(
     const store = await input.secrets();
     let secret: string | null;
     try {
-      secret = await withDeadline(
-        (signal) => store.get(service, account, signal),
-        input.keychainTimeoutMs ?? KEYCHAIN_TIMEOUT_MS,
-      );
+      secret = await withDeadline((signal) => store.get(service, account, signal));
     } catch (error) {
       throw new AuthError(`cannot read the token of ${label} from the ${store.name} (${(error as Error).message})`, {
         hint: `unlock the keychain and try again, run \`cpk auth login --profile ${name}\`, or set CPK_TOKEN`,

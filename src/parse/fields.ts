@@ -1,9 +1,5 @@
-import { isPlainObject, JsonDepthError, parseUserJson, setOwn, type JsonObject } from '../core/json.js';
+import { isPlainObject, JsonDepthError, ownField, parseUserJson, setOwn, type JsonObject } from '../core/json.js';
 import { UsageError } from '../core/errors.js';
-
-function getOwn(target: JsonObject, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(target, key) ? target[key] : undefined;
-}
 
 /**
  * The most segments a `--set` key may have (`a.b.c` has 3): as deep as the
@@ -51,7 +47,7 @@ function setPath(target: JsonObject, path: string[], value: unknown, flag: strin
   let node = target;
   for (let i = 0; i < path.length - 1; i++) {
     const key = path[i] as string;
-    const existing = getOwn(node, key);
+    const existing = ownField(node, key);
     if (existing === undefined) {
       const child: JsonObject = {};
       setOwn(node, key, child);
@@ -70,7 +66,7 @@ function setPath(target: JsonObject, path: string[], value: unknown, flag: strin
 /** Deep-merges `over` onto `base` (objects merge, everything else replaces). */
 export function mergeInto(base: JsonObject, over: JsonObject): JsonObject {
   for (const [key, value] of Object.entries(over)) {
-    const existing = getOwn(base, key);
+    const existing = ownField(base, key);
     if (isPlainObject(existing) && isPlainObject(value)) mergeInto(existing, value);
     else setOwn(base, key, value);
   }

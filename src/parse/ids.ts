@@ -8,7 +8,6 @@ export interface IdList {
   ids: string[];
   /** True for exactly one id given as an argument: commands keep their single-object output. */
   single: boolean;
-  fromStdin: boolean;
 }
 
 /** Parses the text of an id list: one id per line, surrounding blanks trimmed. */
@@ -37,5 +36,5 @@ export async function readIdList(args: string[], stdin: NodeJS.ReadableStream, w
     if (arg === '-') for (const id of parseIdLines(await readAll(stdin), what)) ids.push(id);
     else ids.push(checkId(arg, what));
   }
-  return { ids, single: args.length === 1 && dashes === 0, fromStdin: dashes === 1 };
+  return { ids, single: args.length === 1 && dashes === 0 };
 }

@@ -3,13 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdi
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  InventoryRecorder,
-  inventoryPath,
-  MAX_ENTRIES,
-  readInventory,
-  tokenFingerprint,
-} from '../../src/config/inventory.js';
+import { InventoryRecorder, inventoryPath, MAX_ENTRIES, tokenFingerprint } from '../../src/config/inventory.js';
 import { Api } from '../../src/core/api/client.js';
 import { ApiError } from '../../src/core/errors.js';
 import type { HttpClient } from '../../src/core/http/client.js';
@@ -17,6 +11,8 @@ import type { HttpClient } from '../../src/core/http/client.js';
 const base = 'http://127.0.0.1:9/v1';
 const token = 'cpk_secret_token_value';
 const env = () => ({ CPK_DATA_DIR: mkdtempSync(join(tmpdir(), 'cpk-inv-')) });
+const readInventory = (baseUrl: string, token: string, e: Record<string, string>) =>
+  new InventoryRecorder(baseUrl, token, e).entries();
 
 describe('inventory', () => {
   it('remembers monitors seen and forgets deleted ones, per base URL and token, never storing the token', async () => {

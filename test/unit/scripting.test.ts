@@ -37,7 +37,7 @@ describe('id lists', () => {
 
   it('expands - in place, once; one argument id is "single"', async () => {
     const list = await readIdList(['mon_1', '-', 'mon_9'], Readable.from(['mon_2\nmon_3\n']));
-    expect(list).toEqual({ ids: ['mon_1', 'mon_2', 'mon_3', 'mon_9'], single: false, fromStdin: true });
+    expect(list).toEqual({ ids: ['mon_1', 'mon_2', 'mon_3', 'mon_9'], single: false });
     expect((await readIdList(['mon_1'], Readable.from([]))).single).toBe(true);
     expect((await readIdList(['-'], Readable.from(['mon_1\n']))).single).toBe(false);
     await expect(readIdList(['-', '-'], Readable.from([]))).rejects.toThrow(UsageError);
