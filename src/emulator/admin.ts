@@ -7,7 +7,7 @@ import { redactAuthorization, redactTokens } from './auth.js';
 import { FaultError, normalizeFault, normalizeOutage, type Fault, type FaultQueue, type Outage } from './faults.js';
 import { matchRoute } from './contract.js';
 import { ADMIN_HEADER, ADMIN_PREFIX } from './model.js';
-import { sendError, sendJson, type ReadBody } from './respond.js';
+import { refuseRoute, sendError, sendJson, type ReadBody } from './respond.js';
 import type { Store } from './store.js';
 import { parseJsonObject } from './validation.js';
 
@@ -161,15 +161,8 @@ export function handleAdmin(ctx: AdminContext): void {
   const { req, res, path } = ctx;
   const route = matchRoute(req.method ?? 'GET', path);
   // Without the secret, and for its own (public) document, nothing here exists.
-  if (
-    !secretMatches(req.headers[ADMIN_HEADER], ctx.adminSecret) ||
-    route.kind === 'not-found' ||
-    path === ADMIN_DOCUMENT_PATH
-  )
+  if (!secretMatches(req.headers[ADMIN_HEADER], ctx.adminSecret) || path === ADMIN_DOCUMENT_PATH)
     return sendError(res, 404, 'not found');
-  if (route.kind === 'method-not-allowed')
-    return sendError(res, 405, `method ${req.method} not allowed; allowed: ${route.allow.join(', ')}`, {
-      Allow: route.allow.join(', '),
-    });
+  if (route.kind !== 'operation') return refuseRoute(res, route, req.method ?? 'GET');
   HANDLERS[route.operation.id]?.(ctx);
 }

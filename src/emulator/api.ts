@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, scopeError, type TokenInfo } from './auth.js';
 import type { Route } from './contract.js';
 import { API_PREFIX, MAX_BODY_BYTES, type Scope } from './model.js';
-import { isJsonContentType, sendError, sendJson, sendNoContent, type ReadBody } from './respond.js';
+import { isJsonContentType, refuseRoute, sendError, sendJson, sendNoContent, type ReadBody } from './respond.js';
 import { monitorJson, type Store } from './store.js';
 import { listPage } from './list.js';
 import { channelProblem, monitorProblem, parseJsonObject } from './validation.js';
@@ -49,11 +49,7 @@ export function handleApi(ctx: ApiContext): void {
     sendError(res, outcome.status, outcome.message, outcome.challenge ? { 'WWW-Authenticate': outcome.challenge } : {});
   const auth = authenticate(req.headers.authorization, ctx.tokens, (a) => store.isSuspended(a));
   if (!auth.ok) return refuse(auth);
-  if (route.kind === 'not-found') return sendError(res, 404, 'not found');
-  if (route.kind === 'method-not-allowed')
-    return sendError(res, 405, `method ${req.method} not allowed; allowed: ${route.allow.join(', ')}`, {
-      Allow: route.allow.join(', '),
-    });
+  if (route.kind !== 'operation') return refuseRoute(res, route, req.method ?? 'GET');
   const scope = route.operation.spec['x-required-scope'] as Scope;
   if (!auth.scopes.has(scope)) return refuse(scopeError(scope));
   const account = auth.account;
@@ -69,7 +65,7 @@ export function handleApi(ctx: ApiContext): void {
     case 'getMonitor': {
       const monitor = store.getMonitor(account, id);
       if (!monitor) return sendError(res, 404, 'monitor not found');
-      store.runPendingCheck(monitor);
+      store.runPendingCheck(account, monitor);
       return sendJson(res, 200, monitorJson(monitor));
     }
     case 'updateMonitor': {
@@ -77,7 +73,7 @@ export function handleApi(ctx: ApiContext): void {
       if (!monitor) return sendError(res, 404, 'monitor not found');
       const body = validBody(ctx, (b) => monitorProblem(b, monitor));
       if (!body) return;
-      store.updateMonitor(monitor, body);
+      store.updateMonitor(account, monitor, body);
       return sendJson(res, 200, monitorJson(monitor));
     }
     case 'deleteMonitor':
@@ -88,7 +84,7 @@ export function handleApi(ctx: ApiContext): void {
       if (!channel) return sendError(res, 404, 'channel not found');
       const body = validBody(ctx, (b) => channelProblem(b, channel.kind));
       if (!body) return;
-      store.updateChannel(channel, body);
+      store.updateChannel(account, channel, body);
       return sendJson(res, 200, { ok: true });
     }
     case 'getReport': {

@@ -2,6 +2,7 @@
 // table; each belongs to an account and carries scopes. The checks run in the
 // order of the interface's section 5 so that every 401/403 case has its own
 // message (scripts can tell "expired" from "revoked" from "typo").
+import { maskToken } from '../core/token.js';
 import { DEV_ACCOUNT, SCOPES, type Scope } from './model.js';
 import { publicDocument } from './openapi.js';
 
@@ -87,20 +88,17 @@ export function scopeError(scope: Scope) {
   };
 }
 
-/** "cpk_dev_emulator_token" -> "cpk_…oken"; never reveals more than 4 characters. */
-function maskToken(secret: string): string {
-  const prefix = secret.startsWith('cpk_') ? 'cpk_' : '';
-  const rest = secret.slice(prefix.length);
+/** "cpk_dev_emulator_token" -> "cpk_…oken" (as cpk shows a token); a secret of another shape keeps no prefix. */
+function maskSecret(secret: string): string {
   // Short secrets would be mostly revealed by their last 4 characters.
-  const tail = rest.length > 8 ? rest.slice(-4) : '';
-  return `${prefix}…${tail}`;
+  return secret.startsWith('cpk_') ? maskToken(secret) : `…${secret.length > 8 ? secret.slice(-4) : ''}`;
 }
 
 /** "Bearer cpk_dev_emulator_token" -> "Bearer cpk_…oken"; never reveals more than 4 characters. */
 export function redactAuthorization(value: string): string {
   const match = /^(\S+)\s+(.*)$/.exec(value);
   const scheme = match ? `${match[1]} ` : '';
-  return `${scheme}${maskToken(match ? (match[2] ?? '') : value)}`;
+  return `${scheme}${maskSecret(match ? (match[2] ?? '') : value)}`;
 }
 
 /**
@@ -118,7 +116,7 @@ const TOKEN_SHAPE_IN_TEXT = /cpk_[^\s/?&#"'<>;,=\\()[\]{}…]+/g;
  */
 export function redactTokens(text: string, secrets: Iterable<string> = [], options: { tail?: boolean } = {}): string {
   const mask = (secret: string) =>
-    options.tail === false ? (secret.startsWith('cpk_') ? 'cpk_…' : '…') : maskToken(secret);
+    options.tail === false ? (secret.startsWith('cpk_') ? 'cpk_…' : '…') : maskSecret(secret);
   let out = text;
   for (const secret of secrets) {
     if (secret.length < 4) continue;

@@ -2,6 +2,7 @@
 // JSON/error responses and size-limited body reading.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Route } from './contract.js';
 import { MAX_BODY_BYTES } from './model.js';
 
 export function newRequestId(): string {
@@ -32,6 +33,13 @@ export function sendError(
 ): void {
   const requestId = String(res.getHeader('X-Request-Id') ?? '');
   sendJson(res, status, { error: message, request_id: requestId }, headers);
+}
+
+/** 404 for a path no document declares, 405 (with Allow) for a method its path does not have. */
+export function refuseRoute(res: ServerResponse, route: Exclude<Route, { kind: 'operation' }>, method: string): void {
+  if (route.kind === 'not-found') return sendError(res, 404, 'not found');
+  const allow = route.allow.join(', ');
+  sendError(res, 405, `method ${method} not allowed; allowed: ${allow}`, { Allow: allow });
 }
 
 export function sendNoContent(res: ServerResponse): void {

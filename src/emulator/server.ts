@@ -19,7 +19,7 @@ import { applyFault, FaultQueue, normalizeFault, type Fault, type Outage } from 
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
 import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
 import { openPersistence } from './persist.js';
-import { boundedCopy, newRequestId, readBody, sentBodies, sendError, sendJson } from './respond.js';
+import { boundedCopy, newRequestId, readBody, refuseRoute, sentBodies, sendError, sendJson } from './respond.js';
 import { matchRoute, type Exchange } from './contract.js';
 import { monitorJson, Store, type PersistedState } from './store.js';
 
@@ -206,14 +206,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       requests.push(record);
       // A ring: the log keeps the last REQUEST_LOG_LIMIT requests (trimmed in batches, linear overall).
       if (requests.length > logLimit + Math.ceil(logLimit / 10)) requests.splice(0, requests.length - logLimit);
-    }
-
-    // The answer beside the request: its status (null when none was sent) and how long it took.
-    if (record)
+      // The answer beside the request: its status (null when none was sent) and how long it took.
       res.once('close', () => {
         record.status = res.writableFinished ? res.statusCode : null;
         record.latencyMs = Math.round((performance.now() - started) * 10) / 10;
       });
+    }
 
     let outcome: string | undefined; // log label for answers that are not a normal response
     let faulted = false;
@@ -272,12 +270,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (!(await delay(apiLatency))) return;
     if (fails) return sendError(res, 503, 'service unavailable (simulated failure)');
 
-    if (area === 'document') {
-      if (method !== 'GET' && method !== 'HEAD')
-        return sendError(res, 405, `method ${method} not allowed; allowed: GET`, { Allow: 'GET' });
-      return sendJson(res, 200, document);
-    }
     const route = matchRoute(method, path);
+    if (area === 'document')
+      return route.kind === 'operation' ? sendJson(res, 200, document) : refuseRoute(res, route, method);
     return answer(res, () => handleApi({ req, res, body, route, store, tokens, query: rawUrl.slice(path.length + 1) }));
   }
 

@@ -114,8 +114,8 @@ export class Store {
   private readonly issuedIds = new Set<string>();
   /** Grows by one with every change of the state: what `--persist` compares to know what is on disk. */
   version = 0;
-  /** What changed since the last takeChanges(): "m" or "c", account and id, joined by NUL. */
-  private dirty = new Set<string>();
+  /** What changed since the last takeChanges(): one journal record per monitor or channel, by account and id. */
+  private readonly changes = new Map<string, JournalRecord>();
   /** The whole state was replaced (restore, reset) since the last takeChanges(). */
   private replaced = false;
 
@@ -198,15 +198,11 @@ export class Store {
     this.replaced = true;
   }
 
-  private mark(kind: 'm' | 'c', account: string, id: string): void {
+  /** Records a change; the record holds the live object, so it is written as it is when the journal is. */
+  private mark(record: JournalRecord): void {
     this.version++;
-    this.dirty.add(`${kind}\0${account}\0${id}`);
-  }
-
-  /** The account holding this very monitor or channel object. */
-  private ownerOf(kind: 'monitors' | 'channels', record: { id: string }): string | undefined {
-    for (const [id, state] of this.accounts) if (state[kind].get(record.id) === record) return id;
-    return undefined;
+    const id = 'monitor' in record ? record.monitor.id : 'channel' in record ? record.channel.id : record.deleted;
+    this.changes.set(`${record.account}\0${id}`, record);
   }
 
   /**
@@ -214,26 +210,10 @@ export class Store {
    * or 'all' when the whole state was replaced (it must be written whole).
    */
   takeChanges(): JournalRecord[] | 'all' {
-    if (this.replaced) {
-      this.replaced = false;
-      this.dirty.clear();
-      return 'all';
-    }
-    const out: JournalRecord[] = [];
-    for (const key of this.dirty) {
-      const [kind, account = '', id = ''] = key.split('\0');
-      const state = this.accounts.get(account);
-      if (!state) continue;
-      if (kind === 'c') {
-        const channel = state.channels.get(id);
-        if (channel) out.push({ account, channel });
-        continue;
-      }
-      const monitor = state.monitors.get(id);
-      out.push(monitor ? { account, monitor } : { account, deleted: id });
-    }
-    this.dirty.clear();
-    return out;
+    const changes = this.replaced ? 'all' : [...this.changes.values()];
+    this.replaced = false;
+    this.changes.clear();
+    return changes;
   }
 
   /** Replays one journal record (`--persist` at start); throws on one that does not fit. */
@@ -301,13 +281,8 @@ export class Store {
     assignData(record.extras, extras);
     // Only an authenticated account creates: it exists.
     (this.accounts.get(account) as AccountState).monitors.set(record.id, record);
-    this.mark('m', account, record.id);
+    this.mark({ account, monitor: record });
     return record;
-  }
-
-  private markMonitor(monitor: MonitorRecord): void {
-    const account = this.ownerOf('monitors', monitor);
-    if (account !== undefined) this.mark('m', account, monitor.id);
   }
 
   getMonitor(account: string, id: string): MonitorRecord | undefined {
@@ -319,13 +294,13 @@ export class Store {
    * (scheduled checks follow on the monitor's interval: runCheck).
    * Up/down/paused monitors are left as they are.
    */
-  runPendingCheck(monitor: MonitorRecord): void {
+  runPendingCheck(account: string, monitor: MonitorRecord): void {
     if (monitor.status !== 'pending') return;
-    this.runCheck(monitor, Date.now());
+    this.runCheck(account, monitor, Date.now());
   }
 
   /** One simulated check at time `at` (ms): its outcome becomes the monitor's status and last check. */
-  runCheck(monitor: MonitorRecord, at: number): void {
+  private runCheck(account: string, monitor: MonitorRecord, at: number): void {
     if (monitor.paused) return;
     let checks = this.checks.get(monitor.id);
     if (!checks) this.checks.set(monitor.id, (checks = { run: 0, last: [] }));
@@ -335,7 +310,7 @@ export class Store {
     monitor.last_check = { ...result, checked_at: new Date(at).toISOString() };
     checks.last.push({ ...monitor.last_check, n });
     if (checks.last.length > CHECK_HISTORY) checks.last.shift();
-    this.markMonitor(monitor);
+    this.mark({ account, monitor });
   }
 
   /** The last checks of a monitor of any account (oldest first), or undefined for no such monitor. */
@@ -353,20 +328,20 @@ export class Store {
    */
   runDueChecks(at: number, timeScale: number): number {
     let checked = 0;
-    for (const state of this.accounts.values())
+    for (const [account, state] of this.accounts)
       for (const monitor of state.monitors.values()) {
         if (monitor.paused) continue;
         const step = (monitor.interval_seconds * 1000) / timeScale;
         let due = Date.parse(monitor.last_check?.checked_at ?? monitor.updated_at) + step;
         let runs = 0;
-        for (; due <= at && runs < CATCH_UP; due += step, runs++) this.runCheck(monitor, due);
-        if (due <= at) this.runCheck(monitor, at);
+        for (; due <= at && runs < CATCH_UP; due += step, runs++) this.runCheck(account, monitor, due);
+        if (due <= at) this.runCheck(account, monitor, at);
         checked += runs;
       }
     return checked;
   }
 
-  updateMonitor(monitor: MonitorRecord, body: Record<string, unknown>): void {
+  updateMonitor(account: string, monitor: MonitorRecord, body: Record<string, unknown>): void {
     const { fields, extras } = splitMonitorBody(body);
     // A different target makes the previous result meaningless: check again.
     const retarget =
@@ -378,13 +353,13 @@ export class Store {
     else if (resumed || retarget) monitor.status = 'pending';
     assignData(monitor.extras, extras);
     monitor.updated_at = now();
-    this.markMonitor(monitor);
+    this.mark({ account, monitor });
   }
 
   deleteMonitor(account: string, id: string): boolean {
     const deleted = this.accounts.get(account)?.monitors.delete(id) ?? false;
     if (deleted) {
-      this.mark('m', account, id);
+      this.mark({ account, deleted: id });
       this.checks.delete(id);
     }
     return deleted;
@@ -399,10 +374,9 @@ export class Store {
   }
 
   /** Applies a body the document found valid (only the channel's writable fields). */
-  updateChannel(channel: ChannelRecord, changes: Record<string, unknown>): void {
+  updateChannel(account: string, channel: ChannelRecord, changes: Record<string, unknown>): void {
     Object.assign(channel, changes);
-    const account = this.ownerOf('channels', channel);
-    if (account !== undefined) this.mark('c', account, channel.id);
+    this.mark({ account, channel });
   }
 
   listChannels(account: string): ChannelRecord[] {

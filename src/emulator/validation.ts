@@ -34,17 +34,13 @@ function isHost(host: string): boolean {
   return HOSTNAME.test(host) || isIP(host) !== 0;
 }
 
-/** Splits "host:port" / "[v6]:port"; null when the shape is wrong. */
-function splitHostPort(target: string): { host: string; port: number } | null {
+/** The host of "host:port" / "[v6]:port" (port 1-65535); null when the shape is wrong. */
+function hostOfHostPort(target: string): string | null {
   const bracketed = /^\[([^\]]+)\]:(\d{1,5})$/.exec(target);
-  const plain = /^([^:[\]]+):(\d{1,5})$/.exec(target);
-  const match = bracketed ?? plain;
-  if (!match) return null;
-  const host = match[1] ?? '';
-  const port = Number(match[2]);
-  if (bracketed ? isIP(host) !== 6 : !isHost(host)) return null;
-  if (port < 1 || port > 65535) return null;
-  return { host, port };
+  const match = bracketed ?? /^([^:[\]]+):(\d{1,5})$/.exec(target);
+  const [, host = '', port = '0'] = match ?? [];
+  if (!match || (bracketed ? isIP(host) !== 6 : !isHost(host))) return null;
+  return Number(port) >= 1 && Number(port) <= 65535 ? host : null;
 }
 
 const TARGET_RULES: Record<MonitorType, string> = {
@@ -64,7 +60,7 @@ export function hostOfTarget(type: MonitorType, target: string): string | null {
     case 'http':
       return /^https?:\/\//i.test(target) && URL.canParse(target) ? new URL(target).hostname || null : null;
     case 'tcp':
-      return splitHostPort(target)?.host ?? null;
+      return hostOfHostPort(target);
     case 'ping':
     case 'dns':
       return isHost(target) ? target : null;
