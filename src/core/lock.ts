@@ -59,19 +59,9 @@ export class LockHeldError extends Error {
 async function readHolder(lockDir: string): Promise<LockHolder | undefined> {
   try {
     const raw: unknown = JSON.parse(await readFile(`${lockDir}/holder.json`, 'utf8'));
-    if (
-      isPlainObject(raw) &&
-      typeof raw.pid === 'number' &&
-      typeof raw.host === 'string' &&
-      typeof raw.since === 'string'
-    ) {
-      return {
-        pid: raw.pid,
-        host: raw.host,
-        since: raw.since,
-        ...(typeof raw.command === 'string' ? { command: raw.command } : {}),
-      };
-    }
+    const { pid, host, since, command } = isPlainObject(raw) ? raw : {};
+    if (typeof pid === 'number' && typeof host === 'string' && typeof since === 'string')
+      return { pid, host, since, ...(typeof command === 'string' ? { command } : {}) };
   } catch {
     // gone meanwhile, or damaged: named as unknown
   }
