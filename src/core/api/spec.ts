@@ -23,7 +23,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir } from '../paths.js';
 import { ApiError } from '../errors.js';
-import { isPlainObject, jsonDepth, MAX_JSON_DEPTH, ownField, type JsonObject } from '../json.js';
+import { isPlainObject, ownField, parseJson, type JsonObject } from '../json.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -56,10 +56,9 @@ export function specCachePath(baseUrl: string, env: Env): string {
 /** The cached document of a base URL, or undefined (never throws, never touches the network). */
 export function readCachedSpec(baseUrl: string, env: Env): CachedSpec | undefined {
   try {
-    const text = readFileSync(specCachePath(baseUrl, env), 'utf8');
-    // Nested no deeper than a fetched document may be: the file may have been changed since.
-    if (jsonDepth(text) > MAX_JSON_DEPTH) return undefined;
-    const parsed: unknown = JSON.parse(text);
+    // Read as a fetched document is (nesting bounded): the file may have been changed since.
+    const read = parseJson(readFileSync(specCachePath(baseUrl, env), 'utf8'));
+    const parsed = read.ok ? read.value : undefined;
     if (!isPlainObject(parsed) || parsed.baseUrl !== baseUrl || typeof parsed.fetchedAt !== 'number') return undefined;
     const { fetchedAt, etag, lastModified, document } = parsed;
     const string = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -180,8 +179,6 @@ export interface FieldInfo {
   maximum?: number | undefined;
 }
 
-export type ParamInfo = FieldInfo;
-
 export interface ListOperation {
   /** The path below the base URL, e.g. "/monitors". */
   path: string;
@@ -189,9 +186,9 @@ export interface ListOperation {
   itemsField: string | undefined;
   pagination: Pagination;
   /** Every declared query parameter (pagination ones included). */
-  params: ParamInfo[];
+  params: FieldInfo[];
   /** Parameters a user may set with --param: the declared ones but the cursor. */
-  userParams: ParamInfo[];
+  userParams: FieldInfo[];
 }
 
 /** A body the document declares: its fields, and its rules for a validator. */
@@ -317,7 +314,7 @@ function deref(document: JsonObject, value: unknown): JsonObject | undefined {
 }
 
 /** The query parameters a list of them declares. */
-function queryParameters(value: unknown, resolve: Resolve): ParamInfo[] {
+function queryParameters(value: unknown, resolve: Resolve): FieldInfo[] {
   const params = Array.isArray(value) ? value.map(resolve) : [];
   return params.flatMap((p) =>
     p && typeof p.name === 'string' && p.in === 'query' ? [fieldOf(p.name, resolve(p.schema))] : [],
@@ -364,7 +361,7 @@ function itemsSchema(page: JsonObject, itemsField: string | undefined, resolve: 
  */
 function declaredPagination(
   op: JsonObject,
-  params: ParamInfo[],
+  params: FieldInfo[],
   resolve: Resolve,
 ): { pagination: Pagination; itemsField: string | undefined } {
   const x = resolve(op['x-pagination']);
