@@ -120,12 +120,8 @@ export function createUndiciTransport(env: Env): Transport {
   let unsafePools: { kept: Dispatcher; fresh: Dispatcher } | undefined;
   /** Per origin, whether its last answer to a POST or PATCH announced a keep-alive timeout; absent until then. */
   const announces = new Map<string, boolean>();
-  // The proxy URLs parse: proxySettings refused any that does not.
-  const proxies = Object.entries({ HTTPS_PROXY: proxy?.httpsProxy, HTTP_PROXY: proxy?.httpProxy })
-    .filter(([, value]) => value)
-    .map(([name, value]) => ({ name, url: new URL(value!) }));
-  /** A proxy URL fit for a message: credentials dropped. */
-  const shown = (url: URL) => `${url.protocol}//${url.host}`;
+  /** A proxy URL fit for a message: credentials dropped (it parses: proxySettings refused any that does not). */
+  const shown = (value: string) => new URL(value).origin;
 
   function load(timeoutMs: number) {
     // Every connector's timeout is --timeout: the TCP connect and TLS
@@ -166,7 +162,7 @@ export function createUndiciTransport(env: Env): Transport {
    */
   function refusedProxy(error: unknown, target: URL): TransportError | undefined {
     if ((error as { code?: string })?.code !== 'ECONNREFUSED' || !proxy) return undefined;
-    const via = new URL((target.protocol === 'https:' && proxy.httpsProxy) || proxy.httpProxy);
+    const via = (target.protocol === 'https:' && proxy.httpsProxy) || proxy.httpProxy;
     const message = `the proxy ${shown(via)} refused the connection (ECONNREFUSED)`;
     return new TransportError('proxy', message, 'ECONNREFUSED', { cause: error });
   }
@@ -240,6 +236,9 @@ export function createUndiciTransport(env: Env): Transport {
     close: async () => {
       await Promise.all([agents?.shared, unsafePools?.kept, unsafePools?.fresh].map((d) => d?.destroy()));
     },
-    proxy: proxies.map(({ name, url }) => `${name}=${shown(url)}`).join(', ') || undefined,
+    proxy:
+      Object.entries({ HTTPS_PROXY: proxy?.httpsProxy, HTTP_PROXY: proxy?.httpProxy })
+        .flatMap(([name, value]) => (value ? [`${name}=${shown(value)}`] : []))
+        .join(', ') || undefined,
   };
 }
