@@ -3,15 +3,9 @@
 // The interface leaves list operations, field rules and pagination "not
 // shown"; a service may still declare them in its public OpenAPI document.
 // What the document declares is the service's own word and cpk may use it;
-// what it does not declare, cpk does not assume. This module:
-//
-// - fetches the document without a token and caches it per base URL in the
-//   user's cache directory (src/core/paths.ts cacheDir), written atomically;
-// - revalidates it (If-None-Match / If-Modified-Since) at most once an hour,
-//   or at once with --refresh-spec; a failure keeps the stale copy;
-// - answers questions through analyzeSpec(doc): the list operation of a noun
-//   and how it pages, the query parameters it declares, the fields of a
-//   create or update body (types, enums, bounds, required).
+// what it does not declare, cpk does not assume. The document is fetched
+// without a token and cached per base URL (loadSpec); analyzeSpec answers
+// questions about it.
 //
 // It is never on the path of the six endpoint commands (create, get, update,
 // delete, channels update, reports get): only list, completion, validation
