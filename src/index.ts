@@ -75,21 +75,9 @@ export interface ClientOptions {
 /** The typed API layer of the command line: one method per endpoint, plus `raw` and `close`. */
 export type Client = Api;
 
-function checkTimeout(value: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_SECONDS) {
-    throw new UsageError(
-      `invalid timeoutSeconds ${String(value)}: expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
-    );
-  }
-  return value;
-}
-
-function checkRetries(value: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_RETRIES) {
-    throw new UsageError(
-      `invalid retries ${String(value)}: expected a whole number of retries from 0 to ${MAX_RETRIES}`,
-    );
-  }
+/** An option as given when `ok`, else a UsageError naming it and what it takes. */
+function checked(name: string, value: number, ok: boolean, expected: string): number {
+  if (!ok) throw new UsageError(`invalid ${name} ${String(value)}: expected ${expected}`);
   return value;
 }
 
@@ -117,9 +105,18 @@ export function createClient(options: ClientOptions = {}): Client {
       ? [options.token.trim(), 'createClient({ token })']
       : [env.CPK_TOKEN?.trim() || undefined, 'CPK_TOKEN'];
   if (token !== undefined) checkTokenPrefix(token, tokenFrom);
-  const timeoutSeconds =
-    options.timeoutSeconds === undefined ? DEFAULT_TIMEOUT_SECONDS : checkTimeout(options.timeoutSeconds);
-  const attempts = resolveAttempts(options.retries === undefined ? undefined : checkRetries(options.retries), env);
+  const { timeoutSeconds: seconds = DEFAULT_TIMEOUT_SECONDS, retries } = options;
+  const timeoutSeconds = checked(
+    'timeoutSeconds',
+    seconds,
+    typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS,
+    `a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
+  );
+  if (retries !== undefined) {
+    const ok = typeof retries === 'number' && Number.isInteger(retries) && retries >= 0 && retries <= MAX_RETRIES;
+    checked('retries', retries, ok, `a whole number of retries from 0 to ${MAX_RETRIES}`);
+  }
+  const attempts = resolveAttempts(retries, env);
   const debug = options.debug;
   const http = createHttpClient(env, options.keepAlive === true, {
     baseUrl,
