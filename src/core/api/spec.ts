@@ -23,8 +23,6 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** How long a cached document is trusted before it is revalidated. */
 export const SPEC_MAX_AGE_MS = 60 * 60 * 1000;
-/** Cached documents larger than this are not kept (a document is a few tens of KiB). */
-const MAX_CACHED_BYTES = 8 * 1024 * 1024;
 /** $ref chains longer than this are treated as undeclared (cycles, hostile documents). */
 const MAX_REF_DEPTH = 32;
 
@@ -139,12 +137,10 @@ export async function loadSpec(fetcher: SpecFetcher, options: LoadSpecOptions): 
 
 async function writeCache(entry: CachedSpec, env: Env, debug: (line: string) => void): Promise<void> {
   try {
-    const text = JSON.stringify(entry);
-    if (Buffer.byteLength(text) > MAX_CACHED_BYTES) return debug('openapi: document too large to cache');
     const path = specCachePath(entry.baseUrl, env);
     mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
     const { writeFileAtomic } = await import('../atomic-file.js');
-    await writeFileAtomic(path, text);
+    await writeFileAtomic(path, JSON.stringify(entry));
   } catch (error) {
     debug(`openapi: could not write the cache (${(error as Error).message})`);
   }
