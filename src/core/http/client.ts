@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, AuthError, ExitCode, NetworkError, InterruptedError, type ApiErrorDetails } from '../errors.js';
-import { TransportError, type Transport, type TransportResponse } from './transport.js';
+import { classify, type TransportError, type Transport, type TransportResponse } from './transport.js';
 import {
   backoffMs,
   DEFAULT_ATTEMPTS,
@@ -228,10 +228,8 @@ export class HttpClient {
           signal: this.options.signal,
         });
       } catch (error) {
-        const failure =
-          error instanceof TransportError
-            ? error
-            : new TransportError('reset', String(error), undefined, { cause: error });
+        // A transport rejects with a TransportError; anything else is sorted as one.
+        const failure = classify(error, 'request');
         if (failure.kind === 'aborted' || this.options.signal?.aborted) throw new InterruptedError();
         debug?.(`< ${failure.kind}: ${sanitizeLine(failure.message)} after ${Date.now() - started}ms`);
         // --max-time cut this attempt short: its own words, whatever phase it was in.

@@ -20,7 +20,7 @@ export interface TransportResponse {
 }
 
 export type TransportFailure =
-  /** The connection was never made (refused, DNS): no byte of the request left. */
+  /** The connection was never up (refused, DNS, closed while connecting): no byte of the request left. */
   | 'connect'
   /** The attempt ran past its time. */
   | 'timeout'
