@@ -10,15 +10,14 @@
 // the script that imports it (use `cpk auth token` to hand one over on purpose).
 import { Api } from './core/api/client.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_RETRIES, MAX_TIMEOUT_SECONDS } from './core/http/retry.js';
-import { AuthError, UsageError } from './core/errors.js';
-import { HttpClient, type HttpResponse, type RequestSpec } from './core/http/client.js';
-import { chooseTransport, createTransport } from './core/http/select.js';
+import { UsageError } from './core/errors.js';
+import { createHttpClient } from './core/http/client.js';
 import type { Env } from './core/http/proxy.js';
 import { resolveAttempts } from './core/http/attempts.js';
 import { DEFAULT_BASE_URL, normalizeBaseUrl } from './core/base-url.js';
 import { checkTokenPrefix } from './core/token.js';
 import { version } from './core/version.js';
-import { redactSecrets, registerSecret, registerUrlCredentials } from './core/redact.js';
+import { redactSecrets } from './core/redact.js';
 
 export { Api, endpoints } from './core/api/client.js';
 export type { ChannelUpdateResult, DeleteResult, MonitorInput, MonitorRef } from './core/api/client.js';
@@ -76,21 +75,9 @@ export interface ClientOptions {
 /** The typed API layer of the command line: one method per endpoint, plus `raw` and `close`. */
 export type Client = Api;
 
-function checkTimeout(value: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_SECONDS) {
-    throw new UsageError(
-      `invalid timeoutSeconds ${String(value)}: expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
-    );
-  }
-  return value;
-}
-
-function checkRetries(value: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_RETRIES) {
-    throw new UsageError(
-      `invalid retries ${String(value)}: expected a whole number of retries from 0 to ${MAX_RETRIES}`,
-    );
-  }
+/** An option as given when `ok`, else a UsageError naming it and what it takes. */
+function checked(name: string, value: number, ok: boolean, expected: string): number {
+  if (!ok) throw new UsageError(`invalid ${name} ${String(value)}: expected ${expected}`);
   return value;
 }
 
@@ -118,31 +105,28 @@ export function createClient(options: ClientOptions = {}): Client {
       ? [options.token.trim(), 'createClient({ token })']
       : [env.CPK_TOKEN?.trim() || undefined, 'CPK_TOKEN'];
   if (token !== undefined) checkTokenPrefix(token, tokenFrom);
-  const timeoutSeconds =
-    options.timeoutSeconds === undefined ? DEFAULT_TIMEOUT_SECONDS : checkTimeout(options.timeoutSeconds);
-  const attempts = resolveAttempts(options.retries === undefined ? undefined : checkRetries(options.retries), env);
-  const many = options.keepAlive === true;
-  chooseTransport(env, many); // a bad CPK_TRANSPORT is a UsageError now, not at the first request
-  // The trace masks what the CLI's --debug masks: the token (echoed in a
-  // header, whatever its shape), a proxy's credentials, any Authorization value.
-  registerSecret(token);
-  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) registerUrlCredentials(env[name]);
+  const { timeoutSeconds: seconds = DEFAULT_TIMEOUT_SECONDS, retries } = options;
+  const timeoutSeconds = checked(
+    'timeoutSeconds',
+    seconds,
+    typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS,
+    `a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
+  );
+  if (retries !== undefined) {
+    const ok = typeof retries === 'number' && Number.isInteger(retries) && retries >= 0 && retries <= MAX_RETRIES;
+    checked('retries', retries, ok, `a whole number of retries from 0 to ${MAX_RETRIES}`);
+  }
+  const attempts = resolveAttempts(retries, env);
   const debug = options.debug;
-  const http = new (class extends HttpClient {
-    // A request that needs the token when there is none is refused before
-    // anything is sent: the CLI's rule (exit 4, nothing sent) as a rejected promise.
-    override request(spec: RequestSpec): Promise<HttpResponse> {
-      if (spec.auth !== false && token === undefined)
-        return Promise.reject(new AuthError('no token: pass { token } to createClient or set CPK_TOKEN'));
-      return super.request(spec);
-    }
-  })({
+  const http = createHttpClient(env, options.keepAlive === true, {
     baseUrl,
     token,
+    // The CLI's rule (exit 4, nothing sent) as a rejected promise.
+    noToken: 'no token: pass { token } to createClient or set CPK_TOKEN',
     timeoutMs: timeoutSeconds * 1000,
     attempts,
-    userAgent: `cpk/${version} node/${process.versions.node}`,
-    transport: () => createTransport(env, many),
+    // The trace masks what the CLI's --debug masks: the token (echoed in a
+    // header, whatever its shape), a proxy's credentials, any Authorization value.
     debug: debug && ((line: string) => debug(redactSecrets(line))),
     signal: options.signal,
   });

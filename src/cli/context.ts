@@ -10,8 +10,7 @@ import type { Session } from '../config/session.js';
 import type { CiReport } from './ci.js';
 import { ApiError, CpkError, InterruptedError, NetworkError, UsageError } from '../core/errors.js';
 import { DEFAULT_BASE_URL } from '../core/base-url.js';
-import { registerSecret, registerUrlCredentials } from '../core/redact.js';
-import { version } from '../core/version.js';
+import { registerSecret } from '../core/redact.js';
 import { parseRetriesFlag, resolveAttempts } from '../core/http/attempts.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../core/http/retry.js';
 import { isMachineFormat, parseColumns, parseFormat } from '../output/format.js';
@@ -159,26 +158,18 @@ export class Context {
       token = session.token?.value;
       this.target = { baseUrl, tokenSource: session.token?.source };
     }
-    registerSecret(token);
     this.#token = token;
-    // A proxy's user and password are credentials too: masked wherever a proxy echoes them.
-    for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'])
-      registerUrlCredentials(this.env[name]);
-    const [{ HttpClient }, { Api }, { chooseTransport, createTransport }] = await Promise.all([
+    const [{ createHttpClient }, { Api }] = await Promise.all([
       import('../core/http/client.js'),
       import('../core/api/client.js'),
-      import('../core/http/select.js'),
     ]);
     const env = this.env;
-    chooseTransport(env, options.many === true, baseUrl); // a bad CPK_TRANSPORT is a usage error before anything is sent
-    const http = new HttpClient({
+    const http = createHttpClient(env, options.many === true, {
       baseUrl,
       token,
       timeoutMs: (options.attemptSeconds ?? this.globals.timeoutSeconds) * 1000,
       deadline: this.deadline,
       attempts,
-      userAgent: `cpk/${version} node/${process.versions.node}`,
-      transport: () => createTransport(env, options.many === true, baseUrl),
       debug: this.globals.debug ? (line) => this.out.debug(line) : undefined,
       signal: options.signal ?? this.signal,
     });

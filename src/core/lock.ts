@@ -16,10 +16,11 @@
 // (`<lock>.takeover`), so two runs that both find a dead lock never remove a
 // lock the other has just taken.
 import { hostname } from 'node:os';
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { callbackify } from 'node:util';
 import { InterruptedError } from './errors.js';
 import { isPlainObject } from './json.js';
 
@@ -59,19 +60,9 @@ export class LockHeldError extends Error {
 async function readHolder(lockDir: string): Promise<LockHolder | undefined> {
   try {
     const raw: unknown = JSON.parse(await readFile(`${lockDir}/holder.json`, 'utf8'));
-    if (
-      isPlainObject(raw) &&
-      typeof raw.pid === 'number' &&
-      typeof raw.host === 'string' &&
-      typeof raw.since === 'string'
-    ) {
-      return {
-        pid: raw.pid,
-        host: raw.host,
-        since: raw.since,
-        ...(typeof raw.command === 'string' ? { command: raw.command } : {}),
-      };
-    }
+    const { pid, host, since, command } = isPlainObject(raw) ? raw : {};
+    if (typeof pid === 'number' && typeof host === 'string' && typeof since === 'string')
+      return { pid, host, since, ...(typeof command === 'string' ? { command } : {}) };
   } catch {
     // gone meanwhile, or damaged: named as unknown
   }
@@ -88,39 +79,36 @@ function processGone(pid: number): boolean {
   }
 }
 
+/** Numbers the attempts of this process, so that two taking a lock at once never share a temporary directory. */
+let attempts = 0;
+
 /**
  * The fs proper-lockfile takes the lock with (its documented `fs` option):
  * the lock directory is made whole, holder.json inside, by a rename; and it
  * is released with its content (proper-lockfile's own rmdir would fail).
  */
-/** Numbers the attempts of this process, so that two taking a lock at once never share a temporary directory. */
-let attempts = 0;
-
 function lockFs(holder: LockHolder) {
+  const remove = (path: string) => rm(path, { recursive: true, force: true });
   return {
     ...fs,
-    mkdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => {
+    mkdir: callbackify(async (path: string) => {
       const temporary = `${path}.new-${process.pid}-${++attempts}`;
-      fs.rm(temporary, { recursive: true, force: true }, () =>
-        fs.mkdir(temporary, (made) => {
-          if (made) return callback(made);
-          fs.writeFile(join(temporary, 'holder.json'), `${JSON.stringify(holder)}\n`, (written) => {
-            if (written) return fs.rm(temporary, { recursive: true, force: true }, () => callback(written));
-            fs.rename(temporary, path, (renamed) => {
-              if (!renamed) return callback(null);
-              // Held (a directory with content is never replaced): as mkdir says it.
-              fs.rm(temporary, { recursive: true, force: true }, () => {
-                // ENOTDIR: a lock file, as an older cpk made for the inventory.
-                const held = ['ENOTEMPTY', 'EEXIST', 'ENOTDIR'].includes(renamed.code ?? '');
-                callback(held ? Object.assign(new Error(`EEXIST: ${path}`), { code: 'EEXIST' }) : renamed);
-              });
-            });
-          });
-        }),
-      );
-    },
-    rmdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) =>
-      fs.rm(path, { recursive: true, force: true }, callback),
+      await remove(temporary);
+      await mkdir(temporary);
+      try {
+        await writeFile(join(temporary, 'holder.json'), `${JSON.stringify(holder)}\n`);
+        await rename(temporary, path);
+      } catch (error) {
+        await remove(temporary);
+        // Held (a directory with content is never replaced; ENOTDIR: a lock
+        // file, as an older cpk made for the inventory): as mkdir says it.
+        const code = (error as NodeJS.ErrnoException).code ?? '';
+        throw ['ENOTEMPTY', 'EEXIST', 'ENOTDIR'].includes(code)
+          ? Object.assign(new Error(`EEXIST: ${path}`), { code: 'EEXIST' })
+          : error;
+      }
+    }),
+    rmdir: callbackify(remove),
     // What proper-lockfile releases with when the process exits still holding it.
     rmdirSync: (path: string) => fs.rmSync(path, { recursive: true, force: true }),
   };

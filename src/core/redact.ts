@@ -88,13 +88,8 @@ export function registerSecret(secret: string | undefined): void {
 
 /** Registers the credentials of a proxy URL (http://user:password@host): its password and the Basic value sent. */
 export function registerUrlCredentials(url: string | undefined): void {
-  if (!url) return;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return;
-  }
+  if (!url || !URL.canParse(url)) return;
+  const parsed = new URL(url);
   if (parsed.username === '' && parsed.password === '') return;
   const user = safeDecode(parsed.username);
   const password = safeDecode(parsed.password);

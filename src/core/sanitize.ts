@@ -27,15 +27,13 @@ export function sanitizeLine(text: string): string {
 // their resets. Nothing else (no conceal, no cursor movement) survives
 // sanitizeKeepingColor.
 // eslint-disable-next-line no-control-regex
-const OWN_SGR = /\u001b\[(?:1|2|7|22|27|31|32|33|35|39)m/g;
+const OWN_SGR = /(\u001b\[(?:1|2|7|22|27|31|32|33|35|39)m)/;
 
 /** As sanitize, but keeps the color codes cpk's palettes write: for text cpk rendered and painted itself. */
 export function sanitizeKeepingColor(text: string): string {
-  let out = '';
-  let last = 0;
-  for (const match of text.matchAll(OWN_SGR)) {
-    out += sanitize(text.slice(last, match.index)) + match[0];
-    last = match.index + match[0].length;
-  }
-  return out + sanitize(text.slice(last));
+  // Split on a capturing pattern: the codes are the odd parts.
+  return text
+    .split(OWN_SGR)
+    .map((part, i) => (i % 2 === 1 ? part : sanitize(part)))
+    .join('');
 }

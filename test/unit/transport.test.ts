@@ -217,10 +217,12 @@ describe('proxySettings', () => {
 
 describe('classify', () => {
   it.each([
-    ['ECONNREFUSED', 'request', 'connect'],
-    ['ENOTFOUND', 'request', 'connect'],
-    ['UND_ERR_CONNECT_TIMEOUT', 'request', 'connect'],
-    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'request', 'tls'],
+    ['ECONNREFUSED', 'connect', 'connect'],
+    ['ENOTFOUND', 'connect', 'connect'],
+    ['UND_ERR_CONNECT_TIMEOUT', 'connect', 'connect'],
+    ['ECONNRESET', 'connect', 'connect'],
+    ['ETIMEDOUT', 'connect', 'connect'],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'connect', 'tls'],
     ['SELF_SIGNED_CERT_IN_CHAIN', 'request', 'tls'],
     ['DEPTH_ZERO_SELF_SIGNED_CERT', 'request', 'tls'],
     ['CERT_HAS_EXPIRED', 'request', 'tls'],

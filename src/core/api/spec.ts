@@ -3,15 +3,9 @@
 // The interface leaves list operations, field rules and pagination "not
 // shown"; a service may still declare them in its public OpenAPI document.
 // What the document declares is the service's own word and cpk may use it;
-// what it does not declare, cpk does not assume. This module:
-//
-// - fetches the document without a token and caches it per base URL in the
-//   user's cache directory (src/core/paths.ts cacheDir), written atomically;
-// - revalidates it (If-None-Match / If-Modified-Since) at most once an hour,
-//   or at once with --refresh-spec; a failure keeps the stale copy;
-// - answers questions through analyzeSpec(doc): the list operation of a noun
-//   and how it pages, the query parameters it declares, the fields of a
-//   create or update body (types, enums, bounds, required).
+// what it does not declare, cpk does not assume. The document is fetched
+// without a token and cached per base URL (loadSpec); analyzeSpec answers
+// questions about it.
 //
 // It is never on the path of the six endpoint commands (create, get, update,
 // delete, channels update, reports get): only list, completion, validation
@@ -23,14 +17,12 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir } from '../paths.js';
 import { ApiError } from '../errors.js';
-import { isPlainObject, jsonDepth, MAX_JSON_DEPTH, ownField, type JsonObject } from '../json.js';
+import { isPlainObject, ownField, parseJson, type JsonObject } from '../json.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** How long a cached document is trusted before it is revalidated. */
 export const SPEC_MAX_AGE_MS = 60 * 60 * 1000;
-/** Cached documents larger than this are not kept (a document is a few tens of KiB). */
-const MAX_CACHED_BYTES = 8 * 1024 * 1024;
 /** $ref chains longer than this are treated as undeclared (cycles, hostile documents). */
 const MAX_REF_DEPTH = 32;
 
@@ -56,10 +48,9 @@ export function specCachePath(baseUrl: string, env: Env): string {
 /** The cached document of a base URL, or undefined (never throws, never touches the network). */
 export function readCachedSpec(baseUrl: string, env: Env): CachedSpec | undefined {
   try {
-    const text = readFileSync(specCachePath(baseUrl, env), 'utf8');
-    // Nested no deeper than a fetched document may be: the file may have been changed since.
-    if (jsonDepth(text) > MAX_JSON_DEPTH) return undefined;
-    const parsed: unknown = JSON.parse(text);
+    // Read as a fetched document is (nesting bounded): the file may have been changed since.
+    const read = parseJson(readFileSync(specCachePath(baseUrl, env), 'utf8'));
+    const parsed = read.ok ? read.value : undefined;
     if (!isPlainObject(parsed) || parsed.baseUrl !== baseUrl || typeof parsed.fetchedAt !== 'number') return undefined;
     const { fetchedAt, etag, lastModified, document } = parsed;
     const string = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -146,12 +137,10 @@ export async function loadSpec(fetcher: SpecFetcher, options: LoadSpecOptions): 
 
 async function writeCache(entry: CachedSpec, env: Env, debug: (line: string) => void): Promise<void> {
   try {
-    const text = JSON.stringify(entry);
-    if (Buffer.byteLength(text) > MAX_CACHED_BYTES) return debug('openapi: document too large to cache');
     const path = specCachePath(entry.baseUrl, env);
     mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
     const { writeFileAtomic } = await import('../atomic-file.js');
-    await writeFileAtomic(path, text);
+    await writeFileAtomic(path, JSON.stringify(entry));
   } catch (error) {
     debug(`openapi: could not write the cache (${(error as Error).message})`);
   }
@@ -180,8 +169,6 @@ export interface FieldInfo {
   maximum?: number | undefined;
 }
 
-export type ParamInfo = FieldInfo;
-
 export interface ListOperation {
   /** The path below the base URL, e.g. "/monitors". */
   path: string;
@@ -189,9 +176,9 @@ export interface ListOperation {
   itemsField: string | undefined;
   pagination: Pagination;
   /** Every declared query parameter (pagination ones included). */
-  params: ParamInfo[];
+  params: FieldInfo[];
   /** Parameters a user may set with --param: the declared ones but the cursor. */
-  userParams: ParamInfo[];
+  userParams: FieldInfo[];
 }
 
 /** A body the document declares: its fields, and its rules for a validator. */
@@ -317,7 +304,7 @@ function deref(document: JsonObject, value: unknown): JsonObject | undefined {
 }
 
 /** The query parameters a list of them declares. */
-function queryParameters(value: unknown, resolve: Resolve): ParamInfo[] {
+function queryParameters(value: unknown, resolve: Resolve): FieldInfo[] {
   const params = Array.isArray(value) ? value.map(resolve) : [];
   return params.flatMap((p) =>
     p && typeof p.name === 'string' && p.in === 'query' ? [fieldOf(p.name, resolve(p.schema))] : [],
@@ -364,7 +351,7 @@ function itemsSchema(page: JsonObject, itemsField: string | undefined, resolve: 
  */
 function declaredPagination(
   op: JsonObject,
-  params: ParamInfo[],
+  params: FieldInfo[],
   resolve: Resolve,
 ): { pagination: Pagination; itemsField: string | undefined } {
   const x = resolve(op['x-pagination']);

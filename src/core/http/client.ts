@@ -5,8 +5,8 @@
 // and turns every failure into a CpkError. Nothing above it sees the transport.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ApiError, ExitCode, NetworkError, InterruptedError, type ApiErrorDetails } from '../errors.js';
-import { TransportError, type Transport, type TransportResponse } from './transport.js';
+import { ApiError, AuthError, ExitCode, NetworkError, InterruptedError, type ApiErrorDetails } from '../errors.js';
+import { classify, type TransportError, type Transport, type TransportResponse } from './transport.js';
 import {
   backoffMs,
   DEFAULT_ATTEMPTS,
@@ -18,6 +18,10 @@ import {
 import { sanitizeLine } from '../sanitize.js';
 import { isPlainObject, JsonDepthError, ownField, parseJson } from '../json.js';
 import { joinSegments } from './path.js';
+import { chooseTransport, createTransport } from './select.js';
+import type { Env } from './proxy.js';
+import { registerSecret, registerUrlCredentials } from '../redact.js';
+import { userAgent } from '../version.js';
 
 export { encodeSegment } from './path.js';
 
@@ -27,6 +31,8 @@ export interface HttpClientOptions {
   /** Normalized base URL, e.g. https://api.example.com/v1 (no trailing slash). */
   baseUrl: string;
   token?: string | undefined;
+  /** Without a token, a request that needs one is refused with this AuthError message before anything is sent. */
+  noToken?: string | undefined;
   timeoutMs: number;
   /**
    * --max-time: the whole command's network time, attempts and waits
@@ -165,6 +171,7 @@ export class HttpClient {
   }
 
   async request(spec: RequestSpec): Promise<HttpResponse> {
+    if (spec.auth !== false && !this.options.token && this.options.noToken) throw new AuthError(this.options.noToken);
     const method = spec.method.toUpperCase();
     const url = this.buildUrl(spec);
     const headers = this.headersFor(spec);
@@ -185,6 +192,13 @@ export class HttpClient {
           ...(about.sent === false ? { mayHaveReachedServer: false } : {}),
         },
       );
+    /** Waits before the next attempt, unless --max-time would end during the wait (`noTime`). */
+    const waitToRetry = async (attempt: number, retryAfter: number | undefined, noTime: () => Error) => {
+      const ms = retryAfter ?? backoffMs(attempt, this.options.random);
+      if (ms >= timeLeft()) throw noTime();
+      debug?.(`  waiting ${ms}ms before attempt ${attempt + 1}`);
+      await sleep(ms, this.options.signal);
+    };
     const trace = (mark: string, entries: Record<string, string>) => {
       for (const [name, value] of Object.entries(entries))
         debug?.(`${mark} ${name}: ${/authorization$/i.test(name) ? redactAuthorization(value) : sanitizeLine(value)}`);
@@ -214,10 +228,8 @@ export class HttpClient {
           signal: this.options.signal,
         });
       } catch (error) {
-        const failure =
-          error instanceof TransportError
-            ? error
-            : new TransportError('reset', String(error), undefined, { cause: error });
+        // A transport rejects with a TransportError; anything else is sorted as one.
+        const failure = classify(error, 'request');
         if (failure.kind === 'aborted' || this.options.signal?.aborted) throw new InterruptedError();
         debug?.(`< ${failure.kind}: ${sanitizeLine(failure.message)} after ${Date.now() - started}ms`);
         // --max-time cut this attempt short: its own words, whatever phase it was in.
@@ -228,14 +240,10 @@ export class HttpClient {
         // POST and PATCH are retried only when no byte of the request left
         // (refused, DNS, a proxy refusing the tunnel): a retry after that
         // could create a second monitor.
-        if (retryableFailure(failure.kind, idempotent, failure.code) && attempt < attempts) {
-          const ms = backoffMs(attempt, this.options.random);
-          if (ms >= timeLeft()) throw gaveUp(`the last attempt failed (${failure.kind})`);
-          debug?.(`  waiting ${ms}ms before attempt ${attempt + 1}`);
-          await sleep(ms, this.options.signal);
-          continue;
-        }
-        throw this.transportError(failure, method, url, transport?.proxy);
+        if (!retryableFailure(failure.kind, idempotent, failure.code) || attempt >= attempts)
+          throw this.transportError(failure, method, url, transport?.proxy);
+        await waitToRetry(attempt, undefined, () => gaveUp(`the last attempt failed (${failure.kind})`));
+        continue;
       }
 
       const result: HttpResponse = {
@@ -265,13 +273,11 @@ export class HttpClient {
           suffix: `; the server asks to retry after ${describeWait(retryAfter)}, longer than cpk waits (${RETRY_AFTER_MAX_MS / 1000}s): try again then`,
           exitCode: ExitCode.FAILURE,
         });
-      const ms = retryAfter ?? backoffMs(attempt, this.options.random);
-      if (ms >= timeLeft())
-        throw failureFromResponse(result, {
+      await waitToRetry(attempt, retryAfter, () =>
+        failureFromResponse(result, {
           suffix: `; no time left for another attempt within --max-time ${deadline!.seconds}s`,
-        });
-      debug?.(`  waiting ${ms}ms before attempt ${attempt + 1}`);
-      await sleep(ms, this.options.signal);
+        }),
+      );
     }
   }
 
@@ -332,6 +338,28 @@ export class HttpClient {
   async close(): Promise<void> {
     if (this.transportPromise) await (await this.transportPromise).close();
   }
+}
+
+/**
+ * The HttpClient of the command line and of createClient() alike: the token
+ * and a proxy's user and password registered for redaction, a bad
+ * CPK_TRANSPORT refused before anything is sent, and the transport chosen for
+ * the base URL and for one request or `many`.
+ */
+export function createHttpClient(
+  env: Env,
+  many: boolean,
+  options: Omit<HttpClientOptions, 'transport' | 'userAgent'>,
+): HttpClient {
+  registerSecret(options.token);
+  // A proxy's user and password are credentials too: masked wherever a proxy echoes them.
+  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) registerUrlCredentials(env[name]);
+  chooseTransport(env, many, options.baseUrl);
+  return new HttpClient({
+    ...options,
+    userAgent,
+    transport: () => createTransport(env, many, options.baseUrl),
+  });
 }
 
 function notRetriedHint(method: string): string {

@@ -40,11 +40,9 @@ export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string
  * (HTTP_PROXY also carries https:// without HTTPS_PROXY) and no NO_PROXY entry
  * matching its host (and port when the entry names one), as undici matches them.
  */
-export function proxiedFor(env: Env, url: string | undefined): boolean {
+export function proxiedFor(env: Env, url: string): boolean {
   const settings = proxySettings(env);
   if (!settings) return false;
-  if (url === undefined) return true;
-  if (!URL.canParse(url)) return true;
   const target = new URL(url);
   const secure = target.protocol === 'https:';
   if (!(secure ? settings.httpsProxy || settings.httpProxy : settings.httpProxy)) return false;

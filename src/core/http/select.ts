@@ -12,7 +12,7 @@ import { proxiedFor, withoutProxies, type Env } from './proxy.js';
 
 export type TransportKind = 'node' | 'undici';
 
-export function chooseTransport(env: Env, many: boolean, url?: string): TransportKind {
+export function chooseTransport(env: Env, many: boolean, url: string): TransportKind {
   if (proxiedFor(env, url)) return 'undici';
   const forced = env.CPK_TRANSPORT;
   if (forced) {
@@ -23,7 +23,7 @@ export function chooseTransport(env: Env, many: boolean, url?: string): Transpor
   return many ? 'undici' : 'node';
 }
 
-export async function createTransport(env: Env, many: boolean, url?: string): Promise<Transport> {
+export async function createTransport(env: Env, many: boolean, url: string): Promise<Transport> {
   if (chooseTransport(env, many, url) === 'node') return (await import('./node-transport.js')).createNodeTransport();
   // Lazy proxies: a base URL that no proxy applies to (NO_PROXY, or no
   // variable for its scheme) is served as without a proxy, so it loads

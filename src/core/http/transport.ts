@@ -20,7 +20,7 @@ export interface TransportResponse {
 }
 
 export type TransportFailure =
-  /** The connection was never made (refused, DNS): no byte of the request left. */
+  /** The connection was never up (refused, DNS, closed while connecting): no byte of the request left. */
   | 'connect'
   /** The attempt ran past its time. */
   | 'timeout'
@@ -66,16 +66,6 @@ export interface Transport {
   readonly proxy?: string | undefined;
 }
 
-const CONNECT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
 // Node's TLS errors (ERR_TLS_*, ERR_SSL_*) and OpenSSL's certificate
 // verification codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN,
 // CERT_HAS_EXPIRED, HOSTNAME_MISMATCH, ...), as they appear in err.code.
@@ -101,10 +91,10 @@ export interface Attempt {
  * the wire, reports through the Attempt, and returns what to do once the
  * attempt is settled (with the failure, to tear the request down).
  *
- * One rule decides what was sent: a failure before the connection was up (the
- * TCP connect, the TLS handshake, a proxy's tunnel) left no byte of the
- * request, so it is a 'connect' failure, which any method may retry; after, a
- * POST or PATCH "may have been applied".
+ * One rule decides what was sent (classify): a failure before the connection
+ * was up (the TCP connect, the TLS handshake, a proxy's tunnel) left no byte
+ * of the request, so any method may retry it; after, a POST or PATCH "may
+ * have been applied".
  */
 export function runAttempt(
   req: TransportRequest,
@@ -136,10 +126,9 @@ export function runAttempt(
       if (timedOut && !connected)
         return new TransportError('connect', `not connected within ${seconds}s`, 'CONNECT_TIMEOUT', because);
       if (timedOut) return new TransportError('timeout', `no complete answer within ${seconds}s`, 'TIMEOUT', because);
-      const failure = classify(error, partial ? 'body' : 'request');
+      const failure = classify(error, !connected ? 'connect' : partial ? 'body' : 'request');
       failure.response ??= partial;
-      if (failure.kind !== 'reset' || connected) return failure;
-      return new TransportError('connect', failure.message, failure.code, because);
+      return failure;
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -185,21 +174,25 @@ export function runAttempt(
   });
 }
 
-/** Sorts a low-level error into a TransportFailure. */
-export function classify(error: unknown, phase: 'request' | 'body'): TransportError {
+/**
+ * Sorts a low-level error into a TransportFailure by the phase it came in.
+ * Before the connection was up, nothing was sent: 'connect', or 'tls' and
+ * 'proxy', which name what refused it; after it, what it was.
+ */
+export function classify(error: unknown, phase: 'connect' | 'request' | 'body'): TransportError {
   if (error instanceof TransportError) return error;
   const err = error as { code?: string; message?: string; cause?: { code?: string } };
   const code = err?.code ?? err?.cause?.code;
   const message = err?.message ?? String(error);
-  if (code && CONNECT_CODES.has(code)) return new TransportError('connect', message, code, { cause: error });
   // undici's ProxyAgent: the proxy answered the CONNECT with something other than 200.
   const status = /^Proxy response \((\d{3})\) !== 200/.exec(message)?.[1];
   if (status) {
     const text = `the proxy answered ${status} to the tunnel request`;
     return new TransportError('proxy', text, `PROXY_${status}`, { cause: error });
   }
+  if (code && TLS_CODE.test(code)) return new TransportError('tls', message, code, { cause: error });
+  if (phase === 'connect') return new TransportError('connect', message, code, { cause: error });
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT')
     return new TransportError('timeout', message, code, { cause: error });
-  if (code && TLS_CODE.test(code)) return new TransportError('tls', message, code, { cause: error });
   return new TransportError(phase === 'body' ? 'incomplete' : 'reset', message, code, { cause: error });
 }

@@ -120,12 +120,8 @@ export function createUndiciTransport(env: Env): Transport {
   let unsafePools: { kept: Dispatcher; fresh: Dispatcher } | undefined;
   /** Per origin, whether its last answer to a POST or PATCH announced a keep-alive timeout; absent until then. */
   const announces = new Map<string, boolean>();
-  // The proxy URLs parse: proxySettings refused any that does not.
-  const proxies = Object.entries({ HTTPS_PROXY: proxy?.httpsProxy, HTTP_PROXY: proxy?.httpProxy })
-    .filter(([, value]) => value)
-    .map(([name, value]) => ({ name, url: new URL(value!) }));
-  /** A proxy URL fit for a message: credentials dropped. */
-  const shown = (url: URL) => `${url.protocol}//${url.host}`;
+  /** A proxy URL fit for a message: credentials dropped (it parses: proxySettings refused any that does not). */
+  const shown = (value: string) => new URL(value).origin;
 
   function load(timeoutMs: number) {
     // Every connector's timeout is --timeout: the TCP connect and TLS
@@ -159,17 +155,15 @@ export function createUndiciTransport(env: Env): Transport {
     return { shared: make({ keepAliveTimeout: 4_000 }), make };
   }
 
-  /** A connection refused by the proxy itself (its host and port), as the proxy's failure rather than the target's. */
-  function refusedProxy(error: unknown): TransportError | undefined {
-    const err = error as { code?: string; address?: string; port?: number };
-    if (err?.code !== 'ECONNREFUSED') return undefined;
-    const refused = proxies.find(({ url }) => {
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-      return port === err.port && (err.address === undefined || err.address === host || host === 'localhost');
-    });
-    if (!refused) return undefined;
-    const message = `the proxy ${shown(refused.url)} refused the connection (ECONNREFUSED)`;
+  /**
+   * A connection refused while a proxy is set: the proxy's refusal, not the
+   * target's (cpk is given a proxy only for a base URL it applies to, ./select.ts;
+   * a target the proxy cannot reach is the proxy's 502, not a refusal).
+   */
+  function refusedProxy(error: unknown, target: URL): TransportError | undefined {
+    if ((error as { code?: string })?.code !== 'ECONNREFUSED' || !proxy) return undefined;
+    const via = (target.protocol === 'https:' && proxy.httpsProxy) || proxy.httpProxy;
+    const message = `the proxy ${shown(via)} refused the connection (ECONNREFUSED)`;
     return new TransportError('proxy', message, 'ECONNREFUSED', { cause: error });
   }
 
@@ -231,7 +225,7 @@ export function createUndiciTransport(env: Env): Transport {
           if (failure) controller?.abort(failure);
         };
       },
-      refusedProxy,
+      (error) => refusedProxy(error, url),
     );
   }
 
@@ -242,6 +236,9 @@ export function createUndiciTransport(env: Env): Transport {
     close: async () => {
       await Promise.all([agents?.shared, unsafePools?.kept, unsafePools?.fresh].map((d) => d?.destroy()));
     },
-    proxy: proxies.map(({ name, url }) => `${name}=${shown(url)}`).join(', ') || undefined,
+    proxy:
+      Object.entries({ HTTPS_PROXY: proxy?.httpsProxy, HTTP_PROXY: proxy?.httpProxy })
+        .flatMap(([name, value]) => (value ? [`${name}=${shown(value)}`] : []))
+        .join(', ') || undefined,
   };
 }
