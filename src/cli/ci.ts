@@ -201,30 +201,18 @@ export function entryNames(
 /**
  * Where each entry of a manifest is written, for an annotation about it
  * (a monitor that could not be read, created or updated): its key's line and
- * column in its file. Files are read when first asked about.
+ * column in its file, from the manifest's own parse.
  */
 export function entryPlaces(
   manifest: import('../manifest/load.js').Manifest,
-): (section: 'monitors' | 'channels', name: string) => Promise<Annotation | undefined> {
+): (section: 'monitors' | 'channels', name: string) => Annotation | undefined {
   const fileOf = new Map<string, string>();
   for (const m of manifest.monitors) fileOf.set(`monitors\u0000${m.key}`, m.file ?? manifest.path);
   for (const c of manifest.channels) fileOf.set(`channels\u0000${c.id}`, c.file ?? manifest.path);
-  const locators = new Map<
-    string,
-    Promise<{ at(path: string[], which: 'key'): { line: number; col: number } } | undefined>
-  >();
-  return async (section, name) => {
+  return (section, name) => {
     const file = fileOf.get(`${section}\u0000${name}`);
     if (file === undefined) return undefined;
-    let locator = locators.get(file);
-    if (!locator) {
-      locator = Promise.all([import('node:fs/promises'), import('../manifest/positions.js')]).then(
-        ([{ readFile }, { manifestLocator }]) => readFile(file, 'utf8').then(manifestLocator, () => undefined),
-      );
-      locators.set(file, locator);
-    }
-    const found = await locator;
-    return { file, ...(found ? found.at([section, name], 'key') : {}), message: '' };
+    return { file, ...manifest.places.get(file)?.at([section, name], 'key'), message: '' };
   };
 }
 

@@ -17,7 +17,7 @@ import { manifestFiles, readManifests, ManifestError, unreadableManifest, type M
 import { buildPlan, hasChanges, type Plan } from './plan.js';
 import { failureLine, outcomeLine, paintFor, renderPlan } from './render.js';
 import { defaultStatePath, StateStore } from './state.js';
-import { entriesOf, problemLine, validateEntries, type ValidationProblem } from './validate.js';
+import { problemLine, validateEntries, type ValidationProblem } from './validate.js';
 import { shownProblems, type Problem } from './positions.js';
 
 export { hasChanges };
@@ -98,7 +98,7 @@ export async function serviceProblems(
 ): ReturnType<typeof validateEntries> {
   const debug = (line: string) => deps.out.debug(line);
   const spec = await loadSpec(api, { env: deps.env, refresh, debug });
-  return validateEntries(entriesOf(manifest), manifest.customFields, spec, debug);
+  return validateEntries(manifest, spec, debug);
 }
 
 /** Prints each problem on its own line (people; --json gets them in the error) and returns the usage error. */
@@ -211,7 +211,7 @@ async function open(
   try {
     manifest =
       how.allowMissing && files.length === 1 && !existsSync(files[0]!)
-        ? { path: files[0]!, monitors: [], channels: [], customFields: [] }
+        ? { path: files[0]!, monitors: [], channels: [], customFields: [], places: new Map() }
         : await readChecked(files, opts.files.join(', '), deps);
   } catch (error) {
     // People got one line per problem; --json gets them all in the one error object.
