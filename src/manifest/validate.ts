@@ -18,16 +18,6 @@ import { isPlainObject, type JsonObject } from '../core/json.js';
 import { closest } from '../core/closest.js';
 import { decodePointer, showPath, TYPE_NAMES, uniqueBy, type Locator, type Manifest } from './positions.js';
 
-/** An entry to check, with the file it came from. */
-interface EntryToCheck {
-  /** A monitor (checked against its create and update bodies) or a channel's settings (its update body). */
-  kind: 'monitor' | 'channel';
-  /** The monitor's key or the channel's id. */
-  key: string;
-  body: JsonObject;
-  file: string;
-}
-
 /** A problem found in an entry, before it is given a position. */
 export interface BodyProblem {
   file: string;
@@ -54,24 +44,6 @@ export interface ValidationProblem {
 
 /** Manifest aliases: the field as written in a manifest, and the field of the body it is sent as. */
 const ALIASES: Record<string, string> = { interval_seconds: 'interval' };
-
-/** The entries of a manifest, each with its file. */
-function entriesOf(manifest: Manifest): EntryToCheck[] {
-  return [
-    ...manifest.monitors.map((m) => ({
-      kind: 'monitor' as const,
-      key: m.key,
-      body: m.body,
-      file: m.file ?? manifest.path,
-    })),
-    ...manifest.channels.map((c) => ({
-      kind: 'channel' as const,
-      key: c.id,
-      body: c.settings,
-      file: c.file ?? manifest.path,
-    })),
-  ];
-}
 
 async function compile(declared: DeclaredSchema): Promise<(body: JsonObject) => ErrorObject[]> {
   const options = { allErrors: true, strict: false, validateFormats: false, allowUnionTypes: true } as const;
@@ -279,28 +251,33 @@ export async function validateEntries(
     return nothing(
       `the service's document ${spec.present ? 'declares no monitor or channel body' : 'is missing, unreachable or not an OpenAPI document'}`,
     );
-  const entries = entriesOf(manifest);
   const customFields = manifest.customFields;
   // A body no entry is sent as is not compiled (compiling is the cost).
-  const kinds = new Set(entries.map((e) => e.kind));
   const none = () => [];
   let monitorCheck: (body: JsonObject) => Found[], channelCheck: typeof monitorCheck;
   try {
-    monitorCheck = kinds.has('monitor') ? await checkerOf([create, update], customFields, ALIASES) : none;
-    channelCheck = kinds.has('channel') ? await checkerOf([channel], customFields, {}) : none;
+    monitorCheck = manifest.monitors.length > 0 ? await checkerOf([create, update], customFields, ALIASES) : none;
+    channelCheck = manifest.channels.length > 0 ? await checkerOf([channel], customFields, {}) : none;
   } catch (error) {
     return nothing(`the document's body schemas cannot be used (${(error as Error).message})`);
   }
   // What was declared, for messages: "monitor create and update, channel update".
   const monitor = [create ? 'create' : '', update ? 'update' : ''].filter(Boolean).join(' and ');
   const checked = [monitor ? `monitor ${monitor}` : '', channel ? 'channel update' : ''].filter(Boolean).join(', ');
-  const problems = entries.flatMap((entry) =>
-    (entry.kind === 'monitor' ? monitorCheck : channelCheck)(entry.body).map((p) => ({
-      ...p,
-      file: entry.file,
-      entry: [entry.kind === 'monitor' ? 'monitors' : 'channels', entry.key],
+  // Each entry's problems with its file and its path in the manifest, monitors first.
+  const entries = [
+    ...manifest.monitors.map((m) => ({
+      file: m.file ?? manifest.path,
+      entry: ['monitors', m.key],
+      found: monitorCheck(m.body),
     })),
-  );
+    ...manifest.channels.map((c) => ({
+      file: c.file ?? manifest.path,
+      entry: ['channels', c.id],
+      found: channelCheck(c.settings),
+    })),
+  ];
+  const problems = entries.flatMap(({ file, entry, found }) => found.map((p) => ({ ...p, file, entry })));
   debug(
     `validation: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} checked against the declared bodies (${checked}): ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
   );
