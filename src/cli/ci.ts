@@ -18,7 +18,6 @@ import { describeError } from '../output/errors.js';
 import { redactSecrets } from '../core/redact.js';
 import { nonEmpty } from './manifest-flags.js';
 import type { Manifest } from '../manifest/load.js';
-import type { manifestLocator } from '../manifest/positions.js';
 
 export function parseJunit(opts: RawOptions): string | undefined {
   return nonEmpty(opts.junit, '--junit');
@@ -182,27 +181,18 @@ export async function reportProblems(
 /**
  * Where each entry of a manifest is written, for an annotation about it
  * (a monitor that could not be read, created or updated): its key's line and
- * column in its file. Files are read when first asked about.
+ * column in its file, from the manifest's own parse.
  */
 export function entryPlaces(
   manifest: Manifest,
-): (section: 'monitors' | 'channels', name: string) => Promise<Annotation | undefined> {
+): (section: 'monitors' | 'channels', name: string) => Annotation | undefined {
   const fileOf = new Map<string, string>();
   for (const m of manifest.monitors) fileOf.set(`monitors\u0000${m.key}`, m.file ?? manifest.path);
   for (const c of manifest.channels) fileOf.set(`channels\u0000${c.id}`, c.file ?? manifest.path);
-  const locators = new Map<string, Promise<ReturnType<typeof manifestLocator> | undefined>>();
-  return async (section, name) => {
+  return (section, name) => {
     const file = fileOf.get(`${section}\u0000${name}`);
     if (file === undefined) return undefined;
-    let locator = locators.get(file);
-    if (!locator) {
-      locator = Promise.all([import('node:fs/promises'), import('../manifest/positions.js')]).then(
-        ([{ readFile }, { manifestLocator }]) => readFile(file, 'utf8').then(manifestLocator, () => undefined),
-      );
-      locators.set(file, locator);
-    }
-    const found = await locator;
-    return { file, ...(found ? found.at([section, name], 'key') : {}), message: '' };
+    return { file, ...manifest.places.get(file)?.at([section, name], 'key'), message: '' };
   };
 }
 

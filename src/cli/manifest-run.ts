@@ -20,7 +20,7 @@ export function workflowDeps(ctx: Context): WorkflowDeps {
       async unread(manifest, failures) {
         const place = entryPlaces(manifest);
         for (const { key, message } of failures) {
-          await ci.annotate({ ...(await place('monitors', key)), message });
+          await ci.annotate({ ...place('monitors', key), message });
           ci.add({ name: key, classname: 'monitors', failure: { message } });
         }
       },

@@ -129,11 +129,9 @@ export function addEntries(text: string, path: string, entries: readonly NewEntr
       out = doc.toString({ flowCollectionPadding: false });
     }
   }
-  const back = parseManifest(out, path);
-  for (const { key } of entries) {
-    if (!back.monitors.some((m) => m.key === key))
-      throw new Error(`internal error: entry ${key} did not read back from the manifest`);
-  }
+  const back = new Set(parseManifest(out, path).monitors.map((m) => m.key));
+  for (const { key } of entries)
+    if (!back.has(key)) throw new Error(`internal error: entry ${key} did not read back from the manifest`);
   return out;
 }
 

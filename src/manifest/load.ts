@@ -7,7 +7,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { ManifestError, manifestLocator, parseManifest, showPath, type Manifest, type Problem } from './positions.js';
+import { ManifestError, parseManifest, showPath, type Locator, type Manifest, type Problem } from './positions.js';
 
 // The model comes with the module that reads it.
 export { ManifestError, type Manifest } from './positions.js';
@@ -58,7 +58,6 @@ export async function manifestFiles(paths: string[]): Promise<{ files: string[];
  * channel id defined in two files is a problem naming both places.
  */
 export async function readManifests(files: string[], label: string): Promise<Manifest> {
-  const texts = new Map<string, string>();
   const read = await Promise.all(
     files.map(async (file) => {
       const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -66,7 +65,6 @@ export async function readManifests(files: string[], label: string): Promise<Man
         if (files.length === 1) throw unreadableManifest(file, error.code);
         throw new UsageError(`cannot read the manifest ${file}${error.code ? ` (${error.code})` : ''}`);
       });
-      texts.set(file, text);
       try {
         return parseManifest(text, file);
       } catch (error) {
@@ -79,7 +77,7 @@ export async function readManifests(files: string[], label: string): Promise<Man
   const problems: Problem[] = [];
   for (const r of read)
     if (r instanceof ManifestError) for (const p of r.problems) problems.push({ ...p, file: r.file });
-  const merged: Manifest = { path: label, monitors: [], channels: [], customFields: [] };
+  const merged: Manifest = { path: label, monitors: [], channels: [], customFields: [], places: new Map() };
   const firstFile = new Map<string, string>();
   const twice: Array<{ at: string[]; first: string; second: string }> = [];
   /** Whether an entry is new; one defined in an earlier file is a problem naming both places. */
@@ -91,6 +89,7 @@ export async function readManifests(files: string[], label: string): Promise<Man
   };
   for (const r of read) {
     if (r instanceof ManifestError) continue;
+    for (const [file, place] of r.places) merged.places.set(file, place);
     // custom_fields: what any of the files sends on purpose.
     for (const field of r.customFields) if (!merged.customFields.includes(field)) merged.customFields.push(field);
     for (const entry of r.monitors)
@@ -98,11 +97,13 @@ export async function readManifests(files: string[], label: string): Promise<Man
     for (const entry of r.channels)
       if (fresh(['channels', entry.id], r.path)) merged.channels.push({ ...entry, file: r.path });
   }
+  // Every file read without problems has its positions.
+  const keyAt = (file: string, at: string[]) => (merged.places.get(file) as Locator).at(at, 'key');
   for (const { at, first, second } of twice) {
-    const a = manifestLocator(texts.get(first) ?? '').at(at, 'key');
+    const a = keyAt(first, at);
     problems.push({
       file: second,
-      ...manifestLocator(texts.get(second) ?? '').at(at, 'key'),
+      ...keyAt(second, at),
       message: `${showPath(at)} is defined twice: here and at ${first}:${a.line}:${a.col}`,
     });
   }

@@ -99,53 +99,48 @@ export async function buildPlan(
     allRecordedGone: false,
     observed: [],
   };
-  const failures: PlanFailure[] = [];
-  const steps = new Map<string, MonitorStep>();
-  const reads: Array<{ key: string; id: string; body: JsonObject }> = [];
+  // Each at its entry's index, so that all come out in manifest order (the exit
+  // code is that of the first failure there), whatever order the answers come in.
+  const steps: Array<MonitorStep | undefined> = [];
+  const observed: Array<Plan['observed'][number] | undefined> = [];
+  const failures: Array<PlanFailure | undefined> = [];
+  const reads: Array<{ index: number; key: string; id: string; body: JsonObject }> = [];
 
-  for (const { key, body } of manifest.monitors) {
+  manifest.monitors.forEach(({ key, body }, index) => {
     const record = state.record(key);
-    if (record?.id !== undefined) reads.push({ key, id: record.id, body });
-    else if (record?.create_started_at === undefined) steps.set(key, { action: 'create', key, body });
+    if (record?.id !== undefined) reads.push({ index, key, id: record.id, body });
+    else if (record?.create_started_at === undefined) steps[index] = { action: 'create', key, body };
     else if (options.createUncertain)
-      steps.set(key, { action: 'create', key, body, uncertainSince: record.create_started_at });
-    else steps.set(key, { action: 'uncertain', key, uncertainSince: record.create_started_at });
-  }
+      steps[index] = { action: 'create', key, body, uncertainSince: record.create_started_at };
+    else steps[index] = { action: 'uncertain', key, uncertainSince: record.create_started_at };
+  });
 
   await mapPool(
     reads,
     options.concurrency,
-    async ({ key, id, body }) => {
+    async ({ index, key, id, body }) => {
       try {
         const actual = await api.getMonitor(id);
-        plan.observed.push({ key, id, body: actual });
+        observed[index] = { key, id, body: actual };
         const changes = diffFields(actual, body);
-        steps.set(
-          key,
+        steps[index] =
           changes.length === 0
             ? { action: 'unchanged', key, id }
-            : { action: 'update', key, id, changes, patch: patchOf(changes) },
-        );
+            : { action: 'update', key, id, changes, patch: patchOf(changes) };
       } catch (error) {
         // Deleted behind cpk's back: apply creates it again (and says so).
         if (error instanceof ApiError && error.status === 404) {
-          plan.observed.push({ key, id, body: null });
-          steps.set(key, { action: 'create', key, body, replaces: id });
-        } else failures.push({ key, id, error });
+          observed[index] = { key, id, body: null };
+          steps[index] = { action: 'create', key, body, replaces: id };
+        } else failures[index] = { key, id, error };
       }
     },
     { signal: options.stop },
   );
 
-  const gone = (key: string) => {
-    const step = steps.get(key);
-    return step?.action === 'create' && step.replaces !== undefined;
-  };
-  plan.allRecordedGone = reads.length >= 2 && reads.every(({ key }) => gone(key));
-  for (const { key } of manifest.monitors) {
-    const step = steps.get(key);
-    if (step) plan.monitors.push(step);
-  }
+  plan.allRecordedGone = reads.length >= 2 && reads.every(({ index }) => steps[index]?.action === 'create');
+  plan.monitors = steps.filter((step) => step !== undefined);
+  plan.observed = observed.filter((read) => read !== undefined);
   const named = new Set(manifest.monitors.map((m) => m.key));
   for (const key of Object.keys(state.data.monitors).sort()) {
     if (named.has(key)) continue;
@@ -172,9 +167,5 @@ export async function buildPlan(
   }
   const channelIds = new Set(manifest.channels.map((c) => c.id));
   plan.droppedChannels = Object.keys(state.data.channels).filter((id) => !channelIds.has(id));
-  // In manifest order, so the exit code is that of the first failure there.
-  const order = new Map(manifest.monitors.map((m, i) => [m.key, i]));
-  failures.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
-  plan.observed.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
-  return { plan, failures };
+  return { plan, failures: failures.filter((failure) => failure !== undefined) };
 }

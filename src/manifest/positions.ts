@@ -47,6 +47,8 @@ export interface Manifest {
   channels: ChannelEntry[];
   /** `custom_fields:`: fields sent on purpose though the service does not declare them (no did-you-mean). */
   customFields: string[];
+  /** Each file's positions, for problems found after loading (a key defined in two files, the service's bodies). */
+  places: Map<string, Locator>;
 }
 
 export interface Problem {
@@ -127,20 +129,16 @@ export function validate(value: unknown): ErrorObject[] {
   return errors;
 }
 
+type AddProblem = (at: string[], which: 'key' | 'value', message: string) => void;
+
 /**
  * The manifest's entries from its parsed value: `interval` turned into
  * `interval_seconds`, keys in file order. What the schema cannot check is
  * reported to `add` at the key or the value it concerns.
  */
-function buildManifest(
-  value: unknown,
-  path: string,
-  doc: Document,
-  add: (node: Node | undefined, message: string) => void,
-) {
+function buildManifest(value: unknown, path: string, doc: Document, problem: AddProblem) {
   const order = (at: string[], obj: JsonObject) => keysInOrder(doc, at, obj);
-  const problem = (at: string[], which: 'key' | 'value', message: string) => add(locate(doc, at)[which], message);
-  const manifest: Manifest = { path, monitors: [], channels: [], customFields: [] };
+  const manifest: Manifest = { path, monitors: [], channels: [], customFields: [], places: new Map() };
   if (!isPlainObject(value)) return manifest;
   if (Array.isArray(value.custom_fields))
     manifest.customFields = value.custom_fields.filter((f): f is string => typeof f === 'string');
@@ -236,18 +234,17 @@ export function parseManifest(text: string, path: string): Manifest {
   const lineCounter = new LineCounter();
   // Duplicate keys are found below, with a Set per map: yaml's own check compares each key with every other.
   const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false, strict: true });
-  const at = (offset: number | undefined): { line: number; col: number } =>
-    offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
+  const place = locatorOf(doc, lineCounter);
 
   const syntax: Problem[] = [...doc.errors, ...doc.warnings].map((e) => {
-    const pos = e.linePos?.[0] ?? at(e.pos[0]);
+    const pos = e.linePos?.[0] ?? place.of(e.pos[0]);
     // yaml's message goes on with " at line N, column M:" and a code excerpt.
     const message = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
     return { line: pos.line, col: pos.col, message };
   });
   if (syntax.length === 0) {
-    for (const node of duplicateKeys(doc.contents))
-      syntax.push({ ...at(node.range?.[0]), message: 'Map keys must be unique' });
+    for (const node of duplicateKeys(doc))
+      syntax.push({ ...place.of(node.range?.[0]), message: 'Map keys must be unique' });
   }
   if (syntax.length > 0) throw new ManifestError(path, syntax);
 
@@ -267,19 +264,19 @@ export function parseManifest(text: string, path: string): Manifest {
     });
     throw new ManifestError(path, [
       {
-        ...at(first?.range?.[0]),
+        ...place.of(first?.range?.[0]),
         message: 'YAML aliases here expand to too many values (a resource exhaustion attack?); write the values out',
       },
     ]);
   }
   const problems: Problem[] = [];
-  const add = (node: Node | null | undefined, message: string) => problems.push({ ...at(node?.range?.[0]), message });
+  const add: AddProblem = (at, which, message) => problems.push({ ...place.at(at, which), message });
 
   for (const error of validate(value)) {
-    const problem = describe(error, doc);
-    if (problem) add(problem.node, problem.message);
+    const problem = describe(error);
+    if (problem) add(problem.at, problem.which, problem.message);
   }
-  for (const path of nonFinite(value)) add(locate(doc, path).value, `${showPath(path)} must be a finite number`);
+  for (const path of nonFinite(value)) add(path, 'value', `${showPath(path)} must be a finite number`);
 
   // The checks JSON Schema cannot express run even when it found problems, so that every problem is reported at once.
   const manifest = buildManifest(value, path, doc, add);
@@ -290,6 +287,7 @@ export function parseManifest(text: string, path: string): Manifest {
       uniqueBy(problems, (p) => `${p.line}:${p.col}:${p.message}`),
     );
   }
+  manifest.places.set(path, place);
   return manifest;
 }
 
@@ -299,27 +297,20 @@ function keyText(key: unknown): string {
   return isScalar(key) ? String(key.value) : String(key);
 }
 
-/** Keys given twice in one map (the second and later), anywhere in the document. */
-function duplicateKeys(root: unknown): Node[] {
+/** Keys given twice in one map (the second and later), anywhere in the document, in file order. */
+function duplicateKeys(doc: Document): Node[] {
   const out: Node[] = [];
-  const seen = new Set<unknown>();
-  const walk = (node: unknown) => {
-    if (seen.has(node)) return;
-    seen.add(node);
-    if (isMap(node)) {
+  visit(doc, {
+    Map(_key, map) {
       const keys = new Set<string>();
-      for (const pair of node.items as Array<Pair<unknown, unknown>>) {
+      for (const pair of map.items) {
         const text = isScalar(pair.key) ? `s:${String(pair.key.value)}` : `n:${String(pair.key)}`;
         if (keys.has(text)) out.push(pair.key as Node);
         keys.add(text);
-        walk(pair.value);
       }
-    } else if (isSeq(node)) {
-      for (const item of node.items) walk(item);
-    }
-  };
-  walk(root);
-  return out;
+    },
+  });
+  return out.sort((a, b) => (a.range?.[0] ?? 0) - (b.range?.[0] ?? 0));
 }
 
 /** Each map's pairs by key text, built once per map: finding every entry's position stays linear. */
@@ -344,11 +335,12 @@ function resolve(doc: Document, node: unknown): unknown {
 /**
  * Finds the YAML nodes at a path of keys: the value and the key that holds it
  * (problems about a whole entry point at its key, `checkout-api:`). Stops at
- * the deepest node that exists.
+ * the deepest node that exists; `found`: the whole path exists.
  */
-function locate(doc: Document, path: string[]): { key: Node | undefined; value: Node | undefined } {
+function locate(doc: Document, path: string[]): { key: Node | undefined; value: Node | undefined; found: boolean } {
   let current = resolve(doc, doc.contents);
   let key: Node | undefined;
+  let depth = 0;
   for (const segment of path) {
     if (isMap(current)) {
       const pair = pairOf(current, segment);
@@ -366,9 +358,10 @@ function locate(doc: Document, path: string[]): { key: Node | undefined; value: 
     } else {
       break;
     }
+    depth += 1;
   }
   const value = current as Node | undefined;
-  return { key: key ?? value, value };
+  return { key: key ?? value, value, found: depth === path.length };
 }
 
 /** The keys of the map at `path` in file order (JS objects put integer-like keys first). */
@@ -381,40 +374,29 @@ function keysInOrder(doc: Document, path: string[], value: JsonObject): string[]
 }
 
 /**
- * Positions in manifest text, for problems found after loading (a key defined
- * in two files, the service's declared bodies): the line and column of the key
- * or the value at a path of keys (1:1 when it cannot be found), and whether
- * that path exists.
+ * Positions in one manifest file, from its one parse: the line and column of
+ * the key or the value at a path of keys (the deepest that exists), whether
+ * that path exists, and the position of an offset (1:1 for none).
  */
-export function manifestLocator(text: string): {
+export interface Locator {
   at(path: string[], which: 'key' | 'value'): { line: number; col: number };
   has(path: string[]): boolean;
-} {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
+  of(offset: number | undefined): { line: number; col: number };
+}
+
+function locatorOf(doc: Document, lineCounter: LineCounter): Locator {
+  const of = (offset: number | undefined) => (offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset));
   return {
-    at(path, which) {
-      const found = locate(doc, path);
-      const node = which === 'key' ? found.key : found.value;
-      const offset = node?.range?.[0];
-      return offset === undefined ? { line: 1, col: 1 } : lineCounter.linePos(offset);
-    },
-    has(path) {
-      let current = resolve(doc, doc.contents);
-      for (const segment of path) {
-        if (!isMap(current)) return false;
-        const pair = pairOf(current, segment);
-        if (!pair) return false;
-        current = resolve(doc, pair.value);
-      }
-      return true;
-    },
+    at: (path, which) => of(locate(doc, path)[which]?.range?.[0]),
+    has: (path) => locate(doc, path).found,
+    of,
   };
 }
 
 // ---------------------------------------------------------------- messages
 
-function describe(error: ErrorObject, doc: Document): { node: Node | undefined; message: string } | undefined {
+/** One schema error in words, and the key or the value it is about. */
+function describe(error: ErrorObject): { at: string[]; which: 'key' | 'value'; message: string } | undefined {
   const path = decodePointer(error.instancePath);
   const params = error.params as Record<string, unknown>;
   const custom = (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage;
@@ -422,51 +404,44 @@ function describe(error: ErrorObject, doc: Document): { node: Node | undefined; 
   if (error.keyword === 'propertyNames') return undefined;
   const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;
   if (propertyName !== undefined) {
-    return {
-      node: locate(doc, [...path, propertyName]).key,
-      message: `${showPath([...path, propertyName])}: ${custom ?? error.message ?? 'invalid key'}`,
-    };
+    const at = [...path, propertyName];
+    return { at, which: 'key', message: `${showPath(at)}: ${custom ?? error.message ?? 'invalid key'}` };
   }
-  if (path.length === 0 && error.keyword === 'type') {
-    return {
-      node: doc.contents ?? undefined,
-      message: 'the manifest must be a mapping with monitors: and/or channels:',
-    };
-  }
+  if (path.length === 0 && error.keyword === 'type')
+    return { at: [], which: 'value', message: 'the manifest must be a mapping with monitors: and/or channels:' };
   const here = showPath(path);
   switch (error.keyword) {
     case 'required':
-      return {
-        node: locate(doc, path).key,
-        message: `${here}: missing required field "${String(params.missingProperty)}"`,
-      };
+      return { at: path, which: 'key', message: `${here}: missing required field "${String(params.missingProperty)}"` };
     case 'additionalProperties': {
       const field = String(params.additionalProperty);
       const expected = path.length === 0 ? ' (expected monitors, channels, custom_fields or $schema)' : '';
       return {
-        node: locate(doc, [...path, field]).key,
+        at: [...path, field],
+        which: 'key',
         message: `${here ? `${here}: ` : ''}unknown field "${field}"${expected}`,
       };
     }
   }
   // A field that must not be there at all: point at its name.
-  const node = error.keyword === 'not' ? locate(doc, path).key : locate(doc, path).value;
-  if (custom) return { node, message: `${here} ${custom}` };
+  const which = error.keyword === 'not' ? 'key' : 'value';
+  const said = (message: string) => ({ at: path, which, message: `${here} ${message}` }) as const;
+  if (custom) return said(custom);
   switch (error.keyword) {
     case 'type': {
       const types = ([] as unknown[])
         .concat(params.type)
         .map(String)
         .filter((t) => t !== 'null');
-      return { node, message: `${here} must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}` };
+      return said(`must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}`);
     }
     case 'minLength':
-      return { node, message: params.limit === 1 ? `${here} must not be empty` : `${here} ${error.message}` };
+      return said(params.limit === 1 ? 'must not be empty' : `${error.message}`);
     case 'minimum':
-      return { node, message: `${here} must be at least ${String(params.limit)}` };
+      return said(`must be at least ${String(params.limit)}`);
     case 'uniqueItems':
-      return { node, message: `${here} must not list an item twice` };
+      return said('must not list an item twice');
     default:
-      return { node, message: `${here} ${error.message ?? `fails ${error.keyword}`}` };
+      return said(error.message ?? `fails ${error.keyword}`);
   }
 }

@@ -154,10 +154,15 @@ function cell(text: string): string {
   return code(text).replaceAll('|', '\\|');
 }
 
-/** Inline code in Markdown for any text: a fence longer than any run of backticks in it. */
+/** The longest run of backticks in `text`: a Markdown fence around it must be longer. */
+function longestRun(text: string): number {
+  return (text.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
+}
+
+/** Inline code in Markdown for any text. */
 function code(text: string): string {
   const clean = sanitizeLine(text);
-  const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((run) => run.length));
+  const longest = longestRun(clean);
   const fence = '`'.repeat(longest + 1);
   return longest > 0 || clean.startsWith(' ') ? `${fence} ${clean} ${fence}` : `${fence}${clean}${fence}`;
 }
@@ -232,11 +237,7 @@ The service matches ${against}: ${n.unchanged} unchanged.${kept}
     ['not in the manifest, kept', n.orphaned],
   ];
   const diff = diffLines(plan);
-  const longest = Math.max(
-    2,
-    ...diff.map((line) => (line.match(/`+/g) ?? []).reduce((m, r) => Math.max(m, r.length), 0)),
-  );
-  const fence = '`'.repeat(longest + 1);
+  const fence = '`'.repeat(Math.max(2, longestRun(diff.join('\n'))) + 1);
   const changed = n.create + n.update + n.delete + n.uncertain + n.forget + (plan.adopted?.length ?? 0);
   return [
     `### cpk plan: ${n.create} to create, ${n.update} to update, ${n.delete} to delete`,

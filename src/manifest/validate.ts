@@ -12,22 +12,11 @@
 // What is checked is the body that would be sent (`interval: 5m` as
 // `interval_seconds: 300`); what is reported is the place in the file the
 // user wrote, file:line:column, every problem at once.
-import { readFile } from 'node:fs/promises';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { DeclaredBody, DeclaredSchema, SpecInfo } from '../core/api/spec.js';
 import { isPlainObject, type JsonObject } from '../core/json.js';
 import { closest } from '../core/closest.js';
-import { decodePointer, manifestLocator, showPath, TYPE_NAMES, uniqueBy, type Manifest } from './positions.js';
-
-/** An entry to check, with the file it came from. */
-export interface EntryToCheck {
-  /** A monitor (checked against its create and update bodies) or a channel's settings (its update body). */
-  kind: 'monitor' | 'channel';
-  /** The monitor's key or the channel's id. */
-  key: string;
-  body: JsonObject;
-  file: string;
-}
+import { decodePointer, showPath, TYPE_NAMES, uniqueBy, type Locator, type Manifest } from './positions.js';
 
 /** A problem found in an entry, before it is given a position. */
 export interface BodyProblem {
@@ -55,24 +44,6 @@ export interface ValidationProblem {
 
 /** Manifest aliases: the field as written in a manifest, and the field of the body it is sent as. */
 const ALIASES: Record<string, string> = { interval_seconds: 'interval' };
-
-/** The entries of a manifest, each with its file. */
-export function entriesOf(manifest: Manifest): EntryToCheck[] {
-  return [
-    ...manifest.monitors.map((m) => ({
-      kind: 'monitor' as const,
-      key: m.key,
-      body: m.body,
-      file: m.file ?? manifest.path,
-    })),
-    ...manifest.channels.map((c) => ({
-      kind: 'channel' as const,
-      key: c.id,
-      body: c.settings,
-      file: c.file ?? manifest.path,
-    })),
-  ];
-}
 
 async function compile(declared: DeclaredSchema): Promise<(body: JsonObject) => ErrorObject[]> {
   const options = { allErrors: true, strict: false, validateFormats: false, allowUnionTypes: true } as const;
@@ -231,19 +202,14 @@ function valueAt(body: JsonObject, at: string[]): unknown {
 }
 
 /**
- * Gives each problem its place in the file the user wrote (reading each file
- * again, with positions, only when there are problems): a problem about
+ * Gives each problem its place in the file the user wrote: a problem about
  * `interval_seconds` is reported at `interval` where the entry gives that.
  */
-async function positionProblems(problems: BodyProblem[]): Promise<ValidationProblem[]> {
-  const locators = new Map<string, ReturnType<typeof manifestLocator>>();
+function positionProblems(problems: BodyProblem[], places: ReadonlyMap<string, Locator>): ValidationProblem[] {
   const out: ValidationProblem[] = [];
   for (const p of problems) {
-    let locator = locators.get(p.file);
-    if (!locator) {
-      locator = manifestLocator(await readFile(p.file, 'utf8'));
-      locators.set(p.file, locator);
-    }
+    const locator = places.get(p.file);
+    if (!locator) throw new Error(`internal error: no positions for ${p.file}`);
     const entry = p.entry;
     let at = p.at;
     let note = '';
@@ -262,12 +228,11 @@ async function positionProblems(problems: BodyProblem[]): Promise<ValidationProb
 }
 
 /**
- * Every entry checked against what the document declares, each problem with
- * its place. `debug` says why nothing was checked, when nothing was.
+ * Every entry of the manifest checked against what the document declares,
+ * each problem with its place. `debug` says why nothing was checked, when nothing was.
  */
 export async function validateEntries(
-  entries: EntryToCheck[],
-  customFields: readonly string[],
+  manifest: Manifest,
   spec: SpecInfo,
   debug: (line: string) => void = () => {},
 ): Promise<{
@@ -286,26 +251,33 @@ export async function validateEntries(
     return nothing(
       `the service's document ${spec.present ? 'declares no monitor or channel body' : 'is missing, unreachable or not an OpenAPI document'}`,
     );
+  const customFields = manifest.customFields;
   // A body no entry is sent as is not compiled (compiling is the cost).
-  const kinds = new Set(entries.map((e) => e.kind));
   const none = () => [];
   let monitorCheck: (body: JsonObject) => Found[], channelCheck: typeof monitorCheck;
   try {
-    monitorCheck = kinds.has('monitor') ? await checkerOf([create, update], customFields, ALIASES) : none;
-    channelCheck = kinds.has('channel') ? await checkerOf([channel], customFields, {}) : none;
+    monitorCheck = manifest.monitors.length > 0 ? await checkerOf([create, update], customFields, ALIASES) : none;
+    channelCheck = manifest.channels.length > 0 ? await checkerOf([channel], customFields, {}) : none;
   } catch (error) {
     return nothing(`the document's body schemas cannot be used (${(error as Error).message})`);
   }
   // What was declared, for messages: "monitor create and update, channel update".
   const monitor = [create ? 'create' : '', update ? 'update' : ''].filter(Boolean).join(' and ');
   const checked = [monitor ? `monitor ${monitor}` : '', channel ? 'channel update' : ''].filter(Boolean).join(', ');
-  const problems = entries.flatMap((entry) =>
-    (entry.kind === 'monitor' ? monitorCheck : channelCheck)(entry.body).map((p) => ({
-      ...p,
-      file: entry.file,
-      entry: [entry.kind === 'monitor' ? 'monitors' : 'channels', entry.key],
+  // Each entry's problems with its file and its path in the manifest, monitors first.
+  const entries = [
+    ...manifest.monitors.map((m) => ({
+      file: m.file ?? manifest.path,
+      entry: ['monitors', m.key],
+      found: monitorCheck(m.body),
     })),
-  );
+    ...manifest.channels.map((c) => ({
+      file: c.file ?? manifest.path,
+      entry: ['channels', c.id],
+      found: channelCheck(c.settings),
+    })),
+  ];
+  const problems = entries.flatMap(({ file, entry, found }) => found.map((p) => ({ ...p, file, entry })));
   debug(
     `validation: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} checked against the declared bodies (${checked}): ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
   );
@@ -313,7 +285,7 @@ export async function validateEntries(
   // Each file's rank looked up, not searched for: a directory may hold thousands of files.
   const rank = new Map<string, number>();
   for (const e of entries) if (!rank.has(e.file)) rank.set(e.file, rank.size);
-  const positioned = await positionProblems(problems);
+  const positioned = positionProblems(problems, manifest.places);
   const rankOf = (file: string) => rank.get(file) ?? 0;
   positioned.sort((a, b) => rankOf(a.file) - rankOf(b.file) || a.line - b.line || a.col - b.col);
   return { problems: positioned, checked };

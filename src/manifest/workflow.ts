@@ -3,21 +3,29 @@
 // Each opens the manifests and the state (locking the state first where it
 // changes it), resolves uncertain creates, and says what it does through
 // `out`; the commands parse their flags, call one of these and render what
-// it returns. Heavy pieces (ajv, the saved-plan schema, the lock) are
-// imported where they are needed, so plan never loads what only apply uses.
+// it returns. The saved-plan module (ajv and its schema) is imported where
+// it is needed, so a plan that is not saved never loads it.
 import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-file.js';
+import { listItems } from '../core/api/list.js';
 import type { Api } from '../core/api/client.js';
 import { loadSpec } from '../core/api/spec.js';
 import { ApiError, CpkError, ExitCode, InterruptedError, UsageError } from '../core/errors.js';
 import { LockHeldError, takeLock } from '../core/lock.js';
+import { mapPool } from '../core/pool.js';
+import { toJson } from '../output/json.js';
 import type { Output } from '../output/output.js';
+import { DEFAULT_CONCURRENCY } from '../parse/concurrency.js';
+import * as adopt from './adopt.js';
 import { applyPlan } from './apply.js';
+import { addEntries, entriesToImport } from './import-all.js';
 import { manifestFiles, readManifests, ManifestError, unreadableManifest, type Manifest } from './load.js';
 import { buildPlan, hasChanges, type Plan } from './plan.js';
 import { failureLine, outcomeLine, paintFor, renderPlan } from './render.js';
 import { defaultStatePath, StateStore } from './state.js';
-import { entriesOf, problemLine, validateEntries, type ValidationProblem } from './validate.js';
+import { problemLine, validateEntries, type ValidationProblem } from './validate.js';
 import { shownProblems, type Problem } from './positions.js';
 
 export { hasChanges };
@@ -98,7 +106,7 @@ export async function serviceProblems(
 ): ReturnType<typeof validateEntries> {
   const debug = (line: string) => deps.out.debug(line);
   const spec = await loadSpec(api, { env: deps.env, refresh, debug });
-  return validateEntries(entriesOf(manifest), manifest.customFields, spec, debug);
+  return validateEntries(manifest, spec, debug);
 }
 
 /** Prints each problem on its own line (people; --json gets them in the error) and returns the usage error. */
@@ -211,7 +219,7 @@ async function open(
   try {
     manifest =
       how.allowMissing && files.length === 1 && !existsSync(files[0]!)
-        ? { path: files[0]!, monitors: [], channels: [], customFields: [] }
+        ? { path: files[0]!, monitors: [], channels: [], customFields: [], places: new Map() }
         : await readChecked(files, opts.files.join(', '), deps);
   } catch (error) {
     // People got one line per problem; --json gets them all in the one error object.
@@ -298,7 +306,6 @@ async function readPlan(
  * document is fetched only when there is an uncertain entry.
  */
 async function resolveUncertain(manifest: Manifest, state: StateStore, api: Api, deps: WorkflowDeps) {
-  const adopt = await import('./adopt.js');
   if (adopt.uncertainEntries(manifest, state).length === 0) return undefined;
   const spec = await loadSpec(api, { env: deps.env, debug: (line) => deps.out.debug(line) });
   if (!spec.list('monitors')) return undefined;
@@ -350,10 +357,6 @@ export async function planWorkflow(
     stateDigest: saved.stateDigest(opened.state.data),
   });
   if (opts.save !== undefined) {
-    const [{ writeFileAtomic }, { toJson }] = await Promise.all([
-      import('../core/atomic-file.js'),
-      import('../output/json.js'),
-    ]);
     try {
       await writeFileAtomic(opts.save, `${toJson(document, 2)}\n`, { mode: 0o600 });
     } catch (error) {
@@ -376,7 +379,6 @@ export interface ApplyOptions extends PlanOptions {
 
 /** `cpk apply`: a missing manifest is the first thing to say (before --yes is asked for). */
 export async function checkManifestsExist(files: readonly string[]): Promise<void> {
-  const { stat } = await import('node:fs/promises');
   for (const file of files) {
     const missing = await stat(file).then(
       () => false,
@@ -550,10 +552,6 @@ export async function importWorkflow(
     }
     // Every id must exist before anything is recorded: all or nothing.
     const errors: Array<{ key: string; id: string; error: unknown }> = [];
-    const [{ mapPool }, { DEFAULT_CONCURRENCY }] = await Promise.all([
-      import('../core/pool.js'),
-      import('../parse/concurrency.js'),
-    ]);
     await deps.out.spin('Checking monitors', () =>
       mapPool(
         todo,
@@ -593,8 +591,7 @@ export async function importAllWorkflow(opts: ImportOptions, deps: WorkflowDeps)
   });
   const { manifest, state, api } = opened;
   return locked(opened.release, async () => {
-    const { uncertainEntries } = await import('./adopt.js');
-    const uncertain = uncertainEntries(manifest, state);
+    const uncertain = adopt.uncertainEntries(manifest, state);
     if (uncertain.length > 0) {
       // Its monitor may be in the list: imported as a new entry, it would be managed twice.
       const keys = uncertain.map((u) => u.key);
@@ -611,10 +608,6 @@ export async function importAllWorkflow(opts: ImportOptions, deps: WorkflowDeps)
         { hint: 'adopt monitors one by one with `cpk import KEY=ID`' },
       );
     }
-    const [{ listItems }, { entriesToImport, addEntries }] = await Promise.all([
-      import('../core/api/list.js'),
-      import('./import-all.js'),
-    ]);
     const items: unknown[] = [];
     await deps.out.spin('Listing monitors', async () => {
       for await (const page of listItems(api, op, { params: [] })) {
@@ -628,10 +621,6 @@ export async function importAllWorkflow(opts: ImportOptions, deps: WorkflowDeps)
     const { entries, skipped } = entriesToImport(items, managed, taken);
     for (const { id, reason } of skipped) deps.out.warn(`${id} is not imported: ${reason}`);
     if (entries.length > 0) {
-      const [{ readFile }, { writeFileAtomic }] = await Promise.all([
-        import('node:fs/promises'),
-        import('../core/atomic-file.js'),
-      ]);
       const text = await readFile(manifest.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
         return '';

@@ -7,32 +7,26 @@ import { join } from 'node:path';
 import { analyzeSpec } from '../../src/core/api/spec.js';
 import { buildOpenApiDocument } from '../../src/emulator/openapi.js';
 import { parseManifest } from '../../src/manifest/positions.js';
-import { entriesOf, validateEntries, problemLine } from '../../src/manifest/validate.js';
+import { validateEntries, problemLine } from '../../src/manifest/validate.js';
 
 const emulator = analyzeSpec(buildOpenApiDocument('http://127.0.0.1:1/v1'));
 
-/** What a manifest's text gives against a document (for texts without problems: no file is read). */
+/** What a manifest's text gives against a document. */
 async function check(text: string, document: unknown = buildOpenApiDocument('http://127.0.0.1:1/v1')) {
   const manifest = parseManifest(text, 'm.yaml');
   const debug: string[] = [];
-  const { problems, checked } = await validateEntries(
-    entriesOf(manifest),
-    manifest.customFields,
-    analyzeSpec(document),
-    (line) => debug.push(line),
-  );
+  const { problems, checked } = await validateEntries(manifest, analyzeSpec(document), (line) => debug.push(line));
   return { lines: problems.map(problemLine), checked, debug };
 }
 
-/** The same through a real file: problems are given their positions by reading the file again. */
+/** The same through a real file. */
 async function checkFile(text: string, document?: unknown) {
   const dir = mkdtempSync(join(tmpdir(), 'cpk-validate-unit-'));
   const file = join(dir, 'm.yaml');
   writeFileSync(file, text);
   const manifest = parseManifest(text, file);
   const { problems, checked } = await validateEntries(
-    entriesOf(manifest),
-    manifest.customFields,
+    manifest,
     analyzeSpec(document ?? buildOpenApiDocument('http://127.0.0.1:1/v1')),
   );
   return { lines: problems.map((p) => problemLine({ ...p, file: 'm.yaml' })), checked };
@@ -200,7 +194,7 @@ describe('a declared pattern is left to the service', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cpk-validate-unit-')), 'm.yaml');
     const text = `monitors:\n  a:\n    name: ${'a'.repeat(40)}b\n    interval_seconds: 5\n  b:\n    name: aaab\n`;
     writeFileSync(file, text);
-    const result = await validateEntries(entriesOf(parseManifest(text, file)), [], analyzeSpec(doc));
+    const result = await validateEntries(parseManifest(text, file), analyzeSpec(doc));
     expect(result.checked).toBe('monitor create');
     expect(result.problems.map((p) => problemLine({ ...p, file: 'm.yaml' }))).toEqual([
       'm.yaml:4:23: monitors.a.interval_seconds must be at least 30',
@@ -208,6 +202,6 @@ describe('a declared pattern is left to the service', () => {
     // A value the pattern refuses at once is not reported either: the service says so when it is sent.
     const quick = 'monitors:\n  b:\n    name: aaab\n';
     writeFileSync(file, quick);
-    expect((await validateEntries(entriesOf(parseManifest(quick, file)), [], analyzeSpec(doc))).problems).toEqual([]);
+    expect((await validateEntries(parseManifest(quick, file), analyzeSpec(doc))).problems).toEqual([]);
   });
 });

@@ -118,7 +118,7 @@ export async function run(opts: ReturnType<typeof parseApplyOptions>, ctx: Conte
     for (const outcome of failed) {
       const name =
         outcome.kind === 'channel' ? (outcome.step as { id: string }).id : (outcome.step as { key: string }).key;
-      const where = await place?.(outcome.kind === 'channel' ? 'channels' : 'monitors', name);
+      const where = place?.(outcome.kind === 'channel' ? 'channels' : 'monitors', name);
       const action = (outcome.step as { action: string }).action;
       const verb = outcome.kind === 'channel' ? 'update channel' : action === 'uncertain' ? 'create' : action;
       await ci.annotate({ ...where, message: `cpk: ${verb} ${name}: ${errorText(outcome.error)}` });
