@@ -2,24 +2,31 @@
 // proxy: Node's own HTTP stack is already loaded, so a single `cpk monitors get`
 // does not pay for importing undici and its WebAssembly parser (docs/performance.md). Bulk commands and proxies use the undici transport; both sit
 // under src/core/http/client.ts, which owns retries, timeouts, redaction and errors.
+import { request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
 import { runAttempt, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+
+/** node:https, and with it tls (~2 ms), is loaded for an https URL only. */
+let https: typeof import('node:https') | undefined;
+function httpsRequest(): typeof import('node:https').request {
+  https ??= createRequire(import.meta.url)('node:https') as typeof import('node:https');
+  return https.request;
+}
 
 export function createNodeTransport(): Transport {
   return { send, close: async () => {} };
 }
 
-async function send(req: TransportRequest): Promise<TransportResponse> {
-  const url = new URL(req.url);
-  const secure = url.protocol === 'https:';
-  // node:https, and with it tls, is loaded for an https URL only.
-  const { request: open } = secure ? await import('node:https') : await import('node:http');
+function send(req: TransportRequest): Promise<TransportResponse> {
   return runAttempt(req, (attempt) => {
+    const url = new URL(req.url);
+    const secure = url.protocol === 'https:';
     const body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
     const headers: Record<string, string> = { ...req.headers };
     if (body) headers['content-length'] = String(body.length);
     // One request per process: no keep-alive socket should hold the process open.
     headers.connection = 'close';
-    const request = open(url, { method: req.method, headers, agent: false });
+    const request = (secure ? httpsRequest() : httpRequest)(url, { method: req.method, headers, agent: false });
     request.on('error', attempt.fail);
     // The connection (TCP, and TLS for https) is up: only then does the request leave.
     request.once('socket', (socket) => socket.once(secure ? 'secureConnect' : 'connect', attempt.connected));
