@@ -2,6 +2,7 @@
 // escape hatch for operations cpk does not wrap yet (like `gh api`). Same
 // token, retries, errors and exit codes as every other command; the path is
 // kept under the base URL (src/core/http/raw-path.ts).
+import { createRequire } from 'node:module';
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { ApiError, ExitCode, UsageError } from '../../core/errors.js';
@@ -89,7 +90,8 @@ export async function run(opts: Awaited<ReturnType<typeof parseApiOptions>>, ctx
 
   const res = await ctx.out.spin(`${opts.method} ${opts.path}`, () => api.raw(spec));
   if (opts.include) {
-    const { STATUS_CODES } = await import('node:http');
+    // require, not import(): see the no-restricted-syntax rule in eslint.config.js.
+    const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
     ctx.out.printLine(`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd());
     for (const [name, value] of Object.entries(res.headers))
       ctx.out.printLine(`${sanitizeLine(name)}: ${sanitizeLine(value)}`);
