@@ -16,6 +16,8 @@
 // a plain string put in place of the secret, so JSON stays valid JSON. The
 // one exemption is `cpk auth token`, whose job is to print it (Output.printSecret).
 
+import { decodeOrKeep } from './http/path.js';
+
 const TOKEN = /cpk_[A-Za-z0-9_\-.~+/=]{8,}/g;
 
 /**
@@ -91,19 +93,11 @@ export function registerUrlCredentials(url: string | undefined): void {
   if (!url || !URL.canParse(url)) return;
   const parsed = new URL(url);
   if (parsed.username === '' && parsed.password === '') return;
-  const user = safeDecode(parsed.username);
-  const password = safeDecode(parsed.password);
+  const user = decodeOrKeep(parsed.username);
+  const password = decodeOrKeep(parsed.password);
   remember(knownForStderr, password);
   // The Basic value sent is never data a script reads: masked on stdout too.
   remember(known, Buffer.from(`${user}:${password}`).toString('base64'));
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 /**

@@ -114,12 +114,15 @@ describe('analyzeSpec', () => {
           post: { requestBody: { content: { 'application/json': { schema: { $ref: 'http://evil/x.json' } } } } },
         },
         '/channels': { get: { $ref: '#/components/schemas/A' } },
+        // Not valid percent-encoding: a key that names nothing, not a URIError.
+        '/reports': { get: { $ref: '#/components/%E0' } },
       },
     };
     const spec = analyzeSpec(doc);
     expect(spec.list('monitors')?.pagination).toEqual({});
     expect(spec.body('create')).toBeUndefined();
     expect(spec.list('channels')).toBeUndefined();
+    expect(spec.list('reports')).toBeUndefined();
   });
 });
 

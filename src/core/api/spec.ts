@@ -17,6 +17,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir } from '../paths.js';
 import { ApiError } from '../errors.js';
+import { decodeOrKeep } from '../http/path.js';
 import { isPlainObject, ownField, parseJson, type JsonObject } from '../json.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -295,7 +296,7 @@ function deref(document: JsonObject, value: unknown): JsonObject | undefined {
     if (!ref.startsWith('#/')) return undefined;
     let target: unknown = document;
     for (const raw of ref.slice(2).split('/')) {
-      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      const key = decodeOrKeep(raw).replace(/~1/g, '/').replace(/~0/g, '~');
       target = isPlainObject(target) ? ownField(target, key) : undefined;
     }
     current = target;

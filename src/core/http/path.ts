@@ -27,6 +27,15 @@ export function encodeSegment(segment: string): string {
   return encodeURIComponent(segment);
 }
 
+/** decodeURIComponent, or the text as it is when it is not valid percent-encoding ("%E0", "100%"). */
+export function decodeOrKeep(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The segments below `baseUrl`, each encoded as one segment. */
 export function joinSegments(baseUrl: string, segments: readonly string[]): string {
   return [baseUrl, ...segments.map(encodeSegment)].join('/');
