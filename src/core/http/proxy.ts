@@ -4,13 +4,14 @@
 import { UsageError } from '../errors.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
+export type ProxySettings = { httpProxy: string; httpsProxy: string; noProxy: string };
 /**
  * Proxy settings as undici reads them (lower case first), taken from the IO's
  * env rather than process.env. Empty strings, not undefined, for what is unset:
  * undici would otherwise fall back to process.env. Without HTTPS_PROXY, undici
  * sends https:// requests through HTTP_PROXY too.
  */
-export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string; noProxy: string } | undefined {
+export function proxySettings(env: Env): ProxySettings | undefined {
   const pick = (name: string) => env[name.toLowerCase()] || env[name] || '';
   const httpProxy = pick('HTTP_PROXY');
   const httpsProxy = pick('HTTPS_PROXY');
@@ -58,11 +59,4 @@ export function proxiedFor(env: Env, url: string): boolean {
     if (host === name || host.endsWith(`.${name}`)) return false;
   }
   return true;
-}
-
-/** The env without proxy variables: a host NO_PROXY bypasses costs no proxy set-up. */
-export function withoutProxies(env: Env): Env {
-  const out: Record<string, string | undefined> = { ...env };
-  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy']) delete out[name];
-  return out;
 }

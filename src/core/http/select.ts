@@ -8,7 +8,7 @@
 // Light on purpose: it is imported on every request's path.
 import { UsageError } from '../errors.js';
 import type { Transport } from './transport.js';
-import { proxiedFor, withoutProxies, type Env } from './proxy.js';
+import { proxiedFor, proxySettings, type Env } from './proxy.js';
 
 export type TransportKind = 'node' | 'undici';
 
@@ -28,7 +28,6 @@ export async function createTransport(env: Env, many: boolean, url: string): Pro
   // Lazy proxies: a base URL that no proxy applies to (NO_PROXY, or no
   // variable for its scheme) is served as without a proxy, so it loads
   // neither undici's proxy agent nor a proxy's connection.
-  return (await import('./undici-transport.js')).createUndiciTransport(
-    proxiedFor(env, url) ? env : withoutProxies(env),
-  );
+  const proxy = proxiedFor(env, url) ? proxySettings(env) : undefined;
+  return (await import('./undici-transport.js')).createUndiciTransport(proxy);
 }

@@ -9,7 +9,7 @@ import { Duplex } from 'node:stream';
 import * as undici from 'undici';
 import type { buildConnector, Dispatcher } from 'undici';
 import { isIdempotent } from './retry.js';
-import { proxySettings, type Env } from './proxy.js';
+import type { ProxySettings } from './proxy.js';
 import {
   runAttempt,
   TransportError,
@@ -112,8 +112,8 @@ function skipInterim(socket: import('node:net').Socket): Duplex {
   return wrapped;
 }
 
-export function createUndiciTransport(env: Env): Transport {
-  const proxy = proxySettings(env);
+/** `proxy`: the settings of the proxy that serves the base URL (./select.ts), or undefined. */
+export function createUndiciTransport(proxy: ProxySettings | undefined): Transport {
   /** Made at the first request, which knows --timeout (the same for every request of a command). */
   let agents: ReturnType<typeof load> | undefined;
   /** For POST and PATCH (mayReuseForUnsafe): `kept` where the origin announced its timeout, else `fresh`. */
