@@ -44,8 +44,8 @@ export function jsonDepth(text: string): number {
 /**
  * A number from the server that a double cannot hold as written
  * (12345678901234567890, 9007199254740993, 1e400, 1.50): kept as its source
- * text, so `--json`, YAML and tables print exactly what the server sent
- *. Arithmetic sees the nearest double.
+ * text, so `--json`, YAML and tables print exactly what the server sent.
+ * Arithmetic sees the nearest double.
  */
 export class ExactNumber {
   constructor(readonly source: string) {}

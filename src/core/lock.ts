@@ -48,7 +48,6 @@ export interface LockOptions {
 
 /** The lock stayed held for the whole wait. */
 export class LockHeldError extends Error {
-  readonly code = 'ELOCKED';
   constructor(
     readonly holder: LockHolder | undefined,
     readonly waitedMs: number,

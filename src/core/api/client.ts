@@ -147,7 +147,7 @@ export class Api {
    * GETs one monitor for the answer's status alone (src/core/api/probe.ts: does the
    * service accept the token?). The inventory is not told: the id is a probe.
    */
-  probeMonitor(id: string): Promise<{ status: number; method: string; url: string }> {
+  probeMonitor(id: string): Promise<HttpResponse> {
     return this.#http.request(endpoints.getMonitor(id));
   }
 

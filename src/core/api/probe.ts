@@ -6,15 +6,12 @@
 // answers every path with an HTML page) proves nothing and is reported.
 import { ApiError, CpkError } from '../errors.js';
 import type { Api } from './client.js';
+import type { HttpResponse } from '../http/client.js';
 
 const PROBE_MONITOR_ID = 'cpk-auth-probe';
 
-interface ProbeResult {
-  /** The status that proved the token accepted: 404 (the usual case) or 2xx. */
-  status: number;
-  method: string;
-  url: string;
-}
+/** The request and the status that proved the token accepted: 404 (the usual case) or 2xx. */
+type ProbeResult = Pick<HttpResponse, 'status' | 'method' | 'url'>;
 
 /** What a failed verification means, and what happens next (`consequence`, e.g. "nothing was stored"). */
 export function explainProbeFailure(error: unknown, consequence: string, hint?: string): unknown {
