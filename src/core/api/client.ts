@@ -35,23 +35,15 @@ export interface ChannelUpdateResult extends JsonObject {
  * --dry-run describes exactly the same request without sending it.
  */
 export const endpoints = {
-  createMonitor: (input: MonitorInput): RequestSpec => ({ method: 'POST', segments: ['monitors'], body: input }),
-  getMonitor: (id: string): RequestSpec => ({ method: 'GET', segments: ['monitors', id] }),
-  updateMonitor: (id: string, changes: JsonObject): RequestSpec => ({
-    method: 'PATCH',
-    segments: ['monitors', id],
-    body: changes,
-  }),
-  deleteMonitor: (id: string): RequestSpec => ({ method: 'DELETE', segments: ['monitors', id] }),
-  updateChannel: (id: string, changes: JsonObject): RequestSpec => ({
-    method: 'PATCH',
-    segments: ['channels', id],
-    body: changes,
-  }),
-  getReport: (id: string): RequestSpec => ({ method: 'GET', segments: ['reports', id] }),
+  createMonitor: (input: MonitorInput) => ({ method: 'POST', segments: ['monitors'], body: input }),
+  getMonitor: (id: string) => ({ method: 'GET', segments: ['monitors', id] }),
+  updateMonitor: (id: string, changes: JsonObject) => ({ method: 'PATCH', segments: ['monitors', id], body: changes }),
+  deleteMonitor: (id: string) => ({ method: 'DELETE', segments: ['monitors', id] }),
+  updateChannel: (id: string, changes: JsonObject) => ({ method: 'PATCH', segments: ['channels', id], body: changes }),
+  getReport: (id: string) => ({ method: 'GET', segments: ['reports', id] }),
   /** The public OpenAPI document: sent without a token (interface, section 5). */
-  getOpenApi: (): RequestSpec => ({ method: 'GET', segments: ['openapi.json'], auth: false }),
-};
+  getOpenApi: () => ({ method: 'GET', segments: ['openapi.json'], auth: false }),
+} satisfies Record<string, (...args: never[]) => RequestSpec>;
 
 /**
  * Told of every monitor the service returned and of every one it says is

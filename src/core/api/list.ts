@@ -63,22 +63,17 @@ export async function* listItems(api: Api, op: ListOperation, options: ListOptio
 
 function pageItems(body: unknown, op: ListOperation, url: string): unknown[] {
   const items = op.itemsField === undefined ? body : isPlainObject(body) ? body[op.itemsField] : undefined;
-  if (!Array.isArray(items)) {
-    const where = op.itemsField === undefined ? 'a JSON array' : `an array in "${op.itemsField}"`;
-    throw new ApiError(`unexpected response to GET ${url}: expected ${where}, as the service's document declares`, {
-      status: 200,
-      method: 'GET',
-      url,
-    });
-  }
-  return items;
+  if (Array.isArray(items)) return items;
+  const where = op.itemsField === undefined ? 'a JSON array' : `an array in "${op.itemsField}"`;
+  throw listError(url, `unexpected response to GET ${url}: expected ${where}, as the service's document declares`);
 }
 
-/** A service that does not stop: the documented exit code of an unexpected response (1). */
+/** A service that does not stop. */
 function loopError(url: string, what: string): ApiError {
-  return new ApiError(`the service sent ${what} while listing ${url}; stopped to avoid a loop`, {
-    status: 200,
-    method: 'GET',
-    url,
-  });
+  return listError(url, `the service sent ${what} while listing ${url}; stopped to avoid a loop`);
+}
+
+/** A page the listing cannot go on from: answered 200, so the documented exit code of an unexpected response (1). */
+function listError(url: string, message: string): ApiError {
+  return new ApiError(message, { status: 200, method: 'GET', url });
 }
