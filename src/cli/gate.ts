@@ -12,13 +12,6 @@ import type { Assertion } from '../output/assert.js';
 import { collect, type RawOptions } from './action.js';
 import { JUNIT_HELP, parseJunit } from './ci.js';
 
-export interface GateOptions {
-  /** --assert, in order. */
-  asserts: string[];
-  /** --junit FILE: one test case per assertion. */
-  junit?: string | undefined;
-}
-
 export function addGateOptions(cmd: Command, what: string): Command {
   return cmd
     .option(
@@ -29,7 +22,7 @@ export function addGateOptions(cmd: Command, what: string): Command {
     .option('--junit <file>', `${JUNIT_HELP} (with --assert)`);
 }
 
-export function parseGateOptions(raw: RawOptions): GateOptions {
+export function parseGateOptions(raw: RawOptions) {
   const asserts = raw.assert === undefined ? [] : ([] as unknown[]).concat(raw.assert).map(String);
   const junit = parseJunit(raw);
   if (junit !== undefined && asserts.length === 0)
@@ -38,7 +31,7 @@ export function parseGateOptions(raw: RawOptions): GateOptions {
 }
 
 /** Compiles the assertions before anything is sent (a bad one is exit 2). */
-export async function compileGate(gate: GateOptions): Promise<Assertion[]> {
+export async function compileGate(gate: ReturnType<typeof parseGateOptions>): Promise<Assertion[]> {
   if (gate.asserts.length === 0) return [];
   const { compileAssertions } = await import('../output/assert.js');
   return compileAssertions(gate.asserts);

@@ -118,13 +118,10 @@ async function listKnown(opts: ListOptions, ctx: Context, api: Api): Promise<voi
   ctx.out.info(
     `the service offers no list of monitors: ${known.length === 1 ? 'this is the 1 monitor' : `these are the ${known.length} monitors`} known on this machine (created, fetched or applied here)${opts.refresh ? '' : '; --refresh checks each'}`,
   );
-  if (!opts.refresh) {
-    const printer = ctx.out.list();
-    await printer.add(
+  if (!opts.refresh)
+    return ctx.out.printList(
       known.map((m) => ({ id: m.id, name: m.name ?? null, last_seen: new Date(m.seen).toISOString() })),
     );
-    return printer.end();
-  }
   const { mapPool } = await import('../core/pool.js');
   const outcomes = await mapPool(known, opts.concurrency, (m) => api.getMonitor(m.id), { signal: ctx.signal });
   const found: unknown[] = [];
@@ -139,9 +136,7 @@ async function listKnown(opts: ListOptions, ctx: Context, api: Api): Promise<voi
       ctx.out.warn(`${known[i]?.id}: ${(outcome.error as Error).message}`);
     }
   }
-  const printer = ctx.out.list();
-  await printer.add(found);
-  await printer.end();
+  await ctx.out.printList(found);
   if (gone > 0) ctx.out.info(`dropped ${gone} monitor${gone === 1 ? '' : 's'} the service no longer has`);
   if (failed) ctx.exitCode = failed.exitCode;
 }

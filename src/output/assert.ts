@@ -8,16 +8,10 @@ import { UsageError } from '../core/errors.js';
 import { toJson } from './json.js';
 import { compileQuery, isQueryNode, type QueryNode as Node } from './query.js';
 
-export interface AssertionResult {
-  expression: string;
-  ok: boolean;
-  /** What the expression saw, for a failure ("uptime_percent is 87.5"). */
-  saw: string;
-}
-
 export interface Assertion {
   expression: string;
-  check(value: unknown): AssertionResult;
+  /** `saw`: what the expression saw, for a failure ("uptime_percent is 87.5"). */
+  check(value: unknown): { expression: string; ok: boolean; saw: string };
 }
 
 /** JMESPath text for the nodes an assertion usually holds (paths, literals, functions); undefined for others. */
@@ -79,7 +73,7 @@ export async function compileAssertions(expressions: readonly string[]): Promise
       );
       return {
         expression,
-        check(value: unknown): AssertionResult {
+        check(value: unknown) {
           let result: unknown;
           try {
             result = evaluate(value);

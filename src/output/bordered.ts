@@ -70,6 +70,7 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
       out.push(`${view.paint.key(sanitizeLine(e.key))}:`);
       const cells = objectRows(e.items, wideColumns(e.items), view);
       const count = cells[0]?.length ?? 0;
+      // Drawn only where every column fits at its natural width, so no cell of it is ever wrapped.
       const natural = columnWidths(cells, undefined).widths.reduce((a, b) => a + b, 0) + 3 * count + 1;
       if (natural > width) {
         // Too wide for the terminal: each item as its own field table (numbered), so
@@ -84,13 +85,8 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
         }
         continue;
       }
-      const { widths, cellWidths } = columnWidths(cells, width - 3 * count - 1);
-      const drawn = cells.map((row, r) =>
-        row.map((cell, i) => {
-          const w = widths[i] as number;
-          const lines = (cellWidths[r]?.[i] as number) > w ? wrapText(cell.text, w) : [cell.text];
-          return lines.map((line) => (cell.paint && line !== '' ? cell.paint(line) : line)).join('\n');
-        }),
+      const drawn = cells.map((row) =>
+        row.map((cell) => (cell.paint && cell.text !== '' ? cell.paint(cell.text) : cell.text)),
       );
       draw(drawn[0] ?? [], drawn.slice(1));
     } else for (const line of seriesLines(e, view)) out.push(line);

@@ -4,15 +4,8 @@ import { toJson } from './json.js';
 import { sanitize, sanitizeLine } from '../core/sanitize.js';
 import { redactSecrets } from '../core/redact.js';
 
-export interface ErrorReport {
-  message: string;
-  exitCode: number;
-  status: number | null;
-  requestId: string | null;
-}
-
 /** What the person sees about an error: one line, in the service's words where it gave them. */
-export function describeError(error: unknown, hint?: string): ErrorReport {
+export function describeError(error: unknown, hint?: string) {
   // Messages and request ids hold server text, which may echo the token (a hostile or broken server).
   const clean = (text: string) => redactSecrets(sanitizeLine(text));
   if (error instanceof CpkError) {

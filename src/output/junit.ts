@@ -17,14 +17,8 @@ export interface JunitCase {
   skipped?: string | undefined;
 }
 
-export interface JunitSuite {
-  name: string;
-  cases: JunitCase[];
-  /** Seconds the command took. */
-  time?: number | undefined;
-}
-
-export async function junitXml(suite: JunitSuite): Promise<string> {
+/** `time`: seconds the command took. */
+export async function junitXml(suite: { name: string; cases: JunitCase[]; time?: number }): Promise<string> {
   const { create } = await import('xmlbuilder2');
   const failures = suite.cases.filter((c) => c.failure).length;
   const skipped = suite.cases.filter((c) => !c.failure && c.skipped !== undefined).length;

@@ -90,7 +90,10 @@ describe('the path rule in the HTTP layer', () => {
       ),
     );
     await expect(
-      getMonitors({ ids: ['.'], single: true, concurrency: 1, manifest: false, gate: { asserts: [] } }, ctx),
+      getMonitors(
+        { ids: ['.'], single: true, concurrency: 1, manifest: false, gate: { asserts: [], junit: undefined } },
+        ctx,
+      ),
     ).rejects.toBeInstanceOf(UsageError);
     await ctx.close();
     expect(sent()).toEqual([]);
