@@ -59,8 +59,6 @@ export interface OutputSettings {
   columnsOfTerminal?: number | undefined;
   /** Now in ms (tests fix it). */
   now?: (() => number) | undefined;
-  /** The order of fields the service's document declares (default columns follow it). */
-  declaredFields?: (() => readonly string[] | undefined) | undefined;
   /** false under --no-color */
   colorFlag: boolean;
   debug: boolean;
@@ -395,7 +393,7 @@ export class Output {
         if (format === 'markdown') return this.writeLines(markdownLines(held));
         const columns =
           this.settings.columns ??
-          (format === 'wide' ? wideColumns(held) : defaultColumns(held, this.settings.declaredFields?.()));
+          (format === 'wide' ? wideColumns(held) : defaultColumns(held));
         if (held.length === 0) return;
         const view = await this.view();
         // On a terminal the rows fit its width (gh, kubectl); -o wide, and any other reader, get every value whole.

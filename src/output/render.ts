@@ -247,10 +247,9 @@ const MAX_DEFAULT = 6;
  * Default columns for items: id, name, status, type, target and interval*
  * where present; when the items have fewer than four of those (channels,
  * reports), other scalar fields up to six, a status-like field (`*_status`)
- * and percentages first, then in the items' order. In `declared` order (the
- * service document's) where it gives one.
+ * and percentages first, then in the items' order.
  */
-export function defaultColumns(items: unknown[], declared?: readonly string[]): string[] {
+export function defaultColumns(items: unknown[]): string[] {
   const keys = new Map<string, true>();
   for (const item of items) if (isPlainObject(item)) for (const key of Object.keys(item)) keys.set(key, true);
   const picked: string[] = [];
@@ -264,9 +263,7 @@ export function defaultColumns(items: unknown[], declared?: readonly string[]): 
     // sort() is stable: keys of one rank keep the items' order.
     for (const key of scalar.sort((a, b) => rank(a) - rank(b)).slice(0, MAX_DEFAULT - picked.length)) picked.push(key);
   }
-  if (!declared) return picked;
-  const at = (key: string) => (declared.includes(key) ? declared.indexOf(key) : Number.MAX_SAFE_INTEGER);
-  return picked.sort((a, b) => at(a) - at(b));
+  return picked;
 }
 
 /** Every leaf field of the items (`-o wide`), nested objects as dotted paths. */
