@@ -4,14 +4,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { redactAuthorization, redactTokens } from './auth.js';
-import { FaultError, normalizeFault, normalizeOutage, type Fault, type FaultQueue, type Outage } from './faults.js';
+import { FaultError, normalizeFault, normalizeOutage, type FaultQueue, type Outage } from './faults.js';
 import { matchRoute } from './contract.js';
-import { ADMIN_HEADER, ADMIN_PREFIX } from './model.js';
+import { ADMIN_HEADER } from './model.js';
 import { refuseRoute, sendError, sendJson, type ReadBody } from './respond.js';
 import type { Store } from './store.js';
 import { parseJsonObject } from './validation.js';
-
-const ADMIN_DOCUMENT_PATH = `${ADMIN_PREFIX}/openapi.json`;
 
 export interface RecordedRequest {
   method: string;
@@ -100,17 +98,16 @@ function jsonOf(ctx: AdminContext, arrays: boolean): unknown {
 }
 
 /**
- * Runs `change`, answering 422 with the message of the FaultError it throws
- * (of any error with `anyError`: a state that does not fit); other errors propagate.
+ * What `check` returns, or undefined after answering 422 with the message of the
+ * FaultError it throws (of any error with `anyError`: a state that does not fit); other errors propagate.
  */
-function unlessInvalid(res: ServerResponse, change: () => void, anyError = false): boolean {
+function unlessInvalid<T>(res: ServerResponse, check: () => T, anyError = false): T | undefined {
   try {
-    change();
-    return true;
+    return check();
   } catch (err) {
     if (!anyError && !(err instanceof FaultError)) throw err;
     sendError(res, 422, (err as Error).message);
-    return false;
+    return undefined;
   }
 }
 
@@ -133,7 +130,7 @@ const HANDLERS: Record<string, (ctx: AdminContext) => void> = {
   },
   importState(ctx) {
     const parsed = jsonOf(ctx, false);
-    if (parsed !== undefined && unlessInvalid(ctx.res, () => ctx.store.replace(parsed), true))
+    if (parsed !== undefined && unlessInvalid(ctx.res, () => (ctx.store.replace(parsed), true), true))
       sendJson(ctx.res, 200, { ok: true });
   },
   listChecks({ req, res, store }) {
@@ -149,9 +146,8 @@ const HANDLERS: Record<string, (ctx: AdminContext) => void> = {
   queueFault(ctx) {
     const parsed = jsonOf(ctx, true);
     if (parsed === undefined) return;
-    let normalized: Fault[] = [];
-    if (!unlessInvalid(ctx.res, () => (normalized = (Array.isArray(parsed) ? parsed : [parsed]).map(normalizeFault))))
-      return;
+    const normalized = unlessInvalid(ctx.res, () => (Array.isArray(parsed) ? parsed : [parsed]).map(normalizeFault));
+    if (normalized === undefined) return;
     for (const fault of normalized) ctx.faults.add(fault);
     sendJson(ctx.res, 201, { ok: true, queued: normalized.length, pending: ctx.faults.list().length });
   },
@@ -160,9 +156,8 @@ const HANDLERS: Record<string, (ctx: AdminContext) => void> = {
 export function handleAdmin(ctx: AdminContext): void {
   const { req, res, path } = ctx;
   const route = matchRoute(req.method ?? 'GET', path);
-  // Without the secret, and for its own (public) document, nothing here exists.
-  if (!secretMatches(req.headers[ADMIN_HEADER], ctx.adminSecret) || path === ADMIN_DOCUMENT_PATH)
-    return sendError(res, 404, 'not found');
+  // Without the secret, nothing here exists.
+  if (!secretMatches(req.headers[ADMIN_HEADER], ctx.adminSecret)) return sendError(res, 404, 'not found');
   if (route.kind !== 'operation') return refuseRoute(res, route, req.method ?? 'GET');
   HANDLERS[route.operation.id]?.(ctx);
 }

@@ -47,13 +47,10 @@ async function removeOrphans(file: string): Promise<void> {
 }
 
 /** The text of `file`, or undefined when there is no such file. */
-async function readIfExists(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+function readIfExists(file: string): Promise<string | undefined> {
+  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? undefined : Promise.reject(error),
+  );
 }
 
 /** The journal is folded into the state file once it is larger than the state and this. */

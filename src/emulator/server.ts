@@ -244,8 +244,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (closed.signal.aborted || req.socket.destroyed) return;
 
     if (area === 'outside') return sendError(res, 404, 'not found');
-    // The admin routes' own document is public: it holds no secret (buildAdminDocument).
-    if (area === 'admin' && path === ADMIN_DOCUMENT_PATH && method === 'GET') return sendJson(res, 200, adminDocument);
+    // The admin routes' own document is public: it holds no secret (buildAdminDocument); it has no other method.
+    if (path === ADMIN_DOCUMENT_PATH)
+      return method === 'GET' ? sendJson(res, 200, adminDocument) : sendError(res, 404, 'not found');
     if (area === 'admin') {
       // An import or reset through the admin routes is saved like any change.
       return answer(res, () =>

@@ -276,9 +276,8 @@ export class Store {
       updated_at: at,
       last_check: null,
       report_id: REPORT_ID_PREFIX + suffix,
-      extras: {},
+      extras,
     };
-    assignData(record.extras, extras);
     // Only an authenticated account creates: it exists.
     (this.accounts.get(account) as AccountState).monitors.set(record.id, record);
     this.mark({ account, monitor: record });

@@ -51,9 +51,7 @@ export async function run(opts: { adminSecret?: string | undefined }, ctx: Conte
     auth: false,
     headers: { 'X-Emulator-Admin': opts.adminSecret },
   });
-  const records = ((res.body as { requests?: unknown[] } | undefined)?.requests ?? []) as Array<
-    Record<string, unknown>
-  >;
+  const records = (res.body as { requests?: Array<Record<string, unknown>> } | undefined)?.requests ?? [];
   if (ctx.out.json) {
     await ctx.out.writeLines(records.map((r) => JSON.stringify(r)));
     return;

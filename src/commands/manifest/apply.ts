@@ -1,16 +1,10 @@
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { CpkError, ExitCode, InterruptedError, UsageError } from '../../core/errors.js';
-import { parseConcurrency } from '../../parse/concurrency.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
-import {
-  addConcurrencyOption,
-  addLockOption,
-  addManifestOptions,
-  parseLockTimeout,
-  parseManifestFlags,
-} from '../../cli/manifest-flags.js';
-import { entryPlaces, errorText, JUNIT_HELP, parseJunit, planCases, withCiReport } from '../../cli/ci.js';
+import { addConcurrencyOption, addLockOption, addManifestOptions, parseLockTimeout } from '../../cli/manifest-flags.js';
+import { entryPlaces, errorText, JUNIT_HELP, planCases, withCiReport } from '../../cli/ci.js';
+import { parsePlanOptions } from './plan.js';
 
 /**
  * After Ctrl-C or SIGTERM, how long requests already sent may take to answer
@@ -61,17 +55,9 @@ export function parseApplyOptions(opts: RawOptions, args: unknown[] = []) {
         `${given.map(([flag]) => String(flag)).join(', ')} cannot be given with a saved plan: the plan already says what to do and where (make it again with cpk plan --out FILE)`,
       );
   }
-  return {
-    planFile,
-    ...parseManifestFlags(opts),
-    prune: opts.prune === true,
-    createUncertain: opts.createUncertain === true,
-    concurrency: parseConcurrency(opts.concurrency),
-    yes: opts.yes === true,
-    lockTimeoutMs: parseLockTimeout(opts.lockTimeout),
-    // One test case per monitor and channel, failed where its change failed.
-    junit: parseJunit(opts),
-  };
+  // The flags plan takes, read as plan reads them (apply has no --out); --junit: failed where a change failed.
+  const { out: _, ...planned } = parsePlanOptions(opts);
+  return { planFile, ...planned, yes: opts.yes === true, lockTimeoutMs: parseLockTimeout(opts.lockTimeout) };
 }
 
 export async function run(opts: ReturnType<typeof parseApplyOptions>, ctx: Context): Promise<void> {

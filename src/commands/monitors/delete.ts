@@ -57,9 +57,7 @@ export async function parseDeleteOptions(args: string[], raw: RawOptions, io: Pi
   if (!yes && !dryRun && args.includes('-')) {
     throw new UsageError('ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent');
   }
-  const list = await readIdList(args, io.stdin, 'monitor id');
-  // single: one id given as an argument prints one object, as before bulk ids existed.
-  return { ids: list.ids, single: list.single, yes, dryRun, concurrency };
+  return { ...(await readIdList(args, io.stdin, 'monitor id')), yes, dryRun, concurrency };
 }
 
 export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {

@@ -45,9 +45,7 @@ export async function parseGetOptions(args: string[], raw: RawOptions, stdin: No
   const concurrency = parseConcurrency(raw.concurrency);
   // --assert and --junit: the deploy gate, over each monitor.
   const gate = parseGateOptions(raw);
-  const list = await readIdList(args, stdin, 'monitor id');
-  // single: one id given as an argument prints one object, as before bulk ids existed.
-  return { ids: list.ids, single: list.single, concurrency, manifest: raw.manifest === true, gate };
+  return { ...(await readIdList(args, stdin, 'monitor id')), concurrency, manifest: raw.manifest === true, gate };
 }
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {

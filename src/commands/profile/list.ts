@@ -10,6 +10,8 @@ export function register(parent: Command, runtime: Runtime): void {
   examples(cmd, 'cpk profile list', 'cpk profile list --json');
 }
 
+const TOKEN_WORDS = { keychain: 'token in keychain', file: 'token in config file' } as const;
+
 export async function run(ctx: Context): Promise<void> {
   const { listProfiles } = await import('../../config/profiles.js');
   const { profiles, location } = listProfiles(ctx.env, (text) => ctx.out.warn(text));
@@ -17,12 +19,7 @@ export async function run(ctx: Context): Promise<void> {
   if (profiles.length === 0) return ctx.out.info(`No profiles yet (${location.file}): run \`cpk auth login\`.`);
   const width = profiles.reduce((n, p) => Math.max(n, p.name.length), 0);
   for (const p of profiles) {
-    const token =
-      p.token_storage === 'keychain'
-        ? 'token in keychain'
-        : p.token_storage === 'file'
-          ? 'token in config file'
-          : 'logged out';
+    const token = p.token_storage === null ? 'logged out' : TOKEN_WORDS[p.token_storage];
     ctx.out.printLine(
       `${p.current ? '*' : ' '} ${p.name.padEnd(width)}  ${p.base_url ?? '(default base URL)'}  ${token}`,
     );

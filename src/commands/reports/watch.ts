@@ -45,10 +45,10 @@ export async function watchReport(
   await watchLoop(ctx, opts.everyMs, deps.pause, async () => {
     let report: JsonObject;
     try {
-      report = await api.getReport(opts.id).catch((error: unknown) => Promise.reject(nameMissing('report', opts.id, error)));
+      report = await api.getReport(opts.id);
     } catch (error) {
       if (ctx.signal?.aborted) return false;
-      if (previous === undefined || !transient(error)) throw error;
+      if (previous === undefined || !transient(error)) throw nameMissing('report', opts.id, error);
       ctx.out.warn(`refresh at ${clock()} failed: ${describeError(error).message}; trying again in ${every(opts.everyMs)}`);
       return;
     }
