@@ -391,9 +391,7 @@ export class Output {
       end: async () => {
         if (this.json) return this.printJson(held);
         if (format === 'markdown') return this.writeLines(markdownLines(held));
-        const columns =
-          this.settings.columns ??
-          (format === 'wide' ? wideColumns(held) : defaultColumns(held));
+        const columns = this.settings.columns ?? (format === 'wide' ? wideColumns(held) : defaultColumns(held));
         if (held.length === 0) return;
         const view = await this.view();
         // On a terminal the rows fit its width (gh, kubectl); -o wide, and any other reader, get every value whole.
