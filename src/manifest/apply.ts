@@ -276,12 +276,12 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
           if (!(error instanceof ApiError && error.status === 404)) throw error;
           note = 'already gone';
         }
-        state.forget(step.key);
+        state.setRecord(step.key, undefined);
         await commit(`monitor ${step.id} of "${step.key}" was deleted, but the state still names it`);
         return { ...item, result: 'done', id: step.id, note };
       }
       case 'forget':
-        state.forget(step.key);
+        state.setRecord(step.key, undefined);
         await commit(`"${step.key}" is still marked as uncertain`);
         return { ...item, result: 'done' };
       case 'uncertain':

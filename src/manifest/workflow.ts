@@ -239,7 +239,7 @@ async function open(
   // Locked before it is read, so this run sees everything a run before it wrote.
   const held = how.lock ? await lock(statePath, how.lock.timeoutMs, how.lock.command, deps) : undefined;
   try {
-    const state = await StateStore.load(statePath, { baseUrl: api.baseUrl, manifestPath: files[0]! });
+    const state = await StateStore.load(statePath, api.baseUrl);
     // `release`: the state's lock, when it was taken.
     return { manifest, state, api, release: held };
   } catch (error) {
@@ -424,7 +424,7 @@ async function applySaved(path: string, opts: ApplyOptions, deps: WorkflowDeps) 
     );
   const held = await lock(file.plan.state, opts.lockTimeoutMs, 'cpk apply', deps);
   return locked(held, async () => {
-    const state = await StateStore.load(file.plan.state, { baseUrl: api.baseUrl, manifestPath: path });
+    const state = await StateStore.load(file.plan.state, api.baseUrl);
     const changed = await deps.out.spin('Checking that the plan still holds', () =>
       saved.changesSince(file, state.data, api, { concurrency: opts.concurrency, stop: deps.signal }),
     );
