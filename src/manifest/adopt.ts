@@ -133,8 +133,7 @@ export async function resolveUncertain(
   if (uncertain.length === 0 || !op) return undefined;
   const itemFields = spec.itemFields('monitors') ?? [];
   const createdField = CREATED_FIELDS.find((f) => itemFields.includes(f));
-  const managed = new Set<string>();
-  for (const record of Object.values(state.data.monitors)) if (record.id !== undefined) managed.add(record.id);
+  const managed = state.owners();
 
   // One listing per distinct set of narrowing parameters (the uncertain entries are few: at most --concurrency).
   const wanted = uncertain.map((entry) => {

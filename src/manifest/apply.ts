@@ -190,9 +190,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
   };
 
   /** Which key each recorded id belongs to: an id the service gives twice is recorded once. */
-  const owners = new Map<string, string>();
-  for (const [key, record] of Object.entries(state.data.monitors))
-    if (record.id !== undefined) owners.set(record.id, key);
+  const owners = state.owners();
   const idWrites: Array<Promise<void>> = [];
   /** Ids not written (each also in stateErrors, through commit): told one per line, with the import that records it. */
   const idFailures: StateWriteError[] = [];

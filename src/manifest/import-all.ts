@@ -32,7 +32,7 @@ export interface Skipped {
  */
 export function entriesToImport(
   items: readonly unknown[],
-  managed: ReadonlySet<string>,
+  managed: { has(id: string): boolean },
   takenKeys: Iterable<string>,
 ): { entries: NewEntry[]; skipped: Skipped[] } {
   const taken = new Set(takenKeys);

@@ -287,9 +287,12 @@ export class StateStore {
     return Object.hasOwn(this.data.monitors, key) ? this.data.monitors[key] : undefined;
   }
 
-  /** The key that manages monitor `id`, if any. */
-  keyOf(id: string): string | undefined {
-    return Object.keys(this.data.monitors).find((key) => this.data.monitors[key]?.id === id);
+  /** Each recorded id, and the key that manages it. */
+  owners(): Map<string, string> {
+    const owners = new Map<string, string>();
+    for (const [key, record] of Object.entries(this.data.monitors))
+      if (record.id !== undefined) owners.set(record.id, key);
+    return owners;
   }
 
   private log(line: JournalLine): void {

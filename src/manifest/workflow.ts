@@ -538,8 +538,9 @@ export async function importWorkflow(
   const { manifest, state, api } = opened;
   return locked(opened.release, async () => {
     const todo: Array<{ key: string; id: string }> = [];
+    const owners = state.owners();
     for (const { key, id } of opts.pairs) {
-      const owner = state.keyOf(id);
+      const owner = owners.get(id);
       if (owner !== undefined && owner !== key)
         throw new UsageError(`monitor ${id} is already managed as "${owner}" in ${state.path}`);
       const current = state.record(key)?.id;
@@ -615,10 +616,8 @@ export async function importAllWorkflow(opts: ImportOptions, deps: WorkflowDeps)
         for (const item of page) items.push(item);
       }
     });
-    const managed = new Set<string>();
-    for (const record of Object.values(state.data.monitors)) if (record.id !== undefined) managed.add(record.id);
     const taken = [...manifest.monitors.map((m) => m.key), ...Object.keys(state.data.monitors)];
-    const { entries, skipped } = entriesToImport(items, managed, taken);
+    const { entries, skipped } = entriesToImport(items, state.owners(), taken);
     for (const { id, reason } of skipped) deps.out.warn(`${id} is not imported: ${reason}`);
     if (entries.length > 0) {
       const text = await readFile(manifest.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
