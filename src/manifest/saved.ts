@@ -5,7 +5,7 @@
 // changed: the plan a reviewer approved is then no longer what would happen.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv } from 'ajv';
 import schema from '../../schema/plan.schema.json' with { type: 'json' };
 import type { Api } from '../core/api/client.js';
 import { ApiError, UsageError } from '../core/errors.js';
@@ -85,12 +85,6 @@ export interface SavedPlan {
   observed: Array<{ key: string; id: string; digest: string | null }>;
 }
 
-let validator: ReturnType<Ajv['compile']> | undefined;
-function validate(value: unknown): ErrorObject[] {
-  validator ??= new Ajv({ allErrors: false, allowUnionTypes: true, strict: false }).compile(schema);
-  return validator(value) ? [] : [...(validator.errors ?? [])];
-}
-
 function notAPlan(path: string, what: string): UsageError {
   return new UsageError(`${path} is not a cpk plan: ${what}; nothing was sent`, {
     hint: 'make one with cpk plan --out FILE',
@@ -119,9 +113,10 @@ export async function readSavedPlan(path: string): Promise<SavedPlan> {
       { hint: 'make the plan again with this cpk (cpk plan --out FILE)' },
     );
   }
-  const errors = validate(raw);
-  if (errors.length > 0) {
-    const error = errors[0]!;
+  // A plan is read once per run: the schema is compiled where it is used, and the first error is the one told.
+  const valid = new Ajv({ allowUnionTypes: true, strict: false }).compile(schema);
+  const error = valid(raw) ? undefined : valid.errors?.[0];
+  if (error) {
     const where = error.instancePath === '' ? 'the plan' : error.instancePath.slice(1).replace(/\//g, '.');
     throw notAPlan(path, `${where} ${error.message ?? `fails ${error.keyword}`}`);
   }
