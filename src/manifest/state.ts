@@ -230,16 +230,14 @@ export class StateStore {
   /** A failed write that could not be cut back: nothing more may follow its fragment. */
   private broken: unknown;
   private writes: Promise<void> = Promise.resolve();
-  /** What reached the disk: whole-state writes, journal writes and journal fsyncs (for tests and the bench). */
+  /** What reached the disk: whole-state writes, journal writes and journal fsyncs (for tests). */
   readonly stats = { saves: 0, journalWrites: 0, journalSyncs: 0 };
 
   private constructor(
     readonly path: string,
     readonly data: StateData,
-    /** False until the file exists on disk. */
-    public onDisk: boolean,
     /** Changes replayed from the journal of a run that was cut short (not yet in the state file). */
-    readonly recovered: number = 0,
+    readonly recovered: number,
   ) {}
 
   get journalPath(): string {
@@ -280,7 +278,7 @@ export class StateStore {
       }
       data.base_url = baseUrl;
     }
-    return new StateStore(path, data, text !== undefined, recovered);
+    return new StateStore(path, data, recovered);
   }
 
   record(key: string): MonitorRecord | undefined {
@@ -433,7 +431,6 @@ export class StateStore {
       this.pending = [];
       await writeFileAtomic(this.path, serializeState(this.data));
       this.stats.saves += 1;
-      this.onDisk = true;
       // Once the state holds everything, the journal can go (a crash in between replays it again: same result).
       const journal = this.journal;
       this.journal = undefined;

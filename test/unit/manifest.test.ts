@@ -303,7 +303,6 @@ describe('state file', () => {
     const rebound = await StateStore.load(path, 'https://other.example.com/v1');
     expect(rebound.data.base_url).toBe('https://other.example.com/v1');
     const fresh = await StateStore.load(join(dir, 'none.json'), 'https://x.example.com/v1');
-    expect(fresh.onDisk).toBe(false);
     expect(fresh.data).toEqual({ version: 1, base_url: 'https://x.example.com/v1', monitors: {}, channels: {} });
   });
 
