@@ -77,7 +77,6 @@ export function planDocument(plan: Plan, meta: PlanMeta): JsonObject {
 }
 
 export interface SavedPlan {
-  path: string;
   plan: Plan;
   createdAt: string;
   token: string | null;
@@ -142,7 +141,6 @@ export async function readSavedPlan(path: string): Promise<SavedPlan> {
     observed: [],
   };
   return {
-    path,
     plan,
     createdAt: doc.created_at,
     token: doc.token,
