@@ -22,7 +22,7 @@ import * as adopt from './adopt.js';
 import { applyPlan } from './apply.js';
 import { addEntries, entriesToImport } from './import-all.js';
 import { manifestFiles, readManifests, ManifestError, unreadableManifest, type Manifest } from './load.js';
-import { buildPlan, hasChanges, type Plan } from './plan.js';
+import { buildPlan, hasChanges, type Plan, type PlanOptions as BuildOptions } from './plan.js';
 import { failureLine, outcomeLine, paintFor, renderPlan } from './render.js';
 import { defaultStatePath, StateStore } from './state.js';
 import { problemLine, validateEntries, type ValidationProblem } from './validate.js';
@@ -38,11 +38,8 @@ export interface ManifestOptions {
   state: string | undefined;
 }
 
-export interface PlanOptions extends ManifestOptions {
-  prune: boolean;
-  createUncertain: boolean;
-  concurrency: number;
-}
+/** The manifest flags, and what the plan is built with (--prune, --create-uncertain, --concurrency). */
+export type PlanOptions = ManifestOptions & BuildOptions;
 
 /** A CI report (annotations, JUnit cases), told of problems before the error that ends the command. */
 export interface WorkflowReport {
