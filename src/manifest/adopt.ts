@@ -133,8 +133,7 @@ export async function resolveUncertain(
   if (uncertain.length === 0 || !op) return undefined;
   const itemFields = spec.itemFields('monitors') ?? [];
   const createdField = CREATED_FIELDS.find((f) => itemFields.includes(f));
-  const managed = new Set<string>();
-  for (const record of Object.values(state.data.monitors)) if (record.id !== undefined) managed.add(record.id);
+  const managed = state.owners();
 
   // One listing per distinct set of narrowing parameters (the uncertain entries are few: at most --concurrency).
   const wanted = uncertain.map((entry) => {
@@ -177,22 +176,13 @@ export async function resolveUncertain(
   for (const w of wanted) for (const id of new Set(w.ids)) claims.set(id, (claims.get(id) ?? 0) + 1);
   return wanted.map(({ key, since, ids: found, sent, future }): Resolution => {
     const ids = [...new Set(found)];
+    let why: string | undefined;
     if (future !== '')
-      return {
-        kind: 'unsure',
-        key,
-        since,
-        ids,
-        why: `its marker is later than the service's clock (${future}) by more than ${CLOCK_SKEW_MS / 1000} s (written by a clock that ran ahead), so creation times cannot tell which monitor it made`,
-      };
-    if (ids.length === 0 && !sent)
-      return {
-        kind: 'unsure',
-        key,
-        since,
-        ids,
-        why: 'no monitor matches the entry as it reads now, but its marker (written by an older cpk) does not keep what was sent, and the entry may have been edited since',
-      };
+      why = `its marker is later than the service's clock (${future}) by more than ${CLOCK_SKEW_MS / 1000} s (written by a clock that ran ahead), so creation times cannot tell which monitor it made`;
+    else if (ids.length === 0 && !sent)
+      why =
+        'no monitor matches the entry as it reads now, but its marker (written by an older cpk) does not keep what was sent, and the entry may have been edited since';
+    if (why !== undefined) return { kind: 'unsure', key, since, ids, why };
     if (ids.length === 0) return { kind: 'absent', key, since };
     if (ids.length === 1 && claims.get(ids[0] as string) === 1)
       return { kind: 'adopt', key, since, id: ids[0] as string };

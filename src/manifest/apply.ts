@@ -190,9 +190,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
   };
 
   /** Which key each recorded id belongs to: an id the service gives twice is recorded once. */
-  const owners = new Map<string, string>();
-  for (const [key, record] of Object.entries(state.data.monitors))
-    if (record.id !== undefined) owners.set(record.id, key);
+  const owners = state.owners();
   const idWrites: Array<Promise<void>> = [];
   /** Ids not written (each also in stateErrors, through commit): told one per line, with the import that records it. */
   const idFailures: StateWriteError[] = [];
@@ -276,12 +274,12 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
           if (!(error instanceof ApiError && error.status === 404)) throw error;
           note = 'already gone';
         }
-        state.forget(step.key);
+        state.setRecord(step.key, undefined);
         await commit(`monitor ${step.id} of "${step.key}" was deleted, but the state still names it`);
         return { ...item, result: 'done', id: step.id, note };
       }
       case 'forget':
-        state.forget(step.key);
+        state.setRecord(step.key, undefined);
         await commit(`"${step.key}" is still marked as uncertain`);
         return { ...item, result: 'done' };
       case 'uncertain':

@@ -31,8 +31,11 @@ export function formatDuration(seconds: number): string {
   return out;
 }
 
-/** A manifest key from a monitor's name: "Checkout API" -> checkout-api; the id when the name gives nothing. */
-export function keyFor(monitor: JsonObject): string {
+/**
+ * A manifest key from a monitor's name: "Checkout API" -> checkout-api; the id
+ * when the name gives nothing. Made unique with -2, -3... against the keys `taken` says are used.
+ */
+export function keyFor(monitor: JsonObject, taken: (key: string) => boolean = () => false): string {
   const name = typeof monitor.name === 'string' ? monitor.name : '';
   const slug = name
     .normalize('NFKD')
@@ -42,10 +45,12 @@ export function keyFor(monitor: JsonObject): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 100)
     .replace(/-+$/, '');
-  if (slug) return slug;
-  return typeof monitor.id === 'string' && /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(monitor.id)
-    ? monitor.id
-    : 'monitor';
+  let base = 'monitor';
+  if (slug) base = slug;
+  else if (typeof monitor.id === 'string' && /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(monitor.id)) base = monitor.id;
+  let key = base;
+  for (let n = 2; taken(key); n++) key = `${base.slice(0, 95)}-${n}`;
+  return key;
 }
 
 /** The fields of a manifest entry: what the service has, less what it owns, the interval as a duration. */
@@ -68,9 +73,7 @@ export function manifestFor(monitors: JsonObject[]): {
   const entries: JsonObject = {};
   const keys: Array<{ key: string; id: unknown }> = [];
   for (const monitor of monitors) {
-    const base = keyFor(monitor);
-    let key = base;
-    for (let n = 2; Object.hasOwn(entries, key); n++) key = `${base.slice(0, 95)}-${n}`;
+    const key = keyFor(monitor, (k) => Object.hasOwn(entries, k));
     setOwn(entries, key, entryFor(isPlainObject(monitor) ? monitor : {}));
     keys.push({ key, id: monitor.id });
   }

@@ -32,7 +32,7 @@ export interface Skipped {
  */
 export function entriesToImport(
   items: readonly unknown[],
-  managed: ReadonlySet<string>,
+  managed: { has(id: string): boolean },
   takenKeys: Iterable<string>,
 ): { entries: NewEntry[]; skipped: Skipped[] } {
   const taken = new Set(takenKeys);
@@ -52,9 +52,7 @@ export function entriesToImport(
     // A field the service has as null says "none": left out, it is simply not compared.
     const entry: JsonObject = {};
     for (const [field, value] of Object.entries(entryFor(item))) if (value !== null) setOwn(entry, field, value);
-    const base = keyFor(item);
-    let key = base;
-    for (let n = 2; taken.has(key); n++) key = `${base.slice(0, 95)}-${n}`;
+    const key = keyFor(item, (k) => taken.has(k));
     const problem = entryProblem(key, entry);
     if (problem !== undefined) {
       skipped.push({ id, reason: problem });

@@ -1,9 +1,6 @@
-// Reads a manifest (cpk.yaml, or the same structure as JSON, which YAML reads
-// too) and checks it against schema/manifest.schema.json. Every problem is
-// reported with file:line:column before anything is sent. The text is read
-// once, by the yaml package in ./positions.ts (which keeps positions), and
-// checked by the validator `npm run gen` compiles from the schema. Only the
-// manifest commands load this module.
+// Reads the manifest files -f names (cpk.yaml, or the same structure as JSON,
+// which YAML reads too), and the files of a directory, as one manifest; each is
+// parsed and checked once, by ./positions.ts. Only the manifest commands load this module.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';

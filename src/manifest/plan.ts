@@ -89,16 +89,6 @@ export async function buildPlan(
   api: Api,
   options: PlanOptions,
 ): Promise<{ plan: Plan; failures: PlanFailure[] }> {
-  const plan: Plan = {
-    manifest: manifest.path,
-    state: state.path,
-    baseUrl: state.data.base_url,
-    monitors: [],
-    channels: [],
-    droppedChannels: [],
-    allRecordedGone: false,
-    observed: [],
-  };
   // Each at its entry's index, so that all come out in manifest order (the exit
   // code is that of the first failure there), whatever order the answers come in.
   const steps: Array<MonitorStep | undefined> = [];
@@ -138,20 +128,18 @@ export async function buildPlan(
     { signal: options.stop },
   );
 
-  plan.allRecordedGone = reads.length >= 2 && reads.every(({ index }) => steps[index]?.action === 'create');
-  plan.monitors = steps.filter((step) => step !== undefined);
-  plan.observed = observed.filter((read) => read !== undefined);
+  const monitors = steps.filter((step) => step !== undefined);
   const named = new Set(manifest.monitors.map((m) => m.key));
   for (const key of Object.keys(state.data.monitors).sort()) {
     if (named.has(key)) continue;
     const record = state.record(key) ?? {};
     if (record.id !== undefined)
-      plan.monitors.push(
+      monitors.push(
         options.prune ? { action: 'delete', key, id: record.id } : { action: 'orphaned', key, id: record.id },
       );
     else if (record.create_started_at !== undefined) {
       const since = record.create_started_at;
-      plan.monitors.push(
+      monitors.push(
         options.prune
           ? { action: 'forget', key, uncertainSince: since }
           : { action: 'orphaned', key, uncertainSince: since },
@@ -159,13 +147,22 @@ export async function buildPlan(
     }
   }
 
-  for (const { id, settings } of manifest.channels) {
+  const channels = manifest.channels.map(({ id, settings }): ChannelStep => {
     const changes = diffFields(state.applied(id) ?? {}, settings);
-    plan.channels.push(
-      changes.length === 0 ? { action: 'unchanged', id } : { action: 'update', id, changes, patch: patchOf(changes) },
-    );
-  }
+    return changes.length === 0
+      ? { action: 'unchanged', id }
+      : { action: 'update', id, changes, patch: patchOf(changes) };
+  });
   const channelIds = new Set(manifest.channels.map((c) => c.id));
-  plan.droppedChannels = Object.keys(state.data.channels).filter((id) => !channelIds.has(id));
+  const plan: Plan = {
+    manifest: manifest.path,
+    state: state.path,
+    baseUrl: state.data.base_url,
+    monitors,
+    channels,
+    droppedChannels: Object.keys(state.data.channels).filter((id) => !channelIds.has(id)),
+    allRecordedGone: reads.length >= 2 && reads.every(({ index }) => steps[index]?.action === 'create'),
+    observed: observed.filter((read) => read !== undefined),
+  };
   return { plan, failures: failures.filter((failure) => failure !== undefined) };
 }

@@ -5,7 +5,7 @@
 // changed: the plan a reviewer approved is then no longer what would happen.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv } from 'ajv';
 import schema from '../../schema/plan.schema.json' with { type: 'json' };
 import type { Api } from '../core/api/client.js';
 import { ApiError, UsageError } from '../core/errors.js';
@@ -77,18 +77,11 @@ export function planDocument(plan: Plan, meta: PlanMeta): JsonObject {
 }
 
 export interface SavedPlan {
-  path: string;
   plan: Plan;
   createdAt: string;
   token: string | null;
   stateDigest: string;
   observed: Array<{ key: string; id: string; digest: string | null }>;
-}
-
-let validator: ReturnType<Ajv['compile']> | undefined;
-function validate(value: unknown): ErrorObject[] {
-  validator ??= new Ajv({ allErrors: false, allowUnionTypes: true, strict: false }).compile(schema);
-  return validator(value) ? [] : [...(validator.errors ?? [])];
 }
 
 function notAPlan(path: string, what: string): UsageError {
@@ -119,9 +112,10 @@ export async function readSavedPlan(path: string): Promise<SavedPlan> {
       { hint: 'make the plan again with this cpk (cpk plan --out FILE)' },
     );
   }
-  const errors = validate(raw);
-  if (errors.length > 0) {
-    const error = errors[0]!;
+  // A plan is read once per run: the schema is compiled where it is used, and the first error is the one told.
+  const valid = new Ajv({ allowUnionTypes: true, strict: false }).compile(schema);
+  const error = valid(raw) ? undefined : valid.errors?.[0];
+  if (error) {
     const where = error.instancePath === '' ? 'the plan' : error.instancePath.slice(1).replace(/\//g, '.');
     throw notAPlan(path, `${where} ${error.message ?? `fails ${error.keyword}`}`);
   }
@@ -147,7 +141,6 @@ export async function readSavedPlan(path: string): Promise<SavedPlan> {
     observed: [],
   };
   return {
-    path,
     plan,
     createdAt: doc.created_at,
     token: doc.token,

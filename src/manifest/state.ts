@@ -32,7 +32,7 @@
 // ignored), so a marker stays and the create shows as uncertain instead of
 // being made twice.
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../core/json.js';
 import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
@@ -87,6 +87,32 @@ function damaged(path: string, what: string): UsageError {
   return new UsageError(`the state file ${path} is damaged: ${what}`, { hint: 'restore it from version control' });
 }
 
+/** A monitor's record, read from the state file or a journal line (`where` names it in the message). */
+function monitorRecord(record: unknown, where: string, path: string): MonitorRecord {
+  if (!isPlainObject(record)) throw damaged(path, `${where} must be an object`);
+  const out: MonitorRecord = {};
+  if (record.id !== undefined) {
+    if (typeof record.id !== 'string') throw damaged(path, `${where}.id must be a string`);
+    try {
+      out.id = checkId(record.id, `${where}.id`);
+    } catch (error) {
+      throw damaged(path, (error as Error).message);
+    }
+  }
+  if (record.create_started_at !== undefined) {
+    if (typeof record.create_started_at !== 'string')
+      throw damaged(path, `${where}.create_started_at must be a string`);
+    out.create_started_at = record.create_started_at;
+  }
+  if (record.create_body !== undefined) {
+    if (!isPlainObject(record.create_body)) throw damaged(path, `${where}.create_body must be an object`);
+    out.create_body = record.create_body;
+  }
+  if (out.id === undefined && out.create_started_at === undefined)
+    throw damaged(path, `${where} has neither "id" nor "create_started_at"`);
+  return out;
+}
+
 /** Parses and checks state file text (usage errors name the file). */
 export function parseState(text: string, path: string): StateData {
   // A channel's applied settings are any JSON: bounded as every JSON cpk reads
@@ -115,30 +141,12 @@ export function parseState(text: string, path: string): StateData {
   const owners = new Map<string, string>();
   for (const [key, record] of Object.entries(monitors)) {
     const where = `monitors.${key}`;
-    if (!isPlainObject(record)) throw damaged(path, `${where} must be an object`);
-    const out: MonitorRecord = {};
-    if (record.id !== undefined) {
-      if (typeof record.id !== 'string') throw damaged(path, `${where}.id must be a string`);
-      try {
-        out.id = checkId(record.id, `${where}.id`);
-      } catch (error) {
-        throw damaged(path, (error as Error).message);
-      }
+    const out = monitorRecord(record, where, path);
+    if (out.id !== undefined) {
       const owner = owners.get(out.id);
       if (owner !== undefined) throw damaged(path, `monitors.${owner} and ${where} have the same id ${out.id}`);
       owners.set(out.id, key);
     }
-    if (record.create_started_at !== undefined) {
-      if (typeof record.create_started_at !== 'string')
-        throw damaged(path, `${where}.create_started_at must be a string`);
-      out.create_started_at = record.create_started_at;
-    }
-    if (record.create_body !== undefined) {
-      if (!isPlainObject(record.create_body)) throw damaged(path, `${where}.create_body must be an object`);
-      out.create_body = record.create_body;
-    }
-    if (out.id === undefined && out.create_started_at === undefined)
-      throw damaged(path, `${where} has neither "id" nor "create_started_at"`);
     setOwn(data.monitors, key, out);
   }
   for (const [id, record] of Object.entries(channels)) {
@@ -157,13 +165,6 @@ export function serializeState(data: StateData): string {
     return out;
   };
   return `${JSON.stringify({ version: data.version, base_url: data.base_url, monitors: sorted(data.monitors), channels: sorted(data.channels) }, null, 2)}\n`;
-}
-
-export interface LoadStateOptions {
-  /** The base URL cpk is pointed at (normalized). */
-  baseUrl: string;
-  /** The manifest the state belongs to (they must not be the same file). */
-  manifestPath: string;
 }
 
 /** The journal beside a state file. */
@@ -192,13 +193,7 @@ export function replayJournal(text: string, data: StateData, path: string): numb
       throw damaged(path, `line ${i + 1} is not a change`);
     if (typeof entry.m === 'string') {
       if (entry.r === null) delete data.monitors[entry.m];
-      else {
-        const record: MonitorRecord = {};
-        if (typeof entry.r.id === 'string') record.id = checkId(entry.r.id, `${path} line ${i + 1}`);
-        if (typeof entry.r.create_started_at === 'string') record.create_started_at = entry.r.create_started_at;
-        if (isPlainObject(entry.r.create_body)) record.create_body = entry.r.create_body;
-        setOwn(data.monitors, entry.m, record);
-      }
+      else setOwn(data.monitors, entry.m, monitorRecord(entry.r, `line ${i + 1}`, path));
     } else if (typeof entry.c === 'string') {
       if (entry.r === null) delete data.channels[entry.c];
       else if (isPlainObject(entry.r.applied)) setOwn(data.channels, entry.c, { applied: entry.r.applied });
@@ -235,16 +230,14 @@ export class StateStore {
   /** A failed write that could not be cut back: nothing more may follow its fragment. */
   private broken: unknown;
   private writes: Promise<void> = Promise.resolve();
-  /** What reached the disk: whole-state writes, journal writes and journal fsyncs (for tests and the bench). */
+  /** What reached the disk: whole-state writes, journal writes and journal fsyncs (for tests). */
   readonly stats = { saves: 0, journalWrites: 0, journalSyncs: 0 };
 
   private constructor(
     readonly path: string,
     readonly data: StateData,
-    /** False until the file exists on disk. */
-    public onDisk: boolean,
     /** Changes replayed from the journal of a run that was cut short (not yet in the state file). */
-    readonly recovered: number = 0,
+    readonly recovered: number,
   ) {}
 
   get journalPath(): string {
@@ -257,9 +250,7 @@ export class StateStore {
    * records monitors or channels of another base URL is refused: applying it
    * would change (or --prune delete) monitors on the wrong service.
    */
-  static async load(path: string, options: LoadStateOptions): Promise<StateStore> {
-    if (resolve(path) === resolve(options.manifestPath))
-      throw new UsageError(`the state file and the manifest are the same file (${path}); choose another --state`);
+  static async load(path: string, baseUrl: string): Promise<StateStore> {
     const read = async (file: string): Promise<string | undefined> => {
       try {
         return await readFile(file, 'utf8');
@@ -272,31 +263,34 @@ export class StateStore {
     const [text, journal] = await Promise.all([read(path), read(journalPathOf(path))]);
     const data =
       text === undefined
-        ? { version: STATE_VERSION, base_url: options.baseUrl, monitors: {}, channels: {} }
+        ? { version: STATE_VERSION, base_url: baseUrl, monitors: {}, channels: {} }
         : parseState(text, path);
     const recovered = journal === undefined ? 0 : replayJournal(journal, data, journalPathOf(path));
-    if (text !== undefined && data.base_url !== options.baseUrl) {
+    if (text !== undefined && data.base_url !== baseUrl) {
       const empty = Object.keys(data.monitors).length === 0 && Object.keys(data.channels).length === 0;
       if (!empty) {
         throw new UsageError(
-          `the state file ${path} records monitors of ${data.base_url}, but cpk is pointed at ${options.baseUrl}`,
+          `the state file ${path} records monitors of ${data.base_url}, but cpk is pointed at ${baseUrl}`,
           {
             hint: 'point cpk at that service (--base-url, CPK_BASE_URL), or keep a separate state for this one with --state FILE',
           },
         );
       }
-      data.base_url = options.baseUrl;
+      data.base_url = baseUrl;
     }
-    return new StateStore(path, data, text !== undefined, recovered);
+    return new StateStore(path, data, recovered);
   }
 
   record(key: string): MonitorRecord | undefined {
     return Object.hasOwn(this.data.monitors, key) ? this.data.monitors[key] : undefined;
   }
 
-  /** The key that manages monitor `id`, if any. */
-  keyOf(id: string): string | undefined {
-    return Object.keys(this.data.monitors).find((key) => this.data.monitors[key]?.id === id);
+  /** Each recorded id, and the key that manages it. */
+  owners(): Map<string, string> {
+    const owners = new Map<string, string>();
+    for (const [key, record] of Object.entries(this.data.monitors))
+      if (record.id !== undefined) owners.set(record.id, key);
+    return owners;
   }
 
   private log(line: JournalLine): void {
@@ -317,10 +311,6 @@ export class StateStore {
   /** The write-ahead marker of a create: when, and what it sends. */
   markCreating(key: string, body: JsonObject, at: Date = new Date()): void {
     this.setRecord(key, { create_started_at: at.toISOString(), create_body: body });
-  }
-
-  forget(key: string): void {
-    this.setRecord(key, undefined);
   }
 
   applied(channelId: string): JsonObject | undefined {
@@ -441,7 +431,6 @@ export class StateStore {
       this.pending = [];
       await writeFileAtomic(this.path, serializeState(this.data));
       this.stats.saves += 1;
-      this.onDisk = true;
       // Once the state holds everything, the journal can go (a crash in between replays it again: same result).
       const journal = this.journal;
       this.journal = undefined;

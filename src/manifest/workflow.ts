@@ -22,7 +22,7 @@ import * as adopt from './adopt.js';
 import { applyPlan } from './apply.js';
 import { addEntries, entriesToImport } from './import-all.js';
 import { manifestFiles, readManifests, ManifestError, unreadableManifest, type Manifest } from './load.js';
-import { buildPlan, hasChanges, type Plan } from './plan.js';
+import { buildPlan, hasChanges, type Plan, type PlanOptions as BuildOptions } from './plan.js';
 import { failureLine, outcomeLine, paintFor, renderPlan } from './render.js';
 import { defaultStatePath, StateStore } from './state.js';
 import { problemLine, validateEntries, type ValidationProblem } from './validate.js';
@@ -38,11 +38,8 @@ export interface ManifestOptions {
   state: string | undefined;
 }
 
-export interface PlanOptions extends ManifestOptions {
-  prune: boolean;
-  createUncertain: boolean;
-  concurrency: number;
-}
+/** The manifest flags, and what the plan is built with (--prune, --create-uncertain, --concurrency). */
+export type PlanOptions = ManifestOptions & BuildOptions;
 
 /** A CI report (annotations, JUnit cases), told of problems before the error that ends the command. */
 export interface WorkflowReport {
@@ -239,7 +236,7 @@ async function open(
   // Locked before it is read, so this run sees everything a run before it wrote.
   const held = how.lock ? await lock(statePath, how.lock.timeoutMs, how.lock.command, deps) : undefined;
   try {
-    const state = await StateStore.load(statePath, { baseUrl: api.baseUrl, manifestPath: files[0]! });
+    const state = await StateStore.load(statePath, api.baseUrl);
     // `release`: the state's lock, when it was taken.
     return { manifest, state, api, release: held };
   } catch (error) {
@@ -424,7 +421,7 @@ async function applySaved(path: string, opts: ApplyOptions, deps: WorkflowDeps) 
     );
   const held = await lock(file.plan.state, opts.lockTimeoutMs, 'cpk apply', deps);
   return locked(held, async () => {
-    const state = await StateStore.load(file.plan.state, { baseUrl: api.baseUrl, manifestPath: path });
+    const state = await StateStore.load(file.plan.state, api.baseUrl);
     const changed = await deps.out.spin('Checking that the plan still holds', () =>
       saved.changesSince(file, state.data, api, { concurrency: opts.concurrency, stop: deps.signal }),
     );
@@ -538,8 +535,9 @@ export async function importWorkflow(
   const { manifest, state, api } = opened;
   return locked(opened.release, async () => {
     const todo: Array<{ key: string; id: string }> = [];
+    const owners = state.owners();
     for (const { key, id } of opts.pairs) {
-      const owner = state.keyOf(id);
+      const owner = owners.get(id);
       if (owner !== undefined && owner !== key)
         throw new UsageError(`monitor ${id} is already managed as "${owner}" in ${state.path}`);
       const current = state.record(key)?.id;
@@ -615,10 +613,8 @@ export async function importAllWorkflow(opts: ImportOptions, deps: WorkflowDeps)
         for (const item of page) items.push(item);
       }
     });
-    const managed = new Set<string>();
-    for (const record of Object.values(state.data.monitors)) if (record.id !== undefined) managed.add(record.id);
     const taken = [...manifest.monitors.map((m) => m.key), ...Object.keys(state.data.monitors)];
-    const { entries, skipped } = entriesToImport(items, managed, taken);
+    const { entries, skipped } = entriesToImport(items, state.owners(), taken);
     for (const { id, reason } of skipped) deps.out.warn(`${id} is not imported: ${reason}`);
     if (entries.length > 0) {
       const text = await readFile(manifest.path, 'utf8').catch((error: NodeJS.ErrnoException) => {

@@ -79,10 +79,7 @@ describe('resolveUncertain', () => {
       'monitors:\n  a:\n    name: A\n  b:\n    name: B\n  c:\n    name: A\n  d:\n    name: D\n',
       join(dir, 'cpk.yaml'),
     );
-    const state = await StateStore.load(join(dir, 'cpk.state.json'), {
-      baseUrl: 'http://x/v1',
-      manifestPath: manifest.path,
-    });
+    const state = await StateStore.load(join(dir, 'cpk.state.json'), 'http://x/v1');
     const sent = (key: string) => manifest.monitors.find((m) => m.key === key)?.body ?? {};
     for (const [key, value] of Object.entries(markers))
       state.setRecord(

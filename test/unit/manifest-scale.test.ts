@@ -20,7 +20,7 @@ async function freshStore(): Promise<StateStore> {
     path,
     JSON.stringify({ version: 1, base_url: BASE, monitors: { old: { id: 'mon_old' } }, channels: {} }),
   );
-  return StateStore.load(path, { baseUrl: BASE, manifestPath: join(dir, 'cpk.yaml') });
+  return StateStore.load(path, BASE);
 }
 
 const empty = (): StateData => ({ version: 1, base_url: BASE, monitors: {}, channels: {} });
@@ -59,7 +59,7 @@ describe('the state journal', () => {
     expect(store.stats).toEqual({ saves: 0, journalWrites: 1, journalSyncs: 1 });
     // A run killed now: the state file has none of them, the journal all.
     expect(Object.keys(parseState(readFileSync(store.path, 'utf8'), store.path).monitors)).toEqual(['old']);
-    const next = await StateStore.load(store.path, { baseUrl: BASE, manifestPath: 'cpk.yaml' });
+    const next = await StateStore.load(store.path, BASE);
     expect(next.recovered).toBe(8);
     expect(next.record('k7')).toEqual({ create_started_at: '2026-01-01T00:00:00.000Z', create_body: { name: 'k7' } });
     expect(next.record('old')).toEqual({ id: 'mon_old' });

@@ -293,30 +293,23 @@ describe('state file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-state-'));
     const path = join(dir, 'cpk.state.json');
     writeFileSync(path, JSON.stringify(good));
-    await expect(
-      StateStore.load(path, { baseUrl: 'https://other.example.com/v1', manifestPath: 'cpk.yaml' }),
-    ).rejects.toThrow(/records monitors of https:\/\/api\.example\.com\/v1/);
-    await expect(StateStore.load(path, { baseUrl: 'https://api.example.com/v1', manifestPath: path })).rejects.toThrow(
-      /same file/,
+    await expect(StateStore.load(path, 'https://other.example.com/v1')).rejects.toThrow(
+      /records monitors of https:\/\/api\.example\.com\/v1/,
     );
     writeFileSync(
       path,
       JSON.stringify({ version: 1, base_url: 'https://api.example.com/v1', monitors: {}, channels: {} }),
     );
-    const rebound = await StateStore.load(path, { baseUrl: 'https://other.example.com/v1', manifestPath: 'cpk.yaml' });
+    const rebound = await StateStore.load(path, 'https://other.example.com/v1');
     expect(rebound.data.base_url).toBe('https://other.example.com/v1');
-    const fresh = await StateStore.load(join(dir, 'none.json'), {
-      baseUrl: 'https://x.example.com/v1',
-      manifestPath: 'cpk.yaml',
-    });
-    expect(fresh.onDisk).toBe(false);
+    const fresh = await StateStore.load(join(dir, 'none.json'), 'https://x.example.com/v1');
     expect(fresh.data).toEqual({ version: 1, base_url: 'https://x.example.com/v1', monitors: {}, channels: {} });
   });
 
   it('saves one whole file at a time, the last save winning, and leaves no temporary file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-state-'));
     const path = join(dir, 'cpk.state.json');
-    const store = await StateStore.load(path, { baseUrl: 'https://api.example.com/v1', manifestPath: 'cpk.yaml' });
+    const store = await StateStore.load(path, 'https://api.example.com/v1');
     const saves: Array<Promise<void>> = [];
     for (let i = 0; i < 20; i++) {
       store.setId(`k${i}`, `mon_${i}`);
@@ -433,7 +426,7 @@ async function storeWith(
   const dir = mkdtempSync(join(tmpdir(), 'cpk-plan-'));
   const path = join(dir, 'cpk.state.json');
   writeFileSync(path, JSON.stringify({ version: 1, base_url: 'https://api.example.com/v1', monitors, channels }));
-  return StateStore.load(path, { baseUrl: 'https://api.example.com/v1', manifestPath: join(dir, 'cpk.yaml') });
+  return StateStore.load(path, 'https://api.example.com/v1');
 }
 
 const MANIFEST = parseManifest(

@@ -110,7 +110,6 @@ describe('whether a saved plan still holds', () => {
     },
   } as unknown as Api;
   const saved = (stateDigestWas: string): SavedPlan => ({
-    path: 'plan.json',
     plan: {
       manifest: 'cpk.yaml',
       state: 'cpk.state.json',
