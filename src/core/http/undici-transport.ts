@@ -69,10 +69,16 @@ function skipInterim(socket: import('node:net').Socket): Duplex {
   // Bytes of a response's start being examined; undefined while a final answer passes through.
   let head: Buffer | undefined = Buffer.alloc(0);
   const wrapped = new Duplex({
+    // undici writes its heads as latin1 strings, corked: they reach the socket
+    // as they came and in one write, not copied into Buffers one by one.
+    decodeStrings: false,
     read: () => void socket.resume(),
-    write: (chunk: Buffer, encoding, done) => {
+    writev: (chunks, done) => {
       head ??= Buffer.alloc(0);
-      socket.write(chunk, encoding, done);
+      socket.cork();
+      for (const { chunk, encoding } of chunks) socket.write(chunk, encoding);
+      socket.uncork();
+      socket.write('', done);
     },
     final: (done) => void socket.end(done),
     // Ends when the socket has closed, as the socket's own close would.
