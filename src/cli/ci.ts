@@ -62,12 +62,12 @@ export class CiReport {
     this.cases.push(testcase);
   }
 
-  /** Markdown for the job summary, under GitHub Actions when the runner gives one. */
-  async summary(markdown: string): Promise<void> {
+  /** Markdown for the job summary, under GitHub Actions when the runner gives one (made only then: a big plan's takes tens of ms). */
+  async summary(markdown: () => string): Promise<void> {
     if (!this.actions) return;
     const { appendStepSummary } = await import('../output/workflow.js');
     try {
-      await appendStepSummary(this.ctx.env, redactSecrets(markdown));
+      await appendStepSummary(this.ctx.env, redactSecrets(markdown()));
     } catch (error) {
       this.ctx.out.warn(
         `cannot write the job summary ${this.ctx.env.GITHUB_STEP_SUMMARY ?? ''} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,

@@ -173,6 +173,7 @@ describe('other documents', () => {
   it('a schema ajv cannot compile, or a $ref that leads nowhere, is "nothing declared"', async () => {
     for (const schema of [
       { type: 'object', properties: { name: { type: 'nope' } } },
+      { type: 'object', properties: { name: { minLength: 'three' } } },
       { type: 'object', properties: { name: { $ref: '#/components/schemas/Missing' } } },
     ]) {
       const r = await check('monitors:\n  a:\n    name: A\n', create(schema));

@@ -110,7 +110,7 @@ export async function run(opts: ReturnType<typeof parseApplyOptions>, ctx: Conte
       await ci.annotate({ ...where, message: `cpk: ${verb} ${name}: ${errorText(outcome.error)}` });
     }
     planCases(ci, plan, outcomes);
-    await ci.summary(render.renderApplyMarkdown(plan, outcomes));
+    await ci.summary(() => render.renderApplyMarkdown(plan, outcomes));
 
     const summary = render.summarize(plan, outcomes);
     if (ctx.out.json) ctx.out.printJson(render.applyJson(plan, outcomes));

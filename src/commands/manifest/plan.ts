@@ -53,7 +53,7 @@ export async function run(opts: ReturnType<typeof parsePlanOptions>, ctx: Contex
       workflowDeps(ctx),
     );
     planCases(ci, plan, []);
-    await ci.summary(render.renderPlanMarkdown(plan));
+    await ci.summary(() => render.renderPlanMarkdown(plan));
     if (ctx.out.json) ctx.out.printJson(document);
     else if (ctx.out.format === 'markdown') ctx.out.printRendered(render.renderPlanMarkdown(plan));
     else ctx.out.printRendered(render.renderPlan(plan, await render.paintFor(ctx.out)));
