@@ -54,7 +54,7 @@ async function candidates(noun: 'monitors' | 'reports', ctx: Context): Promise<C
   }
   // No list declared: the monitors (and their reports) known on this machine.
   return ctx.knownMonitors(api).flatMap((m) => {
-    const id = noun === 'monitors' ? m.id : m.reportId;
+    const id = noun === 'monitors' ? m.id : m.report;
     return id ? [choice(id, oneLine(m.name ?? ''))] : [];
   });
 }

@@ -73,11 +73,6 @@ function tighten(path: string, mode: number, was: string, warn: Warn, cannot?: (
   }
 }
 
-export interface TrustProblem {
-  problem: string;
-  fix: string;
-}
-
 /**
  * Why the config file cannot be trusted, if it cannot: as
  * ssh does with its keys, a file or directory owned by another user (not you,
@@ -89,7 +84,7 @@ export function trustProblem(
   file: string,
   dir: string,
   owners: readonly number[] = typeof process.getuid === 'function' ? [process.getuid(), 0] : [],
-): TrustProblem | undefined {
+): { problem: string; fix: string } | undefined {
   if (process.platform === 'win32' || owners.length === 0) return undefined;
   const stat = (path: string) => {
     try {
