@@ -18,6 +18,7 @@ import { describeError } from '../output/errors.js';
 import { redactSecrets } from '../core/redact.js';
 import { nonEmpty } from './manifest-flags.js';
 import type { Manifest } from '../manifest/load.js';
+import type { Problem } from '../manifest/positions.js';
 
 export function parseJunit(opts: RawOptions): string | undefined {
   return nonEmpty(opts.junit, '--junit');
@@ -128,13 +129,8 @@ export async function withCiReport(
   );
 }
 
-interface PlacedProblem {
-  file?: string | undefined;
-  line: number;
-  col: number;
-  message: string;
-  entry?: string[] | undefined;
-}
+/** A problem of a manifest: a validation problem also names the entry it is about. */
+type PlacedProblem = Problem & { entry?: string[] | undefined };
 
 /** Problems shown at most as annotations: as many as the lines on stderr (GitHub keeps only the first few anyway). */
 const MAX_ANNOTATIONS = 50;
