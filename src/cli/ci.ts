@@ -18,6 +18,7 @@ import { describeError } from '../output/errors.js';
 import { redactSecrets } from '../core/redact.js';
 import { nonEmpty } from './manifest-flags.js';
 import type { Manifest } from '../manifest/load.js';
+import type { Problem } from '../manifest/positions.js';
 
 export function parseJunit(opts: RawOptions): string | undefined {
   return nonEmpty(opts.junit, '--junit');
@@ -128,13 +129,8 @@ export async function withCiReport(
   );
 }
 
-interface PlacedProblem {
-  file?: string | undefined;
-  line: number;
-  col: number;
-  message: string;
-  entry?: string[] | undefined;
-}
+/** A problem of a manifest: a validation problem also names the entry it is about. */
+type PlacedProblem = Problem & { entry?: string[] | undefined };
 
 /** Problems shown at most as annotations: as many as the lines on stderr (GitHub keeps only the first few anyway). */
 const MAX_ANNOTATIONS = 50;
@@ -168,14 +164,18 @@ export async function reportProblems(
   });
   for (const [key, list] of byKey)
     if (key.startsWith('\u0000')) report.add({ name: key.slice(1), classname: 'manifest', failure: failure(list) });
-  const entries = [
-    ...(manifest?.monitors ?? []).map((m) => ['monitors', m.key] as const),
-    ...(manifest?.channels ?? []).map((c) => ['channels', c.id] as const),
-  ];
-  for (const [section, name] of entries) {
+  for (const { section, name } of manifest ? entriesOf(manifest) : []) {
     const list = byKey.get(`${section}\u0000${name}`);
     report.add({ name, classname: section, failure: list ? failure(list) : undefined });
   }
+}
+
+/** A manifest's entries in its order: section, key (or id) and the file that holds it. */
+function entriesOf(manifest: Manifest) {
+  return [
+    ...manifest.monitors.map((m) => ({ section: 'monitors', name: m.key, file: m.file ?? manifest.path })),
+    ...manifest.channels.map((c) => ({ section: 'channels', name: c.id, file: c.file ?? manifest.path })),
+  ];
 }
 
 /**
@@ -186,9 +186,7 @@ export async function reportProblems(
 export function entryPlaces(
   manifest: Manifest,
 ): (section: 'monitors' | 'channels', name: string) => Annotation | undefined {
-  const fileOf = new Map<string, string>();
-  for (const m of manifest.monitors) fileOf.set(`monitors\u0000${m.key}`, m.file ?? manifest.path);
-  for (const c of manifest.channels) fileOf.set(`channels\u0000${c.id}`, c.file ?? manifest.path);
+  const fileOf = new Map(entriesOf(manifest).map((e) => [`${e.section}\u0000${e.name}`, e.file]));
   return (section, name) => {
     const file = fileOf.get(`${section}\u0000${name}`);
     if (file === undefined) return undefined;

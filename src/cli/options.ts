@@ -47,6 +47,6 @@ export function bodyFlags(raw: RawOptions) {
 export async function fieldsFromBodyFlags(raw: RawOptions, stdin: NodeJS.ReadableStream): Promise<JsonObject> {
   const flags = bodyFlags(raw);
   const body: JsonObject = flags.data !== undefined ? await parseDataFlag(flags.data, stdin) : {};
-  mergeInto(body, fieldsFromFlags({ set: flags.set, setString: flags.setString }));
+  mergeInto(body, fieldsFromFlags(flags));
   return body;
 }

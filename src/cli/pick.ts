@@ -54,7 +54,7 @@ async function candidates(noun: 'monitors' | 'reports', ctx: Context): Promise<C
   }
   // No list declared: the monitors (and their reports) known on this machine.
   return ctx.knownMonitors(api).flatMap((m) => {
-    const id = noun === 'monitors' ? m.id : m.reportId;
+    const id = noun === 'monitors' ? m.id : m.report;
     return id ? [choice(id, oneLine(m.name ?? ''))] : [];
   });
 }
@@ -72,11 +72,8 @@ export async function pickId(ctx: Context, noun: 'monitors' | 'reports', argumen
   const { autocomplete, isCancel } = await import('@clack/prompts');
   const choice = await autocomplete({
     message: `Which ${one}? (type to search, Esc to cancel)`,
+    // clack's own filter: the typed text, in any case, within the label or the id.
     options: items,
-    filter: (search, option) => {
-      const term = search.toLowerCase();
-      return `${option.label ?? ''} ${option.value}`.toLowerCase().includes(term);
-    },
     maxItems: 10,
     input: ctx.io.stdin as NodeJS.ReadStream,
     // The picker is drawn on stderr: stdout keeps the result alone.

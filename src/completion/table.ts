@@ -3,25 +3,6 @@
 import { isPlainCandidate } from './candidate.js';
 import { allCommands, type CommandSpec } from './tree.js';
 
-export interface OptionEntry {
-  /** Long name first, then short. */
-  names: string[];
-  description: string;
-  takesValue: boolean;
-  choices: string[];
-}
-
-export interface PathEntry {
-  /** Names from the root's child down, joined by one space; '' for the root. */
-  key: string;
-  /** Subcommand words (names and aliases) and the canonical name each stands for. */
-  subcommands: Array<{ word: string; name: string; description: string }>;
-  /** Options accepted here, own and inherited. */
-  options: OptionEntry[];
-  /** Allowed values of the positional arguments, where fixed. */
-  argumentChoices: string[];
-}
-
 /** One line, no control characters (C0 or C1): descriptions end up inside shell strings and on terminals. */
 export function oneLine(text: string): string {
   return (
@@ -40,9 +21,11 @@ export function oneLine(text: string): string {
  * list as it completes. A word that is not plain is left out of the scripts
  * (it can still be typed).
  */
-export function completionTable(root: CommandSpec): PathEntry[] {
+export function completionTable(root: CommandSpec) {
   return allCommands(root).map((cmd) => ({
+    /** Names from the root's child down, joined by one space; '' for the root. */
     key: cmd.path.join(' '),
+    /** Subcommand words (names and aliases) and the canonical name each stands for. */
     subcommands: cmd.subcommands.flatMap((sub) =>
       [sub.name, ...sub.aliases]
         .filter(isPlainCandidate)
@@ -50,14 +33,18 @@ export function completionTable(root: CommandSpec): PathEntry[] {
     ),
     // Everything that can be typed at a command: its own options and the inherited ones.
     options: [...cmd.options, ...cmd.inherited].map((o) => ({
+      /** Long name first, then short. */
       names: [o.long, o.short].filter((n): n is string => n !== undefined),
       description: oneLine(o.description),
       takesValue: o.takesValue,
       choices: o.choices.filter(isPlainCandidate),
     })),
+    /** Allowed values of the positional arguments, where fixed. */
     argumentChoices: [...new Set(cmd.arguments.flatMap((a) => a.choices))].filter(isPlainCandidate),
   }));
 }
+
+export type PathEntry = ReturnType<typeof completionTable>[number];
 
 /** Names of the options at a path that take a value. */
 export function valueOptionWords(entry: PathEntry): string[] {

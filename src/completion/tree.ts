@@ -6,27 +6,6 @@
 import type { EventEmitter } from 'node:events';
 import type { Argument, Command, Help, Option } from 'commander';
 
-export interface OptionSpec {
-  /** As declared, e.g. `-q, --quiet` or `--name <name>`. */
-  flags: string;
-  short?: string | undefined;
-  long?: string | undefined;
-  /** The option is followed by a value (`<x>` or `[x]`). */
-  takesValue: boolean;
-  /** The option's own description. */
-  description: string;
-  /** The description as `--help` shows it (with default and choices). */
-  helpDescription: string;
-  choices: string[];
-}
-
-export interface ArgumentSpec {
-  /** As usage shows it: `<id>`, `[file]`, `<ids...>`. */
-  term: string;
-  description: string;
-  choices: string[];
-}
-
 export interface CommandSpec {
   name: string;
   aliases: string[];
@@ -39,33 +18,39 @@ export interface CommandSpec {
   options: OptionSpec[];
   /** Options of its ancestors, which commander accepts here too (nearest first, no duplicates of `options`). */
   inherited: OptionSpec[];
-  arguments: ArgumentSpec[];
+  arguments: Array<ReturnType<typeof argumentSpec>>;
   subcommands: CommandSpec[];
   /** The text `--help` prints after the option list (examples, exit codes), without trailing blank lines. */
   helpAfter: string;
 }
 
-function optionSpec(option: Option, help: Help): OptionSpec {
+function optionSpec(option: Option, help: Help) {
   return {
+    /** As declared, e.g. `-q, --quiet` or `--name <name>`. */
     flags: option.flags,
     short: option.short,
     long: option.long,
+    /** The option is followed by a value (`<x>` or `[x]`). */
     takesValue: option.required || option.optional,
     description: option.description,
+    /** The description as `--help` shows it (with default and choices). */
     helpDescription: help.optionDescription(option),
     choices: option.argChoices ? [...option.argChoices] : [],
   };
 }
 
-function argumentSpec(argument: Argument, help: Help): ArgumentSpec {
+function argumentSpec(argument: Argument, help: Help) {
   const name = argument.name();
   const dots = argument.variadic ? '...' : '';
   return {
+    /** As usage shows it: `<id>`, `[file]`, `<ids...>`. */
     term: argument.required ? `<${name}${dots}>` : `[${name}${dots}]`,
     description: help.argumentDescription(argument),
     choices: argument.argChoices ? [...argument.argChoices] : [],
   };
 }
+
+export type OptionSpec = ReturnType<typeof optionSpec>;
 
 /**
  * The text commander writes after a command's help (addHelpText('after', ...)).

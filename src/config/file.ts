@@ -10,6 +10,10 @@ import { ConfigError, findProblem, type ConfigData } from './schema.js';
 
 type Warn = ((text: string) => void) | undefined;
 
+/** What a failed read or write says about itself: the system's error code (EACCES), else its message. */
+const reason = (error: unknown) =>
+  (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+
 export interface LoadedConfig {
   location: ConfigLocation;
   exists: boolean;
@@ -44,7 +48,7 @@ function readConfig(file: string): ConfigData | undefined {
         file,
         'cannot be read: a part of its path is a file, not a directory (check CPK_CONFIG_DIR)',
       );
-    throw new ConfigError(file, `cannot be read (${code ?? String(error)})`);
+    throw new ConfigError(file, `cannot be read (${reason(error)})`);
   }
   return parseConfig(text, file);
 }
@@ -73,11 +77,6 @@ function tighten(path: string, mode: number, was: string, warn: Warn, cannot?: (
   }
 }
 
-export interface TrustProblem {
-  problem: string;
-  fix: string;
-}
-
 /**
  * Why the config file cannot be trusted, if it cannot: as
  * ssh does with its keys, a file or directory owned by another user (not you,
@@ -89,7 +88,7 @@ export function trustProblem(
   file: string,
   dir: string,
   owners: readonly number[] = typeof process.getuid === 'function' ? [process.getuid(), 0] : [],
-): TrustProblem | undefined {
+): { problem: string; fix: string } | undefined {
   if (process.platform === 'win32' || owners.length === 0) return undefined;
   const stat = (path: string) => {
     try {
@@ -164,8 +163,7 @@ async function acquireLock(file: string): Promise<() => Promise<void>> {
         hint: `try again; if no cpk is running, remove ${file}.lock`,
       });
     }
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(file, `cannot be written (lock: ${code ?? String(error)})`);
+    throw new ConfigError(file, `cannot be written (lock: ${reason(error)})`);
   }
 }
 
@@ -187,11 +185,7 @@ export async function updateConfig<T>(
   try {
     mkdirSync(location.dir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(
-      location.file,
-      `cannot be written: its directory cannot be created (${code ?? String(error)})`,
-    );
+    throw new ConfigError(location.file, `cannot be written: its directory cannot be created (${reason(error)})`);
   }
   // A directory named by CPK_CONFIG_DIR may be shared with other things (a CI
   // workspace): cpk leaves its mode alone; the file itself is always 0600.
@@ -212,11 +206,7 @@ export async function updateConfig<T>(
     try {
       conf.store = data;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new ConfigError(
-        location.file,
-        `cannot be written (${code ?? (error instanceof Error ? error.message : String(error))})`,
-      );
+      throw new ConfigError(location.file, `cannot be written (${reason(error)})`);
     }
     return { result, location };
   } finally {

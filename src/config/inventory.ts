@@ -26,21 +26,16 @@ export const MAX_ENTRIES = 20_000;
 const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 10_000;
 
-export interface InventoryEntry {
-  id: string;
+interface StoredEntry {
   /** The monitor's name when cpk last saw it (completion shows it), if it had one. */
-  name?: string | undefined;
+  name?: string;
   /** Its report's id, when the service returned one (completion of report ids). */
-  reportId?: string | undefined;
+  report?: string;
   /** When cpk last saw it (ms since the epoch). */
   seen: number;
 }
 
-interface StoredEntry {
-  name?: string;
-  report?: string;
-  seen: number;
-}
+export type InventoryEntry = StoredEntry & { id: string };
 
 type Monitors = Record<string, StoredEntry>;
 
@@ -93,8 +88,6 @@ function byRecency(entries: InventoryEntry[]): InventoryEntry[] {
   return entries.sort((a, b) => b.seen - a.seen || (a.id < b.id ? -1 : 1));
 }
 
-const entry = (id: string, e: StoredEntry): InventoryEntry => ({ id, name: e.name, reportId: e.report, seen: e.seen });
-
 type Change =
   | { op: 'seen'; id: string; name: string | undefined; report: string | undefined; at: number }
   | { op: 'gone'; id: string };
@@ -136,7 +129,7 @@ export class InventoryRecorder {
   /** The monitors known for this base URL and token, most recently seen first (throws when unreadable). */
   entries(): InventoryEntry[] {
     return byRecency(
-      Object.entries(readMonitors(this.path, this.baseUrl, this.fingerprint)).map(([id, e]) => entry(id, e)),
+      Object.entries(readMonitors(this.path, this.baseUrl, this.fingerprint)).map(([id, e]) => ({ id, ...e })),
     );
   }
 
@@ -210,7 +203,7 @@ export function knownMonitors(baseUrl: string, env: Env): InventoryEntry[] {
     try {
       for (const [id, e] of Object.entries(readMonitors(join(inventoryDir(env), name), baseUrl))) {
         const seen = byId.get(id);
-        if (!seen || seen.seen < e.seen) byId.set(id, entry(id, e));
+        if (!seen || seen.seen < e.seen) byId.set(id, { id, ...e });
       }
     } catch {
       // An unreadable file offers nothing.

@@ -27,19 +27,6 @@ export interface SaveTokenInput extends KeychainAccess {
   insecureStorage: boolean;
 }
 
-export interface SaveTokenResult {
-  location: ConfigLocation;
-  storage: TokenStorage;
-  /** The keychain's name when the token went there. */
-  keychainName: string | undefined;
-  /** Why the keychain was not used, when it was tried and did not answer: the system's own words (for --debug). */
-  fallbackReason: string | undefined;
-  /** The same in plain words, for everyone: "Secret Service keyring did not answer within 3 s". */
-  fallbackWords: string | undefined;
-  /** Whether the profile is the current one after login (the first profile logged in becomes current). */
-  current: boolean;
-}
-
 function withoutToken(record: ProfileRecord | undefined): ProfileRecord {
   const rest: ProfileRecord = { ...record };
   delete rest.token;
@@ -67,12 +54,15 @@ async function forget(ref: KeychainRef, access: KeychainAccess): Promise<void> {
 }
 
 /** Stores a login: the token in the keychain when one answers in time, else in the 0600 config file. */
-export async function saveToken(input: SaveTokenInput): Promise<SaveTokenResult> {
+export async function saveToken(input: SaveTokenInput) {
   const location = configLocation(input.env);
   let storage: TokenStorage = 'file';
   let ref: KeychainRef | undefined;
+  /** The keychain's name when the token went there. */
   let keychainName: string | undefined;
+  /** Why the keychain was not used, when it was tried and did not answer: the system's own words (for --debug). */
   let fallbackReason: string | undefined;
+  /** The same in plain words, for everyone: "Secret Service keyring did not answer within 3 s". */
   let fallbackWords: string | undefined;
   if (!input.insecureStorage) {
     const candidate = { service: KEYCHAIN_SERVICE, account: keychainAccount(input.profile, location.file) };
@@ -98,6 +88,7 @@ export async function saveToken(input: SaveTokenInput): Promise<SaveTokenResult>
     }
   }
   let previous: ProfileRecord | undefined;
+  // Whether the profile is the current one after login (the first profile logged in becomes current).
   const { result: current } = await updateConfig(
     input.env,
     (data) => {
@@ -194,18 +185,8 @@ export async function useProfile(env: Env, name: string, warn?: (text: string) =
   return location;
 }
 
-export interface ProfileSummary {
-  name: string;
-  current: boolean;
-  base_url: string | null;
-  token_storage: TokenStorage | null;
-}
-
 /** `profile list`: read only. */
-export function listProfiles(
-  env: Env,
-  warn?: (text: string) => void,
-): { location: ConfigLocation; profiles: ProfileSummary[] } {
+export function listProfiles(env: Env, warn?: (text: string) => void) {
   const loaded = loadConfig(env, warn);
   const current = hasCurrent(loaded.data) ? loaded.data.current_profile : undefined;
   const profiles = Object.entries(loaded.data.profiles ?? {})

@@ -1,7 +1,6 @@
-import { describeJsonError, parseUserJson } from '../core/json.js';
 import { UsageError } from '../core/errors.js';
 import { readAll } from '../core/io.js';
-import { isPlainObject, type JsonObject } from '../core/json.js';
+import { describeJsonError, isPlainObject, parseUserJson, type JsonObject } from '../core/json.js';
 
 /**
  * `--data`: a JSON object literal, `@path` to read one from a file, or `-` for

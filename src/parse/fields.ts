@@ -73,13 +73,8 @@ export function mergeInto(base: JsonObject, over: JsonObject): JsonObject {
   return base;
 }
 
-export interface FieldFlags {
-  set?: string[];
-  setString?: string[];
-}
-
 /** Builds the object described by repeated `--set` and `--set-string` flags. */
-export function fieldsFromFlags(flags: FieldFlags): JsonObject {
+export function fieldsFromFlags(flags: { set?: string[] | undefined; setString?: string[] | undefined }): JsonObject {
   const out: JsonObject = {};
   for (const item of flags.set ?? []) {
     const { path, raw } = parseAssignment(item, '--set');

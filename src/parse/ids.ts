@@ -4,12 +4,6 @@ import { UsageError } from '../core/errors.js';
 import { readAll } from '../core/io.js';
 import { checkId } from './id.js';
 
-export interface IdList {
-  ids: string[];
-  /** True for exactly one id given as an argument: commands keep their single-object output. */
-  single: boolean;
-}
-
 /** Parses the text of an id list: one id per line, surrounding blanks trimmed. */
 export function parseIdLines(text: string, what = 'id'): string[] {
   const ids: string[] = [];
@@ -26,7 +20,7 @@ export function parseIdLines(text: string, what = 'id'): string[] {
 }
 
 /** Expands `-` (at most once) into the ids on stdin, keeping the order given. */
-export async function readIdList(args: string[], stdin: NodeJS.ReadableStream, what = 'id'): Promise<IdList> {
+export async function readIdList(args: string[], stdin: NodeJS.ReadableStream, what = 'id') {
   const dashes = args.filter((a) => a === '-').length;
   if (dashes > 1) throw new UsageError('- (read ids from stdin) may be given only once');
   const ids: string[] = [];
@@ -36,5 +30,6 @@ export async function readIdList(args: string[], stdin: NodeJS.ReadableStream, w
     if (arg === '-') for (const id of parseIdLines(await readAll(stdin), what)) ids.push(id);
     else ids.push(checkId(arg, what));
   }
+  // single: exactly one id given as an argument, for which commands keep their single-object output.
   return { ids, single: args.length === 1 && dashes === 0 };
 }

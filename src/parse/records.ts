@@ -3,9 +3,8 @@
 // failure can be traced back: "line 3" for NDJSON (1-based, blank lines
 // counted, as an editor shows them), "element [2]" for a JSON array (0-based,
 // as jq's `.[2]` addresses it).
-import { describeJsonError, parseUserJson } from '../core/json.js';
 import { UsageError } from '../core/errors.js';
-import { isPlainObject, type JsonObject } from '../core/json.js';
+import { describeJsonError, isPlainObject, parseUserJson, type JsonObject } from '../core/json.js';
 
 export interface SourcedRecord {
   /** "line 3" or "element [2]". */

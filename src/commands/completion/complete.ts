@@ -64,6 +64,6 @@ async function complete(kind: CompletionKind, ctx: Context): Promise<Array<[stri
   if (kind === 'monitor-ids') return monitors.map((m) => [m.id, m.name ?? '']);
   // A report id is known where the monitor's is (the service's report_id is not assumed: only ids cpk saw).
   if (kind === 'report-ids')
-    return monitors.flatMap((m) => (m.reportId ? [[m.reportId, m.name ?? ''] as [string, string]] : []));
+    return monitors.flatMap((m) => (m.report ? [[m.report, m.name ?? ''] as [string, string]] : []));
   return [];
 }
