@@ -13,8 +13,8 @@
 //
 // - exactly one candidate: adopted, as if its create had been answered;
 // - none: the create never made a monitor, so it is sent again;
-// - several (or one that matches several entries): reported, for the person
-//   to choose with `cpk import KEY=ID`; the entry stays uncertain.
+// - several (or one that matches several entries): unsure, reported for the
+//   person to choose with `cpk import KEY=ID`; the entry stays uncertain.
 // - unsure, and the entry stays uncertain, saying why: a marker later than
 //   the service's clock by more than CLOCK_SKEW_MS (written by a clock that
 //   ran ahead: creation times cannot rule a monitor out), or no candidate
@@ -44,8 +44,8 @@ const CREATED_FIELDS = ['created_at', 'createdAt'];
 export type Resolution =
   | { kind: 'adopt'; key: string; since: string; id: string }
   | { kind: 'absent'; key: string; since: string }
-  | { kind: 'several'; key: string; since: string; ids: string[] }
-  | { kind: 'unsure'; key: string; since: string; ids: string[]; why: string };
+  /** Stays uncertain: `ids` could be its monitor (several, or one another entry could have made), or `why` not. */
+  | { kind: 'unsure'; key: string; since: string; ids: string[]; why?: string };
 
 export interface UncertainEntry {
   key: string;
@@ -118,19 +118,19 @@ export function isCandidate(
 }
 
 /**
- * Looks for the monitor each uncertain entry's create may have made.
- * Undefined when the document declares no list of monitors (nothing can be
- * resolved) or no entry is uncertain. Changes nothing.
+ * Looks for the monitor each uncertain entry's create may have made: none
+ * when the document declares no list of monitors (nothing can be resolved)
+ * or no entry is uncertain. Changes nothing.
  */
 export async function resolveUncertain(
   manifest: Manifest,
   state: StateStore,
   api: Api,
   spec: SpecInfo,
-): Promise<Resolution[] | undefined> {
+): Promise<Resolution[]> {
   const uncertain = uncertainEntries(manifest, state);
   const op = spec.list('monitors');
-  if (uncertain.length === 0 || !op) return undefined;
+  if (uncertain.length === 0 || !op) return [];
   const itemFields = spec.itemFields('monitors') ?? [];
   const createdField = CREATED_FIELDS.find((f) => itemFields.includes(f));
   const managed = state.owners();
@@ -186,6 +186,6 @@ export async function resolveUncertain(
     if (ids.length === 0) return { kind: 'absent', key, since };
     if (ids.length === 1 && claims.get(ids[0] as string) === 1)
       return { kind: 'adopt', key, since, id: ids[0] as string };
-    return { kind: 'several', key, since, ids };
+    return { kind: 'unsure', key, since, ids };
   });
 }

@@ -14,16 +14,14 @@ import { idProblem, type MonitorRecord, type StateStore } from './state.js';
 
 export type Step = { kind: 'monitor'; step: MonitorStep } | { kind: 'channel'; step: ChannelStep };
 
-export interface Outcome {
-  kind: 'monitor' | 'channel';
-  step: MonitorStep | ChannelStep;
+export type Outcome = Step & {
   result: 'done' | 'failed' | 'skipped';
   /** The monitor id after the step (the new one for a create). */
   id?: string | undefined;
   /** E.g. "already gone" for a delete answered 404. */
   note?: string | undefined;
   error?: unknown;
-}
+};
 
 export interface ApplyOptions {
   concurrency: number;
@@ -103,18 +101,6 @@ export class StateWriteError extends CpkError {
       ...(hint === undefined ? {} : { hint }),
     });
   }
-}
-
-/**
- * Why the state file could not hold `id` for `key`, by the rule its reader
- * applies (./state.ts): a path segment cpk can send, and one key per id.
- */
-function unrecordableId(id: string, key: string, owners: ReadonlyMap<string, string>): string | undefined {
-  const problem = idProblem(id);
-  if (problem !== undefined) return problem;
-  const owner = owners.get(id);
-  if (owner !== undefined && owner !== key) return `${id}, which "${owner}" already has`;
-  return undefined;
 }
 
 /**
@@ -218,7 +204,10 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
       await commit(`it still marks "${step.key}" as uncertain, but the service refused the create`);
       throw error;
     }
-    const unusable = unrecordableId(id, step.key, owners);
+    // By the rule the state file's reader applies (./state.ts): a path segment cpk can send, and one key per id.
+    const owner = owners.get(id);
+    const unusable =
+      idProblem(id) ?? (owner !== undefined && owner !== step.key ? `${id}, which "${owner}" already has` : undefined);
     if (unusable !== undefined) {
       // A monitor may well have been made, but this id cannot name it: the marker stays.
       throw new CpkError(
