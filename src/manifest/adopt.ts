@@ -38,9 +38,6 @@ export const CLOCK_SKEW_MS = 60_000;
 /** The create fields the interface itself documents (service-interface.md, section 2). */
 const INTERFACE_CREATE_FIELDS = ['name', 'type', 'target', 'interval_seconds'];
 
-/** Names a service may give a monitor's creation time, where its document declares one. */
-const CREATED_FIELDS = ['created_at', 'createdAt'];
-
 export type Resolution =
   | { kind: 'adopt'; key: string; since: string; id: string }
   | { kind: 'absent'; key: string; since: string }
@@ -131,8 +128,8 @@ export async function resolveUncertain(
   const uncertain = uncertainEntries(manifest, state);
   const op = spec.list('monitors');
   if (uncertain.length === 0 || !op) return [];
-  const itemFields = spec.itemFields('monitors') ?? [];
-  const createdField = CREATED_FIELDS.find((f) => itemFields.includes(f));
+  // A monitor's creation time, where the document declares it.
+  const createdField = spec.itemFields('monitors')?.includes('created_at') ? 'created_at' : undefined;
   const managed = state.owners();
 
   // One listing per distinct set of narrowing parameters (the uncertain entries are few: at most --concurrency).
