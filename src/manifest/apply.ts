@@ -13,6 +13,7 @@ import { mapPool } from '../core/pool.js';
 import { idProblem, type MonitorRecord, type StateStore } from './state.js';
 
 export type Step = { kind: 'monitor'; step: MonitorStep } | { kind: 'channel'; step: ChannelStep };
+type CreateStep = Extract<MonitorStep, { action: 'create' }>;
 
 export type Outcome = Step & {
   result: 'done' | 'failed' | 'skipped';
@@ -153,8 +154,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
   // marked create that never started is unmarked at the end (a run killed
   // first leaves it uncertain, which is safe: it is never created twice, and
   // the next run looks for it where the service declares a list).
-  const creates: Array<Extract<MonitorStep, { action: 'create' }>> = [];
-  for (const step of plan.monitors) if (step.action === 'create') creates.push(step);
+  const creates = plan.monitors.filter((step): step is CreateStep => step.action === 'create');
   const position = new Map(creates.map((step, i) => [step, i]));
   const ready: Array<Promise<void>> = [];
   const previous: Array<MonitorRecord | undefined> = [];
@@ -165,7 +165,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     if (marked >= end || stop.aborted) return;
     const from = marked;
     for (; marked < end; marked++) {
-      const { key, body } = creates[marked] as Extract<MonitorStep, { action: 'create' }>;
+      const { key, body } = creates[marked] as CreateStep;
       previous[marked] = state.record(key);
       state.markCreating(key, body);
     }
@@ -180,7 +180,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
   const idWrites: Array<Promise<void>> = [];
   /** Ids not written (each also in stateErrors, through commit): told one per line, with the import that records it. */
   const idFailures: StateWriteError[] = [];
-  const createMonitor = async (step: Extract<MonitorStep, { action: 'create' }>): Promise<Outcome> => {
+  const createMonitor = async (step: CreateStep): Promise<Outcome> => {
     const index = position.get(step) as number;
     if (marked - index <= options.concurrency) markAhead(marked + MARK_AHEAD * options.concurrency);
     sent.add(index);
