@@ -1,29 +1,11 @@
-// Uncertain creates that resolve themselves: where the service's
-// document declares a list operation for monitors, the next plan or apply
-// looks for the monitor an interrupted create may have made, before planning.
-//
-// A candidate is a listed monitor that no key of the state manages, whose
-// declared fields equal those of the body the create sent (kept with its
-// marker: the entry may have been edited since; the fields the document
-// declares for the create body, without that declaration the interface's
-// name, type, target and interval_seconds), and, where the document declares
-// a creation time (created_at), that was created after the create's marker,
-// less CLOCK_SKEW_MS for a service whose clock runs behind ours (more when
-// the service's Date header shows ours running further ahead now). Then:
-//
-// - exactly one candidate: adopted, as if its create had been answered;
-// - none: the create never made a monitor, so it is sent again;
-// - several (or one that matches several entries): reported, for the person
-//   to choose with `cpk import KEY=ID`; the entry stays uncertain.
-// - unsure, and the entry stays uncertain, saying why: a marker later than
-//   the service's clock by more than CLOCK_SKEW_MS (written by a clock that
-//   ran ahead: creation times cannot rule a monitor out), or no candidate
-//   for a marker that does not keep its body (written by an older cpk: the
-//   entry may have been edited since the create was sent).
-//
-// Where nothing is declared, nothing is resolved: the entry stays uncertain,
-// as before. The search is narrowed with the list's declared query parameters
-// that name a field the entry sets (e.g. `type`), and follows every page.
+// Uncertain creates that resolve themselves, by the rule
+// docs/monitors-as-code.md states ("Where the service declares a list of
+// monitors"): before planning, the monitors the service's declared list shows
+// (narrowed by its query parameters that name a field the entry sets, every
+// page) are searched for one an interrupted create may have made. One such
+// monitor is adopted; none means the create made nothing, so it is sent again;
+// several, or a marker whose time or missing body cannot decide, leave the
+// entry uncertain, saying why. Where no list is declared, nothing is resolved.
 import type { Api } from '../core/api/client.js';
 import { listItems } from '../core/api/list.js';
 import type { ListOperation, SpecInfo } from '../core/api/spec.js';
@@ -38,14 +20,11 @@ export const CLOCK_SKEW_MS = 60_000;
 /** The create fields the interface itself documents (service-interface.md, section 2). */
 const INTERFACE_CREATE_FIELDS = ['name', 'type', 'target', 'interval_seconds'];
 
-/** Names a service may give a monitor's creation time, where its document declares one. */
-const CREATED_FIELDS = ['created_at', 'createdAt'];
-
 export type Resolution =
   | { kind: 'adopt'; key: string; since: string; id: string }
   | { kind: 'absent'; key: string; since: string }
-  | { kind: 'several'; key: string; since: string; ids: string[] }
-  | { kind: 'unsure'; key: string; since: string; ids: string[]; why: string };
+  /** Stays uncertain: `ids` could be its monitor (several, or one another entry could have made), or `why` not. */
+  | { kind: 'unsure'; key: string; since: string; ids: string[]; why?: string };
 
 export interface UncertainEntry {
   key: string;
@@ -118,21 +97,21 @@ export function isCandidate(
 }
 
 /**
- * Looks for the monitor each uncertain entry's create may have made.
- * Undefined when the document declares no list of monitors (nothing can be
- * resolved) or no entry is uncertain. Changes nothing.
+ * Looks for the monitor each uncertain entry's create may have made: none
+ * when the document declares no list of monitors (nothing can be resolved)
+ * or no entry is uncertain. Changes nothing.
  */
 export async function resolveUncertain(
   manifest: Manifest,
   state: StateStore,
   api: Api,
   spec: SpecInfo,
-): Promise<Resolution[] | undefined> {
+): Promise<Resolution[]> {
   const uncertain = uncertainEntries(manifest, state);
   const op = spec.list('monitors');
-  if (uncertain.length === 0 || !op) return undefined;
-  const itemFields = spec.itemFields('monitors') ?? [];
-  const createdField = CREATED_FIELDS.find((f) => itemFields.includes(f));
+  if (uncertain.length === 0 || !op) return [];
+  // A monitor's creation time, where the document declares it.
+  const createdField = spec.itemFields('monitors')?.includes('created_at') ? 'created_at' : undefined;
   const managed = state.owners();
 
   // One listing per distinct set of narrowing parameters (the uncertain entries are few: at most --concurrency).
@@ -186,6 +165,6 @@ export async function resolveUncertain(
     if (ids.length === 0) return { kind: 'absent', key, since };
     if (ids.length === 1 && claims.get(ids[0] as string) === 1)
       return { kind: 'adopt', key, since, id: ids[0] as string };
-    return { kind: 'several', key, since, ids };
+    return { kind: 'unsure', key, since, ids };
   });
 }

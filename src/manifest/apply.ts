@@ -13,17 +13,16 @@ import { mapPool } from '../core/pool.js';
 import { idProblem, type MonitorRecord, type StateStore } from './state.js';
 
 export type Step = { kind: 'monitor'; step: MonitorStep } | { kind: 'channel'; step: ChannelStep };
+type CreateStep = Extract<MonitorStep, { action: 'create' }>;
 
-export interface Outcome {
-  kind: 'monitor' | 'channel';
-  step: MonitorStep | ChannelStep;
+export type Outcome = Step & {
   result: 'done' | 'failed' | 'skipped';
   /** The monitor id after the step (the new one for a create). */
   id?: string | undefined;
   /** E.g. "already gone" for a delete answered 404. */
   note?: string | undefined;
   error?: unknown;
-}
+};
 
 export interface ApplyOptions {
   concurrency: number;
@@ -106,18 +105,6 @@ export class StateWriteError extends CpkError {
 }
 
 /**
- * Why the state file could not hold `id` for `key`, by the rule its reader
- * applies (./state.ts): a path segment cpk can send, and one key per id.
- */
-function unrecordableId(id: string, key: string, owners: ReadonlyMap<string, string>): string | undefined {
-  const problem = idProblem(id);
-  if (problem !== undefined) return problem;
-  const owner = owners.get(id);
-  if (owner !== undefined && owner !== key) return `${id}, which "${owner}" already has`;
-  return undefined;
-}
-
-/**
  * Markers written in one fsync, in multiples of the concurrency: at most
  * (MARK_AHEAD + 2) x concurrency creates are marked and not yet answered
  * (those in flight, those marked and not yet started, and a new chunk), so
@@ -167,8 +154,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
   // marked create that never started is unmarked at the end (a run killed
   // first leaves it uncertain, which is safe: it is never created twice, and
   // the next run looks for it where the service declares a list).
-  const creates: Array<Extract<MonitorStep, { action: 'create' }>> = [];
-  for (const step of plan.monitors) if (step.action === 'create') creates.push(step);
+  const creates = plan.monitors.filter((step): step is CreateStep => step.action === 'create');
   const position = new Map(creates.map((step, i) => [step, i]));
   const ready: Array<Promise<void>> = [];
   const previous: Array<MonitorRecord | undefined> = [];
@@ -179,7 +165,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     if (marked >= end || stop.aborted) return;
     const from = marked;
     for (; marked < end; marked++) {
-      const { key, body } = creates[marked] as Extract<MonitorStep, { action: 'create' }>;
+      const { key, body } = creates[marked] as CreateStep;
       previous[marked] = state.record(key);
       state.markCreating(key, body);
     }
@@ -194,7 +180,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
   const idWrites: Array<Promise<void>> = [];
   /** Ids not written (each also in stateErrors, through commit): told one per line, with the import that records it. */
   const idFailures: StateWriteError[] = [];
-  const createMonitor = async (step: Extract<MonitorStep, { action: 'create' }>): Promise<Outcome> => {
+  const createMonitor = async (step: CreateStep): Promise<Outcome> => {
     const index = position.get(step) as number;
     if (marked - index <= options.concurrency) markAhead(marked + MARK_AHEAD * options.concurrency);
     sent.add(index);
@@ -218,7 +204,10 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
       await commit(`it still marks "${step.key}" as uncertain, but the service refused the create`);
       throw error;
     }
-    const unusable = unrecordableId(id, step.key, owners);
+    // By the rule the state file's reader applies (./state.ts): a path segment cpk can send, and one key per id.
+    const owner = owners.get(id);
+    const unusable =
+      idProblem(id) ?? (owner !== undefined && owner !== step.key ? `${id}, which "${owner}" already has` : undefined);
     if (unusable !== undefined) {
       // A monitor may well have been made, but this id cannot name it: the marker stays.
       throw new CpkError(

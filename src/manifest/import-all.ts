@@ -1,13 +1,9 @@
 // `cpk import --all`: every monitor of the account that no key of
 // the state manages becomes a manifest entry (its fields as the service has
-// them, less what the service owns, as `monitors get --manifest` prints them)
-// and a state record, so that the next plan shows no changes.
-//
-// Keys are the slug of the monitor's name (`Checkout API` -> checkout-api),
-// made unique with -2, -3... against the keys the manifest and the state
-// already use; a monitor without a usable name is keyed by its id. A monitor
-// the state records under any key is never imported again, so a second run
-// finds nothing to do.
+// them, less what the service owns, as `monitors get --manifest` prints them,
+// keyed by ./entry.ts keyFor against the keys the manifest and the state
+// already use) and a state record, so that the next plan shows no changes and
+// a second run finds nothing to do.
 import { Document, isMap, parseDocument, type YAMLMap } from 'yaml';
 import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
 import { idProblem } from './state.js';

@@ -132,19 +132,12 @@ export async function buildPlan(
   const named = new Set(manifest.monitors.map((m) => m.key));
   for (const key of Object.keys(state.data.monitors).sort()) {
     if (named.has(key)) continue;
-    const record = state.record(key) ?? {};
-    if (record.id !== undefined)
+    const { id, create_started_at: uncertainSince } = state.record(key) ?? {};
+    if (id !== undefined) monitors.push({ action: options.prune ? 'delete' : 'orphaned', key, id });
+    else if (uncertainSince !== undefined)
       monitors.push(
-        options.prune ? { action: 'delete', key, id: record.id } : { action: 'orphaned', key, id: record.id },
+        options.prune ? { action: 'forget', key, uncertainSince } : { action: 'orphaned', key, uncertainSince },
       );
-    else if (record.create_started_at !== undefined) {
-      const since = record.create_started_at;
-      monitors.push(
-        options.prune
-          ? { action: 'forget', key, uncertainSince: since }
-          : { action: 'orphaned', key, uncertainSince: since },
-      );
-    }
   }
 
   const channels = manifest.channels.map(({ id, settings }): ChannelStep => {

@@ -122,14 +122,21 @@ export function validationError(out: Output, problems: ValidationProblem[]): Usa
 const LOCK_STALE_MS = 20_000;
 
 /**
- * Takes `<state>.lock` (../core/lock.ts): two applies on one state at once
- * would each create the same monitors and overwrite each other's ids, so apply
- * and import hold it while they change the state, as Terraform locks its
- * state. Says on stderr when it waits, and when it takes over a dead run's lock.
+ * Runs `work` holding `<state>.lock` (../core/lock.ts): two applies on one
+ * state at once would each create the same monitors and overwrite each
+ * other's ids, so apply and import hold it while they change the state, as
+ * Terraform locks its state. Says on stderr when it waits, and when it takes
+ * over a dead run's lock.
  */
-async function lock(statePath: string, timeoutMs: number, command: string, deps: WorkflowDeps) {
+async function withLock<T>(
+  statePath: string,
+  { timeoutMs, command }: { timeoutMs: number; command: string },
+  deps: WorkflowDeps,
+  work: () => Promise<T>,
+): Promise<T> {
+  let release: () => Promise<void>;
   try {
-    return await takeLock(statePath, `${statePath}.lock`, {
+    release = await takeLock(statePath, `${statePath}.lock`, {
       staleMs: LOCK_STALE_MS,
       timeoutMs,
       command,
@@ -167,23 +174,25 @@ async function lock(statePath: string, timeoutMs: number, command: string, deps:
       { cause: error },
     );
   }
-}
-
-/** Runs `work`, then releases the state's lock, whatever happened. */
-async function locked<T>(release: (() => Promise<void>) | undefined, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } finally {
-    await release?.();
+    await release();
   }
+}
+
+interface Opened {
+  manifest: Manifest;
+  state: StateStore;
+  api: Api;
 }
 
 /**
  * Reads and checks the manifest (every problem on its own line, file:line:col,
- * before anything is sent), builds the API client, and reads the state for
- * the base URL that client talks to.
+ * before anything is sent), builds the API client, reads the state for the
+ * base URL that client talks to, and runs `work` with them.
  */
-async function open(
+async function open<T>(
   opts: ManifestOptions,
   deps: WorkflowDeps,
   how: {
@@ -196,7 +205,8 @@ async function open(
     /** Check the entries against the bodies the service's document declares (plan, apply). */
     validate?: boolean;
   },
-) {
+  work: (opened: Opened) => Promise<T>,
+): Promise<T> {
   const { files, directory } = await manifestFiles(opts.files);
   // One file: beside it, as always. A directory: inside it. Several: named,
   // since which of them the state belongs to would otherwise depend on the order of -f.
@@ -234,15 +244,8 @@ async function open(
     }
   }
   // Locked before it is read, so this run sees everything a run before it wrote.
-  const held = how.lock ? await lock(statePath, how.lock.timeoutMs, how.lock.command, deps) : undefined;
-  try {
-    const state = await StateStore.load(statePath, api.baseUrl);
-    // `release`: the state's lock, when it was taken.
-    return { manifest, state, api, release: held };
-  } catch (error) {
-    await held?.();
-    throw error;
-  }
+  const read = async () => work({ manifest, api, state: await StateStore.load(statePath, api.baseUrl) });
+  return how.lock ? withLock(statePath, how.lock, deps, read) : read();
 }
 
 /**
@@ -253,25 +256,22 @@ async function open(
  * plan must describe the state file as it is on disk, and adopting changes it).
  */
 async function readPlan(
-  { manifest, state, api }: { manifest: Manifest; state: StateStore; api: Api },
+  { manifest, state, api }: Opened,
   opts: PlanOptions,
   deps: WorkflowDeps,
   adopt: boolean,
   consequence: string,
 ): Promise<Plan> {
-  const resolutions = opts.createUncertain || !adopt ? undefined : await resolveUncertain(manifest, state, api, deps);
+  const resolutions = opts.createUncertain || !adopt ? [] : await resolveUncertain(manifest, state, api, deps);
   const { plan, failures } = await deps.out.spin('Reading managed monitors', () =>
     buildPlan(manifest, state, api, { ...opts, stop: deps.signal }),
   );
-  if (resolutions) {
-    plan.adopted = resolutions.flatMap((r) => (r.kind === 'adopt' ? [{ key: r.key, id: r.id, since: r.since }] : []));
-    for (const r of resolutions) {
-      if (r.kind !== 'several' && r.kind !== 'unsure') continue;
-      const step = plan.monitors.find((s) => s.key === r.key);
-      if (step?.action !== 'uncertain') continue;
-      step.candidates = r.ids;
-      if (r.kind === 'unsure') step.unresolved = r.why;
-    }
+  plan.adopted = resolutions.flatMap((r) => (r.kind === 'adopt' ? [{ key: r.key, id: r.id, since: r.since }] : []));
+  for (const r of resolutions) {
+    const step = plan.monitors.find((s) => s.key === r.key);
+    if (r.kind !== 'unsure' || step?.action !== 'uncertain') continue;
+    step.candidates = r.ids;
+    if (r.why !== undefined) step.unresolved = r.why;
   }
   if (plan.allRecordedGone) {
     deps.out.warn(
@@ -303,13 +303,13 @@ async function readPlan(
  * document is fetched only when there is an uncertain entry.
  */
 async function resolveUncertain(manifest: Manifest, state: StateStore, api: Api, deps: WorkflowDeps) {
-  if (adopt.uncertainEntries(manifest, state).length === 0) return undefined;
+  if (adopt.uncertainEntries(manifest, state).length === 0) return [];
   const spec = await loadSpec(api, { env: deps.env, debug: (line) => deps.out.debug(line) });
-  if (!spec.list('monitors')) return undefined;
+  if (!spec.list('monitors')) return [];
   const resolutions = await deps.out.spin('Looking for the monitors of uncertain creates', () =>
     adopt.resolveUncertain(manifest, state, api, spec),
   );
-  for (const r of resolutions ?? []) {
+  for (const r of resolutions) {
     if (r.kind === 'adopt') {
       state.setId(r.key, r.id);
       deps.out.info(
@@ -320,10 +320,10 @@ async function resolveUncertain(manifest: Manifest, state: StateStore, api: Api,
       deps.out.info(
         `no monitor matches entry ${r.key}: the uncertain create sent at ${r.since} made none, so apply creates it again`,
       );
-    } else if (r.kind === 'unsure') {
+    } else if (r.why !== undefined) {
       deps.out.info(`entry ${r.key} stays uncertain: ${r.why}`);
     }
-    // Several, unsure: the plan shows them, and apply's error names them (./apply.ts uncertainError).
+    // Unsure: the plan shows them, and apply's error names them (./apply.ts uncertainError).
   }
   return resolutions;
 }
@@ -336,34 +336,35 @@ export async function planWorkflow(
   opts: PlanOptions & { save: string | undefined; document: boolean },
   deps: WorkflowDeps,
 ): Promise<{ plan: Plan; document: unknown; changes: boolean }> {
-  const opened = await open(opts, deps, { validate: true });
-  const out = opts.save === undefined ? undefined : resolve(opts.save);
-  if (out !== undefined && (out === resolve(opened.state.path) || opts.files.some((file) => resolve(file) === out)))
-    throw new UsageError(`--out ${opts.save} is the manifest or the state file; choose another file`);
-  const plan = await readPlan(opened, opts, deps, opts.save === undefined, 'no plan was made');
-  const changes = hasChanges(plan);
-  if (opts.save === undefined && !opts.document) return { plan, document: undefined, changes };
-  if (opts.save !== undefined && plan.monitors.some((step) => step.action === 'uncertain'))
-    deps.out.warn(
-      'a saved plan leaves uncertain creates as they are: run `cpk apply` (which looks for their monitors) or `cpk import KEY=ID` first',
-    );
-  const saved = await import('./saved.js');
-  const document = saved.planDocument(plan, {
-    createdAt: new Date().toISOString(),
-    token: await deps.tokenDigest(),
-    stateDigest: saved.stateDigest(opened.state.data),
-  });
-  if (opts.save !== undefined) {
-    try {
-      await writeFileAtomic(opts.save, `${toJson(document, 2)}\n`, { mode: 0o600 });
-    } catch (error) {
-      throw new CpkError(
-        `cannot write the plan ${opts.save} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-        ExitCode.FAILURE,
+  return open(opts, deps, { validate: true }, async (opened) => {
+    const out = opts.save === undefined ? undefined : resolve(opts.save);
+    if (out !== undefined && (out === resolve(opened.state.path) || opts.files.some((file) => resolve(file) === out)))
+      throw new UsageError(`--out ${opts.save} is the manifest or the state file; choose another file`);
+    const plan = await readPlan(opened, opts, deps, opts.save === undefined, 'no plan was made');
+    const changes = hasChanges(plan);
+    if (opts.save === undefined && !opts.document) return { plan, document: undefined, changes };
+    if (opts.save !== undefined && plan.monitors.some((step) => step.action === 'uncertain'))
+      deps.out.warn(
+        'a saved plan leaves uncertain creates as they are: run `cpk apply` (which looks for their monitors) or `cpk import KEY=ID` first',
       );
+    const saved = await import('./saved.js');
+    const document = saved.planDocument(plan, {
+      createdAt: new Date().toISOString(),
+      token: await deps.tokenDigest(),
+      stateDigest: saved.stateDigest(opened.state.data),
+    });
+    if (opts.save !== undefined) {
+      try {
+        await writeFileAtomic(opts.save, `${toJson(document, 2)}\n`, { mode: 0o600 });
+      } catch (error) {
+        throw new CpkError(
+          `cannot write the plan ${opts.save} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+          ExitCode.FAILURE,
+        );
+      }
     }
-  }
-  return { plan, document, changes };
+    return { plan, document, changes };
+  });
 }
 
 export interface ApplyOptions extends PlanOptions {
@@ -391,11 +392,8 @@ export async function checkManifestsExist(files: readonly string[]): Promise<voi
  */
 export async function applyWorkflow(opts: ApplyOptions, deps: WorkflowDeps) {
   if (opts.planFile !== undefined) return applySaved(opts.planFile, opts, deps);
-  const opened = await open(opts, deps, {
-    validate: true,
-    lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk apply' },
-  });
-  return locked(opened.release, async () =>
+  const lock = { timeoutMs: opts.lockTimeoutMs, command: 'cpk apply' };
+  return open(opts, deps, { validate: true, lock }, async (opened) =>
     carryOut(await readPlan(opened, opts, deps, true, 'nothing was changed'), opened, opts, deps),
   );
 }
@@ -419,8 +417,7 @@ async function applySaved(path: string, opts: ApplyOptions, deps: WorkflowDeps) 
       `${path} was made with another token (the service cannot say which account a token belongs to, so a plan is bound to its token); nothing was sent`,
       { hint: 'apply it with the token it was made with, or make the plan again with this one' },
     );
-  const held = await lock(file.plan.state, opts.lockTimeoutMs, 'cpk apply', deps);
-  return locked(held, async () => {
+  return withLock(file.plan.state, { timeoutMs: opts.lockTimeoutMs, command: 'cpk apply' }, deps, async () => {
     const state = await StateStore.load(file.plan.state, api.baseUrl);
     const changed = await deps.out.spin('Checking that the plan still holds', () =>
       saved.changesSince(file, state.data, api, { concurrency: opts.concurrency, stop: deps.signal }),
@@ -518,22 +515,19 @@ export async function importWorkflow(
   opts: ImportOptions,
   deps: WorkflowDeps,
 ): Promise<{ manifest: string; state: string; changed: Set<string> }> {
-  const opened = await open(opts, deps, {
-    lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk import' },
-    check: (manifest) => {
-      const keys = new Set(manifest.monitors.map((m) => m.key));
-      // Only keys the manifest names: a key it does not name would be deleted by the next apply --prune.
-      for (const { key, id } of opts.pairs) {
-        if (!keys.has(key)) {
-          throw new UsageError(`"${key}" is not a monitor key in ${manifest.path}; add the entry first`, {
-            hint: `\`cpk monitors get ${id} --manifest\` prints one`,
-          });
-        }
+  const lock = { timeoutMs: opts.lockTimeoutMs, command: 'cpk import' };
+  const check = (manifest: Manifest) => {
+    const keys = new Set(manifest.monitors.map((m) => m.key));
+    // Only keys the manifest names: a key it does not name would be deleted by the next apply --prune.
+    for (const { key, id } of opts.pairs) {
+      if (!keys.has(key)) {
+        throw new UsageError(`"${key}" is not a monitor key in ${manifest.path}; add the entry first`, {
+          hint: `\`cpk monitors get ${id} --manifest\` prints one`,
+        });
       }
-    },
-  });
-  const { manifest, state, api } = opened;
-  return locked(opened.release, async () => {
+    }
+  };
+  return open(opts, deps, { lock, check }, async ({ manifest, state, api }) => {
     const todo: Array<{ key: string; id: string }> = [];
     const owners = state.owners();
     for (const { key, id } of opts.pairs) {
@@ -549,22 +543,12 @@ export async function importWorkflow(
       if (current !== id) todo.push({ key, id });
     }
     // Every id must exist before anything is recorded: all or nothing.
-    const errors: Array<{ key: string; id: string; error: unknown }> = [];
-    await deps.out.spin('Checking monitors', () =>
-      mapPool(
-        todo,
-        DEFAULT_CONCURRENCY,
-        async ({ key, id }) => {
-          try {
-            await api.getMonitor(id);
-          } catch (error) {
-            errors.push({ key, id, error });
-          }
-        },
-        { signal: deps.signal },
-      ),
+    const checked = await deps.out.spin('Checking monitors', () =>
+      mapPool(todo, DEFAULT_CONCURRENCY, ({ id }) => api.getMonitor(id), { signal: deps.signal }),
     );
-    if (deps.signal?.aborted) throw new InterruptedError();
+    // A check never made (interrupted) is no answer either way.
+    if (deps.signal?.aborted || checked.includes(undefined)) throw new InterruptedError();
+    const errors = todo.flatMap((pair, i) => (checked[i]?.ok === false ? [{ ...pair, error: checked[i].error }] : []));
     if (errors.length > 0) {
       throw failuresError(
         deps.out,
@@ -583,12 +567,8 @@ export async function importWorkflow(
 
 /** `cpk import --all`: a manifest entry and a state record for every monitor no key manages. */
 export async function importAllWorkflow(opts: ImportOptions, deps: WorkflowDeps) {
-  const opened = await open(opts, deps, {
-    lock: { timeoutMs: opts.lockTimeoutMs, command: 'cpk import' },
-    allowMissing: true,
-  });
-  const { manifest, state, api } = opened;
-  return locked(opened.release, async () => {
+  const lock = { timeoutMs: opts.lockTimeoutMs, command: 'cpk import' };
+  return open(opts, deps, { lock, allowMissing: true }, async ({ manifest, state, api }) => {
     const uncertain = adopt.uncertainEntries(manifest, state);
     if (uncertain.length > 0) {
       // Its monitor may be in the list: imported as a new entry, it would be managed twice.

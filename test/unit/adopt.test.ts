@@ -114,7 +114,7 @@ describe('resolveUncertain', () => {
     );
     expect(await resolveUncertain(manifest, state, api, spec)).toEqual([
       { kind: 'adopt', key: 'a', since, id: 'mon_a1' },
-      { kind: 'several', key: 'b', since, ids: ['mon_b1', 'mon_b2'] },
+      { kind: 'unsure', key: 'b', since, ids: ['mon_b1', 'mon_b2'] },
     ]);
     // One listing for both (no narrowing field set), the declared maximum page size.
     expect(queries).toEqual([['/monitors', [['limit', '100']]]]);
@@ -128,16 +128,16 @@ describe('resolveUncertain', () => {
       c: since,
     });
     expect(await resolveUncertain(manifest, state, api, spec)).toEqual([
-      { kind: 'several', key: 'a', since, ids: ['mon_a1'] },
-      { kind: 'several', key: 'c', since, ids: ['mon_a1'] },
+      { kind: 'unsure', key: 'a', since, ids: ['mon_a1'] },
+      { kind: 'unsure', key: 'c', since, ids: ['mon_a1'] },
     ]);
   });
 
   it('nothing to do without a declared list or without an uncertain entry', async () => {
     const { manifest, state, api, queries } = await setup([], { a: since });
-    expect(await resolveUncertain(manifest, state, api, analyzeSpec(null))).toBeUndefined();
+    expect(await resolveUncertain(manifest, state, api, analyzeSpec(null))).toEqual([]);
     state.setRecord('a', { id: 'mon_x' });
-    expect(await resolveUncertain(manifest, state, api, spec)).toBeUndefined();
+    expect(await resolveUncertain(manifest, state, api, spec)).toEqual([]);
     expect(queries).toEqual([]);
   });
 

@@ -102,11 +102,11 @@ export async function run(opts: ReturnType<typeof parseApplyOptions>, ctx: Conte
     const failed = outcomes.filter((o) => o.result === 'failed');
     const place = manifest ? entryPlaces(manifest) : undefined;
     for (const outcome of failed) {
-      const name =
-        outcome.kind === 'channel' ? (outcome.step as { id: string }).id : (outcome.step as { key: string }).key;
-      const where = place?.(outcome.kind === 'channel' ? 'channels' : 'monitors', name);
-      const action = (outcome.step as { action: string }).action;
-      const verb = outcome.kind === 'channel' ? 'update channel' : action === 'uncertain' ? 'create' : action;
+      const [name, verb] =
+        outcome.kind === 'channel'
+          ? [outcome.step.id, 'update channel']
+          : [outcome.step.key, outcome.step.action === 'uncertain' ? 'create' : outcome.step.action];
+      const where = place?.(`${outcome.kind}s`, name);
       await ci.annotate({ ...where, message: `cpk: ${verb} ${name}: ${errorText(outcome.error)}` });
     }
     planCases(ci, plan, outcomes);

@@ -29,55 +29,46 @@ export function register(program: Command, runtime: Runtime): void {
   );
 }
 
-type ValidateOptions = ReturnType<typeof parseValidateOptions>;
-
 /** -f as plan takes it; --junit FILE: one test case per entry. */
 export function parseValidateOptions(opts: RawOptions) {
   return { files: parseManifestFlags(opts).files, refreshSpec: opts.refreshSpec === true, junit: parseJunit(opts) };
 }
 
-export async function run(opts: ValidateOptions, ctx: Context): Promise<void> {
-  return withCiReport(ctx, 'cpk validate', opts.junit, () => check(opts, ctx));
-}
-
-/** The manifest schema's checks, then the service's declared bodies'. */
-async function check(opts: ValidateOptions, ctx: Context): Promise<void> {
-  const [workflow, { manifestFiles, ManifestError }, { workflowDeps }] = await Promise.all([
-    import('../../manifest/workflow.js'),
-    import('../../manifest/load.js'),
-    import('../../cli/manifest-run.js'),
-  ]);
-  const deps = workflowDeps(ctx);
-  const label = opts.files.join(', ');
-  let manifest;
-  try {
-    manifest = await workflow.readChecked((await manifestFiles(opts.files)).files, label, deps);
-  } catch (error) {
-    if (!(error instanceof ManifestError) || !ctx.out.json) throw error;
-    return report(
-      ctx,
-      error.problems.map((p) => ({ file: error.file, ...p })),
+export async function run(opts: ReturnType<typeof parseValidateOptions>, ctx: Context): Promise<void> {
+  return withCiReport(ctx, 'cpk validate', opts.junit, async () => {
+    const [workflow, { manifestFiles, ManifestError }, { workflowDeps }] = await Promise.all([
+      import('../../manifest/workflow.js'),
+      import('../../manifest/load.js'),
+      import('../../cli/manifest-run.js'),
+    ]);
+    const deps = workflowDeps(ctx);
+    const label = opts.files.join(', ');
+    // With --json, the problems are the data: listed on stdout, and exit 2.
+    const list = (problems: ValidationProblem[]) => {
+      ctx.out.printJson(problems.map((p) => ({ file: p.file, line: p.line, column: p.col, message: p.message })));
+      ctx.exitCode = ExitCode.USAGE;
+    };
+    let manifest;
+    try {
+      manifest = await workflow.readChecked((await manifestFiles(opts.files)).files, label, deps);
+    } catch (error) {
+      if (!(error instanceof ManifestError) || !ctx.out.json) throw error;
+      return list(error.problems.map((p) => ({ ...p, file: p.file ?? error.file })));
+    }
+    // The document is public: the token is never needed, nor sent.
+    const api = await ctx.api({ anonymous: true });
+    const { problems, checked, unchecked } = await workflow.serviceProblems(manifest, api, deps, opts.refreshSpec);
+    await deps.report?.problems(problems, manifest);
+    if (problems.length > 0 && ctx.out.json) return list(problems);
+    if (problems.length > 0) throw workflow.validationError(ctx.out, problems);
+    if (ctx.out.json) ctx.out.printJson([]);
+    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+    ctx.out.info(
+      `${label}: ${count(manifest.monitors.length, 'monitor')} and ${count(manifest.channels.length, 'channel')} valid (${
+        checked
+          ? `checked against the bodies the service declares: ${checked}`
+          : `${unchecked ?? "the service's document declares no body"}: checked against the manifest schema only`
+      })`,
     );
-  }
-  // The document is public: the token is never needed, nor sent.
-  const api = await ctx.api({ anonymous: true });
-  const { problems, checked, unchecked } = await workflow.serviceProblems(manifest, api, deps, opts.refreshSpec);
-  await deps.report?.problems(problems, manifest);
-  if (problems.length > 0) return report(ctx, problems);
-  if (ctx.out.json) ctx.out.printJson([]);
-  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  ctx.out.info(
-    `${label}: ${count(manifest.monitors.length, 'monitor')} and ${count(manifest.channels.length, 'channel')} valid (${
-      checked
-        ? `checked against the bodies the service declares: ${checked}`
-        : `${unchecked ?? "the service's document declares no body"}: checked against the manifest schema only`
-    })`,
-  );
-}
-
-/** The problems: one line each on stderr and exit 2, or with --json the list on stdout (and exit 2). */
-async function report(ctx: Context, problems: ValidationProblem[]): Promise<void> {
-  if (!ctx.out.json) throw (await import('../../manifest/workflow.js')).validationError(ctx.out, problems);
-  ctx.out.printJson(problems.map((p) => ({ file: p.file, line: p.line, column: p.col, message: p.message })));
-  ctx.exitCode = ExitCode.USAGE;
+  });
 }
