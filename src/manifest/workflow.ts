@@ -73,7 +73,7 @@ export function failuresError(out: Output, lines: string[], errors: unknown[], s
   if (!out.json) for (const line of lines) out.info(line);
   const first = errors[0];
   const code = first instanceof CpkError ? first.exitCode : ExitCode.FAILURE;
-  const detail = out.json ? `: ${lines.map((l) => l.replace(/^cpk: /, '')).join('; ')}` : '';
+  const detail = out.json && lines.length > 0 ? `: ${lines.map((l) => l.replace(/^cpk: /, '')).join('; ')}` : '';
   return new CpkError(`${summary}${detail}`, code);
 }
 

@@ -345,6 +345,24 @@ describe('cpk apply and plan', () => {
     ).toEqual(['partial a', 'partial b', 'partial c']);
   });
 
+  it('with --json, a failed change ends apply with one JSON error whose message names where the details are', async () => {
+    const dir = workdir();
+    const file = write(dir, manifest('jsonfail', ['a']));
+    f.emu.injectFault({
+      method: 'POST',
+      path: '/v1/monitors',
+      status: 422,
+      times: 1,
+      body: '{"error":"no","request_id":"r"}',
+    });
+    const r = await f.cpk(['apply', '-f', file, '--yes', '--json']);
+    expect(r.code).toBe(7);
+    expect(JSON.parse(r.stdout).monitors[0]).toMatchObject({ key: 'a', result: 'failed' });
+    expect(JSON.parse(r.stderr).error).toMatch(
+      /^1 of 1 changes failed \(see "error" in the result\); .* records what was done; run cpk apply again to retry$/,
+    );
+  });
+
   it('channel settings are PATCHed when they differ from what was last applied, one field at a time', async () => {
     const dir = workdir();
     const file = write(dir, 'channels:\n  ch_slack:\n    enabled: true\n    target: "#alerts"\n');
