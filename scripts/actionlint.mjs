@@ -72,7 +72,7 @@ export async function lintRepository(root) {
   return { problems, workflows: workflows.length };
 }
 
-async function main() {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { problems, workflows } = await lintRepository(root);
   for (const p of problems) process.stdout.write(`${p}\n`);
   process.stdout.write(
@@ -80,5 +80,3 @@ async function main() {
   );
   process.exitCode = problems.length ? 1 : 0;
 }
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

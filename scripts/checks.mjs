@@ -4,10 +4,12 @@
 // third of their time (CONTRIBUTING.md: npm test stays under two minutes).
 // Each one's output is printed whole when it ends; the exit code is non-zero
 // when any of them failed. `npm run typecheck|lint|format:check|lint:actions` run one alone.
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
 const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
 // Each keeps what it learnt of unchanged files in node_modules/.cache (by
 // content, not modification time): a second run checks only what changed, a
@@ -24,22 +26,16 @@ const checks = [
 ];
 
 const results = await Promise.all(
-  checks.map(
-    ([name, command, args]) =>
-      new Promise((resolve) => {
-        const started = Date.now();
-        const child = spawn(command, args, {
-          cwd: root,
-          stdio: ['ignore', 'pipe', 'pipe'],
-          shell: process.platform === 'win32',
-        });
-        let output = '';
-        child.stdout.on('data', (d) => (output += d));
-        child.stderr.on('data', (d) => (output += d));
-        child.on('error', (error) => resolve({ name, code: 1, output: String(error), ms: Date.now() - started }));
-        child.on('close', (code) => resolve({ name, code: code ?? 1, output, ms: Date.now() - started }));
-      }),
-  ),
+  checks.map(async ([name, command, args]) => {
+    const started = Date.now();
+    const options = { cwd: root, shell: process.platform === 'win32', maxBuffer: 64 * 1024 * 1024 };
+    const { code, output } = await run(command, args, options).then(
+      ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+      // Failed, or could not start: then the error says why.
+      (error) => ({ code: 1, output: `${error.stdout ?? ''}${error.stderr ?? ''}` || String(error) }),
+    );
+    return { name, code, output, ms: Date.now() - started };
+  }),
 );
 for (const { name, code, output, ms } of results) {
   process.stdout.write(`${code === 0 ? 'ok' : 'FAILED'} ${name} (${(ms / 1000).toFixed(1)} s)\n`);

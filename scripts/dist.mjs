@@ -209,16 +209,12 @@ for (const { target, executable } of jobs) {
   process.stderr.write(`dist: ${showDir}/${name} (${(size / 1024 / 1024).toFixed(1)} MiB)\n`);
 }
 
-const sums = readdirSync(releaseDir)
-  .filter((f) => f.startsWith('cpk-'))
-  .sort()
-  .map(
-    (f) =>
-      `${createHash('sha256')
-        .update(readFileSync(join(releaseDir, f)))
-        .digest('hex')}  ${f}\n`,
-  )
-  .join('');
-writeFileSync(join(releaseDir, 'SHA256SUMS'), sums);
+const sha256 = (file) =>
+  createHash('sha256')
+    .update(readFileSync(join(releaseDir, file)))
+    .digest('hex');
+const executables = readdirSync(releaseDir).filter((f) => f.startsWith('cpk-'));
+const sums = executables.sort().map((f) => `${sha256(f)}  ${f}\n`);
+writeFileSync(join(releaseDir, 'SHA256SUMS'), sums.join(''));
 process.stderr.write(`dist: ${showDir}/SHA256SUMS\n`);
 rmSync(scratch, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { startEmulator, type Emulator } from '../../src/emulator/server.js';
 import { Context, parseGlobals } from '../../src/cli/context.js';
 import { changedRows, watchReport } from '../../src/commands/reports/watch.js';
 import { comparable } from '../../src/cli/watch.js';
-import { parseWatch } from '../../src/commands/reports/get.js';
+import { parseReportGetOptions } from '../../src/commands/reports/get.js';
 import { ApiError, UsageError } from '../../src/core/errors.js';
 import type { IO } from '../../src/core/io.js';
 
@@ -214,7 +214,7 @@ describe('--watch and --every', () => {
     [{ watch: true, every: '1m' }, 60],
     [{ watch: true, every: '5' }, 5],
   ])('%j -> %j seconds', (opts, seconds) => {
-    expect(parseWatch(opts)).toBe(seconds);
+    expect(parseReportGetOptions(['rpt_1'], opts).watchSeconds).toBe(seconds);
   });
 
   it.each([
@@ -223,6 +223,6 @@ describe('--watch and --every', () => {
     [{ watch: true, every: '0s' }, 'invalid --every "0s": must be more than 0 seconds'],
     [{ watch: true, every: 'soon' }, 'invalid --every "soon": use seconds (60) or a duration such as 90s, 5m or 1h'],
   ])('%j is a usage error', (opts, message) => {
-    expect(() => parseWatch(opts)).toThrow(new UsageError(message));
+    expect(() => parseReportGetOptions(['rpt_1'], opts)).toThrow(new UsageError(message));
   });
 });

@@ -100,11 +100,11 @@ export async function run(opts: Awaited<ReturnType<typeof parseApiOptions>>, ctx
   if (res.text === '') return;
   if (res.body !== undefined) return ctx.out.printJson(res.body);
   if (ctx.globals.query !== undefined) {
-    const { status, method, url, requestId } = res;
-    const contentType = res.headers['content-type']?.split(';')[0]?.trim() || 'no content type';
+    // Loaded already: the request above went through it.
+    const details = (await import('../../core/http/client.js')).detailsOf(res);
     throw new ApiError(
-      `--query needs a JSON response, but ${method} ${url} answered ${status} with ${contentType}`,
-      { status, method, url, requestId, contentType },
+      `--query needs a JSON response, but ${res.method} ${res.url} answered ${res.status} with ${details.contentType}`,
+      details,
       { exitCode: ExitCode.FAILURE },
     );
   }

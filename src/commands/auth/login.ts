@@ -70,16 +70,13 @@ export async function run(opts: ReturnType<typeof parseLoginOptions>, ctx: Conte
   const loaded = loadConfig(ctx.env, (text) => ctx.out.warn(text));
   const { name, baseUrl } = loginTarget(ctx, loaded.data);
 
-  let raw: string;
-  if (opts.withToken) {
-    raw = await readAll(ctx.io.stdin, 64 * 1024, 'the token on stdin');
-  } else if (ctx.io.stdinIsTTY) {
-    raw = await askToken(ctx, `Token for profile "${name}" (${baseUrl.value}), input hidden: `);
-  } else {
+  if (!opts.withToken && !ctx.io.stdinIsTTY)
     throw new UsageError('stdin is not a terminal, so cpk cannot ask for the token', {
       hint: 'pipe it in: echo "$TOKEN" | cpk auth login --with-token',
     });
-  }
+  const raw = opts.withToken
+    ? await readAll(ctx.io.stdin, 64 * 1024, 'the token on stdin')
+    : await askToken(ctx, `Token for profile "${name}" (${baseUrl.value}), input hidden: `);
   const token = checkTokenInput(raw, opts.withToken ? 'stdin' : 'the prompt');
 
   if (opts.verify) {

@@ -61,6 +61,6 @@ export async function run(opts: Awaited<ReturnType<typeof parseUpdateOptions>>, 
     .spin('Updating monitor', () => api.updateMonitor(opts.id, opts.changes))
     .catch((error: unknown) => Promise.reject(nameMissing('monitor', opts.id, error)));
   if (ctx.out.json) ctx.out.printJson(updated);
-  else if (opts.quiet) ctx.out.printLine(quietId(typeof updated.id === 'string' ? updated.id : opts.id));
+  else if (opts.quiet) ctx.out.printLine(quietId(updated.id));
   else await ctx.out.print(updated);
 }

@@ -16,6 +16,9 @@ import { JUNIT_HELP, parseJunit, withCiReport } from '../../cli/ci.js';
 import { closest } from '../../core/closest.js';
 import { leafPaths } from '../../output/render.js';
 import { nameMissing } from '../../core/api/client.js';
+import { startSpinner } from '../../output/progress.js';
+import { sanitizeLine } from '../../core/sanitize.js';
+import { redactSecrets } from '../../core/redact.js';
 
 const DEFAULT_WAIT_SECONDS = 300;
 const DEFAULT_EVERY_SECONDS = 10;
@@ -176,14 +179,9 @@ function clockLeft(ms: number): string {
  * it, and it is drawn again under the warning.
  */
 async function startWaitProgress(ctx: Context, text: () => string) {
-  const none = { update() {}, warn: async (warning: string) => ctx.out.warn(warning), stop() {} };
-  if (!ctx.out.stderrColor) return none;
-  const { startSpinner } = await import('../../output/progress.js');
-  const { sanitizeLine } = await import('../../core/sanitize.js');
-  const { redactSecrets } = await import('../../core/redact.js');
   const line = () => redactSecrets(sanitizeLine(text()));
-  let spinner = await startSpinner(ctx.io.stderr, line());
-  if (!spinner) return none;
+  const start = async () => (ctx.out.stderrColor ? startSpinner(ctx.io.stderr, line()) : undefined);
+  let spinner = await start();
   const timer = setInterval(() => spinner?.update(line()), 1000);
   timer.unref();
   return {
@@ -191,12 +189,11 @@ async function startWaitProgress(ctx: Context, text: () => string) {
     async warn(warning: string) {
       spinner?.stop();
       ctx.out.warn(warning);
-      spinner = await startSpinner(ctx.io.stderr, line());
+      if (spinner) spinner = await start();
     },
     stop() {
       clearInterval(timer);
       spinner?.stop();
-      spinner = undefined;
     },
   };
 }

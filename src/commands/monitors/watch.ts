@@ -154,7 +154,7 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
 
   /** Off a terminal: one line for a monitor that changed or went. */
   const emit = (w: Watched, previous: string | undefined, monitor: JsonObject | null) => {
-    const event: Record<string, unknown> = {
+    const event = {
       at: new Date(polledAt).toISOString(),
       id: w.id,
       status: w.gone ? null : (w.status ?? null),
@@ -163,8 +163,8 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
       latency_field: w.latencyPath ?? null,
       last_check: w.lastCheck,
       monitor,
+      ...(w.gone ? { gone: true } : {}),
     };
-    if (w.gone) event.gone = true;
     ctx.out.printJson(event, { compact: true });
     printedThisPoll++;
   };

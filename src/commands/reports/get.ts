@@ -10,15 +10,6 @@ import { withCiReport } from '../../cli/ci.js';
 
 export const DEFAULT_WATCH_EVERY = '30s';
 
-/** Turns --watch/--every into seconds between refreshes, or undefined without --watch. */
-export function parseWatch(opts: RawOptions): number | undefined {
-  if (opts.watch !== true) {
-    if (opts.every !== undefined) throw new UsageError('--every only applies with --watch');
-    return undefined;
-  }
-  return parseEvery(opts.every, DEFAULT_WATCH_EVERY);
-}
-
 /** --every (of the watches and of `monitors wait`) in seconds, more than 0; `fallback` when not given. */
 export function parseEvery(every: unknown, fallback: string): number {
   const text = every === undefined ? fallback : String(every);
@@ -33,7 +24,8 @@ export function parseEvery(every: unknown, fallback: string): number {
  */
 export function parseReportGetOptions([id]: string[], raw: RawOptions) {
   const gate = parseGateOptions(raw);
-  const watchSeconds = parseWatch(raw);
+  if (raw.watch !== true && raw.every !== undefined) throw new UsageError('--every only applies with --watch');
+  const watchSeconds = raw.watch === true ? parseEvery(raw.every, DEFAULT_WATCH_EVERY) : undefined;
   if (watchSeconds !== undefined && gate.asserts.length > 0)
     throw new UsageError('--assert checks one reading: it cannot be given with --watch');
   return { id: checkId(id as string, 'report id'), watchSeconds, gate };

@@ -378,7 +378,7 @@ function typeOf(headers: Record<string, string>): string {
   return headers['content-type']?.split(';')[0]?.trim() || 'no content type';
 }
 
-function detailsOf(result: HttpResponse, requestId = result.requestId): ApiErrorDetails {
+export function detailsOf(result: HttpResponse, requestId = result.requestId): ApiErrorDetails {
   const { status, method, url } = result;
   return { status, method, url, requestId, contentType: typeOf(result.headers) };
 }
