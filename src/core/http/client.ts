@@ -17,13 +17,11 @@ import {
 } from './retry.js';
 import { sanitizeLine } from '../sanitize.js';
 import { isPlainObject, JsonDepthError, ownField, parseJson } from '../json.js';
-import { joinSegments } from './path.js';
+import { encodeSegment } from './path.js';
 import { chooseTransport, createTransport } from './select.js';
 import type { Env } from './proxy.js';
 import { registerSecret, registerUrlCredentials } from '../redact.js';
 import { userAgent } from '../version.js';
-
-export { encodeSegment } from './path.js';
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -135,7 +133,7 @@ export class HttpClient {
     const raw = spec.rawPath;
     const url =
       raw === undefined
-        ? joinSegments(baseUrl, spec.segments ?? [])
+        ? [baseUrl, ...(spec.segments ?? []).map(encodeSegment)].join('/')
         : baseUrl + (raw.startsWith('/') ? raw : `/${raw}`);
     if (!spec.query?.length) return url;
     return (

@@ -35,8 +35,3 @@ export function decodeOrKeep(text: string): string {
     return text;
   }
 }
-
-/** The segments below `baseUrl`, each encoded as one segment. */
-export function joinSegments(baseUrl: string, segments: readonly string[]): string {
-  return [baseUrl, ...segments.map(encodeSegment)].join('/');
-}
