@@ -141,7 +141,7 @@ export class HttpClient {
     );
   }
 
-  private headersFor(spec: RequestSpec): Record<string, string> {
+  private headersFor(spec: RequestSpec, token = this.options.token): Record<string, string> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.options.userAgent,
@@ -149,7 +149,7 @@ export class HttpClient {
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     for (const [name, value] of Object.entries(spec.headers ?? {}))
       if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
-    if (spec.auth !== false && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    if (spec.auth !== false && token) headers.authorization = `Bearer ${token}`;
     return headers;
   }
 
@@ -160,9 +160,7 @@ export class HttpClient {
    * configured, since a dry run needs none).
    */
   describe(spec: RequestSpec): RequestDescription {
-    const headers = this.headersFor(spec);
-    delete headers.authorization;
-    if (spec.auth !== false) headers.authorization = `Bearer ${TOKEN_PLACEHOLDER}`;
+    const headers = this.headersFor(spec, TOKEN_PLACEHOLDER);
     const description: RequestDescription = { method: spec.method.toUpperCase(), url: this.buildUrl(spec), headers };
     if (spec.body !== undefined) description.body = JSON.stringify(spec.body);
     return description;
