@@ -190,49 +190,45 @@ export function createUndiciTransport(proxy: ProxySettings | undefined): Transpo
             ? unsafePools.fresh
             : (once = make({ keepAliveTimeout: 1 }));
     }
-    return runAttempt(
-      req,
-      (attempt) => {
-        let controller: Dispatcher.DispatchController | undefined;
-        dispatcher.dispatch(
-          {
-            origin: url.origin,
-            path: `${url.pathname}${url.search}`,
-            method: req.method as Dispatcher.HttpMethod,
-            headers: req.headers,
-            body: req.body,
-            headersTimeout: req.timeoutMs,
-            bodyTimeout: req.timeoutMs,
+    return runAttempt(req, (attempt) => {
+      let controller: Dispatcher.DispatchController | undefined;
+      dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: req.method as Dispatcher.HttpMethod,
+          headers: req.headers,
+          body: req.body,
+          headersTimeout: req.timeoutMs,
+          bodyTimeout: req.timeoutMs,
+        },
+        {
+          // undici starts writing the request on a connected socket: before
+          // that, nothing of it left (the connect, TLS or tunnel never came up).
+          onRequestStart(started) {
+            controller = started;
+            attempt.connected();
+            // Out of time or interrupted while connecting: send nothing now.
+            if (attempt.settled) started.abort(new Error('aborted'));
           },
-          {
-            // undici starts writing the request on a connected socket: before
-            // that, nothing of it left (the connect, TLS or tunnel never came up).
-            onRequestStart(started) {
-              controller = started;
-              attempt.connected();
-              // Out of time or interrupted while connecting: send nothing now.
-              if (attempt.settled) started.abort(new Error('aborted'));
-            },
-            onResponseStart(_, status, raw) {
-              if (status < 200) return;
-              const headers = attempt.head(status, raw);
-              // The answer to `Connection: close` (the fresh pool) announces nothing.
-              if (dispatcher !== shared && dispatcher !== unsafePools?.fresh)
-                announces.set(url.origin, mayReuseForUnsafe(headers['keep-alive']));
-            },
-            onResponseData: (_, chunk) => attempt.data(chunk),
-            onResponseEnd: () => attempt.end(),
-            onResponseError: (_, error) => attempt.fail(error),
+          onResponseStart(_, status, raw) {
+            if (status < 200) return;
+            const headers = attempt.head(status, raw);
+            // The answer to `Connection: close` (the fresh pool) announces nothing.
+            if (dispatcher !== shared && dispatcher !== unsafePools?.fresh)
+              announces.set(url.origin, mayReuseForUnsafe(headers['keep-alive']));
           },
-        );
-        return (failure) => {
-          // Its one connection is never reused: closed now (the answer is read or abandoned).
-          if (once) void once.destroy().catch(() => {});
-          if (failure) controller?.abort(failure);
-        };
-      },
-      (error) => refusedProxy(error, url),
-    );
+          onResponseData: (_, chunk) => attempt.data(chunk),
+          onResponseEnd: () => attempt.end(),
+          onResponseError: (_, error) => attempt.fail(refusedProxy(error, url) ?? error),
+        },
+      );
+      return (failure) => {
+        // Its one connection is never reused: closed now (the answer is read or abandoned).
+        if (once) void once.destroy().catch(() => {});
+        if (failure) controller?.abort(failure);
+      };
+    });
   }
 
   return {
