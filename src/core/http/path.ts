@@ -5,15 +5,10 @@
 // programmatic client (`createClient().deleteMonitor('..')`) all go through it.
 import { UsageError } from '../errors.js';
 
-/** `.` and `..`: the segments a URL resolver climbs with. */
-export function isDotSegment(segment: string): boolean {
-  return segment === '.' || segment === '..';
-}
-
-/** Why `segment` cannot be a path segment, or undefined when it can. */
+/** Why `segment` cannot be a path segment (`.` and `..` are what a URL resolver climbs with), or undefined when it can. */
 export function segmentProblem(segment: string): 'empty' | 'dot' | undefined {
   if (segment === '') return 'empty';
-  if (isDotSegment(segment)) return 'dot';
+  if (segment === '.' || segment === '..') return 'dot';
   return undefined;
 }
 
