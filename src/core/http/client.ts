@@ -354,7 +354,7 @@ export function createHttpClient(
   return new HttpClient({
     ...options,
     userAgent,
-    transport: () => createTransport(env, many, options.baseUrl),
+    transport: () => createTransport(env, many, options.baseUrl, options.timeoutMs),
   });
 }
 
