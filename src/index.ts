@@ -30,7 +30,6 @@ export {
   NetworkError,
   ApiError,
   InterruptedError,
-  PartialFailure,
   ExitCode,
   exitCodeForStatus,
 } from './core/errors.js';

@@ -2,11 +2,11 @@
 // --from): at most `concurrency` at a time (src/core/pool.ts) over the one
 // keep-alive pool of the command's HttpClient, results kept in input order.
 // A failure does not stop the others; each is reported on its own line, and
-// the command ends with a PartialFailure whose exit code is that of the first
+// the command ends with a CpkError whose exit code is that of the first
 // failure in input order.
 import { setMaxListeners } from 'node:events';
 import type { Context } from './context.js';
-import { InterruptedError, PartialFailure } from '../core/errors.js';
+import { CpkError, InterruptedError } from '../core/errors.js';
 import { startProgress } from '../output/progress.js';
 import { mapPool, type Outcome } from '../core/pool.js';
 
@@ -65,12 +65,7 @@ export async function runBulk<T, R>(
         throw new InterruptedError();
       }
       if (firstCode !== undefined) {
-        throw new PartialFailure(
-          `${failed} of ${items.length} ${noun} could not be ${verb}`,
-          firstCode,
-          failed,
-          items.length,
-        );
+        throw new CpkError(`${failed} of ${items.length} ${noun} could not be ${verb}`, firstCode);
       }
     },
   };

@@ -120,19 +120,3 @@ export class InterruptedError extends CpkError {
     super('interrupted', ExitCode.INTERRUPTED);
   }
 }
-
-/**
- * Some items of a bulk command failed. Each failure was already reported on
- * its own line; this error is the closing line, and its exit code is that of
- * the first failure in input order (docs/scripting.md, "Scripting").
- */
-export class PartialFailure extends CpkError {
-  constructor(
-    message: string,
-    exitCode: number,
-    readonly failed: number,
-    readonly total: number,
-  ) {
-    super(message, exitCode);
-  }
-}

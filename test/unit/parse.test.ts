@@ -4,7 +4,7 @@ import { parseDuration } from '../../src/parse/duration.js';
 import { fieldsFromFlags, MAX_KEY_SEGMENTS, mergeInto, parseSetValue } from '../../src/parse/fields.js';
 import { setOwn } from '../../src/core/json.js';
 import { checkId } from '../../src/parse/id.js';
-import { encodeSegment } from '../../src/core/http/client.js';
+import { encodeSegment } from '../../src/core/http/path.js';
 import { UsageError } from '../../src/core/errors.js';
 
 describe('parseDuration', () => {

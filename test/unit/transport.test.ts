@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 async function send(path: string, options: { timeoutMs?: number; maxBodyBytes?: number; signal?: AbortSignal } = {}) {
-  const transport = createUndiciTransport(undefined);
+  const transport = createUndiciTransport(undefined, options.timeoutMs ?? 2000);
   try {
     return await transport.send({
       method: 'GET',
@@ -136,7 +136,7 @@ describe('undici transport', () => {
 describe('a signal aborted before the send', () => {
   it.each([
     ['node:http', createNodeTransport],
-    ['undici', () => createUndiciTransport(undefined)],
+    ['undici', () => createUndiciTransport(undefined, 2000)],
   ])('%s: fails as "aborted" with no stray error event, and sends nothing', async (_name, make) => {
     let arrived = 0;
     handlers.set('/count', (res) => {
@@ -209,7 +209,10 @@ describe('proxySettings', () => {
   });
 
   it('names the proxy without its credentials', () => {
-    const transport = createUndiciTransport(proxySettings({ HTTPS_PROXY: 'http://user:s3cret@proxy.internal:3128' }));
+    const transport = createUndiciTransport(
+      proxySettings({ HTTPS_PROXY: 'http://user:s3cret@proxy.internal:3128' }),
+      2000,
+    );
     expect(transport.proxy).toBe('HTTPS_PROXY=http://proxy.internal:3128');
     void transport.close();
   });

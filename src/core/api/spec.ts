@@ -236,16 +236,6 @@ export function analyzeSpec(document: unknown): SpecInfo {
   const itemPath = (noun: Noun): string | undefined =>
     Object.keys(paths).find((p) => new RegExp(`^/${noun}/\\{[^/{}]+\\}$`).test(p));
 
-  /** The schema of a JSON request body (see BodyKind). */
-  const bodyOf = (kind: BodyKind): JsonObject | undefined => {
-    const itemP = itemPath(kind === 'channel-update' ? 'channels' : 'monitors');
-    const op = kind === 'create' ? operation('/monitors', 'post') : itemP && operation(itemP, 'patch');
-    const body = op ? resolve(op.requestBody) : undefined;
-    const content = body ? resolve(body.content) : undefined;
-    const media = content ? resolve(ownField(content, 'application/json')) : undefined;
-    return media ? resolve(media.schema) : undefined;
-  };
-
   return {
     present: true,
     list(noun) {
@@ -264,7 +254,9 @@ export function analyzeSpec(document: unknown): SpecInfo {
       };
     },
     body(kind) {
-      const schema = bodyOf(kind);
+      const itemP = itemPath(kind === 'channel-update' ? 'channels' : 'monitors');
+      const op = kind === 'create' ? operation('/monitors', 'post') : itemP && operation(itemP, 'patch');
+      const schema = op ? jsonSchema(resolve(op.requestBody), resolve) : undefined;
       if (!schema) return undefined;
       const root: JsonObject = { allOf: [schema] };
       for (const key of ['components', 'definitions']) {
@@ -327,12 +319,14 @@ function successSchema(op: JsonObject, resolve: Resolve): JsonObject | undefined
   const code = Object.keys(responses)
     .filter((c) => /^2(\d\d|XX)$/i.test(c))
     .sort()[0];
-  const response = code ? resolve(responses[code]) : undefined;
-  const content = response ? resolve(response.content) : undefined;
-  if (!content) return undefined;
-  const mediaType = Object.keys(content).find((m) => /json/i.test(m));
-  const media = mediaType ? resolve(content[mediaType]) : undefined;
-  return media ? resolve(media.schema) : undefined;
+  return code ? jsonSchema(resolve(responses[code]), resolve) : undefined;
+}
+
+/** The schema of a request body's or a response's JSON content (its first JSON media type). */
+function jsonSchema(holder: JsonObject | undefined, resolve: Resolve): JsonObject | undefined {
+  const content = resolve(holder?.content);
+  const mediaType = content && Object.keys(content).find((m) => /json/i.test(m));
+  return mediaType ? resolve(resolve(content[mediaType])?.schema) : undefined;
 }
 
 function itemsSchema(page: JsonObject, itemsField: string | undefined, resolve: Resolve): JsonObject | undefined {

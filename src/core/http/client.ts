@@ -17,13 +17,11 @@ import {
 } from './retry.js';
 import { sanitizeLine } from '../sanitize.js';
 import { isPlainObject, JsonDepthError, ownField, parseJson } from '../json.js';
-import { joinSegments } from './path.js';
+import { encodeSegment } from './path.js';
 import { chooseTransport, createTransport } from './select.js';
 import type { Env } from './proxy.js';
 import { registerSecret, registerUrlCredentials } from '../redact.js';
 import { userAgent } from '../version.js';
-
-export { encodeSegment } from './path.js';
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -135,7 +133,7 @@ export class HttpClient {
     const raw = spec.rawPath;
     const url =
       raw === undefined
-        ? joinSegments(baseUrl, spec.segments ?? [])
+        ? [baseUrl, ...(spec.segments ?? []).map(encodeSegment)].join('/')
         : baseUrl + (raw.startsWith('/') ? raw : `/${raw}`);
     if (!spec.query?.length) return url;
     return (
@@ -143,7 +141,7 @@ export class HttpClient {
     );
   }
 
-  private headersFor(spec: RequestSpec): Record<string, string> {
+  private headersFor(spec: RequestSpec, token = this.options.token): Record<string, string> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.options.userAgent,
@@ -151,7 +149,7 @@ export class HttpClient {
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     for (const [name, value] of Object.entries(spec.headers ?? {}))
       if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
-    if (spec.auth !== false && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    if (spec.auth !== false && token) headers.authorization = `Bearer ${token}`;
     return headers;
   }
 
@@ -162,9 +160,7 @@ export class HttpClient {
    * configured, since a dry run needs none).
    */
   describe(spec: RequestSpec): RequestDescription {
-    const headers = this.headersFor(spec);
-    delete headers.authorization;
-    if (spec.auth !== false) headers.authorization = `Bearer ${TOKEN_PLACEHOLDER}`;
+    const headers = this.headersFor(spec, TOKEN_PLACEHOLDER);
     const description: RequestDescription = { method: spec.method.toUpperCase(), url: this.buildUrl(spec), headers };
     if (spec.body !== undefined) description.body = JSON.stringify(spec.body);
     return description;
@@ -358,7 +354,7 @@ export function createHttpClient(
   return new HttpClient({
     ...options,
     userAgent,
-    transport: () => createTransport(env, many, options.baseUrl),
+    transport: () => createTransport(env, many, options.baseUrl, options.timeoutMs),
   });
 }
 

@@ -12,11 +12,7 @@ import { runAttempt, type Transport, type TransportRequest, type TransportRespon
  * which reads every export, and node:http's lazy WebSocket and EventSource
  * exports then load Node's own copy of undici (~8 MiB and ~15 ms on Node 26).
  */
-let https: typeof import('node:https') | undefined;
-function httpsRequest(): typeof import('node:https').request {
-  https ??= createRequire(import.meta.url)('node:https') as typeof import('node:https');
-  return https.request;
-}
+const requireBuiltin = createRequire(import.meta.url);
 
 export function createNodeTransport(): Transport {
   return { send, close: async () => {} };
@@ -31,7 +27,8 @@ function send(req: TransportRequest): Promise<TransportResponse> {
     if (body) headers['content-length'] = String(body.length);
     // One request per process: no keep-alive socket should hold the process open.
     headers.connection = 'close';
-    const request = (secure ? httpsRequest() : httpRequest)(url, { method: req.method, headers, agent: false });
+    const open = secure ? (requireBuiltin('node:https') as typeof import('node:https')).request : httpRequest;
+    const request = open(url, { method: req.method, headers, agent: false });
     request.on('error', attempt.fail);
     // The connection (TCP, and TLS for https) is up: only then does the request leave.
     request.once('socket', (socket) => socket.once(secure ? 'secureConnect' : 'connect', attempt.connected));

@@ -5,15 +5,10 @@
 // programmatic client (`createClient().deleteMonitor('..')`) all go through it.
 import { UsageError } from '../errors.js';
 
-/** `.` and `..`: the segments a URL resolver climbs with. */
-export function isDotSegment(segment: string): boolean {
-  return segment === '.' || segment === '..';
-}
-
-/** Why `segment` cannot be a path segment, or undefined when it can. */
+/** Why `segment` cannot be a path segment (`.` and `..` are what a URL resolver climbs with), or undefined when it can. */
 export function segmentProblem(segment: string): 'empty' | 'dot' | undefined {
   if (segment === '') return 'empty';
-  if (isDotSegment(segment)) return 'dot';
+  if (segment === '.' || segment === '..') return 'dot';
   return undefined;
 }
 
@@ -34,9 +29,4 @@ export function decodeOrKeep(text: string): string {
   } catch {
     return text;
   }
-}
-
-/** The segments below `baseUrl`, each encoded as one segment. */
-export function joinSegments(baseUrl: string, segments: readonly string[]): string {
-  return [baseUrl, ...segments.map(encodeSegment)].join('/');
 }

@@ -9,7 +9,7 @@
 //   a base URL ending in /v1) is taken as that path, not doubled: the service
 //   itself names its resources that way (Location: /v1/monitors/mon_...).
 import { UsageError } from '../errors.js';
-import { decodeOrKeep, isDotSegment } from './path.js';
+import { decodeOrKeep, segmentProblem } from './path.js';
 
 /** Returns the path (with query) relative to `baseUrl`, starting with `/`, percent-encoded where needed. */
 export function resolveRawPath(baseUrl: string, input: string): string {
@@ -37,7 +37,7 @@ export function resolveRawPath(baseUrl: string, input: string): string {
   const queryAt = path.indexOf('?');
   let pathname = queryAt === -1 ? path : path.slice(0, queryAt);
   const query = queryAt === -1 ? '' : path.slice(queryAt);
-  if (pathname.split('/').some((segment) => isDotSegment(decodeOrKeep(segment)))) {
+  if (pathname.split('/').some((segment) => segmentProblem(decodeOrKeep(segment)) === 'dot')) {
     throw refuse('"." and ".." segments are not allowed');
   }
   const underBase = pathname === basePath || pathname.startsWith(`${basePath}/`);

@@ -23,11 +23,11 @@ export function chooseTransport(env: Env, many: boolean, url: string): Transport
   return many ? 'undici' : 'node';
 }
 
-export async function createTransport(env: Env, many: boolean, url: string): Promise<Transport> {
+export async function createTransport(env: Env, many: boolean, url: string, timeoutMs: number): Promise<Transport> {
   if (chooseTransport(env, many, url) === 'node') return (await import('./node-transport.js')).createNodeTransport();
   // Lazy proxies: a base URL that no proxy applies to (NO_PROXY, or no
   // variable for its scheme) is served as without a proxy, so it loads
   // neither undici's proxy agent nor a proxy's connection.
   const proxy = proxiedFor(env, url) ? proxySettings(env) : undefined;
-  return (await import('./undici-transport.js')).createUndiciTransport(proxy);
+  return (await import('./undici-transport.js')).createUndiciTransport(proxy, timeoutMs);
 }

@@ -99,7 +99,6 @@ export interface Attempt {
 export function runAttempt(
   req: TransportRequest,
   start: (attempt: Attempt) => (failure: Error | undefined) => void,
-  refine?: (error: unknown) => TransportError | undefined,
 ): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -117,7 +116,7 @@ export function runAttempt(
       // Settled first: tearing the request down makes errors of its own, which change nothing now.
       cancel?.(response ? undefined : error instanceof Error ? error : new Error('aborted'));
       if (response) resolve(response);
-      else reject(refine?.(error) ?? failureOf(error));
+      else reject(failureOf(error));
     };
     const failureOf = (error: unknown): TransportError => {
       const because = { cause: error, response: partial };

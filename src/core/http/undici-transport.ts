@@ -118,10 +118,8 @@ function skipInterim(socket: import('node:net').Socket): Duplex {
   return wrapped;
 }
 
-/** `proxy`: the settings of the proxy that serves the base URL (./select.ts), or undefined. */
-export function createUndiciTransport(proxy: ProxySettings | undefined): Transport {
-  /** Made at the first request, which knows --timeout (the same for every request of a command). */
-  let agents: ReturnType<typeof load> | undefined;
+/** `proxy`: the settings of the proxy that serves the base URL (./select.ts), or undefined; `timeoutMs`: --timeout. */
+export function createUndiciTransport(proxy: ProxySettings | undefined, timeoutMs: number): Transport {
   /** For POST and PATCH (mayReuseForUnsafe): `kept` where the origin announced its timeout, else `fresh`. */
   let unsafePools: { kept: Dispatcher; fresh: Dispatcher } | undefined;
   /** Per origin, whether its last answer to a POST or PATCH announced a keep-alive timeout; absent until then. */
@@ -129,37 +127,35 @@ export function createUndiciTransport(proxy: ProxySettings | undefined): Transpo
   /** A proxy URL fit for a message: credentials dropped (it parses: proxySettings refused any that does not). */
   const shown = (value: string) => new URL(value).origin;
 
-  function load(timeoutMs: number) {
-    // Every connector's timeout is --timeout: the TCP connect and TLS
-    // handshake, and with a proxy the connect to it (proxyTls) and the TLS
-    // handshake inside its tunnel (requestTls). undici's default of 10 s held
-    // the process past --timeout after a proxy that answered CONNECT and then
-    // said nothing.
-    const bounded = { timeout: timeoutMs };
-    // Each origin's pool (and, with a proxy, each tunnel's and the proxy's)
-    // connects through interimSkipping.
-    const factory = (origin: string | URL, options: object): Dispatcher => {
-      const { connect } = options as { connect: buildConnector.connector | buildConnector.BuildOptions };
-      const connector = typeof connect === 'function' ? connect : undici.buildConnector(connect);
-      return new undici.Pool(origin, { ...options, connect: interimSkipping(connector) });
-    };
-    // proxyTunnel false: an http:// target goes to the proxy as a forward
-    // (absolute-URI) request, as curl -x does; CONNECT only for https (squid
-    // and tinyproxy refuse CONNECT to port 80 by default).
-    const make = (options: { keepAliveTimeout: number; pipelining?: number }): Dispatcher =>
-      proxy
-        ? new undici.EnvHttpProxyAgent({
-            ...proxy,
-            ...options,
-            factory,
-            connect: bounded,
-            proxyTunnel: false,
-            proxyTls: bounded,
-            requestTls: bounded,
-          })
-        : new undici.Agent({ ...options, factory, connect: bounded });
-    return { shared: make({ keepAliveTimeout: 4_000 }), make };
-  }
+  // Every connector's timeout is --timeout: the TCP connect and TLS
+  // handshake, and with a proxy the connect to it (proxyTls) and the TLS
+  // handshake inside its tunnel (requestTls). undici's default of 10 s held
+  // the process past --timeout after a proxy that answered CONNECT and then
+  // said nothing.
+  const bounded = { timeout: timeoutMs };
+  // Each origin's pool (and, with a proxy, each tunnel's and the proxy's)
+  // connects through interimSkipping.
+  const factory = (origin: string | URL, options: object): Dispatcher => {
+    const { connect } = options as { connect: buildConnector.connector | buildConnector.BuildOptions };
+    const connector = typeof connect === 'function' ? connect : undici.buildConnector(connect);
+    return new undici.Pool(origin, { ...options, connect: interimSkipping(connector) });
+  };
+  // proxyTunnel false: an http:// target goes to the proxy as a forward
+  // (absolute-URI) request, as curl -x does; CONNECT only for https (squid
+  // and tinyproxy refuse CONNECT to port 80 by default).
+  const make = (options: { keepAliveTimeout: number; pipelining?: number }): Dispatcher =>
+    proxy
+      ? new undici.EnvHttpProxyAgent({
+          ...proxy,
+          ...options,
+          factory,
+          connect: bounded,
+          proxyTunnel: false,
+          proxyTls: bounded,
+          requestTls: bounded,
+        })
+      : new undici.Agent({ ...options, factory, connect: bounded });
+  const shared = make({ keepAliveTimeout: 4_000 });
 
   /**
    * A connection refused while a proxy is set: the proxy's refusal, not the
@@ -174,7 +170,6 @@ export function createUndiciTransport(proxy: ProxySettings | undefined): Transpo
   }
 
   function send(req: TransportRequest): Promise<TransportResponse> {
-    const { shared, make } = (agents ??= load(req.timeoutMs));
     const url = new URL(req.url);
     let dispatcher = shared;
     // A POST or PATCH, until the origin's first answer says whether it announces
@@ -190,49 +185,45 @@ export function createUndiciTransport(proxy: ProxySettings | undefined): Transpo
             ? unsafePools.fresh
             : (once = make({ keepAliveTimeout: 1 }));
     }
-    return runAttempt(
-      req,
-      (attempt) => {
-        let controller: Dispatcher.DispatchController | undefined;
-        dispatcher.dispatch(
-          {
-            origin: url.origin,
-            path: `${url.pathname}${url.search}`,
-            method: req.method as Dispatcher.HttpMethod,
-            headers: req.headers,
-            body: req.body,
-            headersTimeout: req.timeoutMs,
-            bodyTimeout: req.timeoutMs,
+    return runAttempt(req, (attempt) => {
+      let controller: Dispatcher.DispatchController | undefined;
+      dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: req.method as Dispatcher.HttpMethod,
+          headers: req.headers,
+          body: req.body,
+          headersTimeout: req.timeoutMs,
+          bodyTimeout: req.timeoutMs,
+        },
+        {
+          // undici starts writing the request on a connected socket: before
+          // that, nothing of it left (the connect, TLS or tunnel never came up).
+          onRequestStart(started) {
+            controller = started;
+            attempt.connected();
+            // Out of time or interrupted while connecting: send nothing now.
+            if (attempt.settled) started.abort(new Error('aborted'));
           },
-          {
-            // undici starts writing the request on a connected socket: before
-            // that, nothing of it left (the connect, TLS or tunnel never came up).
-            onRequestStart(started) {
-              controller = started;
-              attempt.connected();
-              // Out of time or interrupted while connecting: send nothing now.
-              if (attempt.settled) started.abort(new Error('aborted'));
-            },
-            onResponseStart(_, status, raw) {
-              if (status < 200) return;
-              const headers = attempt.head(status, raw);
-              // The answer to `Connection: close` (the fresh pool) announces nothing.
-              if (dispatcher !== shared && dispatcher !== unsafePools?.fresh)
-                announces.set(url.origin, mayReuseForUnsafe(headers['keep-alive']));
-            },
-            onResponseData: (_, chunk) => attempt.data(chunk),
-            onResponseEnd: () => attempt.end(),
-            onResponseError: (_, error) => attempt.fail(error),
+          onResponseStart(_, status, raw) {
+            if (status < 200) return;
+            const headers = attempt.head(status, raw);
+            // The answer to `Connection: close` (the fresh pool) announces nothing.
+            if (dispatcher !== shared && dispatcher !== unsafePools?.fresh)
+              announces.set(url.origin, mayReuseForUnsafe(headers['keep-alive']));
           },
-        );
-        return (failure) => {
-          // Its one connection is never reused: closed now (the answer is read or abandoned).
-          if (once) void once.destroy().catch(() => {});
-          if (failure) controller?.abort(failure);
-        };
-      },
-      (error) => refusedProxy(error, url),
-    );
+          onResponseData: (_, chunk) => attempt.data(chunk),
+          onResponseEnd: () => attempt.end(),
+          onResponseError: (_, error) => attempt.fail(refusedProxy(error, url) ?? error),
+        },
+      );
+      return (failure) => {
+        // Its one connection is never reused: closed now (the answer is read or abandoned).
+        if (once) void once.destroy().catch(() => {});
+        if (failure) controller?.abort(failure);
+      };
+    });
   }
 
   return {
@@ -240,7 +231,7 @@ export function createUndiciTransport(proxy: ProxySettings | undefined): Transpo
     // Every request has ended by the time cpk closes (each is awaited), so
     // destroy only drops idle keep-alive sockets; it never waits on a server.
     close: async () => {
-      await Promise.all([agents?.shared, unsafePools?.kept, unsafePools?.fresh].map((d) => d?.destroy()));
+      await Promise.all([shared, unsafePools?.kept, unsafePools?.fresh].map((d) => d?.destroy()));
     },
     proxy:
       Object.entries({ HTTPS_PROXY: proxy?.httpsProxy, HTTP_PROXY: proxy?.httpProxy })
