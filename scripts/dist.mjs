@@ -192,8 +192,10 @@ for (const { target, executable } of jobs) {
   writeFileSync(
     config,
     JSON.stringify({
-      main,
-      output: temporary,
+      // Relative to the scratch directory (the builder's cwd): the blob keeps the
+      // path as given, and a temporary directory's name would make every build differ.
+      main: 'cpk-sea.cjs',
+      output: name,
       executable,
       disableExperimentalSEAWarning: true,
       // The code cache is V8's for the machine that builds: it would not fit another target.

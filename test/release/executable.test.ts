@@ -94,6 +94,12 @@ describe.skipIf(unreachable !== '')(`the linux-x64 executable, with no node on P
     expect(help.stderr).toBe('');
   });
 
+  it('holds no path of the machine that built it, so the same commit builds the same bytes', () => {
+    const bytes = readFileSync(EXE);
+    expect(bytes.includes(ROOT)).toBe(false);
+    expect(bytes.includes('cpk-sea/build-')).toBe(false);
+  });
+
   it('creates, gets and deletes a monitor on the emulator it started', async () => {
     const e = { ...env, ...api };
     const created = await run(
