@@ -1,8 +1,7 @@
 // Turns data into the lines of a table (kubectl's printers): rows for several
 // items, `describe`-style sections for one. Pure: what the terminal allows
 // (width, color, ages, sparklines) comes in through View. Every function here
-// is linear in the size of the document: no cell is measured twice per row,
-// no line is rebuilt per field.
+// is linear in the size of the document.
 import { isPlainObject } from '../core/json.js';
 import { numberSource } from './json.js';
 import { PLAIN, statusPainter, type Painter, type Palette } from './palette.js';
@@ -42,10 +41,7 @@ function isNumber(value: unknown): boolean {
 
 function isScalar(value: unknown): boolean {
   return (
-    value === null ||
-    value === undefined ||
-    (typeof value !== 'object' && typeof value !== 'function') ||
-    numberSource(value) !== undefined
+    value === null || (typeof value !== 'object' && typeof value !== 'function') || numberSource(value) !== undefined
   );
 }
 
@@ -125,17 +121,11 @@ export function leafPaths(value: unknown, prefix = '', out: Map<string, true> = 
 /** The value at a dotted path (`last_check.latency_ms`); a key that itself holds a dot is found too. */
 export function pathValue(value: unknown, path: string): unknown {
   if (!isPlainObject(value)) return undefined;
-  if (Object.prototype.hasOwnProperty.call(value, path)) return value[path];
-  const dot = path.indexOf('.');
-  if (dot < 0) return undefined;
-  let cut = dot;
-  while (cut >= 0) {
+  if (Object.hasOwn(value, path)) return value[path];
+  for (let cut = path.indexOf('.'); cut >= 0; cut = path.indexOf('.', cut + 1)) {
     const head = path.slice(0, cut);
-    if (Object.prototype.hasOwnProperty.call(value, head)) {
-      const found = pathValue(value[head], path.slice(cut + 1));
-      if (found !== undefined) return found;
-    }
-    cut = path.indexOf('.', cut + 1);
+    const found = Object.hasOwn(value, head) ? pathValue(value[head], path.slice(cut + 1)) : undefined;
+    if (found !== undefined) return found;
   }
   return undefined;
 }
@@ -157,16 +147,22 @@ export function tableLines(
   options: { indent?: string; width?: number | undefined; min?: readonly number[] } = {},
 ): string[] {
   const indent = options.indent ?? '';
-  const count = rows.reduce((n, row) => Math.max(n, row.length), 0);
-  const room = options.width === undefined ? undefined : options.width - indent.length - GAP.length * (count - 1);
-  const { widths, cellWidths } = columnWidths(rows, room);
+  const widths = columnWidths(rows);
+  const { width } = options;
+  if (width !== undefined) {
+    // No column goes below MIN_COLUMN, or its header (the first row) when that is wider, so headers never
+    // wrap; a column already narrower keeps its width.
+    const headers = headerWidths(rows);
+    const floors = widths.map((w, i) => Math.min(w, Math.max(MIN_COLUMN, headers[i] ?? 0)));
+    narrow(widths, floors, width - indent.length - GAP.length * (widths.length - 1));
+  }
   // Columns at least as wide as asked (a live board keeps its columns where earlier frames had them).
   for (const [i, w] of (options.min ?? []).entries()) if (w > (widths[i] as number)) widths[i] = w;
   const out: string[] = [];
-  for (const [r, row] of rows.entries()) {
-    const ws = cellWidths[r] as number[];
+  for (const row of rows) {
+    // Only a width can make a column narrower than its widest cell.
     const wrapped = row.map((cell, i) =>
-      (ws[i] as number) > (widths[i] as number) ? wrapText(cell.text, widths[i] as number) : [cell.text],
+      width === undefined ? [cell.text] : wrapText(cell.text, widths[i] as number),
     );
     const height = wrapped.reduce((n, lines) => Math.max(n, lines.length), 1);
     for (let l = 0; l < height; l++) {
@@ -184,30 +180,16 @@ export function tableLines(
   return out;
 }
 
-/**
- * Each column as wide as its widest cell (and each cell's width); with `room`,
- * narrowed to fit it.
- */
-export function columnWidths(rows: Cell[][], room: number | undefined): { widths: number[]; cellWidths: number[][] } {
-  const count = rows.reduce((n, row) => Math.max(n, row.length), 0);
-  const widths = new Array<number>(count).fill(0);
-  const cellWidths = rows.map((row) =>
-    row.map((cell, i) => {
-      const w = textWidth(cell.text);
-      if (w > (widths[i] as number)) widths[i] = w;
-      return w;
-    }),
-  );
-  // No column goes below MIN_COLUMN, or its header (the first row) when that is wider, so headers never
-  // wrap; a column already narrower keeps its width.
-  const headers = cellWidths[0] ?? [];
-  if (room !== undefined)
-    narrow(
-      widths,
-      widths.map((w, i) => Math.min(w, Math.max(MIN_COLUMN, headers[i] ?? 0))),
-      room,
-    );
-  return { widths, cellWidths };
+/** Each column as wide as its widest cell. */
+export function columnWidths(rows: Cell[][]): number[] {
+  const widths: number[] = [];
+  for (const row of rows)
+    for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i] ?? 0, textWidth(row[i]!.text));
+  return widths;
+}
+
+function headerWidths(rows: Cell[][]): number[] {
+  return (rows[0] ?? []).map((cell) => textWidth(cell.text));
 }
 
 /**
@@ -296,8 +278,7 @@ export function rowLines(items: unknown[], columns: string[], view: View, fit?: 
   const rows = objectRows(items, columns, view);
   if (fit === undefined) return tableLines(rows);
   const kinds = columns.map((c) => columnKind(c, items));
-  const { widths, cellWidths } = columnWidths(rows, undefined);
-  const { keep, shown } = fitColumns(kinds, widths, fit, cellWidths[0]);
+  const { keep, shown } = fitColumns(kinds, columnWidths(rows), fit, headerWidths(rows));
   const fitted = rows.map((row, r) =>
     keep.map((i, k) => {
       const cell = row[i] as Cell;
@@ -447,18 +428,10 @@ export function fitSpark(values: (number | null)[], room: number): string {
   if (values.length <= cells) return sparkline(values);
   const buckets: (number | null)[] = [];
   for (let b = 0; b < cells; b++) {
-    const from = Math.floor((b * values.length) / cells);
-    const to = Math.floor(((b + 1) * values.length) / cells);
-    let sum = 0;
-    let n = 0;
-    for (let i = from; i < to; i++) {
-      const v = values[i];
-      if (v !== null && v !== undefined && Number.isFinite(v)) {
-        sum += v;
-        n++;
-      }
-    }
-    buckets.push(n === 0 ? null : sum / n);
+    const bucket = values
+      .slice(Math.floor((b * values.length) / cells), Math.floor(((b + 1) * values.length) / cells))
+      .filter((v): v is number => v !== null && Number.isFinite(v));
+    buckets.push(bucket.length === 0 ? null : bucket.reduce((sum, v) => sum + v, 0) / bucket.length);
   }
   return sparkline(buckets);
 }
@@ -530,11 +503,8 @@ export function detailLines(value: unknown, view: View): string[] {
   for (const e of entries) {
     if (e.kind === 'field') {
       const { key, lines } = fieldLines(e, view, valueWidth);
-      const head = textWidth(key) > keyWidth ? `${key}${GAP}` : padEnd(key, keyWidth) + GAP;
-      for (const [i, line] of lines.entries())
-        out.push(
-          `${i === 0 ? view.paint.key(head.trimEnd()) + head.slice(head.trimEnd().length) : pad}${line}`.trimEnd(),
-        );
+      const head = view.paint.key(key) + ' '.repeat(Math.max(0, keyWidth - textWidth(key))) + GAP;
+      for (const [i, line] of lines.entries()) out.push(`${i === 0 ? head : pad}${line}`.trimEnd());
     } else if (e.kind === 'table') {
       out.push(`${view.paint.key(sanitizeLine(e.key))}:`);
       for (const line of tableLines(objectRows(e.items, wideColumns(e.items), view), {
