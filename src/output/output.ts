@@ -55,8 +55,6 @@ export interface OutputSettings {
   format?: OutputFormat | undefined;
   /** --columns: dotted paths, one column each. */
   columns?: string[] | undefined;
-  /** The terminal's width (stdout); undefined off a terminal. */
-  columnsOfTerminal?: number | undefined;
   /** Now in ms (tests fix it). */
   now?: (() => number) | undefined;
   /** false under --no-color */
@@ -319,7 +317,7 @@ export class Output {
   private width(): number | undefined {
     const fromEnv = knownColumns(Number(this.io.env.COLUMNS));
     // A terminal without a size (a pty nobody sized, a serial console) says 0 columns: unknown.
-    const terminal = knownColumns(this.settings.columnsOfTerminal);
+    const terminal = knownColumns(this.io.stdoutColumns);
     if (this.io.stdoutIsTTY) return terminal ?? fromEnv ?? 80;
     return fromEnv;
   }
@@ -371,24 +369,21 @@ export class Output {
   list(): ListPrinter {
     const format = this.format;
     const held: unknown[] = [];
-    if (format === 'jsonl') {
-      return {
-        add: async (items) => {
-          const lines: string[] = [];
-          for (const item of items) {
-            const value = this.query ? this.query(item) : item;
-            lines.push(typeof value === 'string' && this.query ? value : toJson(value, 0));
-          }
-          if (lines.length > 0) await this.writeLines(lines);
-        },
-        end: async () => {},
-      };
-    }
     return {
       add: async (items) => {
-        for (const item of items) held.push(item);
+        if (format !== 'jsonl') {
+          for (const item of items) held.push(item);
+          return;
+        }
+        const query = this.query;
+        const lines = items.map((item) => {
+          const value = query ? query(item) : item;
+          return typeof value === 'string' && query ? value : toJson(value, 0);
+        });
+        if (lines.length > 0) await this.writeLines(lines);
       },
       end: async () => {
+        if (format === 'jsonl') return;
         if (this.json) return this.printJson(held);
         if (format === 'markdown') return this.writeLines(markdownLines(held));
         const columns = this.settings.columns ?? (format === 'wide' ? wideColumns(held) : defaultColumns(held));
