@@ -2,8 +2,8 @@
 // items, `describe`-style sections for one. Pure: what the terminal allows
 // (width, color, ages, sparklines) comes in through View. Every function here
 // is linear in the size of the document.
-import { isPlainObject } from '../core/json.js';
-import { numberSource } from './json.js';
+import { ExactNumber, isPlainObject } from '../core/json.js';
+import { toJson } from './json.js';
 import { PLAIN, statusPainter, type Painter, type Palette } from './palette.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import { bar, sparkline } from './sparkline.js';
@@ -35,14 +35,17 @@ export function isTimestamp(value: unknown): value is string {
   return typeof value === 'string' && ISO_TIME.test(value) && !Number.isNaN(Date.parse(value));
 }
 
+/** An object of the document; an exact number (src/core/json.ts) is a value, not an object. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && !(value instanceof ExactNumber);
+}
+
 function isNumber(value: unknown): boolean {
-  return (typeof value === 'number' && Number.isFinite(value)) || numberSource(value) !== undefined;
+  return (typeof value === 'number' && Number.isFinite(value)) || value instanceof ExactNumber;
 }
 
 function isScalar(value: unknown): boolean {
-  return (
-    value === null || (typeof value !== 'object' && typeof value !== 'function') || numberSource(value) !== undefined
-  );
+  return !Array.isArray(value) && !isObject(value);
 }
 
 /**
@@ -86,20 +89,11 @@ export function cellText(value: unknown): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
     if (value.every((item) => isScalar(item))) return value.map(listItem).join(', ');
-    return compactJson(value);
+    return toJson(value, 0);
   }
-  if (isPlainObject(value)) return Object.keys(value).length === 0 ? '{}' : compactJson(value);
-  if (value === null || value === undefined) return '-';
-  const source = numberSource(value);
-  if (source !== undefined) return source;
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-function compactJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    const source = numberSource(v);
-    return source === undefined ? v : Number(source);
-  });
+  if (isObject(value)) return Object.keys(value).length === 0 ? '{}' : toJson(value, 0);
+  // An exact number's text is the server's.
+  return value === null || value === undefined ? '-' : String(value);
 }
 
 const PERCENT_KEY = /(?:^|[._])(?:[a-z0-9]+_)*(?:percent|percentage|pct)$/i;
@@ -110,7 +104,7 @@ function isPercent(key: string, value: unknown): value is number {
 
 /** Dotted paths of an object's leaves (nested objects opened, arrays kept whole), in first-seen order. */
 export function leafPaths(value: unknown, prefix = '', out: Map<string, true> = new Map()): Map<string, true> {
-  if (isPlainObject(value) && (Object.keys(value).length > 0 || prefix === '')) {
+  if (isObject(value) && (Object.keys(value).length > 0 || prefix === '')) {
     for (const [key, child] of Object.entries(value)) leafPaths(child, prefix ? `${prefix}.${key}` : key, out);
   } else if (prefix) {
     out.set(prefix, true);
@@ -120,7 +114,7 @@ export function leafPaths(value: unknown, prefix = '', out: Map<string, true> = 
 
 /** The value at a dotted path (`last_check.latency_ms`); a key that itself holds a dot is found too. */
 export function pathValue(value: unknown, path: string): unknown {
-  if (!isPlainObject(value)) return undefined;
+  if (!isObject(value)) return undefined;
   if (Object.hasOwn(value, path)) return value[path];
   for (let cut = path.indexOf('.'); cut >= 0; cut = path.indexOf('.', cut + 1)) {
     const head = path.slice(0, cut);
@@ -233,13 +227,13 @@ const MAX_DEFAULT = 6;
  */
 export function defaultColumns(items: unknown[]): string[] {
   const keys = new Map<string, true>();
-  for (const item of items) if (isPlainObject(item)) for (const key of Object.keys(item)) keys.set(key, true);
+  for (const item of items) if (isObject(item)) for (const key of Object.keys(item)) keys.set(key, true);
   const picked: string[] = [];
   for (const pattern of DEFAULT_COLUMNS)
     for (const key of keys.keys()) if (pattern.test(key) && !picked.includes(key)) picked.push(key);
   if (picked.length < FEW_DEFAULT) {
     const scalar = [...keys.keys()].filter(
-      (k) => !picked.includes(k) && items.some((item) => isPlainObject(item) && isScalar(item[k])),
+      (k) => !picked.includes(k) && items.some((item) => isObject(item) && isScalar(item[k])),
     );
     const rank = (k: string) => (/(?:^|_)status$/.test(k) ? 0 : PERCENT_KEY.test(k) ? 1 : 2);
     // sort() is stable: keys of one rank keep the items' order.
@@ -356,7 +350,7 @@ export type Entry =
  * time as series.
  */
 export function entriesOf(value: unknown, series: boolean, prefix = '', out: Entry[] = []): Entry[] {
-  if (!isPlainObject(value)) {
+  if (!isObject(value)) {
     out.push({ kind: 'field', key: prefix || 'value', value });
     return out;
   }
@@ -365,8 +359,8 @@ export function entriesOf(value: unknown, series: boolean, prefix = '', out: Ent
   for (const key of keys) {
     const child = value[key];
     const path = prefix ? `${prefix}.${key}` : key;
-    if (isPlainObject(child) && Object.keys(child).length > 0) entriesOf(child, series, path, out);
-    else if (Array.isArray(child) && child.length > 0 && child.every((item) => isPlainObject(item))) {
+    if (isObject(child) && Object.keys(child).length > 0) entriesOf(child, series, path, out);
+    else if (Array.isArray(child) && child.length > 0 && child.every((item) => isObject(item))) {
       const items = child as Record<string, unknown>[];
       const shape = series ? seriesShape(items) : undefined;
       out.push(shape ? { kind: 'series', key: path, items, ...shape } : { kind: 'table', key: path, items });
@@ -395,7 +389,7 @@ function seriesShape(items: Record<string, unknown>[]): { time: string; fields: 
 
 /** A number as a double (an exact one too), null for none. */
 function toNumber(value: unknown): number | null {
-  return value === null || value === undefined ? null : Number(numberSource(value) ?? value);
+  return value === null || value === undefined ? null : Number(value);
 }
 
 /** The values of `field` over a series. */

@@ -213,6 +213,23 @@ describe('detail tables', () => {
     );
   });
 
+  it('an exact number is a value as the server wrote it, alone, in a list and nested', async () => {
+    const big = new ExactNumber('12345678901234567890');
+    const { out, stdout } = output();
+    await out.print({ big, list: [big, 1], nested: [{ n: big }, [big]] });
+    await out.printList([{ id: 'a', big }]);
+    expect(stdout()).toBe(
+      [
+        'big     12345678901234567890',
+        'list    12345678901234567890, 1',
+        'nested  [{"n":12345678901234567890},[12345678901234567890]]',
+        'ID  BIG',
+        'a   12345678901234567890',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('on a terminal, timestamps show their age; off one they print as sent', async () => {
     const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true });
     await out.print({ at: '2026-11-22T19:02:00Z', later: '2026-11-22T19:02:00.5+00:00' });
