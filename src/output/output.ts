@@ -13,20 +13,9 @@
 //     the same. printSecret, for `cpk auth token` alone, is the one writer
 //     that prints the token.
 //
-// Results: commands hand Output data, never strings, and Output prints it in
-// the format chosen with `-o` (kubectl's printers; src/output/format.ts):
-//
-//   await out.print(value)          one object: on a terminal a bordered
-//                                   table (cli-table3), else describe-style
-//                                   lines (sub-tables, wrapping, ages, sparklines),
-//                                   or JSON, one JSON line, YAML, Markdown
-//   await out.printList(items)      several objects: one row per item (default
-//                                   columns, --columns, -o wide), or a JSON
-//                                   array, one JSON line each, a YAML list
-//   const list = out.list()         a list that arrives in pages (`list`
-//   await list.add(pageItems)       commands): jsonl prints each item as it is
-//   await list.end()                added; table, json and yaml print at end()
-//
+// Results: commands hand Output data, never strings (print one object,
+// printList several, list() one that arrives in pages), and Output prints it
+// in the format chosen with `-o` (kubectl's printers; src/output/format.ts).
 // A long render writes in chunks and yields between them: a Ctrl-C or SIGTERM
 // (the context's signal) stops it with InterruptedError (exit 130), and the
 // time is linear in the size of the document (src/output/render.ts).
@@ -109,7 +98,6 @@ export interface DetailOptions {
 export class Output {
   readonly stdoutColor: boolean;
   private readonly stdoutLevel: 0 | ColorLevel | 'detect';
-  private palette: Promise<Palette> | undefined;
   /** A live view's frame is on the screen and the cursor hidden (drawFrame). */
   private liveView = false;
   readonly stderrColor: boolean;
@@ -295,11 +283,9 @@ export class Output {
     this.io.stderr.write(redactSecrets(sanitize(text)));
   }
 
-  /** The colors of stdout (PLAIN when it is not colored); chalk is loaded for the first colored output. */
-  colors(): Promise<Palette> {
-    const level = this.stdoutLevel;
-    if (level === 0) return Promise.resolve(PLAIN);
-    return (this.palette ??= colorPalette(level));
+  /** The colors of stdout (PLAIN when it is not colored); chalk is loaded only for colored output. */
+  async colors(): Promise<Palette> {
+    return this.stdoutLevel === 0 ? PLAIN : colorPalette(this.stdoutLevel);
   }
 
   /** What the terminal allows: width, color, ages, sparklines. */
@@ -336,7 +322,10 @@ export class Output {
     }
   }
 
-  /** One result in the chosen format (see the top of this module). */
+  /**
+   * One object: on a terminal a bordered table (cli-table3), else describe-style
+   * lines (sub-tables, wrapping, ages, sparklines); or JSON, YAML, Markdown.
+   */
   async print(value: unknown, options: DetailOptions = {}): Promise<void> {
     const format = this.format;
     if (this.json) return this.printJson(value);
@@ -365,7 +354,7 @@ export class Output {
     await list.end();
   }
 
-  /** A list printed as it arrives (pages): see the top of this module. */
+  /** A list that arrives in pages (`list` commands): jsonl prints each item as it is added, the others at end(). */
   list(): ListPrinter {
     const format = this.format;
     const held: unknown[] = [];
