@@ -273,13 +273,8 @@ export function rowLines(items: unknown[], columns: string[], view: View, fit?: 
   if (fit === undefined) return tableLines(rows);
   const kinds = columns.map((c) => columnKind(c, items));
   const { keep, shown } = fitColumns(kinds, columnWidths(rows), fit, headerWidths(rows));
-  const fitted = rows.map((row, r) =>
-    keep.map((i, k) => {
-      const cell = row[i] as Cell;
-      const text = r === 0 ? cell.text : truncate(cell.text, shown[k] as number);
-      return text === cell.text ? cell : { text, paint: cell.paint };
-    }),
-  );
+  // No column is shown narrower than its header, so a header is never cut.
+  const fitted = rows.map((row) => keep.map((i, k) => ({ ...row[i], text: truncate(row[i]!.text, shown[k]!) })));
   return tableLines(fitted);
 }
 
@@ -340,7 +335,7 @@ export function fitColumns(
 // ------------------------------------------------------------------ detail
 
 export type Entry =
-  | { kind: 'field'; key: string; value: unknown; text?: string }
+  | { kind: 'field'; key: string; value: unknown }
   | { kind: 'table'; key: string; items: Record<string, unknown>[] }
   | { kind: 'series'; key: string; items: Record<string, unknown>[]; time: string; fields: string[] };
 
