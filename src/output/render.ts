@@ -295,11 +295,7 @@ function columnKind(column: string, items: unknown[]): ColumnKind {
   if (/(?:^|_)status$|^type$/i.test(name)) return 'whole';
   // A column of text when a value is text (not a timestamp, a number or a flag).
   const text = (value: unknown) =>
-    value !== null &&
-    value !== undefined &&
-    typeof value !== 'number' &&
-    typeof value !== 'boolean' &&
-    !isTimestamp(value);
+    value !== null && value !== undefined && typeof value !== 'boolean' && !isNumber(value) && !isTimestamp(value);
   return items.some((item) => text(pathValue(item, column))) ? 'cut' : 'whole';
 }
 
