@@ -354,12 +354,16 @@ export class Output {
     await list.end();
   }
 
-  /** A list that arrives in pages (`list` commands): jsonl prints each item as it is added, the others at end(). */
-  list(): ListPrinter {
+  /**
+   * A list that arrives in pages (`list` commands): add() a page, end() when
+   * complete. jsonl prints each item as it is added; tables, JSON arrays and
+   * YAML lists are printed at end().
+   */
+  list() {
     const format = this.format;
     const held: unknown[] = [];
     return {
-      add: async (items) => {
+      add: async (items: readonly unknown[]): Promise<void> => {
         if (format !== 'jsonl') {
           for (const item of items) held.push(item);
           return;
@@ -371,7 +375,7 @@ export class Output {
         });
         if (lines.length > 0) await this.writeLines(lines);
       },
-      end: async () => {
+      end: async (): Promise<void> => {
         if (format === 'jsonl') return;
         if (this.json) return this.printJson(held);
         if (format === 'markdown') return this.writeLines(markdownLines(held));
@@ -451,10 +455,3 @@ const CLEAR_LINE = '\u001b[2K';
 const CLEAR_BELOW = '\u001b[J';
 const HIDE_CURSOR = '\u001b[?25l';
 const SHOW_CURSOR = '\u001b[?25h';
-
-export interface ListPrinter {
-  /** Items of the list (a page): printed now under -o jsonl, held for the others. */
-  add(items: readonly unknown[]): Promise<void>;
-  /** The list is complete: tables, JSON arrays and YAML lists are printed now. */
-  end(): Promise<void>;
-}
