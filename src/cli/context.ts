@@ -100,7 +100,6 @@ export class Context {
       json: globals.json,
       format: globals.format,
       columns: globals.columns,
-      columnsOfTerminal: io.stdoutColumns,
       colorFlag: globals.color,
       debug: globals.debug,
       signal,

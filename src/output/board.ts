@@ -89,7 +89,7 @@ const HEAD = ['ID', 'NAME', 'STATUS', 'CHANGED', 'LAST CHECK', 'LATENCY', 'TREND
 const GAP = 2;
 /** Notes listed under the board; more are counted on one line. */
 const MAX_NOTES = 5;
-const [ID, NAME, STATUS, CHANGED, LAST_CHECK, LATENCY] = [0, 1, 2, 3, 4, 5];
+const [ID, NAME, STATUS, CHANGED, LAST_CHECK, LATENCY, TREND] = [0, 1, 2, 3, 4, 5, 6];
 /** A name is cut to this many cells before any column is dropped. */
 const NAME_CUT = 12;
 /** The narrowest a name is cut to before it is dropped. */
@@ -168,12 +168,8 @@ export function boardLines(
   const trend = Math.min(longest, width - whole);
   const showTrend = longest > 0 && trend >= Math.min(TREND_MIN, longest);
   const { keep, widths } = layout(natural, showTrend ? width - trend - GAP : width);
-  const cells: Cell[][] = [
-    [...keep.map((i) => HEAD[i] as string), ...(showTrend ? ['TREND'] : [])].map((h) => ({
-      text: h,
-      paint: paint.key,
-    })),
-  ];
+  const headed = showTrend ? [...keep, TREND] : keep;
+  const cells: Cell[][] = [headed.map((i) => ({ text: HEAD[i] as string, paint: paint.key }))];
   for (const [r, row] of shown.entries()) {
     const t = texts[r] as string[];
     const line: Cell[] = keep.map((i) => {

@@ -71,7 +71,7 @@ export async function borderedDetailLines(value: unknown, view: View): Promise<s
       const cells = objectRows(e.items, wideColumns(e.items), view);
       const count = cells[0]?.length ?? 0;
       // Drawn only where every column fits at its natural width, so no cell of it is ever wrapped.
-      const natural = columnWidths(cells, undefined).widths.reduce((a, b) => a + b, 0) + 3 * count + 1;
+      const natural = columnWidths(cells).reduce((a, b) => a + b, 0) + 3 * count + 1;
       if (natural > width) {
         // Too wide for the terminal: each item as its own field table (numbered), so
         // that no value is broken across lines, a timestamp least of all.

@@ -28,12 +28,3 @@ export function toJson(value: unknown, indent = 2): string {
     text = text.replace(new RegExp(`"${marker}(\\d+)"`, 'g'), (_m, i: string) => sources[Number(i)]!);
   return text.replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
-
-/**
- * The source text of an exact number (an integer past 2^53, more digits than
- * a double keeps, as JSON parsed from a response may hold), which renderers
- * print as the server wrote it; undefined for any other value.
- */
-export function numberSource(value: unknown): string | undefined {
-  return value instanceof ExactNumber ? value.source : undefined;
-}

@@ -1,10 +1,10 @@
 // `-o markdown`: a result as a Markdown document to paste into an incident
 // note or a pull request.
-import { isPlainObject } from '../core/json.js';
 import {
   cellText,
   entriesOf,
   fitSpark,
+  isObject,
   pathValue,
   rangeText,
   seriesValues,
@@ -40,11 +40,11 @@ function objectsTable(items: Record<string, unknown>[]): string[] {
  * field, then its table.
  */
 export function markdownLines(value: unknown, title?: string): string[] {
-  if (Array.isArray(value) && value.length > 0 && value.every((item) => isPlainObject(item)))
+  if (Array.isArray(value) && value.length > 0 && value.every((item) => isObject(item)))
     return objectsTable(value as Record<string, unknown>[]);
   const entries = entriesOf(value, true);
   const out: string[] = [];
-  const id = isPlainObject(value) && typeof value.id === 'string' ? value.id : undefined;
+  const id = isObject(value) && typeof value.id === 'string' ? value.id : undefined;
   const heading = [title, id].filter((t) => t !== undefined).join(' ');
   if (heading) out.push(`# ${sanitizeLine(heading)}`, '');
   const fields = entries.filter((e): e is Extract<Entry, { kind: 'field' }> => e.kind === 'field');

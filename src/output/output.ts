@@ -13,20 +13,9 @@
 //     the same. printSecret, for `cpk auth token` alone, is the one writer
 //     that prints the token.
 //
-// Results: commands hand Output data, never strings, and Output prints it in
-// the format chosen with `-o` (kubectl's printers; src/output/format.ts):
-//
-//   await out.print(value)          one object: on a terminal a bordered
-//                                   table (cli-table3), else describe-style
-//                                   lines (sub-tables, wrapping, ages, sparklines),
-//                                   or JSON, one JSON line, YAML, Markdown
-//   await out.printList(items)      several objects: one row per item (default
-//                                   columns, --columns, -o wide), or a JSON
-//                                   array, one JSON line each, a YAML list
-//   const list = out.list()         a list that arrives in pages (`list`
-//   await list.add(pageItems)       commands): jsonl prints each item as it is
-//   await list.end()                added; table, json and yaml print at end()
-//
+// Results: commands hand Output data, never strings (print one object,
+// printList several, list() one that arrives in pages), and Output prints it
+// in the format chosen with `-o` (kubectl's printers; src/output/format.ts).
 // A long render writes in chunks and yields between them: a Ctrl-C or SIGTERM
 // (the context's signal) stops it with InterruptedError (exit 130), and the
 // time is linear in the size of the document (src/output/render.ts).
@@ -55,8 +44,6 @@ export interface OutputSettings {
   format?: OutputFormat | undefined;
   /** --columns: dotted paths, one column each. */
   columns?: string[] | undefined;
-  /** The terminal's width (stdout); undefined off a terminal. */
-  columnsOfTerminal?: number | undefined;
   /** Now in ms (tests fix it). */
   now?: (() => number) | undefined;
   /** false under --no-color */
@@ -111,7 +98,6 @@ export interface DetailOptions {
 export class Output {
   readonly stdoutColor: boolean;
   private readonly stdoutLevel: 0 | ColorLevel | 'detect';
-  private palette: Promise<Palette> | undefined;
   /** A live view's frame is on the screen and the cursor hidden (drawFrame). */
   private liveView = false;
   readonly stderrColor: boolean;
@@ -297,11 +283,9 @@ export class Output {
     this.io.stderr.write(redactSecrets(sanitize(text)));
   }
 
-  /** The colors of stdout (PLAIN when it is not colored); chalk is loaded for the first colored output. */
-  colors(): Promise<Palette> {
-    const level = this.stdoutLevel;
-    if (level === 0) return Promise.resolve(PLAIN);
-    return (this.palette ??= colorPalette(level));
+  /** The colors of stdout (PLAIN when it is not colored); chalk is loaded only for colored output. */
+  async colors(): Promise<Palette> {
+    return this.stdoutLevel === 0 ? PLAIN : colorPalette(this.stdoutLevel);
   }
 
   /** What the terminal allows: width, color, ages, sparklines. */
@@ -319,7 +303,7 @@ export class Output {
   private width(): number | undefined {
     const fromEnv = knownColumns(Number(this.io.env.COLUMNS));
     // A terminal without a size (a pty nobody sized, a serial console) says 0 columns: unknown.
-    const terminal = knownColumns(this.settings.columnsOfTerminal);
+    const terminal = knownColumns(this.io.stdoutColumns);
     if (this.io.stdoutIsTTY) return terminal ?? fromEnv ?? 80;
     return fromEnv;
   }
@@ -338,7 +322,10 @@ export class Output {
     }
   }
 
-  /** One result in the chosen format (see the top of this module). */
+  /**
+   * One object: on a terminal a bordered table (cli-table3), else describe-style
+   * lines (sub-tables, wrapping, ages, sparklines); or JSON, YAML, Markdown.
+   */
   async print(value: unknown, options: DetailOptions = {}): Promise<void> {
     const format = this.format;
     if (this.json) return this.printJson(value);
@@ -367,28 +354,29 @@ export class Output {
     await list.end();
   }
 
-  /** A list printed as it arrives (pages): see the top of this module. */
-  list(): ListPrinter {
+  /**
+   * A list that arrives in pages (`list` commands): add() a page, end() when
+   * complete. jsonl prints each item as it is added; tables, JSON arrays and
+   * YAML lists are printed at end().
+   */
+  list() {
     const format = this.format;
     const held: unknown[] = [];
-    if (format === 'jsonl') {
-      return {
-        add: async (items) => {
-          const lines: string[] = [];
-          for (const item of items) {
-            const value = this.query ? this.query(item) : item;
-            lines.push(typeof value === 'string' && this.query ? value : toJson(value, 0));
-          }
-          if (lines.length > 0) await this.writeLines(lines);
-        },
-        end: async () => {},
-      };
-    }
     return {
-      add: async (items) => {
-        for (const item of items) held.push(item);
+      add: async (items: readonly unknown[]): Promise<void> => {
+        if (format !== 'jsonl') {
+          for (const item of items) held.push(item);
+          return;
+        }
+        const query = this.query;
+        const lines = items.map((item) => {
+          const value = query ? query(item) : item;
+          return typeof value === 'string' && query ? value : toJson(value, 0);
+        });
+        if (lines.length > 0) await this.writeLines(lines);
       },
-      end: async () => {
+      end: async (): Promise<void> => {
+        if (format === 'jsonl') return;
         if (this.json) return this.printJson(held);
         if (format === 'markdown') return this.writeLines(markdownLines(held));
         const columns = this.settings.columns ?? (format === 'wide' ? wideColumns(held) : defaultColumns(held));
@@ -467,10 +455,3 @@ const CLEAR_LINE = '\u001b[2K';
 const CLEAR_BELOW = '\u001b[J';
 const HIDE_CURSOR = '\u001b[?25l';
 const SHOW_CURSOR = '\u001b[?25h';
-
-export interface ListPrinter {
-  /** Items of the list (a page): printed now under -o jsonl, held for the others. */
-  add(items: readonly unknown[]): Promise<void>;
-  /** The list is complete: tables, JSON arrays and YAML lists are printed now. */
-  end(): Promise<void>;
-}

@@ -11,13 +11,6 @@
 import { knownColumns, type Writer } from '../core/io.js';
 import type { Output } from './output.js';
 
-/** A spinner drawn on stderr; stop() is safe to call twice. */
-export interface Spinner {
-  /** New text, drawn at once (nothing once stopped). */
-  update(text: string): void;
-  stop(): void;
-}
-
 /** What of a terminal stream the spinner reads: its width, and its resize event. */
 type TerminalStream = Writer & {
   columns?: unknown;
@@ -28,13 +21,10 @@ type TerminalStream = Writer & {
 /**
  * Starts a spinner on `stream` (decoration was already allowed by the caller),
  * or returns undefined when the terminal does not say its width, or when
- * `wanted` says no once ora is loaded (the work ended meanwhile).
+ * `wanted` says no once ora is loaded (the work ended meanwhile). update()
+ * draws new text at once (nothing once stopped); stop() is safe to call twice.
  */
-export async function startSpinner(
-  stream: Writer,
-  text: string,
-  wanted: () => boolean = () => true,
-): Promise<Spinner | undefined> {
+export async function startSpinner(stream: Writer, text: string, wanted: () => boolean = () => true) {
   const terminal = stream as TerminalStream;
   if (knownColumns(terminal.columns) === undefined) return undefined;
   const { default: ora } = await import('ora');
@@ -61,7 +51,7 @@ export async function startSpinner(
     spinner.stop();
   }
   return {
-    update(next) {
+    update(next: string) {
       if (!running) return;
       spinner.text = next;
       spinner.render();
@@ -71,7 +61,7 @@ export async function startSpinner(
 }
 
 /** A count on stderr for a bulk command ("Deleting monitors 12/200"), on a terminal and for two items or more. */
-export async function startProgress(out: Output, label: string, total: number): Promise<Spinner & { tick(): void }> {
+export async function startProgress(out: Output, label: string, total: number) {
   const none = { tick() {}, update() {}, stop() {} };
   if (!out.stderrColor || total < 2) return none;
   let done = 0;

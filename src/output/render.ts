@@ -1,10 +1,9 @@
 // Turns data into the lines of a table (kubectl's printers): rows for several
 // items, `describe`-style sections for one. Pure: what the terminal allows
 // (width, color, ages, sparklines) comes in through View. Every function here
-// is linear in the size of the document: no cell is measured twice per row,
-// no line is rebuilt per field.
-import { isPlainObject } from '../core/json.js';
-import { numberSource } from './json.js';
+// is linear in the size of the document.
+import { ExactNumber, isPlainObject } from '../core/json.js';
+import { toJson } from './json.js';
 import { PLAIN, statusPainter, type Painter, type Palette } from './palette.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import { bar, sparkline } from './sparkline.js';
@@ -36,17 +35,17 @@ export function isTimestamp(value: unknown): value is string {
   return typeof value === 'string' && ISO_TIME.test(value) && !Number.isNaN(Date.parse(value));
 }
 
+/** An object of the document; an exact number (src/core/json.ts) is a value, not an object. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && !(value instanceof ExactNumber);
+}
+
 function isNumber(value: unknown): boolean {
-  return (typeof value === 'number' && Number.isFinite(value)) || numberSource(value) !== undefined;
+  return (typeof value === 'number' && Number.isFinite(value)) || value instanceof ExactNumber;
 }
 
 function isScalar(value: unknown): boolean {
-  return (
-    value === null ||
-    value === undefined ||
-    (typeof value !== 'object' && typeof value !== 'function') ||
-    numberSource(value) !== undefined
-  );
+  return !Array.isArray(value) && !isObject(value);
 }
 
 /**
@@ -90,20 +89,11 @@ export function cellText(value: unknown): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
     if (value.every((item) => isScalar(item))) return value.map(listItem).join(', ');
-    return compactJson(value);
+    return toJson(value, 0);
   }
-  if (isPlainObject(value)) return Object.keys(value).length === 0 ? '{}' : compactJson(value);
-  if (value === null || value === undefined) return '-';
-  const source = numberSource(value);
-  if (source !== undefined) return source;
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-function compactJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    const source = numberSource(v);
-    return source === undefined ? v : Number(source);
-  });
+  if (isObject(value)) return Object.keys(value).length === 0 ? '{}' : toJson(value, 0);
+  // An exact number's text is the server's.
+  return value === null || value === undefined ? '-' : String(value);
 }
 
 const PERCENT_KEY = /(?:^|[._])(?:[a-z0-9]+_)*(?:percent|percentage|pct)$/i;
@@ -114,7 +104,7 @@ function isPercent(key: string, value: unknown): value is number {
 
 /** Dotted paths of an object's leaves (nested objects opened, arrays kept whole), in first-seen order. */
 export function leafPaths(value: unknown, prefix = '', out: Map<string, true> = new Map()): Map<string, true> {
-  if (isPlainObject(value) && (Object.keys(value).length > 0 || prefix === '')) {
+  if (isObject(value) && (Object.keys(value).length > 0 || prefix === '')) {
     for (const [key, child] of Object.entries(value)) leafPaths(child, prefix ? `${prefix}.${key}` : key, out);
   } else if (prefix) {
     out.set(prefix, true);
@@ -124,18 +114,12 @@ export function leafPaths(value: unknown, prefix = '', out: Map<string, true> = 
 
 /** The value at a dotted path (`last_check.latency_ms`); a key that itself holds a dot is found too. */
 export function pathValue(value: unknown, path: string): unknown {
-  if (!isPlainObject(value)) return undefined;
-  if (Object.prototype.hasOwnProperty.call(value, path)) return value[path];
-  const dot = path.indexOf('.');
-  if (dot < 0) return undefined;
-  let cut = dot;
-  while (cut >= 0) {
+  if (!isObject(value)) return undefined;
+  if (Object.hasOwn(value, path)) return value[path];
+  for (let cut = path.indexOf('.'); cut >= 0; cut = path.indexOf('.', cut + 1)) {
     const head = path.slice(0, cut);
-    if (Object.prototype.hasOwnProperty.call(value, head)) {
-      const found = pathValue(value[head], path.slice(cut + 1));
-      if (found !== undefined) return found;
-    }
-    cut = path.indexOf('.', cut + 1);
+    const found = Object.hasOwn(value, head) ? pathValue(value[head], path.slice(cut + 1)) : undefined;
+    if (found !== undefined) return found;
   }
   return undefined;
 }
@@ -157,16 +141,22 @@ export function tableLines(
   options: { indent?: string; width?: number | undefined; min?: readonly number[] } = {},
 ): string[] {
   const indent = options.indent ?? '';
-  const count = rows.reduce((n, row) => Math.max(n, row.length), 0);
-  const room = options.width === undefined ? undefined : options.width - indent.length - GAP.length * (count - 1);
-  const { widths, cellWidths } = columnWidths(rows, room);
+  const widths = columnWidths(rows);
+  const { width } = options;
+  if (width !== undefined) {
+    // No column goes below MIN_COLUMN, or its header (the first row) when that is wider, so headers never
+    // wrap; a column already narrower keeps its width.
+    const headers = headerWidths(rows);
+    const floors = widths.map((w, i) => Math.min(w, Math.max(MIN_COLUMN, headers[i] ?? 0)));
+    narrow(widths, floors, width - indent.length - GAP.length * (widths.length - 1));
+  }
   // Columns at least as wide as asked (a live board keeps its columns where earlier frames had them).
   for (const [i, w] of (options.min ?? []).entries()) if (w > (widths[i] as number)) widths[i] = w;
   const out: string[] = [];
-  for (const [r, row] of rows.entries()) {
-    const ws = cellWidths[r] as number[];
+  for (const row of rows) {
+    // Only a width can make a column narrower than its widest cell.
     const wrapped = row.map((cell, i) =>
-      (ws[i] as number) > (widths[i] as number) ? wrapText(cell.text, widths[i] as number) : [cell.text],
+      width === undefined ? [cell.text] : wrapText(cell.text, widths[i] as number),
     );
     const height = wrapped.reduce((n, lines) => Math.max(n, lines.length), 1);
     for (let l = 0; l < height; l++) {
@@ -184,30 +174,16 @@ export function tableLines(
   return out;
 }
 
-/**
- * Each column as wide as its widest cell (and each cell's width); with `room`,
- * narrowed to fit it.
- */
-export function columnWidths(rows: Cell[][], room: number | undefined): { widths: number[]; cellWidths: number[][] } {
-  const count = rows.reduce((n, row) => Math.max(n, row.length), 0);
-  const widths = new Array<number>(count).fill(0);
-  const cellWidths = rows.map((row) =>
-    row.map((cell, i) => {
-      const w = textWidth(cell.text);
-      if (w > (widths[i] as number)) widths[i] = w;
-      return w;
-    }),
-  );
-  // No column goes below MIN_COLUMN, or its header (the first row) when that is wider, so headers never
-  // wrap; a column already narrower keeps its width.
-  const headers = cellWidths[0] ?? [];
-  if (room !== undefined)
-    narrow(
-      widths,
-      widths.map((w, i) => Math.min(w, Math.max(MIN_COLUMN, headers[i] ?? 0))),
-      room,
-    );
-  return { widths, cellWidths };
+/** Each column as wide as its widest cell. */
+export function columnWidths(rows: Cell[][]): number[] {
+  const widths: number[] = [];
+  for (const row of rows)
+    for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i] ?? 0, textWidth(row[i]!.text));
+  return widths;
+}
+
+function headerWidths(rows: Cell[][]): number[] {
+  return (rows[0] ?? []).map((cell) => textWidth(cell.text));
 }
 
 /**
@@ -251,13 +227,13 @@ const MAX_DEFAULT = 6;
  */
 export function defaultColumns(items: unknown[]): string[] {
   const keys = new Map<string, true>();
-  for (const item of items) if (isPlainObject(item)) for (const key of Object.keys(item)) keys.set(key, true);
+  for (const item of items) if (isObject(item)) for (const key of Object.keys(item)) keys.set(key, true);
   const picked: string[] = [];
   for (const pattern of DEFAULT_COLUMNS)
     for (const key of keys.keys()) if (pattern.test(key) && !picked.includes(key)) picked.push(key);
   if (picked.length < FEW_DEFAULT) {
     const scalar = [...keys.keys()].filter(
-      (k) => !picked.includes(k) && items.some((item) => isPlainObject(item) && isScalar(item[k])),
+      (k) => !picked.includes(k) && items.some((item) => isObject(item) && isScalar(item[k])),
     );
     const rank = (k: string) => (/(?:^|_)status$/.test(k) ? 0 : PERCENT_KEY.test(k) ? 1 : 2);
     // sort() is stable: keys of one rank keep the items' order.
@@ -296,15 +272,9 @@ export function rowLines(items: unknown[], columns: string[], view: View, fit?: 
   const rows = objectRows(items, columns, view);
   if (fit === undefined) return tableLines(rows);
   const kinds = columns.map((c) => columnKind(c, items));
-  const { widths, cellWidths } = columnWidths(rows, undefined);
-  const { keep, shown } = fitColumns(kinds, widths, fit, cellWidths[0]);
-  const fitted = rows.map((row, r) =>
-    keep.map((i, k) => {
-      const cell = row[i] as Cell;
-      const text = r === 0 ? cell.text : truncate(cell.text, shown[k] as number);
-      return text === cell.text ? cell : { text, paint: cell.paint };
-    }),
-  );
+  const { keep, shown } = fitColumns(kinds, columnWidths(rows), fit, headerWidths(rows));
+  // No column is shown narrower than its header, so a header is never cut.
+  const fitted = rows.map((row) => keep.map((i, k) => ({ ...row[i], text: truncate(row[i]!.text, shown[k]!) })));
   return tableLines(fitted);
 }
 
@@ -325,11 +295,7 @@ function columnKind(column: string, items: unknown[]): ColumnKind {
   if (/(?:^|_)status$|^type$/i.test(name)) return 'whole';
   // A column of text when a value is text (not a timestamp, a number or a flag).
   const text = (value: unknown) =>
-    value !== null &&
-    value !== undefined &&
-    typeof value !== 'number' &&
-    typeof value !== 'boolean' &&
-    !isTimestamp(value);
+    value !== null && value !== undefined && typeof value !== 'boolean' && !isNumber(value) && !isTimestamp(value);
   return items.some((item) => text(pathValue(item, column))) ? 'cut' : 'whole';
 }
 
@@ -365,7 +331,7 @@ export function fitColumns(
 // ------------------------------------------------------------------ detail
 
 export type Entry =
-  | { kind: 'field'; key: string; value: unknown; text?: string }
+  | { kind: 'field'; key: string; value: unknown }
   | { kind: 'table'; key: string; items: Record<string, unknown>[] }
   | { kind: 'series'; key: string; items: Record<string, unknown>[]; time: string; fields: string[] };
 
@@ -375,7 +341,7 @@ export type Entry =
  * time as series.
  */
 export function entriesOf(value: unknown, series: boolean, prefix = '', out: Entry[] = []): Entry[] {
-  if (!isPlainObject(value)) {
+  if (!isObject(value)) {
     out.push({ kind: 'field', key: prefix || 'value', value });
     return out;
   }
@@ -384,8 +350,8 @@ export function entriesOf(value: unknown, series: boolean, prefix = '', out: Ent
   for (const key of keys) {
     const child = value[key];
     const path = prefix ? `${prefix}.${key}` : key;
-    if (isPlainObject(child) && Object.keys(child).length > 0) entriesOf(child, series, path, out);
-    else if (Array.isArray(child) && child.length > 0 && child.every((item) => isPlainObject(item))) {
+    if (isObject(child) && Object.keys(child).length > 0) entriesOf(child, series, path, out);
+    else if (Array.isArray(child) && child.length > 0 && child.every((item) => isObject(item))) {
       const items = child as Record<string, unknown>[];
       const shape = series ? seriesShape(items) : undefined;
       out.push(shape ? { kind: 'series', key: path, items, ...shape } : { kind: 'table', key: path, items });
@@ -414,7 +380,7 @@ function seriesShape(items: Record<string, unknown>[]): { time: string; fields: 
 
 /** A number as a double (an exact one too), null for none. */
 function toNumber(value: unknown): number | null {
-  return value === null || value === undefined ? null : Number(numberSource(value) ?? value);
+  return value === null || value === undefined ? null : Number(value);
 }
 
 /** The values of `field` over a series. */
@@ -447,18 +413,10 @@ export function fitSpark(values: (number | null)[], room: number): string {
   if (values.length <= cells) return sparkline(values);
   const buckets: (number | null)[] = [];
   for (let b = 0; b < cells; b++) {
-    const from = Math.floor((b * values.length) / cells);
-    const to = Math.floor(((b + 1) * values.length) / cells);
-    let sum = 0;
-    let n = 0;
-    for (let i = from; i < to; i++) {
-      const v = values[i];
-      if (v !== null && v !== undefined && Number.isFinite(v)) {
-        sum += v;
-        n++;
-      }
-    }
-    buckets.push(n === 0 ? null : sum / n);
+    const bucket = values
+      .slice(Math.floor((b * values.length) / cells), Math.floor(((b + 1) * values.length) / cells))
+      .filter((v): v is number => v !== null && Number.isFinite(v));
+    buckets.push(bucket.length === 0 ? null : bucket.reduce((sum, v) => sum + v, 0) / bucket.length);
   }
   return sparkline(buckets);
 }
@@ -530,11 +488,8 @@ export function detailLines(value: unknown, view: View): string[] {
   for (const e of entries) {
     if (e.kind === 'field') {
       const { key, lines } = fieldLines(e, view, valueWidth);
-      const head = textWidth(key) > keyWidth ? `${key}${GAP}` : padEnd(key, keyWidth) + GAP;
-      for (const [i, line] of lines.entries())
-        out.push(
-          `${i === 0 ? view.paint.key(head.trimEnd()) + head.slice(head.trimEnd().length) : pad}${line}`.trimEnd(),
-        );
+      const head = view.paint.key(key) + ' '.repeat(Math.max(0, keyWidth - textWidth(key))) + GAP;
+      for (const [i, line] of lines.entries()) out.push(`${i === 0 ? head : pad}${line}`.trimEnd());
     } else if (e.kind === 'table') {
       out.push(`${view.paint.key(sanitizeLine(e.key))}:`);
       for (const line of tableLines(objectRows(e.items, wideColumns(e.items), view), {

@@ -213,6 +213,23 @@ describe('detail tables', () => {
     );
   });
 
+  it('an exact number is a value as the server wrote it, alone, in a list and nested', async () => {
+    const big = new ExactNumber('12345678901234567890');
+    const { out, stdout } = output();
+    await out.print({ big, list: [big, 1], nested: [{ n: big }, [big]] });
+    await out.printList([{ id: 'a', big }]);
+    expect(stdout()).toBe(
+      [
+        'big     12345678901234567890',
+        'list    12345678901234567890, 1',
+        'nested  [{"n":12345678901234567890},[12345678901234567890]]',
+        'ID  BIG',
+        'a   12345678901234567890',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('on a terminal, timestamps show their age; off one they print as sent', async () => {
     const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true });
     await out.print({ at: '2026-11-22T19:02:00Z', later: '2026-11-22T19:02:00.5+00:00' });
@@ -237,7 +254,7 @@ describe('detail tables', () => {
   });
 
   it('wraps a long value inside its own column at 80 columns', async () => {
-    const { out, stdout } = output({ colorFlag: false, columnsOfTerminal: 80 }, { stdoutIsTTY: true });
+    const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true, stdoutColumns: 80 });
     const long = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
     await out.print({ id: 'x', description: long, url: `https://example.com/${'p'.repeat(150)}` });
     const lines = stdout().trimEnd().split('\n');
@@ -256,7 +273,7 @@ describe('detail tables', () => {
       [{}, 80],
       [{ COLUMNS: '60' }, 60],
     ] as const) {
-      const { out, stdout } = output({ colorFlag: false, columnsOfTerminal: 0 }, { stdoutIsTTY: true, env });
+      const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true, stdoutColumns: 0, env });
       await out.print({ v: long });
       const lines = stdout().trimEnd().split('\n');
       const widest = Math.max(...lines.map((l) => l.length));
@@ -338,7 +355,7 @@ describe('size and interrupts', () => {
   it('on a terminal, an object too big for cli-table3 (50,000 fields) is written by the linear writer, unbordered', async () => {
     const big: Record<string, number> = {};
     for (let i = 0; i < 50_000; i++) big[`field_${i}`] = i;
-    const { out, stdout } = output({ colorFlag: false, columnsOfTerminal: 80 }, { stdoutIsTTY: true });
+    const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true, stdoutColumns: 80 });
     const started = Date.now();
     await out.print(big);
     // cli-table3 would take minutes (quadratic in rows); far above what the linear writer needs, only to catch that.
@@ -459,7 +476,7 @@ describe('a report as a picture', () => {
   );
 
   it('on an 80-column terminal: bars, sparklines per hourly field, the incidents as a sub-table', async () => {
-    const { out, stdout } = output({ colorFlag: false, columnsOfTerminal: 80 }, { stdoutIsTTY: true });
+    const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true, stdoutColumns: 80 });
     await out.print(report, { title: 'Report' });
     expect(stdout()).toMatchInlineSnapshot(`
       "┌────────────────────────────┬────────────────────────────────┐

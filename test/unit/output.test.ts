@@ -178,8 +178,8 @@ describe('the color level of stdout', () => {
 
   it('on a color terminal, one object is a bordered table with its keys bold and its status green', async () => {
     let text = '';
-    const fake = { ...io({}, true), stdout: { write: (s: string) => (text += s) } };
-    const out = new Output(fake, { json: false, colorFlag: true, debug: false, columnsOfTerminal: 80 });
+    const fake = { ...io({}, true), stdoutColumns: 80, stdout: { write: (s: string) => (text += s) } };
+    const out = new Output(fake, { json: false, colorFlag: true, debug: false });
     await out.print({ id: 'm1', status: 'up' });
     expect(text).toBe(
       [
