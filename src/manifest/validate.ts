@@ -1,13 +1,11 @@
 // Checks manifest entries against the create and update bodies the service's
 // own document declares: types, enums, bounds and required fields, through
-// ajv; and an
-// undeclared field within a small edit distance of a declared one (or of the
-// manifest alias `interval`) is a misspelling ("did you mean"), unless the
-// manifest lists it under `custom_fields:`. Where the document declares no
-// body, nothing is checked: cpk behaves as before. A declared `pattern` is
-// left to the service, which checks it when the entry is sent: a pattern is
-// the service's own text, and matching one such as `^(a+)+$` can take
-// exponential time.
+// ajv. An undeclared field within a small edit distance of a declared one (or
+// of the manifest alias `interval`) is a misspelling ("did you mean"), unless
+// the manifest lists it under `custom_fields:`. Where the document declares no
+// body, nothing is checked. A declared `pattern` is left to the service, which
+// checks it when the entry is sent: matching the service's own text, such as
+// `^(a+)+$`, can take exponential time.
 //
 // What is checked is the body that would be sent (`interval: 5m` as
 // `interval_seconds: 300`); what is reported is the place in the file the
@@ -16,28 +14,18 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { DeclaredBody, DeclaredSchema, SpecInfo } from '../core/api/spec.js';
 import { isPlainObject, type JsonObject } from '../core/json.js';
 import { closest } from '../core/closest.js';
-import { decodePointer, showPath, TYPE_NAMES, uniqueBy, type Locator, type Manifest } from './positions.js';
+import {
+  decodePointer,
+  showPath,
+  TYPE_NAMES,
+  uniqueBy,
+  type Locator,
+  type Manifest,
+  type Problem,
+} from './positions.js';
 
-/** A problem found in an entry, before it is given a position. */
-export interface BodyProblem {
+export interface ValidationProblem extends Problem {
   file: string;
-  /** The entry's path in the manifest: ['monitors', key] or ['channels', id]. */
-  entry: string[];
-  /** The path in the body ([] for the entry as a whole). */
-  at: string[];
-  /** Point at the field's name (unknown, missing, read-only) or at its value. */
-  which: 'key' | 'value';
-  /** The message after the path, e.g. "must be at least 30". */
-  message: string;
-  /** The value the problem is about, as it would be sent. */
-  value?: unknown;
-}
-
-export interface ValidationProblem {
-  file: string;
-  line: number;
-  col: number;
-  message: string;
   /** The entry it is about, ['monitors', key] or ['channels', id], when it is about one. */
   entry?: string[];
 }
@@ -65,7 +53,13 @@ async function compile(declared: DeclaredSchema): Promise<(body: JsonObject) => 
   return (body) => (fn(body) ? [] : [...(fn.errors ?? [])]);
 }
 
-type Found = Omit<BodyProblem, 'file' | 'entry'>;
+/** A problem found in a body: at a path in it ([] for the entry as a whole), about a field's name or its value. */
+interface Found {
+  at: string[];
+  which: 'key' | 'value';
+  /** The message after the path, e.g. "must be at least 30". */
+  message: string;
+}
 
 /** The checker of one sort of entry, against every body it may be sent as. */
 async function checkerOf(
@@ -98,8 +92,7 @@ async function checkerOf(
 
   return (body) => {
     const problems: Found[] = [];
-    const add = (at: string[], which: 'key' | 'value', message: string) =>
-      problems.push({ at, which, message, value: valueAt(body, at) });
+    const add = (at: string[], which: 'key' | 'value', message: string) => problems.push({ at, which, message });
     for (const field of Object.keys(body)) {
       if (readOnly.has(field)) add([field], 'key', 'is set by the service (read-only in its document)');
       else if (declaredSet.has(field) || custom.has(field) || declared.length === 0) continue;
@@ -210,29 +203,22 @@ function valueAt(body: JsonObject, at: string[]): unknown {
 }
 
 /**
- * Gives each problem its place in the file the user wrote: a problem about
+ * A problem at its place in the file the user wrote: one about
  * `interval_seconds` is reported at `interval` where the entry gives that.
  */
-function positionProblems(problems: BodyProblem[], places: ReadonlyMap<string, Locator>): ValidationProblem[] {
-  const out: ValidationProblem[] = [];
-  for (const p of problems) {
-    const locator = places.get(p.file);
-    if (!locator) throw new Error(`internal error: no positions for ${p.file}`);
-    const entry = p.entry;
-    let at = p.at;
-    let note = '';
-    const [first, ...rest] = at;
-    const alias = first !== undefined && entry[0] === 'monitors' ? ALIASES[first] : undefined;
-    if (alias && !locator.has([...entry, first as string]) && locator.has([...entry, alias])) {
-      at = [alias, ...rest];
-      if (p.which === 'value') note = ` (sent as ${first}: ${show(p.value)})`;
-    }
-    const path = [...entry, ...at];
-    const place = locator.at(p.at.length === 0 ? entry : path, p.which);
-    const separator = p.at.length === 0 ? ': ' : ' ';
-    out.push({ file: p.file, ...place, message: `${showPath(path)}${separator}${p.message}${note}`, entry });
+function placed(p: Found, file: string, entry: string[], body: JsonObject, locator: Locator): ValidationProblem {
+  let at = p.at;
+  let note = '';
+  const [first, ...rest] = at;
+  const alias = first !== undefined && entry[0] === 'monitors' ? ALIASES[first] : undefined;
+  if (alias && !locator.has([...entry, first as string]) && locator.has([...entry, alias])) {
+    at = [alias, ...rest];
+    if (p.which === 'value') note = ` (sent as ${first}: ${show(valueAt(body, p.at))})`;
   }
-  return out;
+  const path = [...entry, ...at];
+  const place = locator.at(p.at.length === 0 ? entry : path, p.which);
+  const separator = p.at.length === 0 ? ': ' : ' ';
+  return { file, ...place, message: `${showPath(path)}${separator}${p.message}${note}`, entry };
 }
 
 /**
@@ -272,31 +258,26 @@ export async function validateEntries(
   // What was declared, for messages: "monitor create and update, channel update".
   const monitor = [create ? 'create' : '', update ? 'update' : ''].filter(Boolean).join(' and ');
   const checked = [monitor ? `monitor ${monitor}` : '', channel ? 'channel update' : ''].filter(Boolean).join(', ');
-  // Each entry's problems with its file and its path in the manifest, monitors first.
-  const entries = [
-    ...manifest.monitors.map((m) => ({
-      file: m.file ?? manifest.path,
-      entry: ['monitors', m.key],
-      found: monitorCheck(m.body),
-    })),
-    ...manifest.channels.map((c) => ({
-      file: c.file ?? manifest.path,
-      entry: ['channels', c.id],
-      found: channelCheck(c.settings),
-    })),
-  ];
-  const problems = entries.flatMap(({ file, entry, found }) => found.map((p) => ({ ...p, file, entry })));
-  debug(
-    `validation: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} checked against the declared bodies (${checked}): ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
-  );
-  if (problems.length === 0) return { problems: [], checked };
-  // Each file's rank looked up, not searched for: a directory may hold thousands of files.
+  const problems: ValidationProblem[] = [];
+  // Each file's rank, by its first entry (monitors first), looked up: a directory may hold thousands of files.
   const rank = new Map<string, number>();
-  for (const e of entries) if (!rank.has(e.file)) rank.set(e.file, rank.size);
-  const positioned = positionProblems(problems, manifest.places);
+  const check = (file: string, entry: string[], body: JsonObject, checker: typeof monitorCheck) => {
+    if (!rank.has(file)) rank.set(file, rank.size);
+    const found = checker(body);
+    if (found.length === 0) return;
+    const locator = manifest.places.get(file);
+    if (!locator) throw new Error(`internal error: no positions for ${file}`);
+    for (const p of found) problems.push(placed(p, file, entry, body, locator));
+  };
+  for (const m of manifest.monitors) check(m.file ?? manifest.path, ['monitors', m.key], m.body, monitorCheck);
+  for (const c of manifest.channels) check(c.file ?? manifest.path, ['channels', c.id], c.settings, channelCheck);
+  const count = manifest.monitors.length + manifest.channels.length;
+  debug(
+    `validation: ${count} entr${count === 1 ? 'y' : 'ies'} checked against the declared bodies (${checked}): ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
+  );
   const rankOf = (file: string) => rank.get(file) ?? 0;
-  positioned.sort((a, b) => rankOf(a.file) - rankOf(b.file) || a.line - b.line || a.col - b.col);
-  return { problems: positioned, checked };
+  problems.sort((a, b) => rankOf(a.file) - rankOf(b.file) || a.line - b.line || a.col - b.col);
+  return { problems, checked };
 }
 
 /** `file:line:col: message`, the way compilers and editors read them. */
