@@ -214,18 +214,10 @@ export const TYPE_NAMES: Record<string, string> = {
 };
 
 /** Paths to numbers JSON cannot carry (YAML's .inf and .nan). */
-export function nonFinite(value: unknown, path: string[] = [], out: string[][] = []): string[][] {
-  // The path is one array, pushed and popped, copied only for a number found.
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) out.push([...path]);
-  } else if (typeof value === 'object' && value !== null) {
-    for (const k in value) {
-      if (!Object.hasOwn(value, k)) continue;
-      path.push(k);
-      nonFinite((value as Record<string, unknown>)[k], path, out);
-      path.pop();
-    }
-  }
+function nonFinite(value: unknown, path: string[] = [], out: string[][] = []): string[][] {
+  if (typeof value === 'number' && !Number.isFinite(value)) out.push(path);
+  else if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) nonFinite(v, [...path, k], out);
   return out;
 }
 
