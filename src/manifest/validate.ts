@@ -127,72 +127,64 @@ function show(value: unknown): string {
 }
 
 /** One ajv error as a problem at a body path, in words; undefined for errors another one already says. */
-function describe(
-  error: ErrorObject,
-  body: JsonObject,
-  readOnly: ReadonlySet<string>,
-): { at: string[]; which: 'key' | 'value'; message: string } | undefined {
+function describe(error: ErrorObject, body: JsonObject, readOnly: ReadonlySet<string>): Found | undefined {
   const at = decodePointer(error.instancePath);
   const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required')
+    return { at: [], which: 'key', message: `missing required field "${String(params.missingProperty)}"` };
+  if (error.keyword === 'additionalProperties') {
+    // The top level's unknown fields are reported with a suggestion above.
+    if (at.length === 0) return undefined;
+    return {
+      at: [...at, String(params.additionalProperty)],
+      which: 'key',
+      message: 'is not a field the service accepts',
+    };
+  }
+  // An update body's "at least one field": an entry always has its name.
+  if (error.keyword === 'minProperties') return undefined;
+  // The usual form of "these fields are read-only" (not: {anyOf: [{required: [id]}, ...]}): said above, by field.
+  if (error.keyword === 'not' && at.length === 0 && Object.keys(body).some((f) => readOnly.has(f))) return undefined;
+  return { at, which: 'value', message: mustBe(error, params, valueAt(body, at)) };
+}
+
+/** What a value that breaks one rule must be, in words. */
+function mustBe(error: ErrorObject, params: Record<string, unknown>, value: unknown): string {
+  const limit = String(params.limit);
   switch (error.keyword) {
-    case 'required':
-      return { at: [], which: 'key', message: `missing required field "${String(params.missingProperty)}"` };
-    case 'additionalProperties':
-      // The top level's unknown fields are reported with a suggestion above.
-      return at.length === 0
-        ? undefined
-        : {
-            at: [...at, String(params.additionalProperty)],
-            which: 'key',
-            message: 'is not a field the service accepts',
-          };
     case 'not':
-      // The usual form of "these fields are read-only" (not: {anyOf: [{required: [id]}, ...]}): said above, by field.
-      if (at.length === 0 && Object.keys(body).some((f) => readOnly.has(f))) return undefined;
-      return { at, which: 'value', message: "does not match the service's declared body" };
+      return "does not match the service's declared body";
     case 'anyOf':
     case 'oneOf':
     case 'if':
-      return { at, which: 'value', message: 'does not match any of the forms the service declares' };
-    case 'type': {
-      const types = ([] as unknown[]).concat(params.type).map(String);
-      return { at, which: 'value', message: `must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}` };
-    }
+      return 'does not match any of the forms the service declares';
+    case 'type':
+      return `must be ${([] as unknown[])
+        .concat(params.type)
+        .map((t) => TYPE_NAMES[String(t)] ?? String(t))
+        .join(' or ')}`;
     case 'enum': {
       const allowed = (params.allowedValues as unknown[] | undefined) ?? [];
-      const value = valueAt(body, at);
-      const near =
-        typeof value === 'string'
-          ? suggestion(
-              value,
-              allowed.filter((v): v is string => typeof v === 'string'),
-            )
-          : undefined;
-      return { at, which: 'value', message: `must be one of ${allowed.map(show).join(', ')}${near ?? ''}` };
+      const strings = allowed.filter((v): v is string => typeof v === 'string');
+      const near = typeof value === 'string' ? suggestion(value, strings) : undefined;
+      return `must be one of ${allowed.map(show).join(', ')}${near ?? ''}`;
     }
     case 'const':
-      return { at, which: 'value', message: `must be ${show(params.allowedValue)}` };
+      return `must be ${show(params.allowedValue)}`;
     case 'minimum':
-      return { at, which: 'value', message: `must be at least ${String(params.limit)}` };
+      return `must be at least ${limit}`;
     case 'maximum':
-      return { at, which: 'value', message: `must be at most ${String(params.limit)}` };
+      return `must be at most ${limit}`;
     case 'exclusiveMinimum':
-      return { at, which: 'value', message: `must be more than ${String(params.limit)}` };
+      return `must be more than ${limit}`;
     case 'exclusiveMaximum':
-      return { at, which: 'value', message: `must be less than ${String(params.limit)}` };
+      return `must be less than ${limit}`;
     case 'minLength':
-      return {
-        at,
-        which: 'value',
-        message: params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters`,
-      };
+      return params.limit === 1 ? 'must not be empty' : `must be at least ${limit} characters`;
     case 'maxLength':
-      return { at, which: 'value', message: `must be at most ${String(params.limit)} characters` };
-    case 'minProperties':
-      // An update body's "at least one field": an entry always has its name.
-      return undefined;
+      return `must be at most ${limit} characters`;
     default:
-      return { at, which: 'value', message: error.message ?? `fails the service's "${error.keyword}" rule` };
+      return error.message ?? `fails the service's "${error.keyword}" rule`;
   }
 }
 
