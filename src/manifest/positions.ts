@@ -225,15 +225,14 @@ function nonFinite(value: unknown, path: string[] = [], out: string[][] = []): s
 export function parseManifest(text: string, path: string): Manifest {
   const lineCounter = new LineCounter();
   // Duplicate keys are found below, with a Set per map: yaml's own check compares each key with every other.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false, strict: true });
+  // Not prettyErrors: they add the line, the column and an excerpt of the text to yaml's message.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, strict: true });
   const place = locatorOf(doc, lineCounter);
 
-  const syntax: Problem[] = [...doc.errors, ...doc.warnings].map((e) => {
-    const pos = e.linePos?.[0] ?? place.of(e.pos[0]);
-    // yaml's message goes on with " at line N, column M:" and a code excerpt.
-    const message = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
-    return { line: pos.line, col: pos.col, message };
-  });
+  const syntax: Problem[] = [...doc.errors, ...doc.warnings].map((e) => ({
+    ...place.of(e.pos[0]),
+    message: e.message,
+  }));
   if (syntax.length === 0) {
     for (const node of duplicateKeys(doc))
       syntax.push({ ...place.of(node.range?.[0]), message: 'Map keys must be unique' });
