@@ -176,29 +176,21 @@ export async function changesSince(
   const found: string[] = [];
   if (stateDigest(state) !== saved.stateDigest) found.push(`the state file ${saved.plan.state} changed`);
   // In the plan's order, whatever order the answers come in.
-  const monitors: Array<string | undefined> = [];
-  let failure: unknown;
-  await mapPool(
-    saved.observed.map((observed, index) => ({ ...observed, index })),
+  const reads = await mapPool(
+    saved.observed,
     options.concurrency,
-    async ({ key, id, digest: before, index }) => {
-      let now: string | null;
-      try {
-        now = monitorDigest(await api.getMonitor(id));
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 404)) {
-          failure ??= error;
-          return;
-        }
-        now = null;
-      }
-      if (now === before) return;
+    async ({ key, id, digest: before }) => {
+      const now = await api.getMonitor(id).then(monitorDigest, (error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      });
+      if (now === before) return undefined;
       const what = before === null ? 'answers again' : now === null ? 'was deleted' : 'changed';
-      monitors[index] = `monitor ${key} (${id}) ${what}`;
+      return `monitor ${key} (${id}) ${what}`;
     },
     { signal: options.stop },
   );
-  if (failure !== undefined) throw failure;
-  for (const line of monitors) if (line !== undefined) found.push(line);
+  for (const read of reads) if (read?.ok === false) throw read.error;
+  for (const read of reads) if (read?.ok && read.value !== undefined) found.push(read.value);
   return found;
 }
