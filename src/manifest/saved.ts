@@ -54,7 +54,7 @@ export interface PlanMeta {
 }
 
 /** The plan as `cpk plan -o json` prints it and `--out` saves it (schema/plan.schema.json). */
-export function planDocument(plan: Plan, meta: PlanMeta): JsonObject {
+export function planDocument(plan: Plan, meta: PlanMeta) {
   return {
     version: PLAN_VERSION,
     created_at: meta.createdAt,
@@ -80,7 +80,7 @@ export interface SavedPlan {
   createdAt: string;
   token: string | null;
   stateDigest: string;
-  observed: Array<{ key: string; id: string; digest: string | null }>;
+  observed: ReturnType<typeof planDocument>['fingerprints']['monitors'];
 }
 
 function notAPlan(path: string, what: string): UsageError {
@@ -118,17 +118,8 @@ export async function readSavedPlan(path: string): Promise<SavedPlan> {
     const where = error.instancePath === '' ? 'the plan' : error.instancePath.slice(1).replace(/\//g, '.');
     throw notAPlan(path, `${where} ${error.message ?? `fails ${error.keyword}`}`);
   }
-  const doc = raw as {
-    created_at: string;
-    manifest: string;
-    state: string;
-    base_url: string;
-    token: string | null;
-    monitors: JsonObject[];
-    channels: JsonObject[];
-    dropped_channels: string[];
-    fingerprints: { state: string; monitors: Array<{ key: string; id: string; digest: string | null }> };
-  };
+  // The schema checked its shape.
+  const doc = raw as ReturnType<typeof planDocument>;
   const plan: Plan = {
     manifest: doc.manifest,
     state: doc.state,
