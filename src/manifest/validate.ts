@@ -10,8 +10,8 @@
 // What is checked is the body that would be sent (`interval: 5m` as
 // `interval_seconds: 300`); what is reported is the place in the file the
 // user wrote, file:line:column, every problem at once.
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { DeclaredBody, DeclaredSchema, SpecInfo } from '../core/api/spec.js';
+import type { ErrorObject } from 'ajv';
+import type { DeclaredBody, SpecInfo } from '../core/api/spec.js';
 import { isPlainObject, type JsonObject } from '../core/json.js';
 import { closest } from '../core/closest.js';
 import {
@@ -33,26 +33,6 @@ export interface ValidationProblem extends Problem {
 /** Manifest aliases: the field as written in a manifest, and the field of the body it is sent as. */
 const ALIASES: Record<string, string> = { interval_seconds: 'interval' };
 
-async function compile(declared: DeclaredSchema): Promise<(body: JsonObject) => ErrorObject[]> {
-  // validateSchema off: checking the document against the meta-schema took ~30 ms of every plan, and
-  // ajv still refuses a keyword whose value has the wrong type as it compiles.
-  const options = {
-    allErrors: true,
-    strict: false,
-    validateFormats: false,
-    allowUnionTypes: true,
-    validateSchema: false,
-  } as const;
-  const ajv =
-    declared.dialect === '2020-12'
-      ? new (await import('ajv/dist/2020.js')).Ajv2020(options)
-      : new (await import('ajv')).Ajv(options);
-  // Patterns are the service's to check (see the top of this file).
-  ajv.removeKeyword('pattern');
-  const fn: ValidateFunction = ajv.compile(declared.schema);
-  return (body) => (fn(body) ? [] : [...(fn.errors ?? [])]);
-}
-
 /** A problem found in a body: at a path in it ([] for the entry as a whole), about a field's name or its value. */
 interface Found {
   at: string[];
@@ -72,9 +52,24 @@ async function checkerOf(
   // every rule of either applies, as an entry may be created or updated.
   const [first] = kinds;
   if (!first) return () => [];
-  const check = await compile({
-    dialect: first.schema.dialect,
-    schema: { ...first.schema.schema, allOf: kinds.flatMap((b) => (b.schema.schema.allOf as unknown[]) ?? []) },
+  // validateSchema off: checking the document against the meta-schema took ~30 ms of every plan, and
+  // ajv still refuses a keyword whose value has the wrong type as it compiles.
+  const options = {
+    allErrors: true,
+    strict: false,
+    validateFormats: false,
+    allowUnionTypes: true,
+    validateSchema: false,
+  } as const;
+  const ajv =
+    first.schema.dialect === '2020-12'
+      ? new (await import('ajv/dist/2020.js')).Ajv2020(options)
+      : new (await import('ajv')).Ajv(options);
+  // Patterns are the service's to check (see the top of this file).
+  ajv.removeKeyword('pattern');
+  const check = ajv.compile({
+    ...first.schema.schema,
+    allOf: kinds.flatMap((b) => (b.schema.schema.allOf as unknown[]) ?? []),
   });
   const declared = [...new Set(kinds.flatMap((b) => b.fields.map((f) => f.name)))];
   const readOnly = new Set(kinds.flatMap((b) => b.readOnly));
@@ -107,9 +102,11 @@ async function checkerOf(
           );
       }
     }
-    for (const error of check(body)) {
-      const problem = describe(error, body, readOnly);
-      if (problem) add(problem.at, problem.which, problem.message);
+    if (!check(body)) {
+      for (const error of check.errors ?? []) {
+        const problem = describe(error, body, readOnly);
+        if (problem) problems.push(problem);
+      }
     }
     return uniqueBy(problems, (p) => `${p.at.join('\0')}\0${p.message}`);
   };
