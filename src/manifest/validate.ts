@@ -234,13 +234,12 @@ export async function validateEntries(
     return nothing(
       `the service's document ${spec.present ? 'declares no monitor or channel body' : 'is missing, unreachable or not an OpenAPI document'}`,
     );
-  const customFields = manifest.customFields;
-  // A body no entry is sent as is not compiled (compiling is the cost).
-  const none = () => [];
+  const { monitors, channels, customFields } = manifest;
+  // A body no entry is sent as is not compiled (compiling is the cost): its checker checks nothing.
   let monitorCheck: (body: JsonObject) => Found[], channelCheck: typeof monitorCheck;
   try {
-    monitorCheck = manifest.monitors.length > 0 ? await checkerOf([create, update], customFields, ALIASES) : none;
-    channelCheck = manifest.channels.length > 0 ? await checkerOf([channel], customFields, {}) : none;
+    monitorCheck = await checkerOf(monitors.length > 0 ? [create, update] : [], customFields, ALIASES);
+    channelCheck = await checkerOf(channels.length > 0 ? [channel] : [], customFields, {});
   } catch (error) {
     return nothing(`the document's body schemas cannot be used (${(error as Error).message})`);
   }
@@ -258,9 +257,9 @@ export async function validateEntries(
     if (!locator) throw new Error(`internal error: no positions for ${file}`);
     for (const p of found) problems.push(placed(p, file, entry, body, locator));
   };
-  for (const m of manifest.monitors) check(m.file ?? manifest.path, ['monitors', m.key], m.body, monitorCheck);
-  for (const c of manifest.channels) check(c.file ?? manifest.path, ['channels', c.id], c.settings, channelCheck);
-  const count = manifest.monitors.length + manifest.channels.length;
+  for (const m of monitors) check(m.file ?? manifest.path, ['monitors', m.key], m.body, monitorCheck);
+  for (const c of channels) check(c.file ?? manifest.path, ['channels', c.id], c.settings, channelCheck);
+  const count = monitors.length + channels.length;
   debug(
     `validation: ${count} entr${count === 1 ? 'y' : 'ies'} checked against the declared bodies (${checked}): ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
   );
