@@ -156,25 +156,17 @@ function buildManifest(value: unknown, path: string, doc: Document, problem: Add
     }
     const body: JsonObject = {};
     for (const field of order(['monitors', key], fields)) {
-      if (field !== 'interval') {
-        setOwn(body, field, fields[field]);
-        continue;
-      }
-      const interval = fields.interval;
+      const given = fields[field];
+      if (field !== 'interval') setOwn(body, field, given);
+      else if (typeof given === 'number') setOwn(body, 'interval_seconds', given);
       // Wrong types and shapes were reported by the schema; parseDuration catches the rest ("1m1m").
-      if (typeof interval !== 'number' && !(typeof interval === 'string' && DURATION_SHAPE.test(interval))) continue;
-      try {
-        setOwn(
-          body,
-          'interval_seconds',
-          typeof interval === 'number' ? interval : parseDuration(String(interval), 'interval'),
-        );
-      } catch (error) {
-        problem(
-          ['monitors', key, 'interval'],
-          'value',
-          `${showPath(['monitors', key, 'interval'])}: ${(error as Error).message}`,
-        );
+      else if (typeof given === 'string' && DURATION_SHAPE.test(given)) {
+        try {
+          setOwn(body, 'interval_seconds', parseDuration(given, 'interval'));
+        } catch (error) {
+          const at = ['monitors', key, 'interval'];
+          problem(at, 'value', `${showPath(at)}: ${(error as Error).message}`);
+        }
       }
     }
     manifest.monitors.push({ key, body });
