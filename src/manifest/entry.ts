@@ -9,26 +9,20 @@ import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
  */
 export const SERVER_OWNED_FIELDS = ['id', 'status', 'created_at', 'updated_at', 'last_check', 'report_id'];
 
-const UNITS: Array<[string, number]> = [
-  ['d', 86400],
-  ['h', 3600],
-  ['m', 60],
-  ['s', 1],
-];
-
 /** 60 -> 1m, 90 -> 1m30s, 3600 -> 1h: the form --interval and the manifest read back to the same seconds. */
 export function formatDuration(seconds: number): string {
-  if (seconds === 0) return '0';
-  let rest = seconds;
-  let out = '';
-  for (const [unit, size] of UNITS) {
-    const n = Math.floor(rest / size);
-    if (n > 0) {
-      out += `${n}${unit}`;
-      rest -= n * size;
-    }
-  }
-  return out;
+  const parts: Array<[number, string]> = [
+    [Math.floor(seconds / 86400), 'd'],
+    [Math.floor(seconds / 3600) % 24, 'h'],
+    [Math.floor(seconds / 60) % 60, 'm'],
+    [seconds % 60, 's'],
+  ];
+  return (
+    parts
+      .filter(([n]) => n > 0)
+      .map(([n, unit]) => `${n}${unit}`)
+      .join('') || '0'
+  );
 }
 
 /**

@@ -9,10 +9,10 @@ import { ManifestError, parseManifest, showPath, type Locator, type Manifest, ty
 // The model comes with the module that reads it.
 export { ManifestError, type Manifest } from './positions.js';
 
-/** The error for a manifest that cannot be read; a missing one says how to make one. */
-export function unreadableManifest(path: string, code: string | undefined): UsageError {
+/** The error for a manifest that cannot be read; a missing one, when it is the only one, says how to make one. */
+export function unreadableManifest(path: string, code: string | undefined, only = true): UsageError {
   return new UsageError(`cannot read the manifest ${path}${code ? ` (${code})` : ''}`, {
-    hint: code === 'ENOENT' ? 'write one (see `cpk help plan`) or point at it with -f FILE' : undefined,
+    hint: code === 'ENOENT' && only ? 'write one (see `cpk help plan`) or point at it with -f FILE' : undefined,
   });
 }
 
@@ -58,9 +58,7 @@ export async function readManifests(files: string[], label: string): Promise<Man
   const read = await Promise.all(
     files.map(async (file) => {
       const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-        // One file: a missing one says how to make one.
-        if (files.length === 1) throw unreadableManifest(file, error.code);
-        throw new UsageError(`cannot read the manifest ${file}${error.code ? ` (${error.code})` : ''}`);
+        throw unreadableManifest(file, error.code, files.length === 1);
       });
       try {
         return parseManifest(text, file);
@@ -75,14 +73,23 @@ export async function readManifests(files: string[], label: string): Promise<Man
   for (const r of read)
     if (r instanceof ManifestError) for (const p of r.problems) problems.push({ ...p, file: r.file });
   const merged: Manifest = { path: label, monitors: [], channels: [], customFields: [], places: new Map() };
+  // Every file read without problems has its positions.
+  const keyAt = (file: string, at: string[]) => (merged.places.get(file) as Locator).at(at, 'key');
   const firstFile = new Map<string, string>();
-  const twice: Array<{ at: string[]; first: string; second: string }> = [];
   /** Whether an entry is new; one defined in an earlier file is a problem naming both places. */
   const fresh = (at: string[], file: string) => {
     const first = firstFile.get(at.join('\0'));
-    if (first === undefined) firstFile.set(at.join('\0'), file);
-    else twice.push({ at, first, second: file });
-    return first === undefined;
+    if (first === undefined) {
+      firstFile.set(at.join('\0'), file);
+      return true;
+    }
+    const a = keyAt(first, at);
+    problems.push({
+      file,
+      ...keyAt(file, at),
+      message: `${showPath(at)} is defined twice: here and at ${first}:${a.line}:${a.col}`,
+    });
+    return false;
   };
   for (const r of read) {
     if (r instanceof ManifestError) continue;
@@ -93,16 +100,6 @@ export async function readManifests(files: string[], label: string): Promise<Man
       if (fresh(['monitors', entry.key], r.path)) merged.monitors.push({ ...entry, file: r.path });
     for (const entry of r.channels)
       if (fresh(['channels', entry.id], r.path)) merged.channels.push({ ...entry, file: r.path });
-  }
-  // Every file read without problems has its positions.
-  const keyAt = (file: string, at: string[]) => (merged.places.get(file) as Locator).at(at, 'key');
-  for (const { at, first, second } of twice) {
-    const a = keyAt(first, at);
-    problems.push({
-      file: second,
-      ...keyAt(second, at),
-      message: `${showPath(at)} is defined twice: here and at ${first}:${a.line}:${a.col}`,
-    });
   }
   if (problems.length > 0) throw new ManifestError(label, problems);
   return merged;

@@ -156,25 +156,17 @@ function buildManifest(value: unknown, path: string, doc: Document, problem: Add
     }
     const body: JsonObject = {};
     for (const field of order(['monitors', key], fields)) {
-      if (field !== 'interval') {
-        setOwn(body, field, fields[field]);
-        continue;
-      }
-      const interval = fields.interval;
+      const given = fields[field];
+      if (field !== 'interval') setOwn(body, field, given);
+      else if (typeof given === 'number') setOwn(body, 'interval_seconds', given);
       // Wrong types and shapes were reported by the schema; parseDuration catches the rest ("1m1m").
-      if (typeof interval !== 'number' && !(typeof interval === 'string' && DURATION_SHAPE.test(interval))) continue;
-      try {
-        setOwn(
-          body,
-          'interval_seconds',
-          typeof interval === 'number' ? interval : parseDuration(String(interval), 'interval'),
-        );
-      } catch (error) {
-        problem(
-          ['monitors', key, 'interval'],
-          'value',
-          `${showPath(['monitors', key, 'interval'])}: ${(error as Error).message}`,
-        );
+      else if (typeof given === 'string' && DURATION_SHAPE.test(given)) {
+        try {
+          setOwn(body, 'interval_seconds', parseDuration(given, 'interval'));
+        } catch (error) {
+          const at = ['monitors', key, 'interval'];
+          problem(at, 'value', `${showPath(at)}: ${(error as Error).message}`);
+        }
       }
     }
     manifest.monitors.push({ key, body });
@@ -214,36 +206,27 @@ export const TYPE_NAMES: Record<string, string> = {
 };
 
 /** Paths to numbers JSON cannot carry (YAML's .inf and .nan). */
-export function nonFinite(value: unknown, path: string[] = [], out: string[][] = []): string[][] {
-  // The path is one array, pushed and popped, copied only for a number found.
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) out.push([...path]);
-  } else if (typeof value === 'object' && value !== null) {
-    for (const k in value) {
-      if (!Object.hasOwn(value, k)) continue;
-      path.push(k);
-      nonFinite((value as Record<string, unknown>)[k], path, out);
-      path.pop();
-    }
-  }
+function nonFinite(value: unknown, path: string[] = [], out: string[][] = []): string[][] {
+  if (typeof value === 'number' && !Number.isFinite(value)) out.push(path);
+  else if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) nonFinite(v, [...path, k], out);
   return out;
 }
 
 /** Parses with every node's position, so that each problem is reported with its line and column. */
 export function parseManifest(text: string, path: string): Manifest {
   const lineCounter = new LineCounter();
-  // Duplicate keys are found below, with a Set per map: yaml's own check compares each key with every other.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false, strict: true });
+  // Duplicate keys are found below, as each map's pairs are indexed: yaml's own check compares each key with every other.
+  // Not prettyErrors: they add the line, the column and an excerpt of the text to yaml's message.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, strict: true });
   const place = locatorOf(doc, lineCounter);
 
-  const syntax: Problem[] = [...doc.errors, ...doc.warnings].map((e) => {
-    const pos = e.linePos?.[0] ?? place.of(e.pos[0]);
-    // yaml's message goes on with " at line N, column M:" and a code excerpt.
-    const message = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
-    return { line: pos.line, col: pos.col, message };
-  });
+  const syntax: Problem[] = [...doc.errors, ...doc.warnings].map((e) => ({
+    ...place.of(e.pos[0]),
+    message: e.message,
+  }));
   if (syntax.length === 0) {
-    for (const node of duplicateKeys(doc))
+    for (const node of indexPairs(doc))
       syntax.push({ ...place.of(node.range?.[0]), message: 'Map keys must be unique' });
   }
   if (syntax.length > 0) throw new ManifestError(path, syntax);
@@ -297,35 +280,24 @@ function keyText(key: unknown): string {
   return isScalar(key) ? String(key.value) : String(key);
 }
 
-/** Keys given twice in one map (the second and later), anywhere in the document, in file order. */
-function duplicateKeys(doc: Document): Node[] {
-  const out: Node[] = [];
+/** Each map's pairs by key text (the first of a key given twice): finding every entry's position stays linear. */
+const pairIndex = new WeakMap<object, Map<string, Pair<unknown, unknown>>>();
+
+/** Indexes the pairs of every map in the document; returns the keys given twice in one map (the second and later), in file order. */
+function indexPairs(doc: Document): Node[] {
+  const twice: Node[] = [];
   visit(doc, {
     Map(_key, map) {
-      const keys = new Set<string>();
+      const index = new Map<string, Pair<unknown, unknown>>();
       for (const pair of map.items) {
-        const text = isScalar(pair.key) ? `s:${String(pair.key.value)}` : `n:${String(pair.key)}`;
-        if (keys.has(text)) out.push(pair.key as Node);
-        keys.add(text);
+        const text = keyText(pair.key);
+        if (index.has(text)) twice.push(pair.key as Node);
+        else index.set(text, pair);
       }
+      pairIndex.set(map, index);
     },
   });
-  return out.sort((a, b) => (a.range?.[0] ?? 0) - (b.range?.[0] ?? 0));
-}
-
-/** Each map's pairs by key text, built once per map: finding every entry's position stays linear. */
-const pairIndex = new WeakMap<object, Map<string, Pair<unknown, unknown>>>();
-function pairOf(map: object & { items: unknown[] }, segment: string): Pair<unknown, unknown> | undefined {
-  let index = pairIndex.get(map);
-  if (!index) {
-    index = new Map();
-    for (const pair of map.items as Array<Pair<unknown, unknown>>) {
-      const text = keyText(pair.key);
-      if (!index.has(text)) index.set(text, pair);
-    }
-    pairIndex.set(map, index);
-  }
-  return index.get(segment);
+  return twice.sort((a, b) => (a.range?.[0] ?? 0) - (b.range?.[0] ?? 0));
 }
 
 function resolve(doc: Document, node: unknown): unknown {
@@ -343,7 +315,7 @@ function locate(doc: Document, path: string[]): { key: Node | undefined; value: 
   let depth = 0;
   for (const segment of path) {
     if (isMap(current)) {
-      const pair = pairOf(current, segment);
+      const pair = pairIndex.get(current)?.get(segment);
       if (!pair) break;
       key = pair.key as Node;
       // `checkout-api:` with nothing after it has no value, or an empty one: point at the key.

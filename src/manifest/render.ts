@@ -258,7 +258,7 @@ The service matches ${against}: ${n.unchanged} unchanged.${kept}
 }
 
 /** Uncertain creates whose monitor a declared list found (src/manifest/adopt.ts), when there are any. */
-export function adoptedJson(plan: Plan): JsonObject {
+export function adoptedJson(plan: Plan): { adopted?: JsonObject[] } {
   return plan.adopted && plan.adopted.length > 0 ? { adopted: plan.adopted.map(({ key, id }) => ({ key, id })) } : {};
 }
 

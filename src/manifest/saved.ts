@@ -9,9 +9,8 @@ import { Ajv } from 'ajv';
 import schema from '../../schema/plan.schema.json' with { type: 'json' };
 import type { Api } from '../core/api/client.js';
 import { ApiError, UsageError } from '../core/errors.js';
-import { describeJsonError, parseUserJson } from '../core/json.js';
+import { describeJsonError, isPlainObject, parseUserJson, setOwn, type JsonObject } from '../core/json.js';
 import { toJson } from '../output/json.js';
-import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
 import { mapPool } from '../core/pool.js';
 import { patchOf, type FieldChange } from './diff.js';
 import { countSteps, hasChanges, type ChannelStep, type MonitorStep, type Plan } from './plan.js';
@@ -55,7 +54,7 @@ export interface PlanMeta {
 }
 
 /** The plan as `cpk plan -o json` prints it and `--out` saves it (schema/plan.schema.json). */
-export function planDocument(plan: Plan, meta: PlanMeta): JsonObject {
+export function planDocument(plan: Plan, meta: PlanMeta) {
   return {
     version: PLAN_VERSION,
     created_at: meta.createdAt,
@@ -81,7 +80,7 @@ export interface SavedPlan {
   createdAt: string;
   token: string | null;
   stateDigest: string;
-  observed: Array<{ key: string; id: string; digest: string | null }>;
+  observed: ReturnType<typeof planDocument>['fingerprints']['monitors'];
 }
 
 function notAPlan(path: string, what: string): UsageError {
@@ -119,17 +118,8 @@ export async function readSavedPlan(path: string): Promise<SavedPlan> {
     const where = error.instancePath === '' ? 'the plan' : error.instancePath.slice(1).replace(/\//g, '.');
     throw notAPlan(path, `${where} ${error.message ?? `fails ${error.keyword}`}`);
   }
-  const doc = raw as {
-    created_at: string;
-    manifest: string;
-    state: string;
-    base_url: string;
-    token: string | null;
-    monitors: JsonObject[];
-    channels: JsonObject[];
-    dropped_channels: string[];
-    fingerprints: { state: string; monitors: Array<{ key: string; id: string; digest: string | null }> };
-  };
+  // The schema checked its shape.
+  const doc = raw as ReturnType<typeof planDocument>;
   const plan: Plan = {
     manifest: doc.manifest,
     state: doc.state,
@@ -177,29 +167,21 @@ export async function changesSince(
   const found: string[] = [];
   if (stateDigest(state) !== saved.stateDigest) found.push(`the state file ${saved.plan.state} changed`);
   // In the plan's order, whatever order the answers come in.
-  const monitors: Array<string | undefined> = [];
-  let failure: unknown;
-  await mapPool(
-    saved.observed.map((observed, index) => ({ ...observed, index })),
+  const reads = await mapPool(
+    saved.observed,
     options.concurrency,
-    async ({ key, id, digest: before, index }) => {
-      let now: string | null;
-      try {
-        now = monitorDigest(await api.getMonitor(id));
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 404)) {
-          failure ??= error;
-          return;
-        }
-        now = null;
-      }
-      if (now === before) return;
+    async ({ key, id, digest: before }) => {
+      const now = await api.getMonitor(id).then(monitorDigest, (error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      });
+      if (now === before) return undefined;
       const what = before === null ? 'answers again' : now === null ? 'was deleted' : 'changed';
-      monitors[index] = `monitor ${key} (${id}) ${what}`;
+      return `monitor ${key} (${id}) ${what}`;
     },
     { signal: options.stop },
   );
-  if (failure !== undefined) throw failure;
-  for (const line of monitors) if (line !== undefined) found.push(line);
+  for (const read of reads) if (read?.ok === false) throw read.error;
+  for (const read of reads) if (read?.ok && read.value !== undefined) found.push(read.value);
   return found;
 }

@@ -34,11 +34,9 @@
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { jsonDepth, MAX_JSON_DEPTH } from '../core/json.js';
-import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
+import { describeJsonError, isPlainObject, jsonDepth, MAX_JSON_DEPTH, setOwn, type JsonObject } from '../core/json.js';
 import { checkId } from '../parse/id.js';
 import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
-import { describeJsonError } from '../core/json.js';
 
 export const STATE_VERSION = 1;
 
@@ -68,9 +66,9 @@ export interface StateData {
 }
 
 /** Why the state file cannot hold `id` (a path segment cpk cannot send), or undefined when it can. */
-export function idProblem(id: string): string | undefined {
+export function idProblem(id: string, what?: string): string | undefined {
   try {
-    checkId(id);
+    checkId(id, what);
     return undefined;
   } catch (error) {
     return (error as Error).message;
@@ -93,11 +91,9 @@ function monitorRecord(record: unknown, where: string, path: string): MonitorRec
   const out: MonitorRecord = {};
   if (record.id !== undefined) {
     if (typeof record.id !== 'string') throw damaged(path, `${where}.id must be a string`);
-    try {
-      out.id = checkId(record.id, `${where}.id`);
-    } catch (error) {
-      throw damaged(path, (error as Error).message);
-    }
+    const problem = idProblem(record.id, `${where}.id`);
+    if (problem !== undefined) throw damaged(path, problem);
+    out.id = record.id;
   }
   if (record.create_started_at !== undefined) {
     if (typeof record.create_started_at !== 'string')
@@ -179,7 +175,6 @@ export function replayJournal(text: string, data: StateData, path: string): numb
   const lines = text.split('\n');
   // The text after the last newline is a line the crash cut short (or nothing).
   lines.pop();
-  let count = 0;
   lines.forEach((line, i) => {
     let entry: unknown;
     if (line.length > MAX_JSON_DEPTH && jsonDepth(line) > MAX_JSON_DEPTH)
@@ -194,16 +189,14 @@ export function replayJournal(text: string, data: StateData, path: string): numb
     if (typeof entry.m === 'string') {
       if (entry.r === null) delete data.monitors[entry.m];
       else setOwn(data.monitors, entry.m, monitorRecord(entry.r, `line ${i + 1}`, path));
-    } else if (typeof entry.c === 'string') {
+    } else if (typeof entry.c === 'string' && (entry.r === null || isPlainObject(entry.r.applied))) {
       if (entry.r === null) delete data.channels[entry.c];
-      else if (isPlainObject(entry.r.applied)) setOwn(data.channels, entry.c, { applied: entry.r.applied });
-      else throw damaged(path, `line ${i + 1} is not a change`);
+      else setOwn(data.channels, entry.c, { applied: entry.r.applied });
     } else {
       throw damaged(path, `line ${i + 1} is not a change`);
     }
-    count += 1;
   });
-  return count;
+  return lines.length;
 }
 
 interface Waiter {

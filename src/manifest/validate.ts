@@ -1,43 +1,31 @@
 // Checks manifest entries against the create and update bodies the service's
 // own document declares: types, enums, bounds and required fields, through
-// ajv; and an
-// undeclared field within a small edit distance of a declared one (or of the
-// manifest alias `interval`) is a misspelling ("did you mean"), unless the
-// manifest lists it under `custom_fields:`. Where the document declares no
-// body, nothing is checked: cpk behaves as before. A declared `pattern` is
-// left to the service, which checks it when the entry is sent: a pattern is
-// the service's own text, and matching one such as `^(a+)+$` can take
-// exponential time.
+// ajv. An undeclared field within a small edit distance of a declared one (or
+// of the manifest alias `interval`) is a misspelling ("did you mean"), unless
+// the manifest lists it under `custom_fields:`. Where the document declares no
+// body, nothing is checked. A declared `pattern` is left to the service, which
+// checks it when the entry is sent: matching the service's own text, such as
+// `^(a+)+$`, can take exponential time.
 //
 // What is checked is the body that would be sent (`interval: 5m` as
 // `interval_seconds: 300`); what is reported is the place in the file the
 // user wrote, file:line:column, every problem at once.
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { DeclaredBody, DeclaredSchema, SpecInfo } from '../core/api/spec.js';
+import type { ErrorObject } from 'ajv';
+import type { DeclaredBody, SpecInfo } from '../core/api/spec.js';
 import { isPlainObject, type JsonObject } from '../core/json.js';
 import { closest } from '../core/closest.js';
-import { decodePointer, showPath, TYPE_NAMES, uniqueBy, type Locator, type Manifest } from './positions.js';
+import {
+  decodePointer,
+  showPath,
+  TYPE_NAMES,
+  uniqueBy,
+  type Locator,
+  type Manifest,
+  type Problem,
+} from './positions.js';
 
-/** A problem found in an entry, before it is given a position. */
-export interface BodyProblem {
+export interface ValidationProblem extends Problem {
   file: string;
-  /** The entry's path in the manifest: ['monitors', key] or ['channels', id]. */
-  entry: string[];
-  /** The path in the body ([] for the entry as a whole). */
-  at: string[];
-  /** Point at the field's name (unknown, missing, read-only) or at its value. */
-  which: 'key' | 'value';
-  /** The message after the path, e.g. "must be at least 30". */
-  message: string;
-  /** The value the problem is about, as it would be sent. */
-  value?: unknown;
-}
-
-export interface ValidationProblem {
-  file: string;
-  line: number;
-  col: number;
-  message: string;
   /** The entry it is about, ['monitors', key] or ['channels', id], when it is about one. */
   entry?: string[];
 }
@@ -45,27 +33,13 @@ export interface ValidationProblem {
 /** Manifest aliases: the field as written in a manifest, and the field of the body it is sent as. */
 const ALIASES: Record<string, string> = { interval_seconds: 'interval' };
 
-async function compile(declared: DeclaredSchema): Promise<(body: JsonObject) => ErrorObject[]> {
-  // validateSchema off: checking the document against the meta-schema took ~30 ms of every plan, and
-  // ajv still refuses a keyword whose value has the wrong type as it compiles.
-  const options = {
-    allErrors: true,
-    strict: false,
-    validateFormats: false,
-    allowUnionTypes: true,
-    validateSchema: false,
-  } as const;
-  const ajv =
-    declared.dialect === '2020-12'
-      ? new (await import('ajv/dist/2020.js')).Ajv2020(options)
-      : new (await import('ajv')).Ajv(options);
-  // Patterns are the service's to check (see the top of this file).
-  ajv.removeKeyword('pattern');
-  const fn: ValidateFunction = ajv.compile(declared.schema);
-  return (body) => (fn(body) ? [] : [...(fn.errors ?? [])]);
+/** A problem found in a body: at a path in it ([] for the entry as a whole), about a field's name or its value. */
+interface Found {
+  at: string[];
+  which: 'key' | 'value';
+  /** The message after the path, e.g. "must be at least 30". */
+  message: string;
 }
-
-type Found = Omit<BodyProblem, 'file' | 'entry'>;
 
 /** The checker of one sort of entry, against every body it may be sent as. */
 async function checkerOf(
@@ -78,9 +52,24 @@ async function checkerOf(
   // every rule of either applies, as an entry may be created or updated.
   const [first] = kinds;
   if (!first) return () => [];
-  const check = await compile({
-    dialect: first.schema.dialect,
-    schema: { ...first.schema.schema, allOf: kinds.flatMap((b) => (b.schema.schema.allOf as unknown[]) ?? []) },
+  // validateSchema off: checking the document against the meta-schema took ~30 ms of every plan, and
+  // ajv still refuses a keyword whose value has the wrong type as it compiles.
+  const options = {
+    allErrors: true,
+    strict: false,
+    validateFormats: false,
+    allowUnionTypes: true,
+    validateSchema: false,
+  } as const;
+  const ajv =
+    first.schema.dialect === '2020-12'
+      ? new (await import('ajv/dist/2020.js')).Ajv2020(options)
+      : new (await import('ajv')).Ajv(options);
+  // Patterns are the service's to check (see the top of this file).
+  ajv.removeKeyword('pattern');
+  const check = ajv.compile({
+    ...first.schema.schema,
+    allOf: kinds.flatMap((b) => (b.schema.schema.allOf as unknown[]) ?? []),
   });
   const declared = [...new Set(kinds.flatMap((b) => b.fields.map((f) => f.name)))];
   const readOnly = new Set(kinds.flatMap((b) => b.readOnly));
@@ -98,8 +87,7 @@ async function checkerOf(
 
   return (body) => {
     const problems: Found[] = [];
-    const add = (at: string[], which: 'key' | 'value', message: string) =>
-      problems.push({ at, which, message, value: valueAt(body, at) });
+    const add = (at: string[], which: 'key' | 'value', message: string) => problems.push({ at, which, message });
     for (const field of Object.keys(body)) {
       if (readOnly.has(field)) add([field], 'key', 'is set by the service (read-only in its document)');
       else if (declaredSet.has(field) || custom.has(field) || declared.length === 0) continue;
@@ -114,9 +102,11 @@ async function checkerOf(
           );
       }
     }
-    for (const error of check(body)) {
-      const problem = describe(error, body, readOnly);
-      if (problem) add(problem.at, problem.which, problem.message);
+    if (!check(body)) {
+      for (const error of check.errors ?? []) {
+        const problem = describe(error, body, readOnly);
+        if (problem) problems.push(problem);
+      }
     }
     return uniqueBy(problems, (p) => `${p.at.join('\0')}\0${p.message}`);
   };
@@ -134,72 +124,64 @@ function show(value: unknown): string {
 }
 
 /** One ajv error as a problem at a body path, in words; undefined for errors another one already says. */
-function describe(
-  error: ErrorObject,
-  body: JsonObject,
-  readOnly: ReadonlySet<string>,
-): { at: string[]; which: 'key' | 'value'; message: string } | undefined {
+function describe(error: ErrorObject, body: JsonObject, readOnly: ReadonlySet<string>): Found | undefined {
   const at = decodePointer(error.instancePath);
   const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required')
+    return { at: [], which: 'key', message: `missing required field "${String(params.missingProperty)}"` };
+  if (error.keyword === 'additionalProperties') {
+    // The top level's unknown fields are reported with a suggestion above.
+    if (at.length === 0) return undefined;
+    return {
+      at: [...at, String(params.additionalProperty)],
+      which: 'key',
+      message: 'is not a field the service accepts',
+    };
+  }
+  // An update body's "at least one field": an entry always has its name.
+  if (error.keyword === 'minProperties') return undefined;
+  // The usual form of "these fields are read-only" (not: {anyOf: [{required: [id]}, ...]}): said above, by field.
+  if (error.keyword === 'not' && at.length === 0 && Object.keys(body).some((f) => readOnly.has(f))) return undefined;
+  return { at, which: 'value', message: mustBe(error, params, valueAt(body, at)) };
+}
+
+/** What a value that breaks one rule must be, in words. */
+function mustBe(error: ErrorObject, params: Record<string, unknown>, value: unknown): string {
+  const limit = String(params.limit);
   switch (error.keyword) {
-    case 'required':
-      return { at: [], which: 'key', message: `missing required field "${String(params.missingProperty)}"` };
-    case 'additionalProperties':
-      // The top level's unknown fields are reported with a suggestion above.
-      return at.length === 0
-        ? undefined
-        : {
-            at: [...at, String(params.additionalProperty)],
-            which: 'key',
-            message: 'is not a field the service accepts',
-          };
     case 'not':
-      // The usual form of "these fields are read-only" (not: {anyOf: [{required: [id]}, ...]}): said above, by field.
-      if (at.length === 0 && Object.keys(body).some((f) => readOnly.has(f))) return undefined;
-      return { at, which: 'value', message: "does not match the service's declared body" };
+      return "does not match the service's declared body";
     case 'anyOf':
     case 'oneOf':
     case 'if':
-      return { at, which: 'value', message: 'does not match any of the forms the service declares' };
-    case 'type': {
-      const types = ([] as unknown[]).concat(params.type).map(String);
-      return { at, which: 'value', message: `must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}` };
-    }
+      return 'does not match any of the forms the service declares';
+    case 'type':
+      return `must be ${([] as unknown[])
+        .concat(params.type)
+        .map((t) => TYPE_NAMES[String(t)] ?? String(t))
+        .join(' or ')}`;
     case 'enum': {
       const allowed = (params.allowedValues as unknown[] | undefined) ?? [];
-      const value = valueAt(body, at);
-      const near =
-        typeof value === 'string'
-          ? suggestion(
-              value,
-              allowed.filter((v): v is string => typeof v === 'string'),
-            )
-          : undefined;
-      return { at, which: 'value', message: `must be one of ${allowed.map(show).join(', ')}${near ?? ''}` };
+      const strings = allowed.filter((v): v is string => typeof v === 'string');
+      const near = typeof value === 'string' ? suggestion(value, strings) : undefined;
+      return `must be one of ${allowed.map(show).join(', ')}${near ?? ''}`;
     }
     case 'const':
-      return { at, which: 'value', message: `must be ${show(params.allowedValue)}` };
+      return `must be ${show(params.allowedValue)}`;
     case 'minimum':
-      return { at, which: 'value', message: `must be at least ${String(params.limit)}` };
+      return `must be at least ${limit}`;
     case 'maximum':
-      return { at, which: 'value', message: `must be at most ${String(params.limit)}` };
+      return `must be at most ${limit}`;
     case 'exclusiveMinimum':
-      return { at, which: 'value', message: `must be more than ${String(params.limit)}` };
+      return `must be more than ${limit}`;
     case 'exclusiveMaximum':
-      return { at, which: 'value', message: `must be less than ${String(params.limit)}` };
+      return `must be less than ${limit}`;
     case 'minLength':
-      return {
-        at,
-        which: 'value',
-        message: params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters`,
-      };
+      return params.limit === 1 ? 'must not be empty' : `must be at least ${limit} characters`;
     case 'maxLength':
-      return { at, which: 'value', message: `must be at most ${String(params.limit)} characters` };
-    case 'minProperties':
-      // An update body's "at least one field": an entry always has its name.
-      return undefined;
+      return `must be at most ${limit} characters`;
     default:
-      return { at, which: 'value', message: error.message ?? `fails the service's "${error.keyword}" rule` };
+      return error.message ?? `fails the service's "${error.keyword}" rule`;
   }
 }
 
@@ -210,29 +192,22 @@ function valueAt(body: JsonObject, at: string[]): unknown {
 }
 
 /**
- * Gives each problem its place in the file the user wrote: a problem about
+ * A problem at its place in the file the user wrote: one about
  * `interval_seconds` is reported at `interval` where the entry gives that.
  */
-function positionProblems(problems: BodyProblem[], places: ReadonlyMap<string, Locator>): ValidationProblem[] {
-  const out: ValidationProblem[] = [];
-  for (const p of problems) {
-    const locator = places.get(p.file);
-    if (!locator) throw new Error(`internal error: no positions for ${p.file}`);
-    const entry = p.entry;
-    let at = p.at;
-    let note = '';
-    const [first, ...rest] = at;
-    const alias = first !== undefined && entry[0] === 'monitors' ? ALIASES[first] : undefined;
-    if (alias && !locator.has([...entry, first as string]) && locator.has([...entry, alias])) {
-      at = [alias, ...rest];
-      if (p.which === 'value') note = ` (sent as ${first}: ${show(p.value)})`;
-    }
-    const path = [...entry, ...at];
-    const place = locator.at(p.at.length === 0 ? entry : path, p.which);
-    const separator = p.at.length === 0 ? ': ' : ' ';
-    out.push({ file: p.file, ...place, message: `${showPath(path)}${separator}${p.message}${note}`, entry });
+function placed(p: Found, file: string, entry: string[], body: JsonObject, locator: Locator): ValidationProblem {
+  let at = p.at;
+  let note = '';
+  const [first, ...rest] = at;
+  const alias = first !== undefined && entry[0] === 'monitors' ? ALIASES[first] : undefined;
+  if (alias && !locator.has([...entry, first as string]) && locator.has([...entry, alias])) {
+    at = [alias, ...rest];
+    if (p.which === 'value') note = ` (sent as ${first}: ${show(valueAt(body, p.at))})`;
   }
-  return out;
+  const path = [...entry, ...at];
+  const place = locator.at(p.at.length === 0 ? entry : path, p.which);
+  const separator = p.at.length === 0 ? ': ' : ' ';
+  return { file, ...place, message: `${showPath(path)}${separator}${p.message}${note}`, entry };
 }
 
 /**
@@ -259,44 +234,38 @@ export async function validateEntries(
     return nothing(
       `the service's document ${spec.present ? 'declares no monitor or channel body' : 'is missing, unreachable or not an OpenAPI document'}`,
     );
-  const customFields = manifest.customFields;
-  // A body no entry is sent as is not compiled (compiling is the cost).
-  const none = () => [];
+  const { monitors, channels, customFields } = manifest;
+  // A body no entry is sent as is not compiled (compiling is the cost): its checker checks nothing.
   let monitorCheck: (body: JsonObject) => Found[], channelCheck: typeof monitorCheck;
   try {
-    monitorCheck = manifest.monitors.length > 0 ? await checkerOf([create, update], customFields, ALIASES) : none;
-    channelCheck = manifest.channels.length > 0 ? await checkerOf([channel], customFields, {}) : none;
+    monitorCheck = await checkerOf(monitors.length > 0 ? [create, update] : [], customFields, ALIASES);
+    channelCheck = await checkerOf(channels.length > 0 ? [channel] : [], customFields, {});
   } catch (error) {
     return nothing(`the document's body schemas cannot be used (${(error as Error).message})`);
   }
   // What was declared, for messages: "monitor create and update, channel update".
   const monitor = [create ? 'create' : '', update ? 'update' : ''].filter(Boolean).join(' and ');
   const checked = [monitor ? `monitor ${monitor}` : '', channel ? 'channel update' : ''].filter(Boolean).join(', ');
-  // Each entry's problems with its file and its path in the manifest, monitors first.
-  const entries = [
-    ...manifest.monitors.map((m) => ({
-      file: m.file ?? manifest.path,
-      entry: ['monitors', m.key],
-      found: monitorCheck(m.body),
-    })),
-    ...manifest.channels.map((c) => ({
-      file: c.file ?? manifest.path,
-      entry: ['channels', c.id],
-      found: channelCheck(c.settings),
-    })),
-  ];
-  const problems = entries.flatMap(({ file, entry, found }) => found.map((p) => ({ ...p, file, entry })));
-  debug(
-    `validation: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} checked against the declared bodies (${checked}): ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
-  );
-  if (problems.length === 0) return { problems: [], checked };
-  // Each file's rank looked up, not searched for: a directory may hold thousands of files.
+  const problems: ValidationProblem[] = [];
+  // Each file's rank, by its first entry (monitors first), looked up: a directory may hold thousands of files.
   const rank = new Map<string, number>();
-  for (const e of entries) if (!rank.has(e.file)) rank.set(e.file, rank.size);
-  const positioned = positionProblems(problems, manifest.places);
+  const check = (file: string, entry: string[], body: JsonObject, checker: typeof monitorCheck) => {
+    if (!rank.has(file)) rank.set(file, rank.size);
+    const found = checker(body);
+    if (found.length === 0) return;
+    const locator = manifest.places.get(file);
+    if (!locator) throw new Error(`internal error: no positions for ${file}`);
+    for (const p of found) problems.push(placed(p, file, entry, body, locator));
+  };
+  for (const m of monitors) check(m.file ?? manifest.path, ['monitors', m.key], m.body, monitorCheck);
+  for (const c of channels) check(c.file ?? manifest.path, ['channels', c.id], c.settings, channelCheck);
+  const count = monitors.length + channels.length;
+  debug(
+    `validation: ${count} entr${count === 1 ? 'y' : 'ies'} checked against the declared bodies (${checked}): ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
+  );
   const rankOf = (file: string) => rank.get(file) ?? 0;
-  positioned.sort((a, b) => rankOf(a.file) - rankOf(b.file) || a.line - b.line || a.col - b.col);
-  return { problems: positioned, checked };
+  problems.sort((a, b) => rankOf(a.file) - rankOf(b.file) || a.line - b.line || a.col - b.col);
+  return { problems, checked };
 }
 
 /** `file:line:col: message`, the way compilers and editors read them. */
