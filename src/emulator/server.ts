@@ -15,11 +15,21 @@ import { carriedSecrets, handleAdmin, type RecordedRequest } from './admin.js';
 import { handleApi } from './api.js';
 import { buildTokenTable, redactTokens, type DeclaredToken } from './auth.js';
 import { seededRandom, TICK_MS } from './checks.js';
-import { applyFault, FaultQueue, normalizeFault, type Fault, type Outage } from './faults.js';
+import { applyFault, normalizeFault, takeFault, type Fault, type Outage, type QueuedFault } from './faults.js';
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
 import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
 import { openPersistence } from './persist.js';
-import { boundedCopy, newRequestId, readBody, refuseRoute, sentBodies, sendError, sendJson } from './respond.js';
+import {
+  boundedCopy,
+  newRequestId,
+  readBody,
+  Refusal,
+  refusalReply,
+  refuseRoute,
+  send,
+  type ReadBody,
+  type Reply,
+} from './respond.js';
 import { matchRoute, type Exchange } from './contract.js';
 import { monitorJson, Store, type PersistedState } from './store.js';
 
@@ -147,7 +157,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   });
   if (opts.state !== undefined) store.restore(opts.state);
   const persist = opts.persistFile === undefined ? undefined : await openPersistence(opts.persistFile, store);
-  const faults = new FaultQueue();
+  const faults: QueuedFault[] = [];
   // Monitors are checked on their interval; what a scheduled check changes is saved in the background.
   // The timer never keeps a process alive; close() ends it.
   const scheduler = setInterval(() => {
@@ -213,19 +223,18 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       });
     }
 
-    let outcome: string | undefined; // log label for answers that are not a normal response
-    let faulted = false;
+    const outcome: { label?: string; body?: Buffer } = {}; // a fault's log label; the body sent
     const onResponse = opts.onResponse;
-    // Once sent in full (never one cut off); Node sends no body in answer to HEAD.
+    // Once sent in full (never one cut off); Node sends no body in answer to HEAD. A fault is not reported.
     if (onResponse && area !== 'outside')
       res.once('finish', () => {
         const type = res.getHeader('Content-Type');
-        const body = method === 'HEAD' ? Buffer.alloc(0) : (sentBodies.get(res) ?? Buffer.alloc(0));
-        if (!faulted) onResponse({ method, url: rawUrl, status: res.statusCode, contentType: type as string, body });
+        const body = outcome.body && (method === 'HEAD' ? Buffer.alloc(0) : outcome.body);
+        if (body) onResponse({ method, url: rawUrl, status: res.statusCode, contentType: type as string, body });
       });
     if (log) {
       res.once('close', () => {
-        const label = outcome ?? (res.writableFinished ? String(res.statusCode) : 'aborted');
+        const label = outcome.label ?? (res.writableFinished ? String(res.statusCode) : 'aborted');
         try {
           log(
             `${method} ${redactTokens(rawUrl, [...tokenList, ...carriedSecrets(req.headers)], { tail: false })} ${label} ${Math.round(performance.now() - started)}ms`,
@@ -243,25 +252,45 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
     if (closed.signal.aborted || req.socket.destroyed) return;
 
-    if (area === 'outside') return sendError(res, 404, 'not found');
-    // The admin routes' own document is public: it holds no secret (buildAdminDocument); it has no other method.
-    if (path === ADMIN_DOCUMENT_PATH)
-      return method === 'GET' ? sendJson(res, 200, adminDocument) : sendError(res, 404, 'not found');
-    if (area === 'admin') {
-      // An import or reset through the admin routes is saved like any change.
-      return answer(res, () =>
-        handleAdmin({ req, res, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store }),
-      );
+    let reply: Reply | undefined;
+    try {
+      reply = await dispatch(req, res, path, area, body, outcome);
+    } catch (error) {
+      if (!(error instanceof Refusal) && res.headersSent) return void res.destroy();
+      reply = refusalReply(res, error instanceof Refusal ? error : new Refusal(500, 'internal emulator error'));
     }
+    if (reply) outcome.body = send(res, reply);
+  }
+
+  /** The reply to a request whose body was read; undefined when a fault answered (or the emulator closed). */
+  async function dispatch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    area: Area,
+    body: ReadBody,
+    outcome: { label?: string },
+  ): Promise<Reply | undefined> {
+    const method = req.method ?? 'GET';
+    if (area === 'outside') throw new Refusal(404, 'not found');
+    // The admin routes' own document is public: it holds no secret (buildAdminDocument); it has no other method.
+    if (path === ADMIN_DOCUMENT_PATH) {
+      if (method !== 'GET') throw new Refusal(404, 'not found');
+      return { status: 200, body: adminDocument };
+    }
+    // An import or reset through the admin routes is saved like any change.
+    if (area === 'admin')
+      return durably(() =>
+        handleAdmin({ req, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store }),
+      );
 
     const apiLatency = area === 'api' ? latencyMs : 0;
-    const fault = faults.take(method, path);
+    const fault = takeFault(faults, method, path);
     if (fault) {
-      faulted = true;
       if (!(await delay(apiLatency + (fault.delayMs ?? 0)))) return;
       const kind = fault.kind ?? 'status';
-      if (kind === 'reset' || kind === 'hang') outcome = kind;
-      if (kind === 'truncated' || kind === 'stall') outcome = `${fault.status ?? 200} ${kind}`;
+      if (kind === 'reset' || kind === 'hang') outcome.label = kind;
+      if (kind === 'truncated' || kind === 'stall') outcome.label = `${fault.status ?? 200} ${kind}`;
       applyFault(fault, req, res, String(res.getHeader('X-Request-Id')));
       return;
     }
@@ -269,24 +298,24 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     // default failRate 0 an injected RNG feeds the monitor ids alone.
     const fails = area === 'api' && failRate > 0 && random() < failRate;
     if (!(await delay(apiLatency))) return;
-    if (fails) return sendError(res, 503, 'service unavailable (simulated failure)');
+    if (fails) throw new Refusal(503, 'service unavailable (simulated failure)');
 
     const route = matchRoute(method, path);
     if (area === 'document')
-      return route.kind === 'operation' ? sendJson(res, 200, document) : refuseRoute(res, route, method);
-    return answer(res, () => handleApi({ req, res, body, route, store, tokens, query: rawUrl.slice(path.length + 1) }));
+      return route.kind === 'operation' ? { status: 200, body: document } : refuseRoute(route, method);
+    const query = (req.url ?? '/').slice(path.length + 1);
+    return durably(() => handleApi({ req, body, route, store, tokens, query }));
   }
 
-  /** With --persist, an answer that shows a change (a get may run a check too) waits until it is on disk. */
-  const answer = async (res: ServerResponse, write: () => void): Promise<void> =>
-    persist ? persist.answerDurably(res, write) : write();
+  /** With --persist, a reply that shows a change (a get may run a check too) waits until it is on disk. */
+  async function durably(handler: () => Reply): Promise<Reply> {
+    const before = store.version;
+    const reply = handler();
+    if (persist && store.version !== before) await persist.save();
+    return reply;
+  }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) sendError(res, 500, 'internal emulator error');
-      else res.destroy();
-    });
-  });
+  const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
 
   // Requests Node cannot parse never reach the handler; answer them in the
   // same shape as every other error (JSON body + X-Request-Id) instead of
@@ -331,7 +360,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     adminSecret,
     requests,
     injectFault(fault: Fault): void {
-      faults.add(normalizeFault(fault));
+      faults.push(normalizeFault(fault));
     },
     exportState() {
       return store.snapshot();
