@@ -29,14 +29,16 @@ export class Refusal extends Error {
   }
 }
 
-/** A refusal's reply; its request id is the X-Request-Id header's. */
-export function refusalReply(res: ServerResponse, refusal: Refusal): Reply {
-  const requestId = String(res.getHeader('X-Request-Id') ?? '');
-  return { status: refusal.status, body: { error: refusal.message, request_id: requestId }, headers: refusal.headers };
-}
-
-/** Writes a reply, unless the response is gone; returns the body sent. */
-export function send(res: ServerResponse, { status, body, headers = {} }: Reply): Buffer {
+/**
+ * Writes a reply, or a refusal as `{"error": message, "request_id": ...}` (the
+ * X-Request-Id header's id), unless the response is gone; returns the body.
+ */
+export function send(res: ServerResponse, answer: Reply | Refusal): Buffer {
+  const body =
+    answer instanceof Refusal
+      ? { error: answer.message, request_id: String(res.getHeader('X-Request-Id') ?? '') }
+      : answer.body;
+  const { status, headers = {} } = answer;
   const bytes = body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body), 'utf8');
   if (res.destroyed || res.headersSent) return bytes;
   res.statusCode = status;

@@ -19,17 +19,7 @@ import { applyFault, normalizeFault, takeFault, type Fault, type Outage, type Qu
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
 import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
 import { openPersistence } from './persist.js';
-import {
-  boundedCopy,
-  newRequestId,
-  readBody,
-  Refusal,
-  refusalReply,
-  refuseRoute,
-  send,
-  type ReadBody,
-  type Reply,
-} from './respond.js';
+import { boundedCopy, newRequestId, readBody, Refusal, refuseRoute, send, type Reply } from './respond.js';
 import { matchRoute, type Exchange } from './contract.js';
 import { monitorJson, Store, type PersistedState } from './store.js';
 
@@ -223,21 +213,22 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       });
     }
 
-    const outcome: { label?: string; body?: Buffer } = {}; // a fault's log label; the body sent
+    let label: string | undefined; // for answers that are not a normal response
+    let sent: Buffer | undefined; // the body of a reply (a fault's is not one)
     const onResponse = opts.onResponse;
-    // Once sent in full (never one cut off); Node sends no body in answer to HEAD. A fault is not reported.
+    // Once sent in full (never one cut off); Node sends no body in answer to HEAD.
     if (onResponse && area !== 'outside')
       res.once('finish', () => {
         const type = res.getHeader('Content-Type');
-        const body = outcome.body && (method === 'HEAD' ? Buffer.alloc(0) : outcome.body);
+        const body = sent && (method === 'HEAD' ? Buffer.alloc(0) : sent);
         if (body) onResponse({ method, url: rawUrl, status: res.statusCode, contentType: type as string, body });
       });
     if (log) {
       res.once('close', () => {
-        const label = outcome.label ?? (res.writableFinished ? String(res.statusCode) : 'aborted');
+        const outcome = label ?? (res.writableFinished ? String(res.statusCode) : 'aborted');
         try {
           log(
-            `${method} ${redactTokens(rawUrl, [...tokenList, ...carriedSecrets(req.headers)], { tail: false })} ${label} ${Math.round(performance.now() - started)}ms`,
+            `${method} ${redactTokens(rawUrl, [...tokenList, ...carriedSecrets(req.headers)], { tail: false })} ${outcome} ${Math.round(performance.now() - started)}ms`,
           );
         } catch {
           // A throwing logger must not take the emulator down.
@@ -252,59 +243,48 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
     if (closed.signal.aborted || req.socket.destroyed) return;
 
-    let reply: Reply | undefined;
-    try {
-      reply = await dispatch(req, res, path, area, body, outcome);
-    } catch (error) {
-      if (!(error instanceof Refusal) && res.headersSent) return void res.destroy();
-      reply = refusalReply(res, error instanceof Refusal ? error : new Refusal(500, 'internal emulator error'));
-    }
-    if (reply) outcome.body = send(res, reply);
-  }
+    /** The reply; undefined when a fault answered (or the emulator closed). */
+    const answer = async (): Promise<Reply | undefined> => {
+      if (area === 'outside') throw new Refusal(404, 'not found');
+      // The admin routes' own document is public: it holds no secret (buildAdminDocument); it has no other method.
+      if (path === ADMIN_DOCUMENT_PATH) {
+        if (method !== 'GET') throw new Refusal(404, 'not found');
+        return { status: 200, body: adminDocument };
+      }
+      // An import or reset through the admin routes is saved like any change.
+      if (area === 'admin')
+        return durably(() =>
+          handleAdmin({ req, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store }),
+        );
 
-  /** The reply to a request whose body was read; undefined when a fault answered (or the emulator closed). */
-  async function dispatch(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    area: Area,
-    body: ReadBody,
-    outcome: { label?: string },
-  ): Promise<Reply | undefined> {
-    const method = req.method ?? 'GET';
-    if (area === 'outside') throw new Refusal(404, 'not found');
-    // The admin routes' own document is public: it holds no secret (buildAdminDocument); it has no other method.
-    if (path === ADMIN_DOCUMENT_PATH) {
-      if (method !== 'GET') throw new Refusal(404, 'not found');
-      return { status: 200, body: adminDocument };
-    }
-    // An import or reset through the admin routes is saved like any change.
-    if (area === 'admin')
-      return durably(() =>
-        handleAdmin({ req, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store }),
-      );
+      const apiLatency = area === 'api' ? latencyMs : 0;
+      const fault = takeFault(faults, method, path);
+      if (fault) {
+        if (!(await delay(apiLatency + (fault.delayMs ?? 0)))) return;
+        const kind = fault.kind ?? 'status';
+        if (kind === 'reset' || kind === 'hang') label = kind;
+        if (kind === 'truncated' || kind === 'stall') label = `${fault.status ?? 200} ${kind}`;
+        applyFault(fault, req, res, String(res.getHeader('X-Request-Id')));
+        return;
+      }
+      // random() is only consulted when a failure rate is set, so with the
+      // default failRate 0 an injected RNG feeds the monitor ids alone.
+      const fails = area === 'api' && failRate > 0 && random() < failRate;
+      if (!(await delay(apiLatency))) return;
+      if (fails) throw new Refusal(503, 'service unavailable (simulated failure)');
 
-    const apiLatency = area === 'api' ? latencyMs : 0;
-    const fault = takeFault(faults, method, path);
-    if (fault) {
-      if (!(await delay(apiLatency + (fault.delayMs ?? 0)))) return;
-      const kind = fault.kind ?? 'status';
-      if (kind === 'reset' || kind === 'hang') outcome.label = kind;
-      if (kind === 'truncated' || kind === 'stall') outcome.label = `${fault.status ?? 200} ${kind}`;
-      applyFault(fault, req, res, String(res.getHeader('X-Request-Id')));
-      return;
-    }
-    // random() is only consulted when a failure rate is set, so with the
-    // default failRate 0 an injected RNG feeds the monitor ids alone.
-    const fails = area === 'api' && failRate > 0 && random() < failRate;
-    if (!(await delay(apiLatency))) return;
-    if (fails) throw new Refusal(503, 'service unavailable (simulated failure)');
-
-    const route = matchRoute(method, path);
-    if (area === 'document')
-      return route.kind === 'operation' ? { status: 200, body: document } : refuseRoute(route, method);
-    const query = (req.url ?? '/').slice(path.length + 1);
-    return durably(() => handleApi({ req, body, route, store, tokens, query }));
+      const route = matchRoute(method, path);
+      if (area === 'document')
+        return route.kind === 'operation' ? { status: 200, body: document } : refuseRoute(route, method);
+      const query = rawUrl.slice(path.length + 1);
+      return durably(() => handleApi({ req, body, route, store, tokens, query }));
+    };
+    const reply = await answer().catch((error: unknown) => {
+      if (error instanceof Refusal) return error;
+      if (res.headersSent) return void res.destroy();
+      return new Refusal(500, 'internal emulator error');
+    });
+    if (reply) sent = send(res, reply);
   }
 
   /** With --persist, a reply that shows a change (a get may run a check too) waits until it is on disk. */
