@@ -8,6 +8,7 @@
 // It never opens an outbound connection: checks are simulated in store.ts.
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
@@ -318,13 +319,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     socket.once('close', () => sockets.delete(socket));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 4010, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(opts.port ?? 4010, host);
+  await once(server, 'listening'); // rejects on 'error' (a port in use)
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('emulator did not bind a TCP port');
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
