@@ -54,10 +54,7 @@ export function handleApi(ctx: ApiContext): Reply {
 
   switch (route.operation.id) {
     case 'createMonitor': {
-      const created = store.createMonitor(
-        account,
-        validBody(ctx, (b) => monitorProblem(b)),
-      );
+      const created = store.createMonitor(account, validBody(ctx, monitorProblem));
       return { status: 201, body: monitorJson(created), headers: { Location: `${API_PREFIX}/monitors/${created.id}` } };
     }
     case 'getMonitor': {
@@ -67,11 +64,8 @@ export function handleApi(ctx: ApiContext): Reply {
     }
     case 'updateMonitor': {
       const found = monitor();
-      store.updateMonitor(
-        account,
-        found,
-        validBody(ctx, (b) => monitorProblem(b, found)),
-      );
+      const body = validBody(ctx, (b) => monitorProblem(b, found));
+      store.updateMonitor(account, found, body);
       return { status: 200, body: monitorJson(found) };
     }
     case 'deleteMonitor':
@@ -79,11 +73,8 @@ export function handleApi(ctx: ApiContext): Reply {
       return { status: 204 };
     case 'updateChannel': {
       const channel = store.getChannel(account, id) ?? notFound('channel');
-      store.updateChannel(
-        account,
-        channel,
-        validBody(ctx, (b) => channelProblem(b, channel.kind)),
-      );
+      const body = validBody(ctx, (b) => channelProblem(b, channel.kind));
+      store.updateChannel(account, channel, body);
       return { status: 200, body: { ok: true } };
     }
     case 'getReport':

@@ -205,8 +205,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         : undefined;
     if (record) {
       requests.push(record);
-      // A ring: the log keeps the last REQUEST_LOG_LIMIT requests (trimmed in batches, linear overall).
-      if (requests.length > logLimit + Math.ceil(logLimit / 10)) requests.splice(0, requests.length - logLimit);
+      if (requests.length > logLimit) requests.shift(); // the last REQUEST_LOG_LIMIT requests
       // The answer beside the request: its status (null when none was sent) and how long it took.
       res.once('close', () => {
         record.status = res.writableFinished ? res.statusCode : null;
