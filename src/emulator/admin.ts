@@ -2,12 +2,12 @@
 // part of the emulated service, so they answer a plain 404 (indistinguishable
 // from any unknown path) unless X-Emulator-Admin carries the admin secret.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { redactAuthorization, redactTokens } from './auth.js';
-import { FaultError, normalizeFault, normalizeOutage, type FaultQueue, type Outage } from './faults.js';
+import { normalizeFault, normalizeOutage, type Outage, type QueuedFault } from './faults.js';
 import { matchRoute } from './contract.js';
 import { ADMIN_HEADER } from './model.js';
-import { refuseRoute, sendError, sendJson, type ReadBody } from './respond.js';
+import { Refusal, refuseRoute, type ReadBody, type Reply } from './respond.js';
 import type { Store } from './store.js';
 import { parseJsonObject } from './validation.js';
 
@@ -27,11 +27,10 @@ export interface RecordedRequest {
 
 interface AdminContext {
   req: IncomingMessage;
-  res: ServerResponse;
   path: string;
   body: ReadBody;
   adminSecret: string;
-  faults: FaultQueue;
+  faults: QueuedFault[];
   requests: RecordedRequest[];
   /** The tokens the emulator knows: masked in the request log wherever they appear. */
   tokens: Iterable<string>;
@@ -81,83 +80,68 @@ function redactRequest(r: RecordedRequest, secrets: Iterable<string> = []): Reco
   return { ...r, path: mask(r.path), headers, body: mask(r.body) };
 }
 
-/** The request body as JSON (an object, or an array when `arrays`), or undefined with an error already sent. */
-function jsonOf(ctx: AdminContext, arrays: boolean): unknown {
-  const { res } = ctx;
-  if (ctx.body.tooLarge) return sendError(res, 413, 'request body too large');
-  const text = ctx.body.text.trim();
-  if (arrays && text.startsWith('[')) {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return sendError(res, 400, 'malformed JSON body');
-    }
-  }
-  const object = parseJsonObject(text);
-  return typeof object === 'string' ? sendError(res, 400, object) : object;
-}
-
-/**
- * What `check` returns, or undefined after answering 422 with the message of the
- * FaultError it throws (of any error with `anyError`: a state that does not fit); other errors propagate.
- */
-function unlessInvalid<T>(res: ServerResponse, check: () => T, anyError = false): T | undefined {
+/** The request body as JSON (an object, or an array when `arrays`); a 400 or 413 Refusal when it is not. */
+function jsonOf(body: ReadBody, arrays: boolean): unknown {
+  if (body.tooLarge) throw new Refusal(413, 'request body too large');
+  const text = body.text.trim();
+  if (!arrays || !text.startsWith('[')) return parseJsonObject(text);
   try {
-    return check();
-  } catch (err) {
-    if (!anyError && !(err instanceof FaultError)) throw err;
-    sendError(res, 422, (err as Error).message);
-    return undefined;
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new Refusal(400, 'malformed JSON body');
   }
 }
 
 /** The admin operations, by the admin document's operationId. */
-const HANDLERS: Record<string, (ctx: AdminContext) => void> = {
-  listRequests: ({ res, requests, tokens }) =>
-    sendJson(res, 200, { requests: requests.map((r) => redactRequest(r, tokens)) }),
-  clearRequests: ({ res, requests }) => sendJson(res, 200, { ok: true, cleared: requests.splice(0).length }),
-  listOutages: ({ res, outages }) => sendJson(res, 200, { outages }),
-  clearOutages: ({ res, outages }) => sendJson(res, 200, { ok: true, cleared: outages.splice(0).length }),
-  addOutage(ctx) {
-    const parsed = jsonOf(ctx, false);
-    if (parsed !== undefined && unlessInvalid(ctx.res, () => ctx.outages.push(normalizeOutage(parsed))))
-      sendJson(ctx.res, 201, { ok: true, outages: ctx.outages });
+const HANDLERS: Record<string, (ctx: AdminContext) => Reply> = {
+  listRequests: ({ requests, tokens }) => ({
+    status: 200,
+    body: { requests: requests.map((r) => redactRequest(r, tokens)) },
+  }),
+  clearRequests: ({ requests }) => ({ status: 200, body: { ok: true, cleared: requests.splice(0).length } }),
+  listOutages: ({ outages }) => ({ status: 200, body: { outages } }),
+  clearOutages: ({ outages }) => ({ status: 200, body: { ok: true, cleared: outages.splice(0).length } }),
+  addOutage({ body, outages }) {
+    outages.push(normalizeOutage(jsonOf(body, false)));
+    return { status: 201, body: { ok: true, outages } };
   },
-  exportState: ({ res, store }) => sendJson(res, 200, store.snapshot()),
-  resetState({ res, store }) {
+  exportState: ({ store }) => ({ status: 200, body: store.snapshot() }),
+  resetState({ store }) {
     store.reset();
-    sendJson(res, 200, { ok: true });
+    return { status: 200, body: { ok: true } };
   },
-  importState(ctx) {
-    const parsed = jsonOf(ctx, false);
-    if (parsed !== undefined && unlessInvalid(ctx.res, () => (ctx.store.replace(parsed), true), true))
-      sendJson(ctx.res, 200, { ok: true });
+  importState({ body, store }) {
+    const state = jsonOf(body, false);
+    try {
+      store.replace(state);
+    } catch (error) {
+      throw new Refusal(422, (error as Error).message); // a state that does not fit
+    }
+    return { status: 200, body: { ok: true } };
   },
-  listChecks({ req, res, store }) {
+  listChecks({ req, store }) {
     const id = new URL(req.url ?? '/', 'http://x').searchParams.get('monitor');
-    if (id === null) return sendError(res, 400, 'the monitor query parameter is required: ?monitor=mon_...');
+    if (id === null) throw new Refusal(400, 'the monitor query parameter is required: ?monitor=mon_...');
     const checks = store.checkHistory(id);
-    if (checks === undefined) return sendError(res, 404, 'monitor not found');
-    sendJson(res, 200, { monitor: id, checks });
+    if (checks === undefined) throw new Refusal(404, 'monitor not found');
+    return { status: 200, body: { monitor: id, checks } };
   },
-  listFaults: ({ res, faults }) => sendJson(res, 200, { faults: faults.list() }),
-  clearFaults: ({ res, faults }) => sendJson(res, 200, { ok: true, cleared: faults.clear() }),
+  listFaults: ({ faults }) => ({ status: 200, body: { faults } }),
+  clearFaults: ({ faults }) => ({ status: 200, body: { ok: true, cleared: faults.splice(0).length } }),
   // One fault object, or an array of them queued in order; all or nothing.
-  queueFault(ctx) {
-    const parsed = jsonOf(ctx, true);
-    if (parsed === undefined) return;
-    const normalized = unlessInvalid(ctx.res, () => (Array.isArray(parsed) ? parsed : [parsed]).map(normalizeFault));
-    if (normalized === undefined) return;
-    for (const fault of normalized) ctx.faults.add(fault);
-    sendJson(ctx.res, 201, { ok: true, queued: normalized.length, pending: ctx.faults.list().length });
+  queueFault({ body, faults }) {
+    const parsed = jsonOf(body, true);
+    const normalized = (Array.isArray(parsed) ? parsed : [parsed]).map(normalizeFault);
+    for (const fault of normalized) faults.push(fault);
+    return { status: 201, body: { ok: true, queued: normalized.length, pending: faults.length } };
   },
 };
 
-export function handleAdmin(ctx: AdminContext): void {
-  const { req, res, path } = ctx;
+export function handleAdmin(ctx: AdminContext): Reply {
+  const { req, path } = ctx;
   const route = matchRoute(req.method ?? 'GET', path);
   // Without the secret, nothing here exists.
-  if (!secretMatches(req.headers[ADMIN_HEADER], ctx.adminSecret)) return sendError(res, 404, 'not found');
-  if (route.kind !== 'operation') return refuseRoute(res, route, req.method ?? 'GET');
-  HANDLERS[route.operation.id]?.(ctx);
+  if (!secretMatches(req.headers[ADMIN_HEADER], ctx.adminSecret)) throw new Refusal(404, 'not found');
+  if (route.kind !== 'operation') return refuseRoute(route, req.method ?? 'GET');
+  return (HANDLERS[route.operation.id] as (ctx: AdminContext) => Reply)(ctx);
 }

@@ -5,6 +5,7 @@
 import { maskToken } from '../core/token.js';
 import { DEV_ACCOUNT, SCOPES, type Scope } from './model.js';
 import { publicDocument } from './openapi.js';
+import { Refusal } from './respond.js';
 
 export interface TokenInfo {
   account: string;
@@ -16,10 +17,6 @@ export interface TokenInfo {
 /** The test tokens every emulator has, as the document lists them (the first is the development token's entry). */
 const SEEDED_TOKENS = (publicDocument['x-seeded-tokens'] as DeclaredToken[]).slice(1);
 const REFUSED: Record<string, string> = { cpk_test_expired: 'token expired', cpk_test_revoked: 'token revoked' };
-
-type AuthOutcome =
-  | { ok: true; account: string; scopes: ReadonlySet<Scope> }
-  | { ok: false; status: 401 | 403; message: string; challenge?: string };
 
 const REALM = 'Bearer realm="cpk"';
 const TOKEN_SHAPE = /^cpk_[\x21-\x7e]+$/;
@@ -51,41 +48,35 @@ export function buildTokenTable(devToken: string, declared: readonly DeclaredTok
   return table;
 }
 
-const invalid = (message: string): AuthOutcome => ({
-  ok: false,
-  status: 401,
-  message,
-  challenge: `${REALM}, error="invalid_token", error_description="${message}"`,
-});
+const invalid = (message: string) =>
+  new Refusal(401, message, { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${message}"` });
 
 /**
- * Checks an Authorization header value. `isSuspended` is consulted only for a
- * token that is otherwise valid, so a suspended account never hides a 401.
+ * The account and scopes of an Authorization header value, or a 401/403
+ * Refusal thrown. `isSuspended` is consulted only for a token that is
+ * otherwise valid, so a suspended account never hides a 401.
  */
 export function authenticate(
   header: string | undefined,
   tokens: ReadonlyMap<string, TokenInfo>,
   isSuspended: (account: string) => boolean,
-): AuthOutcome {
-  if (!header) return { ok: false, status: 401, message: 'missing Authorization header', challenge: REALM };
+): TokenInfo {
+  if (!header) throw new Refusal(401, 'missing Authorization header', { 'WWW-Authenticate': REALM });
   // The scheme name is case-insensitive (RFC 9110 §11.1); exactly one token follows.
   const match = /^bearer +(\S+)$/i.exec(header);
-  if (!match) return invalid("malformed Authorization header: expected 'Bearer <token>'");
+  if (!match) throw invalid("malformed Authorization header: expected 'Bearer <token>'");
   const token = match[1] ?? '';
-  if (!token.startsWith('cpk_')) return invalid('malformed token: API tokens start with cpk_');
+  if (!token.startsWith('cpk_')) throw invalid('malformed token: API tokens start with cpk_');
   const info = tokens.get(token);
-  if (!info) return invalid('invalid token');
-  if (info.refused !== undefined) return invalid(info.refused);
-  if (isSuspended(info.account)) return { ok: false, status: 403, message: 'account suspended' };
-  return { ok: true, account: info.account, scopes: info.scopes };
+  if (!info) throw invalid('invalid token');
+  if (info.refused !== undefined) throw invalid(info.refused);
+  if (isSuspended(info.account)) throw new Refusal(403, 'account suspended');
+  return info;
 }
 
-export function scopeError(scope: Scope) {
-  return {
-    status: 403,
-    message: `token lacks required scope ${scope}`,
-    challenge: `${REALM}, error="insufficient_scope", scope="${scope}"`,
-  };
+export function scopeRefusal(scope: Scope): Refusal {
+  const challenge = `${REALM}, error="insufficient_scope", scope="${scope}"`;
+  return new Refusal(403, `token lacks required scope ${scope}`, { 'WWW-Authenticate': challenge });
 }
 
 /** "cpk_dev_emulator_token" -> "cpk_…oken" (as cpk shows a token); a secret of another shape keeps no prefix. */

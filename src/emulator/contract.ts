@@ -15,24 +15,17 @@ const DOCUMENTS: Record<DocumentId, Json> = { openapi: publicDocument, admin: ad
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
 let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
 
-/** A validator for the schema at `pointer` (a JSON pointer into a document), compiled once. */
+/** A validator for the schema at `pointer` (a JSON pointer into a document), compiled once (ajv keeps it). */
 function validatorAt(pointer: string, document: DocumentId = 'openapi'): ValidateFunction {
-  const key = `${document}#${pointer}`;
-  let validate = compiled.get(key);
-  if (validate === undefined) {
-    if (ajv === undefined) {
-      // allErrors: a response check reports every problem at once.
-      // strict off: the document carries OpenAPI keywords (description, x-...) beside JSON Schema.
-      ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
-      ajv.addFormat('date-time', DATE_TIME);
-      for (const [id, doc] of Object.entries(DOCUMENTS)) ajv.addSchema(doc, id);
-    }
-    validate = ajv.compile({ $ref: key });
-    compiled.set(key, validate);
+  if (ajv === undefined) {
+    // allErrors: a response check reports every problem at once.
+    // strict off: the document carries OpenAPI keywords (description, x-...) beside JSON Schema.
+    ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+    ajv.addFormat('date-time', DATE_TIME);
+    for (const [id, doc] of Object.entries(DOCUMENTS)) ajv.addSchema(doc, id);
   }
-  return validate;
+  return ajv.getSchema(`${document}#${pointer}`) as ValidateFunction;
 }
 
 const escapePointer = (part: string) => part.replaceAll('~', '~0').replaceAll('/', '~1');

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import { API_PREFIX } from './model.js';
+import { Refusal } from './respond.js';
 
 export const FAULT_KINDS = ['status', 'html', 'truncated', 'stall', 'reset', 'hang', 'redirect'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -29,10 +30,9 @@ const FAULT_KEYS = 'method path times status body headers retryAfter kind locati
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-export class FaultError extends Error {}
-
+/** A fault or outage the admin routes refuse (422), or `injectFault` throws. */
 function need(ok: boolean, message: string): void {
-  if (!ok) throw new FaultError(message);
+  if (!ok) throw new Refusal(422, message);
 }
 
 const isInteger = (v: unknown, min: number, max: number): boolean =>
@@ -40,7 +40,7 @@ const isInteger = (v: unknown, min: number, max: number): boolean =>
 const isHeaderValue = (v: unknown): v is string => typeof v === 'string' && HEADER_VALUE.test(v);
 const absent = (v: unknown) => v === undefined;
 
-/** A JSON object of only the `keys` given, or a FaultError naming the first other one. */
+/** A JSON object of only the `keys` given, or a Refusal naming the first other one. */
 function fieldsOf(input: unknown, what: string, keys: readonly string[]): Record<string, unknown> {
   need(typeof input === 'object' && input !== null && !Array.isArray(input), `${what} must be a JSON object`);
   const fields = input as Record<string, unknown>;
@@ -48,8 +48,11 @@ function fieldsOf(input: unknown, what: string, keys: readonly string[]): Record
   return fields;
 }
 
-/** Checks and normalises a fault (method upper-cased, defaults filled); throws FaultError. */
-export function normalizeFault(input: unknown): Fault {
+/** A fault as queued, with how many more requests it will hit. */
+export type QueuedFault = Fault & { remaining: number };
+
+/** Checks and normalises a fault for the queue (method upper-cased, defaults filled); throws a Refusal. */
+export function normalizeFault(input: unknown): QueuedFault {
   const f = fieldsOf(input, 'fault', FAULT_KEYS);
   const kind = (f.kind ?? 'status') as FaultKind;
   need(FAULT_KINDS.includes(kind), `kind must be one of ${FAULT_KINDS.join(', ')}`);
@@ -88,48 +91,24 @@ export function normalizeFault(input: unknown): Fault {
   const given: Record<string, unknown> = { ...f, times, method: (f.method as string | undefined)?.toUpperCase() };
   const out: Record<string, unknown> = { kind };
   for (const key of FAULT_KEYS) if (key !== 'kind' && given[key] !== undefined) out[key] = given[key];
-  return out as Fault;
+  return { ...out, remaining: times } as QueuedFault;
 }
 
-/** Does a fault's path pattern match? Trailing "*" = prefix match; otherwise exact. */
-function pathMatches(pattern: string, path: string): boolean {
-  return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
-}
-
-export class FaultQueue {
-  private readonly entries: Array<{ fault: Fault; remaining: number }> = [];
-
-  add(fault: Fault): void {
-    this.entries.push({ fault, remaining: fault.times ?? 1 });
-  }
-
-  clear(): number {
-    return this.entries.splice(0).length;
-  }
-
-  /** Pending faults with how many more requests each will hit. */
-  list(): Array<Fault & { remaining: number }> {
-    return this.entries.map((e) => ({ ...e.fault, remaining: e.remaining }));
-  }
-
-  /**
-   * Consumes one use of the first queued fault matching the request (FIFO).
-   * A fault without `path` targets API requests only, not the public OpenAPI
-   * document; a fault with a path matches whatever /v1 path it names.
-   */
-  take(method: string, path: string): Fault | undefined {
-    const isDocument = path === `${API_PREFIX}/openapi.json`;
-    const index = this.entries.findIndex(({ fault }) => {
-      if (fault.method !== undefined && fault.method !== method.toUpperCase()) return false;
-      if (fault.path === undefined) return !isDocument;
-      return pathMatches(fault.path, path);
-    });
-    const entry = this.entries[index];
-    if (!entry) return undefined;
-    entry.remaining -= 1;
-    if (entry.remaining <= 0) this.entries.splice(index, 1);
-    return entry.fault;
-  }
+/**
+ * Consumes one use of the first queued fault matching the request (FIFO).
+ * A fault without `path` targets API requests only, not the public OpenAPI
+ * document; a fault with a path matches whatever /v1 path it names, exactly,
+ * or as a prefix when it ends with "*".
+ */
+export function takeFault(queue: QueuedFault[], method: string, path: string): Fault | undefined {
+  const index = queue.findIndex((fault) => {
+    if (fault.method !== undefined && fault.method !== method.toUpperCase()) return false;
+    if (fault.path === undefined) return path !== `${API_PREFIX}/openapi.json`;
+    return fault.path.endsWith('*') ? path.startsWith(fault.path.slice(0, -1)) : path === fault.path;
+  });
+  const fault = queue[index];
+  if (fault && --fault.remaining <= 0) queue.splice(index, 1);
+  return fault;
 }
 
 const TRUNCATED_BODY = JSON.stringify({
@@ -193,7 +172,7 @@ export interface Outage {
   outcome: 'down' | 'slow';
 }
 
-/** Checks and normalises an outage; throws FaultError. */
+/** Checks and normalises an outage; throws a Refusal. */
 export function normalizeOutage(input: unknown): Outage {
   const o = fieldsOf(input, 'outage', ['target', 'outcome']);
   need(typeof o.target === 'string' && o.target !== '', 'target must be a non-empty string');

@@ -6,9 +6,8 @@
 // are validated with that document (contract.ts).
 import { queryProblem, type Operation } from './contract.js';
 import { LIST_LIMIT_DEFAULT } from './model.js';
+import { Refusal } from './respond.js';
 import { monitorJson, type Store } from './store.js';
-
-type Result = { ok: true; value: { data: unknown[]; next_cursor: string | null } } | { ok: false; message: string };
 
 const encodeCursor = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');
 
@@ -18,15 +17,16 @@ function decodeCursor(cursor: string): string | undefined {
   return encodeCursor(id) === cursor ? id : undefined;
 }
 
-export function listPage(operation: Operation, store: Store, account: string, query: string): Result {
+/** A page of the list, or a 400 Refusal thrown. */
+export function listPage(operation: Operation, store: Store, account: string, query: string) {
   // Unknown parameters (a typo is not silently ignored), bad limits and filters: the document's.
   const problem = queryProblem(operation, query);
-  if (problem !== null) return { ok: false, message: problem };
+  if (problem !== null) throw new Refusal(400, problem);
   const params = new URLSearchParams(query);
   const limit = Number(params.get('limit') ?? LIST_LIMIT_DEFAULT);
   const cursor = params.get('cursor') || undefined;
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
-  if (cursor !== undefined && after === undefined) return { ok: false, message: 'invalid cursor' };
+  if (cursor !== undefined && after === undefined) throw new Refusal(400, 'invalid cursor');
   let items: Array<{ id: string; json: () => unknown }>;
   if (operation.id === 'listMonitors') {
     const status = params.get('status');
@@ -45,8 +45,5 @@ export function listPage(operation: Operation, store: Store, account: string, qu
   const page = start < 0 ? [] : items.slice(start, start + limit);
   const more = start >= 0 && start + limit < items.length;
   const last = page[page.length - 1];
-  return {
-    ok: true,
-    value: { data: page.map((item) => item.json()), next_cursor: more && last ? encodeCursor(last.id) : null },
-  };
+  return { data: page.map((item) => item.json()), next_cursor: more && last ? encodeCursor(last.id) : null };
 }

@@ -11,19 +11,17 @@
 // a crash between those two steps loses nothing and replays nothing twice.
 import { open, readdir, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { ServerResponse } from 'node:http';
 import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
-import { sendError } from './respond.js';
+import { Refusal } from './respond.js';
 import type { PersistedState, Store } from './store.js';
 
 interface Persistence {
   /**
-   * Runs `answer`, which writes a response on `res`. When it changed the
-   * state, the end of that response is held until the change is durable; if
-   * it cannot be saved, the client gets a 500 instead of a success it could
+   * Resolves once every change made so far is durable; when it cannot be
+   * saved, throws a 500 Refusal for the client instead of a success it could
    * not rely on.
    */
-  answerDurably(res: ServerResponse, answer: () => void): Promise<void>;
+  save(): Promise<void>;
   /** The state changed without a client waiting (a scheduled check): saved soon, coalesced. */
   changed(): void;
   /** Resolves once everything changed so far is on disk (or failed to be). */
@@ -168,35 +166,10 @@ export async function openPersistence(file: string, store: Store): Promise<Persi
   };
 
   return {
-    async answerDurably(res, answer) {
-      const before = store.version;
-      let held: unknown[] | undefined;
-      // Everything the handler writes stays in the response until end():
-      // holding end() holds the whole answer.
-      res.end = ((...args: unknown[]) => {
-        held = args;
-        return res;
-      }) as ServerResponse['end'];
-      try {
-        answer();
-      } finally {
-        delete (res as Partial<Pick<ServerResponse, 'end'>>).end; // the prototype's end again
-      }
-      const after = store.version;
-      if (after !== before) {
-        try {
-          await durableAt(after);
-        } catch (error) {
-          if (!res.headersSent && !res.destroyed) {
-            for (const name of res.getHeaderNames()) if (name !== 'x-request-id') res.removeHeader(name);
-            const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-            sendError(res, 500, `the change could not be saved to the state file (${code})`);
-            return;
-          }
-        }
-      }
-      if (held) (res.end as (...args: unknown[]) => void)(...held);
-    },
+    save: () =>
+      durableAt(store.version).catch((error: NodeJS.ErrnoException) => {
+        throw new Refusal(500, `the change could not be saved to the state file (${error.code ?? error.message})`);
+      }),
     changed() {
       if (background) return;
       background = setTimeout(() => {

@@ -1,5 +1,7 @@
 // Low-level HTTP helpers shared by the API and admin handlers: request ids,
-// JSON/error responses and size-limited body reading.
+// replies and refusals, and size-limited body reading. A handler returns its
+// reply or throws a Refusal; the server writes either (server.ts), so nothing
+// is sent before a change it shows is saved (--persist).
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Route } from './contract.js';
@@ -9,43 +11,53 @@ export function newRequestId(): string {
   return `req_${randomBytes(8).toString('hex')}`;
 }
 
-/** The JSON body each answer was given last: what the test suite's response check reads (server.ts). */
-export const sentBodies = new WeakMap<ServerResponse, Buffer>();
-
-export function sendJson(res: ServerResponse, status: number, value: unknown, headers: OutgoingHttpHeaders = {}): void {
-  if (res.destroyed || res.headersSent) return;
-  const body = Buffer.from(JSON.stringify(value), 'utf8');
-  sentBodies.set(res, body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', String(body.length));
-  res.setHeader('Cache-Control', 'no-store');
-  for (const [name, v] of Object.entries(headers)) if (v !== undefined) res.setHeader(name, v);
-  res.end(body);
+/** An answer: its status, its JSON body (none for 204) and any other headers. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: OutgoingHttpHeaders;
 }
 
-/** Every error is `{"error": message, "request_id": ...}`, matching the X-Request-Id header. */
-export function sendError(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  headers: OutgoingHttpHeaders = {},
-): void {
-  const requestId = String(res.getHeader('X-Request-Id') ?? '');
-  sendJson(res, status, { error: message, request_id: requestId }, headers);
+/** An error answer, thrown: `{"error": message, "request_id": ...}` with this status. */
+export class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: OutgoingHttpHeaders = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Writes a reply, or a refusal as `{"error": message, "request_id": ...}` (the
+ * X-Request-Id header's id), unless the response is gone; returns the body.
+ */
+export function send(res: ServerResponse, answer: Reply | Refusal): Buffer {
+  const body =
+    answer instanceof Refusal
+      ? { error: answer.message, request_id: String(res.getHeader('X-Request-Id') ?? '') }
+      : answer.body;
+  const { status, headers = {} } = answer;
+  const bytes = body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body), 'utf8');
+  if (res.destroyed || res.headersSent) return bytes;
+  res.statusCode = status;
+  if (body !== undefined) {
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', String(bytes.length));
+    res.setHeader('Cache-Control', 'no-store');
+  }
+  for (const [name, v] of Object.entries(headers)) if (v !== undefined) res.setHeader(name, v);
+  if (body === undefined) res.end();
+  else res.end(bytes);
+  return bytes;
 }
 
 /** 404 for a path no document declares, 405 (with Allow) for a method its path does not have. */
-export function refuseRoute(res: ServerResponse, route: Exclude<Route, { kind: 'operation' }>, method: string): void {
-  if (route.kind === 'not-found') return sendError(res, 404, 'not found');
+export function refuseRoute(route: Exclude<Route, { kind: 'operation' }>, method: string): never {
+  if (route.kind === 'not-found') throw new Refusal(404, 'not found');
   const allow = route.allow.join(', ');
-  sendError(res, 405, `method ${method} not allowed; allowed: ${allow}`, { Allow: allow });
-}
-
-export function sendNoContent(res: ServerResponse): void {
-  if (res.destroyed || res.headersSent) return;
-  res.statusCode = 204;
-  res.end();
+  throw new Refusal(405, `method ${method} not allowed; allowed: ${allow}`, { Allow: allow });
 }
 
 export interface ReadBody {

@@ -8,6 +8,7 @@
 // It never opens an outbound connection: checks are simulated in store.ts.
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
@@ -15,11 +16,11 @@ import { carriedSecrets, handleAdmin, type RecordedRequest } from './admin.js';
 import { handleApi } from './api.js';
 import { buildTokenTable, redactTokens, type DeclaredToken } from './auth.js';
 import { seededRandom, TICK_MS } from './checks.js';
-import { applyFault, FaultQueue, normalizeFault, type Fault, type Outage } from './faults.js';
+import { applyFault, normalizeFault, takeFault, type Fault, type Outage, type QueuedFault } from './faults.js';
 import { ADMIN_PREFIX, API_PREFIX, DEFAULT_DEV_TOKEN, DEV_ACCOUNT } from './model.js';
 import { buildAdminDocument, buildOpenApiDocument } from './openapi.js';
 import { openPersistence } from './persist.js';
-import { boundedCopy, newRequestId, readBody, refuseRoute, sentBodies, sendError, sendJson } from './respond.js';
+import { boundedCopy, newRequestId, readBody, Refusal, refuseRoute, send, type Reply } from './respond.js';
 import { matchRoute, type Exchange } from './contract.js';
 import { monitorJson, Store, type PersistedState } from './store.js';
 
@@ -147,7 +148,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   });
   if (opts.state !== undefined) store.restore(opts.state);
   const persist = opts.persistFile === undefined ? undefined : await openPersistence(opts.persistFile, store);
-  const faults = new FaultQueue();
+  const faults: QueuedFault[] = [];
   // Monitors are checked on their interval; what a scheduled check changes is saved in the background.
   // The timer never keeps a process alive; close() ends it.
   const scheduler = setInterval(() => {
@@ -204,8 +205,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         : undefined;
     if (record) {
       requests.push(record);
-      // A ring: the log keeps the last REQUEST_LOG_LIMIT requests (trimmed in batches, linear overall).
-      if (requests.length > logLimit + Math.ceil(logLimit / 10)) requests.splice(0, requests.length - logLimit);
+      if (requests.length > logLimit) requests.shift(); // the last REQUEST_LOG_LIMIT requests
       // The answer beside the request: its status (null when none was sent) and how long it took.
       res.once('close', () => {
         record.status = res.writableFinished ? res.statusCode : null;
@@ -213,22 +213,22 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       });
     }
 
-    let outcome: string | undefined; // log label for answers that are not a normal response
-    let faulted = false;
+    let label: string | undefined; // for answers that are not a normal response
+    let sent: Buffer | undefined; // the body of a reply (a fault's is not one)
     const onResponse = opts.onResponse;
     // Once sent in full (never one cut off); Node sends no body in answer to HEAD.
     if (onResponse && area !== 'outside')
       res.once('finish', () => {
         const type = res.getHeader('Content-Type');
-        const body = method === 'HEAD' ? Buffer.alloc(0) : (sentBodies.get(res) ?? Buffer.alloc(0));
-        if (!faulted) onResponse({ method, url: rawUrl, status: res.statusCode, contentType: type as string, body });
+        const body = sent && (method === 'HEAD' ? Buffer.alloc(0) : sent);
+        if (body) onResponse({ method, url: rawUrl, status: res.statusCode, contentType: type as string, body });
       });
     if (log) {
       res.once('close', () => {
-        const label = outcome ?? (res.writableFinished ? String(res.statusCode) : 'aborted');
+        const outcome = label ?? (res.writableFinished ? String(res.statusCode) : 'aborted');
         try {
           log(
-            `${method} ${redactTokens(rawUrl, [...tokenList, ...carriedSecrets(req.headers)], { tail: false })} ${label} ${Math.round(performance.now() - started)}ms`,
+            `${method} ${redactTokens(rawUrl, [...tokenList, ...carriedSecrets(req.headers)], { tail: false })} ${outcome} ${Math.round(performance.now() - started)}ms`,
           );
         } catch {
           // A throwing logger must not take the emulator down.
@@ -243,50 +243,59 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
     if (closed.signal.aborted || req.socket.destroyed) return;
 
-    if (area === 'outside') return sendError(res, 404, 'not found');
-    // The admin routes' own document is public: it holds no secret (buildAdminDocument); it has no other method.
-    if (path === ADMIN_DOCUMENT_PATH)
-      return method === 'GET' ? sendJson(res, 200, adminDocument) : sendError(res, 404, 'not found');
-    if (area === 'admin') {
+    /** The reply; undefined when a fault answered (or the emulator closed). */
+    const answer = async (): Promise<Reply | undefined> => {
+      if (area === 'outside') throw new Refusal(404, 'not found');
+      // The admin routes' own document is public: it holds no secret (buildAdminDocument); it has no other method.
+      if (path === ADMIN_DOCUMENT_PATH) {
+        if (method !== 'GET') throw new Refusal(404, 'not found');
+        return { status: 200, body: adminDocument };
+      }
       // An import or reset through the admin routes is saved like any change.
-      return answer(res, () =>
-        handleAdmin({ req, res, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store }),
-      );
-    }
+      if (area === 'admin')
+        return durably(() =>
+          handleAdmin({ req, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store }),
+        );
 
-    const apiLatency = area === 'api' ? latencyMs : 0;
-    const fault = faults.take(method, path);
-    if (fault) {
-      faulted = true;
-      if (!(await delay(apiLatency + (fault.delayMs ?? 0)))) return;
-      const kind = fault.kind ?? 'status';
-      if (kind === 'reset' || kind === 'hang') outcome = kind;
-      if (kind === 'truncated' || kind === 'stall') outcome = `${fault.status ?? 200} ${kind}`;
-      applyFault(fault, req, res, String(res.getHeader('X-Request-Id')));
-      return;
-    }
-    // random() is only consulted when a failure rate is set, so with the
-    // default failRate 0 an injected RNG feeds the monitor ids alone.
-    const fails = area === 'api' && failRate > 0 && random() < failRate;
-    if (!(await delay(apiLatency))) return;
-    if (fails) return sendError(res, 503, 'service unavailable (simulated failure)');
+      const apiLatency = area === 'api' ? latencyMs : 0;
+      const fault = takeFault(faults, method, path);
+      if (fault) {
+        if (!(await delay(apiLatency + (fault.delayMs ?? 0)))) return;
+        const kind = fault.kind ?? 'status';
+        if (kind === 'reset' || kind === 'hang') label = kind;
+        if (kind === 'truncated' || kind === 'stall') label = `${fault.status ?? 200} ${kind}`;
+        applyFault(fault, req, res, String(res.getHeader('X-Request-Id')));
+        return;
+      }
+      // random() is only consulted when a failure rate is set, so with the
+      // default failRate 0 an injected RNG feeds the monitor ids alone.
+      const fails = area === 'api' && failRate > 0 && random() < failRate;
+      if (!(await delay(apiLatency))) return;
+      if (fails) throw new Refusal(503, 'service unavailable (simulated failure)');
 
-    const route = matchRoute(method, path);
-    if (area === 'document')
-      return route.kind === 'operation' ? sendJson(res, 200, document) : refuseRoute(res, route, method);
-    return answer(res, () => handleApi({ req, res, body, route, store, tokens, query: rawUrl.slice(path.length + 1) }));
+      const route = matchRoute(method, path);
+      if (area === 'document')
+        return route.kind === 'operation' ? { status: 200, body: document } : refuseRoute(route, method);
+      const query = rawUrl.slice(path.length + 1);
+      return durably(() => handleApi({ req, body, route, store, tokens, query }));
+    };
+    const reply = await answer().catch((error: unknown) => {
+      if (error instanceof Refusal) return error;
+      if (res.headersSent) return void res.destroy();
+      return new Refusal(500, 'internal emulator error');
+    });
+    if (reply) sent = send(res, reply);
   }
 
-  /** With --persist, an answer that shows a change (a get may run a check too) waits until it is on disk. */
-  const answer = async (res: ServerResponse, write: () => void): Promise<void> =>
-    persist ? persist.answerDurably(res, write) : write();
+  /** With --persist, a reply that shows a change (a get may run a check too) waits until it is on disk. */
+  async function durably(handler: () => Reply): Promise<Reply> {
+    const before = store.version;
+    const reply = handler();
+    if (persist && store.version !== before) await persist.save();
+    return reply;
+  }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) sendError(res, 500, 'internal emulator error');
-      else res.destroy();
-    });
-  });
+  const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
 
   // Requests Node cannot parse never reach the handler; answer them in the
   // same shape as every other error (JSON body + X-Request-Id) instead of
@@ -309,13 +318,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     socket.once('close', () => sockets.delete(socket));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 4010, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(opts.port ?? 4010, host);
+  await once(server, 'listening'); // rejects on 'error' (a port in use)
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('emulator did not bind a TCP port');
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
@@ -331,7 +335,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     adminSecret,
     requests,
     injectFault(fault: Fault): void {
-      faults.add(normalizeFault(fault));
+      faults.push(normalizeFault(fault));
     },
     exportState() {
       return store.snapshot();

@@ -84,11 +84,6 @@ const CHECK_HISTORY = 100;
 /** Checks run for one monitor in one round at most. */
 const CATCH_UP = 100;
 
-/** Copies own enumerable keys with defineProperty so "__proto__" stays data. */
-function assignData(target: Record<string, unknown>, source: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(source)) setOwn(target, key, value);
-}
-
 /** A monitor body's known fields, and the client's other fields (kept verbatim, "__proto__" as data). */
 function splitMonitorBody(body: Record<string, unknown>) {
   const fields: Partial<MonitorRecord> = {};
@@ -98,14 +93,15 @@ function splitMonitorBody(body: Record<string, unknown>) {
   return { fields, extras };
 }
 
-/** A monitor of a state file or journal line (a fresh copy), or undefined when it does not fit. */
+/**
+ * A monitor of a state file or journal line (a fresh copy), or undefined when it does not fit.
+ * Spreads define properties, never set them: "__proto__" stays data.
+ */
 function loadMonitor(m: unknown): MonitorRecord | undefined {
   const monitor = m as MonitorRecord | null;
   if (typeof monitor?.id !== 'string' || typeof monitor.extras !== 'object' || monitor.extras === null)
     return undefined;
-  const extras = {};
-  assignData(extras, monitor.extras);
-  return { ...monitor, extras };
+  return { ...monitor, extras: { ...monitor.extras } };
 }
 
 export class Store {
@@ -350,7 +346,7 @@ export class Store {
     if (retarget) monitor.last_check = null;
     if (monitor.paused) monitor.status = 'paused';
     else if (resumed || retarget) monitor.status = 'pending';
-    assignData(monitor.extras, extras);
+    monitor.extras = { ...monitor.extras, ...extras }; // "__proto__" stays data (spreads define)
     monitor.updated_at = now();
     this.mark({ account, monitor });
   }

@@ -8,23 +8,26 @@
 import { isIP } from 'node:net';
 import { isPlainObject, jsonDepth } from '../core/json.js';
 import { bodyProblem } from './contract.js';
+import { Refusal } from './respond.js';
 import type { MonitorRecord } from './store.js';
 import { DEFAULT_MONITOR_TYPE, type ChannelKind, type MonitorType } from './model.js';
 
 /** The deepest nesting a request body may have (deeper is 400, before anything is stored). */
 const MAX_BODY_DEPTH = 64;
 
-/** Parses a request body that must be a JSON object: the object, or why it is not one (a 400). */
-export function parseJsonObject(text: string): Record<string, unknown> | string {
-  if (text.trim() === '') return 'request body is empty; expected a JSON object';
-  if (jsonDepth(text) > MAX_BODY_DEPTH) return `request body nests deeper than ${MAX_BODY_DEPTH} levels`;
+/** Parses a request body that must be a JSON object; why it is not one is a 400 Refusal. */
+export function parseJsonObject(text: string): Record<string, unknown> {
+  if (text.trim() === '') throw new Refusal(400, 'request body is empty; expected a JSON object');
+  if (jsonDepth(text) > MAX_BODY_DEPTH)
+    throw new Refusal(400, `request body nests deeper than ${MAX_BODY_DEPTH} levels`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return 'malformed JSON body';
+    throw new Refusal(400, 'malformed JSON body');
   }
-  return isPlainObject(parsed) ? parsed : 'request body must be a JSON object';
+  if (!isPlainObject(parsed)) throw new Refusal(400, 'request body must be a JSON object');
+  return parsed;
 }
 
 const HOSTNAME =
