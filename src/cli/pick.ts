@@ -11,22 +11,18 @@ import { oneLine } from '../completion/table.js';
 /** At most this many items are read from the service's list to pick from. */
 const MAX_ITEMS = 1000;
 
-/** An item as the picker offers it: its name (or id), status and target on one line, its id beside. */
-interface Choice {
-  value: string;
-  label: string;
-  hint: string;
-}
-
 function text(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
     ? oneLine(String(value))
     : '';
 }
 
-function choice(id: string, ...parts: string[]): Choice {
+/** An item as the picker offers it: its name (or id), status and target on one line, its id beside. */
+function choice(id: string, ...parts: string[]) {
   return { value: id, label: [parts[0] || id, ...parts.slice(1)].filter(Boolean).join('  '), hint: id };
 }
+
+type Choice = ReturnType<typeof choice>;
 
 function pickable(item: unknown): Choice[] {
   if (item === null || typeof item !== 'object') return [];

@@ -43,8 +43,7 @@ interface JmesPath {
 
 /** Checks `expression` and returns the function that applies it (usage errors on a bad one). */
 export async function compileQuery(expression: string, flag = '--query'): Promise<Query> {
-  const mod = (await import('jmespath')) as unknown as JmesPath & { default?: JmesPath };
-  const jmespath = mod.default ?? mod;
+  const jmespath = (await import('jmespath')) as unknown as JmesPath;
   if (expression.trim() === '') throw new UsageError(`${flag} must not be empty`);
   let ast: unknown;
   try {
