@@ -1,13 +1,9 @@
 // What a command tells CI besides its own output (docs/ci.md, "Annotations,
-// job summaries and JUnit"): under GitHub Actions each problem also as a
-// workflow command, so it shows on the pull request's diff, and markdown in
-// the job summary; with --junit FILE, a JUnit report of every entry, monitor
-// or assertion, written atomically whether the command succeeds or fails.
+// job summaries and JUnit"): workflow commands and a job summary under GitHub
+// Actions; with --junit FILE, a JUnit report, written atomically either way.
 //
-// Workflow commands go to stderr. The runner reads them from stdout and
-// stderr alike (its script handler gives both streams to the same command
-// parser), and stdout is cpk's data: `cpk plan -o markdown > plan.md` and
-// `cpk validate --json | jq` stay exactly what they are.
+// Workflow commands go to stderr: the runner parses both streams alike, and
+// stdout is cpk's data (`cpk plan -o markdown > plan.md` stays exact).
 import { relative, resolve, isAbsolute, sep } from 'node:path';
 import type { Context } from './context.js';
 import { ApiError, CpkError, ExitCode } from '../core/errors.js';
@@ -76,11 +72,7 @@ export class CiReport {
     }
   }
 
-  /**
-   * Ends the report for a command that ended with `error` (undefined: it
-   * succeeded): an error no problem or case stood for is annotated and
-   * becomes a case of its own, then the JUnit file is written.
-   */
+  /** Ends the report (`error` undefined: success); an error nothing stood for yet becomes an annotation and a case. */
   async finish(error: unknown): Promise<void> {
     const failed = error !== undefined && !(error instanceof CpkError && error.exitCode === ExitCode.INTERRUPTED);
     if (failed && this.annotated === 0) await this.annotate({ message: `cpk: ${describeError(error).message}` });
@@ -136,10 +128,8 @@ type PlacedProblem = Problem & { entry?: string[] | undefined };
 const MAX_ANNOTATIONS = 50;
 
 /**
- * A manifest's problems: each an annotation at its place, and JUnit cases,
- * one per entry (in the manifest's order), failed with its problems;
- * problems that belong to no entry (the file cannot be read as a manifest)
- * make one case per file.
+ * A manifest's problems: each an annotation at its place, and one JUnit case per entry, failed with its
+ * problems; problems of no entry (the file cannot be read as a manifest) make one case per file.
  */
 export async function reportProblems(
   report: CiReport,
@@ -178,11 +168,7 @@ function entriesOf(manifest: Manifest) {
   ];
 }
 
-/**
- * Where each entry of a manifest is written, for an annotation about it
- * (a monitor that could not be read, created or updated): its key's line and
- * column in its file, from the manifest's own parse.
- */
+/** Where each entry of a manifest is written (its key's file, line and column), for an annotation about it. */
 export function entryPlaces(
   manifest: Manifest,
 ): (section: 'monitors' | 'channels', name: string) => Annotation | undefined {
@@ -194,11 +180,7 @@ export function entryPlaces(
   };
 }
 
-/**
- * The JUnit cases of a plan or an apply: one per monitor and channel, named
- * by its key (or id) and what the plan does with it; a change that failed
- * carries its error, one never started is skipped.
- */
+/** A plan's or an apply's JUnit cases, one per entry: a failed change has its error, one never started is skipped. */
 export function planCases(
   report: CiReport,
   plan: import('../manifest/plan.js').Plan,
@@ -219,11 +201,7 @@ export function planCases(
   }
 }
 
-/**
- * An error's message with its lines kept (an annotation and a JUnit failure
- * can show several; describeError folds them for a one-line message), and
- * the request id. Sanitized and masked where it is written.
- */
+/** An error's message with its lines kept (describeError folds them) and its request id; sanitized where written. */
 export function errorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const requestId = error instanceof ApiError ? error.requestId : undefined;

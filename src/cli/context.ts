@@ -16,11 +16,7 @@ import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../core/http/retry
 import { isMachineFormat, parseColumns, parseFormat } from '../output/format.js';
 import { parseDuration } from '../parse/duration.js';
 
-/**
- * A time limit: a positive number of seconds (`30`, `2.5`) or a duration
- * (`90s`, `5m`: `cpk monitors wait --timeout 5m`), at most
- * MAX_TIMEOUT_SECONDS, or a usage error naming `what`.
- */
+/** A time limit: a positive number of seconds (`30`, `2.5`) or a duration (`90s`, `5m`), at most MAX_TIMEOUT_SECONDS. */
 function parseTimeLimit(value: unknown, what: string): number {
   const expected = `expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`;
   const n = parseDuration(String(value), what, { fractions: true, expected });
@@ -131,9 +127,8 @@ export class Context {
   }
 
   /**
-   * A short digest of the token the last api() used (never the token): a
-   * saved plan records it, since the service cannot say which account a
-   * token belongs to (interface, section 5).
+   * A short digest of the last api()'s token: a saved plan records it, since the service cannot say which
+   * account a token belongs to (interface, section 5).
    */
   async tokenDigest(): Promise<string | undefined> {
     if (this.#token === undefined) return undefined;
@@ -186,10 +181,8 @@ export class Context {
   }
 
   /**
-   * The next step for a lost user, for errors whose fix depends on where
-   * things came from: a 401 names the token's source, a refused connection
-   * to the default address (the local emulator) suggests `cpk emulator`.
-   * It replaces the error's own, more general, hint (one next step, not two).
+   * The next step for an error whose fix depends on where things came from (a 401 names the token's
+   * source); it replaces the error's own, more general, hint: one next step, not two.
    */
   guidance(error: unknown): string | undefined {
     const target = this.target;
@@ -208,11 +201,7 @@ export class Context {
     return undefined;
   }
 
-  /**
-   * The monitors known on this machine for the base URL and token an Api
-   * talks to (src/config/inventory.ts), most recent first; none when the
-   * inventory cannot be read (a --debug line says why).
-   */
+  /** The monitors known here for an Api's base URL and token, most recent first; none if the inventory cannot be read. */
   knownMonitors(api: Api): InventoryEntry[] {
     try {
       return this.recorders.get(api)?.entries() ?? [];
@@ -247,11 +236,7 @@ export class Context {
   }
 }
 
-/**
- * A refused connection to the default address means the local emulator is
- * not running (README, "Quick start"): the next step is `cpk emulator`, not
- * the network error's general advice.
- */
+/** A refused connection to the default address: the local emulator is not running (README, "Quick start"). */
 export function emulatorHint(error: unknown, baseUrl: string): string | undefined {
   if (error instanceof NetworkError && /ECONNREFUSED/.test(error.message) && baseUrl === DEFAULT_BASE_URL)
     return 'nothing listens at the default address, the local emulator: start it with `cpk emulator` in another terminal, or point cpk at your service with --base-url or CPK_BASE_URL';

@@ -1,9 +1,7 @@
-// The live board of `cpk monitors watch`: one row per monitor,
-// fitted to the terminal (rows truncated, never wrapped, so that a frame is
-// exactly as many lines as it claims and redraws in place), and what the board
-// reads in a monitor whose detail shape the service does not show
-// (service-interface.md, "Fields of the monitor detail ... not shown"): the
-// fields are found by shape, never by a hard-coded name.
+// The live board of `cpk monitors watch`: one row per monitor, fitted to the
+// terminal (truncated, never wrapped, so a frame redraws in place). The service
+// does not show the monitor detail's shape (service-interface.md, "Fields of the
+// monitor detail ... not shown"): fields are found by shape, never by name.
 import { stripVTControlCharacters } from 'node:util';
 import { isPlainObject } from '../core/json.js';
 import type { Palette } from './palette.js';
@@ -16,12 +14,7 @@ import { textWidth, truncate } from './text.js';
 /** A numeric leaf named like a latency: `latency_ms`, `response_time`, `rtt_ms`, `duration_ms`. */
 const LATENCY_KEY = /(^|_)(latency|response_time|rtt)(_|$)|^duration_ms$/i;
 
-/**
- * The latency of a monitor (null when it has none now) and the dotted path it
- * was read at: the first numeric leaf (in the body's order) whose name says
- * latency, preferring one under a `check` object (`last_check.latency_ms` in
- * the emulator).
- */
+/** The first numeric leaf named like a latency, preferring one under a check (`last_check.latency_ms`), and its path. */
 export function latencyOf(monitor: unknown): { value: number | null; path: string | undefined } {
   let found: { value: number; path: string } | undefined;
   for (const path of leafPaths(monitor).keys()) {
@@ -34,10 +27,7 @@ export function latencyOf(monitor: unknown): { value: number | null; path: strin
   return found ?? { value: null, path: undefined };
 }
 
-/**
- * The time of the monitor's last check: the first timestamp leaf whose path
- * says check (`last_check.checked_at`, `last_checked_at`); null when none.
- */
+/** The first timestamp leaf whose path says check (`last_check.checked_at`, `last_checked_at`); null when none. */
 export function lastCheckOf(monitor: unknown): string | null {
   for (const path of leafPaths(monitor).keys()) {
     const value = pathValue(monitor, path);
@@ -46,7 +36,6 @@ export function lastCheckOf(monitor: unknown): string | null {
   return null;
 }
 
-/** One monitor as the board shows it. */
 export interface BoardRow {
   id: string;
   name: string | undefined;
@@ -122,11 +111,7 @@ function layout(natural: readonly number[], width: number): { keep: number[]; wi
   return { keep, widths };
 }
 
-/**
- * The frame: a header line, the table (one line per monitor, cut to the
- * width), notes (a failed poll), and a line saying how many rows the
- * terminal's height left out. Never more lines than `height`.
- */
+/** The frame: a header, the table, notes (failed polls), how many rows the height left out; at most `height` lines. */
 export function boardLines(
   header: string,
   rows: readonly BoardRow[],
@@ -134,7 +119,6 @@ export function boardLines(
   view: BoardView,
 ): string[] {
   const { paint, width } = view;
-  // Notes (failed polls) beyond a few are counted, not listed.
   const listed = notes.length > MAX_NOTES ? notes.slice(0, MAX_NOTES - 1) : notes;
   const noteLines = listed.map((n) => paint.warn(truncate(sanitizeLine(n), width)));
   if (listed.length < notes.length)
@@ -195,10 +179,7 @@ export function boardLines(
   });
 }
 
-/**
- * A monitor's `name` or `status`, when its detail has it as a string (the
- * interface declares `status` on create and update).
- */
+/** A monitor's `name` or `status` when it is a string (the interface declares `status` on create and update). */
 export function textOf(monitor: unknown, key: 'name' | 'status'): string | undefined {
   const value = isPlainObject(monitor) ? monitor[key] : undefined;
   return typeof value === 'string' ? value : undefined;

@@ -2,23 +2,12 @@
 // spinners and errors to stderr. Decoration (color, spinners) only on a
 // terminal, never under --json, NO_COLOR or CI.
 //
-// Sanitizing and redaction happen here, in two private writers, and nowhere
-// else (test/unit/output-guard.test.ts proves it for every method):
-//   stderr (messages for a person): escape sequences and control characters
-//     removed, tokens and bearer credentials masked, always;
-//   stdout (data): escape sequences removed (cpk's own colors kept), and the
-//     secrets in use masked exactly (src/core/redact.ts says why only
-//     those); printData alone writes its text exactly when stdout is not a
-//     terminal (a raw body, a curl command, for a pipe), secrets masked all
-//     the same. printSecret, for `cpk auth token` alone, is the one writer
-//     that prints the token.
+// Sanitizing and redaction happen here, in two private writers (toStdout,
+// toStderr), and nowhere else: test/unit/output-guard.test.ts proves it for
+// every method. src/core/redact.ts says why stdout masks only the secrets in use.
 //
-// Results: commands hand Output data, never strings (print one object,
-// printList several, list() one that arrives in pages), and Output prints it
-// in the format chosen with `-o` (kubectl's printers; src/output/format.ts).
-// A long render writes in chunks and yields between them: a Ctrl-C or SIGTERM
-// (the context's signal) stops it with InterruptedError (exit 130), and the
-// time is linear in the size of the document (src/output/render.ts).
+// Commands hand Output data, never strings, and it prints it in the format
+// chosen with `-o` (kubectl's printers; src/output/format.ts).
 import { knownColumns, type IO } from '../core/io.js';
 import { InterruptedError } from '../core/errors.js';
 import { writeError } from './errors.js';
@@ -73,12 +62,7 @@ function forcedLevel(value: string | undefined): 0 | ColorLevel | undefined {
   return Number.isNaN(n) ? undefined : (Math.max(0, Math.min(3, n)) as 0 | ColorLevel);
 }
 
-/**
- * How stdout may be colored: 0 for not at all. Never under --json,
- * --no-color or NO_COLOR; as FORCE_COLOR says when it is set (even to a pipe
- * or a file); else only on a terminal that decorate() allows, at the level
- * chalk detects ('detect').
- */
+/** stdout's color level (0: none): FORCE_COLOR holds even for a pipe or a file, never over --json, --no-color, NO_COLOR. */
 export function colorLevel(
   io: IO,
   isTTY: boolean,
@@ -120,11 +104,7 @@ export class Output {
     return this.settings.format ?? (this.settings.json ? 'json' : 'table');
   }
 
-  /**
-   * A JSON result on stdout, exactly the value given; under --query, what the
-   * expression selects, and a string raw (no quotes) so `$(cpk ... --query id)`
-   * gives the value itself.
-   */
+  /** A JSON result; under --query what it selects, a string raw (no quotes) so `$(cpk ... --query id)` is the value. */
   printJson(value: unknown, options: { compact?: boolean } = {}): void {
     if (this.query) {
       const selected = this.query(value);
@@ -151,10 +131,7 @@ export class Output {
     this.toStdout(text);
   }
 
-  /**
-   * Text cpk rendered and painted itself (a plan, a summary): sanitized, with
-   * the colors of cpk's palettes kept.
-   */
+  /** Text cpk rendered and painted itself (a plan, a summary): sanitized, cpk's own colors kept. */
   printRendered(text: string): void {
     this.toStdout(text, 'painted');
   }
@@ -168,37 +145,25 @@ export class Output {
     this.toStdout(text, this.io.stdoutIsTTY ? 'text' : 'exact');
   }
 
-  /**
-   * The token itself, for `cpk auth token` alone (printing it is its job):
-   * printData without the mask. Any other caller would break the promise that
-   * only that command prints the token.
-   */
+  /** printData without the mask: for `cpk auth token` alone, the one command that prints the token. */
   printSecret(text: string): void {
     this.toStdout(text, this.io.stdoutIsTTY ? 'text' : 'exact', { unmasked: true });
   }
 
   /**
-   * A watch's poll that printed nothing, to a pipe: one empty line. A pipe
-   * whose reader has gone (`| head -1`) is only noticed by a write (EPIPE):
-   * no poll of the pipe exists in Node, and a write of zero bytes succeeds
-   * whether anyone reads or not. Without it a watch of monitors that never
-   * change would outlive its reader for good. JSON-lines readers skip empty
-   * lines (jq does); a terminal and a file get nothing.
+   * A watch's poll that printed nothing, to a pipe: one empty line. Only a write notices that the reader has
+   * gone (`| head -1`, EPIPE), and a write of zero bytes succeeds regardless: without it a watch of monitors
+   * that never change would outlive its reader. JSON-lines readers skip empty lines (jq does).
    */
   heartbeat(): void {
     if (!this.io.stdoutIsTTY && this.io.stdoutIsPipe === true) this.toStdout('\n', 'exact');
   }
 
   /**
-   * One frame of a live view on a terminal (`monitors watch`), drawn over the
-   * last one without flicker: the first frame hides the cursor and clears the
-   * screen, later ones go home and rewrite each line (cleared first, so a line
-   * as wide as the terminal keeps its last cell), then clear what is below.
-   * `clear` starts over (the terminal was resized). The lines were rendered
-   * and painted by cpk: sanitized, cpk's colors kept. A dumb terminal, and one
-   * that does not say its width (`sized: false`: where its lines wrap is
-   * unknown, so going back over them would garble the screen), get the frames
-   * one after the other. endFrames() shows the cursor again.
+   * One frame of a live view (`monitors watch`), drawn over the last without flicker: each line cleared
+   * first, so a line as wide as the terminal keeps its last cell. `clear` starts over (a resize). A dumb
+   * terminal, and one that does not say its width (`sized: false`: where its lines wrap is unknown, so
+   * going back over them would garble the screen), get the frames one after the other.
    */
   drawFrame(lines: readonly string[], options: { clear?: boolean; sized?: boolean } = {}): void {
     const body = lines.map((line) => sanitizeKeepingColor(line));
@@ -237,10 +202,7 @@ export class Output {
     if (this.settings.debug) this.toStderr(`${sanitizeLine(text)}\n`);
   }
 
-  /**
-   * One failed item of a bulk command on stderr (a line naming it, or a JSON
-   * object under --json); returns its exit code.
-   */
+  /** One failed item of a bulk command on stderr (a line naming it, or JSON under --json); returns its exit code. */
   itemError(item: { label: string; fields: Record<string, unknown> }, error: unknown): number {
     return writeError(this.guardedStderr(), error, { json: this.json, item });
   }
@@ -251,14 +213,10 @@ export class Output {
   }
 
   /**
-   * The one writer of stdout. The secrets in use are masked in every kind
-   * (unless `unmasked`, printSecret's), exactly and in place, so a JSON
-   * document stays valid. `text` may
-   * hold server text: escape sequences and control characters out. `painted`
-   * was rendered and colored by cpk: the same, keeping cpk's own colors.
-   * `encoded` is JSON or YAML, whose encoders escape what a terminal could act
-   * on (src/output/json.ts, yaml.ts): written as it is, so the value stays
-   * exact. `exact`: printData to a pipe, and cpk's own cursor codes.
+   * The one writer of stdout: the secrets in use masked in place (so JSON stays valid) unless `unmasked`.
+   * `text` may hold server text: escape sequences and control characters out; `painted` the same, cpk's
+   * colors kept. `encoded` (JSON, YAML) is written as it is: its encoders already escape what a terminal
+   * could act on (json.ts, yaml.ts), so the value stays exact. `exact`: printData to a pipe, cursor codes.
    */
   private toStdout(
     text: string,
@@ -308,11 +266,7 @@ export class Output {
     return fromEnv;
   }
 
-  /**
-   * Writes lines to stdout in chunks, yielding to the event loop between
-   * them so that an interrupt (Ctrl-C, SIGTERM) is seen: it then stops with
-   * InterruptedError, and main exits 130.
-   */
+  /** Writes lines in chunks, yielding between them so that Ctrl-C or SIGTERM is seen (InterruptedError, exit 130). */
   async writeLines(lines: readonly string[]): Promise<void> {
     const signal = this.settings.signal;
     for (let i = 0; i < lines.length; i += CHUNK_LINES) {
@@ -322,10 +276,7 @@ export class Output {
     }
   }
 
-  /**
-   * One object: on a terminal a bordered table (cli-table3), else describe-style
-   * lines (sub-tables, wrapping, ages, sparklines); or JSON, YAML, Markdown.
-   */
+  /** One object: a detail view (detailLines), or JSON, YAML, Markdown. */
   async print(value: unknown, options: DetailOptions = {}): Promise<void> {
     const format = this.format;
     if (this.json) return this.printJson(value);
@@ -335,10 +286,8 @@ export class Output {
   }
 
   /**
-   * The lines print() draws for one object (a live view draws them in place
-   * with drawFrame). On a terminal, bordered (cli-table3) unless too big for
-   * it; off one, describe-style lines a script can read, and on a dumb
-   * terminal, which may not draw box-drawing characters.
+   * On a terminal, bordered (cli-table3) unless too big for it; off one, describe-style lines a script can
+   * read, and on a dumb terminal, which may not draw box-drawing characters.
    */
   async detailLines(value: unknown, options: DetailOptions = {}): Promise<string[]> {
     const view = await this.view(options.changed);
@@ -354,11 +303,7 @@ export class Output {
     await list.end();
   }
 
-  /**
-   * A list that arrives in pages (`list` commands): add() a page, end() when
-   * complete. jsonl prints each item as it is added; tables, JSON arrays and
-   * YAML lists are printed at end().
-   */
+  /** A list that arrives in pages: jsonl prints each page as it is added, every other format at end(). */
   list() {
     const format = this.format;
     const held: unknown[] = [];
@@ -406,10 +351,8 @@ export class Output {
   }
 
   /**
-   * Runs `work` with a spinner on stderr when decoration is allowed and the
-   * work is slow. On Ctrl-C the spinner stops at once (its line cleared, the
-   * cursor shown again) and this rejects with InterruptedError without waiting
-   * for `work`, which gets the same signal and unwinds on its own.
+   * Runs `work` with a spinner on stderr when decoration is allowed and the work is slow. On Ctrl-C the
+   * spinner stops at once and this rejects without waiting for `work`, which gets the same signal.
    */
   async spin<T>(text: string, work: () => Promise<T>): Promise<T> {
     if (!this.stderrColor) return work();

@@ -48,10 +48,7 @@ function isScalar(value: unknown): boolean {
   return !Array.isArray(value) && !isObject(value);
 }
 
-/**
- * `45s ago`, `59m ago`, `1h45m ago`, `18h ago`, `3d ago`, `in 5s`: rounded
- * down; hours with their minutes below 10 hours (never `105m`), hours alone up to 2 days.
- */
+/** `45s ago`, `59m ago`, `1h45m ago`, `18h ago`, `3d ago`, `in 5s`: rounded down; hours alone up to 2 days. */
 export function age(ms: number): string {
   const future = ms < 0;
   const s = Math.floor(Math.abs(ms) / 1000);
@@ -174,7 +171,6 @@ export function tableLines(
   return out;
 }
 
-/** Each column as wide as its widest cell. */
 export function columnWidths(rows: Cell[][]): number[] {
   const widths: number[] = [];
   for (const row of rows)
@@ -186,10 +182,7 @@ function headerWidths(rows: Cell[][]): number[] {
   return (rows[0] ?? []).map((cell) => textWidth(cell.text));
 }
 
-/**
- * Narrows the widest columns, one cell at a time in effect, until their sum
- * fits `room`; no column goes below its floor.
- */
+/** Narrows the widest columns until their sum fits `room`; no column goes below its floor. */
 function narrow(widths: number[], floors: readonly number[], room: number): void {
   let total = widths.reduce((a, b) => a + b, 0);
   while (total > room) {
@@ -219,12 +212,7 @@ const DEFAULT_COLUMNS = [/^id$/, /^name$/, /^status$/, /^type$/, /^target$/, /^i
 const FEW_DEFAULT = 4;
 const MAX_DEFAULT = 6;
 
-/**
- * Default columns for items: id, name, status, type, target and interval*
- * where present; when the items have fewer than four of those (channels,
- * reports), other scalar fields up to six, a status-like field (`*_status`)
- * and percentages first, then in the items' order.
- */
+/** Default columns: DEFAULT_COLUMNS where present; with few (channels, reports), `*_status` and percentages first. */
 export function defaultColumns(items: unknown[]): string[] {
   const keys = new Map<string, true>();
   for (const item of items) if (isObject(item)) for (const key of Object.keys(item)) keys.set(key, true);
@@ -264,10 +252,7 @@ export function objectRows(items: readonly unknown[], columns: string[], view: V
   return rows;
 }
 
-/**
- * One row per item under a header, in `columns` (dotted paths). With `fit`
- * (a terminal's width, as gh and kubectl print): see fitColumns.
- */
+/** One row per item under a header; `fit`: a terminal's width, to fit as gh and kubectl print (fitColumns). */
 export function rowLines(items: unknown[], columns: string[], view: View, fit?: number): string[] {
   const rows = objectRows(items, columns, view);
   if (fit === undefined) return tableLines(rows);
@@ -300,10 +285,8 @@ function columnKind(column: string, items: unknown[]): ColumnKind {
 }
 
 /**
- * Which columns to show and how wide, to fit `room` cells: cut columns give
- * way first (the widest first, never below MIN_CUT or their header), then
- * columns are dropped from the right, whole and cut ones alike, never an id
- * column; an id is never cut. What is kept is in the given order.
+ * Which columns to show and how wide, to fit `room` cells: cut columns give way first (the widest
+ * first), then columns other than ids are dropped from the right. What is kept is in the given order.
  */
 export function fitColumns(
   kinds: readonly ColumnKind[],
@@ -383,7 +366,6 @@ function toNumber(value: unknown): number | null {
   return value === null || value === undefined ? null : Number(value);
 }
 
-/** The values of `field` over a series. */
 export function seriesValues(e: Extract<Entry, { kind: 'series' }>, field: string): (number | null)[] {
   return e.items.map((item) => toNumber(item[field]));
 }
@@ -471,13 +453,7 @@ export function seriesLines(e: Extract<Entry, { kind: 'series' }>, view: View): 
   return out;
 }
 
-/**
- * A detail object as `describe`-style lines, by the linear writer: `key  value`
- * with nested fields as dotted keys; a list of objects as an indented
- * sub-table under its key (on a terminal, a series over time as one sparkline
- * per field); long values wrapped inside the value column. Off a terminal,
- * and for an object too big for cli-table3 (src/output/bordered.ts).
- */
+/** An object as `describe`-style lines, off a terminal and for an object too big for cli-table3 (./bordered.ts). */
 export function detailLines(value: unknown, view: View): string[] {
   const entries = entriesOf(value, view.tty);
   if (entries.length === 0) return ['(empty)'];
