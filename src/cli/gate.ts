@@ -37,10 +37,7 @@ export async function compileGate(gate: ReturnType<typeof parseGateOptions>): Pr
   return compileAssertions(gate.asserts);
 }
 
-/**
- * Checks every assertion over each item and reports each failure; returns
- * the error that ends the command when any failed.
- */
+/** Checks every assertion over each item, reports each failure, and returns the error when any failed. */
 export async function checkGate(
   ctx: Context,
   assertions: readonly Assertion[],

@@ -37,13 +37,9 @@ export async function main(
   if (handleSignals) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    // Past a file-size limit (ulimit -f) the kernel sends SIGXFSZ. Node ignores
-    // it, but once the lock library is loaded its exit hook (signal-exit)
-    // catches SIGXFSZ and kills the process with it again, unless another
-    // listener is there (the inventory's lock holder is often the first write to
-    // hit the limit). With a handler of its own the write fails with EFBIG
-    // instead, and cpk says so in one line, exit 74. Only the process's own run
-    // sets it: a host running main() many times keeps its signals to itself.
+    // Past a file-size limit (ulimit -f) the kernel sends SIGXFSZ, which the lock library's exit hook
+    // (signal-exit) turns into a kill unless another listener is there. With one, the write fails with
+    // EFBIG instead: one line, exit 74. Only the process's own run sets it, not a host of main().
     process.on('SIGXFSZ', () => {});
   }
   // A read command whose output cannot be written stops at once: its reader
@@ -106,10 +102,8 @@ export async function main(
 }
 
 /**
- * The exit code of a command that ended with `code` once stdout's fate is
- * known (docs/scripting.md, "Exit codes"): a read cut short by a closed pipe is 141, a
- * write keeps its own result, and any other failed output is one line on
- * `stderr` and 74. bin/cpk.js judges a failed `--version` with it too.
+ * The exit code once stdout's fate is known (docs/scripting.md, "Exit codes"): a read cut short by a closed
+ * pipe is 141, a write keeps its own result, any other failed output is one line and 74. bin/cpk.js uses it too.
  */
 export function outputVerdict(
   code: number,

@@ -1,9 +1,6 @@
 // Options that several commands share, declared once: the body flags (--set,
-// --set-string, --data), --dry-run and --concurrency. A command adds them with
-// .addOption(...) where they belong in its help, with its own wording where
-// it differs, and turns their raw values into typed ones with the parsers
-// below (each command's parseXOptions, which unit tests call without
-// spawning the CLI).
+// --set-string, --data), --dry-run and --concurrency. A command adds them where
+// they belong in its help, with its own wording where it differs.
 import { Option } from 'commander';
 import { parseDataFlag } from '../parse/data.js';
 import { fieldsFromFlags, mergeInto } from '../parse/fields.js';

@@ -55,10 +55,7 @@ async function candidates(noun: 'monitors' | 'reports', ctx: Context): Promise<C
   });
 }
 
-/**
- * The id the user picks. Off a terminal (stdin and stderr), the usage error
- * commander would have given for the missing argument.
- */
+/** The id the user picks; off a terminal, the usage error commander would have given for the missing argument. */
 export async function pickId(ctx: Context, noun: 'monitors' | 'reports', argument: string): Promise<string> {
   if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY)
     throw new UsageError(`missing required argument '${argument}' (on a terminal, cpk offers a list to pick from)`);

@@ -32,11 +32,7 @@ export const EXIT_CODES =
   '10 (plan) changes to apply, 74 output could not be written, ' +
   '75 state locked by another run, 130 interrupted, 141 the reader of the output went away.';
 
-/**
- * Commander's help with the sections that list commands moved before the
- * option sections (`Options:`, `Global Options:`): a group's help shows what
- * it holds without scrolling past two dozen global options.
- */
+/** Commander's help with commands before options: a group shows what it holds without scrolling past the globals. */
 export function commandsFirst(text: string): string {
   const sections = text.split(/\n(?=\S[^\n]*:\n)/);
   const isOptions = (section: string) => /^(?:Global )?Options:\n/.test(section);

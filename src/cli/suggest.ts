@@ -5,10 +5,8 @@ import type { Command } from 'commander';
 import { closest } from '../core/closest.js';
 
 /**
- * Words other tools use for a cpk command, by the command they were typed
- * under: `cpk login` (gh, docker) is `cpk auth login`, `monitors show` is
- * `monitors get`. Aliases cover the words that are cpk commands too
- * (`ls`, `rm`, `view`, `describe`); these are only suggested.
+ * Words other tools use for a cpk command, by the command they were typed under (`cpk login`, as gh and
+ * docker have it): only suggested. Aliases cover the words that are cpk commands too (`ls`, `rm`).
  */
 const SYNONYMS: Record<string, Record<string, string>> = {
   cpk: { login: 'auth login', logout: 'auth logout', whoami: 'auth status', status: 'auth status' },
@@ -37,10 +35,7 @@ export function suggestCommand(parent: Command, word: string): string | undefine
   return near ? [...path, near].join(' ') : undefined;
 }
 
-/**
- * The command `words` name as far as they match the tree (options skipped),
- * and the index of the first word that is no command of it (the unknown one).
- */
+/** The command `words` name as far as they match the tree (options skipped), and the index of the unknown one. */
 export function commandAt(program: Command, words: readonly string[]): { command: Command; unknown?: number } {
   let command = program;
   for (const [i, word] of words.entries()) {
@@ -52,11 +47,7 @@ export function commandAt(program: Command, words: readonly string[]): { command
   return { command };
 }
 
-/**
- * Commander's message for an unknown command or option, with its suggestion
- * in cpk's format (commander writes `\n(Did you mean X?)`), and a pointer to
- * --help when there is no suggestion.
- */
+/** Commander's message with its suggestion in cpk's format (commander writes `\n(Did you mean X?)`), else --help. */
 export function usageMessage(
   message: string,
   code: string,

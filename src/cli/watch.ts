@@ -30,10 +30,7 @@ export function every(ms: number): string {
   return s % 60 === 0 ? `${s / 60}m` : `${s}s`;
 }
 
-/**
- * Top-level fields that change on every fetch by nature (the emulator stamps
- * each report with the time it was generated): they alone are not a change.
- */
+/** Top-level fields that change on every fetch (the emulator stamps each report): they alone are not a change. */
 export const VOLATILE_FIELDS: readonly string[] = ['generated_at'];
 
 /** A body as compared between polls: keys sorted, volatile fields left out. */
@@ -46,10 +43,7 @@ export function comparable(body: JsonObject): string {
   );
 }
 
-/**
- * Runs `poll(n)` (n = 0, 1, 2...) every `everyMs` until the signal ends a
- * wait or a poll returns false; whatever a poll throws ends the watch.
- */
+/** Runs `poll(n)` every `everyMs` until the signal ends a wait or a poll returns false (or throws). */
 export async function watchLoop(
   ctx: Context,
   everyMs: number,

@@ -1,8 +1,6 @@
-// The detail view on a terminal (`monitors get ID`, `reports get ID`), drawn by
-// cli-table3: the fields in a bordered two-column table, each list of objects
-// in a bordered sub-table under its key, a series over time as sparklines.
-// Values are wrapped before they reach cli-table3 (src/output/text.ts), which
-// would otherwise cut a word longer than its column.
+// The detail view on a terminal (`monitors get ID`), drawn by cli-table3: the
+// fields in a bordered two-column table, each list of objects in a sub-table.
+// Values are wrapped first (./text.ts): cli-table3 cuts a word longer than its column.
 //
 // cli-table3 lays a table out in time quadratic in its rows (5,000 rows take
 // seconds; docs/architecture.md has the numbers), so an object with more than

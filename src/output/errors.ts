@@ -28,11 +28,7 @@ export function describeError(error: unknown, hint?: string) {
   };
 }
 
-/**
- * Writes an error to stderr: one line, or one JSON object under --json. With
- * `item` (one failed item of a bulk command), the line names the item and the
- * JSON object also carries the item's fields (e.g. its id).
- */
+/** Writes an error to stderr: one line, or JSON under --json; an `item` of a bulk command is named, its fields kept. */
 export function writeError(
   io: IO,
   error: unknown,

@@ -16,11 +16,7 @@ export interface Palette {
 const same: Painter = (text) => text;
 export const PLAIN: Palette = { key: same, dim: same, ok: same, bad: same, warn: same, changed: same, note: same };
 
-/**
- * cpk's colors, drawn by chalk at `level` (Output decides it from the IO it
- * was given, so a test's fake terminal is colored too). chalk is loaded here,
- * when something is colored, and by no command that prints nothing in color.
- */
+/** cpk's colors, by chalk at `level` (Output decides it from its IO, so a test's fake terminal is colored too). */
 export async function colorPalette(level: ColorLevel | 'detect'): Promise<Palette> {
   const { Chalk, supportsColor } = await import('chalk');
   // 'detect': Output found a color terminal; chalk tells how many colors it has (at least 16).

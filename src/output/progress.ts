@@ -1,13 +1,10 @@
 // Redrawn lines on stderr: the spinner of a slow call (Output.spin) and the
-// progress count of bulk commands ("Deleting monitors 12/200"). Only on a
-// terminal that says its width, and ora is imported only then.
+// progress count of bulk commands. ora is imported only when one is drawn.
 //
-// ora counts the lines to erase before each redraw as the text's width
-// divided by the terminal's columns: a terminal of 0 columns (a serial
-// console, `script` under CI, `ssh -tt`) makes that Infinity, and its next
-// redraw writes cursor codes in a loop that never yields, so not even Ctrl-C
-// or SIGTERM is handled. Such a terminal gets no redraws at all, and a
-// spinner stops, its line cleared, when a resize leaves the width unknown.
+// ora counts the lines to erase as the text's width divided by the terminal's
+// columns: with 0 columns (a serial console, `script` under CI, `ssh -tt`) its
+// redraw loops without yielding, so not even Ctrl-C is handled. Such a terminal
+// gets no redraws, and a spinner stops when a resize leaves the width unknown.
 import { knownColumns, type Writer } from '../core/io.js';
 import type { Output } from './output.js';
 
@@ -19,10 +16,8 @@ type TerminalStream = Writer & {
 };
 
 /**
- * Starts a spinner on `stream` (decoration was already allowed by the caller),
- * or returns undefined when the terminal does not say its width, or when
- * `wanted` says no once ora is loaded (the work ended meanwhile). update()
- * draws new text at once (nothing once stopped); stop() is safe to call twice.
+ * Starts a spinner on `stream` (the caller allowed decoration); undefined when the terminal does not say
+ * its width, or when `wanted` says no once ora is loaded (the work ended meanwhile).
  */
 export async function startSpinner(stream: Writer, text: string, wanted: () => boolean = () => true) {
   const terminal = stream as TerminalStream;
@@ -33,8 +28,7 @@ export async function startSpinner(stream: Writer, text: string, wanted: () => b
     text,
     stream: stream as NodeJS.WritableStream,
     discardStdin: false,
-    // The caller's Output already decided this stream may be decorated (a
-    // terminal, no CI, no NO_COLOR); ora would read process.env instead.
+    // The caller's Output already decided this from its IO; ora would read process.env instead.
     isEnabled: true,
   }).start();
   let running = true;

@@ -1,7 +1,5 @@
 // Shapes drawn with text: a sparkline for a numeric series, a bar for a
-// percentage. Used by detail tables and the live board
-// (`cpk monitors watch`). Pure functions: the caller decides whether the
-// output is a terminal.
+// percentage. Pure: the caller decides whether the output is a terminal.
 const TICKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 /** One character per value, scaled between the series' own min and max; null/NaN print as a space. */

@@ -50,10 +50,7 @@ export function padEnd(text: string, width: number): string {
   return w >= width ? text : text + ' '.repeat(width - w);
 }
 
-/**
- * Splits one line of text into lines of at most `width` cells: at spaces where
- * it can, else inside a word. Never returns an empty list.
- */
+/** Splits one line into lines of at most `width` cells: at spaces where it can, else inside a word; never none. */
 export function wrapText(text: string, width: number): string[] {
   if (width < 1) width = 1;
   if (textWidth(text) <= width) return [text];

@@ -38,17 +38,12 @@ export function workflowCommand(kind: 'error' | 'warning' | 'notice', annotation
   return `::${head}::${escapeData(sanitize(annotation.message))}`;
 }
 
-/**
- * Appends markdown to the job's summary ($GITHUB_STEP_SUMMARY), when the
- * runner gives one. Each step's summary is its own file, so appending never
- * mixes with another step's.
- */
+/** Appends markdown to $GITHUB_STEP_SUMMARY when the runner gives one (each step's is its own file: nothing mixes). */
 export async function appendStepSummary(
   env: Readonly<Record<string, string | undefined>>,
   markdown: string,
 ): Promise<boolean> {
   const path = env.GITHUB_STEP_SUMMARY;
-  // The runner sets GITHUB_ACTIONS=true.
   if (env.GITHUB_ACTIONS !== 'true' || path === undefined || path === '') return false;
   await appendFile(path, markdown.endsWith('\n') ? markdown : `${markdown}\n`, 'utf8');
   return true;
