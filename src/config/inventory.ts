@@ -15,7 +15,7 @@ const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 10_000;
 
 interface StoredEntry {
-  /** Shown by completion, as are report ids. */
+  /** For completion: the name cpk last saw, and the report's id. */
   name?: string;
   report?: string;
   /** When cpk last saw it (ms since the epoch). */
@@ -42,7 +42,7 @@ function inventoryDir(env: Env): string {
   return join(dataDir(env), 'inventory');
 }
 
-/** A file's monitors for this base URL and, when given, token fingerprint; none when it is another's. */
+/** A file's monitors for this base URL and, when given, token fingerprint (none if another's); throws if unreadable. */
 function readMonitors(path: string, baseUrl: string, fingerprint?: string): Monitors {
   const monitors: Monitors = Object.create(null) as Monitors;
   let text: string;
