@@ -1,4 +1,4 @@
-// The local inventory: the monitors this machine knows of (docs/monitors.md, "The inventory").
+// The local inventory: the monitors this machine knows of (docs/monitors.md, "Finding your monitors").
 // The service may declare no list operation, and then a monitor's id is the only way back to it.
 // One file per base URL and token fingerprint, never the token; a command records in memory and
 // writes once when it ends (InventoryRecorder.flush), and a file that cannot be read or written
@@ -151,7 +151,7 @@ export class InventoryRecorder {
       try {
         const monitors = readMonitors(this.path, this.baseUrl, this.fingerprint);
         for (const change of changes) apply(monitors, change);
-        // Bounded: the least recently seen go first (docs/monitors.md).
+        // Bounded: the least recently seen go first.
         const ids = Object.keys(monitors).sort((a, b) => monitors[a]!.seen - monitors[b]!.seen);
         for (const id of ids.slice(0, Math.max(0, ids.length - MAX_ENTRIES))) delete monitors[id];
         const file = { version: 1, baseUrl: this.baseUrl, token: this.fingerprint, monitors };
