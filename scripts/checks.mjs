@@ -2,8 +2,8 @@
 // `npm test`'s static checks, side by side: typecheck, lint, format check and actionlint
 // are single-threaded, so on two cores running them together saves about a
 // third of their time (CONTRIBUTING.md: npm test stays under two minutes).
-// Each one's output is printed whole when it ends; the exit code is non-zero
-// when any of them failed. `npm run typecheck|lint|format:check|lint:actions` run one alone.
+// Each one's output is printed whole when it ends. `npm run typecheck|lint|format:check|lint:actions`
+// run one alone, afresh.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -11,17 +11,14 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
 const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
-// Each keeps what it learnt of unchanged files in node_modules/.cache (by
-// content, not modification time): a second run checks only what changed, a
-// quarter of the CPU on two cores. `npm run typecheck|lint|format:check` check
-// everything afresh.
+// Each keeps what it learnt in node_modules/.cache, by content: a second run checks only what changed,
+// a quarter of the CPU on two cores.
 const cache = (name) => fileURLToPath(new URL(`../node_modules/.cache/${name}`, import.meta.url));
 const checks = [
   ['typecheck', bin('tsc'), ['--noEmit', '--incremental', '--tsBuildInfoFile', cache('tsc/tsbuildinfo')]],
   ['lint', bin('eslint'), ['.', '--cache', '--cache-strategy', 'content', '--cache-location', cache('eslint/')]],
   // Prettier's own cache is already by content, in node_modules/.cache/prettier/.
   ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn', '--cache']],
-  // The GitHub workflows and action.yml (scripts/actionlint.mjs).
   ['actionlint', process.execPath, [fileURLToPath(new URL('./actionlint.mjs', import.meta.url))]],
 ];
 

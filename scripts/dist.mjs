@@ -1,28 +1,16 @@
 #!/usr/bin/env node
-// `npm run dist`: standalone executables of cpk (docs/install.md), built with
-// Node's single executable applications: the whole CLI, emulator included,
-// bundled into one CommonJS file and injected into a Node binary, so the
-// machine that runs it needs no Node.
+// `npm run dist`: standalone executables of cpk (docs/install.md, "Building them"): the whole CLI bundled
+// into one CommonJS file and injected into a Node binary (Node's single executable applications).
 //
 //   npm run dist                          linux-x64, linux-arm64, win-x64 and SHA256SUMS
 //   npm run dist -- linux-x64             the named targets only
 //   npm run dist -- --host                this machine's platform, with the Node running this script
 //   npm run dist -- --out DIR linux-x64   into DIR instead of release/ (the executable's test)
 //
-// The injecting Node and every target's binary are one pinned version
-// (NODE_VERSION): a blob only runs in the Node version that wrote it. The
-// builder comes from the registry's `node` package (./install-node.mjs), each
-// target's binary from the registry's `node-<platform>-<arch>` package of that
-// version; the sea config's `executable` field points --build-sea at it.
-// Each executable also carries its target's keychain binding as an asset
-// (src/config/keychain.ts loads it from a private temporary copy).
-// The registry has no macOS arm64 binary past Node 18, hence `--host`: a Mac
-// builds its own with the Node 26 it runs.
-//
-// Output in release/ (git-ignored): cpk-<target>[.exe] and SHA256SUMS, which
-// lists every executable there. Exit 3: a Node binary could not be fetched
-// from the registry (the test that runs the executable is skipped then, and
-// only then); 2: a usage error or a failed build.
+// The injecting Node and every target's binary are one pinned version (NODE_VERSION): a blob only runs
+// in the Node version that wrote it. The registry has no macOS arm64 binary past Node 18, hence `--host`.
+// Exit 3: a Node binary could not be fetched from the registry (the test that runs the executable is
+// skipped then, and only then); 2: a usage error or a failed build.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -52,10 +40,7 @@ function fail(message) {
   process.exit(2);
 }
 
-/**
- * One file of a registry package (its tarball's `inner` path), fetched once
- * into the work directory; exit 3 when the registry cannot give it.
- */
+/** One file of a registry package, fetched once into the work directory; exit 3 when the registry cannot give it. */
 function packageFile(name, version, inner) {
   const dir = join(work, `${name.replace('@napi-rs/', '')}-${version}`);
   const file = join(dir, inner);
@@ -79,7 +64,6 @@ function packageFile(name, version, inner) {
   return file;
 }
 
-/** The target's Node binary, from the registry's node-<target> package. */
 const targetNode = (target) =>
   packageFile(`node-${target}`, NODE_VERSION, `package/bin/node${target.startsWith('win-') ? '.exe' : ''}`);
 
@@ -92,12 +76,7 @@ const KEYRING = {
   'darwin-x64': 'darwin-x64',
 };
 
-/**
- * The target's build of the keychain binding, from the registry's
- * @napi-rs/keyring-<platform> package of the version cpk installs. Undefined
- * for a target it has no build for: that executable falls back to the 0600
- * file with the usual warning, as when no keychain answers.
- */
+/** Undefined for a target with no build: that executable falls back to the 0600 file, as when no keychain answers. */
 function keychainBinding(target) {
   const suffix = KEYRING[target];
   if (!suffix) return undefined;
@@ -106,12 +85,9 @@ function keychainBinding(target) {
 }
 
 /**
- * The CLI as one file. The npm build leaves packages external and loads
- * some (yaml) synchronously through createRequire, from the installed
- * package; an executable has no installed packages, so here those calls
- * become plain require() calls that esbuild follows into the bundle. The
- * keychain binding (a native addon) is not bundled: each executable carries
- * its target's build as an asset (keychainBinding).
+ * The npm build loads some packages (yaml) through createRequire; an executable has no installed packages,
+ * so here those calls become require() calls that esbuild follows into the bundle. The keychain binding,
+ * a native addon, is each executable's asset instead (keychainBinding).
  */
 async function bundle(outfile) {
   const lazyRequire = /createRequire\(import\.meta\.url\)\(/g;

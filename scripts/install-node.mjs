@@ -1,8 +1,5 @@
-// Installs a Node.js from the npm registry's `node` package (which carries a
-// Node binary) into node_modules/.cache/cpk-node/<spec>/, once (npm ci starts
-// it afresh), without touching the system's. Used by scripts/test-node.mjs
-// (the suite on another Node), scripts/bench.mjs (start-up on the current LTS)
-// and scripts/dist.mjs (the Node that builds the executables).
+// Installs a Node.js from the npm registry's `node` package into node_modules/.cache/cpk-node/<spec>/,
+// once (npm ci starts it afresh), without touching the system's.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,10 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/**
- * `spec`: a major version ("26"), an exact one ("20.18.1") or "min" (the
- * minimum of package.json's engines.node, ">=x.y.z"). Returns the binary and its version.
- */
+/** `spec`: a major version ("26"), an exact one ("20.18.1") or "min" (the minimum of engines.node). */
 export function installNode(spec) {
   const { engines } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   if (spec === 'min') spec = engines.node.replace(/^>=\s*/, '');

@@ -6,10 +6,8 @@
 //   node scripts/test-node.mjs min           the minimum of engines.node (npm run test:node-min)
 //   node scripts/test-node.mjs 20.18.1 test/cli/errors.test.ts    extra arguments go to vitest
 //
-// dist/ is used as built (npm run build, with the system's Node). Tests spawn
-// `process.execPath`, so the CLI runs on the chosen Node too; that Node's
-// directory also comes first on PATH, for anything started by name (npm in
-// the packaging test).
+// dist/ is used as built. Tests spawn `process.execPath`, so the CLI runs on the chosen Node too; its
+// directory also comes first on PATH, for anything started by name (npm in the packaging test).
 import { spawn } from 'node:child_process';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,6 @@
-// The bash completion script. Plain bash 3.2+ builtins only (macOS still ships 3.2) (complete, case, [[ ]]):
-// it needs no bash-completion package. Candidates are held in arrays and compared
-// as text; none goes through compgen -W, eval or an unquoted expansion, which
-// would run the $(...) or backquotes in an id a server sent.
+// The bash completion script: bash 3.2+ builtins only (macOS still ships 3.2), no bash-completion package.
+// Candidates are held in arrays and compared as text; none goes through compgen -W, eval or an unquoted
+// expansion, which would run the $(...) or backquotes in an id a server sent.
 import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
 import {
   DYNAMIC_ARGUMENTS,
@@ -12,7 +11,6 @@ import {
   type PathEntry,
 } from './table.js';
 
-/** A word in single quotes, safe in any bash context. */
 export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
@@ -24,11 +22,7 @@ function caseArms(arms: Array<[patterns: string[], body: string]>): string {
     .join('\n');
 }
 
-/**
- * The two functions the bash and zsh scripts share, the same shell code in
- * both: the subcommand a word names at a command path, and whether an option
- * takes a value there.
- */
+/** __cpk_command and __cpk_value_option: the same shell code in bash and zsh. */
 export function pathFunctions(table: PathEntry[]): string {
   const commandArms = table.flatMap((p) =>
     p.subcommands.map((s): [string[], string] => [[shQuote(`${p.key}/${s.word}`)], `__cpk_reply=${shQuote(s.name)}`]),
@@ -54,11 +48,7 @@ ${caseArms(valueArms)}
 }`;
 }
 
-/**
- * One step of the command-path walk, shared by bash and zsh: an option with
- * its value attached is skipped, one that takes a value skips the next word,
- * and a word naming a subcommand extends the path.
- */
+/** One step of the command-path walk, shared by bash and zsh. */
 export const WALK_WORD = `    case $word in
       -*=*) ;;
       -*) __cpk_value_option "$cmdpath" "$word" && skip=1 ;;
@@ -68,12 +58,7 @@ export const WALK_WORD = `    case $word in
         ;;
     esac`;
 
-/**
- * __cpk_words, shared by bash and zsh: the candidates at PATH/ (subcommands
- * and argument values), PATH/- (options) and PATH/OPTION= (an option's
- * values), each written by `item` with its description; `sets` says what
- * that makes of __cpk_list.
- */
+/** __cpk_words, shared by bash and zsh: `item` writes a candidate with its description. */
 export function wordsFunction(
   table: PathEntry[],
   item: (word: string, description: string) => string,
@@ -109,10 +94,8 @@ ${caseArms(arms)}
 }
 
 /**
- * __cpk_more, shared by bash and zsh: the dynamic kind at a key (PATH/ for an
- * argument, PATH/OPTION= for a value) passed to __cpk_dynamic. An argument's
- * arm also runs `atArgument` and returns 0: ids and names are never files, so
- * a script offers no file names there. `comment` heads the function.
+ * __cpk_more, shared by bash and zsh. An argument's arm also runs `atArgument` and returns 0:
+ * ids and names are never files, so a script offers no file names there.
  */
 export function moreFunction(atArgument: string, comment: string): string {
   const arms = [

@@ -16,7 +16,6 @@ export const WORD_CHARACTERS = `${FIRST_CHARACTERS}.+@/-`;
 // long, and a shell's line editor need not hold one.
 const PLAIN = new RegExp(`^[${FIRST_CHARACTERS}][${WORD_CHARACTERS}]{0,199}$`);
 
-/** Whether `value` may be offered to a shell as a completion candidate. */
 export function isPlainCandidate(value: string): boolean {
   return PLAIN.test(value);
 }

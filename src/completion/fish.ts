@@ -3,7 +3,7 @@
 import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
 import { DYNAMIC_ARGUMENTS, DYNAMIC_OPTIONS, GENERATED_NOTE, valueOptionWords, type PathEntry } from './table.js';
 
-/** A word in fish single quotes (where only \\ and \' are escapes). */
+/** Only \\ and \' are escapes in fish single quotes. */
 function fishQuote(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
@@ -22,7 +22,6 @@ export function fishScript(table: PathEntry[]): string {
     if (dynamic) lines.push(`complete -c cpk ${at} -f -a ${fishQuote(`(__cpk_dynamic ${dynamic})`)}`);
     if (p.argumentChoices.length) lines.push(`complete -c cpk ${at} -f -a ${fishQuote(p.argumentChoices.join(' '))}`);
     for (const o of p.options) {
-      // Long name first, then short.
       const flags = o.names
         .map((n) => (n.startsWith('--') ? `-l ${fishQuote(n.slice(2))}` : `-s ${fishQuote(n.slice(1))}`))
         .join(' ');

@@ -10,7 +10,6 @@ import { zshScript } from './zsh.js';
 
 const RENDER = { bash: bashScript, zsh: zshScript, fish: fishScript, powershell: powershellScript } as const;
 
-/** The completion script for `shell`, generated from the tree `program` is the root of. */
 export function completionScript(shell: Shell, program: Command): string {
   return RENDER[shell](completionTable(describeCommand(program)));
 }

@@ -12,7 +12,7 @@ import {
   type PathEntry,
 } from './table.js';
 
-/** A PowerShell single-quoted string (only ' needs doubling; typographic quotes count as quotes too). */
+/** Only ' needs doubling, but typographic quotes count as quotes too. */
 function psQuote(text: string): string {
   return `'${text.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q)}'`;
 }

@@ -1,6 +1,4 @@
-// The shells `cpk completion` supports, and where `npm run gen` writes each
-// script. Kept apart from the generators so the command tree can name them
-// without loading any of them.
+// Apart from the generators, so the command tree can name the shells without loading any of them.
 export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 export type Shell = (typeof SHELLS)[number];
 

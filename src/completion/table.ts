@@ -15,17 +15,14 @@ export function oneLine(text: string): string {
 }
 
 /**
- * Every word a script offers (subcommand names and fixed values) is a plain
- * word (src/completion/candidate.ts), as the dynamic ones are: a script then
- * never has to quote one, including fish, which expands its \`complete -a\`
- * list as it completes. A word that is not plain is left out of the scripts
- * (it can still be typed).
+ * Every word a script offers is a plain word (src/completion/candidate.ts), as the dynamic ones are, so no
+ * script quotes one (fish expands its \`complete -a\` list); any other is left out (it can still be typed).
  */
 export function completionTable(root: CommandSpec) {
   return allCommands(root).map((cmd) => ({
-    /** Names from the root's child down, joined by one space; '' for the root. */
+    /** '' for the root. */
     key: cmd.path.join(' '),
-    /** Subcommand words (names and aliases) and the canonical name each stands for. */
+    /** Names and aliases, and the name each stands for. */
     subcommands: cmd.subcommands.flatMap((sub) =>
       [sub.name, ...sub.aliases]
         .filter(isPlainCandidate)
@@ -33,7 +30,7 @@ export function completionTable(root: CommandSpec) {
     ),
     // Everything that can be typed at a command: its own options and the inherited ones.
     options: [...cmd.options, ...cmd.inherited].map((o) => ({
-      /** Long name first, then short. */
+      /** Long name first, then short (fish reads names[0] as the long one). */
       names: [o.long, o.short].filter((n): n is string => n !== undefined),
       description: oneLine(o.description),
       takesValue: o.takesValue,
@@ -46,12 +43,10 @@ export function completionTable(root: CommandSpec) {
 
 export type PathEntry = ReturnType<typeof completionTable>[number];
 
-/** Names of the options at a path that take a value. */
 export function valueOptionWords(entry: PathEntry): string[] {
   return entry.options.filter((o) => o.takesValue).flatMap((o) => o.names);
 }
 
-/** Each option name with a fixed list of values, and the list. */
 export function optionChoices(entry: PathEntry): Array<{ option: string; choices: string[] }> {
   return entry.options
     .filter((o) => o.takesValue && o.choices.length > 0)
@@ -62,10 +57,8 @@ export const GENERATED_NOTE =
   'Generated from the command tree by `cpk completion`; `npm run gen` rewrites completions/. Do not edit.';
 
 /**
- * Words no static table can hold, completed by `cpk __complete KIND`
- * (src/commands/completion/complete.ts): the positional arguments of these
- * commands (ids and names, never files: where cpk knows none, the scripts
- * offer nothing rather than the directory's file names)...
+ * Completed by `cpk __complete KIND` (src/commands/completion/complete.ts): these commands' arguments
+ * (ids and names, never files: where cpk knows none, the scripts offer nothing rather than file names)...
  */
 export const DYNAMIC_ARGUMENTS: Readonly<Record<string, string>> = {
   'monitors get': 'monitor-ids',

@@ -1,18 +1,16 @@
-// A plain description of commander's command tree: what the completion
-// scripts and docs/commands.md are generated from, so neither can drift from
-// the real commands and flags. Read through commander's public Help
-// API, so hidden commands and options stay hidden and the help option appears
-// where commander adds it.
+// commander's command tree as plain data, which the completion scripts and docs/commands.md are generated from.
+// Read through commander's public Help API, so hidden commands and options stay hidden and the help option
+// appears where commander adds it.
 import type { EventEmitter } from 'node:events';
 import type { Argument, Command, Help, Option } from 'commander';
 
 export interface CommandSpec {
   name: string;
   aliases: string[];
-  /** Names from the root's child down to this command; [] for the root. */
+  /** [] for the root. */
   path: string[];
   description: string;
-  /** Usage line as `--help` shows it, with the full command path. */
+  /** As `--help` shows it, with the full command path. */
   usage: string;
   /** This command's own options (help included). */
   options: OptionSpec[];
@@ -26,14 +24,14 @@ export interface CommandSpec {
 
 function optionSpec(option: Option, help: Help) {
   return {
-    /** As declared, e.g. `-q, --quiet` or `--name <name>`. */
+    /** `-q, --quiet`, `--name <name>`. */
     flags: option.flags,
     short: option.short,
     long: option.long,
-    /** The option is followed by a value (`<x>` or `[x]`). */
+    /** Followed by a value (`<x>` or `[x]`), not a required option. */
     takesValue: option.required || option.optional,
     description: option.description,
-    /** The description as `--help` shows it (with default and choices). */
+    /** With default and choices, as `--help` shows it. */
     helpDescription: help.optionDescription(option),
     choices: option.argChoices ? [...option.argChoices] : [],
   };
@@ -88,7 +86,7 @@ export function describeCommand(cmd: Command, path: string[] = [], inherited: Op
   };
 }
 
-/** Every command of the tree, depth first, the root first. */
+/** Depth first, the root first. */
 export function allCommands(root: CommandSpec): CommandSpec[] {
   return [root, ...root.subcommands.flatMap(allCommands)];
 }

@@ -4,7 +4,7 @@ import { moreFunction, pathFunctions, shQuote, WALK_WORD, wordsFunction } from '
 import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
 import { GENERATED_NOTE, type PathEntry } from './table.js';
 
-/** A `name:description` entry for _describe: a colon in the name must be escaped. */
+/** For _describe: a colon in the name must be escaped. */
 function entry(word: string, description: string): string {
   const name = word.replace(/\\/g, '\\\\').replace(/:/g, '\\:');
   return shQuote(description ? `${name}:${description}` : name);

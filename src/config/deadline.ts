@@ -1,12 +1,11 @@
 // The keychain's deadline, apart from src/config/keychain.ts so that resolving
 // a session (every command) does not load what the keychain itself needs.
 
-/** How long cpk waits for a keychain to answer before using the file. */
 const KEYCHAIN_TIMEOUT_MS = 3_000;
 
 export class KeychainUnavailable extends Error {}
 
-/** Runs a keychain call with a deadline; a slow or failing keychain becomes KeychainUnavailable. */
+/** A slow or failing keychain becomes KeychainUnavailable. */
 export async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms = KEYCHAIN_TIMEOUT_MS): Promise<T> {
   const signal = AbortSignal.timeout(ms);
   const late = new Promise<never>((_, reject) =>

@@ -10,7 +10,6 @@ import { ConfigError, findProblem, type ConfigData } from './schema.js';
 
 type Warn = ((text: string) => void) | undefined;
 
-/** What a failed read or write says about itself: the system's error code (EACCES), else its message. */
 const reason = (error: unknown) =>
   (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
 
@@ -20,7 +19,6 @@ export interface LoadedConfig {
   data: ConfigData;
 }
 
-/** Parses and checks the file's text; throws ConfigError naming the file. */
 export function parseConfig(text: string, file: string): ConfigData {
   let data: unknown;
   try {
@@ -33,7 +31,6 @@ export function parseConfig(text: string, file: string): ConfigData {
   return data as ConfigData;
 }
 
-/** The file's data, or undefined when there is no file. */
 function readConfig(file: string): ConfigData | undefined {
   let text: string;
   try {
@@ -55,11 +52,7 @@ function readConfig(file: string): ConfigData | undefined {
 
 const octal = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');
 
-/**
- * Tightens a file or directory that others can read or enter to `mode`
- * (0600, 0700), saying so: repaired, not refused. `cannot` is the warning
- * when it cannot be changed (none: the file's own 0600 still protects the token).
- */
+/** Repaired, not refused, with a warning; `cannot` warns if chmod fails (none: the file's 0600 protects the token). */
 function tighten(path: string, mode: number, was: string, warn: Warn, cannot?: (octal: string) => string): void {
   if (process.platform === 'win32') return;
   let current: number;
@@ -78,11 +71,8 @@ function tighten(path: string, mode: number, was: string, warn: Warn, cannot?: (
 }
 
 /**
- * Why the config file cannot be trusted, if it cannot: as
- * ssh does with its keys, a file or directory owned by another user (not you,
- * not root), or that others can write (a directory without the sticky bit),
- * could have been planted by another local user with a base URL of theirs, to
- * receive your CPK_TOKEN. `owners` are the trusted owners (you and root).
+ * As ssh does with its keys: a file or directory owned by another user (not you, not root), or that
+ * others can write (a directory without the sticky bit), could carry another user's base URL to receive your token.
  */
 export function trustProblem(
   file: string,
@@ -125,7 +115,6 @@ export function trustProblem(
   return undefined;
 }
 
-/** Throws ConfigError when the config file cannot be trusted (trustProblem). */
 export function assertTrusted(location: ConfigLocation): void {
   const found = trustProblem(location.file, location.dir);
   if (found) throw new ConfigError(location.file, found.problem, found.fix);
@@ -168,13 +157,9 @@ async function acquireLock(file: string): Promise<() => Promise<void>> {
 }
 
 /**
- * Reads the config, lets `mutate` change it, and writes it back through conf.
- * Every write is a read-modify-write under a lock file (proper-lockfile), so
- * concurrent cpk processes never lose each other's profiles, and conf writes
- * atomically (a temp file, fsync, then rename: a writer killed midway leaves
- * the old file or the new one, never a mix). The directory is created 0700
- * and the file written 0600. A broken file is reported (ConfigError) and
- * left exactly as it was.
+ * A read-modify-write under a lock file, so concurrent cpk processes never lose each other's profiles; conf
+ * writes atomically (temp file, fsync, rename: a killed writer leaves the old file or the new one). A broken
+ * file is reported (ConfigError) and left exactly as it was.
  */
 export async function updateConfig<T>(
   env: Readonly<Record<string, string | undefined>>,

@@ -1,20 +1,8 @@
-// The local inventory: the monitors this machine knows of.
-//
-// The service may declare no list operation (the interface shows none), and
-// then a monitor's id is the only way back to it. So cpk remembers every
-// monitor it created, fetched, updated, imported or applied, and forgets it
-// on delete or on a 404, per base URL and per token: the token is kept as a
-// fingerprint (the first 16 hex digits of its SHA-256), never the token.
-//
-// - Where: <data dir>/inventory/<key>.json (src/core/paths.ts dataDir:
-//   ~/.local/share/cpk on Linux; CPK_DATA_DIR replaces it), one small file per
-//   base URL and token, holding {id: {name, seen}}.
-// - Bounded: at most MAX_ENTRIES monitors per file; the least recently seen go first.
-// - Concurrent cpk processes: a change is a read-modify-write under cpk's
-//   lock (src/core/lock.ts), written atomically (temporary file, rename).
-// - Never required: a command records what it saw in memory and writes once
-//   when it ends (InventoryRecorder.flush); a file that cannot be read or
-//   written is reported once under --debug, and the command goes on.
+// The local inventory: the monitors this machine knows of (docs/monitors.md, "Finding your monitors").
+// The service may declare no list operation, and then a monitor's id is the only way back to it.
+// One file per base URL and token fingerprint, never the token; a command records in memory and
+// writes once when it ends (InventoryRecorder.flush), and a file that cannot be read or written
+// is reported once under --debug while the command goes on.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,9 +15,8 @@ const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 10_000;
 
 interface StoredEntry {
-  /** The monitor's name when cpk last saw it (completion shows it), if it had one. */
+  /** For completion: the name cpk last saw, and the report's id. */
   name?: string;
-  /** Its report's id, when the service returned one (completion of report ids). */
   report?: string;
   /** When cpk last saw it (ms since the epoch). */
   seen: number;
@@ -51,16 +38,11 @@ export function inventoryPath(baseUrl: string, token: string | undefined, env: E
   return join(inventoryDir(env), `${key}.json`);
 }
 
-/** The inventory's directory (docs/monitors.md, "Finding your monitors", says how to clear it). */
 function inventoryDir(env: Env): string {
   return join(dataDir(env), 'inventory');
 }
 
-/**
- * The monitors of a file ({version, baseUrl, token, monitors}) for this base
- * URL and, when given, this token's fingerprint; none when it is another's.
- * Throws when the file cannot be read or parsed.
- */
+/** A file's monitors for this base URL and, when given, token fingerprint (none if another's); throws if unreadable. */
 function readMonitors(path: string, baseUrl: string, fingerprint?: string): Monitors {
   const monitors: Monitors = Object.create(null) as Monitors;
   let text: string;
@@ -83,7 +65,6 @@ function readMonitors(path: string, baseUrl: string, fingerprint?: string): Moni
   return monitors;
 }
 
-/** Most recently seen first. */
 function byRecency(entries: InventoryEntry[]): InventoryEntry[] {
   return entries.sort((a, b) => b.seen - a.seen || (a.id < b.id ? -1 : 1));
 }
@@ -92,7 +73,7 @@ type Change =
   | { op: 'seen'; id: string; name: string | undefined; report: string | undefined; at: number }
   | { op: 'gone'; id: string };
 
-/** Applies a change; returns whether the file is worth writing for it. */
+/** Whether the file is worth writing for the change. */
 function apply(monitors: Monitors, change: Change): boolean {
   const previous = monitors[change.id];
   if (change.op === 'gone') {
@@ -126,14 +107,13 @@ export class InventoryRecorder {
     this.path = inventoryPath(baseUrl, token, env);
   }
 
-  /** The monitors known for this base URL and token, most recently seen first (throws when unreadable). */
+  /** Most recently seen first (throws when unreadable). */
   entries(): InventoryEntry[] {
     return byRecency(
       Object.entries(readMonitors(this.path, this.baseUrl, this.fingerprint)).map(([id, e]) => ({ id, ...e })),
     );
   }
 
-  /** A monitor the service returned (create, get, update, list): remembered with its name. */
   seen(monitor: unknown): void {
     if (monitor === null || typeof monitor !== 'object') return;
     const { id, name, report_id: report } = monitor as { id?: unknown; name?: unknown; report_id?: unknown };
@@ -147,12 +127,10 @@ export class InventoryRecorder {
     });
   }
 
-  /** A monitor deleted, or answered 404: forgotten. */
   gone(id: string): void {
     this.changes.push({ op: 'gone', id });
   }
 
-  /** Writes the changes (under the lock); skips the write when nothing would change. */
   async flush(): Promise<void> {
     if (this.changes.length === 0) return;
     const changes = this.changes.splice(0);
@@ -187,10 +165,7 @@ export class InventoryRecorder {
   }
 }
 
-/**
- * Every monitor known for a base URL, under any token (completion: it must
- * not read the token, which could ask the OS keychain), most recent first.
- */
+/** Under any token: completion must not read the token, which could ask the OS keychain. */
 export function knownMonitors(baseUrl: string, env: Env): InventoryEntry[] {
   const byId = new Map<string, InventoryEntry>();
   let names: string[];

@@ -23,22 +23,16 @@ export interface SecretStore {
 
 export const KEYCHAIN_SERVICE = 'cpk';
 
-/**
- * The keychain account of a profile: its name and a digest of the config
- * file's path, so two config directories (CPK_CONFIG_DIR) never share an entry.
- */
+/** With a digest of the config file's path: two config directories (CPK_CONFIG_DIR) never share an entry. */
 export function keychainAccount(profile: string, configFile: string): string {
   return `${profile}@${createHash('sha256').update(configFile).digest('hex').slice(0, 12)}`;
 }
 
-// The keychain calls run in a child process. A keychain that hangs (a session
-// bus that accepts the connection and never answers, a locked keyring waiting
-// on a prompt) blocks the calling thread inside the native binding, even in
-// its constructor: no timer on that thread could fire, and a worker thread
-// stuck that way keeps the process from ever exiting. A child process can be
-// killed. The secret travels on the child's stdin, never in its arguments.
-// The child is a small script that loads the binding only (loading all of cpk
-// again would add ~40 ms to every command that reads a keychain token).
+// The keychain calls run in a child process. A hanging keychain (a session bus that never answers, a
+// locked keyring waiting on a prompt) blocks the calling thread inside the native binding, even in its
+// constructor: no timer could fire, and a stuck worker thread keeps the process from exiting; a child
+// can be killed. The secret travels on its stdin, never in its arguments. The child loads the binding
+// only (loading all of cpk again would add ~40 ms to every command that reads a keychain token).
 const CHILD_SOURCE = `
 let input = '';
 process.stdin.setEncoding('utf8').on('data', (d) => (input += d)).on('end', async () => {
@@ -74,9 +68,8 @@ interface ChildRequest {
 }
 
 /**
- * The binding of a standalone executable (docs/install.md): the asset it
- * carries (scripts/dist.mjs), copied into a private temporary directory
- * (0700) and loaded from there, since a native addon loads only from a file.
+ * A standalone executable's binding: its asset (scripts/dist.mjs), copied to a private directory (0700),
+ * since a native addon loads only from a file.
  */
 async function seaBinding(): Promise<EntryClass> {
   const { getRawAsset } = await import('node:sea');
@@ -88,9 +81,8 @@ async function seaBinding(): Promise<EntryClass> {
     process.dlopen(binding, file);
     return binding.exports.Entry;
   } finally {
-    // Loaded: the file can go now on Linux and macOS, before the keychain call
-    // that may hang and be killed; Windows keeps it until the process ends, and
-    // its system's temporary-file cleaning removes it (it holds no secret).
+    // Loaded: the file can go now, before a call that may hang and be killed; Windows keeps
+    // it until the process ends, and its temporary-file cleaning removes it (it holds no secret).
     try {
       rmSync(dir, { recursive: true, force: true });
     } catch {
@@ -99,12 +91,7 @@ async function seaBinding(): Promise<EntryClass> {
   }
 }
 
-/**
- * The helper's side in a standalone executable, which runs only cpk, not
- * `-e`: the executable again, told so by CPK_KEYCHAIN_HELPER=1 in its
- * environment (src/cli/main.ts), serving one request as CHILD_SOURCE does,
- * with the binding it carries.
- */
+/** CHILD_SOURCE's work in a standalone executable, which cannot run `-e` (CPK_KEYCHAIN_HELPER=1, src/cli/main.ts). */
 export async function runKeychainHelper(): Promise<void> {
   let input = '';
   for await (const chunk of process.stdin) input += String(chunk);
@@ -151,11 +138,7 @@ async function callInChild(request: ChildRequest, env: Environment, signal?: Abo
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
-/**
- * The system keychain, loaded only when a command needs it. Its helper runs
- * with the command's environment (the session bus it reaches is the one cpk
- * was given), not with whatever the process holds.
- */
+/** Its helper runs with the command's environment (the session bus cpk was given), not the process's. */
 export function systemKeychain(env: Environment): SecretStore {
   const names: Partial<Record<NodeJS.Platform, string>> = {
     darwin: 'macOS Keychain',

@@ -1,6 +1,5 @@
-// What the auth and profile commands do to the stored profiles. The commands
-// (src/commands/auth, src/commands/profile) parse and print; this file decides
-// where a token goes and keeps the config file and the keychain in step.
+// What the auth and profile commands do to the stored profiles: where a token goes, and the config file
+// and the keychain kept in step.
 import { UsageError } from '../core/errors.js';
 import { loadConfig, updateConfig } from './file.js';
 import { withDeadline } from './deadline.js';
@@ -39,7 +38,7 @@ function hasCurrent(data: ConfigData): boolean {
   return data.current_profile !== undefined && profileRecord(data, data.current_profile) !== undefined;
 }
 
-/** Removes a keychain entry; a keychain that does not answer is reported, not fatal (the config no longer points at it). */
+/** A keychain that does not answer is reported, not fatal (the config no longer points at it). */
 async function forget(ref: KeychainRef, access: KeychainAccess): Promise<void> {
   let name = 'keychain';
   try {
@@ -53,16 +52,14 @@ async function forget(ref: KeychainRef, access: KeychainAccess): Promise<void> {
   }
 }
 
-/** Stores a login: the token in the keychain when one answers in time, else in the 0600 config file. */
+/** The token in the keychain when one answers in time, else in the 0600 config file. */
 export async function saveToken(input: SaveTokenInput) {
   const location = configLocation(input.env);
   let storage: TokenStorage = 'file';
   let ref: KeychainRef | undefined;
-  /** The keychain's name when the token went there. */
   let keychainName: string | undefined;
-  /** Why the keychain was not used, when it was tried and did not answer: the system's own words (for --debug). */
+  // Why the keychain was not used: the system's own words (for --debug), and plain words for everyone.
   let fallbackReason: string | undefined;
-  /** The same in plain words, for everyone: "Secret Service keyring did not answer within 3 s". */
   let fallbackWords: string | undefined;
   if (!input.insecureStorage) {
     const candidate = { service: KEYCHAIN_SERVICE, account: keychainAccount(input.profile, location.file) };
@@ -110,7 +107,7 @@ export async function saveToken(input: SaveTokenInput) {
   return { location, storage, keychainName, fallbackReason, fallbackWords, current };
 }
 
-/** The profile's record, read without writing anything; a usage error when there is no such profile. */
+/** Read without writing anything. */
 export function existingProfile(
   env: Env,
   name: string,
@@ -171,7 +168,6 @@ async function remove(env: Env, name: string, access: KeychainAccess, whole: boo
   return { location, removed: 'keychain', wasCurrent };
 }
 
-/** `profile use`: makes an existing profile the current one. */
 export async function useProfile(env: Env, name: string, warn?: (text: string) => void): Promise<ConfigLocation> {
   existingProfile(env, name, warn);
   const { location } = await updateConfig(

@@ -8,7 +8,6 @@ export interface Resolved<T> {
   source: string;
 }
 
-/** A profile chosen by --profile, CPK_PROFILE or the stored current profile, with its record when it exists. */
 export interface ProfileChoice {
   name: string;
   source: '--profile' | 'CPK_PROFILE' | 'current profile';

@@ -38,7 +38,7 @@ export interface ConfigData {
   [key: string]: unknown;
 }
 
-/** A config file cpk cannot use. Exit 2; the message names the file and the fix. */
+/** Exit 2; the message names the file and the fix. */
 export class ConfigError extends UsageError {
   constructor(
     readonly file: string,
@@ -49,7 +49,6 @@ export class ConfigError extends UsageError {
   }
 }
 
-/** Profile names: letters, digits, `.`, `_`, `-`, starting with a letter or digit, at most 64. */
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function checkProfileName(name: string, source: string): string {
@@ -61,7 +60,7 @@ export function checkProfileName(name: string, source: string): string {
   return name;
 }
 
-/** Checks the parsed file; returns a description of the first problem, or undefined when it is usable. */
+/** The first problem of the parsed file, if any. */
 export function findProblem(data: unknown): string | undefined {
   if (!isPlainObject(data))
     return `holds ${Array.isArray(data) ? 'an array' : typeof data === 'object' ? 'null' : `a ${typeof data}`}, not a JSON object`;
@@ -89,7 +88,7 @@ export function findProblem(data: unknown): string | undefined {
   return undefined;
 }
 
-/** Whether the profile holds a token (in the keychain or the file); false once logged out. */
+/** False once logged out. */
 export function hasToken(record: ProfileRecord | undefined): boolean {
   if (!record) return false;
   if (record.token_storage === 'keychain') return record.keychain !== undefined;

@@ -1,6 +1,5 @@
-// Resolves what a command talks to and with which token, from flags, the
-// environment and the stored profile, in that order (flag > environment
-// variable > stored profile; docs/configuration.md, "Sign-in and profiles").
+// What a command talks to and with which token: flag > environment variable > stored profile
+// (docs/configuration.md, "Sign-in and profiles").
 import { AuthError, type CpkError, UsageError } from '../core/errors.js';
 import { loadConfig } from './file.js';
 import { withDeadline } from './deadline.js';

@@ -4,7 +4,6 @@ import { UsageError } from '../core/errors.js';
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
 
-/** `--concurrency N`: a whole number from 1 to 64. */
 export function parseConcurrency(value: unknown): number {
   if (value === undefined) return DEFAULT_CONCURRENCY;
   const text = String(value).trim();

@@ -2,10 +2,7 @@ import { UsageError } from '../core/errors.js';
 import { readAll } from '../core/io.js';
 import { describeJsonError, isPlainObject, parseUserJson, type JsonObject } from '../core/json.js';
 
-/**
- * `--data`: a JSON object literal, `@path` to read one from a file, or `-` for
- * stdin. Anything but a JSON object is a usage error.
- */
+/** `--data`: a JSON object literal, `@path` to read one from a file, or `-` for stdin. */
 export async function parseDataFlag(value: string, stdin: NodeJS.ReadableStream): Promise<JsonObject> {
   const { parsed, source } = await parseJsonFlag(value, stdin);
   if (!isPlainObject(parsed)) throw new UsageError(`--data ${source} must be a JSON object`);
@@ -30,7 +27,6 @@ export async function parseJsonFlag(
   return { parsed, source };
 }
 
-/** A file's text, or stdin's for `-`: what --data @FILE and --from FILE read. */
 export async function readInput(path: string, stdin: NodeJS.ReadableStream, flag: string): Promise<string> {
   if (path === '-') return readAll(stdin);
   try {

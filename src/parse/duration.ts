@@ -10,10 +10,8 @@ export interface DurationOptions {
 }
 
 /**
- * The one parser of durations (`--interval`, `--every`, `--lock-timeout`,
- * `--timeout`, `--max-time`, a manifest's interval): seconds (`60`) or a
- * duration (`90s`, `5m`, `1h`, `1h30m`, each unit at most once). Returns
- * seconds, whole unless `fractions`. Bounds are the caller's business.
+ * The one parser of durations, flags' and a manifest's: seconds (`60`) or `90s`, `5m`, `1h`, `1h30m`
+ * (each unit at most once). Returns seconds, whole unless `fractions`. Bounds are the caller's business.
  */
 export function parseDuration(input: string, flag = '--interval', options: DurationOptions = {}): number {
   const text = input.trim();

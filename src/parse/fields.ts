@@ -8,7 +8,6 @@ import { UsageError } from '../core/errors.js';
  */
 export const MAX_KEY_SEGMENTS = 64;
 
-/** Splits `a.b.c=value` into a key path and the raw value. */
 function parseAssignment(input: string, flag: string): { path: string[]; raw: string } {
   const eq = input.indexOf('=');
   if (eq <= 0) throw new UsageError(`invalid ${flag} "${input}": expected key=value`);
@@ -42,7 +41,6 @@ export function parseSetValue(raw: string): unknown {
   }
 }
 
-/** Writes `value` at `path` inside `target`, creating objects on the way. */
 function setPath(target: JsonObject, path: string[], value: unknown, flag: string): void {
   let node = target;
   for (let i = 0; i < path.length - 1; i++) {
@@ -63,7 +61,7 @@ function setPath(target: JsonObject, path: string[], value: unknown, flag: strin
   setOwn(node, path[path.length - 1] as string, value);
 }
 
-/** Deep-merges `over` onto `base` (objects merge, everything else replaces). */
+/** Objects merge, everything else replaces. */
 export function mergeInto(base: JsonObject, over: JsonObject): JsonObject {
   for (const [key, value] of Object.entries(over)) {
     const existing = ownField(base, key);
@@ -73,7 +71,6 @@ export function mergeInto(base: JsonObject, over: JsonObject): JsonObject {
   return base;
 }
 
-/** Builds the object described by repeated `--set` and `--set-string` flags. */
 export function fieldsFromFlags(flags: { set?: string[] | undefined; setString?: string[] | undefined }): JsonObject {
   const out: JsonObject = {};
   for (const item of flags.set ?? []) {

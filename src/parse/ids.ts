@@ -4,7 +4,6 @@ import { UsageError } from '../core/errors.js';
 import { readAll } from '../core/io.js';
 import { checkId } from './id.js';
 
-/** Parses the text of an id list: one id per line, surrounding blanks trimmed. */
 export function parseIdLines(text: string, what = 'id'): string[] {
   const ids: string[] = [];
   text.split('\n').forEach((raw, index) => {
@@ -19,7 +18,6 @@ export function parseIdLines(text: string, what = 'id'): string[] {
   return ids;
 }
 
-/** Expands `-` (at most once) into the ids on stdin, keeping the order given. */
 export async function readIdList(args: string[], stdin: NodeJS.ReadableStream, what = 'id') {
   const dashes = args.filter((a) => a === '-').length;
   if (dashes > 1) throw new UsageError('- (read ids from stdin) may be given only once');

@@ -7,7 +7,6 @@ import { UsageError } from '../core/errors.js';
 import { describeJsonError, isPlainObject, parseUserJson, type JsonObject } from '../core/json.js';
 
 export interface SourcedRecord {
-  /** "line 3" or "element [2]". */
   label: string;
   /** The NDJSON line number, or the array index. */
   position: number;
