@@ -33,14 +33,10 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
- * The outcome of check number `n` (0 for the first) of `monitor`:
- * - down when there is no target, its host contains "down", or an outage
- *   (`/__emulator/outages`) matching the target says down;
- * - else up, slow (latency in seconds) when the host contains "slow" or an
- *   outage says slow; a "flaky" host fails 100 - FLAKY_UPTIME percent of its
- *   checks after the first.
- * The first check keeps the latency every emulator has always given that
- * monitor (a hash of id and target), so existing reports read the same.
+ * The outcome of check `n` (0 for the first) of `monitor`: down without a target, when its host contains "down" or
+ * an outage says so; else up, slow (seconds) for a "slow" host or outage; a "flaky" host fails 100 - FLAKY_UPTIME
+ * percent of its checks after the first. The first keeps the latency a hash of id and target always gave, so
+ * existing reports read the same.
  */
 export function simulateCheck(
   monitor: MonitorRecord,
