@@ -23,7 +23,6 @@ const FRESH_POLLS = 3;
 /** Latencies kept per monitor for the sparkline (wider than any terminal needs). */
 const HISTORY = 200;
 
-/** commander's raw values to the options (usage errors on bad input). */
 export function parseMonitorsWatchOptions(ids: string[], raw: RawOptions) {
   const all = raw.all === true;
   if (all && ids.length > 0) throw new UsageError('give monitor ids or --all, not both');
