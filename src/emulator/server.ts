@@ -12,7 +12,6 @@ import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { carriedSecrets, handleAdmin, type RecordedRequest } from './admin.js';
 import { handleApi } from './api.js';
 import { buildTokenTable, redactTokens, type DeclaredToken } from './auth.js';
@@ -165,7 +164,18 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 
   /** Resolves true after `ms`, or false as soon as the emulator closes. */
   const delay = (ms: number): Promise<boolean> =>
-    ms <= 0 ? Promise.resolve(!closed.signal.aborted) : sleep(ms, true, { signal: closed.signal }).catch(() => false);
+    new Promise((resolve) => {
+      if (closed.signal.aborted || ms <= 0) return resolve(!closed.signal.aborted);
+      const stop = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        closed.signal.removeEventListener('abort', stop);
+        resolve(true);
+      }, ms);
+      closed.signal.addEventListener('abort', stop, { once: true });
+    });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
