@@ -1,4 +1,4 @@
-// The state of `cpk emulator --persist FILE` (docs/emulator.md, "State"): FILE holds the whole state as of its
+// The state of `cpk emulator --persist FILE` (docs/emulator.md): FILE holds the whole state as of its
 // last rewrite, FILE.journal the changes since, fsynced before the answer that shows them; changes arriving
 // during a write share the next one (group commit). A rewrite starts a new generation of the journal; one of
 // another generation than FILE's is stale and ignored, so a crash between the two steps loses nothing and
