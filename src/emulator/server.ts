@@ -254,8 +254,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         applyFault(fault, req, res, String(res.getHeader('X-Request-Id')));
         return;
       }
-      // random() is only consulted when a failure rate is set, so with the
-      // default failRate 0 an injected RNG feeds the monitor ids alone.
+      // random() is only consulted with a failure rate: with failRate 0 an injected RNG feeds the monitor ids alone.
       const fails = area === 'api' && failRate > 0 && random() < failRate;
       if (!(await delay(apiLatency))) return;
       if (fails) throw new Refusal(503, 'service unavailable (simulated failure)');
@@ -336,9 +335,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         clearInterval(scheduler);
         const saved = persist?.flush() ?? Promise.resolve();
         closed.abort();
-        // Resolve only once every socket has emitted 'close' (libuv closes
-        // handles after the server reports closed), so no log line or socket
-        // event of this emulator fires after close() resolved.
+        // Resolve only once every socket has emitted 'close' (libuv closes handles after the server reports
+        // closed), so no log line or socket event of this emulator fires after close() resolved.
         const socketsClosed = [...sockets].map(
           (socket) => new Promise<void>((done) => socket.once('close', () => done())),
         );

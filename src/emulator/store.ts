@@ -359,7 +359,6 @@ export class Store {
     return [this.summaryReport(account), ...this.listMonitors(account).map((m) => monitorReportBody(m, now()))];
   }
 
-  /** Report detail, or undefined when the account has no such report. */
   getReport(account: string, id: string): Record<string, unknown> | undefined {
     if (id === SUMMARY_REPORT_ID) return this.summaryReport(account);
     if (!id.startsWith(REPORT_ID_PREFIX)) return undefined;
