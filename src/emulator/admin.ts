@@ -61,11 +61,8 @@ export function carriedSecrets(headers: IncomingHttpHeaders): string[] {
 }
 
 /**
- * Copy of a recorded request safe to hand out: a token is shown by its last
- * 4 characters wherever it appears (path, query, body, any header: cookie,
- * x-api-key), whether the emulator knows it (`secrets`), the request carried
- * it, or it merely looks like one; a proxy's credentials and the admin secret
- * not at all.
+ * A recorded request safe to hand out: a token known, carried or token-shaped is shown by its last 4 characters
+ * wherever it appears; a proxy's credentials and the admin secret not at all.
  */
 function redactRequest(r: RecordedRequest, secrets: Iterable<string> = []): RecordedRequest {
   const all = [...secrets, ...carriedSecrets(r.headers)].sort((a, b) => b.length - a.length);

@@ -1,13 +1,6 @@
-// The /v1 API operations. Evaluation order for every request (documented in
-// the OpenAPI document as x-evaluation-order):
-//   1. authentication (401) and account state (403 suspended)
-//   2. routing: unknown path 404 "not found", known path + wrong method 405
-//   3. scope of the operation (403)
-//   4. existence of the addressed resource (404 "<kind> not found")
-//   5. body: 413 too large, 415 not JSON, 400 malformed / not an object
-//   6. field validation (422)
-// so a caller learns about the most fundamental problem first, and an
-// unauthenticated caller learns nothing about which paths or ids exist.
+// The /v1 API operations, each request checked in the order openapi.yaml's x-evaluation-order states
+// (1 authentication, 2 routing, 3 scope, 4 existence, 5 body, 6 fields), so a caller learns about the most
+// fundamental problem first, and an unauthenticated caller learns nothing about which paths or ids exist.
 import type { IncomingMessage } from 'node:http';
 import { authenticate, scopeRefusal, type TokenInfo } from './auth.js';
 import type { Route } from './contract.js';

@@ -51,11 +51,7 @@ export function buildTokenTable(devToken: string, declared: readonly DeclaredTok
 const invalid = (message: string) =>
   new Refusal(401, message, { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${message}"` });
 
-/**
- * The account and scopes of an Authorization header value, or a 401/403
- * Refusal thrown. `isSuspended` is consulted only for a token that is
- * otherwise valid, so a suspended account never hides a 401.
- */
+/** The account and scopes of an Authorization header, or a 401/403 Refusal; a suspension never hides a 401. */
 export function authenticate(
   header: string | undefined,
   tokens: ReadonlyMap<string, TokenInfo>,
@@ -92,18 +88,12 @@ export function redactAuthorization(value: string): string {
   return `${scheme}${maskSecret(match ? (match[2] ?? '') : value)}`;
 }
 
-/**
- * Anything token-shaped in free text (a path, a query, a body, a header):
- * cpk_ and what follows up to a delimiter, masked to its last 4 characters.
- * The masked form ("cpk_…oken") is not matched again.
- */
+/** Anything token-shaped in free text: cpk_ and what follows up to a delimiter; "cpk_…oken" is not matched again. */
 const TOKEN_SHAPE_IN_TEXT = /cpk_[^\s/?&#"'<>;,=\\()[\]{}…]+/g;
 
 /**
- * Masks, in text the request log hands out, every secret given (the tokens
- * the emulator knows, the one this request carried, whatever their shape),
- * as sent or percent-encoded, and anything shaped like a cpk token; to its
- * last 4 characters, or to nothing with `tail: false` (the emulator's log lines).
+ * Masks every secret given (whatever its shape, as sent or percent-encoded) and anything shaped like a cpk token,
+ * to its last 4 characters, or to nothing with `tail: false` (the emulator's log lines).
  */
 export function redactTokens(text: string, secrets: Iterable<string> = [], options: { tail?: boolean } = {}): string {
   const mask = (secret: string) =>

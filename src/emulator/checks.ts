@@ -1,10 +1,6 @@
-// Monitors that live: every monitor that is not paused is checked on its
-// interval, with a simulated outcome (no network is ever used). The outcome of
-// a monitor's n-th check is a pure function of the seed, the monitor and n, so
-// `--seed` replays the same story; `--time-scale X` divides the waits between
-// checks by X, so a demo or a test sees an hour of checks in seconds.
-// Timestamps stay on the wall clock (a client compares them with its own:
-// "last check 2s ago" must not read "in 59m").
+// Monitors that live (docs/emulator.md, "Monitors that live"): checks simulated, never sent. The n-th check's
+// outcome is a pure function of the seed, the monitor and n, so `--seed` replays the same story. Under
+// --time-scale, timestamps stay on the wall clock: a client compares them with its own ("2s ago", not "in 59m").
 import { createHash } from 'node:crypto';
 import { FLAKY_UPTIME } from './model.js';
 import type { Outage } from './faults.js';
@@ -33,14 +29,8 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
- * The outcome of check number `n` (0 for the first) of `monitor`:
- * - down when there is no target, its host contains "down", or an outage
- *   (`/__emulator/outages`) matching the target says down;
- * - else up, slow (latency in seconds) when the host contains "slow" or an
- *   outage says slow; a "flaky" host fails 100 - FLAKY_UPTIME percent of its
- *   checks after the first.
- * The first check keeps the latency every emulator has always given that
- * monitor (a hash of id and target), so existing reports read the same.
+ * The outcome of check `n` (0 for the first) of `monitor`, as docs/emulator.md's table gives it. The first keeps
+ * the latency a hash of id and target always gave, so existing reports read the same.
  */
 export function simulateCheck(
   monitor: MonitorRecord,

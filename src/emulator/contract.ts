@@ -1,9 +1,6 @@
-// The emulator's two documents (openapi.yaml, admin-openapi.yaml) as the
-// tables it runs by: the routes (matchRoute: path, method, operation and its
-// scope), the request bodies and query parameters it accepts (bodyProblem,
-// queryProblem) and the responses it may give (checkResponse, which the test
-// suite runs on every answer, as a validating proxy would). One document, so
-// what is declared and what is done cannot drift apart.
+// The emulator's two documents (openapi.yaml, admin-openapi.yaml) as the tables it runs by: routes, accepted
+// bodies and queries, and the responses it may give (checkResponse, which the test suite runs on every answer,
+// as a validating proxy would). One document, so what is declared and what is done cannot drift apart.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ADMIN_PREFIX, API_PREFIX } from './model.js';
 import { adminDocument, publicDocument } from './openapi.js';
@@ -91,9 +88,8 @@ function decodeSegment(segment: string): string {
 }
 
 /**
- * The operation a request addresses (query already removed from `path`).
- * Matching works on the raw path *before* percent-decoding, and the {id} segment is decoded exactly once afterwards: "/v1/monitors/a%2Fb" is
- * the monitor "a/b" (which cannot exist), never the path "/v1/monitors/a/b".
+ * The operation a request addresses (query already removed). Matching works on the raw path, and the {id} segment
+ * is decoded once afterwards: "/v1/monitors/a%2Fb" is the monitor "a/b", never the path "/v1/monitors/a/b".
  * No dot-segment or slash normalisation.
  */
 export function matchRoute(method: string, path: string): Route {
@@ -118,12 +114,8 @@ interface PropertySchema {
 }
 
 /**
- * The first problem the document finds in a request body, in the wording the
- * emulator has always used: nothing to update, then read-only or unknown
- * fields in the order the body gives them, then the fields in the order the
- * schema lists them. `after(field)` runs after each field (present or not) is
- * found well formed and adds the rules a schema cannot state. The read-only
- * fields are the schema's x-read-only-fields unless given.
+ * The first problem the document finds in a request body: nothing to update, then read-only or unknown fields in
+ * the body's order, then the fields in the schema's order. `after(field)` adds the rules a schema cannot state.
  */
 export function bodyProblem(
   operationId: string,
@@ -187,12 +179,9 @@ export interface Exchange {
 }
 
 /**
- * What is wrong with a response, judged by the document: an undeclared status,
- * a body where none is declared, or a JSON body that breaks the declared
- * schema. Empty when it conforms, or when no operation of the document was
- * addressed (an unknown path, a method not allowed, an admin route without the
- * secret: 404): the document makes no promise there. An admin route that
- * answers but is missing from the admin document is a violation.
+ * What is wrong with a response, judged by the document: an undeclared status, an undeclared body, or a JSON body
+ * that breaks its schema. Empty when no operation was addressed (404, 405): the document makes no promise there.
+ * An admin route that answers but is missing from the admin document is a violation.
  */
 export function checkResponse(exchange: Exchange): string[] {
   const path = exchange.url.split('?', 1)[0] ?? '';
@@ -240,10 +229,8 @@ interface Parameter {
 }
 
 /**
- * The first problem the document finds in an operation's query string, or
- * null: a parameter it does not declare, or a value its schema refuses. A
- * value is read as the declared type (digits as an integer) before the
- * schema judges it. The query is URL-encoded; the first of repeated keys counts.
+ * The first problem the document finds in a query string, or null: an undeclared parameter, or a value its schema
+ * refuses once read as the declared type. The first of repeated keys counts.
  */
 export function queryProblem(operation: Operation, query: string): string | null {
   const declared = ((operation.spec.parameters ?? []) as Parameter[]).filter((p) => p.in === 'query');

@@ -95,10 +95,8 @@ export function normalizeFault(input: unknown): QueuedFault {
 }
 
 /**
- * Consumes one use of the first queued fault matching the request (FIFO).
- * A fault without `path` targets API requests only, not the public OpenAPI
- * document; a fault with a path matches whatever /v1 path it names, exactly,
- * or as a prefix when it ends with "*".
+ * Consumes one use of the first queued fault matching the request. One without `path` hits API requests only, not
+ * the public document; a path matches exactly, or as a prefix when it ends with "*".
  */
 export function takeFault(queue: QueuedFault[], method: string, path: string): Fault | undefined {
   const index = queue.findIndex((fault) => {
@@ -152,21 +150,14 @@ export function applyFault(fault: Fault, req: IncomingMessage, res: ServerRespon
   if (fault.retryAfter !== undefined) res.setHeader('Retry-After', fault.retryAfter);
   for (const [name, value] of Object.entries(fault.headers ?? {})) res.setHeader(name, value);
   if (body && (kind === 'truncated' || kind === 'stall'))
-    // Half the promised bytes, then the connection dies mid-body (truncated),
-    // or stays open with nothing more to come (stall) until the client gives
-    // up or close() runs.
+    // Half the promised bytes, then the connection dies (truncated) or stays silent until someone gives up (stall).
     return void res.write(body.subarray(0, Math.floor(body.length / 2)), () => {
       if (kind === 'truncated') req.socket.destroy();
     });
   res.end(body);
 }
 
-/**
- * An outage: from now on, the simulated checks of every monitor whose target
- * contains `target` (case-insensitive) come out `down` or `slow`, until the
- * outage is cleared. The scheduled checks pick it up on their own, as a real
- * service would see a real target fail.
- */
+/** An outage: the checks of every monitor whose target contains `target` (any case) come out down or slow. */
 export interface Outage {
   target: string;
   outcome: 'down' | 'slow';

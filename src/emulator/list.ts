@@ -1,9 +1,7 @@
 // The list operations (GET /monitors, /channels, /reports): cursor pagination.
 // Items are ordered by id, so a page boundary survives deletions; the cursor
 // is the last id of the previous page, base64url-encoded (opaque to clients).
-// Page shape: {"data": [...], "next_cursor": "<cursor>" | null}. Published in
-// the OpenAPI document (openapi.yaml) with x-pagination; the query parameters
-// are validated with that document (contract.ts).
+// Published in openapi.yaml with x-pagination, which also validates the query (contract.ts).
 import { queryProblem, type Operation } from './contract.js';
 import { LIST_LIMIT_DEFAULT } from './model.js';
 import { Refusal } from './respond.js';

@@ -1,9 +1,7 @@
 // The emulator's two OpenAPI documents, kept as files beside this module:
 // openapi.yaml (the service, GET /v1/openapi.json, `cpk openapi`) and
 // admin-openapi.yaml (the emulator's own routes, GET /__emulator/openapi.json).
-// The build turns each YAML file into data inside the bundle (scripts/build.mjs;
-// vitest.config.ts does the same for the tests), so nothing parses YAML when
-// the emulator starts.
+// The build (and vitest.config.ts) turns each YAML file into data in the bundle: nothing parses YAML at start.
 import adminSource from './admin-openapi.yaml';
 import publicSource from './openapi.yaml';
 

@@ -1,14 +1,8 @@
-// The state of `cpk emulator --persist FILE`: FILE holds the whole state
-// as of its last rewrite, FILE.journal the changes since (one JSON line each,
-// the changed monitor or channel as it now is, or a deletion). A change is on
-// disk (appended to the journal and fsynced) before the answer that shows it
-// is sent, so a crash never loses what a client was told succeeded. Changes
-// that arrive while a write is running share the next one (group commit): one
-// fsync serves every request waiting on it. When the journal outgrows the
-// state, the state is rewritten whole (temporary file beside it, fsync,
-// rename, directory fsync) under a new generation and the journal starts
-// again; a journal of another generation than FILE's is stale and ignored, so
-// a crash between those two steps loses nothing and replays nothing twice.
+// The state of `cpk emulator --persist FILE` (docs/emulator.md): FILE holds the whole state as of its
+// last rewrite, FILE.journal the changes since, fsynced before the answer that shows them; changes arriving
+// during a write share the next one (group commit). A rewrite starts a new generation of the journal; one of
+// another generation than FILE's is stale and ignored, so a crash between the two steps loses nothing and
+// replays nothing twice.
 import { open, readdir, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
@@ -16,11 +10,7 @@ import { Refusal } from './respond.js';
 import type { PersistedState, Store } from './store.js';
 
 interface Persistence {
-  /**
-   * Resolves once every change made so far is durable; when it cannot be
-   * saved, throws a 500 Refusal for the client instead of a success it could
-   * not rely on.
-   */
+  /** Resolves once every change so far is durable; else throws a 500 Refusal, not a success it cannot keep. */
   save(): Promise<void>;
   /** The state changed without a client waiting (a scheduled check): saved soon, coalesced. */
   changed(): void;
@@ -31,11 +21,7 @@ interface Persistence {
 /** Background changes (scheduled checks) are saved at most this often. */
 const BACKGROUND_SAVE_MS = 1000;
 
-/**
- * Temporary files of the atomic writes of `file` (`.<name>.<unique>.tmp`
- * beside it) that a crash left behind; removed at start. Only this file's
- * prefix is touched.
- */
+/** Removes the temporary files (`.<name>.<unique>.tmp` beside `file`) of atomic writes a crash left behind. */
 async function removeOrphans(file: string): Promise<void> {
   const prefix = `.${basename(file)}.`;
   // No directory yet: the first write will say why, if it cannot.
@@ -44,7 +30,6 @@ async function removeOrphans(file: string): Promise<void> {
   await Promise.all(orphans.map((name) => rm(join(dirname(file), name), { force: true })));
 }
 
-/** The text of `file`, or undefined when there is no such file. */
 function readIfExists(file: string): Promise<string | undefined> {
   return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
     error.code === 'ENOENT' ? undefined : Promise.reject(error),
@@ -54,7 +39,6 @@ function readIfExists(file: string): Promise<string | undefined> {
 /** The journal is folded into the state file once it is larger than the state and this. */
 const JOURNAL_MIN_BYTES = 1024 * 1024;
 
-/** JSON text's value, or undefined when it is not JSON. */
 function parseLine(line: string): unknown {
   try {
     return JSON.parse(line) as unknown;
@@ -123,7 +107,7 @@ export async function openPersistence(file: string, store: Store): Promise<Persi
     journalBytes = 0;
   };
 
-  /** The store's version last written (or loaded). */
+  /** The store's version last written or loaded. */
   let durable = store.version;
   let background: ReturnType<typeof setTimeout> | undefined;
 
@@ -147,11 +131,7 @@ export async function openPersistence(file: string, store: Store): Promise<Persi
 
   /** The write running, or the last one. */
   let current: Promise<void> = Promise.resolve();
-  /**
-   * The next write: every change made since `current` began waits for it and
-   * shares it (one fsync for all). It starts once `current` is done, one turn
-   * of the event loop later, so the requests that arrived together gather.
-   */
+  /** The next write, shared by every change since `current` began; one turn after it, so requests gather. */
   let next: Promise<void> | undefined;
   const durableAt = (version: number): Promise<void> => {
     if (version <= durable) return Promise.resolve();

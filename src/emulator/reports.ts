@@ -113,13 +113,7 @@ export function monitorReportBody(
   };
 }
 
-/**
- * The headline figures of a monitor's report, derived from the monitor alone:
- * never checked: null uptime and no checks; last check down: 0%, every check
- * failed; up: 100%, or FLAKY_UPTIME when the target contains "flaky". The
- * number of checks is what the interval yields in the period; the mean
- * latency is the last check's.
- */
+/** The headline figures of a monitor's report, derived from the monitor alone; the mean latency is the last check's. */
 export function reportFigures(monitor: SimulatedMonitor) {
   const check = monitor.last_check;
   if (check === null) return { uptime_percent: null, checks: 0, failures: 0, avg_latency_ms: null };
@@ -130,11 +124,7 @@ export function reportFigures(monitor: SimulatedMonitor) {
   return { uptime_percent: uptime, checks, failures, avg_latency_ms: check.latency_ms };
 }
 
-/**
- * The report: its figures (reportFigures) and the checks they come from.
- * Never checked: no period, empty lists. Last check down: one incident still
- * open. Up: the failures grouped in up to three incidents.
- */
+/** The report: its figures and the checks they come from (up to three incidents; one still open when down). */
 export function simulateReport(monitor: SimulatedMonitor) {
   const check = monitor.last_check;
   const figures = reportFigures(monitor);

@@ -29,10 +29,7 @@ export class Refusal extends Error {
   }
 }
 
-/**
- * Writes a reply, or a refusal as `{"error": message, "request_id": ...}` (the
- * X-Request-Id header's id), unless the response is gone; returns the body.
- */
+/** Writes a reply or a refusal (with the X-Request-Id header's id) unless the response is gone; returns the body. */
 export function send(res: ServerResponse, answer: Reply | Refusal): Buffer {
   const body =
     answer instanceof Refusal
@@ -67,11 +64,7 @@ export interface ReadBody {
   tooLarge: boolean;
 }
 
-/**
- * Reads the whole request body but keeps at most MAX_BODY_BYTES of it. The
- * excess is drained rather than cut off, so the client can read the 413
- * instead of seeing its upload fail with EPIPE.
- */
+/** Reads the whole body, keeping at most MAX_BODY_BYTES: the rest is drained, so the client reads a 413, not EPIPE. */
 export async function readBody(req: IncomingMessage): Promise<ReadBody> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -91,9 +84,8 @@ export async function readBody(req: IncomingMessage): Promise<ReadBody> {
 export const isJsonContentType = (value = ''): boolean => /^\s*application\/(?:[^;]*\+)?json\s*(?:;|$)/i.test(value);
 
 /**
- * `text` cut to at most `maxBytes` bytes of UTF-8 (at a character boundary,
- * with a note of the full length), as a fresh string: a plain slice would be
- * a view that keeps the whole body alive for as long as the copy lives.
+ * `text` cut to at most `maxBytes` bytes of UTF-8 at a character boundary, as a fresh string: a plain slice would
+ * be a view that keeps the whole body alive for as long as the copy lives.
  */
 export function boundedCopy(text: string, maxBytes: number): string {
   // At most 3 bytes of UTF-8 per UTF-16 unit: a text this short fits whole, and is kept as it is.

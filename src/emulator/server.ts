@@ -44,11 +44,7 @@ export interface EmulatorOptions {
   random?: () => number;
   /** Receives one line per request, e.g. "GET /v1/monitors/x 404 2ms"; never contains tokens. */
   log?: (line: string) => void;
-  /**
-   * Keep the state in this file across restarts: loaded at start (a missing
-   * file is an empty start), written atomically and durably before the answer
-   * to each change is sent (concurrent changes share a write), and on close.
-   */
+  /** Keep the state in this file across restarts, each change on disk before its answer (persist.ts). */
   persistFile?: string;
   /** How many requests the log keeps (default REQUEST_LOG_LIMIT). */
   requestLogLimit?: number;
@@ -62,11 +58,7 @@ export interface EmulatorOptions {
   state?: unknown;
   /** How many bytes the log keeps, bodies, headers and paths together (default REQUEST_LOG_BYTES). */
   requestLogBytes?: number;
-  /**
-   * Receives every /v1 and admin answer sent in full, body included (injected faults
-   * excepted: they break the contract on purpose). The test suite checks each
-   * against the document with checkResponse (contract.ts).
-   */
+  /** Every /v1 and admin answer sent in full but a fault's, for the suite's checkResponse (contract.ts). */
   onResponse?: (exchange: Exchange) => void;
 }
 
@@ -87,11 +79,7 @@ export interface Emulator {
 
 const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
 const ADMIN_DOCUMENT_PATH = `${ADMIN_PREFIX}/openapi.json`;
-/**
- * The request log is bounded in entries and in bytes: the last REQUEST_LOG_LIMIT
- * requests, at most REQUEST_LOG_BYTES in all, each body a copy of at most
- * REQUEST_LOG_BODY_BYTES (docs/emulator.md, "Bounds").
- */
+/** The request log's bounds, in entries and in bytes (docs/emulator.md, "Bounds"). */
 const REQUEST_LOG_LIMIT = 10_000;
 const REQUEST_LOG_BYTES = 32 * 1024 * 1024;
 export const REQUEST_LOG_BODY_BYTES = 16 * 1024;
@@ -150,7 +138,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const persist = opts.persistFile === undefined ? undefined : await openPersistence(opts.persistFile, store);
   const faults: QueuedFault[] = [];
   // Monitors are checked on their interval; what a scheduled check changes is saved in the background.
-  // The timer never keeps a process alive; close() ends it.
   const scheduler = setInterval(() => {
     if (store.runDueChecks(Date.now(), opts.timeScale ?? 1) > 0) persist?.changed();
   }, TICK_MS).unref();
@@ -267,8 +254,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         applyFault(fault, req, res, String(res.getHeader('X-Request-Id')));
         return;
       }
-      // random() is only consulted when a failure rate is set, so with the
-      // default failRate 0 an injected RNG feeds the monitor ids alone.
+      // random() is only consulted with a failure rate: with failRate 0 an injected RNG feeds the monitor ids alone.
       const fails = area === 'api' && failRate > 0 && random() < failRate;
       if (!(await delay(apiLatency))) return;
       if (fails) throw new Refusal(503, 'service unavailable (simulated failure)');
@@ -297,9 +283,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 
   const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
 
-  // Requests Node cannot parse never reach the handler; answer them in the
-  // same shape as every other error (JSON body + X-Request-Id) instead of
-  // Node's bare default.
+  // Requests Node cannot parse never reach the handler: answered in every other error's shape, not Node's bare one.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
@@ -351,9 +335,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         clearInterval(scheduler);
         const saved = persist?.flush() ?? Promise.resolve();
         closed.abort();
-        // Resolve only once every socket has emitted 'close' (libuv closes
-        // handles after the server reports closed), so no log line or socket
-        // event of this emulator fires after close() resolved.
+        // Resolve only once every socket has emitted 'close' (libuv closes handles after the server reports
+        // closed), so no log line or socket event of this emulator fires after close() resolved.
         const socketsClosed = [...sockets].map(
           (socket) => new Promise<void>((done) => socket.once('close', () => done())),
         );

@@ -1,9 +1,6 @@
 // In-memory state of the emulated service: accounts, their monitors and
 // channels, and the reports derived from monitors. Everything is keyed by
 // account first, which is what makes cross-account access a plain "not found".
-//
-// Checks are simulated (checks.ts): the outcome is a pure function of the
-// seed, the monitor and the check's number, so no network is ever used.
 import { randomInt } from 'node:crypto';
 import { setOwn } from '../core/json.js';
 import {
@@ -56,10 +53,7 @@ export interface PersistedState {
   journal_generation?: number;
 }
 
-/**
- * One line of the `--persist` journal: the current value of what changed (or
- * its deletion), so replaying a line twice does no harm.
- */
+/** A `--persist` journal line: what changed as it now is (or its deletion), so a replay twice does no harm. */
 type JournalRecord =
   | { account: string; monitor: MonitorRecord }
   | { account: string; deleted: string }
@@ -93,10 +87,7 @@ function splitMonitorBody(body: Record<string, unknown>) {
   return { fields, extras };
 }
 
-/**
- * A monitor of a state file or journal line (a fresh copy), or undefined when it does not fit.
- * Spreads define properties, never set them: "__proto__" stays data.
- */
+/** A fresh copy of a stored monitor, or undefined when it does not fit; spreads keep "__proto__" as data. */
 function loadMonitor(m: unknown): MonitorRecord | undefined {
   const monitor = m as MonitorRecord | null;
   if (typeof monitor?.id !== 'string' || typeof monitor.extras !== 'object' || monitor.extras === null)
@@ -115,10 +106,7 @@ export class Store {
   /** The whole state was replaced (restore, reset) since the last takeChanges(). */
   private replaced = false;
 
-  /**
-   * Per monitor: how many checks it has had (the n of the next one's seeded
-   * outcome), and the last CHECK_HISTORY of them (`GET /__emulator/checks`).
-   */
+  /** Per monitor: checks run so far (the n of the next seeded outcome), and the last CHECK_HISTORY of them. */
   private readonly checks = new Map<string, { run: number; last: Array<LastCheck & { n: number }> }>();
 
   constructor(
@@ -142,10 +130,7 @@ export class Store {
     }
   }
 
-  /**
-   * Back to the start: no monitors, the seeded channels. Issued ids stay
-   * issued, so an id a client still holds never names a new monitor.
-   */
+  /** Back to the seeded start; issued ids stay issued, so an id a client still holds never names a new monitor. */
   reset(): void {
     this.seedAccounts();
     this.checks.clear();
@@ -201,10 +186,7 @@ export class Store {
     this.changes.set(`${record.account}\0${id}`, record);
   }
 
-  /**
-   * Journal records of everything changed since the last call, as it is now;
-   * or 'all' when the whole state was replaced (it must be written whole).
-   */
+  /** Journal records of what changed since the last call, or 'all' when the whole state was replaced. */
   takeChanges(): JournalRecord[] | 'all' {
     const changes = this.replaced ? 'all' : [...this.changes.values()];
     this.replaced = false;
@@ -284,11 +266,7 @@ export class Store {
     return this.accounts.get(account)?.monitors.get(id);
   }
 
-  /**
-   * The first check of a pending monitor, run by the get that first reads it
-   * (scheduled checks follow on the monitor's interval: runCheck).
-   * Up/down/paused monitors are left as they are.
-   */
+  /** A pending monitor's first check, run by the get that first reads it (later ones are scheduled). */
   runPendingCheck(account: string, monitor: MonitorRecord): void {
     if (monitor.status !== 'pending') return;
     this.runCheck(account, monitor, Date.now());
@@ -316,10 +294,8 @@ export class Store {
   }
 
   /**
-   * Runs every check due by `at` (ms): one interval (divided by `timeScale`)
-   * after a monitor's last check, or after its last change when it was never
-   * checked; at most CATCH_UP for one monitor, beyond which its schedule skips
-   * ahead to now. Returns how many ran.
+   * Runs every check due by `at` (ms): one interval (divided by `timeScale`) after the last check, or the last
+   * change when never checked; beyond CATCH_UP for one monitor, its schedule skips ahead to now.
    */
   runDueChecks(at: number, timeScale: number): number {
     let checked = 0;
@@ -383,7 +359,6 @@ export class Store {
     return [this.summaryReport(account), ...this.listMonitors(account).map((m) => monitorReportBody(m, now()))];
   }
 
-  /** Report detail, or undefined when the account has no such report. */
   getReport(account: string, id: string): Record<string, unknown> | undefined {
     if (id === SUMMARY_REPORT_ID) return this.summaryReport(account);
     if (!id.startsWith(REPORT_ID_PREFIX)) return undefined;

@@ -1,10 +1,6 @@
-// Request-body validation. Pure functions: they never touch the store, so a
-// rejected request (400/422) can never leave a half-applied change behind.
-// The shape of each body (types, bounds, enums, required, read-only and
-// unknown fields) is the OpenAPI document's (openapi.yaml, through ajv in
-// contract.ts); only what a schema cannot say is written here: that a target
-// fits the monitor's type or the channel's kind. Each check returns the first
-// problem found, in a fixed order, with a message that names the offending field.
+// Request-body validation. Pure functions: they never touch the store, so a rejected request (400/422) can never
+// leave a half-applied change behind. A body's shape is the OpenAPI document's (contract.ts); only what a schema
+// cannot say is written here: that a target fits the monitor's type or the channel's kind.
 import { isIP } from 'node:net';
 import { isPlainObject, jsonDepth } from '../core/json.js';
 import { bodyProblem } from './contract.js';
@@ -53,10 +49,7 @@ const TARGET_RULES: Record<MonitorType, string> = {
   dns: 'target must be a hostname or IP address for type dns',
 };
 
-/**
- * The host a target designates, or null when the target is invalid for the
- * type. The simulated check looks only at this host (no network is used).
- */
+/** The host a target designates (all the simulated check looks at), or null when it is invalid for the type. */
 export function hostOfTarget(type: MonitorType, target: string): string | null {
   if (/\s/.test(target) || target === '') return null;
   switch (type) {
@@ -71,10 +64,8 @@ export function hostOfTarget(type: MonitorType, target: string): string | null {
 }
 
 /**
- * The first problem of a monitor body (create, or PATCH against the stored
- * `current`), or null: first the document's, then the rule it cannot state,
- * that the target fits the type; a type change is checked against the stored
- * target and vice versa.
+ * The first problem of a monitor body (create, or PATCH against the stored `current`), or null: the document's,
+ * then that the target fits the type; a type change is checked against the stored target and vice versa.
  */
 export function monitorProblem(body: Record<string, unknown>, current?: MonitorRecord): string | null {
   return bodyProblem(current ? 'updateMonitor' : 'createMonitor', body, (field) => {
@@ -100,11 +91,7 @@ const CHANNEL_TARGET_RULES: Record<ChannelKind, { test: (t: string) => boolean; 
   },
 };
 
-/**
- * The first problem of a channel body, or null. Channels are a closed object:
- * unknown and read-only fields are rejected (unlike monitors). The document
- * checks the shape; the target's fit to the channel's kind is checked here.
- */
+/** The first problem of a channel body (a closed object, unlike a monitor), or null; here, the target's fit. */
 export function channelProblem(body: Record<string, unknown>, kind: ChannelKind): string | null {
   const rule = CHANNEL_TARGET_RULES[kind];
   return bodyProblem(

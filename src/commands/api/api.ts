@@ -48,10 +48,7 @@ export function register(program: Command, runtime: Runtime): void {
   );
 }
 
-/**
- * commander's raw values to the options (usage errors on bad input):
- * the body is --data (any JSON value) with --set fields merged over an object.
- */
+/** commander's raw values to the options: the body is --data (any JSON value), --set fields merged over it. */
 export async function parseApiOptions(
   args: Array<string | undefined>,
   raw: RawOptions,

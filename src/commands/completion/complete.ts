@@ -1,14 +1,9 @@
 // `cpk __complete KIND [PREFIX]`: the dynamic half of shell completion (as
 // cobra's and gh's __complete). The generated scripts call it for words no
 // static table can hold; it prints one candidate per line, `value<TAB>description`.
-//
-// It never touches the network and never prompts: monitor ids and names come
-// from the local inventory (fed by every create, get, update, list, import and
-// apply; src/config/inventory.ts), profile names from the config file, and
-// channel ids from the state file in the current directory (cpk.state.json,
-// which apply keeps), `--type` values from the enum of the service's cached document
-// (src/core/api/spec.ts). The token is not read (that could ask the OS keychain):
-// monitors known for the base URL under any token are offered.
+// Its sources, all local (docs/configuration.md): the inventory, the config file, cpk.state.json and the cached
+// document. The token is not read (that could ask the OS keychain): monitors known for the base URL under any
+// token are offered.
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { isPlainCandidate } from '../../completion/candidate.js';

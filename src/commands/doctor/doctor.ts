@@ -13,11 +13,7 @@ export function register(program: Command, runtime: Runtime): void {
   examples(cmd, 'cpk doctor', 'cpk doctor --json', 'cpk doctor --profile staging');
 }
 
-/**
- * The checklist as text: a mark, the name and the detail, and the fix on its
- * own line. On a terminal, lines wrap at spaces to its width, continued under
- * the text they belong to (the terminal would break them anywhere).
- */
+/** The checklist as text, wrapped at spaces to a terminal's width (the terminal would break lines anywhere). */
 export function checkLines(checks: readonly Check[], columns: number | undefined): string[] {
   const lines: string[] = [];
   const add = (first: string, indent: string) => {

@@ -31,11 +31,7 @@ export function register(emulator: Command, runtime: Runtime): void {
   );
 }
 
-/**
- * `cpk emulator requests`: GET /__emulator/requests of the emulator at the
- * base URL (its origin), printed as a table, or one JSON object a line with
- * --json (the log's records as the emulator gives them, tokens masked).
- */
+/** GET /__emulator/requests at the base URL's origin: a table, or with --json the records as they came. */
 export async function run(opts: { adminSecret?: string | undefined }, ctx: Context): Promise<void> {
   if (opts.adminSecret === undefined || opts.adminSecret === '')
     throw new UsageError('give the admin secret the emulator printed: --admin-secret or CPK_EMULATOR_ADMIN_SECRET');

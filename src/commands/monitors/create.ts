@@ -42,10 +42,7 @@ export function register(parent: Command, runtime: Runtime): void {
   );
 }
 
-/**
- * commander's raw values to the options of one create, or of many with
- * --from (usage errors on bad input; a file or stdin is read here).
- */
+/** commander's raw values to the options of one create, or of many with --from (its file or stdin read here). */
 export async function parseCreateOptions(raw: RawOptions, stdin: NodeJS.ReadableStream) {
   const quiet = raw.quiet === true;
   const dryRun = raw.dryRun === true;
@@ -87,9 +84,8 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
 }
 
 /**
- * `--from`: one POST per item, `concurrency` at a time. A POST is never
- * retried once sent (src/core/http/retry.ts), so a failure never creates twice;
- * failures are reported with their line (NDJSON) or element index (array).
+ * `--from`: one POST per item, `concurrency` at a time; a POST is never retried once sent (src/core/http/retry.ts),
+ * so a failure never creates twice. Failures name their line (NDJSON) or index (array).
  */
 async function runBulkCreate(opts: Extract<CreateOptions, { records: unknown }>, ctx: Context): Promise<void> {
   const requests = opts.records.map((r) => endpoints.createMonitor(r.value));
@@ -116,9 +112,8 @@ async function runBulkCreate(opts: Extract<CreateOptions, { records: unknown }>,
 }
 
 /**
- * An id for `-q`, one per line: an id holding a line break or another control
- * character would read as two ids (or corrupt a terminal), so it is refused
- * (exit 1) rather than printed; the monitor exists, and --json shows it escaped.
+ * An id for `-q`, one a line: one holding a control character would read as two ids (or corrupt a terminal), so it
+ * is refused (exit 1); the monitor exists, and --json shows it escaped.
  */
 export function quietId(id: string): string {
   // eslint-disable-next-line no-control-regex -- exactly what is refused

@@ -41,11 +41,7 @@ export function register(parent: Command, runtime: Runtime): void {
   );
 }
 
-/**
- * commander's raw values to the options (usage errors on bad input). Without
- * --yes, stdin must be a terminal to answer the confirmation: checked before
- * stdin is read, so a script that forgot --yes learns it at once.
- */
+/** Without --yes, stdin must be a terminal: checked before it is read, so a script that forgot --yes learns at once. */
 export async function parseDeleteOptions(args: string[], raw: RawOptions, io: Pick<IO, 'stdin' | 'stdinIsTTY'>) {
   const yes = raw.yes === true;
   const dryRun = raw.dryRun === true;
@@ -95,10 +91,7 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
   bulk.finish({ noun: 'monitors', verb: 'deleted' });
 }
 
-/**
- * The names of the monitors a confirmation names, a GET each: a monitor that
- * is not there fails here, 404 and exit 6, before anything is deleted.
- */
+/** The names a confirmation shows, a GET each: a monitor not there fails here (exit 6), before any delete. */
 async function namesOf(ids: readonly string[], api: Api, ctx: Context): Promise<Map<string, string>> {
   const monitors = await ctx.out.spin(ids.length === 1 ? 'Fetching monitor' : 'Fetching monitors', () =>
     Promise.all(

@@ -37,10 +37,7 @@ export function register(parent: Command, runtime: Runtime): void {
   );
 }
 
-/**
- * commander's raw values to the options (usage errors on bad input); `--data -`
- * reads stdin; -q prints the id alone, as `create -q` does.
- */
+/** commander's raw values to the options; `--data -` reads stdin; -q prints the id alone, as `create -q` does. */
 export async function parseUpdateOptions([id]: string[], raw: RawOptions, stdin: NodeJS.ReadableStream) {
   const monitorId = checkId(id as string, 'monitor id');
   const changes = await bodyFromFlags(raw, stdin);

@@ -1,10 +1,7 @@
-// `cpk monitors wait ID... --for status=up [--timeout 5m] [--every 10s]`: for
-// CI after a deploy, as `kubectl wait` and `gh run watch --exit-status`; what
-// it prints and its exit codes are in docs/monitors.md, "Waiting for a
-// condition". A server or network failure (after the HTTP layer's retries) is
-// a warning and the next poll tries again, within the timeout. Each request is
-// bounded by the time left (at most 30 s per attempt), so the wait never
-// overruns its timeout by more than one check.
+// `cpk monitors wait ID... --for status=up [--timeout 5m] [--every 10s]`: for CI after a deploy, as `kubectl wait`
+// and `gh run watch --exit-status` (docs/monitors.md, "Waiting for a condition"). A server or network failure is a
+// warning and the next poll tries again. Each request is bounded by the time left (at most 30 s per attempt), so
+// the wait never overruns its timeout by more than one check.
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { CpkError, ExitCode, InterruptedError, UsageError } from '../../core/errors.js';
@@ -172,12 +169,7 @@ function clockLeft(ms: number): string {
   return s >= 60 ? `${Math.floor(s / 60)}m${s % 60 === 0 ? '' : `${s % 60}s`}` : `${s}s`;
 }
 
-/**
- * A progress line on stderr while waiting, on a terminal where decoration is
- * allowed: what is waited for, what is seen now, the time left (redrawn each
- * second). Nothing elsewhere: a script's stderr stays quiet. A warning clears
- * it, and it is drawn again under the warning.
- */
+/** A progress line on stderr, redrawn each second, where decoration is allowed: a script's stderr stays quiet. */
 async function startWaitProgress(ctx: Context, text: () => string) {
   const line = () => redactSecrets(sanitizeLine(text()));
   const start = async () => (ctx.out.stderrColor ? startSpinner(ctx.io.stderr, line()) : undefined);

@@ -1,9 +1,6 @@
-// `cpk monitors watch ID... | --all [--every 30s]`: a live board on a terminal
-// (src/output/board.ts, redrawn in place through Output.drawFrame), else one
-// compact JSON line per monitor whose body changed; what each shows is in
-// docs/monitors.md, "Watching monitors". How it ends, and which failures it
-// gets past, as `reports get --watch` (src/cli/watch.ts); a 404 marks the
-// monitor gone and it is no longer polled.
+// `cpk monitors watch ID... | --all [--every 30s]`: a live board on a terminal (src/output/board.ts), else one
+// JSON line per monitor whose body changed (docs/monitors.md, "Watching monitors"). How it ends, and which failures
+// it gets past, as `reports get --watch` (src/cli/watch.ts); a 404 marks the monitor gone, no longer polled.
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { knownColumns } from '../../core/io.js';
@@ -23,7 +20,6 @@ const FRESH_POLLS = 3;
 /** Latencies kept per monitor for the sparkline (wider than any terminal needs). */
 const HISTORY = 200;
 
-/** commander's raw values to the options (usage errors on bad input). */
 export function parseMonitorsWatchOptions(ids: string[], raw: RawOptions) {
   const all = raw.all === true;
   if (all && ids.length > 0) throw new UsageError('give monitor ids or --all, not both');

@@ -18,10 +18,7 @@ export function parseEvery(every: unknown, fallback: string): number {
   return seconds;
 }
 
-/**
- * commander's raw values to the options (usage errors on bad input): with
- * --watch, the seconds between refreshes; --assert and --junit, the deploy gate.
- */
+/** commander's raw values to the options: --watch's seconds between refreshes; --assert and --junit, the gate. */
 export function parseReportGetOptions([id]: string[], raw: RawOptions) {
   const gate = parseGateOptions(raw);
   if (raw.watch !== true && raw.every !== undefined) throw new UsageError('--every only applies with --watch');

@@ -1,13 +1,5 @@
-// `cpk reports get ID --watch`: fetch the report every --every until Ctrl-C
-// (src/cli/watch.ts: how a watch ends, and which failures it gets past).
-//
-// - On a terminal (and without --json) the table is redrawn in place, as
-//   `monitors watch` draws its board, the values that changed since the last
-//   refresh highlighted, cut to the terminal's height with a line saying how
-//   many lines are hidden.
-// - Otherwise (a pipe, a file, --json) one compact JSON line is printed per
-//   refresh that changed something; the first refresh always prints. A later
-//   failure is a warning on stderr.
+// `cpk reports get ID --watch`: fetch the report every --every until Ctrl-C; what it shows is in
+// docs/monitors.md, "Watching a report", how a watch ends and which failures it gets past in src/cli/watch.ts.
 import type { Context } from '../../cli/context.js';
 import { describeError } from '../../output/errors.js';
 import { cellText, leafPaths, pathValue } from '../../output/render.js';
