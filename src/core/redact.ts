@@ -11,10 +11,8 @@ import { decodeOrKeep } from './http/path.js';
 const TOKEN = /cpk_[A-Za-z0-9_\-.~+/=]{8,}/g;
 
 /**
- * A credential after "Bearer": everything up to a space, a quote, a
- * separator or a closing bracket, so that "(Bearer cpk_x)" keeps its ")".
- * A token already masked exactly reads as every bearer credential does:
- * "Bearer [REDACTED]".
+ * A credential after "Bearer", up to a space, a quote, a separator or a closing
+ * bracket ("(Bearer cpk_x)" keeps its ")"); "Bearer cpk_[REDACTED]" becomes "Bearer [REDACTED]".
  */
 const BEARER = /\b(Bearer\s+)(?!\[REDACTED\])(?:cpk_\[REDACTED\]|[^\s"',;()<>[\]{}]+)/gi;
 

@@ -184,9 +184,7 @@ export interface DeclaredBody {
 export interface SpecInfo {
   /** true when there is a document that is an OpenAPI description. */
   present: boolean;
-  /** The list operation of a noun, when the document declares one. */
   list(noun: Noun): ListOperation | undefined;
-  /** A monitor's create or update body, or a channel's update, when declared. */
   body(kind: BodyKind): DeclaredBody | undefined;
   /** Property names of the items of a noun's list, in the document's order, when declared. */
   itemFields(noun: Noun): string[] | undefined;
@@ -256,7 +254,6 @@ export function analyzeSpec(document: unknown): SpecInfo {
       return { ...describeObject(schema, resolve), schema: { schema: root, dialect } };
     },
     itemFields(noun) {
-      // The items of the noun's list: what a listing reads.
       const op = operation(`/${noun}`, 'get');
       const page = op && successSchema(op, resolve);
       const items = op && page && itemsSchema(page, declaredPagination(op, [], resolve).itemsField, resolve);

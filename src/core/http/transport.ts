@@ -63,9 +63,7 @@ export interface Transport {
   readonly proxy?: string | undefined;
 }
 
-// Node's TLS errors (ERR_TLS_*, ERR_SSL_*) and OpenSSL's certificate
-// verification codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN,
-// CERT_HAS_EXPIRED, HOSTNAME_MISMATCH, ...), as they appear in err.code.
+// Node's TLS errors and OpenSSL's certificate verification codes, as they appear in err.code.
 const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_)|CERT|^UNABLE_TO_|SELF_SIGNED|^INVALID_CA$|^INVALID_PURPOSE$|^PATH_LENGTH_EXCEEDED$|^HOSTNAME_MISMATCH$|CRL/;
 

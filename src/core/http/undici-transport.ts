@@ -1,9 +1,7 @@
 // The undici transport: one keep-alive Agent per process (bulk commands share
 // its pool), or EnvHttpProxyAgent when proxy variables are set, which honours
 // HTTP_PROXY, HTTPS_PROXY and NO_PROXY (docs/reliability-and-security.md, "Proxies and private CAs").
-// One attempt is bounded as a whole by one timer: connect, headers and every
-// byte of the body, so a server that stalls mid-body cannot stretch it. Only
-// undici's public API: its agents, buildConnector and the dispatch handler.
+// Only undici's public API: its agents, buildConnector and the dispatch handler.
 import { Duplex } from 'node:stream';
 // This module is itself imported only when a command needs undici (./select.ts).
 import * as undici from 'undici';
