@@ -1,5 +1,5 @@
 // The one lock cpk takes on a file it changes (the state file, the config
-// file, the inventory; docs/monitors-as-code.md, "One apply at a time"): a
+// file, the inventory; docs/monitors-as-code.md, "One apply at a time per state file"): a
 // directory `<file>.lock` taken through proper-lockfile, which keeps its mtime
 // fresh while the holder lives, with a `holder.json` inside naming who holds it.
 //
