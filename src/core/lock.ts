@@ -1,7 +1,7 @@
 // The one lock cpk takes on a file it changes (the state file, the config
-// file, the inventory; docs/monitors-as-code.md, "One apply at a time per state file"): a
-// directory `<file>.lock` taken through proper-lockfile, which keeps its mtime
-// fresh while the holder lives, with a `holder.json` inside naming who holds it.
+// file, the inventory): a directory `<file>.lock` taken through proper-lockfile,
+// which keeps its mtime fresh while the holder lives, with a `holder.json`
+// inside naming who holds it (docs/monitors-as-code.md, "What cpk guarantees when a run is cut short").
 //
 // The directory is made under a temporary name with holder.json in it, then
 // renamed into place (an empty one left by an older cpk is replaced), so no run

@@ -18,7 +18,7 @@ import {
 
 /**
  * Whether a POST or PATCH may reuse an idle connection of this origin
- * (docs/reliability-and-security.md, "Keep-alive"): only when the origin
+ * (docs/reliability-and-security.md, "Reliability"): only when the origin
  * announced how long it keeps idle ones, and for that time less undici's 2 s
  * margin (`Keep-Alive: timeout=5` keeps one for 3 s; 2 or less, not at all).
  * undici reads the announced time itself; where it reads none, the pool for
