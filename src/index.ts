@@ -1,13 +1,7 @@
-// The programmatic entry point: `import { createClient } from 'cpk'`
-// (docs/scripting.md, "From JavaScript"). It builds the same Api over the same
-// HttpClient the command line uses, so a script gets the CLI's URL building,
-// timeouts, retries, redaction, transport choice and typed errors, without a terminal.
-//
-// What it reads: explicit options first, then the environment (CPK_BASE_URL,
-// CPK_TOKEN, CPK_MAX_ATTEMPTS, CPK_TRANSPORT and the proxy variables), then the
-// defaults. It never reads cpk's config file, profiles or the OS keychain: a
-// library that quietly picks up a person's stored credentials would surprise
-// the script that imports it (use `cpk auth token` to hand one over on purpose).
+// The programmatic entry point, `import { createClient } from 'cpk'`: the command
+// line's Api and HttpClient without a terminal (docs/scripting.md, "From JavaScript").
+// It never reads cpk's config file, profiles or keychain: a library should not
+// pick up a person's stored credentials behind a script's back.
 import { Api } from './core/api/client.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_RETRIES, MAX_TIMEOUT_SECONDS } from './core/http/retry.js';
 import { UsageError } from './core/errors.js';
@@ -63,11 +57,7 @@ export interface ClientOptions {
   signal?: AbortSignal | undefined;
   /** Receives the `--debug` trace, one line at a time, with the token redacted. */
   debug?: ((line: string) => void) | undefined;
-  /**
-   * Where CPK_BASE_URL, CPK_TOKEN, CPK_MAX_ATTEMPTS, CPK_TRANSPORT and
-   * HTTP_PROXY/HTTPS_PROXY/NO_PROXY are read. Default `process.env`; `{}`
-   * reads none.
-   */
+  /** Where CPK_* and the proxy variables are read. Default `process.env`; `{}` reads none. */
   env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
@@ -124,8 +114,7 @@ export function createClient(options: ClientOptions = {}): Client {
     noToken: 'no token: pass { token } to createClient or set CPK_TOKEN',
     timeoutMs: timeoutSeconds * 1000,
     attempts,
-    // The trace masks what the CLI's --debug masks: the token (echoed in a
-    // header, whatever its shape), a proxy's credentials, any Authorization value.
+    // The trace masks what the CLI's --debug masks.
     debug: debug && ((line: string) => debug(redactSecrets(line))),
     signal: options.signal,
   });

@@ -9,11 +9,7 @@ import { basename, dirname, join } from 'node:path';
 export interface AtomicWriteOptions {
   /** The new file's mode (default 0o666 less the umask); 0o600 for files that name accounts. */
   mode?: number;
-  /**
-   * fsync the file and its directory (default true): the state and the
-   * journal must survive a power cut; a cache (the inventory) need not pay
-   * for it on every command.
-   */
+  /** fsync the file and its directory (default true); a cache (the inventory) need not survive a power cut. */
   durable?: boolean;
 }
 

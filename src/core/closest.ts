@@ -1,7 +1,4 @@
-// "Did you mean": the nearest of a set of words, for a mistyped command, flag,
-// field or value, wherever cpk names what the user probably meant.
-
-/** The candidate nearest to `word` by edit distance, if it is near enough to be a typo. */
+/** "Did you mean": the candidate nearest to `word` by edit distance, if it is near enough to be a typo. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;

@@ -61,10 +61,8 @@ export class AuthError extends CpkError {
 /** Could not talk to the server: connect, DNS, TLS, timeout. */
 export class NetworkError extends CpkError {
   /**
-   * Whether the request may have reached the server (and so may have been
-   * applied): false only when no byte of it left (connection refused, DNS, a
-   * TLS handshake or a proxy tunnel that failed). Domain code (apply) decides
-   * by this, never by the transport's failure classes.
+   * false only when no byte of the request left (refused, DNS, a failed TLS handshake or proxy tunnel).
+   * Domain code (apply) decides by this, never by the transport's failure classes.
    */
   readonly mayHaveReachedServer: boolean;
   constructor(message: string, options: CpkErrorOptions & { mayHaveReachedServer?: boolean } = {}) {

@@ -16,21 +16,14 @@ export interface IO {
   stderrIsTTY: boolean;
   /** The width of the terminal on stdout, when it is one and says it (knownColumns). */
   stdoutColumns?: number | undefined;
-  /**
-   * The terminal's size now (it changes on a resize), when stdout is one: live
-   * views. A size the terminal does not say (0) is undefined.
-   */
+  /** The terminal's size now (it changes on a resize), when stdout is one: live views. */
   stdoutSize?: () => { columns: number | undefined; rows: number | undefined } | undefined;
   /** Calls `listener` when the terminal on stdout is resized (SIGWINCH); returns how to stop. */
   onResize?: (listener: () => void) => () => void;
   env: Readonly<Record<string, string | undefined>>;
   /** Whether stdout is a pipe (`cpk ... | head`): a watch then proves its reader is still there (Output.heartbeat). */
   stdoutIsPipe?: boolean;
-  /**
-   * Where a failed write to stdout is reported (a closed pipe: EPIPE; a full
-   * disk: ENOSPC; a file-size limit: EFBIG). After it, writes to stdout are
-   * dropped. src/cli/main.ts decides what it means for the exit code.
-   */
+  /** Where a failed write to stdout (EPIPE, ENOSPC, EFBIG) is recorded: see processIO. */
   stdoutFailure?: StdoutFailure;
 }
 
@@ -48,22 +41,18 @@ export class StdoutFailure {
 }
 
 /**
- * A terminal's width (or height) as a positive whole number, or undefined when
- * it does not say. Serial consoles, `script` under CI and `ssh -tt` report 0
- * columns: every width cpk computes with (a redraw, a wrap, a cut) reads the
- * terminal through this, so that 0, NaN or Infinity never reach a loop that
- * counts lines or cells by it.
+ * A terminal's width (or height), or undefined when it does not say (serial
+ * consoles, `script` under CI and `ssh -tt` report 0): 0, NaN or Infinity must
+ * never reach a loop that counts lines or cells by it.
  */
 export function knownColumns(columns: unknown): number | undefined {
   return typeof columns === 'number' && Number.isSafeInteger(columns) && columns > 0 ? columns : undefined;
 }
 
 export function processIO(): IO {
-  // A reader that stops early (`cpk ... | head -1`) closes the pipe, and a
-  // full disk fails a write: neither is worth a stack trace. The failure is
-  // recorded, later writes are dropped, and src/cli/main.ts turns it into the
-  // exit code (docs/scripting.md, "Exit codes": 141 for a read cut short by a closed
-  // pipe, the command's own result for a write, 74 for a failed write).
+  // A closed pipe (`cpk ... | head -1`) or a full disk is worth no stack trace:
+  // the failure is recorded, later writes are dropped, and src/cli/main.ts
+  // turns it into the exit code (docs/scripting.md, "Exit codes").
   const stdoutFailure = new StdoutFailure();
   // The streams are made on first use (process.stdout is a getter): a quiet
   // success never pays for one.
@@ -140,10 +129,7 @@ export function processIO(): IO {
 /** The most cpk reads from stdin (or a file) as one input: the same cap as a response body (src/core/http/client.ts). */
 export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
 
-/**
- * Reads a whole stream as UTF-8 text, at most `limit` bytes: an endless or
- * huge stream is a usage error, not gigabytes of memory.
- */
+/** A whole stream as UTF-8 text, at most `limit` bytes: an endless one is a usage error, not gigabytes of memory. */
 export async function readAll(stream: NodeJS.ReadableStream, limit = MAX_INPUT_BYTES, what = 'stdin'): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;

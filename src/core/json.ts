@@ -1,11 +1,8 @@
-// JSON from the server. JSON.parse defines every key it reads, "__proto__"
-// included, as an own data property (ECMA-262, JSON.parse uses
-// CreateDataProperty), so parsing alone never changes a prototype. What can go
-// wrong is what is done next: reading a field through the prototype chain
-// (`body.constructor` is always "there"), or copying with assignment
-// (Object.assign, `target[key] = value`), which runs the `__proto__` setter.
-// So server fields are read with ownField, and copied with setOwn
-// (src/parse/fields.ts), never assigned.
+// JSON from the server. JSON.parse defines every key, "__proto__" included, as
+// an own data property, so parsing alone never changes a prototype; reading a
+// field through the prototype chain (`body.constructor` is always "there") or
+// copying with assignment (which runs the `__proto__` setter) would. So server
+// fields are read with ownField and copied with setOwn, never assigned.
 
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; error: Error };
 
@@ -16,7 +13,6 @@ export type ParsedJson = { ok: true; value: unknown } | { ok: false; error: Erro
  */
 export const MAX_JSON_DEPTH = 1000;
 
-/** JSON nested deeper than MAX_JSON_DEPTH. */
 export class JsonDepthError extends Error {
   constructor() {
     super(`nested deeper than ${MAX_JSON_DEPTH} levels`);
@@ -199,15 +195,10 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * Sets an own property without going through a setter, so that a key such as
- * `__proto__` (from `--set __proto__.x=1` or from server JSON) is data, never
- * a change to an object's prototype.
- */
+/** Sets an own property, so that a `__proto__` key (`--set __proto__.x=1`, server JSON) is data, never a prototype. */
 export function setOwn(target: JsonObject, key: string, value: unknown): void {
-  // Only "__proto__" is an accessor on Object.prototype; any other key is
-  // made (or set) as an own property by plain assignment, which is far
-  // cheaper than defineProperty on an object of thousands of keys.
+  // Only "__proto__" is an accessor on Object.prototype; plain assignment is
+  // far cheaper than defineProperty on an object of thousands of keys.
   if (key === '__proto__')
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;

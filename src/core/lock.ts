@@ -1,20 +1,15 @@
 // The one lock cpk takes on a file it changes (the state file, the config
-// file, the inventory): a directory `<file>.lock` taken through
-// proper-lockfile, which keeps its mtime fresh while the holder lives, with a
-// `holder.json` inside (pid, host, since when, what runs) so that a run that
-// finds it held can name who holds it.
+// file, the inventory): a directory `<file>.lock` taken through proper-lockfile,
+// which keeps its mtime fresh while the holder lives, with a `holder.json`
+// inside naming who holds it (docs/monitors-as-code.md, "What cpk guarantees when a run is cut short").
 //
-// The directory appears with its holder.json already in it (made under a
-// temporary name, then renamed into place: one atomic step), so no run is
-// killed between taking the lock and naming itself; an empty lock directory
-// (left that way by an older cpk) is replaced by the rename at once. A lock
-// left by a process that died is taken over: at once when its holder ran on
-// this host and its pid is gone, else once its mtime is older than `staleMs`
-// (proper-lockfile's own rule: a live holder refreshes it every half of that;
-// a holder that cannot refresh loses the lock, and every write under it is
-// atomic anyway). A takeover is itself serialized by a second directory
-// (`<lock>.takeover`), so two runs that both find a dead lock never remove a
-// lock the other has just taken.
+// The directory is made under a temporary name with holder.json in it, then
+// renamed into place (an empty one left by an older cpk is replaced), so no run
+// is killed between taking the lock and naming itself. A dead holder's lock is
+// taken over (at once on this host, else once stale: a holder that cannot
+// refresh loses it, and every write under it is atomic anyway), serialized by
+// a second directory (`<lock>.takeover`) so that two runs never remove a lock
+// the other has just taken.
 import { hostname } from 'node:os';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -81,11 +76,7 @@ function processGone(pid: number): boolean {
 /** Numbers the attempts of this process, so that two taking a lock at once never share a temporary directory. */
 let attempts = 0;
 
-/**
- * The fs proper-lockfile takes the lock with (its documented `fs` option):
- * the lock directory is made whole, holder.json inside, by a rename; and it
- * is released with its content (proper-lockfile's own rmdir would fail).
- */
+/** proper-lockfile's documented `fs` option: mkdir makes the lock whole (above), rmdir removes its content too. */
 function lockFs(holder: LockHolder) {
   const remove = (path: string) => rm(path, { recursive: true, force: true });
   return {
@@ -113,10 +104,7 @@ function lockFs(holder: LockHolder) {
   };
 }
 
-/**
- * Removes a lock whose holder ran on this host and is gone. Returns the
- * holder it removed, or undefined when the lock was not (or no longer) dead.
- */
+/** Removes a lock whose holder ran on this host and is gone; returns that holder. */
 async function takeOverDead(lockDir: string, staleMs: number): Promise<LockHolder | undefined> {
   const dead = (holder: LockHolder | undefined): holder is LockHolder =>
     holder !== undefined && holder.host === hostname() && holder.pid !== process.pid && processGone(holder.pid);
@@ -150,11 +138,7 @@ async function takeOverDead(lockDir: string, staleMs: number): Promise<LockHolde
   }
 }
 
-/**
- * Takes the lock `lockPath` (a directory) for `target`, waiting up to
- * `timeoutMs`: resolves to its release; LockHeldError when it stayed held,
- * the fs error when it cannot be made at all.
- */
+/** Takes the lock `lockPath` (a directory) for `target`, waiting up to `timeoutMs`; resolves to its release. */
 export async function takeLock(target: string, lockPath: string, options: LockOptions): Promise<() => Promise<void>> {
   const { default: lockfile } = await import('proper-lockfile');
   const started = Date.now();

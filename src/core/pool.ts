@@ -5,13 +5,10 @@ import { InterruptedError } from './errors.js';
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
 /**
- * Maps `items` through `work`, at most `concurrency` at a time, and returns
- * the outcomes in input order whatever order they settle in. A failure does
- * not stop the others: it is kept as its item's outcome. Once `signal` aborts
- * (Ctrl-C, SIGTERM) no new item starts; those already running finish and are
- * waited for (apply records what a request already sent did). An item never
- * started, or whose work ended with InterruptedError, is left undefined.
- * `onSettled` is called as each item settles (a progress count).
+ * The outcomes of `work` over `items`, `concurrency` at a time, in input order.
+ * A failure does not stop the others. Once `signal` aborts (Ctrl-C, SIGTERM) no
+ * new item starts; those running are waited for (apply records what a request
+ * already sent did). An item never started, or interrupted, is left undefined.
  */
 export async function mapPool<T, R>(
   items: readonly T[],

@@ -1,30 +1,18 @@
-// The last guard before text leaves cpk (src/output/output.ts calls it; so
-// do the error writers).
+// The last guard before text leaves cpk (src/output/output.ts and the error
+// writers call it); what is masked where: docs/reliability-and-security.md, "Security".
 //
-// stderr (messages for a person): redactSecrets masks the secrets in use
-// exactly, whatever their shape, and anything shaped like a credential:
-// a cpk token (cpk_ and 8 or more token characters), the value of any
-// Authorization or Proxy-Authorization header (echoed in a header, a message
-// or JSON), a Bearer or Basic credential in free text, and the user and
-// password in a URL (a proxy's http://user:pass@host). Whatever put it
-// there: a server echoing a header, a proxy's page, an error from a library.
-//
-// stdout (data): redactKnown masks only the secrets in use, exactly. Masking
-// shapes there would alter data a script reads (a monitor named
-// cpk_checkout_prod, a description mentioning "Bearer"), while the user's own
-// token echoed back by the service is never data a script needs. The mask is
-// a plain string put in place of the secret, so JSON stays valid JSON. The
-// one exemption is `cpk auth token`, whose job is to print it (Output.printSecret).
+// stdout (data) gets redactKnown, the secrets in use only: masking shapes there
+// would alter data a script reads (a monitor named cpk_checkout_prod, a
+// description mentioning "Bearer"). The mask is a plain string in place of the
+// secret, so JSON stays valid. stderr gets redactSecrets, shapes included.
 
 import { decodeOrKeep } from './http/path.js';
 
 const TOKEN = /cpk_[A-Za-z0-9_\-.~+/=]{8,}/g;
 
 /**
- * A credential after "Bearer": everything up to a space, a quote, a
- * separator or a closing bracket, so that "(Bearer cpk_x)" keeps its ")".
- * A token already masked exactly reads as every bearer credential does:
- * "Bearer [REDACTED]".
+ * A credential after "Bearer", up to a space, a quote, a separator or a closing
+ * bracket ("(Bearer cpk_x)" keeps its ")"); "Bearer cpk_[REDACTED]" becomes "Bearer [REDACTED]".
  */
 const BEARER = /\b(Bearer\s+)(?!\[REDACTED\])(?:cpk_\[REDACTED\]|[^\s"',;()<>[\]{}]+)/gi;
 
@@ -55,18 +43,9 @@ function maskHeader(_whole: string, head: string, scheme: string | undefined, sp
 /** The user information of a URL (scheme://user:password@host). */
 const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)(?!\[REDACTED\]@)[^\s/?#@"'<>]+@/gi;
 
-/**
- * The secrets in use in this process (the resolved token), masked whatever
- * their shape: a configured token need not look like cpk_ + 8 characters
- * (`cpk_short`, punctuation) and is masked all the same when a server echoes
- * it. Each is kept with the form it takes inside a JSON string.
- */
+/** The secrets in use (the resolved token), whatever their shape (`cpk_short`), each also as inside a JSON string. */
 const known = new Map<string, string>();
-/**
- * A proxy's password: masked on stderr only. It can be an ordinary word that
- * stdout's data may hold, and what a proxy says (its pages, its headers) ends
- * up in errors and --debug, on stderr.
- */
+/** A proxy's password: on stderr only, where what a proxy says ends up; it may be an ordinary word in stdout's data. */
 const knownForStderr = new Map<string, string>();
 
 function maskFor(secret: string): string {
@@ -101,10 +80,8 @@ export function registerUrlCredentials(url: string | undefined): void {
 }
 
 /**
- * The registered secrets masked, exactly: for stdout. One includes() per
- * secret and a split only when it is there, so a 50,000-row list costs a
- * scan per secret. A secret cannot straddle two writes: Output writes whole
- * lines, and a token holding a line break is refused.
+ * The registered secrets masked, exactly: for stdout. A secret cannot straddle
+ * two writes: Output writes whole lines, and a token holding a line break is refused.
  */
 export function redactKnown(text: string): string {
   return replaceAll(text, known);

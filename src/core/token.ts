@@ -13,11 +13,7 @@ class UnsendableTokenError extends AuthError {
   override readonly exitCode: number = ExitCode.USAGE;
 }
 
-/**
- * A token without the service's prefix is never sent (interface, section 5),
- * nor one holding a line break, a control character, DEL or a character
- * outside ASCII, which no header can carry. Neither message repeats the token.
- */
+/** The prefix is the interface's (section 5); neither message repeats the token. */
 export function checkTokenPrefix(token: string, source: string): void {
   if (!token.startsWith(TOKEN_PREFIX)) {
     throw new AuthError(`the token from ${source} does not start with "${TOKEN_PREFIX}"; it was not sent`);

@@ -54,10 +54,7 @@ export interface MonitorObserver {
   gone(id: string): void;
 }
 
-/**
- * The service's endpoints, typed. The HTTP client it talks through is its own
- * (a private field): nothing above the API layer sees HTTP or the transport.
- */
+/** The service's endpoints, typed; its HttpClient is private, so nothing above this layer sees HTTP. */
 export class Api {
   readonly #http: HttpClient;
   constructor(
@@ -152,7 +149,6 @@ export class Api {
     return expectObject(await this.#http.request(endpoints.getReport(id)));
   }
 
-  /** The public OpenAPI document: sent without a token (interface, section 5). */
   async getOpenApi(): Promise<JsonObject> {
     return expectObject(await this.#http.request(endpoints.getOpenApi()));
   }
@@ -170,10 +166,7 @@ export class Api {
     return this.#http.request({ ...endpoints.getOpenApi(), headers, acceptNotModified: true });
   }
 
-  /**
-   * One page of a list operation the service's document declares (src/core/api/list.ts):
-   * a path below the base URL as the document names it, and query parameters.
-   */
+  /** One page of a declared list operation (src/core/api/list.ts), at its path as the document names it. */
   async listPage(
     path: string,
     query: ReadonlyArray<readonly [string, string]>,

@@ -1,5 +1,5 @@
 // Following a declared list operation to the end, page by page, by the one
-// rule of src/core/api/spec.ts (Pagination): the cursor parameter fed from the
+// rule of src/core/api/spec.ts (declaredPagination): the cursor parameter fed from the
 // previous page's next-cursor field, until that is null, absent or empty.
 // Pages are yielded as they arrive, so rows stream.
 //
@@ -11,11 +11,7 @@ import { isPlainObject } from '../json.js';
 import type { Api } from './client.js';
 import type { ListOperation } from './spec.js';
 
-/**
- * The most pages one listing follows: 1,000,000 items at the emulator's
- * largest page (100), far beyond any account, and an end for a server whose
- * cursors never run out.
- */
+/** 1,000,000 items at the emulator's largest page (100): far beyond any account. */
 export const MAX_LIST_PAGES = 10_000;
 
 export interface ListOptions {

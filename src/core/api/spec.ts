@@ -1,11 +1,6 @@
-// The service's own description of itself: `{base}/openapi.json`.
-//
-// The interface leaves list operations, field rules and pagination "not
-// shown"; a service may still declare them in its public OpenAPI document.
-// What the document declares is the service's own word and cpk may use it;
-// what it does not declare, cpk does not assume. The document is fetched
-// without a token and cached per base URL (loadSpec); analyzeSpec answers
-// questions about it.
+// The service's own description of itself, `{base}/openapi.json`
+// (docs/monitors.md, "Finding your monitors"): what it declares is the
+// service's own word and cpk may use it; what it does not, cpk does not assume.
 //
 // It is never on the path of the six endpoint commands (create, get, update,
 // delete, channels update, reports get): only list, completion, validation
@@ -40,7 +35,6 @@ export interface CachedSpec {
   document: unknown;
 }
 
-/** The cache file of a base URL's document. */
 export function specCachePath(baseUrl: string, env: Env): string {
   const key = createHash('sha256').update(baseUrl).digest('hex').slice(0, 16);
   return join(cacheDir(env), 'openapi', `${key}.json`);
@@ -61,7 +55,6 @@ export function readCachedSpec(baseUrl: string, env: Env): CachedSpec | undefine
   }
 }
 
-/** What a cached-or-fetched document says, analyzed, for a base URL. */
 export function cachedSpecInfo(baseUrl: string, env: Env): SpecInfo {
   return analyzeSpec(readCachedSpec(baseUrl, env)?.document);
 }
@@ -150,12 +143,7 @@ async function writeCache(entry: CachedSpec, env: Env, debug: (line: string) => 
 // ---------------------------------------------------------------------------
 // Analysis: pure functions of the document.
 
-/**
- * How a list pages: the one rule cpk follows, as the list operation's
- * `x-pagination` declares it (the emulator's document declares it on each
- * list). cpk sends `cursorParam` with the previous page's `nextField` until
- * that is null, absent or empty. Without it, one response is the whole list.
- */
+/** How a list pages, as its `x-pagination` declares it (declaredPagination). */
 export interface Pagination {
   /** The query parameter that carries the cursor and the page's field that holds the next one; undefined: one response. */
   cursor?: { param: string; nextField: string } | undefined;
@@ -196,9 +184,7 @@ export interface DeclaredBody {
 export interface SpecInfo {
   /** true when there is a document that is an OpenAPI description. */
   present: boolean;
-  /** The list operation of a noun, when the document declares one. */
   list(noun: Noun): ListOperation | undefined;
-  /** A monitor's create or update body, or a channel's update, when declared. */
   body(kind: BodyKind): DeclaredBody | undefined;
   /** Property names of the items of a noun's list, in the document's order, when declared. */
   itemFields(noun: Noun): string[] | undefined;
@@ -268,7 +254,6 @@ export function analyzeSpec(document: unknown): SpecInfo {
       return { ...describeObject(schema, resolve), schema: { schema: root, dialect } };
     },
     itemFields(noun) {
-      // The items of the noun's list: what a listing reads.
       const op = operation(`/${noun}`, 'get');
       const page = op && successSchema(op, resolve);
       const items = op && page && itemsSchema(page, declaredPagination(op, [], resolve).itemsField, resolve);
@@ -296,7 +281,6 @@ function deref(document: JsonObject, value: unknown): JsonObject | undefined {
   return undefined;
 }
 
-/** The query parameters a list of them declares. */
 function queryParameters(value: unknown, resolve: Resolve): FieldInfo[] {
   const params = Array.isArray(value) ? value.map(resolve) : [];
   return params.flatMap((p) =>

@@ -1,8 +1,6 @@
-// How many attempts a request gets (docs/reliability-and-security.md, "Reliability"). The two knobs
-// count what their names say: `--retries N` is the number of retries after
-// the first attempt (attempts = N + 1), CPK_MAX_ATTEMPTS the attempts in all.
-// The flag wins over the environment; a bad value of either is a usage error,
-// caught before anything is sent.
+// How many attempts a request gets (docs/reliability-and-security.md, "Reliability"):
+// `--retries N` counts retries after the first (N + 1 attempts), CPK_MAX_ATTEMPTS
+// the attempts in all. A bad value of either is a usage error, before anything is sent.
 import { UsageError } from '../errors.js';
 import { DEFAULT_ATTEMPTS, MAX_RETRIES } from './retry.js';
 

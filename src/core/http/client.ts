@@ -32,16 +32,11 @@ export interface HttpClientOptions {
   /** Without a token, a request that needs one is refused with this AuthError message before anything is sent. */
   noToken?: string | undefined;
   timeoutMs: number;
-  /**
-   * --max-time: the whole command's network time, attempts and waits
-   * included (as curl's --max-time). `at` is a performance.now() value, shared
-   * by every request of the command.
-   */
+  /** --max-time (as curl's): the command's network time, attempts and waits included; `at` is performance.now(). */
   deadline?: { at: number; seconds: number } | undefined;
   attempts?: number;
   userAgent: string;
   transport: () => Promise<Transport>;
-  /** Receives --debug trace lines; absent when not debugging. */
   debug?: ((line: string) => void) | undefined;
   signal?: AbortSignal | undefined;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -72,7 +67,6 @@ export interface RequestDescription {
   method: string;
   url: string;
   headers: Record<string, string>;
-  /** The exact body text that would be sent. */
   body?: string;
 }
 
@@ -154,10 +148,8 @@ export class HttpClient {
   }
 
   /**
-   * The request `request(spec)` would send, built by the same code, without
-   * sending anything and without the token: the authorization header, when the
-   * request carries one, names $CPK_TOKEN instead (whether or not a token is
-   * configured, since a dry run needs none).
+   * The request `request(spec)` would send, built by the same code, with
+   * $CPK_TOKEN as the token (whether or not one is configured: a dry run needs none).
    */
   describe(spec: RequestSpec): RequestDescription {
     const headers = this.headersFor(spec, TOKEN_PLACEHOLDER);
@@ -339,8 +331,7 @@ export class HttpClient {
 /**
  * The HttpClient of the command line and of createClient() alike: the token
  * and a proxy's user and password registered for redaction, a bad
- * CPK_TRANSPORT refused before anything is sent, and the transport chosen for
- * the base URL and for one request or `many`.
+ * CPK_TRANSPORT refused before anything is sent.
  */
 export function createHttpClient(
   env: Env,
@@ -348,7 +339,6 @@ export function createHttpClient(
   options: Omit<HttpClientOptions, 'transport' | 'userAgent'>,
 ): HttpClient {
   registerSecret(options.token);
-  // A proxy's user and password are credentials too: masked wherever a proxy echoes them.
   for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) registerUrlCredentials(env[name]);
   chooseTransport(env, many, options.baseUrl);
   return new HttpClient({

@@ -1,7 +1,5 @@
-// The node:http(s) transport, for the common case of one request with no
-// proxy: Node's own HTTP stack is already loaded, so a single `cpk monitors get`
-// does not pay for importing undici and its WebAssembly parser (docs/performance.md). Bulk commands and proxies use the undici transport; both sit
-// under src/core/http/client.ts, which owns retries, timeouts, redaction and errors.
+// The node:http(s) transport, for one request with no proxy: Node's HTTP stack
+// is already loaded, so it spares importing undici (./select.ts, docs/performance.md).
 import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { runAttempt, type Transport, type TransportRequest, type TransportResponse } from './transport.js';

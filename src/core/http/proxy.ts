@@ -6,10 +6,9 @@ import { UsageError } from '../errors.js';
 export type Env = Readonly<Record<string, string | undefined>>;
 export type ProxySettings = { httpProxy: string; httpsProxy: string; noProxy: string };
 /**
- * Proxy settings as undici reads them (lower case first), taken from the IO's
- * env rather than process.env. Empty strings, not undefined, for what is unset:
- * undici would otherwise fall back to process.env. Without HTTPS_PROXY, undici
- * sends https:// requests through HTTP_PROXY too.
+ * Empty strings, not undefined, for what is unset: undici would otherwise fall
+ * back to process.env. Without HTTPS_PROXY, undici sends https:// requests
+ * through HTTP_PROXY too.
  */
 export function proxySettings(env: Env): ProxySettings | undefined {
   const pick = (name: string) => env[name.toLowerCase()] || env[name] || '';

@@ -1,13 +1,9 @@
 // The PATH of `cpk api`, checked so that a request (and the token with it)
-// can only go below the configured base URL:
-// - an absolute URL is accepted only when it lies under the base URL (a
-//   Location header pasted back); any other origin, or a path of the same
-//   origin outside the base path, is refused;
-// - `.` and `..` segments (also percent-encoded) and backslashes are refused,
-//   so nothing climbs out of the base path;
-// - a path that already starts with the base URL's path (`/v1/monitors` with
-//   a base URL ending in /v1) is taken as that path, not doubled: the service
-//   itself names its resources that way (Location: /v1/monitors/mon_...).
+// can only go below the configured base URL: an absolute URL only under it (a
+// Location header pasted back), no `.` or `..` segment (also percent-encoded)
+// and no backslash. A path that already starts with the base URL's path
+// (`/v1/monitors` under a base URL ending in /v1) is taken as that path, not
+// doubled: the service names its resources that way (Location: /v1/monitors/mon_...).
 import { UsageError } from '../errors.js';
 import { decodeOrKeep, segmentProblem } from './path.js';
 

@@ -1,7 +1,5 @@
-// The retry policy in numbers (docs/reliability-and-security.md, "Reliability"): 3 attempts by default
-// (--retries N / CPK_MAX_ATTEMPTS change it), exponential backoff with full
-// jitter from 250 ms capped at 5 s, Retry-After honoured up to 30 s. Only
-// idempotent methods are retried after a request was sent.
+// The retry policy in numbers (docs/reliability-and-security.md, "Reliability").
+// Only idempotent methods are retried after a request was sent.
 
 /** --timeout: each attempt's limit, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;

@@ -1,11 +1,9 @@
-// Which transport carries a command's requests (docs/performance.md, "Performance"):
-// - a proxy is set: undici's EnvHttpProxyAgent (HTTP_PROXY/HTTPS_PROXY/NO_PROXY);
-// - several requests at once (bulk ids, --from, plan/apply): undici's
-//   keep-alive pool;
-// - otherwise one request: node:http(s), already in memory, so a single
-//   command does not pay ~40 ms and ~10 MiB for importing undici.
-// CPK_TRANSPORT=undici|node forces one (the test suite runs on both).
-// Light on purpose: it is imported on every request's path.
+// Which transport carries a command's requests (docs/performance.md): undici
+// when a proxy applies (EnvHttpProxyAgent) or for many requests at once (its
+// keep-alive pool); else node:http(s), already in memory, so a single command
+// does not pay ~40 ms and ~10 MiB for importing undici. CPK_TRANSPORT=undici|node
+// forces one (the test suite runs on both). Light on purpose: it is imported on
+// every request's path.
 import { UsageError } from '../errors.js';
 import type { Transport } from './transport.js';
 import { proxiedFor, proxySettings, type Env } from './proxy.js';

@@ -22,15 +22,12 @@ export interface TransportResponse {
 export type TransportFailure =
   /** The connection was never up (refused, DNS, closed while connecting): no byte of the request left. */
   | 'connect'
-  /** The attempt ran past its time. */
   | 'timeout'
-  /** TLS handshake or certificate failure. */
   | 'tls'
   /** The connection broke before a response arrived. */
   | 'reset'
   /** The response started but its body was cut short. */
   | 'incomplete'
-  /** The response body is larger than cpk accepts. */
   | 'too-large'
   /** The proxy would not open a tunnel: no byte of the request reached the server. */
   | 'proxy'
@@ -66,9 +63,7 @@ export interface Transport {
   readonly proxy?: string | undefined;
 }
 
-// Node's TLS errors (ERR_TLS_*, ERR_SSL_*) and OpenSSL's certificate
-// verification codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, SELF_SIGNED_CERT_IN_CHAIN,
-// CERT_HAS_EXPIRED, HOSTNAME_MISMATCH, ...), as they appear in err.code.
+// Node's TLS errors and OpenSSL's certificate verification codes, as they appear in err.code.
 const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_)|CERT|^UNABLE_TO_|SELF_SIGNED|^INVALID_CA$|^INVALID_PURPOSE$|^PATH_LENGTH_EXCEEDED$|^HOSTNAME_MISMATCH$|CRL/;
 
@@ -89,12 +84,8 @@ export interface Attempt {
  * headers and every byte of the body), the caller's signal aborts it, the
  * body is capped, and a failure is sorted once. `start` puts the request on
  * the wire, reports through the Attempt, and returns what to do once the
- * attempt is settled (with the failure, to tear the request down).
- *
- * One rule decides what was sent (classify): a failure before the connection
- * was up (the TCP connect, the TLS handshake, a proxy's tunnel) left no byte
- * of the request, so any method may retry it; after, a POST or PATCH "may
- * have been applied".
+ * attempt is settled (with the failure, to tear the request down). What was
+ * sent is decided by one rule, the phase the failure came in (classify).
  */
 export function runAttempt(
   req: TransportRequest,

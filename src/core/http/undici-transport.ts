@@ -1,9 +1,7 @@
 // The undici transport: one keep-alive Agent per process (bulk commands share
 // its pool), or EnvHttpProxyAgent when proxy variables are set, which honours
 // HTTP_PROXY, HTTPS_PROXY and NO_PROXY (docs/reliability-and-security.md, "Proxies and private CAs").
-// One attempt is bounded as a whole by one timer: connect, headers and every
-// byte of the body, so a server that stalls mid-body cannot stretch it. Only
-// undici's public API: its agents, buildConnector and the dispatch handler.
+// Only undici's public API: its agents, buildConnector and the dispatch handler.
 import { Duplex } from 'node:stream';
 // This module is itself imported only when a command needs undici (./select.ts).
 import * as undici from 'undici';
@@ -19,24 +17,15 @@ import {
 } from './transport.js';
 
 /**
- * Whether a POST or PATCH may reuse an idle connection of this origin.
- *
- * A server that closes idle keep-alive connections without saying when (no
- * `Keep-Alive: timeout`) races a client that reuses one: a request written an
- * instant after the server closed is never read, and the client sees the same
- * "other side closed" as from a server that read the request and then died. A
- * GET is retried; a POST cannot be, since it may have created a monitor, so it
- * would be reported as "may have been applied" though it never arrived.
- *
- * So a request that may not be repeated goes on a connection of its own
- * (`Connection: close`), unless the origin announced how long it keeps idle
- * connections: then on connections kept for that time less undici's 2 s
+ * Whether a POST or PATCH may reuse an idle connection of this origin
+ * (docs/reliability-and-security.md, "Reliability"): only when the origin
+ * announced how long it keeps idle ones, and for that time less undici's 2 s
  * margin (`Keep-Alive: timeout=5` keeps one for 3 s; 2 or less, not at all).
  * undici reads the announced time itself; where it reads none, the pool for
  * these requests keeps an idle connection 1 ms, so no reading of the header
- * can make a connection outlast the server's promise. A server closes no
- * connection before reading the first request on it, so a create that was
- * never received is never reported as possibly applied.
+ * can make a connection outlast the server's promise. Otherwise the request
+ * goes on a connection of its own (`Connection: close`), which no server
+ * closes before reading it.
  */
 export function mayReuseForUnsafe(keepAlive: string | undefined): boolean {
   // Parameters of RFC 9112's Keep-Alive: `timeout=N` among comma-separated pairs.
