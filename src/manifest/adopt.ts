@@ -1,11 +1,6 @@
-// Uncertain creates that resolve themselves, by the rule
-// docs/monitors-as-code.md states ("Where the service declares a list of
-// monitors"): before planning, the monitors the service's declared list shows
-// (narrowed by its query parameters that name a field the entry sets, every
-// page) are searched for one an interrupted create may have made. One such
-// monitor is adopted; none means the create made nothing, so it is sent again;
-// several, or a marker whose time or missing body cannot decide, leave the
-// entry uncertain, saying why. Where no list is declared, nothing is resolved.
+// Uncertain creates that resolve themselves, by the rule docs/monitors-as-code.md
+// states ("Where the service declares a list of monitors"): one monitor found is
+// adopted, none means the create is sent again, anything else stays uncertain.
 import type { Api } from '../core/api/client.js';
 import { listItems } from '../core/api/list.js';
 import type { ListOperation, SpecInfo } from '../core/api/spec.js';
@@ -96,11 +91,7 @@ export function isCandidate(
   return at >= marker - CLOCK_SKEW_MS - ahead;
 }
 
-/**
- * Looks for the monitor each uncertain entry's create may have made: none
- * when the document declares no list of monitors (nothing can be resolved)
- * or no entry is uncertain. Changes nothing.
- */
+/** Looks for the monitor each uncertain entry's create may have made; changes nothing. */
 export async function resolveUncertain(
   manifest: Manifest,
   state: StateStore,
@@ -110,7 +101,6 @@ export async function resolveUncertain(
   const uncertain = uncertainEntries(manifest, state);
   const op = spec.list('monitors');
   if (uncertain.length === 0 || !op) return [];
-  // A monitor's creation time, where the document declares it.
   const createdField = spec.itemFields('monitors')?.includes('created_at') ? 'created_at' : undefined;
   const managed = state.owners();
 

@@ -32,7 +32,6 @@ export interface ApplyOptions {
   warn?: (text: string) => void;
 }
 
-/** How to settle an uncertain create: adopt what it made, or create it again. */
 function settleHint(key: string, subject: string): string {
   return `if ${subject} exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`;
 }
@@ -145,15 +144,9 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     }
   };
 
-  // Markers are written ahead, in chunks of MARK_AHEAD x concurrency in one
-  // fsync each: the next chunk is written once no more than `concurrency`
-  // marked creates are left to start, so that it is durable before they are
-  // done and the creates that follow leave at once, instead of each waiting
-  // for an fsync of its own (one fsync per chunk, not one per create). The
-  // request of a create still never leaves before its marker is on disk; a
-  // marked create that never started is unmarked at the end (a run killed
-  // first leaves it uncertain, which is safe: it is never created twice, and
-  // the next run looks for it where the service declares a list).
+  // Markers are written ahead in chunks, one fsync each, so that creates leave without waiting for an fsync
+  // of their own (docs/monitors-as-code.md, "What cpk guarantees"); a request still never leaves before its
+  // marker is on disk, and a marked create that never started is unmarked at the end.
   const creates = plan.monitors.filter((step): step is CreateStep => step.action === 'create');
   const position = new Map(creates.map((step, i) => [step, i]));
   const ready: Array<Promise<void>> = [];

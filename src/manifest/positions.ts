@@ -1,9 +1,6 @@
-// A manifest as cpk holds it: its entries, the problems found in it, and the
-// one parse of its text, through the yaml package, which keeps every node's
-// line and column: checked against schema/manifest.schema.json (by the
-// validator `npm run gen` compiles from it), and the places of problems found
-// after loading (a key defined in two files; the service's declared bodies).
-// Reading files is load.ts's.
+// A manifest as cpk holds it: its entries, its problems, and the one parse of its
+// text (the yaml package keeps every node's line and column), checked against
+// schema/manifest.schema.json. Reading files is load.ts's.
 import {
   isAlias,
   isMap,
@@ -59,14 +56,9 @@ export interface Problem {
   file?: string;
 }
 
-/**
- * Problem lines shown at most: the first ones in file order, then how many
- * more there are (the closing line gives the count). A manifest generated
- * wrong can hold tens of thousands, and a screenful says what is wrong.
- */
+/** Problem lines shown at most, then a count of the rest: a manifest generated wrong can hold tens of thousands. */
 export const MAX_PROBLEMS_SHOWN = 200;
 
-/** The lines of the first MAX_PROBLEMS_SHOWN problems, and a line saying how many more there are. */
 export function shownProblems<T>(problems: readonly T[], line: (problem: T) => string): string[] {
   const out = problems.slice(0, MAX_PROBLEMS_SHOWN).map(line);
   const more = problems.length - out.length;
@@ -345,11 +337,7 @@ function keysInOrder(doc: Document, path: string[], value: JsonObject): string[]
   return [...new Set([...ordered.filter((k) => present.has(k)), ...keys])];
 }
 
-/**
- * Positions in one manifest file, from its one parse: the line and column of
- * the key or the value at a path of keys (the deepest that exists), whether
- * that path exists, and the position of an offset (1:1 for none).
- */
+/** Positions in one manifest file, from its one parse (see locate; an offset of none is 1:1). */
 export interface Locator {
   at(path: string[], which: 'key' | 'value'): { line: number; col: number };
   has(path: string[]): boolean;

@@ -11,7 +11,6 @@ import type { FieldChange } from './diff.js';
 import { countSteps, hasChanges, type ChannelStep, type MonitorStep, type Plan } from './plan.js';
 
 type Painter = (text: string) => string;
-/** What a plan's lines are painted with: additions, changes, removals, warnings and what is dimmed. */
 export type Paint = Record<'add' | 'change' | 'remove' | 'warn' | 'dim', Painter>;
 const plain: Painter = (text) => text;
 const PLAIN: Paint = { add: plain, change: plain, remove: plain, warn: plain, dim: plain };
