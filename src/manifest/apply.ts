@@ -76,10 +76,8 @@ export function uncertainError(key: string, since: string, candidates: readonly 
 }
 
 /**
- * Whether a failed create certainly made nothing: the service answered with a
- * failure, or no byte of the request left. 502 and 504 come from a gateway
- * that may have passed the request on, so they count as unknown, as do
- * timeouts, resets, cut-short answers and an interruption.
+ * Whether a failed create certainly made nothing: the service refused it, or no byte of it left. A gateway's
+ * 502 or 504 may have passed it on: unknown, as are timeouts, resets, cut-short answers and interruptions.
  */
 export function certainlyNotCreated(error: unknown): boolean {
   if (error instanceof UsageError || error instanceof AuthError) return true;
@@ -88,11 +86,7 @@ export function certainlyNotCreated(error: unknown): boolean {
   return false;
 }
 
-/**
- * The state file (or its journal) could not be written: a full disk, a
- * file-size limit. EX_IOERR, as for a failed stdout: the run could not record
- * what it did (or stopped so as not to do what it could not record).
- */
+/** The state file or its journal could not be written (full disk, file-size limit): EX_IOERR, as for stdout. */
 export class StateWriteError extends CpkError {
   constructor(statePath: string, error: unknown, what: string, hint?: string) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -123,11 +123,7 @@ export function validate(value: unknown): ErrorObject[] {
 
 type AddProblem = (at: string[], which: 'key' | 'value', message: string) => void;
 
-/**
- * The manifest's entries from its parsed value: `interval` turned into
- * `interval_seconds`, keys in file order. What the schema cannot check is
- * reported to `add` at the key or the value it concerns.
- */
+/** The entries of a parsed manifest, keys in file order; what the schema cannot check goes to `problem`. */
 function buildManifest(value: unknown, path: string, doc: Document, problem: AddProblem) {
   const order = (at: string[], obj: JsonObject) => keysInOrder(doc, at, obj);
   const manifest: Manifest = { path, monitors: [], channels: [], customFields: [], places: new Map() };

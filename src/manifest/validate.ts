@@ -205,10 +205,7 @@ function placed(p: Found, file: string, entry: string[], body: JsonObject, locat
   return { file, ...place, message: `${showPath(path)}${separator}${p.message}${note}`, entry };
 }
 
-/**
- * Every entry of the manifest checked against what the document declares,
- * each problem with its place. `debug` says why nothing was checked, when nothing was.
- */
+/** Every entry of the manifest checked against what the document declares, each problem with its place. */
 export async function validateEntries(
   manifest: Manifest,
   spec: SpecInfo,

@@ -172,11 +172,7 @@ interface Opened {
   api: Api;
 }
 
-/**
- * Reads and checks the manifest (every problem on its own line, file:line:col,
- * before anything is sent), builds the API client, reads the state for the
- * base URL that client talks to, and runs `work` with them.
- */
+/** Reads and checks the manifest before anything is sent, then runs `work` with it, the API client and state. */
 async function open<T>(
   opts: ManifestOptions,
   deps: WorkflowDeps,
