@@ -281,7 +281,6 @@ async function readPlan(
 async function resolveUncertain(manifest: Manifest, state: StateStore, api: Api, deps: WorkflowDeps) {
   if (adopt.uncertainEntries(manifest, state).length === 0) return [];
   const spec = await loadSpec(api, { env: deps.env, debug: (line) => deps.out.debug(line) });
-  if (!spec.list('monitors')) return [];
   const resolutions = await deps.out.spin('Looking for the monitors of uncertain creates', () =>
     adopt.resolveUncertain(manifest, state, api, spec),
   );
