@@ -18,11 +18,7 @@ export interface Skipped {
   reason: string;
 }
 
-/**
- * The entries to add for listed monitors: those whose id no key manages, with
- * fresh keys. A monitor whose fields make no valid manifest entry (e.g. a
- * name that is not a string) is skipped, with the reason.
- */
+/** Entries, with fresh keys, for listed monitors no key manages; one that makes no valid entry is skipped (why). */
 export function entriesToImport(
   items: readonly unknown[],
   managed: { has(id: string): boolean },

@@ -314,11 +314,7 @@ export function applyJson(plan: Plan, outcomes: Outcome[]): JsonObject {
   };
 }
 
-/**
- * What an apply did, as markdown for the job summary: the counts, a line per
- * failed change (its text in code spans, so server text cannot become markup),
- * then the plan it carried out.
- */
+/** What an apply did, as markdown for the job summary (failures in code spans: server text cannot become markup). */
 export function renderApplyMarkdown(plan: Plan, outcomes: Outcome[]): string {
   const s = summarize(plan, outcomes);
   const failed = outcomes.filter((o) => o.result === 'failed');

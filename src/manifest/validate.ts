@@ -186,10 +186,7 @@ function valueAt(body: JsonObject, at: string[]): unknown {
   return current;
 }
 
-/**
- * A problem at its place in the file the user wrote: one about
- * `interval_seconds` is reported at `interval` where the entry gives that.
- */
+/** A problem where the user wrote it: one about `interval_seconds` is at `interval` where the entry gives that. */
 function placed(p: Found, file: string, entry: string[], body: JsonObject, locator: Locator): ValidationProblem {
   let at = p.at;
   let note = '';
