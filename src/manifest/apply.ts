@@ -98,20 +98,14 @@ export class StateWriteError extends CpkError {
 }
 
 /**
- * Markers written in one fsync, in multiples of the concurrency: at most
- * (MARK_AHEAD + 2) x concurrency creates are marked and not yet answered
- * (those in flight, those marked and not yet started, and a new chunk), so
- * that many are left uncertain by a run killed at the worst moment.
+ * Markers written per fsync, as a multiple of the concurrency. A run killed at the worst moment leaves at most
+ * (MARK_AHEAD + 2) x concurrency creates uncertain: those in flight, those marked not yet started, a new chunk.
  */
 export const MARK_AHEAD = 4;
 
 export interface ApplyResult {
   outcomes: Outcome[];
-  /**
-   * Writes of the state that failed, in the order they failed: each names
-   * what it left unrecorded (and was told through `warn` unless it is also
-   * a failed step's error). A run with any is not a success.
-   */
+  /** Failed writes of the state, in order, each naming what it left unrecorded: a run with any is not a success. */
   stateErrors: StateWriteError[];
 }
 

@@ -91,14 +91,10 @@ export class ManifestError extends UsageError {
 
 const DURATION_SHAPE = new RegExp(schema.definitions.monitor.properties.interval.pattern);
 
-/** Entries validated in one call: ajv joins each entry's errors onto all the errors before it (concat). */
+/** Entries validated in one call: in one call for all, ajv copies the errors so far at each entry (20,000 took 35 s). */
 const ENTRIES_PER_CALL = 256;
 
-/**
- * The schema's errors for a parsed manifest (none: valid), a few entries at
- * a time, so that finding N problems stays linear in N (in one call, ajv
- * copies the errors so far at each entry: 20,000 problems took 35 s).
- */
+/** The schema's errors for a parsed manifest (none: valid), ENTRIES_PER_CALL entries at a time. */
 export function validate(value: unknown): ErrorObject[] {
   if (!isPlainObject(value)) return manifestValidator(value) ? [] : [...(manifestValidator.errors ?? [])];
   const errors: ErrorObject[] = [];

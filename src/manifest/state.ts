@@ -288,11 +288,9 @@ export class StateStore {
   }
 
   /**
-   * Appends the changes made so far to the journal. `durable`: fsynced before
-   * this resolves (a create's marker, before its request leaves); else
-   * written (safe from cpk being killed) and fsynced with the next batch.
-   * Callers that commit while a write is under way share the next one:
-   * group commit, one write and at most one fsync per batch.
+   * Appends the changes so far to the journal. `durable`: fsynced before this resolves (a create's marker);
+   * else written at once (safe from a kill) and fsynced with the next batch. Callers that commit while a
+   * write is under way share the next one: group commit, one write and at most one fsync per batch.
    */
   commit(durable: boolean): Promise<void> {
     return new Promise<void>((resolvePromise, reject) => {
