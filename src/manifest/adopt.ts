@@ -21,29 +21,17 @@ export type Resolution =
   /** Stays uncertain: `ids` could be its monitor (several, or one another entry could have made), or `why` not. */
   | { kind: 'unsure'; key: string; since: string; ids: string[]; why?: string };
 
-export interface UncertainEntry {
-  key: string;
-  /** What the create sent, or (a marker without it) the entry as it reads now. */
-  body: JsonObject;
-  /** Whether `body` is what was sent. */
-  sent: boolean;
-  since: string;
-}
-
-/** The uncertain entries of a manifest: keys it names whose state record has a marker and no id. */
-export function uncertainEntries(manifest: Manifest, state: StateStore): UncertainEntry[] {
-  const out: UncertainEntry[] = [];
-  for (const { key, body } of manifest.monitors) {
+/**
+ * The uncertain entries of a manifest: keys it names whose state record has a marker and no id. `body`: what
+ * the create sent, or (a marker without it, `sent` false) the entry as it reads now.
+ */
+export function uncertainEntries(manifest: Manifest, state: StateStore) {
+  return manifest.monitors.flatMap(({ key, body }) => {
     const record = state.record(key);
-    if (record?.id === undefined && record?.create_started_at !== undefined)
-      out.push({
-        key,
-        body: record.create_body ?? body,
-        sent: record.create_body !== undefined,
-        since: record.create_started_at,
-      });
-  }
-  return out;
+    if (record?.id !== undefined || record?.create_started_at === undefined) return [];
+    const sent = record.create_body !== undefined;
+    return [{ key, body: record.create_body ?? body, sent, since: record.create_started_at }];
+  });
 }
 
 /** The fields of an entry that say which monitor it is: those the service declares for a create. */

@@ -103,14 +103,9 @@ export class StateWriteError extends CpkError {
  */
 export const MARK_AHEAD = 4;
 
-export interface ApplyResult {
-  outcomes: Outcome[];
-  /** Failed writes of the state, in order, each naming what it left unrecorded: a run with any is not a success. */
-  stateErrors: StateWriteError[];
-}
-
-export async function applyPlan(plan: Plan, state: StateStore, api: Api, options: ApplyOptions): Promise<ApplyResult> {
+export async function applyPlan(plan: Plan, state: StateStore, api: Api, options: ApplyOptions) {
   const outcomes: Outcome[] = [];
+  /** Failed writes of the state, in order, each naming what it left unrecorded: a run with any is not a success. */
   const stateErrors: StateWriteError[] = [];
   // A state file that can no longer be written stops everything: carrying on would make changes cpk cannot record.
   const halt = new AbortController();
