@@ -127,9 +127,9 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     }
   };
 
-  // Markers are written ahead in chunks, one fsync each, so that creates leave without waiting for an fsync
-  // of their own (docs/monitors-as-code.md, "What cpk guarantees"); a request still never leaves before its
-  // marker is on disk, and a marked create that never started is unmarked at the end.
+  // Markers are written ahead in chunks, one fsync each, so that creates leave without waiting for an fsync of
+  // their own (docs/monitors-as-code.md, "What cpk guarantees when a run is cut short"); a request still never
+  // leaves before its marker is on disk, and a marked create that never started is unmarked at the end.
   const creates = plan.monitors.filter((step): step is CreateStep => step.action === 'create');
   const position = new Map(creates.map((step, i) => [step, i]));
   const ready: Array<Promise<void>> = [];

@@ -1,6 +1,7 @@
 // Works out what apply would do: reads each managed monitor (GET by the id
 // the state records) and compares it with the manifest. Nothing is changed.
-// --prune deletes only what docs/monitors-as-code.md says ("What --prune deletes").
+// --prune deletes only monitors the state records under a key the manifest no longer
+// names (docs/monitors-as-code.md).
 import type { Api } from '../core/api/client.js';
 import { ApiError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
