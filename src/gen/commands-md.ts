@@ -26,31 +26,23 @@ function anchor(text: string): string {
 
 const isHelp = (o: OptionSpec) => o.long === '--help';
 
-function optionTable(options: OptionSpec[]): string[] {
-  return [
-    '| option | description |',
-    '|---|---|',
-    ...options.map((o) => `| ${cell(code(o.flags))} | ${cell(o.helpDescription)} |`),
-  ];
+/** A two-column table; each row's first cell comes formatted (code, or a link to a command's section). */
+function table<T>(head: string, items: T[], row: (item: T) => [string, string]): string[] {
+  return [`| ${head} | description |`, '|---|---|', ...items.map((item) => `| ${row(item).map(cell).join(' | ')} |`)];
 }
+
+const optionTable = (options: OptionSpec[]) => table('option', options, (o) => [code(o.flags), o.helpDescription]);
+const commandTable = (commands: CommandSpec[]) =>
+  table('command', commands, (c) => [`[${code(title(c))}](#${anchor(title(c))})`, c.description]);
 
 function section(cmd: CommandSpec): string[] {
   const lines = [`## ${title(cmd)}`, ''];
   if (cmd.description) lines.push(cmd.description, '');
   lines.push('```text', `Usage: ${cmd.usage}`, '```', '');
-  if (cmd.arguments.length) {
-    lines.push('| argument | description |', '|---|---|');
-    for (const a of cmd.arguments) lines.push(`| ${cell(code(a.term))} | ${cell(a.description)} |`);
-    lines.push('');
-  }
+  if (cmd.arguments.length) lines.push(...table('argument', cmd.arguments, (a) => [code(a.term), a.description]), '');
   const options = cmd.options.filter((o) => !isHelp(o));
   if (cmd.path.length > 0 && options.length) lines.push(...optionTable(options), '');
-  if (cmd.subcommands.length) {
-    lines.push('| command | description |', '|---|---|');
-    for (const sub of cmd.subcommands)
-      lines.push(`| [${cell(code(title(sub)))}](#${anchor(title(sub))}) | ${cell(sub.description)} |`);
-    lines.push('');
-  }
+  if (cmd.subcommands.length) lines.push(...commandTable(cmd.subcommands), '');
   if (cmd.helpAfter) lines.push('```text', cmd.helpAfter, '```', '');
   return lines;
 }
@@ -65,9 +57,7 @@ export function commandsMarkdown(program: Command): string {
     '',
     `Every command takes \`-h, --help\` and the [global options](#global-options), before or after the command name.`,
     '',
-    '| command | description |',
-    '|---|---|',
-    ...commands.map((c) => `| [${cell(code(title(c)))}](#${anchor(title(c))}) | ${cell(c.description)} |`),
+    ...commandTable(commands),
     '',
     ...section(root),
     '## Global options',

@@ -1,11 +1,6 @@
-// Uncertain creates that resolve themselves, by the rule
-// docs/monitors-as-code.md states ("Where the service declares a list of
-// monitors"): before planning, the monitors the service's declared list shows
-// (narrowed by its query parameters that name a field the entry sets, every
-// page) are searched for one an interrupted create may have made. One such
-// monitor is adopted; none means the create made nothing, so it is sent again;
-// several, or a marker whose time or missing body cannot decide, leave the
-// entry uncertain, saying why. Where no list is declared, nothing is resolved.
+// Uncertain creates that resolve themselves, by the rule docs/monitors-as-code.md
+// states ("Where the service declares a list of monitors"): one monitor found is
+// adopted, none means the create is sent again, anything else stays uncertain.
 import type { Api } from '../core/api/client.js';
 import { listItems } from '../core/api/list.js';
 import type { ListOperation, SpecInfo } from '../core/api/spec.js';
@@ -26,29 +21,17 @@ export type Resolution =
   /** Stays uncertain: `ids` could be its monitor (several, or one another entry could have made), or `why` not. */
   | { kind: 'unsure'; key: string; since: string; ids: string[]; why?: string };
 
-export interface UncertainEntry {
-  key: string;
-  /** What the create sent, or (a marker without it) the entry as it reads now. */
-  body: JsonObject;
-  /** Whether `body` is what was sent. */
-  sent: boolean;
-  since: string;
-}
-
-/** The uncertain entries of a manifest: keys it names whose state record has a marker and no id. */
-export function uncertainEntries(manifest: Manifest, state: StateStore): UncertainEntry[] {
-  const out: UncertainEntry[] = [];
-  for (const { key, body } of manifest.monitors) {
+/**
+ * The uncertain entries of a manifest: keys it names whose state record has a marker and no id. `body`: what
+ * the create sent, or (a marker without it, `sent` false) the entry as it reads now.
+ */
+export function uncertainEntries(manifest: Manifest, state: StateStore) {
+  return manifest.monitors.flatMap(({ key, body }) => {
     const record = state.record(key);
-    if (record?.id === undefined && record?.create_started_at !== undefined)
-      out.push({
-        key,
-        body: record.create_body ?? body,
-        sent: record.create_body !== undefined,
-        since: record.create_started_at,
-      });
-  }
-  return out;
+    if (record?.id !== undefined || record?.create_started_at === undefined) return [];
+    const sent = record.create_body !== undefined;
+    return [{ key, body: record.create_body ?? body, sent, since: record.create_started_at }];
+  });
 }
 
 /** The fields of an entry that say which monitor it is: those the service declares for a create. */
@@ -96,11 +79,7 @@ export function isCandidate(
   return at >= marker - CLOCK_SKEW_MS - ahead;
 }
 
-/**
- * Looks for the monitor each uncertain entry's create may have made: none
- * when the document declares no list of monitors (nothing can be resolved)
- * or no entry is uncertain. Changes nothing.
- */
+/** Looks for the monitor each uncertain entry's create may have made; changes nothing. */
 export async function resolveUncertain(
   manifest: Manifest,
   state: StateStore,
@@ -110,7 +89,6 @@ export async function resolveUncertain(
   const uncertain = uncertainEntries(manifest, state);
   const op = spec.list('monitors');
   if (uncertain.length === 0 || !op) return [];
-  // A monitor's creation time, where the document declares it.
   const createdField = spec.itemFields('monitors')?.includes('created_at') ? 'created_at' : undefined;
   const managed = state.owners();
 

@@ -32,7 +32,6 @@ export interface ApplyOptions {
   warn?: (text: string) => void;
 }
 
-/** How to settle an uncertain create: adopt what it made, or create it again. */
 function settleHint(key: string, subject: string): string {
   return `if ${subject} exists, adopt it with \`cpk import ${key}=ID\`; if not, run apply with --create-uncertain`;
 }
@@ -77,10 +76,8 @@ export function uncertainError(key: string, since: string, candidates: readonly 
 }
 
 /**
- * Whether a failed create certainly made nothing: the service answered with a
- * failure, or no byte of the request left. 502 and 504 come from a gateway
- * that may have passed the request on, so they count as unknown, as do
- * timeouts, resets, cut-short answers and an interruption.
+ * Whether a failed create certainly made nothing: the service refused it, or no byte of it left. A gateway's
+ * 502 or 504 may have passed it on: unknown, as are timeouts, resets, cut-short answers and interruptions.
  */
 export function certainlyNotCreated(error: unknown): boolean {
   if (error instanceof UsageError || error instanceof AuthError) return true;
@@ -89,11 +86,7 @@ export function certainlyNotCreated(error: unknown): boolean {
   return false;
 }
 
-/**
- * The state file (or its journal) could not be written: a full disk, a
- * file-size limit. EX_IOERR, as for a failed stdout: the run could not record
- * what it did (or stopped so as not to do what it could not record).
- */
+/** The state file or its journal could not be written (full disk, file-size limit): EX_IOERR, as for stdout. */
 export class StateWriteError extends CpkError {
   constructor(statePath: string, error: unknown, what: string, hint?: string) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -105,25 +98,14 @@ export class StateWriteError extends CpkError {
 }
 
 /**
- * Markers written in one fsync, in multiples of the concurrency: at most
- * (MARK_AHEAD + 2) x concurrency creates are marked and not yet answered
- * (those in flight, those marked and not yet started, and a new chunk), so
- * that many are left uncertain by a run killed at the worst moment.
+ * Markers written per fsync, as a multiple of the concurrency. A run killed at the worst moment leaves at most
+ * (MARK_AHEAD + 2) x concurrency creates uncertain: those in flight, those marked not yet started, a new chunk.
  */
 export const MARK_AHEAD = 4;
 
-export interface ApplyResult {
-  outcomes: Outcome[];
-  /**
-   * Writes of the state that failed, in the order they failed: each names
-   * what it left unrecorded (and was told through `warn` unless it is also
-   * a failed step's error). A run with any is not a success.
-   */
-  stateErrors: StateWriteError[];
-}
-
-export async function applyPlan(plan: Plan, state: StateStore, api: Api, options: ApplyOptions): Promise<ApplyResult> {
+export async function applyPlan(plan: Plan, state: StateStore, api: Api, options: ApplyOptions) {
   const outcomes: Outcome[] = [];
+  /** Failed writes of the state, in order, each naming what it left unrecorded: a run with any is not a success. */
   const stateErrors: StateWriteError[] = [];
   // A state file that can no longer be written stops everything: carrying on would make changes cpk cannot record.
   const halt = new AbortController();
@@ -145,15 +127,9 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     }
   };
 
-  // Markers are written ahead, in chunks of MARK_AHEAD x concurrency in one
-  // fsync each: the next chunk is written once no more than `concurrency`
-  // marked creates are left to start, so that it is durable before they are
-  // done and the creates that follow leave at once, instead of each waiting
-  // for an fsync of its own (one fsync per chunk, not one per create). The
-  // request of a create still never leaves before its marker is on disk; a
-  // marked create that never started is unmarked at the end (a run killed
-  // first leaves it uncertain, which is safe: it is never created twice, and
-  // the next run looks for it where the service declares a list).
+  // Markers are written ahead in chunks, one fsync each, so that creates leave without waiting for an fsync of
+  // their own (docs/monitors-as-code.md, "What cpk guarantees when a run is cut short"); a request still never
+  // leaves before its marker is on disk, and a marked create that never started is unmarked at the end.
   const creates = plan.monitors.filter((step): step is CreateStep => step.action === 'create');
   const position = new Map(creates.map((step, i) => [step, i]));
   const ready: Array<Promise<void>> = [];

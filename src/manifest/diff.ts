@@ -1,9 +1,5 @@
-// What differs between what the manifest asks for and what the service has.
-// Only the fields the manifest names are compared (the monitor detail carries
-// server-side fields such as id, status and last_check, and a field the
-// manifest does not name is not drift). Inside an object the same holds: the
-// keys the manifest names must match, others are ignored. Lists and scalars
-// must be equal.
+// What differs between what the manifest asks for and what the service has:
+// only what the manifest names is compared (docs/monitors-as-code.md).
 import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
 

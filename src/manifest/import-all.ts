@@ -1,9 +1,6 @@
-// `cpk import --all`: every monitor of the account that no key of
-// the state manages becomes a manifest entry (its fields as the service has
-// them, less what the service owns, as `monitors get --manifest` prints them,
-// keyed by ./entry.ts keyFor against the keys the manifest and the state
-// already use) and a state record, so that the next plan shows no changes and
-// a second run finds nothing to do.
+// `cpk import --all`: every monitor no key of the state manages becomes a manifest
+// entry (as `monitors get --manifest` prints it, keyed by ./entry.ts keyFor) and a
+// state record, so that the next plan shows no changes and a second run finds nothing to do.
 import { Document, isMap, parseDocument, type YAMLMap } from 'yaml';
 import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
 import { idProblem } from './state.js';
@@ -21,11 +18,7 @@ export interface Skipped {
   reason: string;
 }
 
-/**
- * The entries to add for listed monitors: those whose id no key manages, with
- * fresh keys. A monitor whose fields make no valid manifest entry (e.g. a
- * name that is not a string) is skipped, with the reason.
- */
+/** Entries, with fresh keys, for listed monitors no key manages; one that makes no valid entry is skipped (why). */
 export function entriesToImport(
   items: readonly unknown[],
   managed: { has(id: string): boolean },

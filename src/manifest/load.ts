@@ -76,7 +76,6 @@ export async function readManifests(files: string[], label: string): Promise<Man
   // Every file read without problems has its positions.
   const keyAt = (file: string, at: string[]) => (merged.places.get(file) as Locator).at(at, 'key');
   const firstFile = new Map<string, string>();
-  /** Whether an entry is new; one defined in an earlier file is a problem naming both places. */
   const fresh = (at: string[], file: string) => {
     const first = firstFile.get(at.join('\0'));
     if (first === undefined) {

@@ -1,9 +1,7 @@
 // Works out what apply would do: reads each managed monitor (GET by the id
 // the state records) and compares it with the manifest. Nothing is changed.
-//
-// What --prune deletes: only monitors the state records under a key that the
-// manifest no longer names. cpk never touches a monitor it did not create or
-// adopt (`cpk import`), since the interface cannot list monitors anyway.
+// --prune deletes only monitors the state records under a key the manifest no longer
+// names (docs/monitors-as-code.md).
 import type { Api } from '../core/api/client.js';
 import { ApiError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
@@ -40,17 +38,9 @@ export interface Plan {
   channels: ChannelStep[];
   /** Channels the state records and the manifest no longer names: forgotten by apply (a channel cannot be deleted). */
   droppedChannels: string[];
-  /**
-   * Every one of several recorded monitors answered 404: more likely a token
-   * of another account than monitors deleted one by one. Worth a warning,
-   * since apply would create them all again there.
-   */
+  /** Several recorded monitors, all answering 404: more likely another account's token than deletions (warned). */
   allRecordedGone: boolean;
-  /**
-   * Every managed monitor the plan read, with the body it read (null: it
-   * answered 404). A saved plan keeps their digests, and apply of a saved
-   * plan refuses it when any of them changed since (./saved.ts).
-   */
+  /** Every managed monitor read, and its body (null: 404): a saved plan is refused once one changed (./saved.ts). */
   observed: Array<{ key: string; id: string; body: JsonObject | null }>;
   /** Uncertain creates whose monitor a declared list found (./adopt.ts): apply records these ids. */
   adopted?: Array<{ key: string; id: string; since: string }>;

@@ -1,9 +1,6 @@
-// A manifest as cpk holds it: its entries, the problems found in it, and the
-// one parse of its text, through the yaml package, which keeps every node's
-// line and column: checked against schema/manifest.schema.json (by the
-// validator `npm run gen` compiles from it), and the places of problems found
-// after loading (a key defined in two files; the service's declared bodies).
-// Reading files is load.ts's.
+// A manifest as cpk holds it: its entries, its problems, and the one parse of its
+// text (the yaml package keeps every node's line and column), checked against
+// schema/manifest.schema.json. Reading files is load.ts's.
 import {
   isAlias,
   isMap,
@@ -59,14 +56,9 @@ export interface Problem {
   file?: string;
 }
 
-/**
- * Problem lines shown at most: the first ones in file order, then how many
- * more there are (the closing line gives the count). A manifest generated
- * wrong can hold tens of thousands, and a screenful says what is wrong.
- */
+/** Problem lines shown at most, then a count of the rest: a manifest generated wrong can hold tens of thousands. */
 export const MAX_PROBLEMS_SHOWN = 200;
 
-/** The lines of the first MAX_PROBLEMS_SHOWN problems, and a line saying how many more there are. */
 export function shownProblems<T>(problems: readonly T[], line: (problem: T) => string): string[] {
   const out = problems.slice(0, MAX_PROBLEMS_SHOWN).map(line);
   const more = problems.length - out.length;
@@ -99,14 +91,10 @@ export class ManifestError extends UsageError {
 
 const DURATION_SHAPE = new RegExp(schema.definitions.monitor.properties.interval.pattern);
 
-/** Entries validated in one call: ajv joins each entry's errors onto all the errors before it (concat). */
+/** Entries validated per call: given all at once, ajv copies the errors so far at each entry (20,000 problems: 35 s). */
 const ENTRIES_PER_CALL = 256;
 
-/**
- * The schema's errors for a parsed manifest (none: valid), a few entries at
- * a time, so that finding N problems stays linear in N (in one call, ajv
- * copies the errors so far at each entry: 20,000 problems took 35 s).
- */
+/** The schema's errors for a parsed manifest (none: valid), ENTRIES_PER_CALL entries at a time. */
 export function validate(value: unknown): ErrorObject[] {
   if (!isPlainObject(value)) return manifestValidator(value) ? [] : [...(manifestValidator.errors ?? [])];
   const errors: ErrorObject[] = [];
@@ -131,11 +119,7 @@ export function validate(value: unknown): ErrorObject[] {
 
 type AddProblem = (at: string[], which: 'key' | 'value', message: string) => void;
 
-/**
- * The manifest's entries from its parsed value: `interval` turned into
- * `interval_seconds`, keys in file order. What the schema cannot check is
- * reported to `add` at the key or the value it concerns.
- */
+/** The entries of a parsed manifest, keys in file order; what the schema cannot check goes to `problem`. */
 function buildManifest(value: unknown, path: string, doc: Document, problem: AddProblem) {
   const order = (at: string[], obj: JsonObject) => keysInOrder(doc, at, obj);
   const manifest: Manifest = { path, monitors: [], channels: [], customFields: [], places: new Map() };
@@ -345,11 +329,7 @@ function keysInOrder(doc: Document, path: string[], value: JsonObject): string[]
   return [...new Set([...ordered.filter((k) => present.has(k)), ...keys])];
 }
 
-/**
- * Positions in one manifest file, from its one parse: the line and column of
- * the key or the value at a path of keys (the deepest that exists), whether
- * that path exists, and the position of an offset (1:1 for none).
- */
+/** Positions in one manifest file, from its one parse (see locate; an offset of none is 1:1). */
 export interface Locator {
   at(path: string[], which: 'key' | 'value'): { line: number; col: number };
   has(path: string[]): boolean;

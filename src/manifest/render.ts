@@ -11,7 +11,6 @@ import type { FieldChange } from './diff.js';
 import { countSteps, hasChanges, type ChannelStep, type MonitorStep, type Plan } from './plan.js';
 
 type Painter = (text: string) => string;
-/** What a plan's lines are painted with: additions, changes, removals, warnings and what is dimmed. */
 export type Paint = Record<'add' | 'change' | 'remove' | 'warn' | 'dim', Painter>;
 const plain: Painter = (text) => text;
 const PLAIN: Paint = { add: plain, change: plain, remove: plain, warn: plain, dim: plain };
@@ -315,11 +314,7 @@ export function applyJson(plan: Plan, outcomes: Outcome[]): JsonObject {
   };
 }
 
-/**
- * What an apply did, as markdown for the job summary: the counts, a line per
- * failed change (its text in code spans, so server text cannot become markup),
- * then the plan it carried out.
- */
+/** What an apply did, as markdown for the job summary (failures in code spans: server text cannot become markup). */
 export function renderApplyMarkdown(plan: Plan, outcomes: Outcome[]): string {
   const s = summarize(plan, outcomes);
   const failed = outcomes.filter((o) => o.result === 'failed');

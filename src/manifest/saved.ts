@@ -75,14 +75,6 @@ export function planDocument(plan: Plan, meta: PlanMeta) {
   };
 }
 
-export interface SavedPlan {
-  plan: Plan;
-  createdAt: string;
-  token: string | null;
-  stateDigest: string;
-  observed: ReturnType<typeof planDocument>['fingerprints']['monitors'];
-}
-
 function notAPlan(path: string, what: string): UsageError {
   return new UsageError(`${path} is not a cpk plan: ${what}; nothing was sent`, {
     hint: 'make one with cpk plan --out FILE',
@@ -90,7 +82,7 @@ function notAPlan(path: string, what: string): UsageError {
 }
 
 /** Reads and checks a saved plan (exit 2 for anything but a plan of this version). */
-export async function readSavedPlan(path: string): Promise<SavedPlan> {
+export async function readSavedPlan(path: string) {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -138,6 +130,8 @@ export async function readSavedPlan(path: string): Promise<SavedPlan> {
     observed: doc.fingerprints.monitors,
   };
 }
+
+export type SavedPlan = Awaited<ReturnType<typeof readSavedPlan>>;
 
 /**
  * A step of the document back into the step apply carries out: the schema

@@ -1,36 +1,12 @@
 // The state file (cpk.state.json, beside the manifest, meant to be committed):
-// what cpk manages on which service. The interface has no list operation, so
-// this record is the only way to know which monitor a manifest key became.
-//
-//   {
-//     "version": 1,
-//     "base_url": "https://api.example.com/v1",
-//     "monitors": {
-//       "checkout-api": { "id": "mon_abc" },
-//       "search": { "create_started_at": "2025-01-01T00:00:00.000Z",    <- outcome unknown
-//                   "create_body": { "name": "search", ... } }           <- what was sent
-//     },
-//     "channels": { "ch_ops": { "applied": { "enabled": true } } }
-//   }
-//
-// The state file itself is only ever replaced whole and atomically
-// (./atomic.ts), at the start and the end of a run. While apply runs, each
-// change is appended to a journal beside it (cpk.state.json.journal), one
-// JSON line per change, a record's new value or null when it goes:
+// which monitor each manifest key became on which service, since the interface
+// has no list operation. Its format, its journal and what a crash leaves:
+// docs/monitors-as-code.md ("The state file", "What cpk guarantees when a run is
+// cut short"). A journal line is a record's new value, or null when it goes:
 //
 //   {"m":"search","r":{"create_started_at":"2025-01-01T00:00:00.000Z","create_body":{...}}}
 //   {"m":"search","r":{"id":"mon_def"}}
 //   {"c":"ch_ops","r":{"applied":{"enabled":true}}}
-//
-// A create is recorded twice: `create_started_at` before the request leaves
-// (fsynced: durable), the id when the answer arrives (written at once, so it
-// survives cpk being killed; fsynced with the next batch). Markers of creates
-// sent together share one fsync (group commit), so an apply costs one append
-// per change instead of a rewrite of the whole file. At the end the journal is
-// compacted into the state file and removed; if cpk died, the next run reads
-// the state and replays the journal (a torn last line, cut by the crash, is
-// ignored), so a marker stays and the create shows as uncertain instead of
-// being made twice.
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
@@ -41,15 +17,10 @@ import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
 export const STATE_VERSION = 1;
 
 export interface MonitorRecord {
-  /** The id the service gave the monitor. */
   id?: string;
   /** Set when a create was sent and its answer has not (yet) been recorded. */
   create_started_at?: string;
-  /**
-   * The body that create sent: the monitor it may have made is looked for
-   * by it, not by the entry as it reads after an edit. Absent in markers
-   * written before cpk kept it (those are resolved on the safe side).
-   */
+  /** What the create sent: its monitor is looked for by this, not by the entry as edited since (absent: older cpk). */
   create_body?: JsonObject;
 }
 
@@ -163,7 +134,6 @@ export function serializeState(data: StateData): string {
   return `${JSON.stringify({ version: data.version, base_url: data.base_url, monitors: sorted(data.monitors), channels: sorted(data.channels) }, null, 2)}\n`;
 }
 
-/** The journal beside a state file. */
 export function journalPathOf(statePath: string): string {
   return `${statePath}.journal`;
 }
@@ -214,7 +184,6 @@ export class StateStore {
   private drained: Promise<void> = Promise.resolve();
   /** Open while a drain writes; closed when it ends. */
   private journal: FileHandle | undefined;
-  /** Written to the journal and not yet fsynced. */
   private unsynced = false;
   /** The journal's directory entry is on disk (fsynced once per journal file). */
   private journalNamed = false;
@@ -238,10 +207,8 @@ export class StateStore {
   }
 
   /**
-   * Reads the state at `path` (a fresh one when there is none), with the
-   * journal of a run that was cut short replayed onto it. A state that
-   * records monitors or channels of another base URL is refused: applying it
-   * would change (or --prune delete) monitors on the wrong service.
+   * The state at `path` (fresh when there is none), a cut-short run's journal replayed onto it. A state of
+   * another base URL is refused: applying it would change (or --prune delete) monitors on the wrong service.
    */
   static async load(path: string, baseUrl: string): Promise<StateStore> {
     const read = async (file: string): Promise<string | undefined> => {
@@ -321,11 +288,9 @@ export class StateStore {
   }
 
   /**
-   * Appends the changes made so far to the journal. `durable`: fsynced before
-   * this resolves (a create's marker, before its request leaves); else
-   * written (safe from cpk being killed) and fsynced with the next batch.
-   * Callers that commit while a write is under way share the next one:
-   * group commit, one write and at most one fsync per batch.
+   * Appends the changes so far to the journal. `durable`: fsynced before this resolves (a create's marker);
+   * else written at once (safe from a kill) and fsynced with the next batch. Callers that commit while a
+   * write is under way share the next one: group commit, one write and at most one fsync per batch.
    */
   commit(durable: boolean): Promise<void> {
     return new Promise<void>((resolvePromise, reject) => {
@@ -357,7 +322,6 @@ export class StateStore {
     }
   }
 
-  /** Writes every waiting batch, one after another, until none is left. */
   private async drainWaiters(): Promise<void> {
     while (this.waiters.length > 0) {
       // Taken together, synchronously: a change and its commit are always in the same batch.
@@ -413,10 +377,8 @@ export class StateStore {
   }
 
   /**
-   * Writes the whole state as it is now, atomically, and removes the journal
-   * (compaction): at the start of a run and at its end. Waits for journal
-   * writes under way. Saves are queued, so concurrent ones reach the disk one
-   * whole file at a time, each including all before it.
+   * Writes the whole state atomically and removes the journal (compaction), after journal writes under way.
+   * Saves are queued: concurrent ones reach the disk one whole file at a time, each including all before it.
    */
   save(): Promise<void> {
     const write = this.writes.then(async () => {

@@ -1,15 +1,10 @@
 // Checks manifest entries against the create and update bodies the service's
-// own document declares: types, enums, bounds and required fields, through
-// ajv. An undeclared field within a small edit distance of a declared one (or
-// of the manifest alias `interval`) is a misspelling ("did you mean"), unless
-// the manifest lists it under `custom_fields:`. Where the document declares no
-// body, nothing is checked. A declared `pattern` is left to the service, which
-// checks it when the entry is sent: matching the service's own text, such as
-// `^(a+)+$`, can take exponential time.
-//
-// What is checked is the body that would be sent (`interval: 5m` as
-// `interval_seconds: 300`); what is reported is the place in the file the
-// user wrote, file:line:column, every problem at once.
+// own document declares, through ajv (docs/monitors-as-code.md says what is
+// checked, and when an undeclared field is taken for a typo). A declared
+// `pattern` is left to the service, which checks it when the entry is sent:
+// matching the service's own text, such as `^(a+)+$`, can take exponential time.
+// What is checked is the body that would be sent; what is reported is the place
+// the user wrote, file:line:column, every problem at once.
 import type { ErrorObject } from 'ajv';
 import type { DeclaredBody, SpecInfo } from '../core/api/spec.js';
 import { isPlainObject, type JsonObject } from '../core/json.js';
@@ -191,10 +186,7 @@ function valueAt(body: JsonObject, at: string[]): unknown {
   return current;
 }
 
-/**
- * A problem at its place in the file the user wrote: one about
- * `interval_seconds` is reported at `interval` where the entry gives that.
- */
+/** A problem where the user wrote it: one about `interval_seconds` is at `interval` where the entry gives that. */
 function placed(p: Found, file: string, entry: string[], body: JsonObject, locator: Locator): ValidationProblem {
   let at = p.at;
   let note = '';
@@ -210,10 +202,7 @@ function placed(p: Found, file: string, entry: string[], body: JsonObject, locat
   return { file, ...place, message: `${showPath(path)}${separator}${p.message}${note}`, entry };
 }
 
-/**
- * Every entry of the manifest checked against what the document declares,
- * each problem with its place. `debug` says why nothing was checked, when nothing was.
- */
+/** Every entry of the manifest checked against what the document declares, each problem with its place. */
 export async function validateEntries(
   manifest: Manifest,
   spec: SpecInfo,
@@ -243,7 +232,6 @@ export async function validateEntries(
   } catch (error) {
     return nothing(`the document's body schemas cannot be used (${(error as Error).message})`);
   }
-  // What was declared, for messages: "monitor create and update, channel update".
   const monitor = [create ? 'create' : '', update ? 'update' : ''].filter(Boolean).join(' and ');
   const checked = [monitor ? `monitor ${monitor}` : '', channel ? 'channel update' : ''].filter(Boolean).join(', ');
   const problems: ValidationProblem[] = [];

@@ -1,10 +1,6 @@
-// Monitors as code, one operation per command: plan, apply (a manifest, or a
-// saved plan), import (KEY=ID pairs, or --all) and the checks validate makes.
-// Each opens the manifests and the state (locking the state first where it
-// changes it), resolves uncertain creates, and says what it does through
-// `out`; the commands parse their flags, call one of these and render what
-// it returns. The saved-plan module (ajv and its schema) is imported where
-// it is needed, so a plan that is not saved never loads it.
+// Monitors as code, one operation per command (docs/architecture.md says how the
+// pieces fit). The saved-plan module (ajv and its schema) is imported where it
+// is needed, so a plan that is not saved never loads it.
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -38,7 +34,6 @@ export interface ManifestOptions {
   state: string | undefined;
 }
 
-/** The manifest flags, and what the plan is built with (--prune, --create-uncertain, --concurrency). */
 export type PlanOptions = ManifestOptions & BuildOptions;
 
 /** A CI report (annotations, JUnit cases), told of problems before the error that ends the command. */
@@ -49,7 +44,6 @@ export interface WorkflowReport {
   unread(manifest: Manifest, failures: Array<{ key: string; message: string }>): Promise<void>;
 }
 
-/** What an operation needs from the command that runs it. */
 export interface WorkflowDeps {
   out: Output;
   env: Readonly<Record<string, string | undefined>>;
@@ -64,11 +58,7 @@ export interface WorkflowDeps {
   report?: WorkflowReport | undefined;
 }
 
-/**
- * Reports the failures of a step that did several things, each on its own
- * line (people only), and returns the error that ends the command: its exit
- * code is that of the first failure.
- */
+/** Prints each failure's line (people only); returns the error that ends the command, with the first failure's code. */
 export function failuresError(out: Output, lines: string[], errors: unknown[], summary: string): CpkError {
   if (!out.json) for (const line of lines) out.info(line);
   const first = errors[0];
@@ -90,10 +80,8 @@ export async function readChecked(files: string[], label: string, deps: Workflow
 }
 
 /**
- * The manifest's entries against the create and update bodies the service's
- * document declares. The document is public (fetched without a token) and
- * cached; a missing, invalid or unreachable one checks nothing (said under
- * --debug).
+ * The entries against the bodies the service's public, cached document declares;
+ * a missing, invalid or unreachable one checks nothing (said under --debug).
  */
 export async function serviceProblems(
   manifest: Manifest,
@@ -122,11 +110,8 @@ export function validationError(out: Output, problems: ValidationProblem[]): Usa
 const LOCK_STALE_MS = 20_000;
 
 /**
- * Runs `work` holding `<state>.lock` (../core/lock.ts): two applies on one
- * state at once would each create the same monitors and overwrite each
- * other's ids, so apply and import hold it while they change the state, as
- * Terraform locks its state. Says on stderr when it waits, and when it takes
- * over a dead run's lock.
+ * Runs `work` holding `<state>.lock` (../core/lock.ts), as Terraform locks its state: two applies at once
+ * would each create the same monitors and overwrite each other's ids. Says when it waits or takes over.
  */
 async function withLock<T>(
   statePath: string,
@@ -187,11 +172,7 @@ interface Opened {
   api: Api;
 }
 
-/**
- * Reads and checks the manifest (every problem on its own line, file:line:col,
- * before anything is sent), builds the API client, reads the state for the
- * base URL that client talks to, and runs `work` with them.
- */
+/** Reads and checks the manifest before anything is sent, then runs `work` with it, the API client and state. */
 async function open<T>(
   opts: ManifestOptions,
   deps: WorkflowDeps,
@@ -249,11 +230,9 @@ async function open<T>(
 }
 
 /**
- * Reads every managed monitor and builds the plan, for `plan` and `apply`
- * alike: warns when every recorded monitor is gone (another account's token?),
- * and fails, saying `consequence`, when any could not be read. `adopt`: look
- * for the monitors of uncertain creates first (not for `plan --out`: a saved
- * plan must describe the state file as it is on disk, and adopting changes it).
+ * Builds the plan for `plan` and `apply` alike; fails, saying `consequence`, when a monitor could not be read.
+ * `adopt`: look for the monitors of uncertain creates first (not for `plan --out`: a saved plan must
+ * describe the state file as it is on disk, and adopting changes it).
  */
 async function readPlan(
   { manifest, state, api }: Opened,
@@ -295,17 +274,13 @@ async function readPlan(
 }
 
 /**
- * Before planning: looks for the monitors of uncertain creates through the
- * service's declared list (./adopt.ts), and applies the answer to the state
- * in memory only: an adopted id is recorded, a create that made nothing
- * loses its marker (so the plan creates it again). Nothing is written here:
- * apply saves the state before it changes anything, plan never does. The
- * document is fetched only when there is an uncertain entry.
+ * Before planning: looks for the monitors of uncertain creates through the service's declared list
+ * (./adopt.ts), and applies the answers to the state in memory only: apply saves it before it changes
+ * anything, plan never does.
  */
 async function resolveUncertain(manifest: Manifest, state: StateStore, api: Api, deps: WorkflowDeps) {
   if (adopt.uncertainEntries(manifest, state).length === 0) return [];
   const spec = await loadSpec(api, { env: deps.env, debug: (line) => deps.out.debug(line) });
-  if (!spec.list('monitors')) return [];
   const resolutions = await deps.out.spin('Looking for the monitors of uncertain creates', () =>
     adopt.resolveUncertain(manifest, state, api, spec),
   );
@@ -386,10 +361,7 @@ export async function checkManifestsExist(files: readonly string[]): Promise<voi
   }
 }
 
-/**
- * `cpk apply [PLAN]`: plans (or reads the saved plan), prints it, asks, and
- * carries it out under the state's lock, one progress line per change.
- */
+/** `cpk apply [PLAN]`: plans (or reads the saved plan), prints it, asks, and carries it out under the state's lock. */
 export async function applyWorkflow(opts: ApplyOptions, deps: WorkflowDeps) {
   if (opts.planFile !== undefined) return applySaved(opts.planFile, opts, deps);
   const lock = { timeoutMs: opts.lockTimeoutMs, command: 'cpk apply' };
@@ -507,10 +479,7 @@ export interface ImportOptions extends ManifestOptions {
   lockTimeoutMs: number;
 }
 
-/**
- * `cpk import KEY=ID...`: records each id for its key, all or nothing (every
- * id must answer first). Returns the keys whose record changed.
- */
+/** `cpk import KEY=ID...`: records each id for its key, all or nothing (every id must answer first). */
 export async function importWorkflow(
   opts: ImportOptions,
   deps: WorkflowDeps,
@@ -542,7 +511,6 @@ export async function importWorkflow(
       }
       if (current !== id) todo.push({ key, id });
     }
-    // Every id must exist before anything is recorded: all or nothing.
     const checked = await deps.out.spin('Checking monitors', () =>
       mapPool(todo, DEFAULT_CONCURRENCY, ({ id }) => api.getMonitor(id), { signal: deps.signal }),
     );

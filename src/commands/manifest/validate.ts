@@ -1,7 +1,5 @@
-// `cpk validate [-f FILE]`: the checks plan and apply make before anything is
-// sent (the manifest schema, then the create and update bodies the service's
-// document declares), and nothing else: no token, no state, no
-// request but the public document (cached, as for plan).
+// `cpk validate`: the checks plan and apply make before sending, and nothing else:
+// no token, no state, no request but the public document (cached, as for plan).
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { ExitCode } from '../../core/errors.js';
