@@ -36,19 +36,20 @@ export function lastCheckOf(monitor: unknown): string | null {
   return null;
 }
 
+/** A monitor as the board shows it: what no poll has read yet is absent. */
 export interface BoardRow {
   id: string;
-  name: string | undefined;
+  name?: string | undefined;
   /** The last status read; `gone` once the service answered 404. */
-  status: string | undefined;
+  status?: string | undefined;
   /** The last transition: from, to, when (ms). */
   transition?: { from: string; to: string; at: number } | undefined;
   /** Whether the transition is recent enough to be highlighted. */
-  fresh: boolean;
+  fresh?: boolean;
   lastCheck: string | null;
   latency: number | null;
   /** The latency field's name (for its unit: `_ms`). */
-  latencyPath: string | undefined;
+  latencyPath?: string | undefined;
   /** Latencies of successive polls, oldest first. */
   history: readonly (number | null)[];
 }

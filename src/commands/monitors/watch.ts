@@ -93,8 +93,8 @@ interface Watched extends BoardRow {
   /** The poll (0-based) of the last transition. */
   changedAt: number;
   /** The body as last printed off a terminal (keys sorted). */
-  printed: string | undefined;
-  gone: boolean;
+  printed?: string;
+  gone?: boolean;
 }
 
 export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Pause } = {}): Promise<void> {
@@ -107,16 +107,10 @@ export async function run(opts: WatchOptions, ctx: Context, deps: { pause?: Paus
   const everyText = every(opts.everySeconds * 1000);
   const watched: Watched[] = ids.map((id) => ({
     id,
-    name: undefined,
-    status: undefined,
-    fresh: false,
     lastCheck: null,
     latency: null,
-    latencyPath: undefined,
     history: [],
     changedAt: -Infinity,
-    printed: undefined,
-    gone: false,
   }));
   const paint = await ctx.out.colors();
   let notes: string[] = [];
