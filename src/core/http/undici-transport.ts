@@ -65,9 +65,11 @@ function skipInterim(socket: import('node:net').Socket): Duplex {
     writev: (chunks, done) => {
       head ??= Buffer.alloc(0);
       socket.cork();
-      for (const { chunk, encoding } of chunks) socket.write(chunk, encoding);
+      // The last write's callback: the socket finishes its writes in order.
+      chunks.forEach(({ chunk, encoding }, i) =>
+        socket.write(chunk, encoding, i === chunks.length - 1 ? done : undefined),
+      );
       socket.uncork();
-      socket.write('', done);
     },
     final: (done) => void socket.end(done),
     // Ends when the socket has closed, as the socket's own close would.
