@@ -5,6 +5,7 @@
 // prompt library is loaded only when the picker opens.
 import type { Writable } from 'node:stream';
 import type { Context } from './context.js';
+import type { Api } from '../core/api/client.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { oneLine } from '../completion/table.js';
 
@@ -34,32 +35,34 @@ function pickable(item: unknown): Choice[] {
   return [choice(id, text(o.name) || text(o.monitor_name), text(o.status) || text(check.status), text(o.target))];
 }
 
-async function candidates(noun: 'monitors' | 'reports', ctx: Context): Promise<Choice[]> {
-  const api = await ctx.api();
+/** The service's declared list (`listed`; the first `limit`), else what is known here: to pick from, or to watch. */
+export async function candidates(noun: 'monitors' | 'reports', ctx: Context, api: Api, limit?: number) {
   const { loadSpec } = await import('../core/api/spec.js');
   const spec = await loadSpec(api, { env: ctx.env, debug: (line) => ctx.out.debug(line) });
   const op = spec.list(noun);
   if (op) {
     const { listItems } = await import('../core/api/list.js');
-    const found: Choice[] = [];
-    for await (const page of listItems(api, op, { params: [], limit: MAX_ITEMS })) {
+    const items: Choice[] = [];
+    for await (const page of listItems(api, op, { params: [], limit })) {
       if (noun === 'monitors') api.sawMonitors(page);
-      found.push(...page.flatMap(pickable));
+      items.push(...page.flatMap(pickable));
     }
-    return found;
+    return { listed: true, items };
   }
   // No list declared: the monitors (and their reports) known on this machine.
-  return ctx.knownMonitors(api).flatMap((m) => {
+  const items = ctx.knownMonitors(api).flatMap((m) => {
     const id = noun === 'monitors' ? m.id : m.report;
     return id ? [choice(id, oneLine(m.name ?? ''))] : [];
   });
+  return { listed: false, items };
 }
 
 /** The id the user picks; off a terminal, the usage error commander would have given for the missing argument. */
 export async function pickId(ctx: Context, noun: 'monitors' | 'reports', argument: string): Promise<string> {
   if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY)
     throw new UsageError(`missing required argument '${argument}' (on a terminal, cpk offers a list to pick from)`);
-  const items = await ctx.out.spin(`Listing ${noun}`, () => candidates(noun, ctx));
+  const api = await ctx.api();
+  const { items } = await ctx.out.spin(`Listing ${noun}`, () => candidates(noun, ctx, api, MAX_ITEMS));
   const one = noun === 'monitors' ? 'monitor' : 'report';
   if (items.length === 0) throw new UsageError(`no ${noun} known to pick from: give the ${one} id`);
   const { autocomplete, isCancel } = await import('@clack/prompts');

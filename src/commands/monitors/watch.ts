@@ -61,29 +61,17 @@ export function register(parent: Command, runtime: Runtime): void {
 
 /** Every monitor: the service's declared list, else the local inventory (as `monitors list`). */
 async function allIds(ctx: Context, api: Awaited<ReturnType<Context['api']>>): Promise<string[]> {
-  const { loadSpec } = await import('../../core/api/spec.js');
-  const spec = await ctx.out.spin("Reading the service's document", () =>
-    loadSpec(api, { env: ctx.env, debug: (line) => ctx.out.debug(line) }),
-  );
-  const op = spec.list('monitors');
-  if (op) {
-    const { listItems } = await import('../../core/api/list.js');
-    const ids: string[] = [];
-    for await (const page of listItems(api, op, { params: [] }))
-      for (const item of page as Array<{ id?: unknown } | null>) {
-        if (typeof item?.id === 'string') ids.push(item.id);
-      }
-    if (ids.length === 0) throw new CpkError('no monitors to watch: the service lists none', ExitCode.FAILURE);
-    return ids;
-  }
-  const known = ctx.knownMonitors(api);
-  if (known.length === 0)
+  const { candidates } = await import('../../cli/pick.js');
+  const { listed, items } = await ctx.out.spin('Listing monitors', () => candidates('monitors', ctx, api));
+  if (items.length === 0)
     throw new CpkError(
-      'no monitors to watch: the service offers no list of monitors and none is known on this machine (created, fetched or applied here); give their ids',
+      listed
+        ? 'no monitors to watch: the service lists none'
+        : 'no monitors to watch: the service offers no list of monitors and none is known on this machine (created, fetched or applied here); give their ids',
       ExitCode.FAILURE,
     );
-  ctx.out.debug(`watch --all: the ${known.length} monitors known on this machine`);
-  return known.map((m) => m.id);
+  if (!listed) ctx.out.debug(`watch --all: the ${items.length} monitors known on this machine`);
+  return items.map((item) => item.value);
 }
 
 type WatchOptions = ReturnType<typeof parseMonitorsWatchOptions>;
