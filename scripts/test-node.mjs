@@ -37,6 +37,5 @@ const child = spawn(node, [vitest, 'run', ...vitestArgs], {
   env: { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => {
-  process.exitCode = code ?? (signal ? 1 : 0);
-});
+// No code: a signal ended it.
+child.on('exit', (code) => (process.exitCode = code ?? 1));
