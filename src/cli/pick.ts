@@ -49,7 +49,6 @@ export async function candidates(noun: 'monitors' | 'reports', ctx: Context, api
     }
     return { listed: true, items };
   }
-  // No list declared: the monitors (and their reports) known on this machine.
   const items = ctx.knownMonitors(api).flatMap((m) => {
     const id = noun === 'monitors' ? m.id : m.report;
     return id ? [choice(id, oneLine(m.name ?? ''))] : [];

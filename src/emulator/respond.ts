@@ -45,8 +45,7 @@ export function send(res: ServerResponse, answer: Reply | Refusal): Buffer {
     res.setHeader('Cache-Control', 'no-store');
   }
   for (const [name, v] of Object.entries(headers)) if (v !== undefined) res.setHeader(name, v);
-  if (body === undefined) res.end();
-  else res.end(bytes);
+  res.end(bytes);
   return bytes;
 }
 
