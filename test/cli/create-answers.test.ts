@@ -37,6 +37,16 @@ describe('monitors create and odd answers', () => {
     expect(JSON.parse(json.stdout).id).toBe('mon_a\r\nmon_b');
   });
 
+  it('-q refuses an id holding a C1 control (CSI, NEL) as it does a C0 one: exit 1, nothing on stdout', async () => {
+    for (const id of ['mon_\u009b2Jx', 'mon_a\u0085mon_b']) {
+      answer = { status: 201, body: JSON.stringify({ id, status: 'pending' }) };
+      const quiet = await runCpk(['monitors', 'create', '--name', 'x', '-q'], { env });
+      expect(quiet.code).toBe(1);
+      expect(quiet.stdout).toBe('');
+      expect(quiet.stderr).toContain('which holds control characters; not printed with -q');
+    }
+  });
+
   it('a 201 with an empty body says the monitor was probably created', async () => {
     answer = { status: 201, body: '' };
     const r = await runCpk(['monitors', 'create', '--name', 'x', '-q'], { env });

@@ -112,12 +112,12 @@ async function runBulkCreate(opts: Extract<CreateOptions, { records: unknown }>,
 }
 
 /**
- * An id for `-q`, one a line: one holding a control character would read as two ids (or corrupt a terminal), so it
- * is refused (exit 1); the monitor exists, and --json shows it escaped.
+ * An id for `-q`, one a line: one holding a control character (C0, DEL or C1) would read as two ids or corrupt a
+ * terminal, so it is refused (exit 1); the monitor exists, and --json shows it escaped.
  */
 export function quietId(id: string): string {
   // eslint-disable-next-line no-control-regex -- exactly what is refused
-  if (/[\u0000-\u001f\u007f]/.test(id))
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(id))
     throw new CpkError(
       `the service answered with the id ${JSON.stringify(id)}, which holds control characters; not printed with -q (the monitor was created: --json shows it escaped)`,
       ExitCode.FAILURE,
