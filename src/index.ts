@@ -6,7 +6,7 @@ import { Api } from './core/api/client.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_RETRIES, MAX_TIMEOUT_SECONDS } from './core/http/retry.js';
 import { UsageError } from './core/errors.js';
 import { createHttpClient } from './core/http/client.js';
-import type { Env } from './core/http/proxy.js';
+import type { Env } from './core/paths.js';
 import { resolveAttempts } from './core/http/attempts.js';
 import { DEFAULT_BASE_URL, normalizeBaseUrl } from './core/base-url.js';
 import { checkTokenPrefix } from './core/token.js';
@@ -58,7 +58,7 @@ export interface ClientOptions {
   /** Receives the `--debug` trace, one line at a time, with the token redacted. */
   debug?: ((line: string) => void) | undefined;
   /** Where CPK_* and the proxy variables are read. Default `process.env`; `{}` reads none. */
-  env?: Readonly<Record<string, string | undefined>> | undefined;
+  env?: Env | undefined;
 }
 
 /** The typed API layer of the command line: one method per endpoint, plus `raw` and `close`. */

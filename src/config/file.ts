@@ -5,7 +5,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { CpkError, ExitCode } from '../core/errors.js';
 import { describeJsonError, parseUserJson } from '../core/json.js';
-import { CONFIG_FILE_NAME, configLocation, type ConfigLocation } from '../core/paths.js';
+import { CONFIG_FILE_NAME, configLocation, type ConfigLocation, type Env } from '../core/paths.js';
 import { ConfigError, findProblem, type ConfigData } from './schema.js';
 
 type Warn = ((text: string) => void) | undefined;
@@ -121,7 +121,7 @@ export function assertTrusted(location: ConfigLocation): void {
 }
 
 /** Reads the config file if there is one. Never creates anything. */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>, warn?: Warn): LoadedConfig {
+export function loadConfig(env: Env, warn?: Warn): LoadedConfig {
   const location = configLocation(env);
   assertTrusted(location);
   const data = readConfig(location.file);
@@ -162,7 +162,7 @@ async function acquireLock(file: string): Promise<() => Promise<void>> {
  * file is reported (ConfigError) and left exactly as it was.
  */
 export async function updateConfig<T>(
-  env: Readonly<Record<string, string | undefined>>,
+  env: Env,
   mutate: (data: ConfigData) => T,
   warn?: Warn,
 ): Promise<{ result: T; location: ConfigLocation }> {

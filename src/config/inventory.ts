@@ -6,9 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataDir } from '../core/paths.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
+import { dataDir, type Env } from '../core/paths.js';
 
 export const MAX_ENTRIES = 20_000;
 const LOCK_WAIT_MS = 10_000;

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { KeychainUnavailable } from './deadline.js';
+import type { Env } from '../core/paths.js';
 
 export interface SecretStore {
   /** For messages: "macOS Keychain", "Secret Service", ... */
@@ -111,7 +112,7 @@ export async function runKeychainHelper(): Promise<void> {
   process.stdout.write(JSON.stringify(reply));
 }
 
-async function callInChild(request: ChildRequest, env: Environment, signal?: AbortSignal): Promise<unknown> {
+async function callInChild(request: ChildRequest, env: Env, signal?: AbortSignal): Promise<unknown> {
   const sea = (await import('node:sea')).isSea();
   const child = spawn(process.execPath, sea ? [] : ['-e', CHILD_SOURCE], {
     stdio: ['pipe', 'pipe', 'ignore'],
@@ -136,10 +137,8 @@ async function callInChild(request: ChildRequest, env: Environment, signal?: Abo
   throw new KeychainUnavailable(reply?.message ?? `the keychain helper stopped (${String(code)})`);
 }
 
-type Environment = Readonly<Record<string, string | undefined>>;
-
 /** Its helper runs with the command's environment (the session bus cpk was given), not the process's. */
-export function systemKeychain(env: Environment): SecretStore {
+export function systemKeychain(env: Env): SecretStore {
   const names: Partial<Record<NodeJS.Platform, string>> = {
     darwin: 'macOS Keychain',
     win32: 'Windows Credential Manager',

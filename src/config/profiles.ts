@@ -4,11 +4,9 @@ import { UsageError } from '../core/errors.js';
 import { loadConfig, updateConfig } from './file.js';
 import { withDeadline } from './deadline.js';
 import { KEYCHAIN_SERVICE, keychainAccount, type SecretStore } from './keychain.js';
-import { configLocation, type ConfigLocation } from '../core/paths.js';
+import { configLocation, type ConfigLocation, type Env } from '../core/paths.js';
 import { profileRecord } from './resolve.js';
 import { hasToken, type ConfigData, type KeychainRef, type ProfileRecord, type TokenStorage } from './schema.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 export interface KeychainAccess {
   secrets: () => Promise<SecretStore>;

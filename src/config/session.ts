@@ -4,7 +4,7 @@ import { AuthError, type CpkError, UsageError } from '../core/errors.js';
 import { loadConfig } from './file.js';
 import { withDeadline } from './deadline.js';
 import type { SecretStore } from './keychain.js';
-import { configLocation, type ConfigLocation } from '../core/paths.js';
+import { configLocation, type ConfigLocation, type Env } from '../core/paths.js';
 import { profileBaseUrl, resolveBaseUrl, selectProfile, type ProfileChoice, type Resolved } from './resolve.js';
 import { checkTokenPrefix } from '../core/token.js';
 import { hasToken, type TokenStorage } from './schema.js';
@@ -22,7 +22,7 @@ export interface Session {
 
 export interface SessionInput {
   flags: { baseUrl?: string | undefined; profile?: string | undefined };
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
   /** No token needed (the public OpenAPI document). */
   anonymous?: boolean;
   secrets: () => Promise<SecretStore>;

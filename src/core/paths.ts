@@ -9,7 +9,8 @@ import envPaths from 'env-paths';
 export const CONFIG_FILE_NAME = 'config.json';
 export const PROJECT_NAME = 'cpk';
 
-type Env = Readonly<Record<string, string | undefined>>;
+/** The environment cpk reads: process.env, or what a test or a library caller gives. */
+export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface ConfigLocation {
   dir: string;

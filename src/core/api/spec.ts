@@ -10,12 +10,10 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir } from '../paths.js';
+import { cacheDir, type Env } from '../paths.js';
 import { ApiError } from '../errors.js';
 import { decodeOrKeep } from '../http/path.js';
 import { isPlainObject, ownField, parseJson, type JsonObject } from '../json.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 /** How long a cached document is trusted before it is revalidated. */
 export const SPEC_MAX_AGE_MS = 60 * 60 * 1000;

@@ -19,7 +19,7 @@ import { sanitizeLine } from '../sanitize.js';
 import { isPlainObject, JsonDepthError, ownField, parseJson } from '../json.js';
 import { encodeSegment } from './path.js';
 import { chooseTransport, createTransport } from './select.js';
-import type { Env } from './proxy.js';
+import type { Env } from '../paths.js';
 import { registerSecret, registerUrlCredentials } from '../redact.js';
 import { userAgent } from '../version.js';
 

@@ -2,8 +2,8 @@
 // NO_PROXY, lower case first), taken from the IO's env rather than
 // process.env: which proxy, if any, a request to a URL goes through.
 import { UsageError } from '../errors.js';
+import type { Env } from '../paths.js';
 
-export type Env = Readonly<Record<string, string | undefined>>;
 export type ProxySettings = { httpProxy: string; httpsProxy: string; noProxy: string };
 /**
  * Empty strings, not undefined, for what is unset: undici would otherwise fall

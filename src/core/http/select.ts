@@ -6,7 +6,8 @@
 // every request's path.
 import { UsageError } from '../errors.js';
 import type { Transport } from './transport.js';
-import { proxiedFor, proxySettings, type Env } from './proxy.js';
+import { proxiedFor, proxySettings } from './proxy.js';
+import type { Env } from '../paths.js';
 
 export type TransportKind = 'node' | 'undici';
 
