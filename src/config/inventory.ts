@@ -41,7 +41,7 @@ function inventoryDir(env: Env): string {
 }
 
 /** A file's monitors for this base URL and, when given, token fingerprint (none if another's); throws if unreadable. */
-function readMonitors(path: string, baseUrl: string, fingerprint?: string): Monitors {
+function readMonitors(path: string, baseUrl: string, fingerprint?: string, only?: string[]): Monitors {
   const monitors: Monitors = Object.create(null) as Monitors;
   let text: string;
   try {
@@ -53,7 +53,9 @@ function readMonitors(path: string, baseUrl: string, fingerprint?: string): Moni
   const parsed = JSON.parse(text) as { baseUrl?: unknown; token?: unknown; monitors?: Record<string, StoredEntry> };
   if (parsed.baseUrl !== baseUrl || typeof parsed.monitors !== 'object') return monitors;
   if (typeof parsed.token !== 'string' || (fingerprint !== undefined && parsed.token !== fingerprint)) return monitors;
-  for (const [id, entry] of Object.entries(parsed.monitors ?? {})) {
+  const stored = parsed.monitors ?? {};
+  for (const id of only ?? Object.keys(stored)) {
+    const entry = Object.hasOwn(stored, id) ? stored[id] : undefined;
     if (!entry || typeof entry.seen !== 'number') continue;
     const kept: StoredEntry = { seen: entry.seen };
     if (typeof entry.name === 'string') kept.name = entry.name;
@@ -133,8 +135,9 @@ export class InventoryRecorder {
     if (this.changes.length === 0) return;
     const changes = this.changes.splice(0);
     try {
-      // Cheap path first: a get of a monitor already known under the same name changes nothing.
-      const current = readMonitors(this.path, this.baseUrl, this.fingerprint);
+      // Cheap path first, reading only the entries touched: a get of a monitor known by its name changes nothing.
+      const touched = changes.map((c) => c.id);
+      const current = readMonitors(this.path, this.baseUrl, this.fingerprint, touched);
       if (!changes.map((c) => apply(current, c)).some(Boolean)) return;
       mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
       const [{ takeLock }, { writeFileAtomic }] = await Promise.all([
