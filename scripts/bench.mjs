@@ -216,15 +216,15 @@ function startupRows(nodeBin, label, targets) {
 }
 
 function bulkRows() {
-  // Bulk: 1000 DELETEs from stdin, against a minimal undici Pool script with 16 in flight.
+  // Bulk: 1000 DELETEs from stdin, against a minimal undici Pool script, both with 16 in flight (cpk's default is 8).
   const makeIds = () => run(measured, [pool, info.base_url, info.token, String(BULK_IDS)]).stdout;
   const bulk = compare(
-    (ids) => [measured, [bin, 'monitors', 'delete', '-', '--yes'], { env: apiEnv, input: ids }],
+    (ids) => [measured, [bin, 'monitors', 'delete', '-', '--yes', '--concurrency', '16'], { env: apiEnv, input: ids }],
     (ids) => [measured, [pool, info.base_url, info.token], { input: ids }],
     FEW,
     makeIds,
   );
-  report(`cpk monitors delete - --yes (${BULK_IDS} ids)`, 'undici Pool script, 16 in flight', bulk, 1.3);
+  report(`cpk monitors delete - --concurrency 16 (${BULK_IDS} ids)`, 'undici Pool script, 16 in flight', bulk, 1.3);
   // A bash loop of curl, once (it is slow): cpk must be at least 5x faster.
   const script = `while read -r id; do curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $CPK_TOKEN" "$CPK_BASE_URL/monitors/$id"; done`;
   const curl = [run('bash', ['-c', script], { env: apiEnv, input: makeIds() }).ms];

@@ -28,7 +28,7 @@ describe('npm run bench', () => {
       "cpk monitors get ID --json, machine's Node",
       "cpk monitors get ID (table), machine's Node",
       "peak RSS of cpk monitors get ID --json (MiB), machine's Node",
-      'cpk monitors delete - --yes (20 ids)',
+      'cpk monitors delete - --concurrency 16 (20 ids)',
       'bash loop of curl (20 DELETEs) / cpk',
       'cpk monitors list: 2000 rows as a table',
       'cpk apply --yes (20 new entries)',
