@@ -15,6 +15,7 @@ import { parseRetriesFlag, resolveAttempts } from '../core/http/attempts.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../core/http/retry.js';
 import { isMachineFormat, parseColumns, parseFormat } from '../output/format.js';
 import { parseDuration } from '../parse/duration.js';
+import type { Env } from '../core/paths.js';
 
 /** A time limit: a positive number of seconds (`30`, `2.5`) or a duration (`90s`, `5m`), at most MAX_TIMEOUT_SECONDS. */
 function parseTimeLimit(value: unknown, what: string): number {
@@ -25,7 +26,7 @@ function parseTimeLimit(value: unknown, what: string): number {
 }
 
 /** CPK_MAX_TIME (empty: unset), for a command without --max-time. */
-export function parseMaxTime(env: Readonly<Record<string, string | undefined>>): number | undefined {
+export function parseMaxTime(env: Env): number | undefined {
   const fromEnv = env.CPK_MAX_TIME;
   if (fromEnv === undefined || fromEnv.trim() === '') return undefined;
   return parseTimeLimit(fromEnv, 'CPK_MAX_TIME');
@@ -102,7 +103,7 @@ export class Context {
     });
   }
 
-  get env(): Readonly<Record<string, string | undefined>> {
+  get env(): Env {
     return this.io.env;
   }
 

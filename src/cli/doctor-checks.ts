@@ -10,6 +10,7 @@ import { describeError } from '../output/errors.js';
 import { proxySettings } from '../core/http/proxy.js';
 import { trustProblem } from '../config/file.js';
 import pkg from '../../package.json' with { type: 'json' };
+import type { Env } from '../core/paths.js';
 
 export interface Check {
   name: string;
@@ -65,7 +66,7 @@ export function checkConfigFile(file: string, dir: string, customDir: boolean): 
   return dirCheck ? [fileCheck, dirCheck] : [fileCheck];
 }
 
-function checkProxies(env: Readonly<Record<string, string | undefined>>): Check {
+function checkProxies(env: Env): Check {
   let settings: ReturnType<typeof proxySettings>;
   try {
     settings = proxySettings(env);

@@ -2,6 +2,7 @@
 // Precedence: flag > environment > stored profile > built-in default.
 import { DEFAULT_BASE_URL, normalizeBaseUrl } from '../core/base-url.js';
 import { checkProfileName, type ConfigData, type ProfileRecord } from './schema.js';
+import type { Env } from '../core/paths.js';
 
 export interface Resolved<T> {
   value: T;
@@ -20,11 +21,7 @@ export function profileRecord(data: ConfigData, name: string): ProfileRecord | u
 }
 
 /** The profile in use: --profile > CPK_PROFILE > the stored current profile > none. */
-export function selectProfile(
-  flag: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-  data: ConfigData,
-): ProfileChoice | undefined {
+export function selectProfile(flag: string | undefined, env: Env, data: ConfigData): ProfileChoice | undefined {
   const given = flag ?? env.CPK_PROFILE?.trim();
   if (flag !== undefined || given) {
     const source = flag !== undefined ? '--profile' : 'CPK_PROFILE';
@@ -46,7 +43,7 @@ export function profileBaseUrl(choice: { name: string; record: ProfileRecord | u
 
 export function resolveBaseUrl(
   flag: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
+  env: Env,
   profile?: { name: string; record: ProfileRecord | undefined },
 ): Resolved<string> {
   if (flag !== undefined) return { value: normalizeBaseUrl(flag, '--base-url'), source: '--base-url' };

@@ -2,6 +2,7 @@
 // tests pass fakes, and "is this a terminal" is a field, not a global.
 import { fstatSync } from 'node:fs';
 import { UsageError } from './errors.js';
+import type { Env } from './paths.js';
 
 export interface Writer {
   write(chunk: string): unknown;
@@ -20,7 +21,7 @@ export interface IO {
   stdoutSize?: () => { columns: number | undefined; rows: number | undefined } | undefined;
   /** Calls `listener` when the terminal on stdout is resized (SIGWINCH); returns how to stop. */
   onResize?: (listener: () => void) => () => void;
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
   /** Whether stdout is a pipe (`cpk ... | head`): a watch then proves its reader is still there (Output.heartbeat). */
   stdoutIsPipe?: boolean;
   /** Where a failed write to stdout (EPIPE, ENOSPC, EFBIG) is recorded: see processIO. */

@@ -267,20 +267,22 @@ function keyText(key: unknown): string {
 /** Each map's pairs by key text (the first of a key given twice): finding every entry's position stays linear. */
 const pairIndex = new WeakMap<object, Map<string, Pair<unknown, unknown>>>();
 
-/** Indexes the pairs of every map in the document; returns the keys given twice in one map (the second and later), in file order. */
+/** Indexes every map's pairs (a walk of its own: yaml's visit() took most of the time on a large manifest); returns the keys given twice in one map (the second and later), in file order. */
 function indexPairs(doc: Document): Node[] {
   const twice: Node[] = [];
-  visit(doc, {
-    Map(_key, map) {
-      const index = new Map<string, Pair<unknown, unknown>>();
-      for (const pair of map.items) {
-        const text = keyText(pair.key);
-        if (index.has(text)) twice.push(pair.key as Node);
-        else index.set(text, pair);
-      }
-      pairIndex.set(map, index);
-    },
-  });
+  const walk = (node: unknown): void => {
+    if (isSeq(node)) node.items.forEach(walk);
+    if (!isMap(node)) return;
+    const index = new Map<string, Pair<unknown, unknown>>();
+    for (const pair of node.items) {
+      const text = keyText(pair.key);
+      if (index.has(text)) twice.push(pair.key as Node);
+      else index.set(text, pair);
+      [pair.key, pair.value].forEach(walk);
+    }
+    pairIndex.set(node, index);
+  };
+  walk(doc.contents);
   return twice.sort((a, b) => (a.range?.[0] ?? 0) - (b.range?.[0] ?? 0));
 }
 
@@ -320,11 +322,12 @@ function locate(doc: Document, path: string[]): { key: Node | undefined; value: 
   return { key: key ?? value, value, found: depth === path.length };
 }
 
-/** The keys of the map at `path` in file order (JS objects put integer-like keys first). */
+/** The keys of the map at `path` in file order (JS objects put integer-like keys first; without one, theirs is the file's). */
 function keysInOrder(doc: Document, path: string[], value: JsonObject): string[] {
+  const keys = Object.keys(value);
+  if (!keys.some((k) => /^(?:0|[1-9]\d*)$/.test(k))) return keys;
   const node = locate(doc, path).value;
   const ordered = isMap(node) ? node.items.map((p) => keyText(p.key)) : [];
-  const keys = Object.keys(value);
   const present = new Set(keys);
   return [...new Set([...ordered.filter((k) => present.has(k)), ...keys])];
 }

@@ -23,6 +23,7 @@ import { failureLine, outcomeLine, paintFor, renderPlan } from './render.js';
 import { defaultStatePath, StateStore } from './state.js';
 import { problemLine, validateEntries, type ValidationProblem } from './validate.js';
 import { shownProblems, type Problem } from './positions.js';
+import type { Env } from '../core/paths.js';
 
 export { hasChanges };
 
@@ -46,7 +47,7 @@ export interface WorkflowReport {
 
 export interface WorkflowDeps {
   out: Output;
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
   /** Aborted on the first Ctrl-C or SIGTERM: nothing new starts. */
   signal?: AbortSignal | undefined;
   /** Builds the API client; called once the manifest is known to be valid (a bad one needs no token). */

@@ -8,6 +8,7 @@
 // escape sequence or control character reaches the log.
 import { appendFile } from 'node:fs/promises';
 import { sanitize } from '../core/sanitize.js';
+import type { Env } from '../core/paths.js';
 
 export function escapeData(text: string): string {
   return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
@@ -39,10 +40,7 @@ export function workflowCommand(kind: 'error' | 'warning' | 'notice', annotation
 }
 
 /** Appends markdown to $GITHUB_STEP_SUMMARY when the runner gives one (each step's is its own file: nothing mixes). */
-export async function appendStepSummary(
-  env: Readonly<Record<string, string | undefined>>,
-  markdown: string,
-): Promise<boolean> {
+export async function appendStepSummary(env: Env, markdown: string): Promise<boolean> {
   const path = env.GITHUB_STEP_SUMMARY;
   if (env.GITHUB_ACTIONS !== 'true' || path === undefined || path === '') return false;
   await appendFile(path, markdown.endsWith('\n') ? markdown : `${markdown}\n`, 'utf8');

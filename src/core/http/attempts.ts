@@ -3,6 +3,7 @@
 // the attempts in all. A bad value of either is a usage error, before anything is sent.
 import { UsageError } from '../errors.js';
 import { DEFAULT_ATTEMPTS, MAX_RETRIES } from './retry.js';
+import type { Env } from '../paths.js';
 
 function wholeNumber(text: string, min: number, max: number): number | undefined {
   const trimmed = text.trim();
@@ -23,10 +24,7 @@ export function parseRetriesFlag(value: unknown): number {
 }
 
 /** Attempts in all: from `--retries` when given, else CPK_MAX_ATTEMPTS, else the default (3). */
-export function resolveAttempts(
-  retries: number | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): number {
+export function resolveAttempts(retries: number | undefined, env: Env): number {
   if (retries !== undefined) return retries + 1;
   const fromEnv = env.CPK_MAX_ATTEMPTS;
   // Empty counts as unset, as for every other cpk variable.
