@@ -1,7 +1,8 @@
 // Builds dist/ from src/ (docs/architecture.md, "Layers" and "Performance"):
-// - dist/cli.cjs: one CommonJS bundle of cpk and the two small modules every
-//   command needs (commander, env-paths). Every other package stays external,
-//   loaded with `await import()` where it is used, so `--help` pays for none.
+// - dist/cli.cjs: one CommonJS bundle of cpk and the small modules it needs
+//   synchronously (commander, env-paths, and get-east-asian-width, an ES module
+//   that measuring text needs). Every other package stays external, loaded
+//   with `await import()` where it is used, so `--help` pays for none.
 // - dist/paths.cjs: cpk's directories (src/core/paths.ts), which bin/cpk.js
 //   needs to place that cache before it loads the CLI.
 // - dist/index.js: the programmatic entry (`import { createClient } from 'cpk'`,
@@ -19,7 +20,7 @@ import { parse } from 'yaml';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const BUNDLED = new Set(['commander', 'env-paths']);
+const BUNDLED = new Set(['commander', 'env-paths', 'get-east-asian-width']);
 
 // The emulator's OpenAPI documents are YAML files in src/ (readable in a
 // diff); the bundle holds them as data, parsed here once, so the emulator

@@ -2,36 +2,18 @@
 // writer of lists and big objects (./render.ts), and to wrap values before
 // cli-table3 draws them (./bordered.ts), since cli-table3 cuts a word longer
 // than its column. Every function is linear in the length of its text.
+import { eastAsianWidth } from 'get-east-asian-width';
 
-// East Asian wide and fullwidth ranges, and the common emoji blocks: two cells.
-function isWide(c: number): boolean {
-  return (
-    (c >= 0x1100 && c <= 0x115f) ||
-    (c >= 0x2e80 && c <= 0x303e) ||
-    (c >= 0x3041 && c <= 0x33ff) ||
-    (c >= 0x3400 && c <= 0x4dbf) ||
-    (c >= 0x4e00 && c <= 0x9fff) ||
-    (c >= 0xa000 && c <= 0xa4cf) ||
-    (c >= 0xac00 && c <= 0xd7a3) ||
-    (c >= 0xf900 && c <= 0xfaff) ||
-    (c >= 0xfe30 && c <= 0xfe4f) ||
-    (c >= 0xff00 && c <= 0xff60) ||
-    (c >= 0xffe0 && c <= 0xffe6) ||
-    (c >= 0x1f300 && c <= 0x1f64f) ||
-    (c >= 0x1f900 && c <= 0x1f9ff) ||
-    (c >= 0x20000 && c <= 0x3fffd)
-  );
-}
+// Nonspacing and enclosing marks, and what Unicode says to ignore (zero-width
+// spaces and joiners, variation selectors, BOM): no cell of their own.
+const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]/u;
 
-function isZeroWidth(c: number): boolean {
-  return (c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200f) || (c >= 0xfe00 && c <= 0xfe0f) || c === 0xfeff;
-}
-
-function cellWidth(c: number): number {
+/** Cells of one code point: two for East Asian wide and fullwidth ones (by Unicode's data: CJK, Hangul, emoji). */
+function cellWidth(ch: string): number {
+  const c = ch.codePointAt(0) as number;
   if (c < 0x20) return 0;
   if (c < 0x7f) return 1;
-  if (isZeroWidth(c)) return 0;
-  return isWide(c) ? 2 : 1;
+  return ZERO_WIDTH.test(ch) ? 0 : eastAsianWidth(c);
 }
 
 const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
@@ -40,7 +22,7 @@ const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 export function textWidth(text: string): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
-  for (const ch of text) width += cellWidth(ch.codePointAt(0) as number);
+  for (const ch of text) width += cellWidth(ch);
   return width;
 }
 
@@ -73,7 +55,7 @@ export function wrapText(text: string, width: number): string[] {
     }
     // A word longer than the width: cut it.
     for (const ch of word) {
-      const w = cellWidth(ch.codePointAt(0) as number);
+      const w = cellWidth(ch);
       if (used + w > width && line.trimEnd() !== '') flush();
       line += ch;
       used += w;
@@ -90,7 +72,7 @@ export function truncate(text: string, width: number): string {
   let out = '';
   let used = 0;
   for (const ch of text) {
-    const w = cellWidth(ch.codePointAt(0) as number);
+    const w = cellWidth(ch);
     if (used + w > width - 1) break;
     out += ch;
     used += w;

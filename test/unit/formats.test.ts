@@ -394,6 +394,9 @@ describe('renderers (pure)', () => {
     expect(textWidth('abc')).toBe(3);
     expect(textWidth('日本')).toBe(4);
     expect(textWidth('e\u0301')).toBe(1);
+    // Unicode's East Asian Width data, not a hand-kept list of ranges: emoji outside the first blocks are wide too.
+    expect([textWidth('🚀'), textWidth('☕'), textWidth('🫠'), textWidth('a\u200db')]).toEqual([2, 2, 2, 2]);
+    expect(wrapText('🚀🚀🚀', 4)).toEqual(['🚀🚀', '🚀']);
     expect(padEnd('日本', 6)).toBe('日本  ');
     expect(wrapText('日本語のテキスト', 6)).toEqual(['日本語', 'のテキ', 'スト']);
     expect(wrapText('', 5)).toEqual(['']);
