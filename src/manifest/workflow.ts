@@ -83,6 +83,10 @@ export async function readChecked(files: string[], label: string, deps: Workflow
 /**
  * The entries against the bodies the service's public, cached document declares;
  * a missing, invalid or unreachable one checks nothing (said under --debug).
+ * Entries the cached copy refuses are checked again against the service's
+ * current document (a conditional GET) before anything is refused: the service
+ * may have changed within the hour the copy is trusted, or another server may
+ * now listen at the same address.
  */
 export async function serviceProblems(
   manifest: Manifest,
@@ -91,8 +95,10 @@ export async function serviceProblems(
   refresh = false,
 ): ReturnType<typeof validateEntries> {
   const debug = (line: string) => deps.out.debug(line);
-  const spec = await loadSpec(api, { env: deps.env, refresh, debug });
-  return validateEntries(manifest, spec, debug);
+  const checked = await validateEntries(manifest, await loadSpec(api, { env: deps.env, refresh, debug }), debug);
+  if (checked.problems.length === 0 || refresh) return checked;
+  debug('validation: the cached document refuses entries; asking the service for its current one');
+  return validateEntries(manifest, await loadSpec(api, { env: deps.env, refresh: true, debug }), debug);
 }
 
 /** Prints each problem on its own line (people; --json gets them in the error) and returns the usage error. */
@@ -180,8 +186,8 @@ async function open<T>(
   how: {
     /** Take the state file's lock before reading it (the commands that change the state). */
     lock?: { timeoutMs: number; command: string };
-    /** Checks that need the manifest only, run before the lock is taken (a usage error waits for no one). */
-    check?: (manifest: Manifest) => void;
+    /** Checks of the command line against the manifest, run before any request or lock (a usage error waits for no one). */
+    check?: (manifest: Manifest, paths: { files: string[]; statePath: string }) => void;
     /** A manifest that does not exist yet reads as an empty one (`import --all` writes it). */
     allowMissing?: boolean;
     /** Check the entries against the bodies the service's document declares (plan, apply). */
@@ -216,7 +222,7 @@ async function open<T>(
       throw new UsageError(`${error.message}: ${error.lines().join('; ')}`);
     throw error;
   }
-  how.check?.(manifest);
+  how.check?.(manifest, { files, statePath });
   const api = await deps.api({ many: true });
   if (how.validate) {
     const { problems } = await serviceProblems(manifest, api, deps);
@@ -312,10 +318,13 @@ export async function planWorkflow(
   opts: PlanOptions & { save: string | undefined; document: boolean },
   deps: WorkflowDeps,
 ): Promise<{ plan: Plan; document: unknown; changes: boolean }> {
-  return open(opts, deps, { validate: true }, async (opened) => {
+  const check = (_: Manifest, { files, statePath }: { files: string[]; statePath: string }) => {
     const out = opts.save === undefined ? undefined : resolve(opts.save);
-    if (out !== undefined && (out === resolve(opened.state.path) || opts.files.some((file) => resolve(file) === out)))
+    // Every file read, the ones of a directory included: a plan written over one would lose it.
+    if (out !== undefined && [...files, statePath].some((file) => resolve(file) === out))
       throw new UsageError(`--out ${opts.save} is the manifest or the state file; choose another file`);
+  };
+  return open(opts, deps, { validate: true, check }, async (opened) => {
     const plan = await readPlan(opened, opts, deps, opts.save === undefined, 'no plan was made');
     const changes = hasChanges(plan);
     if (opts.save === undefined && !opts.document) return { plan, document: undefined, changes };

@@ -256,6 +256,21 @@ describe('saved plans', () => {
     expect(readFileSync(file, 'utf8')).toBe(`monitors:\n${entry('out', 'a')}`);
   });
 
+  it('plan --out refuses each file of a directory of manifests too', async () => {
+    const dir = join(workdir(), 'monitoring');
+    mkdirSync(dir);
+    const file = write(dir, 'a.yaml', `monitors:\n${entry('outdir', 'a')}`);
+    const sent = f.mark();
+    const r = await f.cpk(['plan', '-f', dir, '--out', file]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `cpk: --out ${file} is the manifest or the state file; choose another file\n`,
+    ]);
+    expect(sent()).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe(`monitors:\n${entry('outdir', 'a')}`);
+  });
+
   it('plan -o json prints the saved plan document (schema/plan.schema.json), exactly', async () => {
     const dir = workdir();
     const file = write(dir, 'cpk.yaml', `monitors:\n${entry('json', 'a')}`);

@@ -139,6 +139,41 @@ describe('plan and apply check entries against the bodies the service declares',
       /validation: 1 entry checked against the declared bodies \(monitor create and update, channel update\): 0 problems/,
     );
   });
+  it('entries a cached document refuses are checked against the current one before anything is refused', async () => {
+    // The service declared a stricter create body when its document was cached: no `type` field.
+    const older = {
+      openapi: '3.0.3',
+      info: { title: 'older', version: '1' },
+      paths: {
+        '/monitors': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false },
+                },
+              },
+            },
+            responses: { '201': { description: 'ok' } },
+          },
+        },
+      },
+    };
+    f.emu.injectFault({
+      method: 'GET',
+      path: '/v1/openapi.json',
+      status: 200,
+      body: JSON.stringify(older),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect((await f.cpk(['monitors', 'list'])).code).toBe(0);
+    const { file } = write('monitors:\n  newer:\n    name: newer\n    type: tcp\n    target: db.example.com:5432\n');
+    const r = await f.cpk(['plan', '-f', file, '--debug']);
+    expect(r.stderr).not.toContain('is not a field the service accepts');
+    expect(r.code).toBe(10);
+    expect(r.stdout).toContain('+ newer: create');
+    expect(r.stderr).toContain('validation: the cached document refuses entries');
+  });
 });
 
 describe('cpk validate', () => {

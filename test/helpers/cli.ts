@@ -1,8 +1,9 @@
 // Runs the built CLI (bin/cpk.js) as a child process, the way users run it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/cpk.js');
 
@@ -23,12 +24,31 @@ export interface CliOptions {
 }
 
 /**
- * One cache directory for the CLI processes of this test worker: Node's
- * compile cache (Node >= 22.1) is written there once instead of once per
- * process (each gets a private HOME). The OpenAPI documents cached there are
- * keyed by base URL.
+ * Node's compile cache (Node >= 22.1), shared by the CLI processes of this
+ * test worker: written once instead of once per process.
  */
-const SHARED_CACHE = mkdtempSync(join(tmpdir(), 'cpk-test-cache-'));
+const SHARED_COMPILE_CACHE = mkdtempSync(join(tmpdir(), 'cpk-test-compile-'));
+
+/**
+ * A cache directory per test, whose compile cache is the worker's shared one.
+ * The service documents cached there are keyed by base URL, and servers listen
+ * on port 0: a worker runs many test files, so a later test's server can get a
+ * port an earlier test's server had, and must not be answered from the
+ * document that server served.
+ */
+const testCaches = new Map<string, string>();
+function testCacheDir(): string {
+  const { testPath, currentTestName } = expect.getState();
+  const key = `${testPath ?? ''}\0${currentTestName ?? ''}`;
+  let dir = testCaches.get(key);
+  if (!dir) {
+    dir = mkdtempSync(join(tmpdir(), 'cpk-test-cache-'));
+    mkdirSync(join(dir, 'cpk'));
+    symlinkSync(SHARED_COMPILE_CACHE, join(dir, 'cpk', 'compile'));
+    testCaches.set(key, dir);
+  }
+  return dir;
+}
 
 /** A clean environment: no proxies, no CI/NO_COLOR leaking from the host, a private HOME. */
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
@@ -38,7 +58,7 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     CPK_CONFIG_DIR: join(home, 'cpk-config'),
-    XDG_CACHE_HOME: SHARED_CACHE,
+    XDG_CACHE_HOME: testCacheDir(),
     LANG: 'C.UTF-8',
     // `npm test` runs the end-to-end suite twice: automatic transport choice,
     // then CPK_TRANSPORT=undici for every request (src/core/http/select.ts).
