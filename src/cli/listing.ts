@@ -10,9 +10,10 @@
 import type { Command } from 'commander';
 import type { Context } from './context.js';
 import { ExitCode, UsageError, CpkError } from '../core/errors.js';
-import type { Noun } from '../core/api/spec.js';
+import type { ListOperation, Noun } from '../core/api/spec.js';
 import type { Api } from '../core/api/client.js';
 import { parseConcurrency } from '../parse/concurrency.js';
+import { parseWholeNumber } from '../core/whole-number.js';
 import { action, collect, examples, type RawOptions, type Runtime } from './action.js';
 import { concurrencyOption } from './options.js';
 
@@ -20,13 +21,10 @@ type ListOptions = ReturnType<typeof parseListOptions>;
 
 /** commander's raw values, typed (usage errors on bad input). */
 function parseListOptions(noun: Noun, raw: RawOptions) {
-  let limit: number | undefined;
-  if (raw.limit !== undefined) {
-    const text = String(raw.limit).trim();
-    if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text)))
-      throw new UsageError(`invalid --limit "${String(raw.limit)}": expected a whole number of items, 1 or more`);
-    limit = Number(text);
-  }
+  const limit =
+    raw.limit === undefined
+      ? undefined
+      : parseWholeNumber(raw.limit, '--limit', [1, Number.MAX_SAFE_INTEGER], 'a whole number of items, 1 or more');
   const params: Array<[string, string]> = [];
   for (const pair of (raw.param as string[] | undefined) ?? []) {
     const eq = pair.indexOf('=');
@@ -75,11 +73,12 @@ export function registerList(parent: Command, noun: Noun, runtime: Runtime): voi
 
 async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const api = await ctx.api({ many: opts.refresh });
-  const { loadSpec } = await import('../core/api/spec.js');
-  const spec = await ctx.out.spin("Reading the service's document", () =>
-    loadSpec(api, { env: ctx.env, refresh: opts.refreshSpec, debug: (line) => ctx.out.debug(line) }),
-  );
-  const op = spec.list(opts.noun);
+  const { useSpec } = await import('../core/api/spec.js');
+  const undeclared = (op: ListOperation) => opts.params.find(([name]) => !op.userParams.some((p) => p.name === name));
+  const refused = (op?: ListOperation) => (op ? !!undeclared(op) : opts.noun !== 'monitors' || opts.params.length > 0);
+  const options = { env: ctx.env, refresh: opts.refreshSpec, debug: (line: string) => ctx.out.debug(line) };
+  const list = () => useSpec(api, options, (spec) => spec.list(opts.noun), refused);
+  const op = await ctx.out.spin("Reading the service's document", list);
   if (!op) {
     if (opts.noun !== 'monitors')
       throw new UsageError(
@@ -89,12 +88,11 @@ async function runList(opts: ListOptions, ctx: Context): Promise<void> {
       throw new UsageError('--param needs a list operation, and the service declares none for monitors');
     return listKnown(opts, ctx, api);
   }
-  for (const [name] of opts.params) {
-    if (!op.userParams.some((p) => p.name === name))
-      throw new UsageError(
-        `unknown --param "${name}": the service's ${opts.noun} list declares ${op.userParams.map((p) => p.name).join(', ') || 'none'}`,
-      );
-  }
+  const [name] = undeclared(op) ?? [];
+  if (name !== undefined)
+    throw new UsageError(
+      `unknown --param "${name}": the service's ${opts.noun} list declares ${op.userParams.map((p) => p.name).join(', ') || 'none'}`,
+    );
   const { listItems } = await import('../core/api/list.js');
   const printer = ctx.out.list();
   let count = 0;

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-file.js';
 import { listItems } from '../core/api/list.js';
 import type { Api } from '../core/api/client.js';
-import { loadSpec } from '../core/api/spec.js';
+import { loadSpec, useSpec, type SpecInfo } from '../core/api/spec.js';
 import { ApiError, CpkError, ExitCode, InterruptedError, UsageError } from '../core/errors.js';
 import { LockHeldError, takeLock } from '../core/lock.js';
 import { mapPool } from '../core/pool.js';
@@ -81,12 +81,8 @@ export async function readChecked(files: string[], label: string, deps: Workflow
 }
 
 /**
- * The entries against the bodies the service's public, cached document declares;
- * a missing, invalid or unreachable one checks nothing (said under --debug).
- * Entries the cached copy refuses are checked again against the service's
- * current document (a conditional GET) before anything is refused: the service
- * may have changed within the hour the copy is trusted, or another server may
- * now listen at the same address.
+ * The entries against the bodies the service's public, cached document declares (asked again before
+ * refusing any); a missing, invalid or unreachable one checks nothing (said under --debug).
  */
 export async function serviceProblems(
   manifest: Manifest,
@@ -95,10 +91,8 @@ export async function serviceProblems(
   refresh = false,
 ): ReturnType<typeof validateEntries> {
   const debug = (line: string) => deps.out.debug(line);
-  const checked = await validateEntries(manifest, await loadSpec(api, { env: deps.env, refresh, debug }), debug);
-  if (checked.problems.length === 0 || refresh) return checked;
-  debug('validation: the cached document refuses entries; asking the service for its current one');
-  return validateEntries(manifest, await loadSpec(api, { env: deps.env, refresh: true, debug }), debug);
+  const check = (spec: SpecInfo) => validateEntries(manifest, spec, debug);
+  return useSpec(api, { env: deps.env, refresh, debug }, check, (checked) => checked.problems.length > 0);
 }
 
 /** Prints each problem on its own line (people; --json gets them in the error) and returns the usage error. */
@@ -556,8 +550,13 @@ export async function importAllWorkflow(opts: ImportOptions, deps: WorkflowDeps)
         { hint: 'run cpk apply first (it resolves them), or adopt each with `cpk import KEY=ID`' },
       );
     }
-    const spec = await loadSpec(api, { env: deps.env, debug: (line) => deps.out.debug(line) });
-    const op = spec.list('monitors');
+    const debug = (line: string) => deps.out.debug(line);
+    const op = await useSpec(
+      api,
+      { env: deps.env, debug },
+      (spec) => spec.list('monitors'),
+      (op) => !op,
+    );
     if (!op) {
       throw new UsageError(
         `cpk import --all needs the service's list of monitors, and its document (${api.baseUrl}/openapi.json) declares none; nothing was imported`,

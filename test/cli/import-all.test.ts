@@ -152,6 +152,16 @@ describe('cpk import --all against a service that declares a list of monitors', 
       'cpk: --all imports every monitor no key manages: give KEY=ID pairs or --all, not both',
     );
   });
+
+  it('a cached document that declares no list is asked of the service again before --all is refused', async () => {
+    await f.serveOlderDocument((document) => delete document.paths['/monitors']!.get);
+    expect((await f.cpk(['monitors', 'list'])).code).toBe(0); // the inventory, from the older document
+    const file = join(mkdtempSync(join(tmpdir(), 'cpk-import-all-')), 'cpk.yaml');
+    const r = await f.cpk(['import', '--all', '-f', file]);
+    expect(r.stderr).not.toContain('declares none');
+    expect(r.code).toBe(0);
+    expect(Object.keys(readJson(join(file, '..', 'cpk.state.json')).monitors).length).toBeGreaterThan(0);
+  });
 });
 
 describe('cpk import --all against a service that declares nothing', () => {

@@ -63,6 +63,38 @@ describe('list through the operation the service declares', () => {
     expect(limit.code).toBe(2);
     expect(limit.stderr).toBe('cpk: invalid --limit "0": expected a whole number of items, 1 or more\n');
   });
+
+  it('what a cached document refuses (a --param, a list) is asked of the service again before it is refused', async () => {
+    const env = dirs();
+    // The document as it was an hour ago: no status parameter on the monitors list, no channels list.
+    const serveOlder = (times: number) =>
+      f.serveOlderDocument((document) => {
+        const list = document.paths['/monitors']!.get!;
+        list.parameters = list.parameters!.filter((p) => p.name !== 'status');
+        delete document.paths['/channels'];
+      }, times);
+    await serveOlder(1);
+    expect((await f.cpk(['monitors', 'list', '--limit', '1', '--json'], { env })).code).toBe(0);
+    const byStatus = await f.cpk(['monitors', 'list', '--param', 'status=up', '--json'], { env });
+    expect(byStatus.stderr).not.toContain('--param');
+    expect(byStatus.code).toBe(0);
+    expect(JSON.parse(byStatus.stdout)).toEqual(expect.any(Array));
+
+    const fresh = dirs();
+    await serveOlder(1);
+    expect((await f.cpk(['monitors', 'list', '--limit', '1', '--json'], { env: fresh })).code).toBe(0);
+    const channels = await f.cpk(['channels', 'list', '--json'], { env: fresh });
+    expect(channels.stderr).toBe('');
+    expect(channels.code).toBe(0);
+    expect(channels.stdout).toContain('ch_ops');
+
+    // Still the older document when asked again: refused, as before.
+    const stale = dirs();
+    await serveOlder(2);
+    const refused = await f.cpk(['monitors', 'list', '--param', 'status=up'], { env: stale });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`cpk: unknown --param "status": the service's monitors list declares limit, type\n`);
+  });
 });
 
 describe('list against a service that declares nothing: the local inventory', () => {

@@ -21,6 +21,8 @@ function write(text: string, name = 'cpk.yaml'): { dir: string; file: string } {
   return { dir, file };
 }
 
+type JsonSchema = { properties: Record<string, unknown>; additionalProperties?: boolean };
+
 /** Requests other than the read of the public document. */
 const changes = (requests: Array<{ method: string; path: string }>) =>
   requests.filter((q) => q.path !== '/v1/openapi.json').map((q) => `${q.method} ${q.path}`);
@@ -140,31 +142,13 @@ describe('plan and apply check entries against the bodies the service declares',
     );
   });
   it('entries a cached document refuses are checked against the current one before anything is refused', async () => {
-    // The service declared a stricter create body when its document was cached: no `type` field.
-    const older = {
-      openapi: '3.0.3',
-      info: { title: 'older', version: '1' },
-      paths: {
-        '/monitors': {
-          post: {
-            requestBody: {
-              content: {
-                'application/json': {
-                  schema: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false },
-                },
-              },
-            },
-            responses: { '201': { description: 'ok' } },
-          },
-        },
-      },
-    };
-    f.emu.injectFault({
-      method: 'GET',
-      path: '/v1/openapi.json',
-      status: 200,
-      body: JSON.stringify(older),
-      headers: { 'content-type': 'application/json' },
+    // The service declared no `type` field when its document was cached.
+    await f.serveOlderDocument((document) => {
+      const { schemas } = (document as unknown as { components: { schemas: Record<string, JsonSchema> } }).components;
+      for (const name of ['MonitorCreate', 'MonitorUpdate']) {
+        delete schemas[name]!.properties.type;
+        schemas[name]!.additionalProperties = false;
+      }
     });
     expect((await f.cpk(['monitors', 'list'])).code).toBe(0);
     const { file } = write('monitors:\n  newer:\n    name: newer\n    type: tcp\n    target: db.example.com:5432\n');
@@ -172,7 +156,7 @@ describe('plan and apply check entries against the bodies the service declares',
     expect(r.stderr).not.toContain('is not a field the service accepts');
     expect(r.code).toBe(10);
     expect(r.stdout).toContain('+ newer: create');
-    expect(r.stderr).toContain('validation: the cached document refuses entries');
+    expect(r.stderr).toContain('openapi: the document refuses this; asking the service for its current one');
   });
 });
 

@@ -20,6 +20,16 @@ export interface EmulatorFixture {
    * setup (a CLI process each would cost a tenth of a second of CPU); its id.
    */
   create(body: Record<string, unknown>): Promise<string>;
+  /**
+   * The next `times` reads of the service's document answer an older one:
+   * the current document as `edit` changes it (what a cache may still hold).
+   */
+  serveOlderDocument(edit: (document: OpenApiDocument) => void, times?: number): Promise<void>;
+}
+
+/** The parts of an OpenAPI document the tests change. */
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, { parameters?: Array<{ name?: string }> } | undefined>>;
 }
 
 export function useEmulator(options: EmulatorOptions = {}, runner: { inProcess?: boolean } = {}): EmulatorFixture {
@@ -46,6 +56,19 @@ export function useEmulator(options: EmulatorOptions = {}, runner: { inProcess?:
       });
       if (res.status !== 201) throw new Error(`creating a monitor: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { id: string }).id;
+    };
+    fixture.serveOlderDocument = async (edit, times = 1) => {
+      const document = (await (await fetch(`${emu.baseUrl}/openapi.json`)).json()) as OpenApiDocument;
+      edit(document);
+      const headers = { 'content-type': 'application/json' };
+      emu.injectFault({
+        method: 'GET',
+        path: '/v1/openapi.json',
+        times,
+        status: 200,
+        body: JSON.stringify(document),
+        headers,
+      });
     };
   });
   afterAll(async () => {

@@ -127,6 +127,22 @@ export async function loadSpec(fetcher: SpecFetcher, options: LoadSpecOptions): 
   return analyzeSpec(next.document);
 }
 
+/**
+ * `use` of the service's document, and when `refuses` its result, of the service's current one (a conditional
+ * request): nothing is refused on the word of a copy the service may have changed within the hour it is kept.
+ */
+export async function useSpec<T>(
+  fetcher: SpecFetcher,
+  options: LoadSpecOptions,
+  use: (spec: SpecInfo) => T | Promise<T>,
+  refuses: (result: T) => boolean,
+): Promise<T> {
+  const result = await use(await loadSpec(fetcher, options));
+  if (options.refresh || !refuses(result)) return result;
+  options.debug?.('openapi: the document refuses this; asking the service for its current one');
+  return use(await loadSpec(fetcher, { ...options, refresh: true }));
+}
+
 async function writeCache(entry: CachedSpec, env: Env, debug: (line: string) => void): Promise<void> {
   try {
     const path = specCachePath(entry.baseUrl, env);
