@@ -74,25 +74,14 @@ export function registerList(parent: Command, noun: Noun, runtime: Runtime): voi
 async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const api = await ctx.api({ many: opts.refresh });
   const { useSpec } = await import('../core/api/spec.js');
-  const undeclared = (op: ListOperation) => opts.params.find(([name]) => !op.userParams.some((p) => p.name === name));
-  const refused = (op?: ListOperation) => (op ? !!undeclared(op) : opts.noun !== 'monitors' || opts.params.length > 0);
   const options = { env: ctx.env, refresh: opts.refreshSpec, debug: (line: string) => ctx.out.debug(line) };
-  const list = () => useSpec(api, options, (spec) => spec.list(opts.noun), refused);
+  // What the document refuses is asked of the service again before it is refused.
+  const refuses = (op?: ListOperation) => refusal(opts, api, op) !== undefined;
+  const list = () => useSpec(api, options, (spec) => spec.list(opts.noun), refuses);
   const op = await ctx.out.spin("Reading the service's document", list);
-  if (!op) {
-    if (opts.noun !== 'monitors')
-      throw new UsageError(
-        `the service declares no list operation for ${opts.noun} (its document at ${api.baseUrl}/openapi.json lists none)`,
-      );
-    if (opts.params.length > 0)
-      throw new UsageError('--param needs a list operation, and the service declares none for monitors');
-    return listKnown(opts, ctx, api);
-  }
-  const [name] = undeclared(op) ?? [];
-  if (name !== undefined)
-    throw new UsageError(
-      `unknown --param "${name}": the service's ${opts.noun} list declares ${op.userParams.map((p) => p.name).join(', ') || 'none'}`,
-    );
+  const refused = refusal(opts, api, op);
+  if (refused) throw refused;
+  if (!op) return listKnown(opts, ctx, api);
   const { listItems } = await import('../core/api/list.js');
   const printer = ctx.out.list();
   let count = 0;
@@ -108,6 +97,22 @@ async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   }
   await printer.end();
   if (count === 0) ctx.out.info(`no ${opts.noun}`);
+}
+
+/** Why the list cannot go on, by the operation the service's document declares (a usage error), or undefined. */
+function refusal(opts: ListOptions, api: Api, op: ListOperation | undefined): UsageError | undefined {
+  if (!op && opts.noun !== 'monitors')
+    return new UsageError(
+      `the service declares no list operation for ${opts.noun} (its document at ${api.baseUrl}/openapi.json lists none)`,
+    );
+  if (!op && opts.params.length > 0)
+    return new UsageError('--param needs a list operation, and the service declares none for monitors');
+  const [name] = opts.params.find(([name]) => !op?.userParams.some((p) => p.name === name)) ?? [];
+  if (op && name !== undefined)
+    return new UsageError(
+      `unknown --param "${name}": the service's ${opts.noun} list declares ${op.userParams.map((p) => p.name).join(', ') || 'none'}`,
+    );
+  return undefined;
 }
 
 /** The inventory path: the monitors this machine knows of, for this base URL and token. */
