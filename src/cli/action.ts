@@ -1,7 +1,7 @@
 // Glue between commander and a command's run function: builds the Context from
 // the global options and hands it over. Commander's raw values stop here.
 import type { Command } from 'commander';
-import { Context, parseGlobals } from './context.js';
+import type { Context } from './context.js';
 import type { IO } from '../core/io.js';
 
 export interface Runtime {
@@ -32,6 +32,8 @@ export function action(
     const cmd = params[params.length - 1] as Command;
     const args = params.slice(0, -2).flatMap((p) => (Array.isArray(p) ? (p as string[]) : [p as string]));
     runtime.writes = isWriteCommand(cmd, args);
+    // Loaded here, not at the top: the context pulls in the output layer, which help and completion never use.
+    const { Context, parseGlobals } = await import('./context.js');
     const ctx = new Context(runtime.io, parseGlobals(cmd.optsWithGlobals()), runtime.signal);
     runtime.context = ctx;
     // A bad --query is a usage error before anything is sent.
