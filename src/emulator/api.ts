@@ -21,10 +21,7 @@ interface ApiContext {
 }
 
 /** Steps 5 and 6: the body of a POST/PATCH, refused unless `problemOf` finds nothing wrong with it. */
-function validBody(
-  ctx: ApiContext,
-  problemOf: (body: Record<string, unknown>) => string | null,
-): Record<string, unknown> {
+function validBody(ctx: ApiContext, problemOf: (body: Record<string, unknown>) => string | null) {
   const { body, req } = ctx;
   if (body.tooLarge) throw new Refusal(413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
   if (body.text.trim() !== '' && !isJsonContentType(req.headers['content-type']))

@@ -4,6 +4,7 @@
 // A faulted request never reaches authentication or the store.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
+import { isPlainObject } from '../core/json.js';
 import { API_PREFIX } from './model.js';
 import { Refusal } from './respond.js';
 
@@ -42,7 +43,7 @@ const absent = (v: unknown) => v === undefined;
 
 /** A JSON object of only the `keys` given, or a Refusal naming the first other one. */
 function fieldsOf(input: unknown, what: string, keys: readonly string[]): Record<string, unknown> {
-  need(typeof input === 'object' && input !== null && !Array.isArray(input), `${what} must be a JSON object`);
+  need(isPlainObject(input), `${what} must be a JSON object`);
   const fields = input as Record<string, unknown>;
   for (const key of Object.keys(fields)) need(keys.includes(key), `unknown ${what} field: ${key}`);
   return fields;
@@ -73,10 +74,7 @@ export function normalizeFault(input: unknown): QueuedFault {
   );
   need(absent(f.body) || typeof f.body === 'string', 'body must be a string');
   const headers = f.headers ?? {};
-  need(
-    typeof headers === 'object' && headers !== null && !Array.isArray(headers),
-    'headers must be an object of strings',
-  );
+  need(isPlainObject(headers), 'headers must be an object of strings');
   for (const [name, value] of Object.entries(headers)) {
     need(HEADER_NAME.test(name), `invalid header name: ${name}`);
     need(isHeaderValue(value), `invalid value for header ${name}`);

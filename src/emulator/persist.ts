@@ -9,15 +9,6 @@ import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
 import { Refusal } from './respond.js';
 import type { PersistedState, Store } from './store.js';
 
-interface Persistence {
-  /** Resolves once every change so far is durable; else throws a 500 Refusal, not a success it cannot keep. */
-  save(): Promise<void>;
-  /** The state changed without a client waiting (a scheduled check): saved soon, coalesced. */
-  changed(): void;
-  /** Resolves once everything changed so far is on disk (or failed to be). */
-  flush(): Promise<void>;
-}
-
 /** Background changes (scheduled checks) are saved at most this often. */
 const BACKGROUND_SAVE_MS = 1000;
 
@@ -68,7 +59,7 @@ async function replayJournal(journalFile: string, generation: number, store: Sto
 }
 
 /** Loads `file` and its journal into `store` (a missing file is an empty start) and returns the writer. */
-export async function openPersistence(file: string, store: Store): Promise<Persistence> {
+export async function openPersistence(file: string, store: Store) {
   const journalFile = `${file}.journal`;
   const text = await readIfExists(file);
   let generation = 0;
@@ -146,10 +137,12 @@ export async function openPersistence(file: string, store: Store): Promise<Persi
   };
 
   return {
+    /** Resolves once every change so far is durable; else throws a 500 Refusal, not a success it cannot keep. */
     save: () =>
       durableAt(store.version).catch((error: NodeJS.ErrnoException) => {
         throw new Refusal(500, `the change could not be saved to the state file (${error.code ?? error.message})`);
       }),
+    /** The state changed without a client waiting (a scheduled check): saved soon, coalesced. */
     changed() {
       if (background) return;
       background = setTimeout(() => {
@@ -160,6 +153,7 @@ export async function openPersistence(file: string, store: Store): Promise<Persi
       }, BACKGROUND_SAVE_MS);
       background.unref();
     },
+    /** Resolves once everything changed so far is on disk (or failed to be). */
     async flush() {
       if (background) clearTimeout(background);
       background = undefined;

@@ -80,12 +80,7 @@ export function isCandidate(
 }
 
 /** Looks for the monitor each uncertain entry's create may have made; changes nothing. */
-export async function resolveUncertain(
-  manifest: Manifest,
-  state: StateStore,
-  api: Api,
-  spec: SpecInfo,
-): Promise<Resolution[]> {
+export async function resolveUncertain(manifest: Manifest, state: StateStore, api: Api, spec: SpecInfo) {
   const uncertain = uncertainEntries(manifest, state);
   const op = spec.list('monitors');
   if (uncertain.length === 0 || !op) return [];

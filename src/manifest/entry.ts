@@ -60,10 +60,7 @@ export function entryFor(monitor: JsonObject): JsonObject {
 }
 
 /** `{monitors: {key: entry}}` for one or more monitors; keys made unique with -2, -3... */
-export function manifestFor(monitors: JsonObject[]): {
-  document: JsonObject;
-  keys: Array<{ key: string; id: unknown }>;
-} {
+export function manifestFor(monitors: JsonObject[]) {
   const entries: JsonObject = {};
   const keys: Array<{ key: string; id: unknown }> = [];
   for (const monitor of monitors) {

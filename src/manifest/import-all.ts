@@ -13,21 +13,16 @@ export interface NewEntry {
   entry: JsonObject;
 }
 
-export interface Skipped {
-  id: string;
-  reason: string;
-}
-
 /** Entries, with fresh keys, for listed monitors no key manages; one that makes no valid entry is skipped (why). */
 export function entriesToImport(
   items: readonly unknown[],
   managed: { has(id: string): boolean },
   takenKeys: Iterable<string>,
-): { entries: NewEntry[]; skipped: Skipped[] } {
+) {
   const taken = new Set(takenKeys);
   const seen = new Set<string>();
   const entries: NewEntry[] = [];
-  const skipped: Skipped[] = [];
+  const skipped: Array<{ id: string; reason: string }> = [];
   for (const item of items) {
     if (!isPlainObject(item) || typeof item.id !== 'string') continue;
     const id = item.id;

@@ -46,12 +46,6 @@ export interface Plan {
   adopted?: Array<{ key: string; id: string; since: string }>;
 }
 
-export interface PlanFailure {
-  key: string;
-  id: string;
-  error: unknown;
-}
-
 export interface PlanOptions {
   prune: boolean;
   createUncertain: boolean;
@@ -73,17 +67,12 @@ export function countSteps(plan: Plan) {
   return counts;
 }
 
-export async function buildPlan(
-  manifest: Manifest,
-  state: StateStore,
-  api: Api,
-  options: PlanOptions,
-): Promise<{ plan: Plan; failures: PlanFailure[] }> {
+export async function buildPlan(manifest: Manifest, state: StateStore, api: Api, options: PlanOptions) {
   // Each at its entry's index, so that all come out in manifest order (the exit
   // code is that of the first failure there), whatever order the answers come in.
   const steps: Array<MonitorStep | undefined> = [];
   const observed: Array<Plan['observed'][number] | undefined> = [];
-  const failures: Array<PlanFailure | undefined> = [];
+  const failures: Array<{ key: string; id: string; error: unknown } | undefined> = [];
   const reads: Array<{ index: number; key: string; id: string; body: JsonObject }> = [];
 
   manifest.monitors.forEach(({ key, body }, index) => {

@@ -46,15 +46,8 @@ export function stateDigest(data: StateData): string {
   return digest(serializeState(data));
 }
 
-export interface PlanMeta {
-  createdAt: string;
-  /** Context.tokenDigest(). */
-  token: string | undefined;
-  stateDigest: string;
-}
-
-/** The plan as `cpk plan -o json` prints it and `--out` saves it (schema/plan.schema.json). */
-export function planDocument(plan: Plan, meta: PlanMeta) {
+/** The plan as `cpk plan -o json` prints it and `--out` saves it (schema/plan.schema.json); `token`: Context.tokenDigest(). */
+export function planDocument(plan: Plan, meta: { createdAt: string; token: string | undefined; stateDigest: string }) {
   return {
     version: PLAN_VERSION,
     created_at: meta.createdAt,

@@ -84,12 +84,7 @@ export async function readChecked(files: string[], label: string, deps: Workflow
  * The entries against the bodies the service's public, cached document declares (asked again before
  * refusing any); a missing, invalid or unreachable one checks nothing (said under --debug).
  */
-export async function serviceProblems(
-  manifest: Manifest,
-  api: Api,
-  deps: WorkflowDeps,
-  refresh = false,
-): ReturnType<typeof validateEntries> {
+export async function serviceProblems(manifest: Manifest, api: Api, deps: WorkflowDeps, refresh = false) {
   const debug = (line: string) => deps.out.debug(line);
   const check = (spec: SpecInfo) => validateEntries(manifest, spec, debug);
   return useSpec(api, { env: deps.env, refresh, debug }, check, (checked) => checked.problems.length > 0);
@@ -484,10 +479,7 @@ export interface ImportOptions extends ManifestOptions {
 }
 
 /** `cpk import KEY=ID...`: records each id for its key, all or nothing (every id must answer first). */
-export async function importWorkflow(
-  opts: ImportOptions,
-  deps: WorkflowDeps,
-): Promise<{ manifest: string; state: string; changed: Set<string> }> {
+export async function importWorkflow(opts: ImportOptions, deps: WorkflowDeps) {
   const lock = { timeoutMs: opts.lockTimeoutMs, command: 'cpk import' };
   const check = (manifest: Manifest) => {
     const keys = new Set(manifest.monitors.map((m) => m.key));
