@@ -74,7 +74,16 @@ async function killDuringCreates(file: string, prefix: string, concurrency: stri
   });
   expect(killed.signal).toBe('SIGKILL');
   const posts = () => f.emu.requests.slice(start).filter((r) => r.method === 'POST').length;
-  await expect.poll(() => byName(prefix).length === posts(), { interval: 20, timeout: 60_000 }).toBe(true);
+  // What the killed process wrote is in the emulator's socket buffers, and may not be read yet: two polls in a
+  // row must see the same number of POSTs, each of which made its monitor.
+  let last = -1;
+  const settled = () => {
+    const n = posts();
+    const same = n === last && byName(prefix).length === n;
+    last = n;
+    return same;
+  };
+  await expect.poll(settled, { interval: 100, timeout: 60_000 }).toBe(true);
 }
 
 async function post(body: Record<string, unknown>, emu: Emulator = f.emu): Promise<string> {
