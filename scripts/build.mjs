@@ -5,6 +5,8 @@
 //   with `await import()` where it is used, so `--help` pays for none.
 // - dist/paths.cjs: cpk's directories (src/core/paths.ts), which bin/cpk.js
 //   needs to place that cache before it loads the CLI.
+// - dist/keychain-child.cjs: src/config/keychain-child.cjs as it is, the
+//   keychain call's child process, found beside the bundle.
 // - dist/index.js: the programmatic entry (`import { createClient } from 'cpk'`,
 //   src/index.ts), one ESM file with every package external; and its
 //   declarations in dist/types/ (tsc, tsconfig.build.json), for `exports.types`.
@@ -12,7 +14,7 @@
 // Imported (not run), it gives the options of both bundles: the test of
 // package.json's dependencies builds them again to read what they load.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
@@ -70,6 +72,10 @@ export const libraryOptions = {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
   await build(cliOptions);
+  copyFileSync(
+    new URL('../src/config/keychain-child.cjs', import.meta.url),
+    new URL('../dist/keychain-child.cjs', import.meta.url),
+  );
   await build(libraryOptions);
   // Its declarations (tsc, ~1 s): what `exports.types` points at.
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

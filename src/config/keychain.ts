@@ -10,8 +10,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { KeychainUnavailable } from './deadline.js';
+import { serve, type EntryClass } from './keychain-child.cjs';
 import type { Env } from '../core/paths.js';
 
 export interface SecretStore {
@@ -29,37 +30,12 @@ export function keychainAccount(profile: string, configFile: string): string {
   return `${profile}@${createHash('sha256').update(configFile).digest('hex').slice(0, 12)}`;
 }
 
-// The keychain calls run in a child process. A hanging keychain (a session bus that never answers, a
-// locked keyring waiting on a prompt) blocks the calling thread inside the native binding, even in its
-// constructor: no timer could fire, and a stuck worker thread keeps the process from exiting; a child
-// can be killed. The secret travels on its stdin, never in its arguments. The child loads the binding
+// The keychain calls run in a child process (keychain-child.cjs). A hanging keychain (a session bus that
+// never answers, a locked keyring waiting on a prompt) blocks the calling thread inside the native binding,
+// even in its constructor: no timer could fire, and a stuck worker thread keeps the process from exiting; a
+// child can be killed. The secret travels on its stdin, never in its arguments. The child loads the binding
 // only (loading all of cpk again would add ~40 ms to every command that reads a keychain token).
-const CHILD_SOURCE = `
-let input = '';
-process.stdin.setEncoding('utf8').on('data', (d) => (input += d)).on('end', async () => {
-  const { moduleUrl, op, service, account, secret } = JSON.parse(input);
-  let reply;
-  try {
-    const { Entry } = await import(moduleUrl);
-    const entry = new Entry(service, account, { linux: { store: 'secret-service' } });
-    let value = null;
-    if (op === 'get') value = entry.getPassword();
-    else if (op === 'set') entry.setPassword(secret);
-    else value = entry.deletePassword();
-    reply = { ok: true, value };
-  } catch (error) {
-    reply = { ok: false, message: String((error && error.message) || error) };
-  }
-  process.stdout.write(JSON.stringify(reply));
-});
-`;
-
-interface KeyringEntry {
-  getPassword(): string | null;
-  setPassword(secret: string): void;
-  deletePassword(): boolean;
-}
-type EntryClass = new (service: string, account: string, options: object) => KeyringEntry;
+const CHILD_FILE = fileURLToPath(new URL('./keychain-child.cjs', import.meta.url));
 
 interface ChildRequest {
   op: 'get' | 'set' | 'delete';
@@ -92,29 +68,14 @@ async function seaBinding(): Promise<EntryClass> {
   }
 }
 
-/** CHILD_SOURCE's work in a standalone executable, which cannot run `-e` (CPK_KEYCHAIN_HELPER=1, src/cli/main.ts). */
+/** The child's work in a standalone executable, which cannot run a file (CPK_KEYCHAIN_HELPER=1, src/cli/main.ts). */
 export async function runKeychainHelper(): Promise<void> {
-  let input = '';
-  for await (const chunk of process.stdin) input += String(chunk);
-  let reply: { ok: boolean; value?: unknown; message?: string };
-  try {
-    const { op, service, account, secret } = JSON.parse(input) as ChildRequest;
-    const Entry = await seaBinding();
-    const entry = new Entry(service, account, { linux: { store: 'secret-service' } });
-    let value: unknown = null;
-    if (op === 'get') value = entry.getPassword();
-    else if (op === 'set') entry.setPassword(secret ?? '');
-    else value = entry.deletePassword();
-    reply = { ok: true, value };
-  } catch (error) {
-    reply = { ok: false, message: String((error as Error)?.message ?? error) };
-  }
-  process.stdout.write(JSON.stringify(reply));
+  await serve(seaBinding);
 }
 
 async function callInChild(request: ChildRequest, env: Env, signal?: AbortSignal): Promise<unknown> {
   const sea = (await import('node:sea')).isSea();
-  const child = spawn(process.execPath, sea ? [] : ['-e', CHILD_SOURCE], {
+  const child = spawn(process.execPath, sea ? [] : [CHILD_FILE], {
     stdio: ['pipe', 'pipe', 'ignore'],
     env: sea ? { ...env, CPK_KEYCHAIN_HELPER: '1' } : env,
     signal,
