@@ -94,7 +94,9 @@ p.command('list').description('list the things'); p.command('get').description('
 try { p.parse(process.argv.slice(2), { from: 'user' }); } catch {}`,
     resolveDir: root,
   },
-  ...{ bundle: true, platform: 'node', outfile: join(dir, 'two-bundle.cjs') },
+  bundle: true,
+  platform: 'node',
+  outfile: join(dir, 'two-bundle.cjs'),
 });
 writeFileSync(commanderTwo, `require('node:module').enableCompileCache?.(__dirname);\nrequire('./two-bundle.cjs');\n`);
 const yamlParse = join(dir, 'yaml-parse.mjs');

@@ -88,8 +88,9 @@ export function redactAuthorization(value: string): string {
   return `${scheme}${maskSecret(match ? (match[2] ?? '') : value)}`;
 }
 
-// Anything token-shaped in free text: cpk_ and what follows up to a delimiter; "cpk_\u2026oken" is not matched again.
-// \u2026, not the character: one non-ASCII character makes Node decode and hash the whole CLI bundle as two-byte text.
+// Anything token-shaped in free text: cpk_ and what follows up to a delimiter; "cpk_…oken" is not matched again.
+// \u2026 in the pattern, not the character: esbuild keeps comments out of the bundle but copies a pattern as
+// it is, and one non-ASCII character makes Node decode and hash the whole CLI bundle as two-byte text.
 const TOKEN_SHAPE_IN_TEXT = /cpk_[^\s/?&#"'<>;,=\\()[\]{}\u2026]+/g;
 
 /**
