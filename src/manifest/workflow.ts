@@ -52,8 +52,8 @@ export interface WorkflowDeps {
   signal?: AbortSignal | undefined;
   /** Builds the API client; called once the manifest is known to be valid (a bad one needs no token). */
   api(options: { many?: boolean; anonymous?: boolean }): Promise<Api>;
-  /** Asks before apply changes anything (unless --yes). */
-  confirm(question: string): Promise<boolean>;
+  /** Asks before apply changes anything (unless --yes); with `word`, only that word confirms. */
+  confirm(question: string, options?: { word?: string }): Promise<boolean>;
   /** A digest of the token the client uses: a saved plan is bound to it. */
   tokenDigest(): Promise<string | undefined>;
   report?: WorkflowReport | undefined;
@@ -426,8 +426,21 @@ async function carryOut(
   }
   if (!out.json) out.printRendered(renderPlan(plan, await paintFor(out)));
   if (hasChanges(plan)) {
-    if (!opts.yes && !(await deps.confirm(`Apply these changes to ${plan.baseUrl}?`))) {
-      throw new UsageError('apply cancelled; nothing was changed');
+    if (!opts.yes) {
+      // A deletion cannot be undone: it takes `yes` typed in full, as `monitors delete` does.
+      const deletes = plan.monitors.filter((step) => step.action === 'delete').length;
+      const confirmed =
+        deletes === 0
+          ? await deps.confirm(`Apply these changes to ${plan.baseUrl}?`)
+          : await deps.confirm(
+              `Apply these changes to ${plan.baseUrl}, deleting ${deletes} monitor${deletes === 1 ? '' : 's'}?`,
+              { word: 'yes' },
+            );
+      if (!confirmed)
+        throw new UsageError(
+          'apply cancelled; nothing was changed',
+          deletes === 0 ? {} : { hint: 'only yes, typed in full, confirms deleting monitors' },
+        );
     }
     if (signal?.aborted) throw new InterruptedError();
     for (const step of plan.monitors) {
