@@ -174,7 +174,7 @@ __cpk_words() {
     'plan/-') __cpk_list=('--file' '-f' '--state' '--prune' '--create-uncertain' '--out' '--junit' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'plan/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'plan/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
-    'apply/-') __cpk_list=('--file' '-f' '--state' '--prune' '--create-uncertain' '--yes' '-y' '--junit' '--lock-timeout' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'apply/-') __cpk_list=('--file' '-f' '--state' '--prune' '--create-uncertain' '--recreate-missing' '--yes' '-y' '--junit' '--lock-timeout' '--concurrency' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'apply/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'apply/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'import/-') __cpk_list=('--file' '-f' '--state' '--lock-timeout' '--all' '--replace' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;

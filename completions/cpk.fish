@@ -538,6 +538,7 @@ complete -c cpk -n '__cpk_at \'apply\'' -l 'file' -s 'f' -r -F -d 'the manifest,
 complete -c cpk -n '__cpk_at \'apply\'' -l 'state' -r -F -d 'the state file (default: beside the manifest, cpk.yaml -> cpk.state.json, DIR -> DIR/cpk.state.json); one per service'
 complete -c cpk -n '__cpk_at \'apply\'' -l 'prune' -d 'delete monitors the state records but the manifest no longer names (never any other monitor)'
 complete -c cpk -n '__cpk_at \'apply\'' -l 'create-uncertain' -d 'create again monitors whose earlier create has an unknown outcome (may make a duplicate)'
+complete -c cpk -n '__cpk_at \'apply\'' -l 'recreate-missing' -d 'create again the monitors the state records even when none of them exists for this token (refused otherwise: another account or environment?)'
 complete -c cpk -n '__cpk_at \'apply\'' -l 'yes' -s 'y' -d 'do not ask for confirmation (required when stdin is not a terminal)'
 complete -c cpk -n '__cpk_at \'apply\'' -l 'junit' -r -F -d 'write a JUnit XML report to FILE (GitLab, Jenkins, Azure), whether the command succeeds or not'
 complete -c cpk -n '__cpk_at \'apply\'' -l 'lock-timeout' -r -F -d 'how long to wait for another run that holds the state file\'s lock (e.g. 30s, 5m; default 0: fail at once, exit 75)'

@@ -212,18 +212,23 @@ export class Context {
     }
   }
 
-  /** Asks a yes/no question on stderr and reads the answer from stdin; Ctrl-C ends it with InterruptedError. */
-  async confirm(question: string): Promise<boolean> {
+  /**
+   * Asks a yes/no question on stderr and reads the answer from stdin: `y` or `yes` confirms, or, given
+   * `word`, that word alone (a question that deletes monitors asks for `yes` typed in full, as Terraform
+   * does, so that a `y` typed out of habit deletes nothing). Ctrl-C ends it with InterruptedError.
+   */
+  async confirm(question: string, { word }: { word?: string } = {}): Promise<boolean> {
     if (this.signal?.aborted) throw new InterruptedError();
     const { createInterface } = await import('node:readline');
     // The question goes through Output (sanitized, redacted); readline only reads the answer.
     const rl = createInterface({ input: this.io.stdin, terminal: false });
     try {
-      this.out.prompt(`${question} [y/N] `);
+      this.out.prompt(word === undefined ? `${question} [y/N] ` : `${question} Type ${word} to confirm: `);
       const signal = this.signal;
       // The first line is the answer; the end of input is "no".
       const [answer] = await Promise.race([once(rl, 'line', { signal }), once(rl, 'close', { signal })]);
-      return typeof answer === 'string' && /^y(es)?$/i.test(answer.trim());
+      if (typeof answer !== 'string') return false;
+      return word === undefined ? /^y(es)?$/i.test(answer.trim()) : answer.trim() === word;
     } catch (error) {
       throw this.signal?.aborted ? new InterruptedError() : error;
     } finally {

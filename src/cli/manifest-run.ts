@@ -13,7 +13,7 @@ export function workflowDeps(ctx: Context): WorkflowDeps {
     env: ctx.env,
     signal: ctx.signal,
     api: (options) => ctx.api(options),
-    confirm: (question) => ctx.confirm(question),
+    confirm: (question, options) => ctx.confirm(question, options),
     tokenDigest: () => ctx.tokenDigest(),
     report: ci && {
       problems: (problems, manifest, file) => reportProblems(ci, problems, manifest, file),

@@ -38,7 +38,10 @@ export interface Plan {
   channels: ChannelStep[];
   /** Channels the state records and the manifest no longer names: forgotten by apply (a channel cannot be deleted). */
   droppedChannels: string[];
-  /** Several recorded monitors, all answering 404: more likely another account's token than deletions (warned). */
+  /**
+   * Every monitor the state records answered 404 (at least one): more likely another account's token or
+   * another environment than deletions, so apply creates none of them again without --recreate-missing.
+   */
   allRecordedGone: boolean;
   /** Every managed monitor read, and its body (null: 404): a saved plan is refused once one changed (./saved.ts). */
   observed: Array<{ key: string; id: string; body: JsonObject | null }>;
@@ -133,7 +136,7 @@ export async function buildPlan(manifest: Manifest, state: StateStore, api: Api,
     monitors,
     channels,
     droppedChannels: Object.keys(state.data.channels).filter((id) => !channelIds.has(id)),
-    allRecordedGone: reads.length >= 2 && reads.every(({ index }) => steps[index]?.action === 'create'),
+    allRecordedGone: reads.length > 0 && reads.every(({ index }) => steps[index]?.action === 'create'),
     observed: observed.filter((read) => read !== undefined),
   };
   return { plan, failures: failures.filter((failure) => failure !== undefined) };

@@ -112,7 +112,9 @@ export async function readSavedPlan(path: string) {
     monitors: doc.monitors.map((step) => stepOf<MonitorStep>(step)),
     channels: doc.channels.map((step) => stepOf<ChannelStep>(step)),
     droppedChannels: doc.dropped_channels,
-    allRecordedGone: false,
+    // What it read answers 404 again, or the plan is stale (changesSince): the same rule as a plan made now.
+    allRecordedGone:
+      doc.fingerprints.monitors.length > 0 && doc.fingerprints.monitors.every((read) => read.digest === null),
     observed: [],
   };
   return {

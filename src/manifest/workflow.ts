@@ -52,8 +52,8 @@ export interface WorkflowDeps {
   signal?: AbortSignal | undefined;
   /** Builds the API client; called once the manifest is known to be valid (a bad one needs no token). */
   api(options: { many?: boolean; anonymous?: boolean }): Promise<Api>;
-  /** Asks before apply changes anything (unless --yes). */
-  confirm(question: string): Promise<boolean>;
+  /** Asks before apply changes anything (unless --yes); with `word`, only that word confirms. */
+  confirm(question: string, options?: { word?: string }): Promise<boolean>;
   /** A digest of the token the client uses: a saved plan is bound to it. */
   tokenDigest(): Promise<string | undefined>;
   report?: WorkflowReport | undefined;
@@ -248,11 +248,6 @@ async function readPlan(
     step.candidates = r.ids;
     if (r.why !== undefined) step.unresolved = r.why;
   }
-  if (plan.allRecordedGone) {
-    deps.out.warn(
-      `none of the monitors ${state.path} records exists for this token (all answer 404): if the token belongs to another account, apply would create them all there`,
-    );
-  }
   if (failures.length > 0) {
     const lines = failures.map((f) => failureLine(`read ${f.key} (${f.id})`, f.error));
     await deps.report?.unread(
@@ -315,6 +310,12 @@ export async function planWorkflow(
   };
   return open(opts, deps, { validate: true, check }, async (opened) => {
     const plan = await readPlan(opened, opts, deps, opts.save === undefined, 'no plan was made');
+    if (plan.allRecordedGone) {
+      const { text, them } = noneExists(plan);
+      deps.out.warn(
+        `${text}: the token may belong to another account, or the base URL to another environment; apply refuses to create ${them} again unless given --recreate-missing`,
+      );
+    }
     const changes = hasChanges(plan);
     if (opts.save === undefined && !opts.document) return { plan, document: undefined, changes };
     if (opts.save !== undefined && plan.monitors.some((step) => step.action === 'uncertain'))
@@ -343,6 +344,8 @@ export async function planWorkflow(
 
 export interface ApplyOptions extends PlanOptions {
   yes: boolean;
+  /** Create again the monitors the state records even when none of them exists (Plan.allRecordedGone). */
+  recreateMissing: boolean;
   /** ms to wait for the state file's lock (0: fail at once). */
   lockTimeoutMs: number;
   /** A plan saved by `cpk plan --out`: carry out exactly it. */
@@ -413,10 +416,31 @@ async function carryOut(
 ) {
   const { out, signal } = deps;
   if (signal?.aborted) throw new InterruptedError();
+  // Creating them all again under a token of another account would fill that
+  // account and rewrite the state with its ids, leaving the real monitors unmanaged.
+  if (plan.allRecordedGone && !opts.recreateMissing) {
+    const { text, them } = noneExists(plan);
+    throw new UsageError(`${text}; nothing was changed`, {
+      hint: `the token may belong to another account, or the base URL (${plan.baseUrl}) to another environment, or the monitors were deleted elsewhere: check the token and --base-url; to create ${them} again, pass --recreate-missing`,
+    });
+  }
   if (!out.json) out.printRendered(renderPlan(plan, await paintFor(out)));
   if (hasChanges(plan)) {
-    if (!opts.yes && !(await deps.confirm(`Apply these changes to ${plan.baseUrl}?`))) {
-      throw new UsageError('apply cancelled; nothing was changed');
+    if (!opts.yes) {
+      // A deletion cannot be undone: it takes `yes` typed in full, as `monitors delete` does.
+      const deletes = plan.monitors.filter((step) => step.action === 'delete').length;
+      const confirmed =
+        deletes === 0
+          ? await deps.confirm(`Apply these changes to ${plan.baseUrl}?`)
+          : await deps.confirm(
+              `Apply these changes to ${plan.baseUrl}, deleting ${deletes} monitor${deletes === 1 ? '' : 's'}?`,
+              { word: 'yes' },
+            );
+      if (!confirmed)
+        throw new UsageError(
+          'apply cancelled; nothing was changed',
+          deletes === 0 ? {} : { hint: 'only yes, typed in full, confirms deleting monitors' },
+        );
     }
     if (signal?.aborted) throw new InterruptedError();
     for (const step of plan.monitors) {
@@ -470,6 +494,17 @@ async function carryOut(
   flush();
   // `manifest`: the one the plan was made from (not for a saved plan), for annotations pointing into it.
   return { plan, outcomes, stateErrors, statePath: state.path, manifest };
+}
+
+/** The first words of plan's warning and apply's refusal when every recorded monitor answers 404. */
+function noneExists(plan: Plan): { text: string; them: string } {
+  const count = plan.monitors.filter((step) => step.action === 'create' && step.replaces !== undefined).length;
+  if (count === 1)
+    return { text: `the monitor ${plan.state} records does not exist for this token (it answers 404)`, them: 'it' };
+  return {
+    text: `none of the ${count} monitors ${plan.state} records exists for this token (all answer 404)`,
+    them: 'them all',
+  };
 }
 
 export interface ImportOptions extends ManifestOptions {

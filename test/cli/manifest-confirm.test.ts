@@ -1,5 +1,6 @@
-// On a terminal, apply asks before changing anything (#6). A terminal is a
-// field of the IO, so this runs cpk's main in-process with a fake one.
+// On a terminal, apply asks before changing anything (#6), and a deletion takes
+// `yes` typed in full. A terminal is a field of the IO, so most of this runs
+// cpk's main in-process with a fake one; the deletion runs on a real pty.
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { main } from '../../src/cli/main.js';
 import type { IO } from '../../src/core/io.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { baseEnv } from '../helpers/cli.js';
+import { runInPty } from '../helpers/pty.js';
 
 const f = useEmulator();
 
@@ -54,4 +56,39 @@ describe('apply on a terminal', () => {
     expect(none.code).toBe(0);
     expect(none.stderr).not.toContain('[y/N]');
   });
+
+  it('a deletion takes "yes" typed in full, on a real terminal: "y" deletes nothing (exit 2), "yes" deletes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpk-tty-'));
+    const file = join(dir, 'cpk.yaml');
+    writeFileSync(file, 'monitors:\n  kept:\n    name: prune kept\n  old:\n    name: prune old\n');
+    expect((await onTerminal(['apply', '-f', file, '--yes'], '')).code).toBe(0);
+    const old = f.emu.monitors().find((m) => m.name === 'prune old')!.id as string;
+    writeFileSync(file, 'monitors:\n  kept:\n    name: prune kept\n');
+    const env = { CPK_BASE_URL: f.emu.baseUrl, CPK_TOKEN: f.emu.token, CPK_CACHE_DIR: cacheDir };
+
+    const answer = async (typed: string) => {
+      const pty = runInPty(['apply', '-f', file, '--prune'], { env });
+      await pty.waitFor(/deleting 1 monitor\? Type yes to confirm: /);
+      pty.type(`${typed}\r`);
+      return pty.done;
+    };
+    const sent = f.mark();
+    const declined = await answer('y');
+    expect(declined.code, declined.output).toBe(2);
+    expect(declined.output).toContain(
+      'cpk: apply cancelled; nothing was changed; only yes, typed in full, confirms deleting monitors',
+    );
+    expect(sent().filter((q) => q.method !== 'GET')).toEqual([]);
+    expect(f.emu.monitors().map((m) => m.id)).toContain(old);
+
+    const confirmed = await answer('yes');
+    expect(confirmed.code, confirmed.output).toBe(0);
+    expect(confirmed.output).toContain('Apply: 0 created, 0 updated, 1 deleted, 1 unchanged, 0 failed.');
+    expect(
+      sent()
+        .filter((q) => q.method !== 'GET')
+        .map((q) => `${q.method} ${q.path}`),
+    ).toEqual([`DELETE /v1/monitors/${old}`]);
+    expect(f.emu.monitors().map((m) => m.id)).not.toContain(old);
+  }, 60_000);
 });

@@ -184,6 +184,38 @@ describe('saved plans', () => {
     expect(writes(sent())).toEqual([]);
   });
 
+  it('a plan whose one recorded monitor answers 404 for its token is refused by apply unless --recreate-missing', async () => {
+    const dir = workdir();
+    const file = write(dir, 'cpk.yaml', `monitors:\n${entry('saved-gone', 'a')}`);
+    expect((await f.cpk(['apply', '-f', file, '--yes'])).code).toBe(0);
+    const statePath = join(dir, 'cpk.state.json');
+    const before = readFileSync(statePath);
+    // Planned and applied with a token of another account: the plan is bound to it, so only this rule stops it.
+    const other = { env: { CPK_TOKEN: 'cpk_test_other' } };
+    const plan = join(dir, 'plan.json');
+    const made = await f.cpk(['plan', '-f', file, '--out', plan], other);
+    expect(made.code).toBe(10);
+    expect(made.stderr).toContain(
+      `warning: the monitor ${statePath} records does not exist for this token (it answers 404): the token may belong to another account, or the base URL to another environment; apply refuses to create it again unless given --recreate-missing\n`,
+    );
+
+    const sent = f.mark();
+    const refused = await f.cpk(['apply', plan, '--yes'], other);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(
+      /^cpk: the monitor .+ records does not exist for this token \(it answers 404\); nothing was changed; .+ pass --recreate-missing\n$/,
+    );
+    expect(writes(sent())).toEqual([]);
+    expect(readFileSync(statePath)).toEqual(before);
+
+    const forced = await f.cpk(['apply', plan, '--yes', '--recreate-missing'], other);
+    expect(forced.code, forced.stderr).toBe(0);
+    const created = f.emu.monitors('acct_other').filter((m) => m.name === 'saved-gone a');
+    expect(created).toHaveLength(1);
+    expect(JSON.parse(readFileSync(statePath, 'utf8')).monitors).toEqual({ a: { id: created[0]!.id } });
+  });
+
   it('a malformed plan, a plan of another version, service or token is refused (exit 2, nothing sent)', async () => {
     const dir = workdir();
     const file = write(dir, 'cpk.yaml', `monitors:\n${entry('refused', 'a')}`);

@@ -186,23 +186,31 @@ describe('cpk apply and plan', () => {
     expect(Object.keys(state(dir).monitors)).toEqual(['keep']);
   });
 
-  it('re-creates a monitor deleted behind its back, after saying so', async () => {
+  it('re-creates a monitor deleted behind its back, after saying so; the other is left alone', async () => {
     const dir = workdir();
-    const file = write(dir, manifest('gone', ['svc']));
+    const file = write(dir, manifest('gone', ['svc', 'kept']));
     expect((await f.cpk(['apply', '-f', file, '--yes'])).code).toBe(0);
     const old = state(dir).monitors.svc!.id!;
+    const kept = state(dir).monitors.kept!.id!;
     expect((await f.cpk(['monitors', 'delete', old, '--yes'])).code).toBe(0);
 
     const plan = await f.cpk(['plan', '-f', file]);
     expect(plan.code).toBe(10);
     expect(plan.stdout).toContain(`+ svc: create (${old} answers 404`);
+    expect(plan.stderr).toBe('');
+    const sent = f.mark();
     const r = await f.cpk(['apply', '-f', file, '--yes']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`warning: monitor ${old} of "svc" answers 404 (deleted outside cpk); creating it again`);
-    const now = named('gone ');
+    expect(
+      sent()
+        .filter((q) => q.method !== 'GET')
+        .map((q) => [q.method, q.path, JSON.parse(q.body).name]),
+    ).toEqual([['POST', '/v1/monitors', 'gone svc']]);
+    const now = named('gone svc');
     expect(now).toHaveLength(1);
     expect(now[0]!.id).not.toBe(old);
-    expect(state(dir).monitors.svc).toEqual({ id: now[0]!.id });
+    expect(state(dir).monitors).toEqual({ svc: { id: now[0]!.id }, kept: { id: kept } });
   });
 
   it('a manifest with type errors is rejected with file:line:column and nothing is sent', async () => {
@@ -297,14 +305,39 @@ describe('cpk apply and plan', () => {
     expect(elsewhere.stdout).toContain('+ a: create');
   });
 
-  it('warns when none of the recorded monitors exists for the token (another account)', async () => {
+  it('when no recorded monitor exists for the token (another account), plan warns and apply refuses unless --recreate-missing', async () => {
     const dir = workdir();
     const file = write(dir, manifest('acct', ['a', 'b']));
     expect((await f.cpk(['apply', '-f', file, '--yes'])).code).toBe(0);
-    const r = await f.cpk(['plan', '-f', file], { env: { CPK_TOKEN: 'cpk_test_other' } });
-    expect(r.code).toBe(10);
-    expect(r.stderr).toContain('warning: none of the monitors');
-    expect(r.stderr).toContain('if the token belongs to another account, apply would create them all there');
+    const statePath = join(dir, 'cpk.state.json');
+    const before = readFileSync(statePath);
+    const other = { env: { CPK_TOKEN: 'cpk_test_other' } };
+
+    const plan = await f.cpk(['plan', '-f', file], other);
+    expect(plan.code).toBe(10);
+    expect(plan.stderr).toBe(
+      `warning: none of the 2 monitors ${statePath} records exists for this token (all answer 404): the token may belong to another account, or the base URL to another environment; apply refuses to create them all again unless given --recreate-missing\n`,
+    );
+
+    const sent = f.mark();
+    const refused = await f.cpk(['apply', '-f', file, '--yes'], other);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      `cpk: none of the 2 monitors ${statePath} records exists for this token (all answer 404); nothing was changed; the token may belong to another account, or the base URL (${f.emu.baseUrl}) to another environment, or the monitors were deleted elsewhere: check the token and --base-url; to create them all again, pass --recreate-missing\n`,
+    );
+    expect(sent().filter((q) => q.method !== 'GET')).toEqual([]);
+    expect(readFileSync(statePath)).toEqual(before);
+    expect(f.emu.monitors('acct_other').filter((m) => String(m.name).startsWith('acct '))).toEqual([]);
+
+    const forced = await f.cpk(['apply', '-f', file, '--yes', '--recreate-missing'], other);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toContain('Apply: 2 created, 0 updated, 0 deleted, 0 unchanged, 0 failed.');
+    const made = f.emu.monitors('acct_other').filter((m) => String(m.name).startsWith('acct '));
+    expect(made.map((m) => m.name).sort()).toEqual(['acct a', 'acct b']);
+    expect(Object.values(state(dir).monitors).map((r) => r.id)).toEqual(
+      ['acct a', 'acct b'].map((name) => made.find((m) => m.name === name)!.id),
+    );
   });
 
   it('off a terminal, apply requires --yes and sends nothing without it', async () => {

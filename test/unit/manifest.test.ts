@@ -529,7 +529,7 @@ describe('buildPlan', () => {
     expect(both.failures.map((f) => f.key)).toEqual(['changed']);
   });
 
-  it('notices when every one of several recorded monitors answers 404 (another account?)', async () => {
+  it('notices when every recorded monitor answers 404, even one (another account?), and not when one of two does', async () => {
     const { api } = fakeApi({});
     const two = await buildPlan(MANIFEST, await storeWith({ new: { id: 'mon_a' }, gone: { id: 'mon_b' } }), api, {
       prune: false,
@@ -542,7 +542,14 @@ describe('buildPlan', () => {
       createUncertain: false,
       concurrency: 2,
     });
-    expect(one.plan.allRecordedGone).toBe(false);
+    expect(one.plan.allRecordedGone).toBe(true);
+    const some = await buildPlan(
+      MANIFEST,
+      await storeWith({ same: { id: 'mon_same' }, gone: { id: 'mon_b' } }),
+      fakeApi({ mon_same: { name: 'Same', interval_seconds: 60 } }).api,
+      { prune: false, createUncertain: false, concurrency: 2 },
+    );
+    expect(some.plan.allRecordedGone).toBe(false);
   });
 });
 

@@ -361,7 +361,7 @@ describe('monitors delete on a terminal', () => {
     return { code, stderr };
   }
 
-  it('asks once for several ids, naming each; "n" sends nothing (exit 2); "y" says which went', async () => {
+  it('asks once for several ids, naming each; "y" sends nothing (exit 2): only "yes" deletes, and says which went', async () => {
     const { startEmulator } = await import('../../src/emulator/server.js');
     const emu = await startEmulator({ port: 0 });
     try {
@@ -386,12 +386,14 @@ describe('monitors delete on a terminal', () => {
         env: { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: emu.token, CPK_DATA_DIR: '/nonexistent/cpk' },
       });
       const named = `${ids[0]} "Checkout API", ${ids[1]} "Search"`;
-      expect(await main(['monitors', 'delete', ...ids], io('n\n'), { handleSignals: false })).toBe(2);
-      expect(stderr).toBe(`Delete 2 monitors (${named})? [y/N] cpk: delete cancelled; nothing was sent\n`);
+      expect(await main(['monitors', 'delete', ...ids], io('y\n'), { handleSignals: false })).toBe(2);
+      expect(stderr).toBe(
+        `Delete 2 monitors (${named})? Type yes to confirm: cpk: delete cancelled; nothing was sent; only yes, typed in full, confirms deleting monitors\n`,
+      );
       expect(emu.monitors()).toHaveLength(2);
       stderr = '';
-      expect(await main(['monitors', 'delete', ...ids], io('y\n'), { handleSignals: false })).toBe(0);
-      expect(stderr).toBe(`Delete 2 monitors (${named})? [y/N] Deleted 2 monitors: ${named}.\n`);
+      expect(await main(['monitors', 'delete', ...ids], io('yes\n'), { handleSignals: false })).toBe(0);
+      expect(stderr).toBe(`Delete 2 monitors (${named})? Type yes to confirm: Deleted 2 monitors: ${named}.\n`);
       expect(emu.monitors()).toHaveLength(0);
     } finally {
       await emu.close();
@@ -421,7 +423,9 @@ describe('monitors delete on a terminal', () => {
         env,
       });
       expect(await main(['monitors', 'delete', id], io('n\n'), { handleSignals: false })).toBe(2);
-      expect(stderr).toBe(`Delete monitor ${id} "Checkout API"? [y/N] cpk: delete cancelled; nothing was sent\n`);
+      expect(stderr).toBe(
+        `Delete monitor ${id} "Checkout API"? Type yes to confirm: cpk: delete cancelled; nothing was sent; only yes, typed in full, confirms deleting monitors\n`,
+      );
       stderr = '';
       expect(await main(['monitors', 'delete', 'mon_nothere'], io('y\n'), { handleSignals: false })).toBe(6);
       expect(stderr).toMatch(/^cpk: monitor not found: mon_nothere \(request id: req_\w+\)\n$/);

@@ -27,6 +27,10 @@ export function register(program: Command, runtime: Runtime): void {
       '--create-uncertain',
       'create again monitors whose earlier create has an unknown outcome (may make a duplicate)',
     )
+    .option(
+      '--recreate-missing',
+      'create again the monitors the state records even when none of them exists for this token (refused otherwise: another account or environment?)',
+    )
     .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--junit <file>', JUNIT_HELP);
   addLockOption(cmd);
@@ -57,7 +61,14 @@ export function parseApplyOptions(opts: RawOptions, args: unknown[] = []) {
   }
   // The flags plan takes, read as plan reads them (apply has no --out); --junit: failed where a change failed.
   const { out: _, ...planned } = parsePlanOptions(opts);
-  return { planFile, ...planned, yes: opts.yes === true, lockTimeoutMs: parseLockTimeout(opts.lockTimeout) };
+  return {
+    planFile,
+    ...planned,
+    yes: opts.yes === true,
+    // Allowed with a saved plan, as --yes is: a consent given when applying, not a part of the plan.
+    recreateMissing: opts.recreateMissing === true,
+    lockTimeoutMs: parseLockTimeout(opts.lockTimeout),
+  };
 }
 
 export async function run(opts: ReturnType<typeof parseApplyOptions>, ctx: Context): Promise<void> {

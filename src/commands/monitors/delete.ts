@@ -65,7 +65,11 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
     const which = listed(opts.ids, names);
     const question =
       opts.ids.length === 1 ? `Delete monitor ${which}?` : `Delete ${opts.ids.length} monitors (${which})?`;
-    if (!(await ctx.confirm(question))) throw new UsageError('delete cancelled; nothing was sent');
+    // A deletion cannot be undone: it takes `yes` typed in full, as apply's deletions do.
+    if (!(await ctx.confirm(question, { word: 'yes' })))
+      throw new UsageError('delete cancelled; nothing was sent', {
+        hint: 'only yes, typed in full, confirms deleting monitors',
+      });
   }
   const printed = (id: string, body: unknown) => (body !== undefined ? body : { id, deleted: true });
   if (opts.single) {
