@@ -20,3 +20,8 @@ export function workflowCommandsIn(output: string): string[] {
     return legacy >= 0 && line.indexOf(']', legacy) > legacy;
   });
 }
+
+/** A command's data as the runner reads it back (ActionCommand.UnescapeData): CR, LF, then `%`. */
+export function unescapeData(text: string): string {
+  return text.replaceAll('%0D', '\r').replaceAll('%0A', '\n').replaceAll('%25', '%');
+}
