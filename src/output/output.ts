@@ -2,9 +2,10 @@
 // spinners and errors to stderr. Decoration (color, spinners) only on a
 // terminal, never under --json, NO_COLOR or CI.
 //
-// Sanitizing and redaction happen here, in two private writers (toStdout,
-// toStderr), and nowhere else: test/unit/output-guard.test.ts proves it for
-// every method. src/core/redact.ts says why stdout masks only the secrets in use.
+// Sanitizing and redaction happen here (and, under GitHub Actions, defusing
+// workflow commands), in two private writers (toStdout, toStderr), and
+// nowhere else: test/unit/output-guard.test.ts proves it for every method.
+// src/core/redact.ts says why stdout masks only the secrets in use.
 //
 // Commands hand Output data, never strings, and it prints it in the format
 // chosen with `-o` (kubectl's printers; src/output/format.ts).
