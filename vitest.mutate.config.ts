@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 import suite from './vitest.config.js';
 
 // The unit tests that guard the security rules, for `npm run mutate`
-// (stryker.config.json): redaction, sanitizing, the path rule and the retry
-// rule. Only unit tests: a mutant must be killed by a test of the rule itself,
+// (stryker.config.json): redaction, sanitizing (for a terminal and for a CI
+// log), the path rule and the retry rule. Only unit tests: a mutant must be killed by a test of the rule itself,
 // not by an end-to-end run that happens to cross it.
 export default defineConfig({
   // The suite's plugins (the emulator's OpenAPI documents are YAML imported as data).
@@ -14,6 +14,7 @@ export default defineConfig({
       'test/unit/output-guard.test.ts',
       'test/unit/output.test.ts',
       'test/unit/sanitize.test.ts',
+      'test/unit/ci-log.test.ts',
       'test/unit/path-rule.test.ts',
       'test/unit/retry.test.ts',
       'test/unit/http.test.ts',

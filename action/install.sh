@@ -7,8 +7,19 @@
 # that follow, the token masked first so that no later log line shows it.
 set -euo pipefail
 
+# A workflow command's data escaped as @actions/core escapes it (and the runner
+# unescapes it): % first, then CR and LF, so that an input holding a line
+# break cannot end the command and start another, and a `%0A` in a token is
+# masked as written.
+escape_data() {
+  local s=${1//%/%25}
+  s=${s//$'\r'/%0D}
+  s=${s//$'\n'/%0A}
+  printf '%s' "$s"
+}
+
 die() {
-  echo "::error title=cpk install::$1"
+  printf '::error title=cpk install::%s\n' "$(escape_data "$1")"
   exit 1
 }
 
@@ -21,7 +32,7 @@ if [ -n "${INPUT_TOKEN:-}" ]; then
   case "$INPUT_TOKEN" in
     *$'\n'* | *$'\r'*) die "the token input holds a line break: pass the secret alone" ;;
   esac
-  echo "::add-mask::$INPUT_TOKEN"
+  printf '::add-mask::%s\n' "$(escape_data "$INPUT_TOKEN")"
 fi
 
 case "${RUNNER_OS:-}-${RUNNER_ARCH:-}" in

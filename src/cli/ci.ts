@@ -50,7 +50,7 @@ export class CiReport {
     if (!this.actions) return;
     const { workflowCommand } = await import('../output/workflow.js');
     this.annotated += 1;
-    this.ctx.out.info(
+    this.ctx.out.workflowCommand(
       workflowCommand('error', { title: this.suite, ...annotation, file: this.repoPath(annotation.file) }),
     );
   }

@@ -37,3 +37,40 @@ export function sanitizeKeepingColor(text: string): string {
     .map((part, i) => (i % 2 === 1 ? part : sanitize(part)))
     .join('');
 }
+
+// GitHub Actions reads workflow commands out of every line a step writes, on
+// stdout and stderr alike, in two forms (actions/runner, ActionCommand.cs):
+// a line that starts with `::` once the runner has trimmed its leading white
+// space (`::warning::text`), and the legacy `##[warning]text` ANYWHERE in a
+// line. So foreign text (a service's error, a monitor's name, a manifest's
+// key) printed under Actions could raise annotations on a pull request, mask
+// log text (`add-mask`) or silence cpk's own annotations (`stop-commands`).
+// The runner splits lines at CR and LF, and its trim takes .NET's white
+// space (the Unicode spaces, U+0085, the line and paragraph separators; the
+// C0 separators U+001C-U+001F too, which older .NET counted).
+const LEGACY_COMMAND = '##[';
+const LINE_START_COMMAND =
+  // eslint-disable-next-line no-control-regex -- the white space the runner trims holds C0 separators
+  /(^|[\r\n])([\t\v\f\u001c-\u001f \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*):(?=:)/g;
+/** Not white space to the runner, so its trim keeps it; invisible in the log, so the text reads as written. */
+const ZERO_WIDTH_SPACE = '\u200b';
+
+/**
+ * Text the runner reads as data: a zero-width space put into each `##[` (`##\u200b[`) and between the two
+ * colons of a `::` that starts a line. Only under GitHub Actions (Output and writeError decide).
+ */
+export function defuseWorkflowCommands(text: string): string {
+  return text
+    .replaceAll(LEGACY_COMMAND, `##${ZERO_WIDTH_SPACE}[`)
+    .replace(LINE_START_COMMAND, `$1$2:${ZERO_WIDTH_SPACE}`);
+}
+
+/**
+ * JSON or YAML text the runner reads as data, the value unchanged: `[` after `##` written as the escape
+ * `\u005b`, which both read back as `[`. No line of either can start with `::` (JSON escapes line breaks,
+ * and toYaml double-quotes a string that could start one), and in both `##[` occurs only inside a
+ * double-quoted string, where the escape is valid.
+ */
+export function defuseWorkflowCommandsEncoded(text: string): string {
+  return text.replaceAll(LEGACY_COMMAND, '##\\u005b');
+}

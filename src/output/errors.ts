@@ -1,7 +1,7 @@
 import { ApiError, CpkError, ExitCode } from '../core/errors.js';
 import type { IO } from '../core/io.js';
 import { toJson } from './json.js';
-import { sanitize, sanitizeLine } from '../core/sanitize.js';
+import { defuseWorkflowCommands, defuseWorkflowCommandsEncoded, sanitize, sanitizeLine } from '../core/sanitize.js';
 import { redactSecrets } from '../core/redact.js';
 
 /** What the person sees about an error: one line, in the service's words where it gave them. */
@@ -40,14 +40,25 @@ export function writeError(
   },
 ): number {
   const report = describeError(error, options.hint);
+  // Under GitHub Actions the runner reads stderr for workflow commands, and the message is the service's.
+  const ciLog = io.env.GITHUB_ACTIONS === 'true';
+  const defuse = (text: string) => (ciLog ? defuseWorkflowCommands(text) : text);
   if (options.json) {
-    io.stderr.write(
-      `${toJson({ ...options.item?.fields, error: report.message, status: report.status, request_id: report.requestId, exit_code: report.exitCode }, 0)}\n`,
+    const line = toJson(
+      {
+        ...options.item?.fields,
+        error: report.message,
+        status: report.status,
+        request_id: report.requestId,
+        exit_code: report.exitCode,
+      },
+      0,
     );
+    io.stderr.write(`${ciLog ? defuseWorkflowCommandsEncoded(line) : line}\n`);
   } else {
     const label = options.item ? `${sanitizeLine(options.item.label)}: ` : '';
     const id = report.requestId ? ` (request id: ${report.requestId})` : '';
-    io.stderr.write(`cpk: ${label}${report.message}${id}\n`);
+    io.stderr.write(`${defuse(`cpk: ${label}${report.message}${id}`)}\n`);
   }
   if (
     options.debug &&
@@ -55,7 +66,7 @@ export function writeError(
     error.stack &&
     !(error instanceof CpkError && error.exitCode === ExitCode.USAGE)
   ) {
-    io.stderr.write(`${sanitizeStack(error)}\n`);
+    io.stderr.write(`${defuse(sanitizeStack(error))}\n`);
   }
   return report.exitCode;
 }

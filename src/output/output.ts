@@ -2,9 +2,10 @@
 // spinners and errors to stderr. Decoration (color, spinners) only on a
 // terminal, never under --json, NO_COLOR or CI.
 //
-// Sanitizing and redaction happen here, in two private writers (toStdout,
-// toStderr), and nowhere else: test/unit/output-guard.test.ts proves it for
-// every method. src/core/redact.ts says why stdout masks only the secrets in use.
+// Sanitizing and redaction happen here (and, under GitHub Actions, defusing
+// workflow commands), in two private writers (toStdout, toStderr), and
+// nowhere else: test/unit/output-guard.test.ts proves it for every method.
+// src/core/redact.ts says why stdout masks only the secrets in use.
 //
 // Commands hand Output data, never strings, and it prints it in the format
 // chosen with `-o` (kubectl's printers; src/output/format.ts).
@@ -12,7 +13,13 @@ import { knownColumns, type IO } from '../core/io.js';
 import { InterruptedError } from '../core/errors.js';
 import { writeError } from './errors.js';
 import { toJson } from './json.js';
-import { sanitize, sanitizeKeepingColor, sanitizeLine } from '../core/sanitize.js';
+import {
+  defuseWorkflowCommands,
+  defuseWorkflowCommandsEncoded,
+  sanitize,
+  sanitizeKeepingColor,
+  sanitizeLine,
+} from '../core/sanitize.js';
 import { redactKnown, redactSecrets } from '../core/redact.js';
 import { colorPalette, PLAIN, statusPainter, type ColorLevel, type Palette } from './palette.js';
 import type { OutputFormat } from './format.js';
@@ -85,6 +92,13 @@ export class Output {
   /** A live view's frame is on the screen and the cursor hidden (drawFrame). */
   private liveView = false;
   readonly stderrColor: boolean;
+  /**
+   * Under GitHub Actions every line either stream carries is read for workflow commands: text from a
+   * service, a manifest or the person is defused (src/core/sanitize.ts), JSON and YAML with an escape
+   * that keeps their value. cpk cannot tell the log from a pipe (the runner reads a pipe too), so it is
+   * done whatever stdout is.
+   */
+  private readonly ciLog: boolean;
   /** --query, applied to every JSON result (src/output/query.ts). */
   query: ((value: unknown) => unknown) | undefined;
   constructor(
@@ -94,6 +108,7 @@ export class Output {
     this.stdoutLevel = colorLevel(io, io.stdoutIsTTY, settings);
     this.stdoutColor = this.stdoutLevel !== 0;
     this.stderrColor = decorate(io, io.stderrIsTTY, settings);
+    this.ciLog = io.env.GITHUB_ACTIONS === 'true';
   }
 
   get json(): boolean {
@@ -115,7 +130,7 @@ export class Output {
       value = selected;
     }
     const format = this.format;
-    if (format === 'yaml') this.toStdout(toYaml(value), 'encoded');
+    if (format === 'yaml') this.toStdout(toYaml(value, { ciLog: this.ciLog }), 'encoded');
     else if (format === 'jsonl' && Array.isArray(value))
       for (const item of value) this.toStdout(`${toJson(item, 0)}\n`, 'encoded');
     else this.toStdout(`${toJson(value, options.compact || format === 'jsonl' ? 0 : 2)}\n`, 'encoded');
@@ -184,6 +199,14 @@ export class Output {
     this.toStdout(SHOW_CURSOR, 'exact');
   }
 
+  /**
+   * A workflow command cpk gives the runner itself (an annotation, src/output/workflow.ts, which escapes
+   * what it holds): the one stderr text left as a command; sanitized and redacted.
+   */
+  workflowCommand(line: string): void {
+    this.toStderr(`${line}\n`, { command: true });
+  }
+
   /** A message for the person on stderr (progress, confirmations): sanitized and redacted, newlines kept. */
   info(text: string): void {
     this.toStderr(`${text}\n`);
@@ -225,7 +248,10 @@ export class Output {
   ): void {
     if (kind === 'text') text = sanitize(text);
     else if (kind === 'painted') text = sanitizeKeepingColor(text);
-    this.io.stdout.write(options.unmasked ? text : redactKnown(text));
+    if (!options.unmasked) text = redactKnown(text);
+    // After the mask: a token is masked as it is, then the result defused.
+    if (this.ciLog) text = kind === 'encoded' ? defuseWorkflowCommandsEncoded(text) : defuseWorkflowCommands(text);
+    this.io.stdout.write(text);
   }
 
   /** This IO with stderr going through toStderr, for the helpers that write to an IO. */
@@ -236,9 +262,13 @@ export class Output {
     return io;
   }
 
-  /** The one writer of stderr text: escape sequences and control characters out, secrets masked. */
-  private toStderr(text: string): void {
-    this.io.stderr.write(redactSecrets(sanitize(text)));
+  /**
+   * The one writer of stderr text: escape sequences and control characters out, secrets masked, and under
+   * GitHub Actions workflow commands defused (but for cpk's own, `command`).
+   */
+  private toStderr(text: string, options: { command?: boolean } = {}): void {
+    text = redactSecrets(sanitize(text));
+    this.io.stderr.write(this.ciLog && !options.command ? defuseWorkflowCommands(text) : text);
   }
 
   /** The colors of stdout (PLAIN when it is not colored); chalk is loaded only for colored output. */
@@ -316,7 +346,8 @@ export class Output {
         const query = this.query;
         const lines = items.map((item) => {
           const value = query ? query(item) : item;
-          return typeof value === 'string' && query ? value : toJson(value, 0);
+          if (typeof value === 'string' && query) return value;
+          return this.ciLog ? defuseWorkflowCommandsEncoded(toJson(value, 0)) : toJson(value, 0);
         });
         if (lines.length > 0) await this.writeLines(lines);
       },

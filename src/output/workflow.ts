@@ -5,9 +5,10 @@
 // Escaping is that of the runner (and of @actions/core): in the message,
 // `%`, CR and LF become %25, %0D and %0A; in a property, `:` and `,` too,
 // since they end a property. Text from the server is sanitized first, so no
-// escape sequence or control character reaches the log.
+// escape sequence or control character reaches the log, and defused after:
+// the command is cpk's, but a `##[` in its text is no business of the runner.
 import { appendFile } from 'node:fs/promises';
-import { sanitize } from '../core/sanitize.js';
+import { defuseWorkflowCommands, sanitize } from '../core/sanitize.js';
 import type { Env } from '../core/paths.js';
 
 export function escapeData(text: string): string {
@@ -36,7 +37,8 @@ export function workflowCommand(kind: 'error' | 'warning' | 'notice', annotation
   if (annotation.col !== undefined) properties.push(`col=${annotation.col}`);
   if (annotation.title !== undefined) properties.push(`title=${escapeProperty(sanitize(annotation.title))}`);
   const head = properties.length > 0 ? `${kind} ${properties.join(',')}` : kind;
-  return `::${head}::${escapeData(sanitize(annotation.message))}`;
+  // All but the leading `::`, which is the command's own; inside, no line starts (line breaks are escaped).
+  return `::${defuseWorkflowCommands(`${head}::${escapeData(sanitize(annotation.message))}`)}`;
 }
 
 /** Appends markdown to $GITHUB_STEP_SUMMARY when the runner gives one (each step's is its own file: nothing mixes). */

@@ -29,18 +29,35 @@ const exactNumber: ScalarTag = {
   stringify: (item) => (item.value as ExactNumber).source,
 };
 
-/** `value` as a YAML document (block style, a list under its key as kubectl writes it). */
-export function toYaml(value: unknown): string {
+// What GitHub Actions could read as a workflow command (src/core/sanitize.ts): a
+// `##[` anywhere, a `::` at the start of a line. Under Actions a string that
+// holds either (any `::`, wherever it is: simpler, and only the style changes)
+// is double-quoted, where a line break is an escape and `[` can be `\u005b`.
+const COMMAND_FORM = /##\[|::/;
+
+/**
+ * `value` as a YAML document (block style, a list under its key as kubectl writes it). `ciLog`: under
+ * GitHub Actions, where Output then writes each `##[` as `##\u005b`.
+ */
+export function toYaml(value: unknown, options: { ciLog?: boolean } = {}): string {
   const { Document, visit } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   // YAML 1.1: strings such as `yes`, `no`, `on` and `0777` are quoted, so a 1.1 reader takes them as strings too.
   const doc: Document = new Document(value, { version: '1.1', customTags: [exactNumber] });
   visit(doc, {
     // Keys too: they are scalars of the document like any value.
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && (UNSAFE.test(node.value) || OCTAL_12.test(node.value)))
+      if (
+        typeof node.value === 'string' &&
+        (UNSAFE.test(node.value) || OCTAL_12.test(node.value) || (options.ciLog && COMMAND_FORM.test(node.value)))
+      )
         node.type = 'QUOTE_DOUBLE';
     },
   });
-  const text = doc.toString({ indentSeq: false, lineWidth: 0 });
+  const text = doc.toString({
+    indentSeq: false,
+    lineWidth: 0,
+    // A long double-quoted string otherwise writes its line breaks as breaks, and a line could start with `::`.
+    ...(options.ciLog ? { doubleQuotedMinMultiLineLength: Infinity } : {}),
+  });
   return text.replace(UNSAFE_ALL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

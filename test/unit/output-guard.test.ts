@@ -14,6 +14,8 @@ import { ApiError } from '../../src/core/errors.js';
 import { colorPalette } from '../../src/output/palette.js';
 import type { IO } from '../../src/core/io.js';
 import { forgetSecrets, registerSecret } from '../../src/core/redact.js';
+import { parse as parseYaml } from 'yaml';
+import { workflowCommandsIn } from '../helpers/workflow-commands.js';
 
 /** cpk's colors as chalk draws them on a 16-color terminal. */
 const COLORS = await colorPalette(1);
@@ -22,7 +24,9 @@ const TOKEN = 'cpk_guardsecret12345';
 const HOSTILE = `a\u001b[2Jb\u001b]0;title\u0007c\u009b31md\u202ee ${TOKEN} Bearer abc.def`;
 const ESCAPES = /[\u001b\u009b\u0007\u202e]/;
 
-function fake(options: { tty?: boolean; settings?: Partial<OutputSettings>; stdin?: string } = {}) {
+function fake(
+  options: { tty?: boolean; settings?: Partial<OutputSettings>; stdin?: string; env?: Record<string, string> } = {},
+) {
   let out = '';
   let err = '';
   let onErr: (() => void) | undefined;
@@ -41,7 +45,7 @@ function fake(options: { tty?: boolean; settings?: Partial<OutputSettings>; stdi
     stdinIsTTY: false,
     stdoutIsTTY: options.tty === true,
     stderrIsTTY: options.tty === true,
-    env: { TERM: 'xterm-256color' },
+    env: { TERM: 'xterm-256color', ...options.env },
   };
   const output = new Output(io, { json: false, colorFlag: true, debug: true, ...options.settings });
   return {
@@ -78,6 +82,7 @@ const methods = new Map<string, 'stdout' | 'stderr' | 'none'>([
   ['info', 'stderr'],
   ['prompt', 'stderr'],
   ['warn', 'stderr'],
+  ['workflowCommand', 'stderr'],
   ['debug', 'stderr'],
   ['itemError', 'stderr'],
   ['promptSecret', 'stderr'],
@@ -113,6 +118,7 @@ describe('Output guards every method', () => {
     ['prompt', (o: Output) => o.prompt(HOSTILE)],
     ['warn', (o: Output) => o.warn(HOSTILE)],
     ['debug', (o: Output) => o.debug(HOSTILE)],
+    ['workflowCommand', (o: Output) => o.workflowCommand(HOSTILE)],
     [
       'itemError',
       (o: Output) =>
@@ -221,6 +227,72 @@ describe('Output guards every method', () => {
     unsized.output.drawFrame(['third'], { sized: false });
     unsized.output.endFrames();
     expect(unsized.out()).toBe(`\u001b[?25l\u001b[H\u001b[2J\u001b[2Kfirst\n\u001b[J\u001b[?25h${safe}\n\nthird\n\n`);
+  });
+});
+
+/** Text the GitHub Actions runner would read as workflow commands: the legacy form anywhere, `::` starting a line. */
+const COMMANDS = 'x ##[warning]forged\n  ::add-mask::y';
+
+describe('under GitHub Actions every method but workflowCommand defuses workflow commands', () => {
+  const actions = (settings: Partial<OutputSettings> = {}) =>
+    fake({ tty: false, env: { GITHUB_ACTIONS: 'true' }, settings });
+  const defused = (text: string) => {
+    expect(text).not.toBe('');
+    expect(workflowCommandsIn(text)).toEqual([]);
+  };
+
+  it.each([
+    ['info', (o: Output) => o.info(COMMANDS)],
+    ['prompt', (o: Output) => o.prompt(COMMANDS)],
+    ['warn', (o: Output) => o.warn(COMMANDS)],
+    ['debug', (o: Output) => o.debug(COMMANDS)],
+    ['itemError', (o: Output) => o.itemError({ label: COMMANDS, fields: { id: COMMANDS } }, new Error(COMMANDS))],
+  ])('stderr: %s (text and --json)', (_name, call) => {
+    for (const json of [false, true]) {
+      const f = actions({ json, debug: true });
+      call(f.output);
+      defused(f.err());
+    }
+  });
+
+  it.each([
+    ['printLine', (o: Output) => o.printLine(COMMANDS)],
+    ['printText', (o: Output) => o.printText(COMMANDS)],
+    ['printRendered', (o: Output) => o.printRendered(COMMANDS)],
+    ['printData (a pipe)', (o: Output) => o.printData(COMMANDS)],
+    ['printSecret (a pipe)', (o: Output) => o.printSecret(COMMANDS)],
+    ['writeLines', (o: Output) => o.writeLines([COMMANDS, COMMANDS])],
+    ['printJson, a string under --query', (o: Output) => ((o.query = () => COMMANDS), o.printJson({}))],
+    ['print', (o: Output) => o.print({ name: COMMANDS, [COMMANDS]: 1 })],
+    ['printList', (o: Output) => o.printList([{ id: 'm1', name: COMMANDS }])],
+    ['printRows', (o: Output) => o.printRows(['name', COMMANDS], [[COMMANDS, COMMANDS]])],
+    ['drawFrame', (o: Output) => o.drawFrame([COMMANDS], { sized: false })],
+  ])('stdout: %s', async (_name, call) => {
+    const f = actions();
+    await call(f.output);
+    defused(f.out());
+  });
+
+  it.each(['json', 'jsonl', 'yaml', 'markdown', 'wide'] as const)('stdout -o %s, the value kept', async (format) => {
+    const f = actions({ format, json: format === 'json' || format === 'jsonl' || format === 'yaml' });
+    const item = { id: 'm1', name: COMMANDS, [COMMANDS]: [COMMANDS] };
+    await f.output.printList([item]);
+    defused(f.out());
+    if (format === 'json') expect(JSON.parse(f.out())).toEqual([item]);
+    if (format === 'jsonl') expect(JSON.parse(f.out())).toEqual(item);
+    if (format === 'yaml') expect(parseYaml(f.out())).toEqual([item]);
+  });
+
+  it('workflowCommand writes the command as it is: the one line the runner is meant to read', () => {
+    const f = actions();
+    f.output.workflowCommand('::error title=cpk::message');
+    expect(workflowCommandsIn(f.err())).toEqual(['::error title=cpk::message']);
+  });
+
+  it('elsewhere the text is left as it is', () => {
+    const f = fake({ tty: false });
+    f.output.printLine(COMMANDS);
+    expect(f.out()).toBe(`${COMMANDS}\n`);
   });
 });
 
