@@ -51,6 +51,14 @@ describe('monitors create --from: checked before anything is sent', () => {
     expect([dry.code, dry.stdout, dry.stderr]).toEqual([2, '', r.stderr]);
   });
 
+  it('a field the document does not declare, where it accepts others, is sent as written', async () => {
+    const file = ndjsonFile([{ name: 'extra-1', targte: 'kept as the service keeps extra fields' }]);
+    const sent = f.mark();
+    const r = await f.cpk(['monitors', 'create', '--from', file, '-q']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(posts(sent())).toEqual([{ name: 'extra-1', targte: 'kept as the service keeps extra fields' }]);
+  });
+
   it('a JSON array names elements by index; --json puts every problem in the one error object', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cpk-from-')), 'monitors.json');
     writeFileSync(file, JSON.stringify([{ name: 'arr-ok' }, { name: 'arr-ro', status: 'up', paused: 'no' }]));
@@ -117,6 +125,30 @@ describe('monitors create --from: what was not created, and how to send only tha
     expect(again.code).toBe(0);
     expect(posts(sent())).toEqual([{ name: 'unk-2' }]);
     expect(['unk-2', 'unk-3', 'unk-4'].map((name) => named(name).length)).toEqual([1, 1, 1]);
+  });
+
+  it('Ctrl-C: the create in flight may have been applied; those never sent make the re-run', async () => {
+    const file = ndjsonFile([{ name: 'int-1' }, { name: 'int-2' }, { name: 'int-3' }, { name: 'int-4' }]);
+    f.emu.injectFault({ method: 'POST', path: '/v1/monitors', kind: 'hang' });
+    const sent = f.mark();
+    // One at a time: line 1's create hangs, and Ctrl-C comes once the emulator has it.
+    const r = await f.spawned(['monitors', 'create', '--from', file, '--concurrency', '1', '-q'], {
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (posts(sent()).length > 0) {
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 10);
+        child.on('exit', () => clearInterval(poll));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr.split('\n').slice(-3, -1)).toEqual([
+      'cpk: line 1 may have been created (sent, and no answer said whether): left out of any re-run; look for it before sending it again with --only',
+      `cpk: to send only lines 2-4, which were not created: cpk monitors create --from ${file} --only 2-4`,
+    ]);
+    expect(posts(sent())).toEqual([{ name: 'int-1' }]);
   });
 
   it('--only names what it sends: a number with no item behind it refuses the run', async () => {
