@@ -10,7 +10,6 @@ import { concurrencyOption, dataOption, dryRunOption, setOption, setStringOption
 import { runBulk } from '../../cli/bulk.js';
 import { printDryRun } from '../../cli/dry-run.js';
 import { bodyFromFlags } from './fields.js';
-import { shellQuote } from '../../core/http/curl.js';
 
 /** The flags that build one body, which --from cannot be combined with. */
 const BODY_FLAGS = ['name', 'type', 'target', 'interval', 'set', 'setString', 'data'];
@@ -134,6 +133,7 @@ async function runBulkCreate(opts: Extract<CreateOptions, { records: unknown }>,
     await ctx.out.printRows(['id', 'name', 'status'], rows);
   }
   const { certainlyNotCreated } = await import('../../manifest/apply.js');
+  const { shellQuote } = await import('../../core/http/curl.js');
   bulk.finish({
     noun: 'monitors',
     verb: 'created',
@@ -146,7 +146,7 @@ async function runBulkCreate(opts: Extract<CreateOptions, { records: unknown }>,
         const notCreated = error === undefined ? !started.has(record) : certainlyNotCreated(error);
         (notCreated ? resend : unsure).push(record.position);
       }
-      return resumeAdvice(ctx, opts, resend, unsure);
+      return resumeAdvice(ctx, opts, resend, unsure, shellQuote);
     },
   });
 }
@@ -161,6 +161,7 @@ function resumeAdvice(
   opts: { from: string; records: SourcedRecord[] },
   resend: number[],
   unsure: number[],
+  shellQuote: (word: string) => string,
 ): { lines: string[]; hint?: string | undefined } {
   const what = opts.records[0]?.label.startsWith('element') ? 'element' : 'line';
   const named = (positions: number[]) =>
