@@ -46,26 +46,52 @@ export async function runBulk<T, R>(
   return {
     /** Successful results in input order, with the item they belong to. */
     done,
-    /** Call after printing the results: reports failures and interruption, and throws when there were any. */
-    finish({ noun, verb }: { noun: string; verb: string }): void {
+    /**
+     * Call after printing the results: reports failures and interruption, and throws when there were any.
+     * `next`: what to do about the items not done (their index, and their error when they had an answer or
+     * failed): lines printed after the failures, and a hint closing the summary.
+     */
+    finish({
+      noun,
+      verb,
+      next,
+    }: {
+      noun: string;
+      verb: string;
+      next?: (unfinished: Array<{ index: number; error?: unknown }>) => { lines: string[]; hint?: string | undefined };
+    }): void {
       let firstCode: number | undefined;
       let failed = 0;
+      const unfinished: Array<{ index: number; error?: unknown }> = [];
       outcomes.forEach((outcome, index) => {
-        if (!outcome || outcome.ok) return;
+        if (outcome?.ok) return;
+        unfinished.push(outcome ? { index, error: outcome.error } : { index });
+        if (!outcome) return;
         failed++;
         const code = ctx.out.itemError(items[index] as BulkItem<T>, outcome.error);
         firstCode ??= code;
       });
+      const advice = next && unfinished.length > 0 ? next(unfinished) : undefined;
       const settled = outcomes.filter((o) => o !== undefined).length;
       if (settled < items.length || ctx.signal?.aborted) {
         // Results that came back were printed above; say what is unknown.
         ctx.out.info(
           `cpk: interrupted: ${settled} of ${items.length} ${noun} finished (${failed} failed); the others were not sent or had no answer yet, so they may or may not have been ${verb}`,
         );
+        for (const line of advice?.lines ?? []) ctx.out.info(line);
+        if (advice?.hint) ctx.out.info(`cpk: ${advice.hint}`);
         throw new InterruptedError();
       }
+      // Under --json, stderr holds one JSON object per line: the advice goes into the closing error's message.
+      if (!ctx.out.json) for (const line of advice?.lines ?? []) ctx.out.info(line);
       if (firstCode !== undefined) {
-        throw new CpkError(`${failed} of ${items.length} ${noun} could not be ${verb}`, firstCode);
+        const lines = ctx.out.json ? (advice?.lines ?? []).map((line) => line.replace(/^cpk: /, '')) : [];
+        const hint = [...lines, ...(advice?.hint ? [advice.hint] : [])].join('; ');
+        throw new CpkError(
+          `${failed} of ${items.length} ${noun} could not be ${verb}`,
+          firstCode,
+          hint ? { hint } : {},
+        );
       }
     },
   };

@@ -41,6 +41,8 @@ async function checkerOf(
   bodies: Array<DeclaredBody | undefined>,
   customFields: readonly string[],
   aliases: Record<string, string>,
+  /** Report an undeclared field spelled like a declared one even where the document accepts others (a manifest). */
+  nearMisses = true,
 ): Promise<(body: JsonObject) => Found[]> {
   const kinds = bodies.filter((b) => b !== undefined);
   // One schema for both bodies (compiling is most of the cost, and they share their $refs):
@@ -87,7 +89,7 @@ async function checkerOf(
       if (readOnly.has(field)) add([field], 'key', 'is set by the service (read-only in its document)');
       else if (declaredSet.has(field) || custom.has(field) || declared.length === 0) continue;
       else if (refusesOthers) add([field], 'key', `is not a field the service accepts${nearOf(field) ?? ''}`);
-      else {
+      else if (nearMisses) {
         const near = nearOf(field);
         if (near)
           add(
@@ -254,6 +256,28 @@ export async function validateEntries(
   const rankOf = (file: string) => rank.get(file) ?? 0;
   problems.sort((a, b) => rankOf(a.file) - rankOf(b.file) || a.line - b.line || a.col - b.col);
   return { problems, checked };
+}
+
+/**
+ * Bodies sent as they are written (`monitors create --from`) against one body the document declares, by the
+ * same checker as manifest entries: each body's problems, as "interval_seconds must be at least 30". Where
+ * the document accepts other fields, a field it does not declare is the service's to judge, however spelled.
+ * Undefined when nothing can be checked (no such body declared, or a schema ajv cannot compile).
+ */
+export async function bodyProblems(
+  declared: DeclaredBody | undefined,
+  bodies: readonly JsonObject[],
+): Promise<string[][] | undefined> {
+  if (!declared) return undefined;
+  let check: (body: JsonObject) => Found[];
+  try {
+    check = await checkerOf([declared], [], {}, false);
+  } catch {
+    return undefined;
+  }
+  return bodies.map((body) =>
+    check(body).map((p) => (p.at.length === 0 ? p.message : `${showPath(p.at)} ${p.message}`)),
+  );
 }
 
 /** `file:line:col: message`, the way compilers and editors read them. */

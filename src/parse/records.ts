@@ -51,3 +51,49 @@ export function parseRecords(text: string, source: string): SourcedRecord[] {
   });
   return records;
 }
+
+/**
+ * `--only`: the items of --from to send, by the numbers their labels carry (NDJSON line numbers, array
+ * indexes), as a list of numbers and ranges: "2,5-7". A failed run prints the list of what it did not create.
+ */
+export function parseOnly(text: string): Array<[number, number]> {
+  return text.split(',').map((part) => {
+    const range = /^\s*(\d{1,9})\s*(?:-\s*(\d{1,9})\s*)?$/.exec(part);
+    const first = Number(range?.[1]);
+    const last = range?.[2] === undefined ? first : Number(range[2]);
+    if (!range || last < first)
+      throw new UsageError(`--only takes line numbers or indexes and ranges, e.g. 2,5-7; not ${JSON.stringify(text)}`);
+    return [first, last];
+  });
+}
+
+/** Positions as --only reads them, in order, runs as ranges: [2, 5, 6, 7] is "2,5-7". */
+export function onlyText(positions: readonly number[]): string {
+  const sorted = [...new Set(positions)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const first = sorted[i] as number;
+    let last = first;
+    while (sorted[i + 1] === last + 1) last = sorted[++i] as number;
+    parts.push(last === first ? `${first}` : last === first + 1 ? `${first},${last}` : `${first}-${last}`);
+  }
+  return parts.join(',');
+}
+
+/** The records --only names, in input order; a number that names no item (a blank line, past the end) is refused. */
+export function selectRecords(records: SourcedRecord[], only: Array<[number, number]>, source: string) {
+  const held = new Set(records.map((r) => r.position));
+  const end = records.reduce((max, r) => Math.max(max, r.position), -1);
+  const missing: number[] = [];
+  for (const [first, last] of only) {
+    // Walked no further than the input goes: a range past its end is refused by its first number beyond it.
+    for (let n = first; n <= Math.min(last, end) && missing.length < 20; n++) if (!held.has(n)) missing.push(n);
+    if (last > end && missing.length < 20) missing.push(Math.max(first, end + 1));
+  }
+  if (missing.length > 0) {
+    const what = records[0]?.label.startsWith('element') ? 'element' : 'line';
+    const named = missing.length === 1 ? `${what} ${missing[0]}` : `${what}s ${onlyText(missing)}`;
+    throw new UsageError(`--only names ${named}, where ${source} holds no item; nothing was sent`);
+  }
+  return records.filter((r) => only.some(([first, last]) => r.position >= first && r.position <= last));
+}

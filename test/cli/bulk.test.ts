@@ -164,7 +164,7 @@ describe('monitors create --from', () => {
     const input = [
       JSON.stringify({ name: 'nd-1', target: 'https://one.example.com' }),
       '',
-      JSON.stringify({ name: 'nd-3', interval_seconds: 5 }),
+      JSON.stringify({ name: 'nd-3', type: 'http', target: 'db.example.com:5432' }),
       JSON.stringify({ name: 'nd-4', type: 'tcp', target: 'db.example.com:5432' }),
     ].join('\n');
     const sent = f.mark();
@@ -184,15 +184,21 @@ describe('monitors create --from', () => {
     expect(errors).toEqual([
       {
         line: 3,
-        error: 'interval_seconds must be an integer between 30 and 86400',
+        error: 'target must be an http:// or https:// URL for type http',
         status: 422,
         request_id: expect.stringMatching(/^req_/),
         exit_code: 7,
       },
-      { error: '1 of 3 monitors could not be created', status: null, request_id: null, exit_code: 7 },
+      {
+        error:
+          '1 of 3 monitors could not be created; to send only line 3, which was not created: cpk monitors create --from - --only 3 (with the same input on stdin)',
+        status: null,
+        request_id: null,
+        exit_code: 7,
+      },
     ]);
     // one POST per item, none retried
-    expect(sent().map((q) => q.method)).toEqual(['POST', 'POST', 'POST']);
+    expect(sent().filter((q) => q.method === 'POST')).toHaveLength(3);
   });
 
   it('a JSON array from a file: failures named by element index, a table for people', async () => {
@@ -200,13 +206,17 @@ describe('monitors create --from', () => {
     const file = join(dir, 'monitors.json');
     writeFileSync(
       file,
-      JSON.stringify([{ name: 'arr-0' }, { name: 'arr-1', type: 'bogus' }, { name: 'arr-2', paused: true }]),
+      JSON.stringify([
+        { name: 'arr-0' },
+        { name: 'arr-1', type: 'tcp', target: 'db.example.com' },
+        { name: 'arr-2', paused: true },
+      ]),
     );
     const r = await f.cpk(['monitors', 'create', '--from', file]);
     expect(r.code).toBe(7);
     expect(r.stdout).toMatch(/^id\s+name\s+status\nmon_\w+\s+\S+\s+pending\nmon_\w+\s+\S+\s+paused\n$/);
     expect(r.stderr).toMatch(
-      /^cpk: element \[1\]: type must be one of http, tcp, ping, dns \(request id: req_\w+\)\ncpk: 1 of 3 monitors could not be created\n$/,
+      /^cpk: element \[1\]: target must be host:port \(port 1-65535\) for type tcp \(request id: req_\w+\)\ncpk: 1 of 3 monitors could not be created; to send only element 1, which was not created: cpk monitors create --from \S+ --only 1\n$/,
     );
   });
 
@@ -236,8 +246,10 @@ describe('monitors create --from', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^mon_\w+\n$/);
-    expect(r.stderr).toMatch(/^cpk: line 1: .+\ncpk: 1 of 2 monitors could not be created\n$/);
-    expect(sent()).toHaveLength(2);
+    expect(r.stderr).toMatch(
+      /^cpk: line 1: .+\ncpk: 1 of 2 monitors could not be created; to send only line 1, which was not created: cpk monitors create --from - --only 1 \(with the same input on stdin\)\n$/,
+    );
+    expect(sent().filter((q) => q.method === 'POST')).toHaveLength(2);
   });
 
   it('refuses --from together with body flags', async () => {

@@ -219,6 +219,15 @@ export async function startKeepAliveServer(options: KeepAliveOptions): Promise<K
       const body = buffer.subarray(end + 4, end + 4 + length).toString('utf8');
       buffer = buffer.subarray(end + 4 + length);
       clearTimeout(idle);
+      if (head.startsWith('GET ')) {
+        // The service's document (create --from reads it first): none here, and not a create to count.
+        const text = JSON.stringify({ error: 'not found' });
+        socket.write(
+          `HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+        );
+        armIdle();
+        return next();
+      }
       busy = true;
       seen++;
       onThis++;

@@ -7,7 +7,7 @@ import { Readable, Writable } from 'node:stream';
 import fc from 'fast-check';
 import { parseIdLines, readIdList } from '../../src/parse/ids.js';
 import { parseConcurrency } from '../../src/parse/concurrency.js';
-import { parseRecords } from '../../src/parse/records.js';
+import { onlyText, parseOnly, parseRecords, selectRecords } from '../../src/parse/records.js';
 import { resolveRawPath } from '../../src/core/http/raw-path.js';
 import { shellQuote, toCurl } from '../../src/core/http/curl.js';
 import { HttpClient } from '../../src/core/http/client.js';
@@ -78,6 +78,26 @@ describe('--from records', () => {
     ['[{"name":"a"}', /^f is not valid JSON \(line 1, column \d+\); nothing was sent$/],
   ])('refuses %j as a whole', (text, message) => {
     expect(() => parseRecords(text, 'f')).toThrow(message);
+  });
+});
+
+describe('--only', () => {
+  it.each([
+    [[2], '2'],
+    [[3, 1, 2, 2], '1-3'],
+    [[1, 2, 5, 6, 7, 9], '1,2,5-7,9'],
+  ])('writes %j as %s', (positions, text) => {
+    expect(onlyText(positions)).toBe(text);
+  });
+
+  it('reads back every list it writes: the same items are selected', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { minLength: 1 }), (positions) => {
+        const records = Array.from({ length: 201 }, (_, i) => ({ label: `line ${i}`, position: i, value: {} }));
+        const chosen = selectRecords(records, parseOnly(onlyText(positions)), 'f').map((r) => r.position);
+        expect(chosen).toEqual([...positions].sort((a, b) => a - b));
+      }),
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import type { Context } from '../../cli/context.js';
 import { endpoints } from '../../core/api/client.js';
 import { CpkError, ExitCode, UsageError } from '../../core/errors.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
-import { parseRecords, type SourcedRecord } from '../../parse/records.js';
+import { onlyText, parseOnly, parseRecords, selectRecords, type SourcedRecord } from '../../parse/records.js';
 import { readInput } from '../../parse/data.js';
 import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
 import { concurrencyOption, dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
@@ -28,6 +28,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .addOption(setStringOption('set any other field to a string, always (repeatable)'))
     .addOption(dataOption('the request body: a JSON object, @file, or - for stdin (flags are merged over it)'))
     .option('--from <file>', 'create one monitor per object of FILE (a JSON array or NDJSON; - for stdin)')
+    .option('--only <list>', 'with --from: send only these items, by line number (NDJSON) or index (array): 2,5-7')
     .addOption(concurrencyOption('creates in flight at once with --from (default 8)'))
     .option('-q, --quiet', 'print only the new monitor id (one per line with --from)')
     .addOption(dryRunOption('print the request(s) as curl commands and send nothing'))
@@ -38,6 +39,7 @@ export function register(parent: Command, runtime: Runtime): void {
     'cpk monitors create --name api -q            # prints the id alone',
     'cpk monitors create --data @monitor.json --json',
     'cpk monitors create --from monitors.ndjson --json   # one {id, status} per monitor, in file order',
+    'cpk monitors create --from monitors.ndjson --only 2,5-7   # only those lines, as a failed run says',
     'cpk monitors create --name api --dry-run     # prints the curl command, sends nothing',
   );
 }
@@ -50,19 +52,27 @@ export async function parseCreateOptions(raw: RawOptions, stdin: NodeJS.Readable
     const clash = BODY_FLAGS.find((flag) => raw[flag] !== undefined);
     const flag = clash?.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
     if (flag) throw new UsageError(`--from cannot be combined with --${flag}: put the fields in the file`);
-    const records = await readRecords(raw.from, stdin);
-    return { records, quiet, dryRun, concurrency: parseConcurrency(raw.concurrency) };
+    const only = typeof raw.only === 'string' ? parseOnly(raw.only) : undefined;
+    const source = raw.from === '-' ? '--from stdin' : `--from file "${raw.from}"`;
+    const records = await readRecords(raw.from, source, only, stdin);
+    return { records, from: raw.from, source, quiet, dryRun, concurrency: parseConcurrency(raw.concurrency) };
   }
   if (raw.concurrency !== undefined) throw new UsageError('--concurrency applies to --from only');
+  if (raw.only !== undefined) throw new UsageError('--only applies to --from only');
   const body = await bodyFromFlags(raw, stdin);
   if (body.name === undefined) throw new UsageError('--name is required (or a "name" field in --data)');
   return { body, quiet, dryRun };
 }
 
-async function readRecords(from: string, stdin: NodeJS.ReadableStream): Promise<SourcedRecord[]> {
+async function readRecords(
+  from: string,
+  source: string,
+  only: Array<[number, number]> | undefined,
+  stdin: NodeJS.ReadableStream,
+): Promise<SourcedRecord[]> {
   const text = await readInput(from, stdin, '--from');
-  const source = from === '-' ? '--from stdin' : `--from file "${from}"`;
-  const records = parseRecords(text, source);
+  const all = parseRecords(text, source);
+  const records = only ? selectRecords(all, only, source) : all;
   // The one field the interface requires, checked for every item before any is sent.
   const nameless = records.find((r) => r.value.name === undefined);
   if (nameless) throw new UsageError(`${source} ${nameless.label} has no "name" field; nothing was sent`);
@@ -84,22 +94,36 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
 }
 
 /**
- * `--from`: one POST per item, `concurrency` at a time; a POST is never retried once sent (src/core/http/retry.ts),
- * so a failure never creates twice. Failures name their line (NDJSON) or index (array).
+ * `--from`: every item checked against what the service's document declares first (one problem refuses the
+ * whole input), then one POST per item, `concurrency` at a time; a POST is never retried once sent
+ * (src/core/http/retry.ts), so a failure never creates twice. Failures name their line (NDJSON) or index
+ * (array), and the closing lines say how to send only what was certainly not created (`--only`).
  */
 async function runBulkCreate(opts: Extract<CreateOptions, { records: unknown }>, ctx: Context): Promise<void> {
-  const requests = opts.records.map((r) => endpoints.createMonitor(r.value));
-  if (opts.dryRun) return printDryRun(ctx, requests, { single: false });
+  const { checkDeclaredRecords } = await import('../../cli/declared-values.js');
+  if (opts.dryRun) {
+    await checkDeclaredRecords(ctx, opts.records, opts.source);
+    const requests = opts.records.map((r) => endpoints.createMonitor(r.value));
+    return printDryRun(ctx, requests, { single: false });
+  }
   const api = await ctx.api({ many: true });
+  await checkDeclaredRecords(ctx, opts.records, opts.source, api);
   const items = opts.records.map((r) => ({
     label: r.label,
     fields: r.label.startsWith('line') ? { line: r.position } : { index: r.position },
-    input: r.value,
+    input: r,
   }));
-  const bulk = await runBulk(ctx, items, (body) => api.createMonitor(body), {
-    concurrency: opts.concurrency,
-    progress: 'Creating monitors',
-  });
+  // Items whose POST was started: one of them left without an answer may have been created.
+  const started = new Set<SourcedRecord>();
+  const bulk = await runBulk(
+    ctx,
+    items,
+    (record) => {
+      started.add(record);
+      return api.createMonitor(record.value);
+    },
+    { concurrency: opts.concurrency, progress: 'Creating monitors' },
+  );
   const created = bulk.done.map((d) => d.value);
   if (ctx.out.json) ctx.out.printJson(created.map((m) => ({ id: m.id, status: m.status })));
   else if (opts.quiet) for (const m of created) ctx.out.printLine(quietId(m.id));
@@ -108,7 +132,54 @@ async function runBulkCreate(opts: Extract<CreateOptions, { records: unknown }>,
     const rows = created.map((m) => [m.id, typeof m.name === 'string' ? m.name : '', m.status]);
     await ctx.out.printRows(['id', 'name', 'status'], rows);
   }
-  bulk.finish({ noun: 'monitors', verb: 'created' });
+  const { certainlyNotCreated } = await import('../../manifest/apply.js');
+  const { shellQuote } = await import('../../core/http/curl.js');
+  bulk.finish({
+    noun: 'monitors',
+    verb: 'created',
+    next: (unfinished) => {
+      const resend: number[] = [];
+      const unsure: number[] = [];
+      for (const { index, error } of unfinished) {
+        const record = opts.records[index] as SourcedRecord;
+        // Never started, or refused by the service (or before a byte left): certainly not created.
+        const notCreated = error === undefined ? !started.has(record) : certainlyNotCreated(error);
+        (notCreated ? resend : unsure).push(record.position);
+      }
+      return resumeAdvice(ctx, opts, resend, unsure, shellQuote);
+    },
+  });
+}
+
+/**
+ * The closing lines of a --from run that did not create everything: the command that sends only what was
+ * certainly not created (the same input, narrowed by --only: nothing is created twice), and the items that
+ * may have been created (sent, with no answer that says), which are left out of it for the user to look for.
+ */
+function resumeAdvice(
+  ctx: Context,
+  opts: { from: string; records: SourcedRecord[] },
+  resend: number[],
+  unsure: number[],
+  shellQuote: (word: string) => string,
+): { lines: string[]; hint?: string | undefined } {
+  const what = opts.records[0]?.label.startsWith('element') ? 'element' : 'line';
+  const named = (positions: number[]) =>
+    positions.length === 1 ? `${what} ${positions[0]}` : `${what}s ${onlyText(positions)}`;
+  const lines =
+    unsure.length === 0
+      ? []
+      : [
+          `cpk: ${named(unsure)} may have been created (sent, and no answer said whether): left out of any re-run; look for ${unsure.length === 1 ? 'it' : 'them'} before sending ${unsure.length === 1 ? 'it' : 'them'} again with --only`,
+        ];
+  if (resend.length === 0) return { lines };
+  const words = ['cpk'];
+  if (ctx.globals.profile !== undefined) words.push('--profile', shellQuote(ctx.globals.profile));
+  if (ctx.globals.baseUrl !== undefined) words.push('--base-url', shellQuote(ctx.globals.baseUrl));
+  words.push('monitors', 'create', '--from', shellQuote(opts.from), '--only', onlyText(resend));
+  const stdin = opts.from === '-' ? ' (with the same input on stdin)' : '';
+  const which = resend.length === 1 ? 'which was' : 'which were';
+  return { lines, hint: `to send only ${named(resend)}, ${which} not created: ${words.join(' ')}${stdin}` };
 }
 
 /**
