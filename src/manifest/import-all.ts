@@ -6,6 +6,7 @@ import { isPlainObject, parseJson, setOwn, stringifyJson, type JsonObject } from
 import { idProblem } from './state.js';
 import { entryFor, keyFor } from './entry.js';
 import { ManifestError, parseManifest } from './positions.js';
+import { exactNumberTag } from '../output/yaml.js';
 
 export interface NewEntry {
   key: string;
@@ -76,7 +77,9 @@ export function addEntries(text: string, path: string, entries: readonly NewEntr
     root.monitors = monitors;
     out = `${stringifyJson(root, 2)}\n`;
   } else {
-    const doc = parseDocument(text);
+    // Numbers the service holds exactly are written as it wrote them.
+    const customTags = [exactNumberTag];
+    const doc = parseDocument(text, { customTags });
     let monitors = doc.get('monitors', true);
     if (!isMap(monitors)) {
       doc.set('monitors', doc.createNode({}));
@@ -94,7 +97,7 @@ export function addEntries(text: string, path: string, entries: readonly NewEntr
       // Nested levels as the first entry has them (2 when it says nothing).
       const first = map.items[0]?.value;
       const nested = isMap(first) && !first.flow && first.range ? column(first.range[0]) - indent : 0;
-      const fresh = new Document({});
+      const fresh = new Document({}, { customTags });
       const added = fresh.contents as YAMLMap;
       for (const { key, entry } of entries) added.add(fresh.createPair(key, entry));
       const lines = fresh

@@ -247,3 +247,28 @@ describe('manifests: plan compares exactly, apply sends exactly', () => {
     expect(after).toContain('"share": -0.1000000000000000055511151231257827');
   });
 });
+
+describe('import writes the numbers the service holds as it holds them', () => {
+  it('monitors get --manifest, and import --all into a YAML and a JSON manifest; plan then shows no change', async () => {
+    const id = await createRaw('{"name":"exact import","big":1234567890123456789,"l":[1.50,-0]}');
+    const manifest = await f.cpk(['monitors', 'get', id, '--manifest']);
+    expect(manifest.code).toBe(0);
+    expect(manifest.stdout).toContain('big: 1234567890123456789\n');
+    expect(manifest.stdout).toContain('  - 1.50\n      - -0\n');
+    const dir = workdir();
+    for (const [name, text] of [
+      ['cpk.yaml', 'monitors:\n  other:\n    name: other\n'],
+      ['c.json', '{"monitors":{"other":{"name":"other","n":12345678901234567890}}}'],
+    ] as const) {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      const r = await f.cpk(['import', '--all', '-f', file]);
+      expect(r.code).toBe(0);
+      const written = readFileSync(file, 'utf8');
+      expect(written).toMatch(/"?big"?: 1234567890123456789\b/);
+      if (name === 'c.json') expect(written).toContain('"n": 12345678901234567890');
+      const plan = await f.cpk(['plan', '-f', file]);
+      expect(plan.stdout).toMatch(/exact-import \(mon_\w+\): unchanged/);
+    }
+  });
+});
