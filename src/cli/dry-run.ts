@@ -4,6 +4,7 @@
 // specs the real commands send, so a dry run cannot drift from the real thing.
 import type { Context } from './context.js';
 import type { RequestSpec } from '../core/http/client.js';
+import { parseUserJson } from '../core/json.js';
 
 export async function printDryRun(ctx: Context, specs: RequestSpec[], options: { single: boolean }): Promise<void> {
   // Nothing is sent, so no token is needed: the client is built without one
@@ -13,7 +14,7 @@ export async function printDryRun(ctx: Context, specs: RequestSpec[], options: {
   if (ctx.out.json) {
     const values = described.map((d) => ({
       ...d,
-      body: d.body === undefined ? undefined : (JSON.parse(d.body) as unknown),
+      body: d.body === undefined ? undefined : parseUserJson(d.body),
     }));
     ctx.out.printJson(options.single ? values[0] : values);
     return;

@@ -38,10 +38,10 @@ export function jsonDepth(text: string): number {
 }
 
 /**
- * A number from the server that a double cannot hold as written
- * (12345678901234567890, 9007199254740993, 1e400, 1.50): kept as its source
- * text, so `--json`, YAML and tables print exactly what the server sent.
- * Arithmetic sees the nearest double.
+ * A number that a double cannot hold as written (12345678901234567890,
+ * 9007199254740993, 1.50, -0), from the server or from the user: kept as its
+ * source text, so that cpk prints and sends exactly what was written
+ * (stringifyJson). Arithmetic sees the nearest double.
  */
 export class ExactNumber {
   constructor(readonly source: string) {}
@@ -51,7 +51,10 @@ export class ExactNumber {
   toString(): string {
     return this.source;
   }
-  /** Where cpk itself writes JSON (state files): the nearest finite double, else the text. */
+  /**
+   * Only for a JSON.stringify that is not cpk's own (a library's): the nearest
+   * finite double, else the text. cpk writes JSON with stringifyJson.
+   */
   toJSON(): number | string {
     const n = Number(this.source);
     return Number.isFinite(n) ? n : this.source;
@@ -66,9 +69,11 @@ const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 /**
  * Parses JSON text as JSON.parse does, with every number that a double cannot
  * hold as written made an ExactNumber, and a bound on nesting. Fast path: one
- * JSON.parse when the text holds no such number (nearly always).
+ * JSON.parse when the text holds no such number (nearly always). `finite`:
+ * a number beyond a double's range (1e999) is a NonFiniteNumberError, where
+ * it would otherwise be kept as text.
  */
-export function parseJson(text: string): ParsedJson {
+export function parseJson(text: string, options: { finite?: boolean } = {}): ParsedJson {
   if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH)
     return { ok: false, error: new JsonDepthError() };
   let value: unknown;
@@ -83,11 +88,14 @@ export function parseJson(text: string): ParsedJson {
   // a reviver turns back into ExactNumbers.
   const marker = `\u0000cpk-exact-${Math.random().toString(36).slice(2)}:`;
   let found = false;
+  let infinite = false;
   const marked = text.replace(TOKENS, (token) => {
     if (token.charCodeAt(0) === 34 || String(Number(token)) === token) return token;
     found = true;
+    if (!Number.isFinite(Number(token))) infinite = true;
     return JSON.stringify(marker + token);
   });
+  if (infinite && options.finite) return { ok: false, error: new NonFiniteNumberError() };
   if (!found) return { ok: true, value };
   return {
     ok: true,
@@ -97,13 +105,16 @@ export function parseJson(text: string): ParsedJson {
   };
 }
 
-/** JSON.parse for text cpk reads from a user (--data, --from, --set, config): bounded nesting, finite numbers. */
+/**
+ * JSON that a user gives cpk (--data, --from, --set, saved plans, the state
+ * file, the config): numbers kept exactly as written (ExactNumber), nesting
+ * bounded, and a number beyond a double's range refused, as it could not be
+ * sent as written.
+ */
 export function parseUserJson(text: string): unknown {
-  if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH) throw new JsonDepthError();
-  return JSON.parse(text, (_key, v: unknown) => {
-    if (typeof v === 'number' && !Number.isFinite(v)) throw new NonFiniteNumberError();
-    return v;
-  }) as unknown;
+  const parsed = parseJson(text, { finite: true });
+  if (!parsed.ok) throw parsed.error;
+  return parsed.value;
 }
 
 /** A number in user JSON beyond a double's range (1e999): it would be sent as null. */
@@ -111,6 +122,95 @@ export class NonFiniteNumberError extends Error {
   constructor() {
     super('holds a number too large for JSON (it would be sent as null)');
   }
+}
+
+/**
+ * JSON.stringify, with every ExactNumber written as its source text: what cpk
+ * sends, saves (state, plans) and prints. A marker no input can forge stands
+ * in for each one, then its text replaces the marker. The holder's own value
+ * is checked, as toJSON runs before a replacer.
+ */
+export function stringifyJson(value: unknown, indent?: number): string {
+  const sources: string[] = [];
+  const marker = `cpk-exact-${Math.random().toString(36).slice(2)}-`;
+  const text =
+    JSON.stringify(
+      value,
+      function (this: Record<string, unknown>, key: string, v: unknown) {
+        const own = this[key];
+        if (own instanceof ExactNumber) return `${marker}${sources.push(own.source) - 1}`;
+        return v;
+      },
+      indent,
+    ) ?? 'null';
+  if (sources.length === 0) return text;
+  return text.replace(new RegExp(`"${marker}(\\d+)"`, 'g'), (_m, i: string) => sources[Number(i)]!);
+}
+
+/** A deep copy of a JSON value (structuredClone would make each ExactNumber a plain object; they are immutable, so shared). */
+export function copyJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  if (!isPlainObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [key, v] of Object.entries(value)) setOwn(out, key, copyJson(v));
+  return out as T;
+}
+
+/** `value` with every ExactNumber made its nearest double: for checks of type and range (JSON Schema), never for sending. */
+export function nearestDoubles(value: unknown): unknown {
+  if (value instanceof ExactNumber) return Number(value.source);
+  if (Array.isArray(value)) return value.some(holdsExact) ? value.map(nearestDoubles) : value;
+  if (!isPlainObject(value) || !holdsExact(value)) return value;
+  const out: JsonObject = {};
+  for (const [key, v] of Object.entries(value)) setOwn(out, key, nearestDoubles(v));
+  return out;
+}
+
+function holdsExact(value: unknown): boolean {
+  if (value instanceof ExactNumber) return true;
+  if (Array.isArray(value)) return value.some(holdsExact);
+  return isPlainObject(value) && Object.values(value).some(holdsExact);
+}
+
+const DECIMAL = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * A number's exact value as one canonical text (digits without leading or
+ * trailing zeros, and a power of ten), so that two spellings of one value
+ * compare equal (1.0 and 1, 1e2 and 100, -0 and 0) and two values a double
+ * cannot tell apart do not. BigInt holds the exponent: no double is involved.
+ */
+function canonicalNumber(n: number | ExactNumber): string {
+  const text = typeof n === 'number' ? String(n) : n.source;
+  const match = DECIMAL.exec(text);
+  if (!match) return text;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = match;
+  let digits = (whole + fraction).replace(/^0+/, '');
+  if (digits === '') return '0';
+  const trailing = digits.length - digits.replace(/0+$/, '').length;
+  digits = digits.slice(0, digits.length - trailing);
+  return `${sign}${digits}e${BigInt(exponent) - BigInt(fraction.length) + BigInt(trailing)}`;
+}
+
+function isNumeric(value: unknown): value is number | ExactNumber {
+  return typeof value === 'number' || value instanceof ExactNumber;
+}
+
+/**
+ * Whether two JSON values are the same: numbers by their exact value
+ * (canonicalNumber), objects by their own keys whatever their order, arrays
+ * item by item.
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (isNumeric(a) || isNumeric(b)) return isNumeric(a) && isNumeric(b) && canonicalNumber(a) === canonicalNumber(b);
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]))
+  );
 }
 
 /** An own field of a parsed object, or undefined: never one inherited from a prototype. */
@@ -191,8 +291,9 @@ export function jsonSyntaxErrorOffset(text: string): number | undefined {
 
 export type JsonObject = Record<string, unknown>;
 
+/** An object of JSON: not an array, nor an ExactNumber (a number, though held in an object). */
 export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof ExactNumber);
 }
 
 /** Sets an own property, so that a `__proto__` key (`--set __proto__.x=1`, server JSON) is data, never a prototype. */

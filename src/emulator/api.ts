@@ -4,11 +4,15 @@
 import type { IncomingMessage } from 'node:http';
 import { authenticate, scopeRefusal, type TokenInfo } from './auth.js';
 import type { Route } from './contract.js';
-import { API_PREFIX, MAX_BODY_BYTES, type Scope } from './model.js';
+import { API_PREFIX, MAX_BODY_BYTES, MONITOR_WRITABLE_FIELDS, type Scope } from './model.js';
+import { nearestDoubles, setOwn } from '../core/json.js';
 import { isJsonContentType, Refusal, refuseRoute, type ReadBody, type Reply } from './respond.js';
 import { monitorJson, type Store } from './store.js';
 import { listPage } from './list.js';
 import { channelProblem, monitorProblem, parseJsonObject } from './validation.js';
+
+/** A monitor's own fields are typed; any other field is the client's, kept as sent (its schema is open). */
+const monitorTyped = (field: string) => (MONITOR_WRITABLE_FIELDS as readonly string[]).includes(field);
 
 interface ApiContext {
   req: IncomingMessage;
@@ -20,13 +24,23 @@ interface ApiContext {
   query?: string;
 }
 
-/** Steps 5 and 6: the body of a POST/PATCH, refused unless `problemOf` finds nothing wrong with it. */
-function validBody(ctx: ApiContext, problemOf: (body: Record<string, unknown>) => string | null) {
+/**
+ * Steps 5 and 6: the body of a POST/PATCH, refused unless `problemOf` finds
+ * nothing wrong with it. Its numbers are read exactly: the fields the service
+ * types (`typed`) hold their nearest double, the fields of an open object
+ * keep what the client wrote, as they pass through.
+ */
+function validBody(
+  ctx: ApiContext,
+  problemOf: (body: Record<string, unknown>) => string | null,
+  typed: (field: string) => boolean,
+) {
   const { body, req } = ctx;
   if (body.tooLarge) throw new Refusal(413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
   if (body.text.trim() !== '' && !isJsonContentType(req.headers['content-type']))
     throw new Refusal(415, 'Content-Type must be application/json');
-  const parsed = parseJsonObject(body.text);
+  const parsed = parseJsonObject(body.text, { exact: true });
+  for (const [field, value] of Object.entries(parsed)) if (typed(field)) setOwn(parsed, field, nearestDoubles(value));
   const problem = problemOf(parsed);
   if (problem !== null) throw new Refusal(422, problem);
   return parsed;
@@ -44,7 +58,7 @@ export function handleApi(ctx: ApiContext): Reply {
 
   switch (route.operation.id) {
     case 'createMonitor': {
-      const created = store.createMonitor(account, validBody(ctx, monitorProblem));
+      const created = store.createMonitor(account, validBody(ctx, monitorProblem, monitorTyped));
       return { status: 201, body: monitorJson(created), headers: { Location: `${API_PREFIX}/monitors/${created.id}` } };
     }
     case 'getMonitor': {
@@ -54,7 +68,7 @@ export function handleApi(ctx: ApiContext): Reply {
     }
     case 'updateMonitor': {
       const found = monitor();
-      const body = validBody(ctx, (b) => monitorProblem(b, found));
+      const body = validBody(ctx, (b) => monitorProblem(b, found), monitorTyped);
       store.updateMonitor(account, found, body);
       return { status: 200, body: monitorJson(found) };
     }
@@ -63,7 +77,11 @@ export function handleApi(ctx: ApiContext): Reply {
       return { status: 204 };
     case 'updateChannel': {
       const channel = store.getChannel(account, id) ?? notFound('channel');
-      const body = validBody(ctx, (b) => channelProblem(b, channel.kind));
+      const body = validBody(
+        ctx,
+        (b) => channelProblem(b, channel.kind),
+        () => true,
+      );
       store.updateChannel(account, channel, body);
       return { status: 200, body: { ok: true } };
     }

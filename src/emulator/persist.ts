@@ -7,6 +7,7 @@ import { open, readdir, readFile, rm, writeFile, type FileHandle } from 'node:fs
 import { basename, dirname, join } from 'node:path';
 import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
 import { Refusal } from './respond.js';
+import { parseJson, stringifyJson } from '../core/json.js';
 import type { PersistedState, Store } from './store.js';
 
 /** Background changes (scheduled checks) are saved at most this often. */
@@ -30,12 +31,10 @@ function readIfExists(file: string): Promise<string | undefined> {
 /** The journal is folded into the state file once it is larger than the state and this. */
 const JOURNAL_MIN_BYTES = 1024 * 1024;
 
+/** A line of the state or the journal; its numbers exact, as the monitors' own fields keep them. */
 function parseLine(line: string): unknown {
-  try {
-    return JSON.parse(line) as unknown;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJson(line);
+  return parsed.ok ? parsed.value : undefined;
 }
 
 /**
@@ -87,7 +86,7 @@ export async function openPersistence(file: string, store: Store) {
   const rewrite = async () => {
     store.takeChanges(); // all of it is in the snapshot
     generation += 1;
-    const state = JSON.stringify({ ...store.snapshot(), journal_generation: generation });
+    const state = stringifyJson({ ...store.snapshot(), journal_generation: generation });
     await writeFileAtomic(file, state);
     stateBytes = state.length;
     await journal?.close().catch(() => {});
@@ -110,7 +109,7 @@ export async function openPersistence(file: string, store: Store) {
       rewriteWhole = true;
       await rewrite();
     } else if (changes.length > 0) {
-      const lines = changes.map((c) => `${JSON.stringify(c)}\n`).join('');
+      const lines = changes.map((c) => `${stringifyJson(c)}\n`).join('');
       rewriteWhole = true; // until this append is known to be whole and on disk
       await journal.write(lines);
       await journal.datasync();

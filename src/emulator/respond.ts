@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Route } from './contract.js';
 import { MAX_BODY_BYTES } from './model.js';
+import { stringifyJson } from '../core/json.js';
 
 export function newRequestId(): string {
   return `req_${randomBytes(8).toString('hex')}`;
@@ -36,7 +37,7 @@ export function send(res: ServerResponse, answer: Reply | Refusal): Buffer {
       ? { error: answer.message, request_id: String(res.getHeader('X-Request-Id') ?? '') }
       : answer.body;
   const { status, headers = {} } = answer;
-  const bytes = body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body), 'utf8');
+  const bytes = body === undefined ? Buffer.alloc(0) : Buffer.from(stringifyJson(body), 'utf8');
   if (res.destroyed || res.headersSent) return bytes;
   res.statusCode = status;
   if (body !== undefined) {

@@ -2,7 +2,7 @@
 // channels, and the reports derived from monitors. Everything is keyed by
 // account first, which is what makes cross-account access a plain "not found".
 import { randomInt } from 'node:crypto';
-import { setOwn } from '../core/json.js';
+import { copyJson, setOwn } from '../core/json.js';
 import {
   DEFAULT_INTERVAL,
   DEFAULT_MONITOR_TYPE,
@@ -407,6 +407,6 @@ export function monitorJson(m: MonitorRecord): Record<string, unknown> {
     updated_at: m.updated_at,
     last_check: m.last_check === null ? null : { ...m.last_check },
     report_id: m.report_id,
-    ...structuredClone(m.extras),
+    ...copyJson(m.extras),
   };
 }

@@ -2,7 +2,7 @@
 // leave a half-applied change behind. A body's shape is the OpenAPI document's (contract.ts); only what a schema
 // cannot say is written here: that a target fits the monitor's type or the channel's kind.
 import { isIP } from 'node:net';
-import { isPlainObject, jsonDepth } from '../core/json.js';
+import { isPlainObject, jsonDepth, parseJson } from '../core/json.js';
 import { bodyProblem } from './contract.js';
 import { Refusal } from './respond.js';
 import type { MonitorRecord } from './store.js';
@@ -11,16 +11,25 @@ import { DEFAULT_MONITOR_TYPE, type ChannelKind, type MonitorType } from './mode
 /** The deepest nesting a request body may have (deeper is 400, before anything is stored). */
 const MAX_BODY_DEPTH = 64;
 
-/** Parses a request body that must be a JSON object; why it is not one is a 400 Refusal. */
-export function parseJsonObject(text: string): Record<string, unknown> {
+/**
+ * Parses a request body that must be a JSON object; why it is not one is a 400
+ * Refusal. `exact`: numbers a double cannot hold as written are ExactNumbers.
+ */
+export function parseJsonObject(text: string, options: { exact?: boolean } = {}): Record<string, unknown> {
   if (text.trim() === '') throw new Refusal(400, 'request body is empty; expected a JSON object');
   if (jsonDepth(text) > MAX_BODY_DEPTH)
     throw new Refusal(400, `request body nests deeper than ${MAX_BODY_DEPTH} levels`);
   let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new Refusal(400, 'malformed JSON body');
+  if (options.exact) {
+    const read = parseJson(text);
+    if (!read.ok) throw new Refusal(400, 'malformed JSON body');
+    parsed = read.value;
+  } else {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Refusal(400, 'malformed JSON body');
+    }
   }
   if (!isPlainObject(parsed)) throw new Refusal(400, 'request body must be a JSON object');
   return parsed;

@@ -1,7 +1,6 @@
 // What differs between what the manifest asks for and what the service has:
 // only what the manifest names is compared (docs/monitors-as-code.md).
-import { isDeepStrictEqual } from 'node:util';
-import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
+import { isPlainObject, jsonEqual, setOwn, type JsonObject } from '../core/json.js';
 
 export interface FieldChange {
   field: string;
@@ -18,7 +17,8 @@ export function covers(actual: unknown, desired: unknown): boolean {
       Object.keys(desired).every((key) => Object.hasOwn(actual, key) && covers(actual[key], desired[key]))
     );
   }
-  return isDeepStrictEqual(actual, desired);
+  // Numbers by their exact value: 1.0 is 1, and no two values a double cannot tell apart are equal.
+  return jsonEqual(actual, desired);
 }
 
 /** The top-level fields of `desired` that `actual` does not cover, in the manifest's order. */

@@ -74,10 +74,11 @@ export function manifestFor(monitors: JsonObject[]) {
 /** The YAML text: a comment that says how to adopt, then the document. */
 export async function manifestYaml(monitors: JsonObject[]): Promise<string> {
   const { stringify } = await import('yaml');
+  const { exactNumberTag } = await import('../output/yaml.js');
   const { document, keys } = manifestFor(monitors);
   // The id is the server's text: only a plain one goes into the comment.
   const adopt = keys
     .map(({ key, id }) => `${key}=${typeof id === 'string' && /^[\w.:-]+$/.test(id) ? id : 'ID'}`)
     .join(' ');
-  return `# adopt with: cpk import ${adopt}\n${stringify(document)}`;
+  return `# adopt with: cpk import ${adopt}\n${stringify(document, { customTags: [exactNumberTag] })}`;
 }

@@ -2,10 +2,11 @@
 // entry (as `monitors get --manifest` prints it, keyed by ./entry.ts keyFor) and a
 // state record, so that the next plan shows no changes and a second run finds nothing to do.
 import { Document, isMap, parseDocument, type YAMLMap } from 'yaml';
-import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
+import { isPlainObject, parseJson, setOwn, stringifyJson, type JsonObject } from '../core/json.js';
 import { idProblem } from './state.js';
 import { entryFor, keyFor } from './entry.js';
 import { ManifestError, parseManifest } from './positions.js';
+import { exactNumberTag } from '../output/yaml.js';
 
 export interface NewEntry {
   key: string;
@@ -53,7 +54,7 @@ function entryProblem(key: string, entry: JsonObject): string | undefined {
   const monitors: JsonObject = {};
   setOwn(monitors, key, entry);
   try {
-    parseManifest(JSON.stringify({ monitors }), 'entry');
+    parseManifest(stringifyJson({ monitors }), 'entry');
     return undefined;
   } catch (error) {
     if (error instanceof ManifestError) return error.problems.map((p) => p.message).join('; ');
@@ -74,9 +75,11 @@ export function addEntries(text: string, path: string, entries: readonly NewEntr
     const monitors: JsonObject = isPlainObject(root.monitors) ? root.monitors : {};
     for (const { key, entry } of entries) setOwn(monitors, key, entry);
     root.monitors = monitors;
-    out = `${JSON.stringify(root, null, 2)}\n`;
+    out = `${stringifyJson(root, 2)}\n`;
   } else {
-    const doc = parseDocument(text);
+    // Numbers the service holds exactly are written as it wrote them.
+    const customTags = [exactNumberTag];
+    const doc = parseDocument(text, { customTags });
     let monitors = doc.get('monitors', true);
     if (!isMap(monitors)) {
       doc.set('monitors', doc.createNode({}));
@@ -94,7 +97,7 @@ export function addEntries(text: string, path: string, entries: readonly NewEntr
       // Nested levels as the first entry has them (2 when it says nothing).
       const first = map.items[0]?.value;
       const nested = isMap(first) && !first.flow && first.range ? column(first.range[0]) - indent : 0;
-      const fresh = new Document({});
+      const fresh = new Document({}, { customTags });
       const added = fresh.contents as YAMLMap;
       for (const { key, entry } of entries) added.add(fresh.createPair(key, entry));
       const lines = fresh
@@ -120,9 +123,6 @@ export function addEntries(text: string, path: string, entries: readonly NewEntr
 /** The value of a manifest written as JSON; undefined for YAML (flow style included). */
 function asJson(text: string): unknown {
   if (!/^\s*\{/.test(text)) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJson(text);
+  return parsed.ok ? parsed.value : undefined;
 }

@@ -12,6 +12,7 @@ import {
   type Document,
   type Node,
   type Pair,
+  type Scalar,
 } from 'yaml';
 import type { ErrorObject } from 'ajv';
 import schema from '../../schema/manifest.schema.json' with { type: 'json' };
@@ -19,7 +20,7 @@ import schema from '../../schema/manifest.schema.json' with { type: 'json' };
 import { validate as manifestValidator } from './manifest-validator.generated.js';
 import { UsageError } from '../core/errors.js';
 import { parseDuration } from '../parse/duration.js';
-import { isPlainObject, setOwn, type JsonObject } from '../core/json.js';
+import { ExactNumber, isPlainObject, nearestDoubles, setOwn, type JsonObject } from '../core/json.js';
 
 export interface MonitorEntry {
   /** cpk's stable name for the monitor: never sent. */
@@ -142,7 +143,7 @@ function buildManifest(value: unknown, path: string, doc: Document, problem: Add
     for (const field of order(['monitors', key], fields)) {
       const given = fields[field];
       if (field !== 'interval') setOwn(body, field, given);
-      else if (typeof given === 'number') setOwn(body, 'interval_seconds', given);
+      else if (typeof given === 'number' || given instanceof ExactNumber) setOwn(body, 'interval_seconds', given);
       // Wrong types and shapes were reported by the schema; parseDuration catches the rest ("1m1m").
       else if (typeof given === 'string' && DURATION_SHAPE.test(given)) {
         try {
@@ -209,9 +210,11 @@ export function parseManifest(text: string, path: string): Manifest {
     ...place.of(e.pos[0]),
     message: e.message,
   }));
+  let exact = false;
   if (syntax.length === 0) {
-    for (const node of indexPairs(doc))
-      syntax.push({ ...place.of(node.range?.[0]), message: 'Map keys must be unique' });
+    const { twice, exactNumbers } = indexPairs(doc);
+    exact = exactNumbers;
+    for (const node of twice) syntax.push({ ...place.of(node.range?.[0]), message: 'Map keys must be unique' });
   }
   if (syntax.length > 0) throw new ManifestError(path, syntax);
 
@@ -239,11 +242,13 @@ export function parseManifest(text: string, path: string): Manifest {
   const problems: Problem[] = [];
   const add: AddProblem = (at, which, message) => problems.push({ ...place.at(at, which), message });
 
-  for (const error of validate(value)) {
+  // The schema checks types and ranges: it sees each exact number as its nearest double.
+  const checked = exact ? nearestDoubles(value) : value;
+  for (const error of validate(checked)) {
     const problem = describe(error);
     if (problem) add(problem.at, problem.which, problem.message);
   }
-  for (const path of nonFinite(value)) add(path, 'value', `${showPath(path)} must be a finite number`);
+  for (const path of nonFinite(checked)) add(path, 'value', `${showPath(path)} must be a finite number`);
 
   // The checks JSON Schema cannot express run even when it found problems, so that every problem is reported at once.
   const manifest = buildManifest(value, path, doc, add);
@@ -267,10 +272,42 @@ function keyText(key: unknown): string {
 /** Each map's pairs by key text (the first of a key given twice): finding every entry's position stays linear. */
 const pairIndex = new WeakMap<object, Map<string, Pair<unknown, unknown>>>();
 
-/** Indexes every map's pairs (a walk of its own: yaml's visit() took most of the time on a large manifest); returns the keys given twice in one map (the second and later), in file order. */
-function indexPairs(doc: Document): Node[] {
+/** A number as YAML 1.2's core schema writes it in decimal: `+1`, `.5`, `5.`, `007` and `1e3` included. */
+const YAML_DECIMAL = /^([-+]?)(\d*)(?:\.(\d*))?([eE][-+]?\d+)?$/;
+
+/**
+ * A number scalar as written, when a double cannot hold it so (an integer
+ * past 2^53, more digits than a double keeps, 1.50): its value becomes an
+ * ExactNumber of the same text in JSON's spelling, which is what is sent.
+ * Returns whether it did. Non-finite values (.inf, .nan) stay, to be refused.
+ */
+function keepExact(node: Scalar): boolean {
+  const { value, source } = node;
+  if (typeof value !== 'number' || !Number.isFinite(value) || source === undefined) return false;
+  let text: string;
+  const decimal = YAML_DECIMAL.exec(source);
+  if (decimal) {
+    const [, sign, whole = '', fraction, exponent = ''] = decimal;
+    const digits = whole.replace(/^0+(?=\d)/, '') || '0';
+    text = `${sign === '-' ? '-' : ''}${digits}${fraction ? `.${fraction}` : ''}${exponent}`;
+  } else if (/^0[xo][0-9a-fA-F]+$/.test(source)) text = BigInt(source).toString();
+  else return false;
+  if (String(value) === text) return false;
+  node.value = new ExactNumber(text);
+  return true;
+}
+
+/**
+ * Indexes every map's pairs (a walk of its own: yaml's visit() took most of
+ * the time on a large manifest), and keeps each number value exactly as written
+ * (keepExact). Returns the keys given twice in one map (the second and later),
+ * in file order, and whether any number was kept exactly.
+ */
+function indexPairs(doc: Document): { twice: Node[]; exactNumbers: boolean } {
   const twice: Node[] = [];
+  let exactNumbers = false;
   const walk = (node: unknown): void => {
+    if (isScalar(node)) exactNumbers = keepExact(node) || exactNumbers;
     if (isSeq(node)) node.items.forEach(walk);
     if (!isMap(node)) return;
     const index = new Map<string, Pair<unknown, unknown>>();
@@ -278,12 +315,14 @@ function indexPairs(doc: Document): Node[] {
       const text = keyText(pair.key);
       if (index.has(text)) twice.push(pair.key as Node);
       else index.set(text, pair);
-      [pair.key, pair.value].forEach(walk);
+      // Keys stay as yaml reads them: a key is a name, never sent as a number.
+      if (!isScalar(pair.key)) walk(pair.key);
+      walk(pair.value);
     }
     pairIndex.set(node, index);
   };
   walk(doc.contents);
-  return twice.sort((a, b) => (a.range?.[0] ?? 0) - (b.range?.[0] ?? 0));
+  return { twice: twice.sort((a, b) => (a.range?.[0] ?? 0) - (b.range?.[0] ?? 0)), exactNumbers };
 }
 
 function resolve(doc: Document, node: unknown): unknown {

@@ -10,7 +10,16 @@
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { describeJsonError, isPlainObject, jsonDepth, MAX_JSON_DEPTH, setOwn, type JsonObject } from '../core/json.js';
+import {
+  describeJsonError,
+  isPlainObject,
+  jsonDepth,
+  MAX_JSON_DEPTH,
+  parseUserJson,
+  setOwn,
+  stringifyJson,
+  type JsonObject,
+} from '../core/json.js';
 import { checkId } from '../parse/id.js';
 import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
 
@@ -88,7 +97,8 @@ export function parseState(text: string, path: string): StateData {
     throw damaged(path, `nested deeper than ${MAX_JSON_DEPTH} levels`);
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // Numbers exactly as written (a create body, a channel's settings): compared and written back unchanged.
+    raw = parseUserJson(text);
   } catch (error) {
     // Never the parser's message: it quotes the text, and the path may lead
     // (a symlink) to a file holding a secret. Line and column instead.
@@ -131,7 +141,7 @@ export function serializeState(data: StateData): string {
     for (const key of Object.keys(record).sort()) setOwn(out, key, record[key]);
     return out;
   };
-  return `${JSON.stringify({ version: data.version, base_url: data.base_url, monitors: sorted(data.monitors), channels: sorted(data.channels) }, null, 2)}\n`;
+  return `${stringifyJson({ version: data.version, base_url: data.base_url, monitors: sorted(data.monitors), channels: sorted(data.channels) }, 2)}\n`;
 }
 
 export function journalPathOf(statePath: string): string {
@@ -150,7 +160,7 @@ export function replayJournal(text: string, data: StateData, path: string): numb
     if (line.length > MAX_JSON_DEPTH && jsonDepth(line) > MAX_JSON_DEPTH)
       throw damaged(path, `line ${i + 1} is nested deeper than ${MAX_JSON_DEPTH} levels`);
     try {
-      entry = JSON.parse(line);
+      entry = parseUserJson(line);
     } catch {
       throw damaged(path, `line ${i + 1} is not valid JSON`);
     }
@@ -254,7 +264,7 @@ export class StateStore {
   }
 
   private log(line: JournalLine): void {
-    this.pending.push(`${JSON.stringify(line)}\n`);
+    this.pending.push(`${stringifyJson(line)}\n`);
   }
 
   /** Sets (or, with undefined, removes) the record of `key`. */

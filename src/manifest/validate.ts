@@ -7,7 +7,7 @@
 // the user wrote, file:line:column, every problem at once.
 import type { ErrorObject } from 'ajv';
 import type { DeclaredBody, SpecInfo } from '../core/api/spec.js';
-import { isPlainObject, type JsonObject } from '../core/json.js';
+import { isPlainObject, nearestDoubles, stringifyJson, type JsonObject } from '../core/json.js';
 import { closest } from '../core/closest.js';
 import {
   decodePointer,
@@ -99,7 +99,8 @@ async function checkerOf(
           );
       }
     }
-    if (!check(body)) {
+    // Types and ranges are checked on each exact number's nearest double; the body sent keeps it as written.
+    if (!check(nearestDoubles(body))) {
       for (const error of check.errors ?? []) {
         const problem = describe(error, body, readOnly);
         if (problem) problems.push(problem);
@@ -117,7 +118,7 @@ function suggestion(field: string, candidates: readonly string[]): string | unde
 }
 
 function show(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? value : stringifyJson(value);
 }
 
 /** One ajv error as a problem at a body path, in words; undefined for errors another one already says. */

@@ -19,11 +19,14 @@ const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
 const OCTAL_12 = /^0o[0-7]+$/;
 
 // An exact number (an integer past 2^53, more digits than a double keeps) goes
-// out as the server wrote it, where yaml would print a double; `default` keeps
-// the tag out of the text, so it reads back as a plain number.
-const exactNumber: ScalarTag = {
+// out as written, where yaml would print a double; `default` keeps the tag out
+// of the text, so it reads back as a plain number. Only for writing: its test
+// matches nothing, so a document parsed with it reads every scalar as before
+// (`!!float 1.5` included).
+export const exactNumberTag: ScalarTag = {
   tag: 'tag:yaml.org,2002:float',
   default: true,
+  test: /(?!)/,
   identify: (value) => value instanceof ExactNumber,
   resolve: (text) => text,
   stringify: (item) => (item.value as ExactNumber).source,
@@ -42,7 +45,7 @@ const COMMAND_FORM = /##\[|::/;
 export function toYaml(value: unknown, options: { ciLog?: boolean } = {}): string {
   const { Document, visit } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   // YAML 1.1: strings such as `yes`, `no`, `on` and `0777` are quoted, so a 1.1 reader takes them as strings too.
-  const doc: Document = new Document(value, { version: '1.1', customTags: [exactNumber] });
+  const doc: Document = new Document(value, { version: '1.1', customTags: [exactNumberTag] });
   visit(doc, {
     // Keys too: they are scalars of the document like any value.
     Scalar(_key, node) {

@@ -1,4 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/server.js';
 import { call, createMonitor, raw, useEmulator } from './helpers.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -424,5 +428,37 @@ describe('routing of monitor ids', () => {
       expect(JSON.parse(res.body)).toEqual({ error: 'not found', request_id: res.headers?.['x-request-id'] });
     }
     expect(emu().requests.length).toBe(before);
+  });
+});
+
+describe("a monitor's own fields keep their numbers as the client wrote them", () => {
+  const emu = useEmulator();
+
+  it('create, update and read back: open fields exact; typed fields read as numbers', async () => {
+    const created = await call(emu(), 'POST', 'monitors', {
+      body: '{"name":"exact","interval_seconds":120.0,"big":9007199254740993,"l":[-12345678901234567890,1.50,-0]}',
+    });
+    expect(created.status).toBe(201);
+    const id = created.json.id as string;
+    const patched = await call(emu(), 'PATCH', `monitors/${id}`, {
+      body: '{"o":{"d":0.1000000000000000055511151231257827}}',
+    });
+    expect(patched.status).toBe(200);
+    const got = await call(emu(), 'GET', `monitors/${id}`);
+    expect(got.text).toContain('"interval_seconds":120,');
+    expect(got.text).toContain(
+      '"big":9007199254740993,"l":[-12345678901234567890,1.50,-0],"o":{"d":0.1000000000000000055511151231257827}}',
+    );
+  });
+
+  it('--persist: a restart reads them back as written', async () => {
+    const persistFile = join(mkdtempSync(join(tmpdir(), 'cpk-exact-persist-')), 'state.json');
+    const first = await startEmulator({ port: 0, persistFile });
+    const created = await call(first, 'POST', 'monitors', { body: '{"name":"kept","big":12345678901234567890}' });
+    await first.close();
+    const second = await startEmulator({ port: 0, persistFile });
+    const got = await call(second, 'GET', `monitors/${created.json.id as string}`);
+    await second.close();
+    expect(got.text).toContain('"big":12345678901234567890}');
   });
 });

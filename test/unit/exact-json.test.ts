@@ -1,6 +1,18 @@
 // Exact numbers and bounded nesting in the JSON cpk reads (issue 12 items 11, 12).
 import { describe, expect, it } from 'vitest';
-import { ExactNumber, JsonDepthError, MAX_JSON_DEPTH, parseJson, parseUserJson } from '../../src/core/json.js';
+import fc from 'fast-check';
+import {
+  copyJson,
+  ExactNumber,
+  isPlainObject,
+  JsonDepthError,
+  jsonEqual,
+  MAX_JSON_DEPTH,
+  nearestDoubles,
+  parseJson,
+  parseUserJson,
+  stringifyJson,
+} from '../../src/core/json.js';
 import { toJson } from '../../src/output/json.js';
 import { parseSetValue } from '../../src/parse/fields.js';
 import { parseRecords } from '../../src/parse/records.js';
@@ -83,6 +95,106 @@ describe('JSON from the user', () => {
   it('a config file nested deeply is a config error naming the file (exit 2), not a crash', () => {
     expect(() => parseConfig(`{"profiles":${nest(5000)}}`, '/x/config.json')).toThrow(
       /config file \/x\/config.json is nested deeper than 1000 levels/,
+    );
+  });
+});
+
+/** JSON number text as a user may write it: any digits, a fraction, an exponent, within a double's range. */
+const numberText = fc
+  .tuple(
+    fc.boolean(),
+    fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,40}$/)),
+    fc.option(fc.stringMatching(/^[0-9]{1,40}$/), { nil: undefined }),
+    fc.option(fc.tuple(fc.constantFrom('e', 'E', 'e+', 'e-', 'E-'), fc.integer({ min: 0, max: 400 })), {
+      nil: undefined,
+    }),
+  )
+  .map(
+    ([negative, whole, fraction, exponent]) =>
+      `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : `${exponent[0]}${exponent[1]}`}`,
+  )
+  .filter((text) => Number.isFinite(Number(text)));
+
+describe('numbers from the user, kept exactly as written', () => {
+  it('property: parse then serialize is the identity on numbers, alone or nested in arrays and objects', () => {
+    fc.assert(
+      fc.property(numberText, fc.array(numberText, { maxLength: 6 }), (one, many) => {
+        expect(stringifyJson(parseUserJson(one))).toBe(one);
+        const nested = `{"a":[${many.join(',')}],"b":{"c":${one},"s":"${one}"}}`;
+        expect(stringifyJson(parseUserJson(nested))).toBe(nested);
+        // Indented as JSON.stringify indents, each number still as written.
+        expect(stringifyJson(parseUserJson(`[${one}]`), 2)).toBe(`[\n  ${one}\n]`);
+      }),
+    );
+  });
+
+  it('keeps 2^53+1, 20 digits, negatives, -0 and long decimals; plain numbers stay numbers', () => {
+    const text =
+      '[9007199254740993,12345678901234567890,-12345678901234567890,-0,0.1000000000000000055511151231257827,60,0.5]';
+    const value = parseUserJson(text) as unknown[];
+    expect(value.slice(0, 5).every((v) => v instanceof ExactNumber)).toBe(true);
+    expect(value.slice(5)).toEqual([60, 0.5]);
+    expect(stringifyJson(value)).toBe(text);
+  });
+
+  it('an ExactNumber is a number, never an object to merge into or walk', () => {
+    expect(isPlainObject(new ExactNumber('1.50'))).toBe(false);
+    const copied = copyJson({ a: [new ExactNumber('1.50')], __proto__x: 1 });
+    expect(stringifyJson(copied)).toBe('{"a":[1.50],"__proto__x":1}');
+    expect(nearestDoubles({ a: [new ExactNumber('1.50'), 'x'], b: new ExactNumber('9007199254740993') })).toEqual({
+      a: [1.5, 'x'],
+      b: 9007199254740992,
+    });
+  });
+});
+
+describe('equality, as plan compares: numbers by their exact value: numbers by their exact value', () => {
+  const n = (text: string) => parseUserJson(text);
+  it.each([
+    ['1234567890123456789', '1234567890123456789', true],
+    ['1234567890123456789', '1234567890123456800', false],
+    ['9007199254740993', '9007199254740992', false],
+    ['1.0', '1', true],
+    ['1e2', '100', true],
+    ['1.50', '1.5', true],
+    ['-0', '0', true],
+    ['0.0', '-0e5', true],
+    ['123e-2', '1.23', true],
+    ['1E+21', '1000000000000000000000', true],
+    ['0.1000000000000000055511151231257827', '0.1', false],
+    ['-5', '5', false],
+    ['1e-400', '0', false],
+    ['{"a":[1.0,{"b":1234567890123456789}]}', '{"a":[1,{"b":1234567890123456789}]}', true],
+    ['{"a":[1,{"b":1234567890123456789}]}', '{"a":[1,{"b":1234567890123456788}]}', false],
+    ['{"a":1,"b":2}', '{"b":2.0,"a":1}', true],
+    ['{"a":1}', '{"a":1,"b":null}', false],
+    ['[1,2]', '[2,1]', false],
+    ['"1"', '1', false],
+  ])('%s and %s: %s', (a, b, equal) => {
+    expect(jsonEqual(n(a), n(b))).toBe(equal);
+    expect(jsonEqual(n(b), n(a))).toBe(equal);
+  });
+});
+
+describe('numbers in a manifest, YAML or JSON', () => {
+  it('are kept as written, in JSON spelling; keys stay names; the schema still checks types', async () => {
+    const { parseManifest } = await import('../../src/manifest/positions.js');
+    const yaml =
+      'monitors:\n  web:\n    name: web\n    interval: 60.0\n    a: 9007199254740993\n    b: -12345678901234567890\n' +
+      '    c: -0\n    d: 0.1000000000000000055511151231257827\n    e: [+5, .5, 007, 1e3, 0x20000000000001, 0o17, 5.]\n' +
+      '    f: {10: x, g: 1.50}\n    h: 60\n';
+    const [entry] = parseManifest(yaml, 'm.yaml').monitors;
+    expect(stringifyJson(entry?.body)).toBe(
+      '{"name":"web","interval_seconds":60.0,"a":9007199254740993,"b":-12345678901234567890,"c":-0,' +
+        '"d":0.1000000000000000055511151231257827,"e":[5,0.5,7,1e3,9007199254740993,15,5],' +
+        '"f":{"10":"x","g":1.50},"h":60}',
+    );
+    const json = '{"monitors":{"web":{"name":"web","a":9007199254740993,"b":[-0,1.50]}}}';
+    expect(stringifyJson(parseManifest(json, 'm.json').monitors[0]?.body)).toBe(
+      '{"name":"web","a":9007199254740993,"b":[-0,1.50]}',
+    );
+    expect(() => parseManifest('monitors:\n  web:\n    name: web\n    interval_seconds: 1.5\n', 'm.yaml')).toThrow(
+      /not a valid manifest/,
     );
   });
 });

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
+import { parseJson, stringifyJson } from '../../core/json.js';
 import type { DeclaredToken } from '../../emulator/auth.js';
 import { SCOPES, type Scope } from '../../emulator/model.js';
 import { action, collect, examples, type RawOptions, type Runtime } from '../../cli/action.js';
@@ -153,7 +154,7 @@ export async function run(opts: ReturnType<typeof parseEmulatorOptions>, ctx: Co
   if (exportOnExit !== undefined) {
     const { writeFileAtomic } = await import('../../core/atomic-file.js');
     try {
-      await writeFileAtomic(exportOnExit, `${JSON.stringify(emulator.exportState(), null, 2)}\n`);
+      await writeFileAtomic(exportOnExit, `${stringifyJson(emulator.exportState(), 2)}\n`);
       ctx.out.info(`state written to ${exportOnExit}`);
     } catch (error) {
       await emulator.close();
@@ -171,9 +172,7 @@ async function readState(file: string): Promise<unknown> {
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`--import: cannot read ${file} (${error.code ?? 'error'})`);
   });
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new UsageError(`--import: ${file} is not an emulator state file (not JSON)`);
-  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new UsageError(`--import: ${file} is not an emulator state file (not JSON)`);
+  return parsed.value;
 }

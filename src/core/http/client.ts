@@ -16,7 +16,7 @@ import {
   RETRY_AFTER_MAX_MS,
 } from './retry.js';
 import { sanitizeLine } from '../sanitize.js';
-import { isPlainObject, JsonDepthError, ownField, parseJson } from '../json.js';
+import { isPlainObject, JsonDepthError, ownField, parseJson, stringifyJson } from '../json.js';
 import { encodeSegment } from './path.js';
 import { chooseTransport, createTransport } from './select.js';
 import type { Env } from '../paths.js';
@@ -154,7 +154,7 @@ export class HttpClient {
   describe(spec: RequestSpec): RequestDescription {
     const headers = this.headersFor(spec, TOKEN_PLACEHOLDER);
     const description: RequestDescription = { method: spec.method.toUpperCase(), url: this.buildUrl(spec), headers };
-    if (spec.body !== undefined) description.body = JSON.stringify(spec.body);
+    if (spec.body !== undefined) description.body = stringifyJson(spec.body);
     return description;
   }
 
@@ -163,7 +163,8 @@ export class HttpClient {
     const method = spec.method.toUpperCase();
     const url = this.buildUrl(spec);
     const headers = this.headersFor(spec);
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    // Numbers go out as the user wrote them (ExactNumber), never rounded to a double.
+    const body = spec.body === undefined ? undefined : stringifyJson(spec.body);
     const attempts = Math.max(1, this.options.attempts ?? DEFAULT_ATTEMPTS);
     const sleep = this.options.sleep ?? defaultSleep;
     const debug = this.options.debug;
