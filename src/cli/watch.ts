@@ -12,7 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from './context.js';
 import { CpkError, ExitCode } from '../core/errors.js';
-import type { JsonObject } from '../core/json.js';
+import { isPlainObject, stringifyJson, type JsonObject } from '../core/json.js';
 
 /** Waits `ms`; resolves false when the signal ended the wait. */
 export type Pause = (ms: number, signal?: AbortSignal) => Promise<boolean>;
@@ -33,14 +33,17 @@ export function every(ms: number): string {
 /** Top-level fields that change on every fetch (the emulator stamps each report): they alone are not a change. */
 export const VOLATILE_FIELDS: readonly string[] = ['generated_at'];
 
-/** A body as compared between polls: keys sorted, volatile fields left out. */
+/** A body as compared between polls: keys sorted, volatile fields left out, numbers exactly as sent. */
 export function comparable(body: JsonObject): string {
   const rest = Object.fromEntries(Object.entries(body).filter(([key]) => !VOLATILE_FIELDS.includes(key)));
-  return JSON.stringify(rest, (_key, value: unknown) =>
-    value === null || typeof value !== 'object' || Array.isArray(value)
-      ? value
-      : Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
-  );
+  return stringifyJson(sortedKeys(rest));
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (!isPlainObject(value)) return value;
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([key, inner]) => [key, sortedKeys(inner)]));
 }
 
 /** Runs `poll(n)` every `everyMs` until the signal ends a wait or a poll returns false (or throws). */

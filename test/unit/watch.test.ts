@@ -9,6 +9,7 @@ import { comparable } from '../../src/cli/watch.js';
 import { parseReportGetOptions } from '../../src/commands/reports/get.js';
 import { ApiError, UsageError } from '../../src/core/errors.js';
 import type { IO } from '../../src/core/io.js';
+import { parseJson, type JsonObject } from '../../src/core/json.js';
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -192,6 +193,16 @@ describe('what counts as a change', () => {
       comparable(base),
     );
     expect(comparable({ ...base, uptime_percent: 99 })).not.toBe(comparable(base));
+  });
+
+  it('a number that differs past what a double holds is a change, at any depth', () => {
+    const exact = (text: string) => parseJson(text).ok && (parseJson(text) as { value: JsonObject }).value;
+    const a = exact('{"id":"rpt_1","channel":{"snowflake":1234567890123456789}}') as JsonObject;
+    const b = exact('{"id":"rpt_1","channel":{"snowflake":1234567890123456788}}') as JsonObject;
+    expect(comparable(a)).not.toBe(comparable(b));
+    expect(comparable(a)).toBe(
+      comparable(exact('{"channel":{"snowflake":1234567890123456789},"id":"rpt_1"}') as JsonObject),
+    );
   });
 
   it('changed rows are the dotted keys whose text differs, with the old text', () => {
