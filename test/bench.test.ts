@@ -35,6 +35,7 @@ describe('npm run bench', () => {
       'cpk monitors delete - --concurrency 16 (20 ids)',
       'bash loop of curl (20 DELETEs) / cpk',
       'cpk monitors list: 2000 rows as a table',
+      'peak RSS of cpk monitors list -o jsonl: 10000 rows (MiB)',
       'cpk apply --yes (20 new entries)',
       'cpk apply --yes (20 new entries), without the parse',
       'cpk plan (20 unchanged)',

@@ -6,7 +6,9 @@
 // Where it declares none, `monitors list` shows the local inventory (the
 // monitors this machine knows of, src/config/inventory.ts), saying so on
 // stderr; --refresh fetches each and drops those that are gone. Channels and
-// reports have no inventory: without a declared list, a usage error.
+// reports have no inventory: without a declared list, a usage error. A service
+// that cannot be reached declares nothing either way: the list fails as any
+// request does (exit 3), never shows the inventory as if the service had none.
 import type { Command } from 'commander';
 import type { Context } from './context.js';
 import { ExitCode, UsageError, CpkError } from '../core/errors.js';
@@ -74,7 +76,13 @@ export function registerList(parent: Command, noun: Noun, runtime: Runtime): voi
 async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const api = await ctx.api({ many: opts.refresh });
   const { useSpec } = await import('../core/api/spec.js');
-  const options = { env: ctx.env, refresh: opts.refreshSpec, debug: (line: string) => ctx.out.debug(line) };
+  // Whether to list from the service or from what is known here is the service's answer: unreachable is an error.
+  const options = {
+    env: ctx.env,
+    refresh: opts.refreshSpec,
+    needAnswer: true,
+    debug: (line: string) => ctx.out.debug(line),
+  };
   // What the document refuses is asked of the service again before it is refused.
   const refuses = (op?: ListOperation) => refusal(opts, api, op) !== undefined;
   const list = () => useSpec(api, options, (spec) => spec.list(opts.noun), refuses);

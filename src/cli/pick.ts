@@ -38,7 +38,7 @@ function pickable(item: unknown): Choice[] {
 /** The service's declared list (`listed`; the first `limit`), else what is known here: to pick from, or to watch. */
 export async function candidates(noun: 'monitors' | 'reports', ctx: Context, api: Api, limit?: number) {
   const { loadSpec } = await import('../core/api/spec.js');
-  const spec = await loadSpec(api, { env: ctx.env, debug: (line) => ctx.out.debug(line) });
+  const spec = await loadSpec(api, { env: ctx.env, needAnswer: true, debug: (line) => ctx.out.debug(line) });
   const op = spec.list(noun);
   if (op) {
     const { listItems } = await import('../core/api/list.js');

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { dataDir, type Env } from '../core/paths.js';
 
 export const MAX_ENTRIES = 20_000;
+/** A recorder trims to MAX_ENTRIES ids once it holds this many more (InventoryRecorder.record). */
+export const TRIM_BATCH = 5_000;
 const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 10_000;
 
@@ -91,9 +93,15 @@ function apply(monitors: Monitors, change: Change): boolean {
   return !previous || name !== previous.name || report !== previous.report || change.at - previous.seen > 3_600_000;
 }
 
-/** Collects what one command saw and writes it once, at the end (never throws). */
+/**
+ * Collects what one command saw and writes it once, at the end (never throws). What it holds is bounded
+ * as the file is: the last change of each id, the most recently seen MAX_ENTRIES kept (TRIM_BATCH more
+ * between trims). A list of a million monitors then costs the memory of MAX_ENTRIES, and the file keeps
+ * the ones it would have kept of all of them (the least recently seen go first).
+ */
 export class InventoryRecorder {
-  private readonly changes: Change[] = [];
+  /** By id, the least recently changed first (an id changed again moves to the end). */
+  private changes = new Map<string, Change>();
   private readonly fingerprint: string;
   readonly path: string;
   constructor(
@@ -118,22 +126,39 @@ export class InventoryRecorder {
     if (monitor === null || typeof monitor !== 'object') return;
     const { id, name, report_id: report } = monitor as { id?: unknown; name?: unknown; report_id?: unknown };
     if (typeof id !== 'string' || id === '') return;
-    this.changes.push({
+    // An answer without a name (an update's) keeps the name seen earlier in this command, as apply() keeps the file's.
+    const earlier = this.changes.get(id);
+    const before = earlier?.op === 'seen' ? earlier : undefined;
+    this.record({
       op: 'seen',
       id,
-      name: typeof name === 'string' ? name : undefined,
-      report: typeof report === 'string' ? report : undefined,
+      name: typeof name === 'string' ? name : before?.name,
+      report: typeof report === 'string' ? report : before?.report,
       at: this.now(),
     });
   }
 
   gone(id: string): void {
-    this.changes.push({ op: 'gone', id });
+    this.record({ op: 'gone', id });
+  }
+
+  /** How many ids wait to be written (at most MAX_ENTRIES + TRIM_BATCH). */
+  get size(): number {
+    return this.changes.size;
+  }
+
+  private record(change: Change): void {
+    this.changes.delete(change.id);
+    this.changes.set(change.id, change);
+    // In batches, not one at a time: finding a Map's oldest entry again after each deletion of the oldest
+    // walks past every deleted one, which made a list of 200,000 monitors take seconds more.
+    if (this.changes.size > MAX_ENTRIES + TRIM_BATCH) this.changes = new Map([...this.changes].slice(-MAX_ENTRIES));
   }
 
   async flush(): Promise<void> {
-    if (this.changes.length === 0) return;
-    const changes = this.changes.splice(0);
+    if (this.changes.size === 0) return;
+    const changes = [...this.changes.values()];
+    this.changes.clear();
     try {
       // Cheap path first, reading only the entries touched: a get of a monitor known by its name changes nothing.
       const touched = changes.map((c) => c.id);

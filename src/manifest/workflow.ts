@@ -271,7 +271,7 @@ async function readPlan(
  */
 async function resolveUncertain(manifest: Manifest, state: StateStore, api: Api, deps: WorkflowDeps) {
   if (adopt.uncertainEntries(manifest, state).length === 0) return [];
-  const spec = await loadSpec(api, { env: deps.env, debug: (line) => deps.out.debug(line) });
+  const spec = await loadSpec(api, { env: deps.env, needAnswer: true, debug: (line) => deps.out.debug(line) });
   const resolutions = await deps.out.spin('Looking for the monitors of uncertain creates', () =>
     adopt.resolveUncertain(manifest, state, api, spec),
   );
@@ -580,7 +580,7 @@ export async function importAllWorkflow(opts: ImportOptions, deps: WorkflowDeps)
     const debug = (line: string) => deps.out.debug(line);
     const op = await useSpec(
       api,
-      { env: deps.env, debug },
+      { env: deps.env, needAnswer: true, debug },
       (spec) => spec.list('monitors'),
       (op) => !op,
     );

@@ -34,6 +34,24 @@ function objectsTable(items: Record<string, unknown>[]): string[] {
 }
 
 /**
+ * A list as a Markdown table page by page: the first page's fields are the columns, its header comes
+ * once. A page that is not all objects is written as markdownLines writes it.
+ */
+export function pagedMarkdown(): (items: unknown[]) => string[] {
+  let columns: string[] | undefined;
+  return (items) => {
+    if (!items.every((item) => isObject(item))) return markdownLines(items);
+    const first = columns === undefined;
+    columns ??= wideColumns(items);
+    const lines = mdTable(
+      columns,
+      items.map((item) => columns!.map((c) => cellText(pathValue(item, c)))),
+    );
+    return first ? lines : lines.slice(2);
+  };
+}
+
+/**
  * A Markdown document: a title, the fields as a two-column table, and each
  * list of objects as a table under its own heading; a series over time (a
  * list of objects with a timestamp and numbers) first gets a sparkline per

@@ -23,10 +23,10 @@ import {
 import { redactKnown, redactSecrets } from '../core/redact.js';
 import { colorPalette, PLAIN, statusPainter, type ColorLevel, type Palette } from './palette.js';
 import type { OutputFormat } from './format.js';
-import { defaultColumns, detailLines, rowLines, tableLines, wideColumns, type View } from './render.js';
+import { defaultColumns, detailLines, pagedRows, tableLines, wideColumns, type View } from './render.js';
 import { toYaml } from './yaml.js';
 import { borderedDetailLines } from './bordered.js';
-import { markdownLines } from './markdown.js';
+import { markdownLines, pagedMarkdown } from './markdown.js';
 import { startSpinner } from './progress.js';
 import { promptSecret } from './secret-prompt.js';
 
@@ -333,34 +333,58 @@ export class Output {
     await list.end();
   }
 
-  /** A list that arrives in pages: jsonl prints each page as it is added, every other format at end(). */
+  /**
+   * A list that arrives in pages, each printed as it is added, so that a list of any length holds one page:
+   * JSON lines one per item, a JSON array and a YAML list item by item, a table (or Markdown table) whose
+   * columns and widths the first page sets (pagedRows). Only --query over a JSON or YAML list holds every
+   * item, since its expression is over the whole list (`length(@)`); under -o jsonl it is over each item.
+   */
   list() {
     const format = this.format;
-    const held: unknown[] = [];
+    const query = this.query;
+    const held: unknown[] | undefined = query && format !== 'jsonl' ? [] : undefined;
+    let started = false;
+    let rows: ((items: unknown[]) => string[]) | undefined;
     return {
       add: async (items: readonly unknown[]): Promise<void> => {
-        if (format !== 'jsonl') {
+        if (held) {
           for (const item of items) held.push(item);
           return;
         }
-        const query = this.query;
-        const lines = items.map((item) => {
-          const value = query ? query(item) : item;
-          if (typeof value === 'string' && query) return value;
-          return this.ciLog ? defuseWorkflowCommandsEncoded(toJson(value, 0)) : toJson(value, 0);
-        });
-        if (lines.length > 0) await this.writeLines(lines);
+        if (items.length === 0) return;
+        if (this.settings.signal?.aborted) throw new InterruptedError();
+        const page = [...items];
+        const first = !started;
+        started = true;
+        if (format === 'jsonl') {
+          const lines = page.map((item) => {
+            const value = query ? query(item) : item;
+            if (typeof value === 'string' && query) return value;
+            return this.ciLog ? defuseWorkflowCommandsEncoded(toJson(value, 0)) : toJson(value, 0);
+          });
+          return this.writeLines(lines);
+        }
+        if (format === 'json') {
+          // The array JSON.stringify writes, an item at a time: each indented one level, comma-separated.
+          const body = page.map((item) => `  ${toJson(item, 2).replace(/\n/g, '\n  ')}`).join(',\n');
+          return this.toStdout(`${first ? '[\n' : ',\n'}${body}`, 'encoded');
+        }
+        // A YAML list is its items one after the other: each page's list goes on from the last.
+        if (format === 'yaml') return this.toStdout(toYaml(page, { ciLog: this.ciLog }), 'encoded');
+        if (!rows && format === 'markdown') rows = pagedMarkdown();
+        if (!rows) {
+          // The first page chooses the columns, and on a terminal fits them to its width (gh, kubectl);
+          // -o wide, and any other reader, get every value whole.
+          const columns = this.settings.columns ?? (format === 'wide' ? wideColumns(page) : defaultColumns(page));
+          const view = await this.view();
+          rows = pagedRows(columns, view, view.tty && format === 'table' ? view.width : undefined);
+        }
+        return this.writeLines(rows(page));
       },
       end: async (): Promise<void> => {
-        if (format === 'jsonl') return;
-        if (this.json) return this.printJson(held);
-        if (format === 'markdown') return this.writeLines(markdownLines(held));
-        const columns = this.settings.columns ?? (format === 'wide' ? wideColumns(held) : defaultColumns(held));
-        if (held.length === 0) return;
-        const view = await this.view();
-        // On a terminal the rows fit its width (gh, kubectl); -o wide, and any other reader, get every value whole.
-        const fit = view.tty && format === 'table' ? view.width : undefined;
-        return this.writeLines(rowLines(held, columns, view, fit));
+        if (held) return this.printJson(held);
+        if (format === 'json') return this.toStdout(started ? '\n]\n' : '[]\n', 'encoded');
+        if (format === 'yaml' && !started) return this.toStdout(toYaml([], { ciLog: this.ciLog }), 'encoded');
       },
     };
   }

@@ -254,13 +254,36 @@ export function objectRows(items: readonly unknown[], columns: string[], view: V
 
 /** One row per item under a header; `fit`: a terminal's width, to fit as gh and kubectl print (fitColumns). */
 export function rowLines(items: unknown[], columns: string[], view: View, fit?: number): string[] {
-  const rows = objectRows(items, columns, view);
-  if (fit === undefined) return tableLines(rows);
-  const kinds = columns.map((c) => columnKind(c, items));
-  const { keep, shown } = fitColumns(kinds, columnWidths(rows), fit, headerWidths(rows));
-  // No column is shown narrower than its header, so a header is never cut.
-  const fitted = rows.map((row) => keep.map((i, k) => ({ ...row[i], text: truncate(row[i]!.text, shown[k]!) })));
-  return tableLines(fitted);
+  return pagedRows(columns, view, fit)(items);
+}
+
+/**
+ * A table printed page by page, as kubectl prints a list it reads in chunks: the first page's rows set
+ * the columns' widths (and, on a terminal, which columns fit and how wide), the header comes once, and
+ * later pages keep those widths, so a list of any length holds one page at a time. A later cell wider than
+ * its column widens it for that page (off a terminal nothing is cut) or is cut to it on a terminal; an id
+ * is never cut.
+ */
+export function pagedRows(columns: string[], view: View, fit?: number): (items: unknown[]) => string[] {
+  let layout: { keep: number[]; shown: number[]; kinds: ColumnKind[] } | undefined;
+  return (items) => {
+    const rows = objectRows(items, columns, view);
+    if (layout) rows.shift();
+    else if (fit === undefined) layout = { keep: columns.map((_, i) => i), shown: columnWidths(rows), kinds: [] };
+    else {
+      const kinds = columns.map((c) => columnKind(c, items));
+      // No column is shown narrower than its header, so a header is never cut.
+      layout = { ...fitColumns(kinds, columnWidths(rows), fit, headerWidths(rows)), kinds };
+    }
+    const { keep, shown, kinds } = layout;
+    const fitted =
+      fit === undefined
+        ? rows
+        : rows.map((row) =>
+            keep.map((i, k) => (kinds[i] === 'id' ? row[i]! : { ...row[i], text: truncate(row[i]!.text, shown[k]!) })),
+          );
+    return tableLines(fitted, { min: shown });
+  };
 }
 
 /**

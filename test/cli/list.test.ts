@@ -11,6 +11,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { runCpk } from '../helpers/in-process.js';
 import { useReferenceServer } from '../helpers/reference-server.js';
 import { MAX_LIST_PAGES } from '../../src/core/api/list.js';
+import { parse as parseYaml } from 'yaml';
 
 const f = useEmulator({}, { inProcess: true });
 const dirs = () => ({
@@ -202,6 +203,16 @@ describe('a service whose cursor never runs out', () => {
     expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(MAX_LIST_PAGES);
   }, 150_000);
 
+  it('monitors list stops at a cursor the service sends twice, after printing the pages before it', async () => {
+    const env = { ...dirs(), CPK_BASE_URL: baseUrl, CPK_TOKEN: 'cpk_repeating_token_01' };
+    pages = 0;
+    const r = await runCpk(['monitors', 'list', '--columns', 'id'], { env });
+    expect(r.stderr).toBe(stopped(baseUrl, 'the cursor "again" twice'));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('ID\nmon_endless1\nmon_endless2\n');
+    expect(pages).toBe(2);
+  });
+
   // Looking for an uncertain entry's monitor follows the same list (the 10,000 pages
   // of that search: test/unit/adopt.test.ts); here, a cursor that comes back.
   it('plan with an uncertain entry ends the same way, and the entry stays uncertain', async () => {
@@ -221,5 +232,78 @@ describe('a service whose cursor never runs out', () => {
     expect(r.stderr).toBe(stopped(baseUrl, 'the cursor "again" twice'));
     expect(pages).toBe(2);
     expect(readFileSync(join(dir, 'cpk.state.json'), 'utf8')).toBe(state);
+  });
+});
+
+describe('a long list is printed as it arrives, holding a page at a time', () => {
+  // Pages of 500 monitors; the last page is held until cpk has written to stdout (a handshake, not a
+  // wait): a list that kept its rows until the end would never get it, and fail on its --timeout.
+  const PAGES = 10;
+  const PAGE = 200;
+  let server: Server;
+  let baseUrl = '';
+  let wrote: () => void = () => {};
+  let written = Promise.resolve();
+  const document = {
+    openapi: '3.1.0',
+    paths: {
+      '/monitors': {
+        get: {
+          parameters: [{ name: 'cursor', in: 'query', schema: { type: 'string' } }],
+          'x-pagination': { style: 'cursor', cursorParam: 'cursor', nextField: 'next_cursor', itemsField: 'data' },
+          responses: {
+            '200': { description: 'a page', content: { 'application/json': { schema: { type: 'object' } } } },
+          },
+        },
+      },
+    },
+  };
+  const monitor = (i: number) => ({ id: `mon_${String(i).padStart(6, '0')}`, name: `long ${i}`, status: 'up' });
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url === '/v1/openapi.json') return void res.end(JSON.stringify(document));
+      const page = Number(new URL(req.url ?? '', 'http://x').searchParams.get('cursor') ?? 0);
+      const body = {
+        data: Array.from({ length: PAGE }, (_, i) => monitor(page * PAGE + i)),
+        next_cursor: page + 1 < PAGES ? String(page + 1) : null,
+      };
+      if (page + 1 < PAGES) return void res.end(JSON.stringify(body));
+      void written.then(() => res.end(JSON.stringify(body)));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  const all = Array.from({ length: PAGES * PAGE }, (_, i) => monitor(i));
+
+  it.each([
+    ['--json', ['--json'], (out: string) => expect(out).toBe(`${JSON.stringify(all, null, 2)}\n`)],
+    ['-o yaml', ['-o', 'yaml'], (out: string) => expect(parseYaml(out)).toEqual(all)],
+    [
+      'a table',
+      [],
+      (out: string) => {
+        const lines = out.split('\n');
+        expect(lines[0]).toMatch(/^ID +NAME +STATUS$/);
+        expect(lines.slice(1, -1)).toEqual(all.map((m) => `${m.id}  ${m.name.padEnd(8)}  up`));
+      },
+    ],
+  ])('%s: the first rows are out before the last page is served', async (_name, args, check) => {
+    written = new Promise((resolve) => (wrote = resolve));
+    const env = { ...dirs(), CPK_BASE_URL: baseUrl, CPK_TOKEN: 'cpk_long_list_token_01' };
+    const r = await runCpk(['monitors', 'list', ...args, '--timeout', '10', '--retries', '0'], {
+      env,
+      onStdout: () => wrote(),
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    check(r.stdout);
   });
 });

@@ -9,7 +9,10 @@
 import { Readable } from 'node:stream';
 import { baseEnv, type CliOptions, type CliResult } from './cli.js';
 
-export type InProcessOptions = Omit<CliOptions, 'onSpawn'>;
+export type InProcessOptions = Omit<CliOptions, 'onSpawn'> & {
+  /** Told of each write to stdout as it happens (a test that needs output before the command ends). */
+  onStdout?: (text: string) => void;
+};
 
 /** Loaded on the first run: the fixtures import this file, and a file that only spawns never loads src/cli. */
 const load = () =>
@@ -29,6 +32,11 @@ export async function runCpk(args: string[], options: InProcessOptions = {}): Pr
   const io = fakeIO({ env: baseEnv(options.env) });
   io.stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
   io.stdoutIsPipe = true;
+  const { onStdout } = options;
+  if (onStdout) {
+    const write = io.stdout.write.bind(io.stdout);
+    io.stdout = { write: (text: string) => (onStdout(text), write(text)) };
+  }
   if (running++ === 0) forgetSecrets();
   let timer: NodeJS.Timeout | undefined;
   const limit = options.timeoutMs ?? 60_000;

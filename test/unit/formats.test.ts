@@ -7,6 +7,7 @@ import type { IO } from '../../src/core/io.js';
 import { Output, type OutputSettings } from '../../src/output/output.js';
 import { parseColumns, parseFormat } from '../../src/output/format.js';
 import { toYaml } from '../../src/output/yaml.js';
+import { toJson } from '../../src/output/json.js';
 import { ExactNumber } from '../../src/core/json.js';
 import {
   age,
@@ -118,20 +119,90 @@ describe('rows for several items', () => {
     expect(plain.stdout()).not.toContain('\u001b');
   });
 
-  it('jsonl prints each page as it is added; json and yaml print the whole list at the end', async () => {
-    const jsonl = output({ json: true, format: 'jsonl' });
-    const list = jsonl.out.list();
-    await list.add([{ id: 'a' }]);
-    expect(jsonl.stdout()).toBe('{"id":"a"}\n');
-    await list.add([{ id: 'b' }]);
+  it('every format prints each page as it is added, and the whole is what one print of the list writes', async () => {
+    const pages = [[{ id: 'a', n: [1, { deep: true }] }, { id: 'b' }], [{ id: 'c', name: 'x\u2028y' }]];
+    const all = pages.flat();
+    for (const [format, whole] of [
+      ['jsonl', all.map((m) => `${toJson(m, 0)}\n`).join('')],
+      ['json', `${toJson(all, 2)}\n`],
+      ['yaml', toYaml(all)],
+    ] as const) {
+      const o = output({ json: true, format });
+      const list = o.out.list();
+      await list.add(pages[0]!);
+      // The first page is out before the second is added.
+      const [a, c] = format === 'yaml' ? ['id: a', 'id: c'] : ['"a"', '"c"'];
+      expect(o.stdout(), format).toContain(a);
+      expect(o.stdout(), format).not.toContain(c);
+      expect(whole.startsWith(o.stdout()), format).toBe(true);
+      await list.add(pages[1]!);
+      await list.end();
+      expect(o.stdout(), format).toBe(whole);
+    }
+    for (const [format, empty] of [
+      ['json', '[]\n'],
+      ['yaml', '[]\n'],
+      ['jsonl', ''],
+    ] as const) {
+      const o = output({ json: true, format });
+      const list = o.out.list();
+      await list.add([]);
+      await list.end();
+      expect(o.stdout(), format).toBe(empty);
+    }
+  });
+
+  it('a table in pages: the first page sets columns and widths, the header comes once (as kubectl prints chunks)', async () => {
+    const first = [
+      { id: 'mon_1', name: 'alpha', status: 'up' },
+      { id: 'mon_22', name: 'beta', status: 'down' },
+    ];
+    const second = [
+      { id: 'mon_3', name: 'g', status: 'up', target: 'not a column: the first page had none' },
+      { id: 'mon_4444444', name: 'a much longer name than any before', status: 'paused' },
+    ];
+    const off = output({ colorFlag: false });
+    const list = off.out.list();
+    await list.add(first);
+    expect(off.stdout()).toBe('ID      NAME   STATUS\nmon_1   alpha  up\nmon_22  beta   down\n');
+    await list.add(second);
     await list.end();
-    expect(jsonl.stdout()).toBe('{"id":"a"}\n{"id":"b"}\n');
-    const json = output({ json: true, format: 'json' });
-    const list2 = json.out.list();
-    await list2.add([{ id: 'a' }]);
-    expect(json.stdout()).toBe('');
-    await list2.end();
-    expect(JSON.parse(json.stdout())).toEqual([{ id: 'a' }]);
+    // Off a terminal nothing is cut: a wider cell widens its column for its own page.
+    expect(off.stdout().split('\n').slice(3)).toEqual([
+      'mon_3        g                                   up',
+      'mon_4444444  a much longer name than any before  paused',
+      '',
+    ]);
+    // On a terminal, later pages keep the fitted widths: text is cut to them, an id never.
+    const tty = output({ colorFlag: false }, { stdoutIsTTY: true, stdoutColumns: 40, env: { TERM: 'xterm' } });
+    const onTty = tty.out.list();
+    await onTty.add(first);
+    await onTty.add(second);
+    await onTty.end();
+    expect(tty.stdout().split('\n')).toEqual([
+      'ID      NAME   STATUS',
+      'mon_1   alpha  up',
+      'mon_22  beta   down',
+      // Within a page the rows line up with each other: its id, never cut, widens its column.
+      'mon_3        g      up',
+      'mon_4444444  a mu…  paused',
+      '',
+    ]);
+    // Markdown: the first page's fields are the columns, the header once.
+    const md = output({ format: 'markdown' });
+    const mdList = md.out.list();
+    await mdList.add(first);
+    await mdList.add(second);
+    await mdList.end();
+    expect(md.stdout().split('\n')).toEqual([
+      '| id | name | status |',
+      '|---|---|---|',
+      '| mon_1 | alpha | up |',
+      '| mon_22 | beta | down |',
+      '| mon_3 | g | up |',
+      '| mon_4444444 | a much longer name than any before | paused |',
+      '',
+    ]);
   });
 
   it('--query applies to each line of jsonl and to the document of yaml', async () => {

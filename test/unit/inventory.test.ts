@@ -3,7 +3,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdi
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InventoryRecorder, inventoryPath, MAX_ENTRIES, tokenFingerprint } from '../../src/config/inventory.js';
+import {
+  InventoryRecorder,
+  inventoryPath,
+  MAX_ENTRIES,
+  TRIM_BATCH,
+  tokenFingerprint,
+} from '../../src/config/inventory.js';
 import { Api } from '../../src/core/api/client.js';
 import { ApiError } from '../../src/core/errors.js';
 import type { HttpClient } from '../../src/core/http/client.js';
@@ -84,6 +90,26 @@ describe('inventory', () => {
     expect(ids).toHaveLength(MAX_ENTRIES);
     expect(ids).not.toContain('mon_0');
     expect(ids[0]).toBe(`mon_${MAX_ENTRIES + 4}`);
+  });
+
+  it('holds at most MAX_ENTRIES ids while a long list goes on, and writes the most recently seen', async () => {
+    const e = env();
+    let t = 0;
+    const rec = new InventoryRecorder(base, token, e, undefined, () => t++);
+    const api = new Api({} as HttpClient, rec);
+    const listed = 3 * MAX_ENTRIES;
+    for (let page = 0; page < listed / 1000; page++)
+      api.sawMonitors(Array.from({ length: 1000 }, (_, i) => ({ id: `mon_${page * 1000 + i}`, name: `n${i}` })));
+    expect(rec.size).toBeLessThanOrEqual(MAX_ENTRIES + TRIM_BATCH);
+    // Seen again: moved to the most recent, not counted twice.
+    const size = rec.size;
+    rec.seen({ id: `mon_${listed - MAX_ENTRIES}` });
+    expect(rec.size).toBe(size);
+    await rec.flush();
+    const ids = readInventory(base, token, e).map((m) => m.id);
+    expect(ids).toHaveLength(MAX_ENTRIES);
+    expect(ids[0]).toBe(`mon_${listed - MAX_ENTRIES}`);
+    expect(ids.at(-1)).toBe(`mon_${listed - MAX_ENTRIES + 1}`);
   });
 
   it('never fails a command: a corrupt file or an unwritable directory is a --debug line', async () => {

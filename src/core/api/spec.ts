@@ -5,8 +5,10 @@
 // It is never on the path of the six endpoint commands (create, get, update,
 // delete, channels update, reports get): only list, completion, validation
 // and help read it, and help and completion read the cache only
-// (readCachedSpec), never the network. A missing, invalid or unreachable
-// document means "nothing declared".
+// (readCachedSpec), never the network. A missing or invalid document means
+// "nothing declared"; an unreachable one too, except for a caller that chooses
+// between the service's path and a local one by it (needAnswer): "the service
+// declares nothing" must be the service's word, never a network failure's.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,12 +76,19 @@ export interface LoadSpecOptions {
   now?: () => number;
   /** --debug lines: why the cache was used, refreshed or ignored. */
   debug?: ((line: string) => void) | undefined;
+  /**
+   * The caller picks a path by what the document declares (a list, or the local inventory instead): a
+   * fetch that fails without the service saying it has no document (unreachable, a timeout, a server
+   * error) is thrown as any request's failure is, rather than read as "nothing declared".
+   */
+  needAnswer?: boolean;
 }
 
 /**
  * The service's document, from the cache while it is fresh, else fetched
- * (conditionally when a copy exists). Never throws: a failure to fetch keeps
- * the stale copy, and without one the answer is "nothing declared".
+ * (conditionally when a copy exists). Unless `needAnswer`, never throws: a
+ * failure to fetch keeps the stale copy, and without one the answer is
+ * "nothing declared".
  */
 export async function loadSpec(fetcher: SpecFetcher, options: LoadSpecOptions): Promise<SpecInfo> {
   const now = options.now ?? Date.now;
@@ -117,6 +126,7 @@ export async function loadSpec(fetcher: SpecFetcher, options: LoadSpecOptions): 
       debug(`openapi: no document (status ${status}): nothing declared`);
       next = { baseUrl: fetcher.baseUrl, fetchedAt: now(), document: null };
     } else {
+      if (options.needAnswer) throw error;
       debug(
         `openapi: could not fetch the document (${(error as Error).message}); ${cached ? 'using the stale copy' : 'nothing declared'}`,
       );
