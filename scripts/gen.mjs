@@ -1,5 +1,5 @@
 // `npm run gen`: writes the files generated from the command tree
-// (completions/*, docs/commands.md). `--check` writes nothing and exits 1 when
+// (completions/*, docs/commands.md, man/ and package.json's list of it). `--check` writes nothing and exits 1 when
 // a file differs, naming it. The TypeScript generator (src/gen/files.ts) is
 // bundled with esbuild in memory first, so this needs no build.
 import { build } from 'esbuild';
@@ -21,8 +21,17 @@ const { outputFiles } = await build({
 });
 const source = Buffer.from(outputFiles[0].contents).toString('base64');
 const { generatedFiles } = await import(`data:text/javascript;base64,${source}`);
+const files = generatedFiles();
+// npm installs the man pages package.json names: the list is generated with the pages, so a new command needs no
+// hand edit there.
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+pkg.man = Object.keys(files)
+  .filter((path) => path.startsWith('man/'))
+  .sort()
+  .map((path) => `./${path}`);
+files['package.json'] = `${JSON.stringify(pkg, null, 2)}\n`;
 const stale = [];
-for (const [path, content] of Object.entries(generatedFiles())) {
+for (const [path, content] of Object.entries(files)) {
   const file = join(root, path);
   if (existsSync(file) && readFileSync(file, 'utf8') === content) continue;
   stale.push(path);

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { Context } from './context.js';
 import type { IO } from '../core/io.js';
+import { effectOf, setTraits, type Traits } from '../completion/tree.js';
 
 export interface Runtime {
   io: IO;
@@ -11,14 +12,6 @@ export interface Runtime {
   context?: Context;
   /** The command changes something (create, apply...): it always finishes, even when its reader went away. */
   writes?: boolean;
-}
-
-const WRITE_VERBS = new Set(['create', 'update', 'delete', 'apply', 'import', 'login', 'logout', 'use', 'remove']);
-
-/** Whether a command changes something on the service or on this machine (src/cli/main.ts, closed stdout rule). */
-export function isWriteCommand(cmd: Command, args: readonly string[]): boolean {
-  if (cmd.name() === 'api') return !/^(GET|HEAD|OPTIONS)$/i.test(args[0] ?? 'GET');
-  return WRITE_VERBS.has(cmd.name());
 }
 
 /** The options commander parsed for `cmd`, typed loosely: each command narrows them in its parse step. */
@@ -31,7 +24,8 @@ export function action(
   return async (...params: unknown[]): Promise<void> => {
     const cmd = params[params.length - 1] as Command;
     const args = params.slice(0, -2).flatMap((p) => (Array.isArray(p) ? (p as string[]) : [p as string]));
-    runtime.writes = isWriteCommand(cmd, args);
+    // A command that changes something always finishes, even when its reader went away (src/cli/main.ts).
+    runtime.writes = effectOf(cmd, args) !== 'read';
     // Loaded here, not at the top: the context pulls in the output layer, which help and completion never use.
     const { Context, parseGlobals } = await import('./context.js');
     const ctx = new Context(runtime.io, parseGlobals(cmd.optsWithGlobals()), runtime.signal);
@@ -49,4 +43,14 @@ export function collect(value: string, previous: string[] = []): string[] {
 
 export function examples(cmd: Command, ...lines: string[]): Command {
   return cmd.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
+}
+
+/**
+ * Declares, beside a command's definition, what commander cannot hold: what it changes, where its values complete
+ * from, the words that suggest it, and its examples. Help, man pages, completion, suggestions and the agent
+ * surfaces are all derived from this and from the commander definition; nothing else lists commands.
+ */
+export function describe(cmd: Command, { examples: lines = [], ...traits }: Traits & { examples?: string[] }): Command {
+  setTraits(cmd, traits);
+  return lines.length > 0 ? examples(cmd, ...lines) : cmd;
 }

@@ -16,7 +16,7 @@ import type { ListOperation, Noun } from '../core/api/spec.js';
 import type { Api } from '../core/api/client.js';
 import { parseConcurrency } from '../parse/concurrency.js';
 import { parseWholeNumber } from '../core/whole-number.js';
-import { action, collect, examples, type RawOptions, type Runtime } from './action.js';
+import { action, collect, describe, type RawOptions, type Runtime } from './action.js';
 import { concurrencyOption } from './options.js';
 
 type ListOptions = ReturnType<typeof parseListOptions>;
@@ -63,14 +63,16 @@ export function registerList(parent: Command, noun: Noun, runtime: Runtime): voi
       .addOption(concurrencyOption('requests in flight at once with --refresh (default 8)'));
   }
   cmd.action(action(runtime, (ctx, _args, opts) => runList(parseListOptions(noun, opts), ctx)));
-  examples(
-    cmd,
-    `cpk ${noun} list`,
-    `cpk ${noun} list --json --limit 50`,
-    ...(noun === 'monitors'
-      ? ['cpk monitors list --param status=down --query "[].id"', 'cpk monitors ls --refresh']
-      : []),
-  );
+  describe(cmd, {
+    effect: 'read',
+    examples: [
+      `cpk ${noun} list`,
+      `cpk ${noun} list --json --limit 50`,
+      ...(noun === 'monitors'
+        ? ['cpk monitors list --param status=down --query "[].id"', 'cpk monitors ls --refresh']
+        : []),
+    ],
+  });
 }
 
 async function runList(opts: ListOptions, ctx: Context): Promise<void> {

@@ -5,7 +5,7 @@ import { commandAt, didYouMean, suggestCommand } from './suggest.js';
 import { Command, Help, Option } from 'commander';
 import { wrapText } from '../output/text.js';
 import { FORMATS } from '../output/format.js';
-import type { Runtime } from './action.js';
+import { describe, type Runtime } from './action.js';
 import { register as monitors } from '../commands/monitors/index.js';
 import { register as channels } from '../commands/channels/index.js';
 import { register as reports } from '../commands/reports/index.js';
@@ -117,19 +117,22 @@ Examples:
   helpCommand(program);
   // `gh version` and `kubectl version` exist: the same line as --version,
   // kept out of the help, where --version is the one documented.
-  program
+  const versionCommand = program
     .command('version', { hidden: true })
     .description('print the version (the same as --version)')
     .action(() => {
       runtime.io.stdout.write(`${version}\n`);
     });
+  describe(versionCommand, { effect: 'read' });
+  // The global --profile completes from the stored profiles, wherever it is typed.
+  describe(program, { effect: 'read', optionCompletes: { '--profile': 'profiles' } });
   complete(program, runtime);
   return program;
 }
 
 /** `cpk help [command...]`: the same as `cpk command... --help`. */
 function helpCommand(program: Command): void {
-  program
+  const help = program
     .command('help')
     .description('Show help for a command, e.g. `cpk help monitors get` (the same as --help)')
     .argument('[command...]', 'the command, and its subcommand')
@@ -141,4 +144,5 @@ function helpCommand(program: Command): void {
       }
       target.outputHelp();
     });
+  describe(help, { effect: 'read' });
 }

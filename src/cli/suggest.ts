@@ -3,36 +3,43 @@
 // and for a mistyped option.
 import type { Command } from 'commander';
 import { closest } from '../core/closest.js';
-
-/**
- * Words other tools use for a cpk command, by the command they were typed under (`cpk login`, as gh and
- * docker have it): only suggested. Aliases cover the words that are cpk commands too (`ls`, `rm`).
- */
-const SYNONYMS: Record<string, Record<string, string>> = {
-  cpk: { login: 'auth login', logout: 'auth logout', whoami: 'auth status', status: 'auth status' },
-  monitors: { show: 'get', remove: 'delete', edit: 'update', new: 'create', add: 'create' },
-  reports: { show: 'get' },
-  channels: { edit: 'update' },
-  profile: { ls: 'list', rm: 'remove', switch: 'use' },
-};
+import { traitsOf } from '../completion/tree.js';
 
 export function didYouMean(suggestion: string | undefined): string {
   return suggestion ? `; did you mean "${suggestion}"?` : '';
 }
 
-/** The full command line (`cpk monitors get`) the user probably meant by `word` under `parent`, if any. */
+/**
+ * The full command line (`cpk monitors get`) the user probably meant by `word` under `parent`, if any: first a
+ * command below it that `word` names exactly or is a synonym of (`cpk show` and `cpk monitors show` mean
+ * `monitors get`, `cpk login` means `auth login`, as gh and docker have them), nearest and earliest in help order
+ * first; else the subcommand of `parent` whose name or alias is closest to it.
+ */
 export function suggestCommand(parent: Command, word: string): string | undefined {
-  const path: string[] = [];
-  for (let c: Command | null = parent; c; c = c.parent) path.unshift(c.name());
-  const synonym = SYNONYMS[parent.name()]?.[word.toLowerCase()];
-  const visible = parent.createHelp().visibleCommands(parent);
-  const near =
-    synonym ??
-    closest(
-      word,
-      visible.flatMap((c) => [c.name(), ...c.aliases()]),
+  const lower = word.toLowerCase();
+  const names = (c: Command) => [c.name(), ...c.aliases(), ...(traitsOf(c)?.synonyms ?? [])];
+  const visible = (c: Command) => c.createHelp().visibleCommands(c);
+  // Breadth first, so that a subcommand of `parent` wins over a deeper one.
+  let level: Array<{ command: Command; path: string[] }> = [{ command: parent, path: [] }];
+  while (level.length > 0) {
+    const next = level.flatMap(({ command, path }) =>
+      visible(command).map((child) => ({ command: child, path: [...path, child.name()] })),
     );
-  return near ? [...path, near].join(' ') : undefined;
+    const exact = next.find(({ command }) => names(command).includes(lower));
+    if (exact) return [...pathOf(parent), ...exact.path].join(' ');
+    level = next;
+  }
+  const near = closest(
+    word,
+    visible(parent).flatMap((c) => [c.name(), ...c.aliases()]),
+  );
+  return near ? [...pathOf(parent), near].join(' ') : undefined;
+}
+
+function pathOf(command: Command): string[] {
+  const path: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) path.unshift(c.name());
+  return path;
 }
 
 /** The command `words` name as far as they match the tree (options skipped), and the index of the unknown one. */

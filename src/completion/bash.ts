@@ -3,8 +3,8 @@
 // expansion, which would run the $(...) or backquotes in an id a server sent.
 import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
 import {
-  DYNAMIC_ARGUMENTS,
-  DYNAMIC_OPTIONS,
+  dynamicArguments,
+  dynamicOptions,
   GENERATED_NOTE,
   optionChoices,
   valueOptionWords,
@@ -97,13 +97,13 @@ ${caseArms(arms)}
  * __cpk_more, shared by bash and zsh. An argument's arm also runs `atArgument` and returns 0:
  * ids and names are never files, so a script offers no file names there.
  */
-export function moreFunction(atArgument: string, comment: string): string {
+export function moreFunction(table: readonly PathEntry[], atArgument: string, comment: string): string {
   const arms = [
-    ...Object.entries(DYNAMIC_ARGUMENTS).map(([path, kind]): [string[], string] => [
+    ...dynamicArguments(table).map(([path, kind]): [string[], string] => [
       [shQuote(`${path}/`)],
       `__cpk_dynamic ${kind}; ${atArgument}; return 0`,
     ]),
-    ...Object.entries(DYNAMIC_OPTIONS).map(([option, kind]): [string[], string] => [
+    ...dynamicOptions(table).map(([option, kind]): [string[], string] => [
       [`*/${option}=`],
       `__cpk_dynamic ${kind}; return 1`,
     ]),
@@ -119,6 +119,7 @@ ${caseArms(arms)}
 
 export function bashScript(table: PathEntry[]): string {
   const more = moreFunction(
+    table,
     'compopt +o default 2>/dev/null',
     `# __cpk_more KEY: the dynamic words for KEY, when there are some. At an id
 # argument, bash's fallback to file names is turned off (compopt, bash 4+).`,

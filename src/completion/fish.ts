@@ -1,7 +1,7 @@
 // The fish completion script: fish's own `complete` entries, each guarded by
 // the command path the words typed so far lead to.
 import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
-import { DYNAMIC_ARGUMENTS, DYNAMIC_OPTIONS, GENERATED_NOTE, valueOptionWords, type PathEntry } from './table.js';
+import { GENERATED_NOTE, valueOptionWords, type PathEntry } from './table.js';
 
 /** Only \\ and \' are escapes in fish single quotes. */
 function fishQuote(text: string): string {
@@ -18,14 +18,14 @@ export function fishScript(table: PathEntry[]): string {
     const at = `-n ${fishQuote(`__cpk_at ${fishQuote(p.key)}`)}`;
     for (const s of p.subcommands)
       lines.push(`complete -c cpk ${at} -f -a ${fishQuote(s.word)} -d ${fishQuote(s.description)}`);
-    const dynamic = DYNAMIC_ARGUMENTS[p.key];
+    const dynamic = p.completes;
     if (dynamic) lines.push(`complete -c cpk ${at} -f -a ${fishQuote(`(__cpk_dynamic ${dynamic})`)}`);
     if (p.argumentChoices.length) lines.push(`complete -c cpk ${at} -f -a ${fishQuote(p.argumentChoices.join(' '))}`);
     for (const o of p.options) {
       const flags = o.names
         .map((n) => (n.startsWith('--') ? `-l ${fishQuote(n.slice(2))}` : `-s ${fishQuote(n.slice(1))}`))
         .join(' ');
-      const dynamic = DYNAMIC_OPTIONS[o.names[0] ?? ''];
+      const dynamic = o.completes;
       const value = !o.takesValue
         ? ''
         : o.choices.length

@@ -4,8 +4,8 @@
 // (PowerShell flattens a one-element array of arrays).
 import { FIRST_CHARACTERS, WORD_CHARACTERS } from './candidate.js';
 import {
-  DYNAMIC_ARGUMENTS,
-  DYNAMIC_OPTIONS,
+  dynamicArguments,
+  dynamicOptions,
   GENERATED_NOTE,
   optionChoices,
   valueOptionWords,
@@ -42,8 +42,8 @@ export function powershellScript(table: PathEntry[]): string {
     optionChoices(p).map((c) => set('choices', `${p.key}/${c.option}`, list(c.choices))),
   );
   const dynamic = [
-    ...Object.entries(DYNAMIC_ARGUMENTS).map(([path, kind]) => set('dynamic', `${path}/`, psQuote(kind))),
-    ...Object.entries(DYNAMIC_OPTIONS).map(([option, kind]) => set('dynamicOptions', option, psQuote(kind))),
+    ...dynamicArguments(table).map(([path, kind]) => set('dynamic', `${path}/`, psQuote(kind))),
+    ...dynamicOptions(table).map(([option, kind]) => set('dynamicOptions', option, psQuote(kind))),
   ];
   return `# PowerShell completion for cpk.
 # ${GENERATED_NOTE}

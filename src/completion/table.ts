@@ -35,7 +35,10 @@ export function completionTable(root: CommandSpec) {
       description: oneLine(o.description),
       takesValue: o.takesValue,
       choices: o.choices.filter(isPlainCandidate),
+      completes: o.completes,
     })),
+    /** Where `cpk __complete` finds its arguments' values (ids and names, never files). */
+    completes: cmd.completes,
     /** Allowed values of the positional arguments, where fixed. */
     argumentChoices: [...new Set(cmd.arguments.flatMap((a) => a.choices))].filter(isPlainCandidate),
   }));
@@ -57,23 +60,18 @@ export const GENERATED_NOTE =
   'Generated from the command tree by `cpk completion`; `npm run gen` rewrites completions/. Do not edit.';
 
 /**
- * Completed by `cpk __complete KIND` (src/commands/completion/complete.ts): these commands' arguments
- * (ids and names, never files: where cpk knows none, the scripts offer nothing rather than file names)...
+ * The command paths whose arguments `cpk __complete KIND` completes, as each command declares it: ids and names,
+ * never files (where cpk knows none, the scripts offer nothing rather than file names).
  */
-export const DYNAMIC_ARGUMENTS: Readonly<Record<string, string>> = {
-  'monitors get': 'monitor-ids',
-  'monitors update': 'monitor-ids',
-  'monitors delete': 'monitor-ids',
-  'monitors wait': 'monitor-ids',
-  'monitors watch': 'monitor-ids',
-  'channels update': 'channel-ids',
-  'reports get': 'report-ids',
-  'profile use': 'profiles',
-  'profile remove': 'profiles',
-};
+export function dynamicArguments(table: readonly PathEntry[]): Array<[key: string, kind: string]> {
+  return table.flatMap((entry) => (entry.completes ? [[entry.key, entry.completes] as [string, string]] : []));
+}
 
-/** ...and the values of these options, wherever they are accepted. */
-export const DYNAMIC_OPTIONS: Readonly<Record<string, string>> = {
-  '--profile': 'profiles',
-  '--type': 'types',
-};
+/** The options whose values `cpk __complete KIND` completes, wherever they are accepted (long names, once each). */
+export function dynamicOptions(table: readonly PathEntry[]): Array<[option: string, kind: string]> {
+  const found = new Map<string, string>();
+  for (const entry of table)
+    for (const option of entry.options)
+      if (option.completes && option.names[0]) found.set(option.names[0], option.completes);
+  return [...found];
+}

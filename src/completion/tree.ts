@@ -4,6 +4,46 @@
 import type { EventEmitter } from 'node:events';
 import type { Argument, Command, Help, Option } from 'commander';
 
+/** What running a command changes: nothing; the service or this machine; or it deletes something. */
+export type Effect = 'read' | 'write' | 'destroy';
+
+/** Where `cpk __complete` finds the values of an argument or option (src/commands/completion/complete.ts). */
+export const COMPLETION_SOURCES = ['monitor-ids', 'report-ids', 'channel-ids', 'profiles', 'types'] as const;
+export type CompletionSource = (typeof COMPLETION_SOURCES)[number];
+
+/**
+ * What commander's tree cannot say about a command, declared beside its definition (src/cli/describe.ts):
+ * completion scripts, suggestions, the closed-stdout rule and the agent surfaces read it from here.
+ */
+export interface Traits {
+  /** A function answers for one invocation (`cpk api`'s method); the tree then shows the worst case, destroy. */
+  effect: Effect | ((args: readonly string[]) => Effect);
+  /** Where the values of its positional arguments come from. */
+  completes?: CompletionSource;
+  /** Where the values of its options come from, by long name (`--type`); they hold below it too. */
+  optionCompletes?: Readonly<Record<string, CompletionSource>>;
+  /** Words other tools use for it (`show` for get): suggested when typed, never run. */
+  synonyms?: readonly string[];
+}
+
+// Kept with the Command objects themselves, so a command's traits live and die with its node of the tree.
+const traitsByCommand = new WeakMap<Command, Traits>();
+
+export function setTraits(cmd: Command, traits: Traits): void {
+  traitsByCommand.set(cmd, traits);
+}
+
+/** A command's declared traits; a group (`cpk monitors`) or commander's own help command declares none. */
+export function traitsOf(cmd: Command): Traits | undefined {
+  return traitsByCommand.get(cmd);
+}
+
+/** What running `cmd` with `args` changes: read for anything that declares nothing (groups, help). */
+export function effectOf(cmd: Command, args: readonly string[]): Effect {
+  const effect = traitsOf(cmd)?.effect ?? 'read';
+  return typeof effect === 'function' ? effect(args) : effect;
+}
+
 export interface CommandSpec {
   name: string;
   aliases: string[];
@@ -20,9 +60,13 @@ export interface CommandSpec {
   subcommands: CommandSpec[];
   /** The text `--help` prints after the option list (examples, exit codes), without trailing blank lines. */
   helpAfter: string;
+  /** Declared by the command (read for groups); a per-invocation effect shows as its worst case. */
+  effect: Effect;
+  completes: CompletionSource | undefined;
+  synonyms: readonly string[];
 }
 
-function optionSpec(option: Option, help: Help) {
+function optionSpec(option: Option, help: Help, completes: Traits['optionCompletes']) {
   return {
     /** `-q, --quiet`, `--name <name>`. */
     flags: option.flags,
@@ -34,6 +78,8 @@ function optionSpec(option: Option, help: Help) {
     /** With default and choices, as `--help` shows it. */
     helpDescription: help.optionDescription(option),
     choices: option.argChoices ? [...option.argChoices] : [],
+    /** Where its values come from, when `cpk __complete` knows them. */
+    completes: option.long === undefined ? undefined : completes?.[option.long],
   };
 }
 
@@ -67,7 +113,8 @@ function helpAfter(cmd: Command): string {
 
 export function describeCommand(cmd: Command, path: string[] = [], inherited: OptionSpec[] = []): CommandSpec {
   const help = cmd.createHelp();
-  const options = help.visibleOptions(cmd).map((o) => optionSpec(o, help));
+  const traits = traitsOf(cmd);
+  const options = help.visibleOptions(cmd).map((o) => optionSpec(o, help, traits?.optionCompletes));
   const ownNames = new Set(options.flatMap((o) => [o.short, o.long]).filter(Boolean));
   const passedOn = inherited.filter((o) => !ownNames.has(o.long) && !ownNames.has(o.short));
   // What commander accepts below this command: its non-help options and everything it accepted itself.
@@ -83,6 +130,9 @@ export function describeCommand(cmd: Command, path: string[] = [], inherited: Op
     arguments: cmd.registeredArguments.map((a) => argumentSpec(a, help)),
     subcommands: help.visibleCommands(cmd).map((sub) => describeCommand(sub, [...path, sub.name()], forChildren)),
     helpAfter: helpAfter(cmd),
+    effect: typeof traits?.effect === 'function' ? 'destroy' : (traits?.effect ?? 'read'),
+    completes: traits?.completes,
+    synonyms: traits?.synonyms ?? [],
   };
 }
 

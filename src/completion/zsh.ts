@@ -44,7 +44,7 @@ __cpk_dynamic() {
   done < <("\${words[1]}" __complete "$1" "\${words[CURRENT]}" 2>/dev/null)
 }
 
-${moreFunction(':', '# __cpk_more KEY: the dynamic entries for KEY; returns 0 at an id argument (no file names there).')}
+${moreFunction(table, ':', '# __cpk_more KEY: the dynamic entries for KEY; returns 0 at an id argument (no file names there).')}
 
 _cpk() {
   local cmdpath= word __cpk_reply i skip=0

@@ -18,6 +18,11 @@ describe('suggestions read the same everywhere', () => {
   it.each([
     [['monitors', 'show', 'mon_1'], `cpk: unknown command 'show'; did you mean "cpk monitors get"?\n`],
     [['login'], `cpk: unknown command 'login'; did you mean "cpk auth login"?\n`],
+    // A command's synonyms and names are found below the level they were typed at, nearest first.
+    [['show', 'mon_1'], `cpk: unknown command 'show'; did you mean "cpk monitors get"?\n`],
+    [['whoami'], `cpk: unknown command 'whoami'; did you mean "cpk auth status"?\n`],
+    [['list'], `cpk: unknown command 'list'; did you mean "cpk monitors list"?\n`],
+    [['profile', 'switch', 'x'], `cpk: unknown command 'switch'; did you mean "cpk profile use"?\n`],
     [['monitor', 'list'], `cpk: unknown command 'monitor'; did you mean "cpk monitors"?\n`],
     [['monitors', 'lsit'], `cpk: unknown command 'lsit'; did you mean "cpk monitors list"?\n`],
     [['help', 'monitor'], `cpk: unknown command 'monitor'; did you mean "cpk monitors"?\n`],

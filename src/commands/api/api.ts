@@ -4,6 +4,7 @@
 // kept under the base URL (src/core/http/raw-path.ts).
 import { createRequire } from 'node:module';
 import type { Command } from 'commander';
+import type { Effect } from '../../completion/tree.js';
 import type { Context } from '../../cli/context.js';
 import { ApiError, ExitCode, UsageError } from '../../core/errors.js';
 import { parseJsonFlag } from '../../parse/data.js';
@@ -12,9 +13,15 @@ import { isPlainObject } from '../../core/json.js';
 import type { RequestSpec } from '../../core/http/client.js';
 import { sanitizeLine } from '../../core/sanitize.js';
 import type { IO } from '../../core/io.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { bodyFlags, dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
 import { printDryRun } from '../../cli/dry-run.js';
+
+/** A request that only reads (GET, HEAD, OPTIONS) changes nothing; any other method may write or delete. */
+function methodEffect([method]: readonly string[]): Effect {
+  // One argument is the path, and the method GET (or POST with a body, which is a write either way).
+  return /^(GET|HEAD|OPTIONS)$/i.test(method ?? 'GET') ? 'read' : 'destroy';
+}
 
 export function register(program: Command, runtime: Runtime): void {
   const cmd = program
@@ -36,16 +43,18 @@ export function register(program: Command, runtime: Runtime): void {
         run(await parseApiOptions(args, opts, { stdin: ctx.io.stdin, query: ctx.globals.query }), ctx),
       ),
     );
-  examples(
-    cmd,
-    'cpk api /monitors                             # GET',
-    'cpk api /monitors --set name=api              # POST',
-    'cpk api GET /monitors/mon_123',
-    'cpk api PATCH /monitors/mon_123 --set paused=true',
-    'cpk api POST /monitors --data @monitor.json -i',
-    'cpk api GET /reports/rpt_summary --query uptime_percent',
-    'cpk api DELETE /monitors/mon_123 --dry-run  # prints the curl command, sends nothing',
-  );
+  describe(cmd, {
+    effect: methodEffect,
+    examples: [
+      'cpk api /monitors                             # GET',
+      'cpk api /monitors --set name=api              # POST',
+      'cpk api GET /monitors/mon_123',
+      'cpk api PATCH /monitors/mon_123 --set paused=true',
+      'cpk api POST /monitors --data @monitor.json -i',
+      'cpk api GET /reports/rpt_summary --query uptime_percent',
+      'cpk api DELETE /monitors/mon_123 --dry-run  # prints the curl command, sends nothing',
+    ],
+  });
 }
 
 /** commander's raw values to the options: the body is --data (any JSON value), --set fields merged over it. */

@@ -5,7 +5,7 @@ import { readAll } from '../../core/io.js';
 import { profileBaseUrl, profileRecord, resolveBaseUrl, selectProfile, type Resolved } from '../../config/resolve.js';
 import { checkTokenInput } from '../../config/token-input.js';
 import type { ConfigData } from '../../config/schema.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 
 /** commander's raw values to the options; withToken: read the token from stdin instead of prompting. */
 export function parseLoginOptions(raw: RawOptions) {
@@ -29,12 +29,14 @@ export function register(parent: Command, runtime: Runtime): void {
       'store the token in the config file (mode 0600) even when a system keychain is available',
     )
     .action(action(runtime, (ctx, _args, opts) => run(parseLoginOptions(opts), ctx)));
-  examples(
-    cmd,
-    'cpk auth login                                              # asks for the token, hidden',
-    'echo "$CPK_PROD_TOKEN" | cpk auth login --with-token --profile prod --base-url https://api.example.com',
-    'cpk auth login --profile staging --base-url https://staging.example.com --no-verify',
-  );
+  describe(cmd, {
+    effect: 'write',
+    examples: [
+      'cpk auth login                                              # asks for the token, hidden',
+      'echo "$CPK_PROD_TOKEN" | cpk auth login --with-token --profile prod --base-url https://api.example.com',
+      'cpk auth login --profile staging --base-url https://staging.example.com --no-verify',
+    ],
+  });
 }
 
 /** Which profile a login writes, and the base URL it is for (flag > environment > the profile's own > default). */

@@ -2,14 +2,14 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
 import { selectProfile } from '../../config/resolve.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, describe, type Runtime } from '../../cli/action.js';
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
     .command('logout')
     .description("Remove a profile's token (from the keychain or the config file); the profile and its base URL stay")
     .action(action(runtime, (ctx) => run(ctx)));
-  examples(cmd, 'cpk auth logout', 'cpk auth logout --profile staging');
+  describe(cmd, { effect: 'write', examples: ['cpk auth logout', 'cpk auth logout --profile staging'] });
 }
 
 export async function run(ctx: Context): Promise<void> {

@@ -4,7 +4,7 @@ import { NetworkError } from '../../core/errors.js';
 import { maskToken } from '../../core/token.js';
 import { hasToken } from '../../config/schema.js';
 import type { Session } from '../../config/session.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, describe, type Runtime } from '../../cli/action.js';
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
@@ -13,7 +13,11 @@ export function register(parent: Command, runtime: Runtime): void {
       'Show the profile in use and why, its base URL, where the token comes from (masked), and whether the service accepts it',
     )
     .action(action(runtime, (ctx) => run(ctx)));
-  examples(cmd, 'cpk auth status', 'cpk auth status --profile staging --json');
+  describe(cmd, {
+    effect: 'read',
+    synonyms: ['whoami'],
+    examples: ['cpk auth status', 'cpk auth status --profile staging --json'],
+  });
 }
 
 function tokenSource(session: Session, keychainName: string): string | null {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { hasToken } from '../../config/schema.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, describe, type Runtime } from '../../cli/action.js';
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
@@ -10,11 +10,13 @@ export function register(parent: Command, runtime: Runtime): void {
       'Print the token cpk would use, alone on stdout, for piping into another program (the one command that prints it)',
     )
     .action(action(runtime, (ctx) => run(ctx)));
-  examples(
-    cmd,
-    'cpk auth token | other-tool --token-stdin',
-    'curl -H "Authorization: Bearer $(cpk auth token --profile prod)" https://api.example.com/v1/monitors/mon_123',
-  );
+  describe(cmd, {
+    effect: 'read',
+    examples: [
+      'cpk auth token | other-tool --token-stdin',
+      'curl -H "Authorization: Bearer $(cpk auth token --profile prod)" https://api.example.com/v1/monitors/mon_123',
+    ],
+  });
 }
 
 export async function run(ctx: Context): Promise<void> {

@@ -3,7 +3,7 @@ import type { Context } from '../../cli/context.js';
 import { endpoints, nameMissing } from '../../core/api/client.js';
 import { UsageError } from '../../core/errors.js';
 import { checkId } from '../../parse/id.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { dataOption, dryRunOption, fieldsFromBodyFlags, setOption, setStringOption } from '../../cli/options.js';
 import { printDryRun } from '../../cli/dry-run.js';
 
@@ -19,11 +19,15 @@ export function register(channels: Command, runtime: Runtime): void {
     .action(
       action(runtime, async (ctx, args, opts) => run(await parseChannelUpdateOptions(args, opts, ctx.io.stdin), ctx)),
     );
-  examples(
-    cmd,
-    'cpk channels update ch_ops --set enabled=false',
-    'cpk channels update ch_ops --data \'{"name":"Ops"}\' --json',
-  );
+  describe(cmd, {
+    effect: 'write',
+    completes: 'channel-ids',
+    synonyms: ['edit'],
+    examples: [
+      'cpk channels update ch_ops --set enabled=false',
+      'cpk channels update ch_ops --data \'{"name":"Ops"}\' --json',
+    ],
+  });
 }
 
 /** commander's raw values to the options (usage errors on bad input); `--data -` reads stdin. */

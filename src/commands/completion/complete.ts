@@ -8,21 +8,19 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { isPlainCandidate } from '../../completion/candidate.js';
 import { oneLine } from '../../completion/table.js';
-import { action, type Runtime } from '../../cli/action.js';
-
-const COMPLETION_KINDS = ['monitor-ids', 'report-ids', 'channel-ids', 'profiles', 'types'] as const;
-type CompletionKind = (typeof COMPLETION_KINDS)[number];
+import { COMPLETION_SOURCES, type CompletionSource } from '../../completion/tree.js';
+import { action, describe, type Runtime } from '../../cli/action.js';
 
 export function register(program: Command, runtime: Runtime): void {
-  program
+  const cmd = program
     .command('__complete', { hidden: true })
     .description('print completion candidates (used by the shell completion scripts)')
-    .argument('<kind>', COMPLETION_KINDS.join(', '))
+    .argument('<kind>', COMPLETION_SOURCES.join(', '))
     .argument('[prefix]', 'only candidates that start with this')
     .action(
       action(runtime, async (ctx, [kind, prefix]) => {
         // Completion offers what it can: a broken config or cache offers nothing.
-        const candidates = await complete(kind as CompletionKind, ctx).catch(() => []);
+        const candidates = await complete(kind as CompletionSource, ctx).catch(() => []);
         // Ids and enum values are server text: only plain words are offered (src/completion/candidate.ts).
         // A description is shown, never inserted: it only has to stay on its line and off the terminal's controls.
         const lines = candidates
@@ -31,9 +29,10 @@ export function register(program: Command, runtime: Runtime): void {
         if (lines.length > 0) ctx.out.printText(`${lines.join('\n')}\n`);
       }),
     );
+  describe(cmd, { effect: 'read' });
 }
 
-async function complete(kind: CompletionKind, ctx: Context): Promise<Array<[string, string]>> {
+async function complete(kind: CompletionSource, ctx: Context): Promise<Array<[string, string]>> {
   if (kind === 'profiles') {
     const { listProfiles } = await import('../../config/profiles.js');
     return listProfiles(ctx.env).profiles.map((p) => [p.name, p.base_url ?? '']);

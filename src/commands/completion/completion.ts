@@ -1,7 +1,7 @@
 import { Argument, type Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { SHELLS, type Shell } from '../../completion/shells.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, describe, type Runtime } from '../../cli/action.js';
 
 export function register(program: Command, runtime: Runtime): void {
   const cmd = program
@@ -10,13 +10,15 @@ export function register(program: Command, runtime: Runtime): void {
     .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
     // commander checked that the shell is one of SHELLS.
     .action(action(runtime, (ctx, [shell]) => run({ shell: shell as Shell, program }, ctx)));
-  examples(
-    cmd,
-    'source <(cpk completion bash)                                   # in ~/.bashrc',
-    'cpk completion zsh > "${fpath[1]}/_cpk"                         # then restart zsh',
-    'cpk completion fish > ~/.config/fish/completions/cpk.fish',
-    'cpk completion powershell | Out-String | Invoke-Expression     # in $PROFILE',
-  );
+  describe(cmd, {
+    effect: 'read',
+    examples: [
+      'source <(cpk completion bash)                                   # in ~/.bashrc',
+      'cpk completion zsh > "${fpath[1]}/_cpk"                         # then restart zsh',
+      'cpk completion fish > ~/.config/fish/completions/cpk.fish',
+      'cpk completion powershell | Out-String | Invoke-Expression     # in $PROFILE',
+    ],
+  });
 }
 
 /** Prints the script that completes `program`'s tree in `shell`. */

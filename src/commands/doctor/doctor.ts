@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { ExitCode } from '../../core/errors.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, describe, type Runtime } from '../../cli/action.js';
 import type { Check } from '../../cli/doctor-checks.js';
 import { wrapText } from '../../output/text.js';
 
@@ -10,7 +10,7 @@ export function register(program: Command, runtime: Runtime): void {
     .command('doctor')
     .description('Check Node.js, the config file, profile, base URL, proxies, token and clock (for support tickets)')
     .action(action(runtime, (ctx) => run(ctx)));
-  examples(cmd, 'cpk doctor', 'cpk doctor --json', 'cpk doctor --profile staging');
+  describe(cmd, { effect: 'read', examples: ['cpk doctor', 'cpk doctor --json', 'cpk doctor --profile staging'] });
 }
 
 /** The checklist as text, wrapped at spaces to a terminal's width (the terminal would break lines anywhere). */

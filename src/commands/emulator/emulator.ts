@@ -6,7 +6,7 @@ import { UsageError } from '../../core/errors.js';
 import { parseJson, stringifyJson } from '../../core/json.js';
 import type { DeclaredToken } from '../../emulator/auth.js';
 import { SCOPES, type Scope } from '../../emulator/model.js';
-import { action, collect, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, collect, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { register as registerRequests } from './requests.js';
 
 /** "ci:cpk_ci:monitors:read,reports:read" -> a declared token; a plain "cpk_..." is the development token. */
@@ -93,17 +93,19 @@ export function register(program: Command, runtime: Runtime): void {
     .option('--time-scale <x>', 'run the checks X times faster than the clock (60: a minute of checks a second)', '1')
     .option('-q, --quiet', 'do not log requests to stderr')
     .action(action(runtime, (ctx, _args, opts) => run(parseEmulatorOptions(opts), ctx)));
-  examples(
-    cmd,
-    'cpk emulator',
-    'cpk emulator --port 0 --json     # prints {"base_url": ..., "token": ...} on one line',
-    'cpk emulator --latency 500 --fail-rate 0.1',
-    'cpk emulator --persist emulator-state.json   # keeps monitors across restarts',
-    'cpk emulator --seed 7 --time-scale 60        # the same ids and outcomes each run, checks 60x faster',
-    'cpk emulator --import seed.json --export-on-exit seed.json',
-    'cpk emulator --token ci:cpk_ci_token:monitors:read,reports:read',
-    'cpk emulator requests --admin-secret s3cret    # what your script sent, with status and latency',
-  );
+  describe(cmd, {
+    effect: 'read',
+    examples: [
+      'cpk emulator',
+      'cpk emulator --port 0 --json     # prints {"base_url": ..., "token": ...} on one line',
+      'cpk emulator --latency 500 --fail-rate 0.1',
+      'cpk emulator --persist emulator-state.json   # keeps monitors across restarts',
+      'cpk emulator --seed 7 --time-scale 60        # the same ids and outcomes each run, checks 60x faster',
+      'cpk emulator --import seed.json --export-on-exit seed.json',
+      'cpk emulator --token ci:cpk_ci_token:monitors:read,reports:read',
+      'cpk emulator requests --admin-secret s3cret    # what your script sent, with status and latency',
+    ],
+  });
 
   registerRequests(cmd, runtime);
 }

@@ -2,7 +2,7 @@
 // through its admin route, for a user debugging their own script.
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, describe, type Runtime } from '../../cli/action.js';
 import { DEFAULT_BASE_URL } from '../../core/base-url.js';
 import { UsageError } from '../../core/errors.js';
 
@@ -24,11 +24,13 @@ export function register(emulator: Command, runtime: Runtime): void {
         ),
       ),
     );
-  examples(
-    requests,
-    'cpk emulator requests --admin-secret s3cret',
-    'cpk emulator requests --base-url http://127.0.0.1:5000/v1 --admin-secret s3cret --json | jq .status',
-  );
+  describe(requests, {
+    effect: 'read',
+    examples: [
+      'cpk emulator requests --admin-secret s3cret',
+      'cpk emulator requests --base-url http://127.0.0.1:5000/v1 --admin-secret s3cret --json | jq .status',
+    ],
+  });
 }
 
 /** GET /__emulator/requests at the base URL's origin: a table, or with --json the records as they came. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { CpkError, ExitCode, InterruptedError, UsageError } from '../../core/errors.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { addConcurrencyOption, addLockOption, addManifestOptions, parseLockTimeout } from '../../cli/manifest-flags.js';
 import { entryPlaces, errorText, JUNIT_HELP, planCases, withCiReport } from '../../cli/ci.js';
 import { parsePlanOptions } from './plan.js';
@@ -35,13 +35,15 @@ export function register(program: Command, runtime: Runtime): void {
     .option('--junit <file>', JUNIT_HELP);
   addLockOption(cmd);
   addConcurrencyOption(cmd).action(action(runtime, (ctx, args, opts) => run(parseApplyOptions(opts, args), ctx)));
-  examples(
-    cmd,
-    'cpk apply',
-    'cpk apply --yes --prune            # in CI',
-    'cpk plan --out plan.json && cpk apply plan.json',
-    'cpk apply -f infra/cpk.yaml --state infra/staging.state.json --yes',
-  );
+  describe(cmd, {
+    effect: 'write',
+    examples: [
+      'cpk apply',
+      'cpk apply --yes --prune            # in CI',
+      'cpk plan --out plan.json && cpk apply plan.json',
+      'cpk apply -f infra/cpk.yaml --state infra/staging.state.json --yes',
+    ],
+  });
 }
 
 export function parseApplyOptions(opts: RawOptions, args: unknown[] = []) {

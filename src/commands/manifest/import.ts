@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
 import { checkId } from '../../parse/id.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { addLockOption, addManifestOptions, parseLockTimeout, parseManifestFlags } from '../../cli/manifest-flags.js';
 
 export function register(program: Command, runtime: Runtime): void {
@@ -22,13 +22,15 @@ export function register(program: Command, runtime: Runtime): void {
       'let a key that already manages another monitor manage this one instead (the other is left alone, no longer managed)',
     )
     .action(action(runtime, (ctx, args, opts) => run(parseImportOptions(args, opts), ctx)));
-  examples(
-    cmd,
-    'cpk monitors get mon_123 --manifest >> cpk.yaml   # then edit: one monitors: section',
-    'cpk import checkout-api=mon_123',
-    'cpk import checkout-api=mon_123 search=mon_456 -f infra/cpk.yaml',
-    'cpk import --all                                  # every monitor not managed yet, into cpk.yaml',
-  );
+  describe(cmd, {
+    effect: 'write',
+    examples: [
+      'cpk monitors get mon_123 --manifest >> cpk.yaml   # then edit: one monitors: section',
+      'cpk import checkout-api=mon_123',
+      'cpk import checkout-api=mon_123 search=mon_456 -f infra/cpk.yaml',
+      'cpk import --all                                  # every monitor not managed yet, into cpk.yaml',
+    ],
+  });
 }
 
 export function parseImportOptions(args: string[], opts: RawOptions) {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { ExitCode } from '../../core/errors.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { addConcurrencyOption, addManifestOptions, nonEmpty, parseManifestFlags } from '../../cli/manifest-flags.js';
 import { JUNIT_HELP, parseJunit, planCases, withCiReport } from '../../cli/ci.js';
 
@@ -19,14 +19,16 @@ export function register(program: Command, runtime: Runtime): void {
     .option('--out <file>', 'save the plan (JSON, schema/plan.schema.json) for `cpk apply FILE` to carry out exactly')
     .option('--junit <file>', JUNIT_HELP);
   addConcurrencyOption(cmd).action(action(runtime, (ctx, _args, opts) => run(parsePlanOptions(opts), ctx)));
-  examples(
-    cmd,
-    'cpk plan',
-    'cpk plan -f infra/cpk.yaml --prune',
-    'cpk plan --json | jq \'.monitors[] | select(.action != "unchanged")\'',
-    'cpk plan --out plan.json && cpk apply plan.json',
-    'cpk plan -o markdown > plan.md && gh pr comment --body-file plan.md',
-  );
+  describe(cmd, {
+    effect: 'read',
+    examples: [
+      'cpk plan',
+      'cpk plan -f infra/cpk.yaml --prune',
+      'cpk plan --json | jq \'.monitors[] | select(.action != "unchanged")\'',
+      'cpk plan --out plan.json && cpk apply plan.json',
+      'cpk plan -o markdown > plan.md && gh pr comment --body-file plan.md',
+    ],
+  });
 }
 
 export function parsePlanOptions(opts: RawOptions) {

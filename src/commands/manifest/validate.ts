@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { ExitCode } from '../../core/errors.js';
 import type { ValidationProblem } from '../../manifest/validate.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { addManifestFileOption, parseManifestFlags } from '../../cli/manifest-flags.js';
 import { JUNIT_HELP, parseJunit, withCiReport } from '../../cli/ci.js';
 
@@ -18,13 +18,15 @@ export function register(program: Command, runtime: Runtime): void {
     .option('--refresh-spec', "fetch the service's OpenAPI document again now (it is cached for an hour)")
     .option('--junit <file>', JUNIT_HELP)
     .action(action(runtime, (ctx, _args, opts) => run(parseValidateOptions(opts), ctx)));
-  examples(
-    cmd,
-    'cpk validate',
-    'cpk validate -f infra/cpk.yaml',
-    "cpk validate --json | jq -r '.[].message'",
-    'cpk validate --junit validate.xml',
-  );
+  describe(cmd, {
+    effect: 'read',
+    examples: [
+      'cpk validate',
+      'cpk validate -f infra/cpk.yaml',
+      "cpk validate --json | jq -r '.[].message'",
+      'cpk validate --junit validate.xml',
+    ],
+  });
 }
 
 /** -f as plan takes it; --junit FILE: one test case per entry. */

@@ -5,7 +5,7 @@ import { CpkError, ExitCode, UsageError } from '../../core/errors.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
 import { onlyText, parseOnly, parseRecords, selectRecords, type SourcedRecord } from '../../parse/records.js';
 import { readInput } from '../../parse/data.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { concurrencyOption, dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
 import { runBulk } from '../../cli/bulk.js';
 import { printDryRun } from '../../cli/dry-run.js';
@@ -33,15 +33,19 @@ export function register(parent: Command, runtime: Runtime): void {
     .option('-q, --quiet', 'print only the new monitor id (one per line with --from)')
     .addOption(dryRunOption('print the request(s) as curl commands and send nothing'))
     .action(action(runtime, async (ctx, _args, opts) => run(await parseCreateOptions(opts, ctx.io.stdin), ctx)));
-  examples(
-    cmd,
-    'cpk monitors create --name "Checkout API" --type http --target https://shop.example.com/health --interval 1m',
-    'cpk monitors create --name api -q            # prints the id alone',
-    'cpk monitors create --data @monitor.json --json',
-    'cpk monitors create --from monitors.ndjson --json   # one {id, status} per monitor, in file order',
-    'cpk monitors create --from monitors.ndjson --only 2,5-7   # only those lines, as a failed run says',
-    'cpk monitors create --name api --dry-run     # prints the curl command, sends nothing',
-  );
+  describe(cmd, {
+    effect: 'write',
+    synonyms: ['new', 'add'],
+    optionCompletes: { '--type': 'types' },
+    examples: [
+      'cpk monitors create --name "Checkout API" --type http --target https://shop.example.com/health --interval 1m',
+      'cpk monitors create --name api -q            # prints the id alone',
+      'cpk monitors create --data @monitor.json --json',
+      'cpk monitors create --from monitors.ndjson --json   # one {id, status} per monitor, in file order',
+      'cpk monitors create --from monitors.ndjson --only 2,5-7   # only those lines, as a failed run says',
+      'cpk monitors create --name api --dry-run     # prints the curl command, sends nothing',
+    ],
+  });
 }
 
 /** commander's raw values to the options of one create, or of many with --from (its file or stdin read here). */

@@ -6,7 +6,7 @@ import { UsageError } from '../../core/errors.js';
 import { readIdList } from '../../parse/ids.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
 import type { IO } from '../../core/io.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { concurrencyOption, dryRunOption } from '../../cli/options.js';
 import { runBulk } from '../../cli/bulk.js';
 import { printDryRun } from '../../cli/dry-run.js';
@@ -31,14 +31,18 @@ export function register(parent: Command, runtime: Runtime): void {
         await run(await parseDeleteOptions(ids, opts, ctx.io), ctx);
       }),
     );
-  examples(
-    cmd,
-    'cpk monitors delete mon_123',
-    'cpk monitors delete mon_123 --yes --json',
-    'cpk monitors delete mon_1 mon_2 mon_3 --yes',
-    'grep -v "^#" ids.txt | cpk monitors delete - --yes',
-    'cpk monitors delete mon_123 --dry-run       # prints the curl command, sends nothing',
-  );
+  describe(cmd, {
+    effect: 'destroy',
+    completes: 'monitor-ids',
+    synonyms: ['remove'],
+    examples: [
+      'cpk monitors delete mon_123',
+      'cpk monitors delete mon_123 --yes --json',
+      'cpk monitors delete mon_1 mon_2 mon_3 --yes',
+      'grep -v "^#" ids.txt | cpk monitors delete - --yes',
+      'cpk monitors delete mon_123 --dry-run       # prints the curl command, sends nothing',
+    ],
+  });
 }
 
 /** Without --yes, stdin must be a terminal: checked before it is read, so a script that forgot --yes learns at once. */

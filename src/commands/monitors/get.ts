@@ -3,7 +3,7 @@ import type { Context } from '../../cli/context.js';
 import { readIdList } from '../../parse/ids.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
 import type { JsonObject } from '../../core/json.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { concurrencyOption } from '../../cli/options.js';
 import { runBulk } from '../../cli/bulk.js';
 import { nameMissing } from '../../core/api/client.js';
@@ -28,16 +28,20 @@ export function register(parent: Command, runtime: Runtime): void {
       await run(await parseGetOptions(ids, opts, ctx.io.stdin), ctx);
     }),
   );
-  examples(
-    cmd,
-    'cpk monitors get mon_123',
-    'cpk monitors get mon_123 --json',
-    'cpk monitors get mon_123 --query status      # prints the status alone',
-    'cpk monitors get mon_1 mon_2 --json          # a JSON array, in the order given',
-    'cpk monitors get - --query "[].status" < ids.txt',
-    'cpk monitors get mon_1 mon_2 --manifest > cpk.yaml',
-    'cpk monitors get mon_1 mon_2 --assert "status == \'up\'"   # exit 9 unless every one is up',
-  );
+  describe(cmd, {
+    effect: 'read',
+    completes: 'monitor-ids',
+    synonyms: ['show'],
+    examples: [
+      'cpk monitors get mon_123',
+      'cpk monitors get mon_123 --json',
+      'cpk monitors get mon_123 --query status      # prints the status alone',
+      'cpk monitors get mon_1 mon_2 --json          # a JSON array, in the order given',
+      'cpk monitors get - --query "[].status" < ids.txt',
+      'cpk monitors get mon_1 mon_2 --manifest > cpk.yaml',
+      'cpk monitors get mon_1 mon_2 --assert "status == \'up\'"   # exit 9 unless every one is up',
+    ],
+  });
 }
 
 /** commander's raw values to GetOptions (usage errors on bad input); `-` reads ids from stdin. */

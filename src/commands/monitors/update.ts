@@ -3,7 +3,7 @@ import type { Context } from '../../cli/context.js';
 import { endpoints, nameMissing } from '../../core/api/client.js';
 import { UsageError } from '../../core/errors.js';
 import { checkId } from '../../parse/id.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { dataOption, dryRunOption, setOption, setStringOption } from '../../cli/options.js';
 import { printDryRun } from '../../cli/dry-run.js';
 import { bodyFromFlags } from './fields.js';
@@ -29,12 +29,17 @@ export function register(parent: Command, runtime: Runtime): void {
         await run(await parseUpdateOptions([id], opts, ctx.io.stdin), ctx);
       }),
     );
-  examples(
-    cmd,
-    'cpk monitors update mon_123 --interval 5m',
-    'cpk monitors update mon_123 --set paused=true --set-string notify.email=ops@example.com',
-    'cpk monitors update mon_123 --data @changes.json --json',
-  );
+  describe(cmd, {
+    effect: 'write',
+    completes: 'monitor-ids',
+    synonyms: ['edit'],
+    optionCompletes: { '--type': 'types' },
+    examples: [
+      'cpk monitors update mon_123 --interval 5m',
+      'cpk monitors update mon_123 --set paused=true --set-string notify.email=ops@example.com',
+      'cpk monitors update mon_123 --data @changes.json --json',
+    ],
+  });
 }
 
 /** commander's raw values to the options; `--data -` reads stdin; -q prints the id alone, as `create -q` does. */

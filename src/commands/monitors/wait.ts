@@ -7,7 +7,7 @@ import type { Context } from '../../cli/context.js';
 import { CpkError, ExitCode, InterruptedError, UsageError } from '../../core/errors.js';
 import { parseEvery } from '../reports/get.js';
 import { readIdList } from '../../parse/ids.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../core/http/retry.js';
 import { JUNIT_HELP, parseJunit, withCiReport } from '../../cli/ci.js';
 import { closest } from '../../core/closest.js';
@@ -62,11 +62,14 @@ export function register(parent: Command, runtime: Runtime): void {
         await run(parseWaitOptions(list.ids, opts, ctx.globals), ctx);
       }),
     );
-  examples(
-    cmd,
-    'cpk monitors wait mon_123 --for status=up --timeout 5m',
-    'cpk monitors wait mon_1 mon_2 --for last_check.status=up --every 5s',
-  );
+  describe(cmd, {
+    effect: 'read',
+    completes: 'monitor-ids',
+    examples: [
+      'cpk monitors wait mon_123 --for status=up --timeout 5m',
+      'cpk monitors wait mon_1 mon_2 --for last_check.status=up --every 5s',
+    ],
+  });
 }
 
 function read(value: unknown, path: readonly string[]): unknown {

@@ -9,7 +9,7 @@ import { CpkError, ExitCode, UsageError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { parseConcurrency } from '../../parse/concurrency.js';
 import { readIdList } from '../../parse/ids.js';
-import { action, examples, type RawOptions, type Runtime } from '../../cli/action.js';
+import { action, describe, type RawOptions, type Runtime } from '../../cli/action.js';
 import { concurrencyOption } from '../../cli/options.js';
 import { DEFAULT_WATCH_EVERY, parseEvery } from '../reports/get.js';
 import type { BoardRow } from '../../output/board.js';
@@ -51,12 +51,15 @@ export function register(parent: Command, runtime: Runtime): void {
         await run(parseMonitorsWatchOptions(list.ids, opts), ctx);
       }),
     );
-  examples(
-    cmd,
-    'cpk monitors watch mon_1 mon_2 --every 10s     # a live board; Ctrl-C ends it (exit 0)',
-    'cpk monitors watch --all',
-    'cpk monitors watch --all > changes.ndjson      # one JSON line per change',
-  );
+  describe(cmd, {
+    effect: 'read',
+    completes: 'monitor-ids',
+    examples: [
+      'cpk monitors watch mon_1 mon_2 --every 10s     # a live board; Ctrl-C ends it (exit 0)',
+      'cpk monitors watch --all',
+      'cpk monitors watch --all > changes.ndjson      # one JSON line per change',
+    ],
+  });
 }
 
 /** Every monitor: the service's declared list, else the local inventory (as `monitors list`). */

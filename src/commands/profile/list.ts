@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, describe, type Runtime } from '../../cli/action.js';
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
     .command('list')
     .description('List the profiles; the current one is marked with *')
     .action(action(runtime, (ctx) => run(ctx)));
-  examples(cmd, 'cpk profile list', 'cpk profile list --json');
+  describe(cmd, { effect: 'read', synonyms: ['ls'], examples: ['cpk profile list', 'cpk profile list --json'] });
 }
 
 const TOKEN_WORDS = { keychain: 'token in keychain', file: 'token in config file' } as const;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { parseProfileArgs } from './use.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, describe, type Runtime } from '../../cli/action.js';
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
@@ -9,7 +9,12 @@ export function register(parent: Command, runtime: Runtime): void {
     .description('Remove a profile and its token')
     .argument('<name>', 'profile name')
     .action(action(runtime, (ctx, args) => run(parseProfileArgs(args), ctx)));
-  examples(cmd, 'cpk profile remove staging');
+  describe(cmd, {
+    effect: 'destroy',
+    completes: 'profiles',
+    synonyms: ['rm'],
+    examples: ['cpk profile remove staging'],
+  });
 }
 
 export async function run(opts: { name: string }, ctx: Context): Promise<void> {

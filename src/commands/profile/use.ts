@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { checkProfileName } from '../../config/schema.js';
-import { action, examples, type Runtime } from '../../cli/action.js';
+import { action, describe, type Runtime } from '../../cli/action.js';
 
 export function register(parent: Command, runtime: Runtime): void {
   const cmd = parent
@@ -9,7 +9,12 @@ export function register(parent: Command, runtime: Runtime): void {
     .description('Make a profile the current one (used when neither --profile nor CPK_PROFILE names one)')
     .argument('<name>', 'profile name')
     .action(action(runtime, (ctx, args) => run(parseProfileArgs(args), ctx)));
-  examples(cmd, 'cpk profile use staging');
+  describe(cmd, {
+    effect: 'write',
+    completes: 'profiles',
+    synonyms: ['switch'],
+    examples: ['cpk profile use staging'],
+  });
 }
 
 /** The profile NAME argument (of use and remove), checked. */

@@ -3,7 +3,7 @@ import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
 import { parseDuration } from '../../parse/duration.js';
 import { checkId } from '../../parse/id.js';
-import { action, examples, type Runtime, type RawOptions } from '../../cli/action.js';
+import { action, describe, type Runtime, type RawOptions } from '../../cli/action.js';
 import { nameMissing } from '../../core/api/client.js';
 import { addGateOptions, checkGate, compileGate, parseGateOptions } from '../../cli/gate.js';
 import { withCiReport } from '../../cli/ci.js';
@@ -41,14 +41,16 @@ export function register(reports: Command, runtime: Runtime): void {
       await run(parseReportGetOptions([id], opts), ctx);
     }),
   );
-  examples(
-    cmd,
-    'cpk reports get rpt_123',
-    'cpk reports get rpt_123 --json',
-    'cpk reports get rpt_123 --watch --every 10s     # live view; Ctrl-C ends it (exit 0)',
-    'cpk reports get rpt_123 --watch > changes.ndjson  # one JSON line per change',
-    "cpk reports get rpt_123 --assert 'uptime_percent >= `99.5`'   # a deploy gate: exit 9 below",
-  );
+  describe(cmd, {
+    effect: 'read', completes: 'report-ids', synonyms: ['show'],
+    examples: [
+      'cpk reports get rpt_123',
+      'cpk reports get rpt_123 --json',
+      'cpk reports get rpt_123 --watch --every 10s     # live view; Ctrl-C ends it (exit 0)',
+      'cpk reports get rpt_123 --watch > changes.ndjson  # one JSON line per change',
+      "cpk reports get rpt_123 --assert 'uptime_percent >= `99.5`'   # a deploy gate: exit 9 below",
+    ],
+  });
 }
 
 export async function run(opts: ReturnType<typeof parseReportGetOptions>, ctx: Context): Promise<void> {
