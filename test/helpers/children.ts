@@ -7,7 +7,7 @@
 // died left behind. Nothing is found by name: only what the suite started.
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { inject } from 'vitest';
 import { killGroup, pidDir, startTime } from './pid-files.js';
 
@@ -22,14 +22,17 @@ const exited = (child: ChildProcess) => child.exitCode !== null || child.signalC
 export function track<T extends ChildProcess>(child: T): T {
   const pid = child.pid;
   if (pid === undefined) return child; // did not start: 'error' says why
-  const dir = pidDir(inject('cpkTmpRoot'));
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, String(pid));
-  writeFileSync(file, startTime(pid));
   live.add(child);
+  // A config without test/global-setup.ts provides no run directory: then the file's afterAll alone.
+  const root = inject('cpkTmpRoot') as string | undefined;
+  const file = root === undefined ? undefined : join(pidDir(root), String(pid));
+  if (file) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, startTime(pid));
+  }
   child.once('exit', () => {
     live.delete(child);
-    rmSync(file, { force: true });
+    if (file) rmSync(file, { force: true });
   });
   return child;
 }
