@@ -144,8 +144,16 @@ const LOCK_STALE_MS = 3_000;
 async function acquireLock(file: string): Promise<() => Promise<void>> {
   const { takeLock, LockHeldError } = await import('../core/lock.js');
   try {
-    // Up to 10 s: long enough for 20 writers in a row, or for a lock left by a killed cpk on another host to go stale.
-    return await takeLock(file, `${file}.lock`, { staleMs: LOCK_STALE_MS, timeoutMs: 10_000, command: 'cpk config' });
+    // A write holds the lock for milliseconds: however many writers are queued
+    // ahead, the wait goes on while the lock keeps changing hands, and ends
+    // only when one holder keeps it 10 s (long enough for a lock left by a
+    // killed cpk on another host to go stale).
+    return await takeLock(file, `${file}.lock`, {
+      staleMs: LOCK_STALE_MS,
+      timeoutMs: 10_000,
+      perHolder: true,
+      command: 'cpk config',
+    });
   } catch (error) {
     if (error instanceof LockHeldError) {
       throw new CpkError(`config file ${file} is locked by another cpk (${file}.lock)`, ExitCode.FAILURE, {
@@ -175,12 +183,14 @@ export async function updateConfig<T>(
   // A directory named by CPK_CONFIG_DIR may be shared with other things (a CI
   // workspace): cpk leaves its mode alone; the file itself is always 0600.
   if (!location.custom) tighten(location.dir, 0o700, `config directory ${location.dir} was open to others`, warn);
+  // Loaded before the lock is taken: loading conf costs far more than the
+  // write itself, and every writer queued behind this one would wait for it.
+  const { default: Conf } = await import('conf');
   const release = await acquireLock(location.file);
   try {
     assertTrusted(location);
     const data = readConfig(location.file) ?? {};
     const result = mutate(data);
-    const { default: Conf } = await import('conf');
     // Only `store` is used: with `cwd` given, conf needs no project name.
     const conf = new Conf<ConfigData>({
       cwd: location.dir,

@@ -172,6 +172,7 @@ export class InventoryRecorder {
       const release = await takeLock(this.path, `${this.path}.lock`, {
         staleMs: LOCK_STALE_MS,
         timeoutMs: LOCK_WAIT_MS,
+        perHolder: true,
         command: 'cpk',
       });
       try {

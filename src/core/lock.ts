@@ -33,6 +33,14 @@ export interface LockOptions {
   staleMs: number;
   /** How long to wait for a held lock, in ms (0: fail at once). */
   timeoutMs: number;
+  /**
+   * Count `timeoutMs` from the last time the lock changed hands, not from the
+   * start: a lock held for milliseconds at a time (the config file, the
+   * inventory) may have a queue of writers ahead, and a queue that keeps
+   * moving is waited out however long it is on a busy machine; only one
+   * holder that keeps it for the whole `timeoutMs` ends the wait.
+   */
+  perHolder?: boolean;
   command: string;
   signal?: AbortSignal | undefined;
   /** Told once when the lock is found held and the run starts waiting. */
@@ -142,6 +150,9 @@ async function takeOverDead(lockDir: string, staleMs: number): Promise<LockHolde
 export async function takeLock(target: string, lockPath: string, options: LockOptions): Promise<() => Promise<void>> {
   const { default: lockfile } = await import('proper-lockfile');
   const started = Date.now();
+  // When the current holder was first seen holding it (perHolder).
+  let holderSince = started;
+  let lastHolder: string | undefined;
   let told = false;
   for (;;) {
     if (options.signal?.aborted) throw new InterruptedError();
@@ -169,9 +180,17 @@ export async function takeLock(target: string, lockPath: string, options: LockOp
       options.onTakeover?.(dead);
       continue;
     }
-    const waited = Date.now() - started;
+    const now = Date.now();
     const holder = await readHolder(lockPath);
-    if (waited >= options.timeoutMs) throw new LockHeldError(holder, waited);
+    if (options.perHolder) {
+      // A lock found free, or taken by someone else, since the last look: the queue moved.
+      const key = holder ? `${holder.host} ${holder.pid} ${holder.since}` : 'unknown';
+      if (key !== lastHolder) holderSince = now;
+      lastHolder = key;
+    }
+    const waited = now - started;
+    const bound = now - holderSince;
+    if (bound >= options.timeoutMs) throw new LockHeldError(holder, waited);
     if (!told) {
       told = true;
       options.onWait?.(holder);
@@ -181,6 +200,6 @@ export async function takeLock(target: string, lockPath: string, options: LockOp
     // without idling; the state's, held for a whole apply, less. Jittered so
     // waiters spread.
     const poll = Math.min(250, options.staleMs / 200) * (0.5 + Math.random());
-    await sleep(Math.min(poll, options.timeoutMs - waited), undefined, { signal: options.signal }).catch(() => {});
+    await sleep(Math.min(poll, options.timeoutMs - bound), undefined, { signal: options.signal }).catch(() => {});
   }
 }

@@ -1,6 +1,7 @@
 // Monitors that live: `cpk emulator` checks every monitor on its interval
 // (faster with --time-scale), with outcomes --seed makes reproducible.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { killAllTracked } from '../helpers/children.js';
 import { runCli } from '../helpers/cli.js';
 import { adminCall, apiCall, startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
 
@@ -33,6 +34,9 @@ async function story(seed: string, count: number): Promise<{ ids: string[]; outc
 }
 
 describe('cpk emulator: monitors that live', () => {
+  // An emulator a failed or timed-out test did not stop is not left running.
+  afterEach(killAllTracked);
+
   it('--seed gives the same ids and the same check outcomes twice', async () => {
     const first = await story('42', 40);
     const second = await story('42', 40);

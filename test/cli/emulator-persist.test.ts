@@ -2,12 +2,16 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { killAllTracked } from '../helpers/children.js';
 import { runCli } from '../helpers/cli.js';
 import { startEmulatorProcess } from '../helpers/emulator-process.js';
 import { runCpk } from '../helpers/in-process.js';
 
 describe('cpk emulator --persist', () => {
+  // An emulator a failed or timed-out test did not stop is not left running.
+  afterEach(killAllTracked);
+
   it('keeps monitors, channel changes and issued ids across a restart', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cpk-persist-')), 'state.json');
     const first = await startEmulatorProcess(['--persist', file]);

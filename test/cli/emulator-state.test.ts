@@ -4,7 +4,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { killAllTracked } from '../helpers/children.js';
 import { runCli } from '../helpers/cli.js';
 import { adminCall, apiCall, startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
 import { runCpk } from '../helpers/in-process.js';
@@ -17,6 +18,9 @@ const admin = (emu: EmulatorProcess, method: string, path: string, body?: unknow
   adminCall(emu, SECRET, method, path, body);
 
 describe('cpk emulator: state you can seed, export and reset', () => {
+  // An emulator a failed or timed-out test did not stop is not left running.
+  afterEach(killAllTracked);
+
   it('--export-on-exit writes the state on SIGTERM; --import starts from it and leaves the file as it was', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpk-state-'));
     const file = join(dir, 'seed.json');

@@ -4,6 +4,8 @@ import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
+import { track } from './children.js';
+import { killGroup } from './pid-files.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/cpk.js');
 
@@ -74,15 +76,18 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: baseEnv(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = track(
+      spawn(process.execPath, [BIN, ...args], {
+        env: baseEnv(options.env),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => killGroup(child.pid!), options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

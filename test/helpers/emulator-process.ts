@@ -2,6 +2,7 @@
 // process shows: restarts, kills, --persist, its clock and its admin routes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { BIN, baseEnv } from './cli.js';
+import { track } from './children.js';
 
 export interface EmulatorProcess {
   child: ChildProcess;
@@ -18,10 +19,14 @@ export interface EmulatorProcess {
 
 /** Starts `cpk emulator --port 0 --json -q ...args`; resolves once it printed its first line. */
 export async function startEmulatorProcess(args: string[]): Promise<EmulatorProcess> {
-  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--json', '-q', ...args], {
-    env: baseEnv(),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  // Killed when its test file ends if the test did not stop it (./children.ts).
+  const child = track(
+    spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--json', '-q', ...args], {
+      env: baseEnv(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    }),
+  );
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { BIN, baseEnv } from './cli.js';
+import { track } from './children.js';
 
 const DRIVER = resolve(import.meta.dirname, 'pty-run.py');
 
@@ -36,10 +37,13 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
 
 /** Any command (an interactive shell, for completion) in a pseudo-terminal. */
 export function runCommandInPty(argv: string[], options: PtyOptions = {}): PtyRun {
-  const child = spawn('python3', [DRIVER, String(options.columns ?? 100), String(options.rows ?? 30), ...argv], {
-    env: baseEnv({ TERM: 'xterm-256color', ...options.env }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = track(
+    spawn('python3', [DRIVER, String(options.columns ?? 100), String(options.rows ?? 30), ...argv], {
+      env: baseEnv({ TERM: 'xterm-256color', ...options.env }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    }),
+  );
   let output = '';
   let status = '';
   const watchers = new Set<() => void>();

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAction, runActionStep } from '../helpers/action-runner.js';
+import { killAllTracked, track } from '../helpers/children.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -47,7 +48,7 @@ function bareEnv(extra: Record<string, string> = {}): Record<string, string> {
 
 function run(args: string[], env: Record<string, string>, cwd = env.HOME) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-    const child = spawn(EXE, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = track(spawn(EXE, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true }));
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -65,7 +66,13 @@ describe.skipIf(unreachable !== '')(`the linux-x64 executable, with no node on P
 
   beforeAll(async () => {
     // The emulator started from the executable itself.
-    emulator = spawn(EXE, ['emulator', '--port', '0', '--json', '-q'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    emulator = track(
+      spawn(EXE, ['emulator', '--port', '0', '--json', '-q'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      }),
+    );
     const first = await new Promise<string>((done, fail) => {
       let out = '';
       emulator!.stdout!.setEncoding('utf8').on('data', (d: string) => {
@@ -78,8 +85,8 @@ describe.skipIf(unreachable !== '')(`the linux-x64 executable, with no node on P
     expect(base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
     api = { CPK_BASE_URL: base_url, CPK_TOKEN: token };
   });
-  afterAll(() => {
-    emulator?.kill('SIGINT');
+  afterAll(async () => {
+    await killAllTracked();
   });
 
   it('is one file that runs without Node: --version and --help', async () => {

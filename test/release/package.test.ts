@@ -26,6 +26,7 @@ import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import semver from 'semver';
+import { killAllTracked, track } from '../helpers/children.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -88,6 +89,8 @@ const npmEnv: Record<string, string> = {
   npm_config_cache: process.env.npm_config_cache || join(homedir(), '.npm'),
   npm_config_userconfig: process.env.npm_config_userconfig || join(homedir(), '.npmrc'),
   npm_config_update_notifier: 'false',
+  // npm's own temporary files in the run's directory (test/global-setup.ts), even those of a killed npm.
+  TMPDIR: process.env.TMPDIR!,
   ...pick([
     'npm_config_registry',
     'HTTPS_PROXY',
@@ -105,29 +108,31 @@ const userEnv: Record<string, string> = {
   HOME: home,
   XDG_CONFIG_HOME: join(home, '.config'),
   LANG: 'C.UTF-8',
+  TMPDIR: process.env.TMPDIR!,
 };
 
-function run(
-  command: string,
-  args: string[],
-  options: { env: Record<string, string>; cwd?: string; timeoutMs?: number },
-): Promise<Result> {
+/**
+ * Runs `command` to its end. No clock of its own: npm on a busy machine is slow,
+ * not stuck, and a kill on a clock failed installs that were making progress.
+ * A hang is caught by the test's (or hook's) timeout, after which afterAll kills
+ * the command's whole process group (npm's own children with it).
+ */
+function run(command: string, args: string[], options: { env: Record<string, string>; cwd?: string }): Promise<Result> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd ?? home,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = track(
+      spawn(command, args, {
+        cwd: options.cwd ?? home,
+        env: options.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
     child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
+    child.on('close', (code) => done({ code, stdout, stderr }));
   });
 }
 
@@ -179,7 +184,6 @@ beforeAll(async () => {
   const packed = await run('npm', ['pack', '--json', '--pack-destination', work], {
     cwd: tree,
     env: npmEnv,
-    timeoutMs: 90_000,
   });
   expectOk(packed, 'npm pack');
   tarball = (JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as (typeof tarball)[])[0]!;
@@ -195,16 +199,14 @@ beforeAll(async () => {
       '--no-audit',
       '--no-fund',
     ],
-    {
-      env: npmEnv,
-      timeoutMs: 90_000,
-    },
+    { env: npmEnv },
   );
   expectOk(install, 'npm install -g --prefix TMP cpk-x.y.z.tgz');
 }, 180_000);
 
-afterAll(() => {
-  emulator?.kill();
+afterAll(async () => {
+  // The emulator, and npm if the install was cut short: gone before their files are.
+  await killAllTracked();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -268,11 +270,14 @@ describe('the installed command, run from outside the work tree', () => {
   });
 
   it('cpk emulator, a create, get and delete round trip, and createClient from a script', async () => {
-    emulator = spawn(join(prefix, 'bin', 'cpk'), ['emulator', '--port', '0', '--json', '--quiet'], {
-      cwd: home,
-      env: userEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    emulator = track(
+      spawn(join(prefix, 'bin', 'cpk'), ['emulator', '--port', '0', '--json', '--quiet'], {
+        cwd: home,
+        env: userEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      }),
+    );
     let emulatorErr = '';
     emulator.stderr!.setEncoding('utf8').on('data', (d: string) => (emulatorErr += d));
     const started = await new Promise<string>((done, fail) => {
@@ -342,7 +347,6 @@ createClient({ retry: 3 });
     const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], {
       cwd: project,
       env: userEnv,
-      timeoutMs: 60_000,
     });
     expectOk(tsc, 'tsc -p project');
   });

@@ -1,0 +1,34 @@
+// The pid files of the processes the suite started (test/helpers/children.ts),
+// read by the run's teardown (test/global-setup.ts), which imports no vitest
+// runtime: what both sides need to name a process and kill it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Where the pid files of the run's children are, inside the run's temporary directory. */
+export function pidDir(root: string): string {
+  return join(root, 'children');
+}
+
+/** What tells this process from a later one given its pid: its start time, on Linux ('' elsewhere). */
+export function startTime(pid: number): string {
+  try {
+    // /proc/PID/stat: the command (field 2) may hold spaces, so count from its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Kills the process group `pid` leads (or `pid` alone, if it leads none); false when neither exists. */
+export function killGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL'): boolean {
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, signal);
+      return true;
+    } catch {
+      // no such group: the process alone
+    }
+  }
+  return false;
+}
