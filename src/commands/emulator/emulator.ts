@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
+import { readFileText, whyUnreadable } from '../../core/io.js';
 import type { DeclaredToken } from '../../emulator/auth.js';
 import { SCOPES, type Scope } from '../../emulator/model.js';
 import { action, collect, examples, type RawOptions, type Runtime } from '../../cli/action.js';
@@ -167,10 +168,12 @@ export async function run(opts: ReturnType<typeof parseEmulatorOptions>, ctx: Co
 
 /** The state file given to --import, parsed; a one-line usage error when it cannot be read or is not JSON. */
 async function readState(file: string): Promise<unknown> {
-  const { readFile } = await import('node:fs/promises');
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`--import: cannot read ${file} (${error.code ?? 'error'})`);
-  });
+  let text: string;
+  try {
+    text = readFileText(file);
+  } catch (error) {
+    throw new UsageError(`--import: cannot read ${file}${whyUnreadable(error)}`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {
