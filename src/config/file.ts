@@ -2,8 +2,9 @@
 // `auth token`, `profile list`) read the JSON directly: conf costs ~40 ms to
 // import and creates its directory when constructed, and a read must create
 // nothing. Writes go through conf, to the same file (updateConfig).
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { CpkError, ExitCode } from '../core/errors.js';
+import { readFileText, UnreadableFileError } from '../core/io.js';
 import { describeJsonError, parseUserJson } from '../core/json.js';
 import { CONFIG_FILE_NAME, configLocation, type ConfigLocation, type Env } from '../core/paths.js';
 import { ConfigError, findProblem, type ConfigData } from './schema.js';
@@ -34,12 +35,13 @@ export function parseConfig(text: string, file: string): ConfigData {
 function readConfig(file: string): ConfigData | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileText(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     if (code === 'EACCES' || code === 'EPERM') throw new ConfigError(file, 'cannot be read (permission denied)');
     if (code === 'EISDIR') throw new ConfigError(file, 'is a directory, not a file');
+    if (error instanceof UnreadableFileError) throw new ConfigError(file, `cannot be read: ${error.message}`);
     if (code === 'ENOTDIR')
       throw new ConfigError(
         file,

@@ -4,8 +4,9 @@
 // writes once when it ends (InventoryRecorder.flush), and a file that cannot be read or written
 // is reported once under --debug while the command goes on.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readFileText } from '../core/io.js';
 import { dataDir, type Env } from '../core/paths.js';
 
 export const MAX_ENTRIES = 20_000;
@@ -47,7 +48,7 @@ function readMonitors(path: string, baseUrl: string, fingerprint?: string, only?
   const monitors: Monitors = Object.create(null) as Monitors;
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readFileText(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return monitors;
     throw error;

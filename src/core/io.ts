@@ -1,6 +1,6 @@
 // The IO a command receives. Commands never touch `process` or `console`:
 // tests pass fakes, and "is this a terminal" is a field, not a global.
-import { fstatSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { UsageError } from './errors.js';
 import type { Env } from './paths.js';
 
@@ -78,6 +78,23 @@ export function processIO(): IO {
   };
   const stdoutIsTTY = (): boolean => stdoutStream().isTTY === true;
   let stderrReady = false;
+  let stdinChecked = false;
+  // Node gives a stdin it cannot read (a directory: `cpk monitors get - < .`)
+  // as a stream that ends at once, which would read as an empty list and
+  // succeed with nothing done: it fails instead, with the system's reason.
+  const stdin = (): NodeJS.ReadableStream => {
+    if (!stdinChecked) {
+      stdinChecked = true;
+      let info: Stats | undefined;
+      try {
+        info = fstatSync(0);
+      } catch {
+        info = undefined;
+      }
+      if (info?.isDirectory()) process.stdin.destroy(new UnreadableFileError('it is a directory (EISDIR)', 'EISDIR'));
+    }
+    return process.stdin;
+  };
   return {
     stdout,
     // The real stream: the spinner and prompts need one.
@@ -90,7 +107,7 @@ export function processIO(): IO {
       return process.stderr;
     },
     get stdin() {
-      return process.stdin;
+      return stdin();
     },
     get stdinIsTTY() {
       return process.stdin.isTTY === true;
@@ -134,16 +151,97 @@ export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
 export async function readAll(stream: NodeJS.ReadableStream, limit = MAX_INPUT_BYTES, what = 'stdin'): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stream) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buffer.length;
-    if (size > limit) {
-      (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-      throw new UsageError(`${what} holds more than ${formatBytes(limit)}: too large to read`);
+  try {
+    for await (const chunk of stream) {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += buffer.length;
+      if (size > limit) {
+        (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+        throw new UsageError(`${what} holds more than ${formatBytes(limit)}: too large to read`);
+      }
+      chunks.push(buffer);
     }
-    chunks.push(buffer);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${what}${whyUnreadable(error)}`);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A file that was not read, and why in words; `code` is the system's (EISDIR) when there is one, and
+ * `stream` says it is a FIFO or a socket, whose data stdin could carry instead.
+ */
+export class UnreadableFileError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+    readonly stream = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * How a failed read is told after the name of what was read: ": it is a FIFO,
+ * not a regular file" for a refusal of readFileText's, " (EACCES)" for the
+ * system's own errors, whose code is the whole of what they say usefully.
+ */
+export function whyUnreadable(error: unknown): string {
+  if (error instanceof UnreadableFileError) return `: ${error.message}`;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code ? ` (${code})` : '';
+}
+
+function notRegular(info: Stats): string | undefined {
+  if (info.isDirectory()) return 'it is a directory (EISDIR)';
+  if (info.isFIFO()) return 'it is a FIFO, not a regular file';
+  if (info.isSocket()) return 'it is a socket, not a regular file';
+  if (info.isBlockDevice()) return 'it is a block device, not a regular file';
+  return undefined;
+}
+
+/**
+ * The one way cpk reads a file someone named (a manifest, the state, the
+ * config, a saved plan, --data @FILE, --from FILE, caches) as UTF-8 text.
+ * A FIFO with no writer would block the open, and then the read, without
+ * bound: the file is opened without waiting (O_NONBLOCK) and refused unless
+ * it is a regular file or a device. A regular file is read whole, as its
+ * size is known; a device (/dev/urandom) may never end, so it is read up to
+ * `limit` and refused there, and one with nothing to give at once (a
+ * terminal) fails with EAGAIN rather than wait. Errors of the system (ENOENT,
+ * EACCES) are thrown as they are, so callers can tell a missing file from the
+ * rest; the refusals are UnreadableFileError. Synchronous: the config is
+ * read that way, and none of it waits.
+ */
+export function readFileText(path: string, limit = MAX_INPUT_BYTES): string {
+  // Windows has no O_NONBLOCK (nor FIFOs in the file system).
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const info = fstatSync(fd);
+    const refused = notRegular(info);
+    if (refused)
+      throw new UnreadableFileError(
+        refused,
+        info.isDirectory() ? 'EISDIR' : undefined,
+        info.isFIFO() || info.isSocket(),
+      );
+    if (info.isFile()) return readFileSync(fd, 'utf8');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(64 * 1024);
+      const read = readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) break;
+      size += read;
+      if (size > limit)
+        throw new UnreadableFileError(`it is a device and gave more than ${formatBytes(limit)}: too large to read`);
+      chunks.push(buffer.subarray(0, read));
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function formatBytes(n: number): string {

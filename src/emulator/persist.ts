@@ -3,9 +3,10 @@
 // during a write share the next one (group commit). A rewrite starts a new generation of the journal; one of
 // another generation than FILE's is stale and ignored, so a crash between the two steps loses nothing and
 // replays nothing twice.
-import { open, readdir, readFile, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { syncDirectory, writeFileAtomic } from '../core/atomic-file.js';
+import { readFileText, UnreadableFileError } from '../core/io.js';
 import { Refusal } from './respond.js';
 import { parseJson, stringifyJson } from '../core/json.js';
 import type { PersistedState, Store } from './store.js';
@@ -22,10 +23,16 @@ async function removeOrphans(file: string): Promise<void> {
   await Promise.all(orphans.map((name) => rm(join(dirname(file), name), { force: true })));
 }
 
-function readIfExists(file: string): Promise<string | undefined> {
-  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
-    error.code === 'ENOENT' ? undefined : Promise.reject(error),
-  );
+function readIfExists(file: string): string | undefined {
+  try {
+    return readFileText(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // A refusal in words (a FIFO) names the file; the system's errors are told by their code.
+    if (error instanceof UnreadableFileError && error.code === undefined)
+      throw new Error(`cannot read ${file}: ${error.message}`);
+    throw error;
+  }
 }
 
 /** The journal is folded into the state file once it is larger than the state and this. */
@@ -42,8 +49,8 @@ function parseLine(line: string): unknown {
  * generation is stale (the state was rewritten after it); a last line cut
  * short by a crash was never acknowledged and is ignored.
  */
-async function replayJournal(journalFile: string, generation: number, store: Store): Promise<void> {
-  const lines = (await readIfExists(journalFile))?.split('\n') ?? [];
+function replayJournal(journalFile: string, generation: number, store: Store): void {
+  const lines = readIfExists(journalFile)?.split('\n') ?? [];
   if ((parseLine(lines[0] ?? '') as { generation?: unknown } | null)?.generation !== generation) return;
   for (const line of lines.slice(1)) {
     if (line === '') continue;
@@ -60,7 +67,7 @@ async function replayJournal(journalFile: string, generation: number, store: Sto
 /** Loads `file` and its journal into `store` (a missing file is an empty start) and returns the writer. */
 export async function openPersistence(file: string, store: Store) {
   const journalFile = `${file}.journal`;
-  const text = await readIfExists(file);
+  const text = readIfExists(file);
   let generation = 0;
   if (text !== undefined) {
     const parsed = parseLine(text);
@@ -72,7 +79,7 @@ export async function openPersistence(file: string, store: Store) {
     }
     const g = (parsed as PersistedState).journal_generation;
     generation = typeof g === 'number' && Number.isInteger(g) ? g : 0;
-    await replayJournal(journalFile, generation, store);
+    replayJournal(journalFile, generation, store);
   }
   await removeOrphans(file);
 

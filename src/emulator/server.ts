@@ -9,7 +9,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import type { Socket } from 'node:net';
+import { BlockList, isIPv4, isIPv6, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { carriedSecrets, handleAdmin, type RecordedRequest } from './admin.js';
@@ -65,6 +65,8 @@ export interface EmulatorOptions {
 export interface Emulator {
   url: string;
   baseUrl: string;
+  /** The address the server is bound to, as the system reports it (127.0.0.1, ::, 0.0.0.0). */
+  address: string;
   token: string;
   adminSecret: string;
   /** Every /v1 request (API and openapi.json) in arrival order, faulted ones included; headers unredacted. */
@@ -101,6 +103,25 @@ function checkOptions(opts: EmulatorOptions): void {
     throw new Error('latencyMs must be a non-negative number');
   if (failRate !== undefined && !(failRate >= 0 && failRate <= 1)) throw new Error('failRate must be between 0 and 1');
   if (adminSecret === '') throw new Error('adminSecret must be a non-empty string');
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/**
+ * The warning for an emulator bound beyond loopback (0.0.0.0, ::, a LAN
+ * address), or undefined on loopback. It warns rather than refuses, as
+ * Prism and WireMock listen where they are told: a container or a shared
+ * test host is a reason to listen widely. But the
+ * seeded tokens are published (docs/emulator.md), so whoever can connect has
+ * full access; declaring tokens would not change that, since the seeded ones
+ * are always accepted.
+ */
+export function exposureWarning(address: string): string | undefined {
+  const family = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : undefined;
+  if (family !== undefined && LOOPBACK.check(address, family)) return undefined;
+  return `listening on ${address}, which other machines can reach: the emulator's test tokens are published (docs/emulator.md), so anyone who connects has full access; use --host 127.0.0.1 unless the network is yours alone`;
 }
 
 type Area = 'document' | 'api' | 'admin' | 'outside';
@@ -315,6 +336,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   return {
     url,
     baseUrl,
+    address: address.address,
     token,
     adminSecret,
     requests,

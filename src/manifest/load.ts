@@ -1,18 +1,22 @@
 // Reads the manifest files -f names (cpk.yaml, or the same structure as JSON,
 // which YAML reads too), and the files of a directory, as one manifest; each is
 // parsed and checked once, by ./positions.ts. Only the manifest commands load this module.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { readFileText, whyUnreadable } from '../core/io.js';
 import { ManifestError, parseManifest, showPath, type Locator, type Manifest, type Problem } from './positions.js';
 
 // The model comes with the module that reads it.
 export { ManifestError, type Manifest } from './positions.js';
 
 /** The error for a manifest that cannot be read; a missing one, when it is the only one, says how to make one. */
-export function unreadableManifest(path: string, code: string | undefined, only = true): UsageError {
-  return new UsageError(`cannot read the manifest ${path}${code ? ` (${code})` : ''}`, {
-    hint: code === 'ENOENT' && only ? 'write one (see `cpk help plan`) or point at it with -f FILE' : undefined,
+export function unreadableManifest(path: string, error: unknown, only = true): UsageError {
+  return new UsageError(`cannot read the manifest ${path}${whyUnreadable(error)}`, {
+    hint:
+      (error as NodeJS.ErrnoException).code === 'ENOENT' && only
+        ? 'write one (see `cpk help plan`) or point at it with -f FILE'
+        : undefined,
   });
 }
 
@@ -55,19 +59,20 @@ export async function manifestFiles(paths: string[]): Promise<{ files: string[];
  * channel id defined in two files is a problem naming both places.
  */
 export async function readManifests(files: string[], label: string): Promise<Manifest> {
-  const read = await Promise.all(
-    files.map(async (file) => {
-      const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-        throw unreadableManifest(file, error.code, files.length === 1);
-      });
-      try {
-        return parseManifest(text, file);
-      } catch (error) {
-        if (error instanceof ManifestError && files.length > 1) return error;
-        throw error;
-      }
-    }),
-  );
+  const read = files.map((file) => {
+    let text: string;
+    try {
+      text = readFileText(file);
+    } catch (error) {
+      throw unreadableManifest(file, error, files.length === 1);
+    }
+    try {
+      return parseManifest(text, file);
+    } catch (error) {
+      if (error instanceof ManifestError && files.length > 1) return error;
+      throw error;
+    }
+  });
   if (files.length === 1) return read[0] as Manifest;
   const problems: Problem[] = [];
   for (const r of read)

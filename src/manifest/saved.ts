@@ -4,11 +4,11 @@
 // each managed monitor's body) so that apply can refuse it once either has
 // changed: the plan a reviewer approved is then no longer what would happen.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { Ajv } from 'ajv';
 import schema from '../../schema/plan.schema.json' with { type: 'json' };
 import type { Api } from '../core/api/client.js';
 import { ApiError, UsageError } from '../core/errors.js';
+import { readFileText, whyUnreadable } from '../core/io.js';
 import { describeJsonError, isPlainObject, parseUserJson, setOwn, type JsonObject } from '../core/json.js';
 import { toJson } from '../output/json.js';
 import { mapPool } from '../core/pool.js';
@@ -78,10 +78,9 @@ function notAPlan(path: string, what: string): UsageError {
 export async function readSavedPlan(path: string) {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readFileText(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read the plan ${path}${code ? ` (${code})` : ''}; nothing was sent`);
+    throw new UsageError(`cannot read the plan ${path}${whyUnreadable(error)}; nothing was sent`);
   }
   let raw: unknown;
   try {

@@ -7,9 +7,10 @@
 //   {"m":"search","r":{"create_started_at":"2025-01-01T00:00:00.000Z","create_body":{...}}}
 //   {"m":"search","r":{"id":"mon_def"}}
 //   {"c":"ch_ops","r":{"applied":{"enabled":true}}}
-import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { readFileText, whyUnreadable } from '../core/io.js';
 import {
   describeJsonError,
   isPlainObject,
@@ -221,16 +222,15 @@ export class StateStore {
    * another base URL is refused: applying it would change (or --prune delete) monitors on the wrong service.
    */
   static async load(path: string, baseUrl: string): Promise<StateStore> {
-    const read = async (file: string): Promise<string | undefined> => {
+    const read = (file: string): string | undefined => {
       try {
-        return await readFile(file, 'utf8');
+        return readFileText(file);
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'ENOENT') throw new UsageError(`cannot read the state file ${file} (${code ?? 'error'})`);
-        return undefined;
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw new UsageError(`cannot read the state file ${file}${whyUnreadable(error)}`);
       }
     };
-    const [text, journal] = await Promise.all([read(path), read(journalPathOf(path))]);
+    const [text, journal] = [read(path), read(journalPathOf(path))];
     const data =
       text === undefined
         ? { version: STATE_VERSION, base_url: baseUrl, monitors: {}, channels: {} }

@@ -2,13 +2,14 @@
 // pieces fit). The saved-plan module (ajv and its schema) is imported where it
 // is needed, so a plan that is not saved never loads it.
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-file.js';
 import { listItems } from '../core/api/list.js';
 import type { Api } from '../core/api/client.js';
 import { loadSpec, useSpec, type SpecInfo } from '../core/api/spec.js';
 import { ApiError, CpkError, ExitCode, InterruptedError, UsageError } from '../core/errors.js';
+import { readFileText } from '../core/io.js';
 import { LockHeldError, takeLock } from '../core/lock.js';
 import { mapPool } from '../core/pool.js';
 import { toJson } from '../output/json.js';
@@ -355,11 +356,11 @@ export interface ApplyOptions extends PlanOptions {
 /** `cpk apply`: a missing manifest is the first thing to say (before --yes is asked for). */
 export async function checkManifestsExist(files: readonly string[]): Promise<void> {
   for (const file of files) {
-    const missing = await stat(file).then(
-      () => false,
-      (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+    const error = await stat(file).then(
+      () => undefined,
+      (error: NodeJS.ErrnoException) => error,
     );
-    if (missing) throw unreadableManifest(file, 'ENOENT');
+    if (error?.code === 'ENOENT') throw unreadableManifest(file, error);
   }
 }
 
@@ -601,10 +602,12 @@ export async function importAllWorkflow(opts: ImportOptions, deps: WorkflowDeps)
     const { entries, skipped } = entriesToImport(items, state.owners(), taken);
     for (const { id, reason } of skipped) deps.out.warn(`${id} is not imported: ${reason}`);
     if (entries.length > 0) {
-      const text = await readFile(manifest.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-        return '';
-      });
+      let text = '';
+      try {
+        text = readFileText(manifest.path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadableManifest(manifest.path, error);
+      }
       // The manifest first, then the state: a run cut short in between leaves
       // entries without ids, which apply would create again (a duplicate, never
       // a deletion), rather than ids without entries, which --prune would delete.

@@ -1,5 +1,5 @@
 import { UsageError } from '../core/errors.js';
-import { readAll } from '../core/io.js';
+import { readAll, readFileText, UnreadableFileError, whyUnreadable } from '../core/io.js';
 import { describeJsonError, isPlainObject, parseUserJson, type JsonObject } from '../core/json.js';
 
 /** `--data`: a JSON object literal, `@path` to read one from a file, or `-` for stdin. */
@@ -28,13 +28,14 @@ export async function parseJsonFlag(
 }
 
 export async function readInput(path: string, stdin: NodeJS.ReadableStream, flag: string): Promise<string> {
-  if (path === '-') return readAll(stdin);
+  // /dev/stdin is stdin by another name, and usually a pipe, which a named file may not be.
+  if (path === '-' || path === '/dev/stdin') return readAll(stdin);
   try {
-    // Imported here: node:fs/promises costs ~2 ms on every start otherwise.
-    const { readFile } = await import('node:fs/promises');
-    return await readFile(path, 'utf8');
+    return readFileText(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${flag} file "${path}"${code ? ` (${code})` : ''}`);
+    const stream = error instanceof UnreadableFileError && error.stream;
+    throw new UsageError(`cannot read ${flag} file "${path}"${whyUnreadable(error)}`, {
+      hint: stream ? `to read a stream, give ${flag} - and send it on stdin` : undefined,
+    });
   }
 }

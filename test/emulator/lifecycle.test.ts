@@ -1,7 +1,21 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/server.js';
+import { exposureWarning, startEmulator } from '../../src/emulator/server.js';
 import { call, createMonitor, raw, waitForRequests } from './helpers.js';
+
+describe('exposureWarning: whether the bound address reaches beyond this machine', () => {
+  it.each(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'])('%s is loopback: no warning', (address) => {
+    expect(exposureWarning(address)).toBeUndefined();
+  });
+  it.each(['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'fe80::1', '::ffff:10.0.0.1'])(
+    '%s is warned about',
+    (address) => {
+      expect(exposureWarning(address)).toBe(
+        `listening on ${address}, which other machines can reach: the emulator's test tokens are published (docs/emulator.md), so anyone who connects has full access; use --host 127.0.0.1 unless the network is yours alone`,
+      );
+    },
+  );
+});
 
 describe('startEmulator / close', () => {
   it('exposes url, baseUrl, token and a random admin secret', async () => {
@@ -9,6 +23,7 @@ describe('startEmulator / close', () => {
     const b = await startEmulator({ port: 0 });
     try {
       expect(a.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(a.address).toBe('127.0.0.1');
       expect(a.baseUrl).toBe(`${a.url}/v1`);
       expect(a.token).toBe('cpk_dev_emulator_token');
       expect(a.adminSecret).toMatch(/^[0-9a-f]{24}$/);

@@ -19,6 +19,8 @@ export interface CliResult {
 export interface CliOptions {
   env?: Record<string, string | undefined>;
   input?: string;
+  /** A file descriptor the child gets as its stdin (a directory, a device), instead of a pipe; spawned runs only. */
+  stdin?: number;
   /** SIGKILL after this long: only to catch a hang (60 s unless given). */
   timeoutMs?: number;
   /** Called with the child once it started (to send signals). */
@@ -79,23 +81,25 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     const child = track(
       spawn(process.execPath, [BIN, ...args], {
         env: baseEnv(options.env),
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: [options.stdin ?? 'pipe', 'pipe', 'pipe'],
         detached: true,
       }),
     );
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => killGroup(child.pid!), options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolvePromise({ code, signal, stdout, stderr });
     });
-    child.stdin.on('error', () => {});
-    if (options.input !== undefined) child.stdin.end(options.input);
-    else child.stdin.end();
+    if (child.stdin) {
+      child.stdin.on('error', () => {});
+      if (options.input !== undefined) child.stdin.end(options.input);
+      else child.stdin.end();
+    }
     options.onSpawn?.(child);
   });
 }

@@ -39,10 +39,10 @@ async function complete(kind: CompletionSource, ctx: Context): Promise<Array<[st
   }
   if (kind === 'channel-ids') {
     // The service lists no channels: the ids a manifest applied here are the ones cpk knows.
-    const { readFileSync } = await import('node:fs');
+    const { readFileText } = await import('../../core/io.js');
     const { parseState } = await import('../../manifest/state.js');
     const path = 'cpk.state.json';
-    return Object.keys(parseState(readFileSync(path, 'utf8'), path).channels).map((id) => [id, '']);
+    return Object.keys(parseState(readFileText(path), path).channels).map((id) => [id, '']);
   }
   const session = await ctx.session({ anonymous: true });
   const baseUrl = session.baseUrl.value;

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
 import { parseJson, stringifyJson } from '../../core/json.js';
+import { readFileText, whyUnreadable } from '../../core/io.js';
 import type { DeclaredToken } from '../../emulator/auth.js';
 import { SCOPES, type Scope } from '../../emulator/model.js';
 import { action, collect, describe, type RawOptions, type Runtime } from '../../cli/action.js';
@@ -41,24 +42,44 @@ function plainTokens(raw: unknown): string | undefined {
 }
 
 /** A file flag's path, made absolute; undefined when the flag is not given. */
-function filePath(value: unknown): string | undefined {
-  return typeof value === 'string' ? resolve(value) : undefined;
+function filePath(value: unknown, flag: string): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  // resolve('') is the working directory, which no one meant.
+  if (value.trim() === '') throw new UsageError(`invalid ${flag} "${value}": expected a file`);
+  return resolve(value);
+}
+
+/** An empty host would listen on every interface, the opposite of what an empty value suggests. */
+function parseHost(value: unknown): string {
+  const host = String(value);
+  if (host.trim() === '')
+    throw new UsageError(`invalid --host "${host}": expected an address to listen on (e.g. 127.0.0.1)`);
+  return host;
+}
+
+/** The secret travels in the X-Emulator-Admin header: one that cannot (empty, spaces, control characters) would lock the admin routes. */
+function parseAdminSecret(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  // The value is a credential: the message never shows it.
+  if (typeof value !== 'string' || !/^[\x21-\x7e]+$/.test(value))
+    throw new UsageError('invalid --admin-secret: expected 1 or more visible ASCII characters, no spaces');
+  return value;
 }
 
 /** commander's raw values to the options (usage errors on bad input); the fields startEmulator takes keep its names. */
 export function parseEmulatorOptions(raw: RawOptions) {
   return {
-    host: String(raw.host),
+    host: parseHost(raw.host),
     port: parseNumber(raw.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port from 0 to 65535'),
     token: plainTokens(raw.token),
     tokens: ((raw.token as string[] | undefined) ?? []).filter((t) => t.includes(':')).map(parseDeclaredToken),
-    importFile: filePath(raw.import),
-    exportOnExit: filePath(raw.exportOnExit),
+    importFile: filePath(raw.import, '--import'),
+    exportOnExit: filePath(raw.exportOnExit, '--export-on-exit'),
     latencyMs: parseNumber(raw.latency, '--latency', (n) => n >= 0, 'milliseconds >= 0'),
     failRate: parseNumber(raw.failRate, '--fail-rate', (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1'),
-    adminSecret: raw.adminSecret as string | undefined,
+    adminSecret: parseAdminSecret(raw.adminSecret),
     quiet: raw.quiet === true,
-    persistFile: filePath(raw.persist),
+    persistFile: filePath(raw.persist, '--persist'),
     seed:
       raw.seed === undefined
         ? undefined
@@ -115,7 +136,7 @@ export async function run(opts: ReturnType<typeof parseEmulatorOptions>, ctx: Co
   if (opts.importFile !== undefined && opts.persistFile !== undefined)
     throw new UsageError('--import and --persist both give the starting state: use one (--persist FILE keeps it too)');
   const { quiet, importFile, exportOnExit, ...options } = opts;
-  const { startEmulator } = await import('../../emulator/server.js');
+  const { exposureWarning, startEmulator } = await import('../../emulator/server.js');
   const state = importFile === undefined ? undefined : await readState(importFile);
   let emulator;
   try {
@@ -134,6 +155,8 @@ export async function run(opts: ReturnType<typeof parseEmulatorOptions>, ctx: Co
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${opts.host}`);
     throw error;
   }
+  const exposed = exposureWarning(emulator.address);
+  if (exposed !== undefined) ctx.out.warn(exposed);
   if (ctx.out.json) {
     ctx.out.printJson(
       { base_url: emulator.baseUrl, token: emulator.token, admin_secret: emulator.adminSecret },
@@ -170,10 +193,12 @@ export async function run(opts: ReturnType<typeof parseEmulatorOptions>, ctx: Co
 
 /** The state file given to --import, parsed; a one-line usage error when it cannot be read or is not JSON. */
 async function readState(file: string): Promise<unknown> {
-  const { readFile } = await import('node:fs/promises');
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`--import: cannot read ${file} (${error.code ?? 'error'})`);
-  });
+  let text: string;
+  try {
+    text = readFileText(file);
+  } catch (error) {
+    throw new UsageError(`--import: cannot read ${file}${whyUnreadable(error)}`);
+  }
   const parsed = parseJson(text);
   if (!parsed.ok) throw new UsageError(`--import: ${file} is not an emulator state file (not JSON)`);
   return parsed.value;

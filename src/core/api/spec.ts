@@ -10,10 +10,11 @@
 // between the service's path and a local one by it (needAnswer): "the service
 // declares nothing" must be the service's word, never a network failure's.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, type Env } from '../paths.js';
 import { ApiError } from '../errors.js';
+import { readFileText } from '../io.js';
 import { decodeOrKeep } from '../http/path.js';
 import { isPlainObject, ownField, parseJson, type JsonObject } from '../json.js';
 
@@ -44,7 +45,7 @@ export function specCachePath(baseUrl: string, env: Env): string {
 export function readCachedSpec(baseUrl: string, env: Env): CachedSpec | undefined {
   try {
     // Read as a fetched document is (nesting bounded): the file may have been changed since.
-    const read = parseJson(readFileSync(specCachePath(baseUrl, env), 'utf8'));
+    const read = parseJson(readFileText(specCachePath(baseUrl, env)));
     const parsed = read.ok ? read.value : undefined;
     if (!isPlainObject(parsed) || parsed.baseUrl !== baseUrl || typeof parsed.fetchedAt !== 'number') return undefined;
     const { fetchedAt, etag, lastModified, document } = parsed;
