@@ -9,7 +9,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { inject } from 'vitest';
-import { killGroup, pidDir, startTime } from './pid-files.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { groupRuns, killGroup, pidDir, startTime } from './pid-files.js';
 
 const live = new Set<ChildProcess>();
 
@@ -37,12 +38,19 @@ export function track<T extends ChildProcess>(child: T): T {
   return child;
 }
 
-/** Kills `child`'s process group (SIGKILL unless given) and resolves once it has exited. */
-export function killTracked(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-  if (exited(child) || child.pid === undefined) return Promise.resolve();
-  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  killGroup(child.pid, signal);
-  return gone;
+/**
+ * Kills `child`'s process group (SIGKILL unless given) and resolves once it has exited, and with SIGKILL once
+ * every process of its group has: what it started dies a moment after the signal, not with the call. The
+ * group is signalled even when its leader has already exited, since what it started may still run.
+ */
+export async function killTracked(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  const gone = exited(child) ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  killGroup(pid, signal);
+  await gone;
+  // Waits on the kernel's teardown, however slow the machine: the hook's timeout is the only bound.
+  while (signal === 'SIGKILL' && groupRuns(pid)) await sleep(5);
 }
 
 /** Kills every tracked child still running and waits until each has exited. */
