@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 function ndjsonFile(lines: object[]): string {
   const file = join(mkdtempSync(join(tmpdir(), 'cpk-from-')), 'monitors.ndjson');
