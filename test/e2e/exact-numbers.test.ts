@@ -22,7 +22,11 @@ describe('exact numbers over the wire', () => {
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     // After a read of the service's document (create --from checks every line against it first).
-    expect(sent().filter((q) => q.method === 'POST').map((q) => q.body)).toEqual([one]);
+    expect(
+      sent()
+        .filter((q) => q.method === 'POST')
+        .map((q) => q.body),
+    ).toEqual([one]);
     const id = created.stdout.trim();
 
     const got = await f.cpk(['monitors', 'get', id, '--json']);

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectCleanFailure, TOKEN, useHostile } from '../helpers/hostile.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 
 /** Far above any bounded run on a busy machine; the servers it guards against hold forever. */
 const HANG = 30_000;
@@ -19,7 +20,7 @@ const hostile = useHostile();
 
 async function cpk(args: string[], env: Record<string, string>): Promise<CliResult & { ms: number }> {
   const started = performance.now();
-  const r = await runCli(args, { env: { CPK_TOKEN: TOKEN, ...env }, timeoutMs: 90_000 });
+  const r = await runCpk(args, { env: { CPK_TOKEN: TOKEN, ...env }, timeoutMs: 90_000 });
   return { ...r, ms: performance.now() - started };
 }
 

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { useEmulator } from '../helpers/emulator.js';
 import { startTestProxy } from '../helpers/net.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 let strict: Awaited<ReturnType<typeof startTestProxy>>;
 let auth: Awaited<ReturnType<typeof startTestProxy>>;
 let forbidden: Awaited<ReturnType<typeof startTestProxy>>;

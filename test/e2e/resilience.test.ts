@@ -8,7 +8,7 @@ import { startRecorder } from '../helpers/net.js';
 import { startEmulator, type RecordedRequest } from '../../src/emulator/server.js';
 import { runCli } from '../helpers/cli.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 const ids: string[] = [];
 
 /** The requests that reached the emulator for `path` (arrival order). */
@@ -230,7 +230,7 @@ describe.concurrent('time bounds and signals', () => {
   it('SIGINT mid-request: exit 130, nothing on stdout or stderr', async () => {
     const path = '/v1/reports/rpt_sigint';
     f.emu.injectFault({ method: 'GET', path, kind: 'hang' });
-    const r = await f.cpk(['reports', 'get', 'rpt_sigint'], {
+    const r = await f.spawned(['reports', 'get', 'rpt_sigint'], {
       onSpawn: (child) => {
         const poll = setInterval(() => {
           if (arrivals(path).length > 0) {
