@@ -27,7 +27,7 @@ export function action(
     // A command that changes something always finishes, even when its reader went away (src/cli/main.ts).
     runtime.writes = effectOf(cmd, args) !== 'read';
     // Loaded here, not at the top: the context pulls in the output layer, which help and completion never use.
-    const { Context, parseGlobals } = await import('./context.js');
+    const [{ Context }, { parseGlobals }] = await Promise.all([import('./context.js'), import('./globals.js')]);
     const ctx = new Context(runtime.io, parseGlobals(cmd.optsWithGlobals()), runtime.signal);
     runtime.context = ctx;
     // A bad --query is a usage error before anything is sent.

@@ -8,54 +8,12 @@ import type { InventoryEntry, InventoryRecorder } from '../config/inventory.js';
 import type { SecretStore } from '../config/keychain.js';
 import type { Session } from '../config/session.js';
 import type { CiReport } from './ci.js';
-import { ApiError, CpkError, InterruptedError, NetworkError, UsageError } from '../core/errors.js';
+import { ApiError, CpkError, InterruptedError, NetworkError } from '../core/errors.js';
 import { DEFAULT_BASE_URL } from '../core/base-url.js';
 import { registerSecret } from '../core/redact.js';
-import { parseRetriesFlag, resolveAttempts } from '../core/http/attempts.js';
-import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../core/http/retry.js';
-import { isMachineFormat, parseColumns, parseFormat } from '../output/format.js';
-import { parseDuration } from '../parse/duration.js';
+import { resolveAttempts } from '../core/http/attempts.js';
+import { parseMaxTime, type Globals } from './globals.js';
 import type { Env } from '../core/paths.js';
-
-/** A time limit: a positive number of seconds (`30`, `2.5`) or a duration (`90s`, `5m`), at most MAX_TIMEOUT_SECONDS. */
-function parseTimeLimit(value: unknown, what: string): number {
-  const expected = `expected a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`;
-  const n = parseDuration(String(value), what, { fractions: true, expected });
-  if (n <= 0 || n > MAX_TIMEOUT_SECONDS) throw new UsageError(`invalid ${what} "${String(value)}": ${expected}`);
-  return n;
-}
-
-/** CPK_MAX_TIME (empty: unset), for a command without --max-time. */
-export function parseMaxTime(env: Env): number | undefined {
-  const fromEnv = env.CPK_MAX_TIME;
-  if (fromEnv === undefined || fromEnv.trim() === '') return undefined;
-  return parseTimeLimit(fromEnv, 'CPK_MAX_TIME');
-}
-
-/** Turns commander's raw global values into typed ones (usage errors on bad input). */
-export function parseGlobals(raw: Record<string, unknown>) {
-  const timeoutSeconds = raw.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : parseTimeLimit(raw.timeout, '--timeout');
-  const format = parseFormat(raw);
-  return {
-    baseUrl: typeof raw.baseUrl === 'string' ? raw.baseUrl : undefined,
-    /** A machine format (-o json, jsonl, yaml; --json; --query): errors are JSON on stderr. */
-    json: isMachineFormat(format),
-    format,
-    columns: parseColumns(raw.columns),
-    timeoutSeconds,
-    /** Seconds for the whole command's network time; undefined: CPK_MAX_TIME, else no bound. */
-    maxTimeSeconds: raw.maxTime === undefined ? undefined : parseTimeLimit(raw.maxTime, '--max-time'),
-    /** `monitors wait` reads a given --timeout as the whole wait's bound. */
-    timeoutGiven: raw.timeout !== undefined,
-    /** Undefined when not given: CPK_MAX_ATTEMPTS or the default apply. */
-    retries: raw.retries === undefined ? undefined : parseRetriesFlag(raw.retries),
-    debug: raw.debug === true,
-    color: raw.color !== false,
-    query: typeof raw.query === 'string' ? raw.query : undefined,
-    /** Validated where it is used. */
-    profile: typeof raw.profile === 'string' ? raw.profile : undefined,
-  };
-}
 
 export interface ApiOptions {
   /** Send no token (the public OpenAPI document). */
@@ -90,7 +48,7 @@ export class Context {
   private deadline: { at: number; seconds: number } | undefined;
   constructor(
     readonly io: IO,
-    readonly globals: ReturnType<typeof parseGlobals>,
+    readonly globals: Globals,
     readonly signal?: AbortSignal,
   ) {
     this.out = new Output(io, {

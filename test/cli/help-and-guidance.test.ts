@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { runCpk } from '../helpers/in-process.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { Context, parseGlobals } from '../../src/cli/context.js';
+import { Context } from '../../src/cli/context.js';
+import { parseGlobals } from '../../src/cli/globals.js';
 import { ApiError, NetworkError } from '../../src/core/errors.js';
 import { editDistance, closest } from '../../src/core/closest.js';
 

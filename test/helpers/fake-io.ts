@@ -5,7 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { Context, parseGlobals } from '../../src/cli/context.js';
+import { Context } from '../../src/cli/context.js';
+import { parseGlobals } from '../../src/cli/globals.js';
 import type { IO } from '../../src/core/io.js';
 
 export interface FakeIO extends IO {

@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { Context, parseGlobals } from '../../src/cli/context.js';
+import { Context } from '../../src/cli/context.js';
+import { parseGlobals } from '../../src/cli/globals.js';
 import type { IO } from '../../src/core/io.js';
 import { AuthError, ExitCode, UsageError } from '../../src/core/errors.js';
 import { run as login } from '../../src/commands/auth/login.js';

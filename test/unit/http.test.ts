@@ -13,7 +13,7 @@ import {
 import { backoffMs, BACKOFF_BASE_MS, BACKOFF_CAP_MS, parseRetryAfter } from '../../src/core/http/retry.js';
 import { ApiError, CpkError, InterruptedError, NetworkError } from '../../src/core/errors.js';
 import { parseRetriesFlag, resolveAttempts } from '../../src/core/http/attempts.js';
-import { parseGlobals, parseMaxTime } from '../../src/cli/context.js';
+import { parseGlobals, parseMaxTime } from '../../src/cli/globals.js';
 
 type Step = TransportError | TransportResponse;
 

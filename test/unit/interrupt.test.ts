@@ -5,7 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { clearLine, cursorTo, moveCursor } from 'node:readline';
 import { Output } from '../../src/output/output.js';
-import { Context, parseGlobals } from '../../src/cli/context.js';
+import { Context } from '../../src/cli/context.js';
+import { parseGlobals } from '../../src/cli/globals.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import type { IO } from '../../src/core/io.js';
 

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
-import { Context, parseGlobals } from '../../src/cli/context.js';
+import { Context } from '../../src/cli/context.js';
+import { parseGlobals } from '../../src/cli/globals.js';
 import { changedRows, watchReport } from '../../src/commands/reports/watch.js';
 import { comparable } from '../../src/cli/watch.js';
 import { parseReportGetOptions } from '../../src/commands/reports/get.js';
