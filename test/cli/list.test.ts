@@ -157,26 +157,29 @@ describe('list against a service that declares nothing: the local inventory', ()
   });
 });
 
+/** A document that declares `GET /monitors` as a cursor-paged list, and nothing else. */
+const CURSOR_PAGED_MONITORS = {
+  openapi: '3.1.0',
+  paths: {
+    '/monitors': {
+      get: {
+        parameters: [{ name: 'cursor', in: 'query', schema: { type: 'string' } }],
+        'x-pagination': { style: 'cursor', cursorParam: 'cursor', nextField: 'next_cursor', itemsField: 'data' },
+        responses: {
+          '200': { description: 'a page', content: { 'application/json': { schema: { type: 'object' } } } },
+        },
+      },
+    },
+  },
+};
+
 describe('a service whose cursor never runs out', () => {
   // Declares a cursor-paged list, then answers every page with a new monitor and a new cursor
   // (for the token cpk_repeating_token_01, the same cursor each time).
   let server: Server;
   let baseUrl = '';
   let pages = 0;
-  const document = {
-    openapi: '3.1.0',
-    paths: {
-      '/monitors': {
-        get: {
-          parameters: [{ name: 'cursor', in: 'query', schema: { type: 'string' } }],
-          'x-pagination': { style: 'cursor', cursorParam: 'cursor', nextField: 'next_cursor', itemsField: 'data' },
-          responses: {
-            '200': { description: 'a page', content: { 'application/json': { schema: { type: 'object' } } } },
-          },
-        },
-      },
-    },
-  };
+  const document = CURSOR_PAGED_MONITORS;
   beforeAll(async () => {
     server = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -244,20 +247,7 @@ describe('a long list is printed as it arrives, holding a page at a time', () =>
   let baseUrl = '';
   let wrote: () => void = () => {};
   let written = Promise.resolve();
-  const document = {
-    openapi: '3.1.0',
-    paths: {
-      '/monitors': {
-        get: {
-          parameters: [{ name: 'cursor', in: 'query', schema: { type: 'string' } }],
-          'x-pagination': { style: 'cursor', cursorParam: 'cursor', nextField: 'next_cursor', itemsField: 'data' },
-          responses: {
-            '200': { description: 'a page', content: { 'application/json': { schema: { type: 'object' } } } },
-          },
-        },
-      },
-    },
-  };
+  const document = CURSOR_PAGED_MONITORS;
   const monitor = (i: number) => ({ id: `mon_${String(i).padStart(6, '0')}`, name: `long ${i}`, status: 'up' });
   beforeAll(async () => {
     server = createServer((req, res) => {

@@ -3,21 +3,10 @@
 // writes on it. A command that forgot would be taken for a harmless read.
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { buildProgram } from '../../src/cli/program.js';
 import { allCommands, describeCommand, traitsOf } from '../../src/completion/tree.js';
-import type { IO } from '../../src/core/io.js';
+import { referenceProgram } from '../../src/gen/files.js';
 
-const sink = { write: () => true };
-const io: IO = {
-  stdout: sink,
-  stderr: sink,
-  stdin: process.stdin,
-  stdinIsTTY: false,
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  env: {},
-};
-const program = buildProgram({ io });
+const program = referenceProgram();
 
 /** The commands that run something: those without subcommands (groups only print their help). */
 function runnable(cmd: Command, path: string[] = []): Array<[string, Command]> {
