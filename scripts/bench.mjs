@@ -176,13 +176,14 @@ writeFileSync(
 import { createServer } from 'node:http';
 const [docUrl, count] = process.argv.slice(2);
 const doc = await (await fetch(docUrl)).text();
-const monitors = Array.from({ length: Number(count) }, (_, i) => {
+// Built page by page on request, so that a list of a million rows costs the server no memory.
+const monitor = (i) => {
   const id = 'mon_' + String(i).padStart(12, 'a');
   return { id, name: 'Monitor number ' + i, type: 'http', target: 'https://m' + i + '.example.com/health',
     interval_seconds: 60, paused: false, status: i % 7 ? 'up' : 'down', created_at: '2026-11-22T00:00:00.000Z',
     updated_at: '2026-11-22T00:00:00.000Z', last_check: { status: 'up', latency_ms: 20 + (i % 280), checked_at: '2026-11-22T00:01:00.000Z' },
     report_id: 'rpt_' + id.slice(4), tags: ['bench', 'team ' + (i % 10)] };
-});
+};
 const PAGE = 1000;
 const server = createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
@@ -190,8 +191,9 @@ const server = createServer((req, res) => {
   if (url.pathname === '/v1/openapi.json') return res.end(doc);
   if (url.pathname !== '/v1/monitors') return res.writeHead(404).end('{"error":"not found"}');
   const page = Number(url.searchParams.get('cursor') ?? 0);
-  const next = (page + 1) * PAGE < monitors.length ? String(page + 1) : null;
-  res.end(JSON.stringify({ data: monitors.slice(page * PAGE, (page + 1) * PAGE), next_cursor: next }));
+  const data = [];
+  for (let i = page * PAGE; i < Math.min(Number(count), (page + 1) * PAGE); i++) data.push(monitor(i));
+  res.end(JSON.stringify({ data, next_cursor: (page + 1) * PAGE < Number(count) ? String(page + 1) : null }));
 });
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 `,
@@ -292,35 +294,8 @@ function renderRows() {
  * steady stream of pages, nor the inventory its bound of 20,000 ids, so a short list measures start-up.
  */
 async function longListRow() {
-  writeFileSync(
-    join(dir, 'long-list-server.mjs'),
-    `
-import { createServer } from 'node:http';
-const [docUrl, count] = process.argv.slice(2);
-const doc = await (await fetch(docUrl)).text();
-const monitor = (i) => {
-  const id = 'mon_' + String(i).padStart(12, 'a');
-  return { id, name: 'Monitor number ' + i, type: 'http', target: 'https://m' + i + '.example.com/health',
-    interval_seconds: 60, status: i % 7 ? 'up' : 'down', created_at: '2026-11-22T00:00:00.000Z',
-    last_check: { status: 'up', latency_ms: 20 + (i % 280), checked_at: '2026-11-22T00:01:00.000Z' },
-    report_id: 'rpt_' + id.slice(4), tags: ['bench', 'team ' + (i % 10)] };
-};
-const PAGE = 1000;
-const server = createServer((req, res) => {
-  const url = new URL(req.url, 'http://x');
-  res.setHeader('content-type', 'application/json');
-  if (url.pathname === '/v1/openapi.json') return res.end(doc);
-  if (url.pathname !== '/v1/monitors') return res.writeHead(404).end('{"error":"not found"}');
-  const page = Number(url.searchParams.get('cursor') ?? 0);
-  const data = [];
-  for (let i = page * PAGE; i < Math.min(Number(count), (page + 1) * PAGE); i++) data.push(monitor(i));
-  res.end(JSON.stringify({ data, next_cursor: (page + 1) * PAGE < Number(count) ? String(page + 1) : null }));
-});
-server.listen(0, '127.0.0.1', () => console.log(server.address().port));
-`,
-  );
   const peakOf = async (rows) => {
-    const server = spawn(node, [join(dir, 'long-list-server.mjs'), `${info.base_url}/openapi.json`, String(rows)], {
+    const server = spawn(node, [join(dir, 'list-server.mjs'), `${info.base_url}/openapi.json`, String(rows)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
