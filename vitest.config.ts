@@ -35,7 +35,10 @@ export default defineConfig({
     // third of the run. The tests keep no global state between files (no
     // module mocks; the one spy restores itself), so isolation buys nothing here.
     isolate: false,
-    maxWorkers: 4,
+    // Three on two cores: a fourth imported src/ once more and added about 30 s of CPU, while two left the
+    // cores idle during the end-to-end cases' waits (a quiet 2-core machine, 2026-11-28: 103 s with three,
+    // 109 s with four, 136 s with two).
+    maxWorkers: 3,
     projects: [
       // The bench's smoke run measures speed, not behaviour: `npm run test:bench`.
       { extends: true, test: { name: 'auto', include: ['test/**/*.test.ts'], exclude: ['test/bench.test.ts'] } },
