@@ -16,7 +16,14 @@ import { workflowCommandsIn } from '../helpers/workflow-commands.js';
 const f = useEmulator({}, { inProcess: true });
 
 /** Texts a hostile service, manifest or person could hold: the legacy form anywhere, the new form after a line break. */
-const HOSTILE = ['x ##[warning]forged', '##[stop-commands]T', '##[add-mask]hidden', 'ok\n  ::warning::x'];
+// Named by what each tries, never by its text: a test's name is printed in the suite's own CI log, where the
+// runner would obey it.
+const HOSTILE: Array<[string, string]> = [
+  ['a legacy warning inside a line', 'x ##[warning]forged'],
+  ['a legacy stop-commands', '##[stop-commands]T'],
+  ['a legacy add-mask', '##[add-mask]hidden'],
+  ['a warning at the start of a second line', 'ok\n  ::warning::x'],
+];
 
 /** A YAML double-quoted scalar holding `text` exactly. */
 const yamlString = (text: string) => JSON.stringify(text);
@@ -156,7 +163,7 @@ const cases: Case[] = [
 
 describe('under GitHub Actions, foreign text never makes a workflow command', () => {
   describe.each(cases)('$name', ({ run, code, own }) => {
-    it.each(HOSTILE)('%j', async (hostile) => {
+    it.each(HOSTILE)('%s', async (_what, hostile) => {
       const r = await run(hostile, ACTIONS);
       expect(r.code).toBe(typeof code === 'number' ? code : code(hostile));
       const commands = workflowCommandsIn(`${r.stdout}\n${r.stderr}`);
