@@ -2,20 +2,21 @@
 // declares a list of monitors, the run after an interrupted apply adopts the
 // monitor a create made, creates again what made nothing, and reports several
 // candidates. Against a service that declares nothing, nothing changes.
-// The emulator answers every API request after 300 ms, so creates are still
-// in flight when the test kills the CLI.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
+import { createServer, request } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { killTracked } from '../helpers/children.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
 import { runCpk } from '../helpers/in-process.js';
 import { useReferenceServer } from '../helpers/reference-server.js';
 import { journalPathOf, parseState, replayJournal } from '../../src/manifest/state.js';
 
-const f = useEmulator({ latencyMs: 300 }, { inProcess: true });
+const f = useEmulator({}, { inProcess: true });
 
 function setup(prefix: string, count: number): { dir: string; file: string; names: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'cpk-adopt-'));
@@ -38,24 +39,6 @@ function readState(dir: string): Records {
   return data.monitors;
 }
 
-/**
- * SIGKILLs the child as soon as the first create of this run made its
- * monitor, before cpk can record the answer. Killing at the POST's arrival
- * instead lets a busy machine deliver the kill before the emulator read the
- * body, and then no monitor is made at all.
- */
-function killAfterFirstCreate(prefix: string) {
-  return (child: ChildProcess) => {
-    const timer = setInterval(() => {
-      if (byName(prefix).length > 0) {
-        clearInterval(timer);
-        child.kill('SIGKILL');
-      }
-    }, 1);
-    child.once('exit', () => clearInterval(timer));
-  };
-}
-
 function byName(prefix: string): Array<Record<string, unknown>> {
   return f.emu.monitors().filter((m) => String(m.name).startsWith(prefix));
 }
@@ -66,24 +49,72 @@ function countByName(prefix: string): Map<string, number> {
   return counts;
 }
 
-/** Kills an apply during its creates, then waits until every POST that reached the emulator made its monitor. */
-async function killDuringCreates(file: string, prefix: string, concurrency: string): Promise<void> {
-  const start = f.emu.requests.length;
-  const killed = await f.spawned(['apply', '-f', file, '--yes', '--concurrency', concurrency], {
-    onSpawn: killAfterFirstCreate(prefix),
+/**
+ * Between cpk and the emulator for the whole file: a proxy that passes every request and answer, except for
+ * the run killDuringCreates starts. For that run, the first create's answer (the emulator has made the
+ * monitor by then) is never passed on: cpk is killed instead, as a crash mid-request loses an answer, and
+ * nothing it sent after that moment reaches the emulator. What did reach it is answered before the run ends.
+ */
+let killRun: (() => Promise<unknown>) | undefined;
+let cut = false;
+const doomed = new WeakSet<Socket>();
+let inFlight = 0;
+let drained: (() => void) | undefined;
+beforeAll(async () => {
+  const proxy = createServer((req, res) => {
+    if (cut && doomed.has(req.socket)) return void res.destroy();
+    inFlight++;
+    const upstream = request(`${f.emu.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      if (req.method === 'POST' && killRun && doomed.has(req.socket)) {
+        cut = true;
+        answer.resume();
+        return void killRun().then(() => res.destroy());
+      }
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    upstream.on('close', () => {
+      if (--inFlight === 0) drained?.();
+    });
+    // A request cut off by the kill: the emulator gets no part of it.
+    req.on('close', () => {
+      if (!req.complete) upstream.destroy();
+    });
+    req.pipe(upstream);
   });
-  expect(killed.signal).toBe('SIGKILL');
-  const posts = () => f.emu.requests.slice(start).filter((r) => r.method === 'POST').length;
-  // What the killed process wrote is in the emulator's socket buffers, and may not be read yet: two polls in a
-  // row must see the same number of POSTs, each of which made its monitor.
-  let last = -1;
-  const settled = () => {
-    const n = posts();
-    const same = n === last && byName(prefix).length === n;
-    last = n;
-    return same;
+  proxy.on('connection', (socket) => {
+    if (killRun) doomed.add(socket);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  f.env.CPK_BASE_URL = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`;
+  return () => {
+    proxy.closeAllConnections();
+    return new Promise<void>((resolve) => proxy.close(() => resolve()));
   };
-  await expect.poll(settled, { interval: 100, timeout: 60_000 }).toBe(true);
+});
+
+/**
+ * Kills an apply during its creates, after the emulator made their monitors and before cpk read a single
+ * answer to one. Whatever the machine's speed, cpk never learns the ids, so every create it sent stays
+ * uncertain in its state; on return, every create that reached the emulator has made its monitor.
+ */
+async function killDuringCreates(file: string, prefix: string, concurrency: string): Promise<void> {
+  let cpk: ChildProcess | undefined;
+  let killed: Promise<unknown> | undefined;
+  cut = false;
+  killRun = () => (killed ??= cpk ? killTracked(cpk) : Promise.resolve());
+  try {
+    const result = await f.spawned(['apply', '-f', file, '--yes', '--concurrency', concurrency], {
+      onSpawn: (child) => (cpk = child),
+    });
+    expect(result.signal).toBe('SIGKILL');
+  } finally {
+    killRun = undefined;
+  }
+  if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+  drained = undefined;
+  expect(byName(prefix).length).toBeGreaterThan(0);
 }
 
 async function post(body: Record<string, unknown>, emu: Emulator = f.emu): Promise<string> {
@@ -259,7 +290,12 @@ describe('uncertain creates against a service that declares a list of monitors',
   it('a marker of an older cpk (no body kept) that matches nothing stays uncertain: the entry may have been edited', async () => {
     const { dir, file } = setup('nobody', 1);
     const since = new Date(Date.now() - 1000).toISOString();
-    const state = { version: 1, base_url: f.emu.baseUrl, monitors: { m0: { create_started_at: since } }, channels: {} };
+    const state = {
+      version: 1,
+      base_url: f.env.CPK_BASE_URL,
+      monitors: { m0: { create_started_at: since } },
+      channels: {},
+    };
     writeFileSync(join(dir, 'cpk.state.json'), JSON.stringify(state));
     // The create made a monitor from the entry as it read then; the entry was edited since.
     await post({ name: 'nobody 0', type: 'http', target: 'https://before-the-edit.example.com' });
@@ -282,7 +318,7 @@ describe('uncertain creates against a service that declares a list of monitors',
     const since = new Date(Date.now() + 5 * 60_000).toISOString();
     const state = {
       version: 1,
-      base_url: f.emu.baseUrl,
+      base_url: f.env.CPK_BASE_URL,
       monitors: { m0: { create_started_at: since, create_body: body } },
       channels: {},
     };
@@ -315,7 +351,7 @@ describe('uncertain creates against a service that declares a list of monitors',
     await post({ name: 'forced 0', type: 'http', target: 'https://m0.example.com' });
     const state = {
       version: 1,
-      base_url: f.emu.baseUrl,
+      base_url: f.env.CPK_BASE_URL,
       monitors: { m0: { create_started_at: new Date(Date.now() - 1000).toISOString() } },
       channels: {},
     };
