@@ -406,6 +406,25 @@ function manifestRows() {
       pass: rssSmall - (perThousand * small) / 1000 > 0,
     },
   );
+
+  // Reporting problems stays linear in their number (the suite checks what is printed, with fewer): ten
+  // times the problems costs about ten times the time, where a quadratic report would cost a hundred.
+  const problems = quick ? 2000 : 20_000;
+  const validateMs = (n) => {
+    const d = join(dir, `v${serial++}`);
+    mkdirSync(d);
+    writeFileSync(
+      join(d, 'cpk.yaml'),
+      `monitors:\n${Array.from({ length: n }, (_, i) => `  m${i}:\n    nme: M${i}\n`).join('')}`,
+    );
+    const started = performance.now();
+    const r = spawnSync(measured, [bin, 'validate', '-f', join(d, 'cpk.yaml')], { env: apiEnv, encoding: 'utf8' });
+    if (r.status !== 2) throw new Error(`validate of ${n} problems exited ${r.status}: ${r.stderr.slice(-300)}`);
+    return performance.now() - started;
+  };
+  const [many, tenth] = [[], []];
+  for (let i = 0; i < FEW; i++) (many.push(validateMs(problems)), tenth.push(validateMs(problems / 10)));
+  report(`cpk validate (${problems} problems)`, `cpk validate (${problems / 10} problems)`, [many, tenth], 15);
 }
 
 async function firstLine(child) {
