@@ -61,6 +61,10 @@ export function buildProgram(runtime: Runtime): Command {
         .argParser((value: string) => value),
     )
     .option('--json', 'print results as JSON, the same as -o json (errors as one JSON object on stderr)')
+    .option(
+      '--agent',
+      'for coding agents: one JSON document on stdout, no prompts; a confirmation becomes a preview and exit 2 (env CPK_AGENT=1; on when an agent is detected, see docs/agents.md)',
+    )
     .option('--columns <paths>', 'columns of a list, as dotted field paths: id,name,last_check.status')
     .option('--query <expr>', 'JMESPath expression applied to the JSON result; implies --json; a string prints raw')
     .option('--timeout <seconds>', `time limit for each request attempt (default ${DEFAULT_TIMEOUT_SECONDS})`)
