@@ -75,7 +75,7 @@ export interface CommandSpec {
   effect: Effect;
   completes: CompletionSource | undefined;
   synonyms: readonly string[];
-  /** Runs until stopped, always or with some option (Traits.streams): agent mode does not hold its output. */
+  /** Runs until stopped whatever its options (Traits.streams): agent mode does not hold its output. */
   streams: boolean;
 }
 
@@ -146,7 +146,7 @@ export function describeCommand(cmd: Command, path: string[] = [], inherited: Op
     effect: typeof traits?.effect === 'function' ? 'destroy' : (traits?.effect ?? 'read'),
     completes: traits?.completes,
     synonyms: traits?.synonyms ?? [],
-    streams: traits?.streams !== undefined,
+    streams: streamsWith(cmd, {}),
   };
 }
 
