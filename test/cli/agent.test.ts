@@ -2,7 +2,8 @@
 // result or the error, with the exit code the document says; nothing asked, a
 // confirmation printed as a preview with exit 2 and nothing changed.
 // In-process against an emulator started here (test/helpers/in-process.ts).
-import { describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { buildProgram } from '../../src/cli/program.js';
 import { allCommands, describeCommand } from '../../src/completion/tree.js';
 import type { IO } from '../../src/core/io.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { baseEnv } from '../helpers/cli.js';
+import { BIN, baseEnv } from '../helpers/cli.js';
 
 const f = useEmulator({}, { inProcess: true });
 
@@ -229,5 +230,30 @@ describe('every command, walked from the command tree', () => {
     expect(walked).toEqual(
       expect.arrayContaining([`monitors delete ${monitor} --agent`, `reports get ${report} --agent`, 'apply --agent']),
     );
+  });
+});
+
+describe('a command that runs until it is stopped', () => {
+  let child: ChildProcess | undefined;
+  afterEach(() => {
+    child?.kill('SIGKILL');
+  });
+
+  // A real process: the emulator serves until it is signalled, which only a child can be.
+  it('the emulator under a detected agent says where it listens at once, as one JSON line, not at its end', async () => {
+    const line = await new Promise<string>((resolve, reject) => {
+      child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '-q'], {
+        env: baseEnv({ CLAUDECODE: '1' }),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        if (out.includes('\n')) resolve(out);
+      });
+      child.on('error', reject);
+      child.on('close', (code) => reject(new Error(`the emulator ended (${code}) before printing a line: ${out}`)));
+    });
+    expect(JSON.parse(line)).toMatchObject({ base_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/) });
   });
 });
