@@ -58,6 +58,7 @@ export class Context {
       colorFlag: globals.color,
       debug: globals.debug,
       signal,
+      agent: globals.agent,
     });
   }
 

@@ -113,6 +113,13 @@ describe('what an agent reads', () => {
     expect(doc).toMatchObject({ monitors: [{ key: 'planned', action: 'create' }], exit_code: 10 });
   });
 
+  it('a string that --query selects is a JSON string, not the raw text a shell variable gets', async () => {
+    const id = await f.create({ name: 'queried' });
+    const r = await f.cpk(['monitors', 'get', id, '--query', 'name', '--agent']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('"queried"\n');
+  });
+
   it('text that is not JSON (help) comes as {"text": ...}', async () => {
     const r = await f.cpk(['monitors', '--help', '--agent']);
     expect(r.code).toBe(0);
