@@ -165,6 +165,14 @@ describe('a confirmation in agent mode', () => {
     });
     expect(sent().filter((q) => q.method !== 'GET')).toEqual([]);
 
+    // Ids from stdin too: stdin answers no question here, so it may hold the ids.
+    const piped = await f.cpk(['monitors', 'delete', '-', '--agent'], { input: `${ids.join('\n')}\n` });
+    expect(piped.code).toBe(2);
+    expect(documentOf(piped.stdout).doc).toMatchObject({
+      confirmation_required: { delete: [{ id: ids[0] }, { id: ids[1] }] },
+    });
+    expect(sent().filter((q) => q.method !== 'GET')).toEqual([]);
+
     const yes = await f.cpk(['monitors', 'delete', ...ids, '--agent', '--yes']);
     expect(yes.code).toBe(0);
     expect(documentOf(yes.stdout).doc).toEqual(ids.map((id) => ({ id, deleted: true })));
@@ -223,7 +231,14 @@ describe('every command, walked from the command tree', () => {
         .filter((a, i) => a.term.startsWith('<') || (i === 0 && known !== undefined))
         .map((a) => a.choices[0] ?? known ?? 'x');
       const argv = [...spec.path, ...args, '--agent'];
+      const sent = f.mark();
       const r = await f.cpk(argv);
+      // What the tree declares destructive destroys nothing without --yes: it previews, or refuses.
+      if (spec.effect === 'destroy')
+        expect(
+          sent().filter((q) => q.method === 'DELETE'),
+          argv.join(' '),
+        ).toEqual([]);
       let document;
       try {
         document = documentOf(r.stdout);

@@ -62,7 +62,7 @@ export async function parseDeleteOptions(
     const what = args.length === 1 && args[0] !== '-' ? `monitor ${args[0]}` : 'monitors';
     throw new UsageError(`refusing to delete ${what} without --yes (stdin is not a terminal); nothing was sent`);
   }
-  if (!yes && !dryRun && args.includes('-')) {
+  if (!yes && !dryRun && args.includes('-') && !agent) {
     throw new UsageError('ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent');
   }
   return { ...(await readIdList(args, io.stdin, 'monitor id')), yes, dryRun, concurrency };
