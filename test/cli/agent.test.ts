@@ -14,6 +14,7 @@ import { buildProgram } from '../../src/cli/program.js';
 import { allCommands, describeCommand } from '../../src/completion/tree.js';
 import type { IO } from '../../src/core/io.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { runInPty } from '../helpers/pty.js';
 import { BIN, baseEnv } from '../helpers/cli.js';
 
 const f = useEmulator({}, { inProcess: true });
@@ -91,6 +92,22 @@ describe('what an agent reads', () => {
     // The same monitor as --json gives, but for what the emulator's checks changed in between.
     const { last_check: _a, status: _b, updated_at: _c, ...shown } = doc as Record<string, unknown>;
     expect(JSON.parse(json.stdout)).toMatchObject(shown);
+  });
+
+  // A real terminal (a pty), where a slow call would show a spinner 150 ms in: this one answers after a second.
+  it('on a terminal, a slow call shows no spinner and no color: the terminal gets the document alone', async () => {
+    const id = await f.create({ name: 'slow' });
+    const body = JSON.stringify({ id, name: 'slow' });
+    f.emu.injectFault({ method: 'GET', path: `/v1/monitors/${id}`, status: 200, body, delayMs: 1_000 });
+    const pty = runInPty(['monitors', 'get', id], {
+      env: { ...f.env, CLAUDECODE: '1', FORCE_COLOR: '3' },
+      columns: 80,
+      rows: 24,
+      timeoutMs: 30_000,
+    });
+    const { code, output } = await pty.done;
+    expect(code).toBe(0);
+    expect(output.replace(/\r\n/g, '\n')).toBe(`{\n  "id": "${id}",\n  "name": "slow"\n}\n`);
   });
 
   it('a result followed by an error (a failed --assert) is one error document carrying the result, exit 9', async () => {
