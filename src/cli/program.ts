@@ -89,7 +89,8 @@ export function buildProgram(runtime: Runtime): Command {
     })
     .configureOutput({
       writeOut: (text) => runtime.io.stdout.write(text),
-      writeErr: (text) => runtime.io.stderr.write(text),
+      // Only help shown for a group run alone comes here; in agent mode it is that command's one document.
+      writeErr: (text) => (runtime.held ? runtime.io.stdout : runtime.io.stderr).write(text),
       // Asked of cpk's IO, which tests fake. No terminal: undefined, which commander reads as 80 (as its own default does).
       getOutHelpWidth: () => runtime.io.stdoutColumns as number,
       getOutHasColors: () => runtime.io.stdoutIsTTY,

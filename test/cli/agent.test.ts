@@ -137,11 +137,14 @@ describe('what an agent reads', () => {
     expect(r.stdout).toBe('"queried"\n');
   });
 
-  it('text that is not JSON (help) comes as {"text": ...}', async () => {
-    const r = await f.cpk(['monitors', '--help', '--agent']);
-    expect(r.code).toBe(0);
-    const { doc } = documentOf(r.stdout);
-    expect((doc as { text: string }).text).toMatch(/^Usage: cpk monitors /);
+  it('text that is not JSON (help, and the help a group alone shows) comes as {"text": ...}', async () => {
+    for (const args of [['monitors', '--help'], ['monitors']]) {
+      const r = await f.cpk([...args, '--agent']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      const { doc } = documentOf(r.stdout);
+      expect((doc as { text: string }).text).toMatch(/^Usage: cpk monitors /);
+    }
   });
 });
 
