@@ -9,6 +9,7 @@
 // document that carries the result, never two documents.
 import type { IO, Writer } from '../core/io.js';
 import type { Env } from '../core/paths.js';
+import { ExitCode } from '../core/errors.js';
 import { toJson } from '../output/json.js';
 
 /**
@@ -89,6 +90,9 @@ function isJson(text: string): boolean {
   }
 }
 
+/** The error object of a command interrupted (Ctrl-C, SIGTERM), which says nothing itself outside agent mode. */
+export const INTERRUPTED_DOCUMENT = `${toJson({ error: 'interrupted', status: null, request_id: null, exit_code: ExitCode.INTERRUPTED }, 0)}\n`;
+
 /**
  * The one document: `held` is what the command printed, `error` the error object main made (one JSON line),
  * `code` the exit code. A result keeps its text (its numbers exactly as printed); text that is not JSON
@@ -97,13 +101,13 @@ function isJson(text: string): boolean {
  */
 export function agentDocument(held: string, error: string | undefined, code: number): string {
   const body = held.trim();
-  const result = body === '' ? undefined : isJson(body) ? body : toJson({ text: held }, 2);
+  const json = body !== '' && isJson(body);
   if (error !== undefined) {
+    // Only a whole result goes with an error: a list cut short by it is half-written, and left out.
     const object = error.trim();
-    if (result === undefined) return `${object}\n`;
-    return `${object.slice(0, -1)},"result":${result}}\n`;
+    return json ? `${object.slice(0, -1)},"result":${body}}\n` : `${object}\n`;
   }
-  const document = result ?? '{}';
+  const document = json ? body : body === '' ? '{}' : toJson({ text: held }, 2);
   if (code === 0) return `${document}\n`;
   // An object gets the code beside its fields; anything else (a list) goes under "result".
   if (document.startsWith('{')) {

@@ -7,7 +7,7 @@ import { buildProgram } from './program.js';
 import { usageMessage } from './suggest.js';
 import type { Runtime } from './action.js';
 import { writeError } from '../output/errors.js';
-import { agentDocument, agentIO, agentMode, HeldStdout } from './agent.js';
+import { agentDocument, agentIO, agentMode, HeldStdout, INTERRUPTED_DOCUMENT } from './agent.js';
 import { toJson } from '../output/json.js';
 
 /** Runs cpk with `argv` (without node and script) and returns the exit code. */
@@ -59,6 +59,7 @@ export async function main(
   });
   const code = await run();
   if (held && !held.streaming) {
+    if (code === ExitCode.INTERRUPTED) agentError ??= INTERRUPTED_DOCUMENT;
     io.stdout.write(agentDocument(held.text, agentError, code));
   } else if (agentError !== undefined) {
     // A command that streamed: its error stays out of the stream it wrote, as under --json.

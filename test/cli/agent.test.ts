@@ -281,6 +281,26 @@ describe('a command that runs until it is stopped', () => {
     child?.kill('SIGKILL');
   });
 
+  // A real process: only a child can be signalled.
+  it('Ctrl-C mid-request: one document saying so, exit 130', async () => {
+    const path = '/v1/monitors/mon_sigint';
+    f.emu.injectFault({ method: 'GET', path, kind: 'hang' });
+    const r = await f.spawned(['monitors', 'get', 'mon_sigint', '--agent'], {
+      onSpawn: (spawned) => {
+        // The signal goes once the request has reached the server, so that it interrupts the wait for the answer.
+        const poll = setInterval(() => {
+          if (f.emu.requests.some((q) => q.path === path)) {
+            clearInterval(poll);
+            spawned.kill('SIGINT');
+          }
+        }, 20);
+        spawned.once('exit', () => clearInterval(poll));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('{"error":"interrupted","status":null,"request_id":null,"exit_code":130}\n');
+  });
+
   // A real process: the emulator serves until it is signalled, which only a child can be.
   it('the emulator under a detected agent says where it listens at once, as one JSON line, not at its end', async () => {
     const line = await new Promise<string>((resolve, reject) => {
