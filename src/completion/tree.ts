@@ -25,8 +25,9 @@ export interface Traits {
   /** Words other tools use for it (`show` for get): suggested when typed, never run. */
   synonyms?: readonly string[];
   /**
-   * It runs until it is stopped, printing as it goes (a watch, the emulator), with these options or always:
-   * agent mode passes its output through instead of holding it for one document (docs/agents.md).
+   * It runs until it is stopped, printing as it goes (a watch, the emulator), with these options or always,
+   * or its output is read by a program other than an agent (`__complete`, by the shell): agent mode passes
+   * its output through instead of holding it for one document (docs/agents.md).
    */
   streams?: true | ((options: Readonly<Record<string, unknown>>) => boolean);
 }

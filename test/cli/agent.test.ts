@@ -281,6 +281,17 @@ describe('a command that runs until it is stopped', () => {
     child?.kill('SIGKILL');
   });
 
+  it("the shell's completion callback answers the shell, not an agent: candidate lines under a detected agent", async () => {
+    // One HOME for the three runs: the ids offered are those this machine has seen.
+    const env = baseEnv(f.env);
+    const id = (await f.cpk(['monitors', 'create', '--name', 'completed', '-q'], { env })).stdout.trim();
+    const r = await f.cpk(['__complete', 'monitor-ids', id], { env: { ...env, CLAUDECODE: '1' } });
+    const person = await f.cpk(['__complete', 'monitor-ids', id], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(person.stdout);
+    expect(r.stdout).toMatch(new RegExp(`^${id}\\b`));
+  });
+
   // A real process: only a child can be signalled.
   it('Ctrl-C mid-request: one document saying so, exit 130', async () => {
     const path = '/v1/monitors/mon_sigint';
