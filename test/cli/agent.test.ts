@@ -47,7 +47,9 @@ async function onTerminal(args: string[], env: Record<string, string> = {}, answ
 describe('turning agent mode on', () => {
   it('each documented agent environment turns it on; CPK_AGENT=1 does, CPK_AGENT=0 wins over detection', () => {
     expect(AGENT_ENVIRONMENTS.length).toBeGreaterThan(5);
+    const documented = readFileSync(join(import.meta.dirname, '../../docs/agents.md'), 'utf8');
     for (const { variable } of AGENT_ENVIRONMENTS) {
+      expect(documented, `docs/agents.md names ${variable}`).toContain(`\`${variable}\``);
       expect(agentMode(false, { [variable]: '1' }), variable).toBe(true);
       expect(agentMode(false, { [variable]: '1', CPK_AGENT: '0' }), variable).toBe(false);
       expect(agentMode(false, { [variable]: '' }), variable).toBe(false);
