@@ -82,7 +82,8 @@ export async function run(opts: ReturnType<typeof parseApplyOptions>, ctx: Conte
     ]);
     // A missing manifest is the first thing to say: --yes would not help.
     if (opts.planFile === undefined && !opts.yes) await workflow.checkManifestsExist(opts.files);
-    if (!opts.yes && !ctx.io.stdinIsTTY) {
+    // In agent mode the confirmation is a preview, not a question: there is nothing to refuse here.
+    if (!opts.yes && !ctx.io.stdinIsTTY && !ctx.globals.agent) {
       throw new UsageError('refusing to apply without --yes (stdin is not a terminal); nothing was sent');
     }
     // Requests run on their own signal: the first Ctrl-C or SIGTERM stops new
