@@ -24,6 +24,11 @@ export interface Traits {
   optionCompletes?: Readonly<Record<string, CompletionSource>>;
   /** Words other tools use for it (`show` for get): suggested when typed, never run. */
   synonyms?: readonly string[];
+  /**
+   * Offered to agents as a tool of `cpk mcp`, named after its path (`monitors_get`): a command whose result is
+   * data an agent can act on, not one that sets up this machine, prompts, or runs until stopped.
+   */
+  tool?: boolean;
 }
 
 // Kept with the Command objects themselves, so a command's traits live and die with its node of the tree.

@@ -43,6 +43,7 @@ export function register(reports: Command, runtime: Runtime): void {
   );
   describe(cmd, {
     effect: 'read', completes: 'report-ids', synonyms: ['show'],
+    tool: true,
     examples: [
       'cpk reports get rpt_123',
       'cpk reports get rpt_123 --json',
