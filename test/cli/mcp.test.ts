@@ -262,3 +262,22 @@ describe('cpk mcp --allow-write, with a client that asks the person (elicitation
     expect(named('mcp ask first')).toEqual([]);
   });
 });
+
+describe('cpk mcp --sandbox', () => {
+  const s = serve(['--sandbox', '--allow-write']);
+
+  it('serves an emulator of its own, seeded, and says so in every result; the configured service sees nothing', async () => {
+    const sent = f.mark();
+    const list = await s.client.callTool({ name: 'monitors_list', arguments: {} });
+    const names = (structured(list).items as Array<{ name: string }>).map((m) => m.name).sort();
+    expect(names).toEqual(['Checkout API', 'Marketing site']);
+    const created = await s.client.callTool({ name: 'monitors_create', arguments: { name: 'rehearsal' } });
+    const refused = await s.client.callTool({ name: 'monitors_delete', arguments: { ids: ['mon_x'] } });
+    for (const r of [list, created, refused]) {
+      expect((r.content as Array<{ text: string }>).at(-1)?.text).toContain("came from cpk's sandbox");
+      expect(r._meta).toEqual({ sandbox: true });
+    }
+    expect(created.isError).toBeFalsy();
+    expect(sent()).toEqual([]);
+  });
+});
