@@ -12,6 +12,11 @@ export interface Runtime {
   context?: Context;
   /** The command changes something (create, apply...): it always finishes, even when its reader went away. */
   writes?: boolean;
+  /**
+   * Runs another cpk command line in this process with an IO of its own, as main does (the tools of `cpk mcp`).
+   * Given by main, so that no command imports the program it is part of.
+   */
+  runCommandLine?: (argv: string[], io: IO) => Promise<number>;
 }
 
 /** The options commander parsed for `cmd`, typed loosely: each command narrows them in its parse step. */

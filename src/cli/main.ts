@@ -20,7 +20,12 @@ export async function main(
     return ExitCode.OK;
   }
   const controller = new AbortController();
-  const runtime: Runtime = { io, signal: controller.signal };
+  const runtime: Runtime = {
+    io,
+    signal: controller.signal,
+    // A nested run owns no signal handlers: the outer run's Ctrl-C reaches it through the command's own signal.
+    runCommandLine: (nestedArgv, nestedIo) => main(nestedArgv, nestedIo, { handleSignals: false }),
+  };
   const handleSignals = options.handleSignals ?? true;
   // First Ctrl-C: abort whatever runs (it stops its spinner and unwinds).
   // If the command does not unwind promptly, or on a second Ctrl-C, exit 130.

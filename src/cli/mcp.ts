@@ -66,7 +66,13 @@ function resultObject(text: string): JsonObject | undefined {
   return isPlainObject(clean) ? clean : { value: clean };
 }
 
-export async function serve(opts: McpOptions, ctx: Context, root: Command): Promise<void> {
+/** `runCommandLine`: main() for a nested command line (Runtime.runCommandLine). */
+export async function serve(
+  opts: McpOptions,
+  ctx: Context,
+  root: Command,
+  runCommandLine: (argv: string[], io: IO) => Promise<number>,
+): Promise<void> {
   const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
@@ -83,7 +89,6 @@ export async function serve(opts: McpOptions, ctx: Context, root: Command): Prom
   // The sandbox's emulator is the service: no profile or base URL given to cpk mcp applies to it.
   const globals = globalArgs(ctx, opts.sandbox);
   const runCommand = async (argv: string[]): Promise<CommandRun> => {
-    const { main } = await import('./main.js');
     let stdout = '';
     let stderr = '';
     // No terminal, nothing to read: a command that would prompt refuses instead, and nothing reaches the
@@ -97,7 +102,7 @@ export async function serve(opts: McpOptions, ctx: Context, root: Command): Prom
       stderrIsTTY: false,
       env,
     };
-    const code = await main([...globals, ...argv], io, { handleSignals: false });
+    const code = await runCommandLine([...globals, ...argv], io);
     return { code, stdout, stderr };
   };
 

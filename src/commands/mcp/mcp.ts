@@ -15,7 +15,8 @@ export function register(program: Command, runtime: Runtime): void {
     .action(
       action(runtime, async (ctx, _args, opts, self) => {
         const { serve } = await import('../../cli/mcp.js');
-        await serve(parseMcpOptions(opts), ctx, self.parent as Command);
+        if (!runtime.runCommandLine) throw new Error('cpk mcp runs commands through main(), which was not given');
+        await serve(parseMcpOptions(opts), ctx, self.parent as Command, runtime.runCommandLine);
       }),
     );
   // It only serves: what each tool may change is gated inside, by the flags above.
