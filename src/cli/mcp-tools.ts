@@ -3,7 +3,7 @@
 // its path, its input schema made from its commander arguments and options, its
 // annotations from the effect it declares. No other list of tools exists.
 import type { Command, Option } from 'commander';
-import { effectOf, traitsOf, type Effect } from '../completion/tree.js';
+import { effectOf, traitsOf, type CompletionSource, type Effect } from '../completion/tree.js';
 import { collect } from './action.js';
 
 /**
@@ -32,6 +32,8 @@ export interface ToolInput {
   /** Several values: a variadic argument or a repeatable option. */
   many: boolean;
   schema: JsonSchema;
+  /** Where its values come from, as completion knows them (`types`: the kinds of check the service declares). */
+  completes?: CompletionSource | undefined;
 }
 
 export interface ToolSpec {
@@ -69,6 +71,7 @@ function toolOf(cmd: Command, path: string[]): ToolSpec {
     many: argument.variadic,
     schema: schemaOf(argument.variadic, argument.description, argument.argChoices),
   }));
+  const optionCompletes = traitsOf(cmd)?.optionCompletes;
   for (const option of cmd.options as Option[]) {
     if (option.hidden || option.long === undefined || SERVER_OWNED.has(option.long)) continue;
     const takesValue = option.required || option.optional;
@@ -81,6 +84,7 @@ function toolOf(cmd: Command, path: string[]): ToolSpec {
       schema: takesValue
         ? schemaOf(many, option.description, option.argChoices)
         : { type: 'boolean', description: option.description },
+      completes: optionCompletes?.[option.long],
     });
   }
   const readOnly = effect === 'read';
@@ -108,11 +112,18 @@ function schemaOf(many: boolean, description: string, choices: readonly string[]
   return many ? { type: 'array', items: item, description } : { ...item, description };
 }
 
-/** The tool's JSON Schema, as tools/list gives it. */
-export function inputSchema(tool: ToolSpec) {
+/**
+ * The tool's JSON Schema, as tools/list gives it; `types`: the kinds of check the service's document declares,
+ * where it is cached, for the inputs whose values complete from them.
+ */
+export function inputSchema(tool: ToolSpec, types: readonly string[] = []) {
+  const schemaOf = (input: ToolInput) =>
+    input.completes === 'types' && types.length > 0 && !input.many
+      ? { ...input.schema, enum: [...types] }
+      : input.schema;
   return {
     type: 'object' as const,
-    properties: Object.fromEntries(tool.inputs.map((i) => [i.name, i.schema])),
+    properties: Object.fromEntries(tool.inputs.map((i) => [i.name, schemaOf(i)])),
     required: tool.required,
     additionalProperties: false,
   };

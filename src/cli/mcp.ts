@@ -237,14 +237,27 @@ export async function serve(
       return `${ids.length === 1 ? 'monitor' : `${ids.length} monitors`} ${each.join(', ')}`;
     };
 
-    server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: listed.map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        inputSchema: inputSchema(tool),
-        annotations: { title: `cpk ${tool.path.join(' ')}`, ...tool.annotations },
-      })),
-    }));
+    // The kinds of check the service declares, from its cached document only (as completion reads them):
+    // listing tools never waits for the network, and a tool that reads the document caches it for the next list.
+    const declaredTypes = async (): Promise<string[]> => {
+      const { cachedSpecInfo } = await import('../core/api/spec.js');
+      const baseUrl = opts.sandbox ? env.CPK_BASE_URL : (await ctx.session({ anonymous: true })).baseUrl.value;
+      const type = cachedSpecInfo(baseUrl ?? '', env)
+        .body('create')
+        ?.fields.find((field) => field.name === 'type');
+      return (type?.enum ?? []).filter((value): value is string => typeof value === 'string').map(sanitizeLine);
+    };
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      const types = await declaredTypes().catch(() => []);
+      return {
+        tools: listed.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: inputSchema(tool, types),
+          annotations: { title: `cpk ${tool.path.join(' ')}`, ...tool.annotations },
+        })),
+      };
+    });
     server.setRequestHandler(CallToolRequestSchema, (request) =>
       callTool(request.params.name, request.params.arguments ?? {}),
     );

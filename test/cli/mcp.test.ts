@@ -280,4 +280,10 @@ describe('cpk mcp --sandbox', () => {
     expect(created.isError).toBeFalsy();
     expect(sent()).toEqual([]);
   });
+
+  it("offers the kinds of check the service's document declares, once a tool has read and cached it", async () => {
+    const { tools } = await s.client.listTools();
+    const create = tools.find((t) => t.name === 'monitors_create')!;
+    expect(create.inputSchema.properties?.type).toMatchObject({ type: 'string', enum: ['http', 'tcp', 'ping', 'dns'] });
+  });
 });
