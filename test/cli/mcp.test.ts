@@ -12,6 +12,7 @@ import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sd
 import { useEmulator } from '../helpers/emulator.js';
 import { baseEnv, BIN } from '../helpers/cli.js';
 import { runCpk } from '../helpers/in-process.js';
+import { agentSnippets, launchOf } from '../helpers/agents-doc.js';
 
 // A token of the development account that may change monitors but not channels: a 403 to hand back.
 const NO_CHANNEL_WRITES = 'cpk_mcp_no_channel_writes';
@@ -42,7 +43,7 @@ interface Served {
   asked: string[];
 }
 
-/** `cpk mcp ...args` as a child, connected; `answers`: the client supports elicitation and answers in this order. */
+/** `cpk ...args` as a child, connected; `answers`: the client supports elicitation and answers in this order. */
 function serve(args: string[], options: { answers?: ElicitResult[]; env?: Record<string, string> } = {}): Served {
   const served: Served = { client: new Client({ name: 'cpk-test', version: '1.0.0' }), asked: [] };
   beforeAll(async () => {
@@ -58,7 +59,7 @@ function serve(args: string[], options: { answers?: ElicitResult[]; env?: Record
       });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'mcp', ...args],
+      args: [BIN, ...args],
       env: baseEnv({ ...f.env, ...options.env }),
       stderr: 'pipe',
     });
@@ -79,8 +80,16 @@ function workdir(manifest: string): string {
 
 const named = (name: string) => f.emu.monitors().filter((m) => m.name === name);
 
-describe('cpk mcp, read-only (no flags)', () => {
-  const s = serve([]);
+// The read-only server is started as docs/agents.md tells agents to start it (`cpk` as installed is bin/cpk.js).
+const documented = launchOf(agentSnippets()[0]!);
+
+describe('cpk mcp, read-only (no flags), started as docs/agents.md says', () => {
+  const s = serve(documented.args);
+
+  it('is what the documented configuration starts, and answers initialize', () => {
+    expect(documented).toEqual({ command: 'cpk', args: ['mcp'] });
+    expect(s.client.getServerVersion()?.name).toBe('cpk');
+  });
 
   it('lists only the tools that read, each with read-only annotations', async () => {
     const { tools } = await s.client.listTools();
@@ -151,7 +160,7 @@ describe('cpk mcp, read-only (no flags)', () => {
 });
 
 describe('cpk mcp --allow-write, with a client that cannot ask the person', () => {
-  const s = serve(['--allow-write'], { env: { CPK_TOKEN: NO_CHANNEL_WRITES } });
+  const s = serve(['mcp', '--allow-write'], { env: { CPK_TOKEN: NO_CHANNEL_WRITES } });
 
   it('lists the write tools too, their annotations from what each command declares', async () => {
     const { tools } = await s.client.listTools();
@@ -245,7 +254,7 @@ describe('cpk mcp --allow-write, with a client that cannot ask the person', () =
 });
 
 describe('cpk mcp --allow-write, with a client that asks the person (elicitation)', () => {
-  const s = serve(['--allow-write'], {
+  const s = serve(['mcp', '--allow-write'], {
     answers: [{ action: 'decline' }, { action: 'accept', content: { confirm: true } }],
   });
 
@@ -264,7 +273,7 @@ describe('cpk mcp --allow-write, with a client that asks the person (elicitation
 });
 
 describe('cpk mcp --sandbox', () => {
-  const s = serve(['--sandbox', '--allow-write']);
+  const s = serve(['mcp', '--sandbox', '--allow-write']);
 
   it('serves an emulator of its own, seeded, and says so in every result; the configured service sees nothing', async () => {
     const sent = f.mark();
