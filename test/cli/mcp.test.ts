@@ -120,6 +120,9 @@ describe('cpk mcp, read-only (no flags), started as docs/agents.md says', () => 
       expect(structured(r)).toMatchObject({ refused: true });
       expect(String(structured(r).error)).toContain('read-only');
     }
+    // A command that is no tool cannot be reached by its name either.
+    const logout = await s.client.callTool({ name: 'auth_logout', arguments: {} });
+    expect(structured(logout)).toEqual({ error: 'no tool named auth_logout', refused: true });
     // A read in the same session goes through.
     const read = await s.client.callTool({ name: 'monitors_get', arguments: { ids: [id] } });
     expect(read.isError).toBeFalsy();

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { referenceProgram } from '../../src/gen/files.js';
 import { argvOf, inputSchema, toolsOf } from '../../src/cli/mcp-tools.js';
+import { parseMcpOptions } from '../../src/commands/mcp/mcp.js';
 
 const tools = toolsOf(referenceProgram());
 const tool = (name: string) => tools.find((t) => t.name === name)!;
@@ -67,5 +68,16 @@ describe('MCP tools from the command tree', () => {
     [{ ids: ['m'], 'dry-run': 'yes' }, 'true or false'],
   ])('refuses input of the wrong shape: %j', (input, message) => {
     expect(() => argvOf(tool('monitors_delete'), input)).toThrow(message);
+  });
+});
+
+describe('cpk mcp flags', () => {
+  it('--allow-delete needs --allow-write: a usage error, not a server that deletes nothing it could write', () => {
+    expect(() => parseMcpOptions({ allowDelete: true })).toThrow('--allow-delete needs --allow-write');
+    expect(parseMcpOptions({ allowDelete: true, allowWrite: true })).toEqual({
+      allowWrite: true,
+      allowDelete: true,
+      sandbox: false,
+    });
   });
 });
