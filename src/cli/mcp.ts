@@ -15,7 +15,7 @@ import type { Context } from './context.js';
 import type { IO } from '../core/io.js';
 import type { Env } from '../core/paths.js';
 import { ExitCode } from '../core/errors.js';
-import { isPlainObject, type JsonObject } from '../core/json.js';
+import { isPlainObject, parseJson, setOwn, stringifyJson, type JsonObject } from '../core/json.js';
 import { sanitize, sanitizeLine } from '../core/sanitize.js';
 import { version } from '../core/version.js';
 import { argvOf, DATA_NOT_INSTRUCTIONS, inputSchema, toolsOf, type ToolSpec } from './mcp-tools.js';
@@ -48,20 +48,23 @@ export function sanitizeDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sanitizeDeep);
   if (!isPlainObject(value)) return value;
   const out: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) out[sanitize(key)] = sanitizeDeep(item);
+  for (const [key, item] of Object.entries(value)) setOwn(out, sanitize(key), sanitizeDeep(item));
   return out;
 }
+
+/**
+ * The text content: the structured result as JSON, its numbers exactly as the service wrote them (the structured
+ * copy carries the nearest double, as any JSON.parse would).
+ */
+const asText = (value: JsonObject) => stringifyJson(value);
 
 /** What `--json` printed, as the object MCP wants: a list under `items`, another value under `value`. */
 function resultObject(text: string): JsonObject | undefined {
   if (text.trim() === '') return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { text: sanitize(text) };
-  }
-  const clean = sanitizeDeep(parsed);
+  // Numbers a double cannot hold stay as written (ExactNumber), for the text content (see asText).
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { text: sanitize(text) };
+  const clean = sanitizeDeep(parsed.value);
   if (Array.isArray(clean)) return { items: clean };
   return isPlainObject(clean) ? clean : { value: clean };
 }
@@ -160,7 +163,7 @@ export async function serve(
       const result = resultObject(run.stdout);
       if (ok) {
         const structured = { ...(result ?? {}), ...extra };
-        return finish({ content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured });
+        return finish({ content: [{ type: 'text', text: asText(structured) }], structuredContent: structured });
       }
       // The error object --json writes on stderr (error, status, request_id, exit_code): a 403 is an answer too.
       let error = resultObject(run.stderr);
@@ -168,7 +171,7 @@ export async function serve(
         error = { error: sanitizeLine(run.stderr.trim()) || `exit code ${run.code}`, exit_code: run.code };
       const structured = result === undefined ? error : { ...error, result };
       return finish({
-        content: [{ type: 'text', text: JSON.stringify(structured) }],
+        content: [{ type: 'text', text: asText(structured) }],
         structuredContent: structured,
         isError: true,
       });

@@ -138,6 +138,20 @@ describe('cpk mcp, read-only (no flags), started as docs/agents.md says', () => 
     const r = await s.client.callTool({ name: 'monitors_get', arguments: { ids: [id] } });
     expect(r.structuredContent).toEqual(JSON.parse(cli.stdout));
 
+    // A number a double cannot hold reaches the text content as the service wrote it, as --json prints it.
+    const res = await fetch(`${f.emu.baseUrl}/monitors`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${f.emu.token}`, 'content-type': 'application/json' },
+      body: '{"name":"mcp exact","interval_seconds":3600,"budget":12345678901234567890,"__proto__":{"kept":true}}',
+    });
+    const exact = ((await res.json()) as { id: string }).id;
+    const printed = await runCpk(['monitors', 'get', exact, '--json'], { env: f.env });
+    expect(printed.stdout).toContain('"budget": 12345678901234567890');
+    const big = await s.client.callTool({ name: 'monitors_get', arguments: { ids: [exact] } });
+    expect((big.content as Array<{ text: string }>)[0]!.text).toContain('"budget":12345678901234567890');
+    // A field named __proto__ is data too, kept as the service sent it.
+    expect((big.content as Array<{ text: string }>)[0]!.text).toContain('"__proto__":{"kept":true}');
+
     const list = await runCpk(['channels', 'list', '--json'], { env: f.env });
     const channels = await s.client.callTool({ name: 'channels_list', arguments: {} });
     expect(channels.structuredContent).toEqual({ items: JSON.parse(list.stdout) });
