@@ -21,6 +21,7 @@ __cpk_command() {
     '/emulator') __cpk_reply='emulator' ;;
     '/doctor') __cpk_reply='doctor' ;;
     '/completion') __cpk_reply='completion' ;;
+    '/mcp') __cpk_reply='mcp' ;;
     '/help') __cpk_reply='help' ;;
     'monitors/list') __cpk_reply='list' ;;
     'monitors/ls') __cpk_reply='list' ;;
@@ -98,6 +99,7 @@ __cpk_value_option() {
     'emulator requests/--admin-secret'|'emulator requests/--host'|'emulator requests/--port'|'emulator requests/--token'|'emulator requests/--latency'|'emulator requests/--fail-rate'|'emulator requests/--import'|'emulator requests/--export-on-exit'|'emulator requests/--persist'|'emulator requests/--seed'|'emulator requests/--time-scale'|'emulator requests/--base-url'|'emulator requests/--profile'|'emulator requests/--output'|'emulator requests/-o'|'emulator requests/--columns'|'emulator requests/--query'|'emulator requests/--timeout'|'emulator requests/--max-time'|'emulator requests/--retries') return 0 ;;
     'doctor/--base-url'|'doctor/--profile'|'doctor/--output'|'doctor/-o'|'doctor/--columns'|'doctor/--query'|'doctor/--timeout'|'doctor/--max-time'|'doctor/--retries') return 0 ;;
     'completion/--base-url'|'completion/--profile'|'completion/--output'|'completion/-o'|'completion/--columns'|'completion/--query'|'completion/--timeout'|'completion/--max-time'|'completion/--retries') return 0 ;;
+    'mcp/--base-url'|'mcp/--profile'|'mcp/--output'|'mcp/-o'|'mcp/--columns'|'mcp/--query'|'mcp/--timeout'|'mcp/--max-time'|'mcp/--retries') return 0 ;;
     'help/--base-url'|'help/--profile'|'help/--output'|'help/-o'|'help/--columns'|'help/--query'|'help/--timeout'|'help/--max-time'|'help/--retries') return 0 ;;
   esac
   return 1
@@ -107,7 +109,7 @@ __cpk_value_option() {
 # subcommands and argument values, PATH/- for options, PATH/OPTION= for values.
 __cpk_words() {
   case "$1" in
-    '/') __cpk_list=('monitors' 'channels' 'reports' 'openapi' 'api' 'plan' 'apply' 'import' 'validate' 'auth' 'profile' 'emulator' 'doctor' 'completion' 'help') ;;
+    '/') __cpk_list=('monitors' 'channels' 'reports' 'openapi' 'api' 'plan' 'apply' 'import' 'validate' 'auth' 'profile' 'emulator' 'doctor' 'completion' 'mcp' 'help') ;;
     '/-') __cpk_list=('--version' '--base-url' '--profile' '--output' '-o' '--json' '--agent' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color' '--help' '-h') ;;
     '/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     '/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
@@ -232,6 +234,9 @@ __cpk_words() {
     'completion/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--agent' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'completion/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'completion/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'mcp/-') __cpk_list=('--allow-write' '--allow-delete' '--sandbox' '--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--agent' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
+    'mcp/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
+    'mcp/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'help/-') __cpk_list=('--help' '-h' '--version' '--base-url' '--profile' '--output' '-o' '--json' '--agent' '--columns' '--query' '--timeout' '--max-time' '--retries' '--debug' '--no-color') ;;
     'help/--output=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;
     'help/-o=') __cpk_list=('table' 'wide' 'json' 'jsonl' 'yaml' 'markdown') ;;

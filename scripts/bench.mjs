@@ -60,6 +60,31 @@ request(url, { headers: { authorization: 'Bearer ' + token } }, (res) => {
 }).end();
 `,
 );
+// An MCP client with nothing to load: starts `cpk mcp`, sends initialize and tools/list at once, and prints
+// the milliseconds from the spawn to the tools/list answer (its own start-up is not counted).
+const mcpClient = join(dir, 'mcp-client.mjs');
+writeFileSync(
+  mcpClient,
+  `
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+const [nodeBin, cpk] = process.argv.slice(2);
+const started = performance.now();
+const child = spawn(nodeBin, [cpk, 'mcp'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const send = (message) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\\n');
+send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+send({ method: 'notifications/initialized' });
+send({ id: 2, method: 'tools/list' });
+for await (const line of createInterface({ input: child.stdout })) {
+  const answer = JSON.parse(line);
+  if (answer.id !== 2) continue;
+  if (!answer.result?.tools?.length) throw new Error('tools/list: ' + line);
+  process.stdout.write(String(performance.now() - started));
+  break;
+}
+child.stdin.end();
+`,
+);
 // With a count, that many creates, printing their ids; without, a DELETE of each id on stdin.
 const pool = join(dir, 'pool.mjs');
 writeFileSync(
@@ -247,6 +272,20 @@ function startupRows(nodeBin, label, targets) {
   ]) {
     const cpk = () => [nodeBin, [bin, ...argv], { env: runEnv }];
     report(`${what}${suffix}`, against, compare(cpk, baseline, RUNS), targets ? target : undefined);
+  }
+
+  // An agent starts `cpk mcp` once per session, and waits for its tools before anything else.
+  if (targets) {
+    const series = [[], []];
+    for (let i = -1; i < RUNS; i++) {
+      const mcp = Number(run(nodeBin, [mcpClient, nodeBin, bin], { env: apiEnv }).stdout);
+      const get = run(nodeBin, [bin, 'monitors', 'get', monitorId, '--json'], { env: apiEnv }).ms;
+      // The first of each warms the compile cache.
+      if (i < 0) continue;
+      series[0].push(mcp);
+      series[1].push(get);
+    }
+    report('cpk mcp: initialize and tools/list answered', 'cpk monitors get ID --json', series, 1.5);
   }
 
   const rss = [[], []];

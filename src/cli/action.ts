@@ -15,6 +15,11 @@ export interface Runtime {
   writes?: boolean;
   /** Agent mode's held stdout (src/cli/agent.ts), set by main; a command that streams lets it through. */
   held?: HeldStdout;
+  /**
+   * Runs another cpk command line in this process with an IO of its own, as main does (the tools of `cpk mcp`).
+   * Given by main, so that no command imports the program it is part of.
+   */
+  runCommandLine?: (argv: string[], io: IO) => Promise<number>;
 }
 
 /** The options commander parsed for `cmd`, typed loosely: each command narrows them in its parse step. */

@@ -25,7 +25,13 @@ export async function main(
   // Agent mode holds stdout until the outcome is known, then writes one document (src/cli/agent.ts).
   const held = agentMode(argv.includes('--agent'), io.env) ? new HeldStdout(io.stdout) : undefined;
   let agentError: string | undefined;
-  const runtime: Runtime = { io: held ? agentIO(io, held) : io, signal: controller.signal, held };
+  const runtime: Runtime = {
+    io: held ? agentIO(io, held) : io,
+    signal: controller.signal,
+    held,
+    // A nested run owns no signal handlers: the outer run's Ctrl-C reaches it through the command's own signal.
+    runCommandLine: (nestedArgv, nestedIo) => main(nestedArgv, nestedIo, { handleSignals: false }),
+  };
   const handleSignals = options.handleSignals ?? true;
   // First Ctrl-C: abort whatever runs (it stops its spinner and unwinds).
   // If the command does not unwind promptly, or on a second Ctrl-C, exit 130.

@@ -13,6 +13,7 @@ import { register as openapi } from '../commands/openapi/openapi.js';
 import { register as emulator } from '../commands/emulator/emulator.js';
 import { register as completion } from '../commands/completion/completion.js';
 import { register as doctor } from '../commands/doctor/doctor.js';
+import { register as mcp } from '../commands/mcp/mcp.js';
 import { register as api } from '../commands/api/api.js';
 import { register as plan } from '../commands/manifest/plan.js';
 import { register as apply } from '../commands/manifest/apply.js';
@@ -113,7 +114,7 @@ Examples:
   const groups = {
     'Everyday:': [monitors, channels, reports, openapi, api],
     'Monitors as code:': [plan, apply, importMonitors, validate],
-    'Setup:': [auth, profile, emulator, doctor, completion],
+    'Setup:': [auth, profile, emulator, doctor, completion, mcp],
   };
   for (const [title, registers] of Object.entries(groups)) {
     program.commandsGroup(title);

@@ -30,6 +30,11 @@ export interface Traits {
    * its output through instead of holding it for one document (docs/agents.md).
    */
   streams?: true | ((options: Readonly<Record<string, unknown>>) => boolean);
+  /**
+   * Offered to agents as a tool of `cpk mcp`, named after its path (`monitors_get`): a command whose result is
+   * data an agent can act on, not one that sets up this machine, prompts, or runs until stopped.
+   */
+  tool?: boolean;
 }
 
 // Kept with the Command objects themselves, so a command's traits live and die with its node of the tree.

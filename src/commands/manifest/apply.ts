@@ -36,7 +36,9 @@ export function register(program: Command, runtime: Runtime): void {
   addLockOption(cmd);
   addConcurrencyOption(cmd).action(action(runtime, (ctx, args, opts) => run(parseApplyOptions(opts, args), ctx)));
   describe(cmd, {
-    effect: 'write',
+    // With --prune, or a saved plan made with it, apply deletes monitors: agents and prompts must treat it as such.
+    effect: 'destroy',
+    tool: true,
     examples: [
       'cpk apply',
       'cpk apply --yes --prune            # in CI',
