@@ -462,7 +462,10 @@ function manifestRows() {
     return performance.now() - started;
   };
   const [many, tenth] = [[], []];
-  for (let i = 0; i < FEW; i++) (many.push(validateMs(problems)), tenth.push(validateMs(problems / 10)));
+  for (let i = 0; i < FEW; i++) {
+    many.push(validateMs(problems));
+    tenth.push(validateMs(problems / 10));
+  }
   report(`cpk validate (${problems} problems)`, `cpk validate (${problems / 10} problems)`, [many, tenth], 15);
 }
 
