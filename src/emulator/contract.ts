@@ -128,7 +128,9 @@ export function bodyProblem(
   const [schema, pointer] = followRef(resolve(`#${at}`) as Json, at);
   const properties = (schema.properties ?? {}) as Record<string, Json>;
   const fields = Object.keys(properties);
-  readOnly ??= (schema['x-read-only-fields'] ?? []) as string[];
+  // Fields marked readOnly are the service's to set: a schema does not refuse them (JSON Schema only annotates), so
+  // this does.
+  readOnly ??= fields.filter((field) => properties[field]?.readOnly === true);
   if (schema.minProperties !== undefined && Object.keys(body).length === 0) return 'nothing to update';
   const offending = Object.keys(body).find(
     // A monitor keeps unknown fields (its schema is open): only a read-only one is refused.

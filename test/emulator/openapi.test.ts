@@ -179,6 +179,20 @@ describe('GET /v1/openapi.json', () => {
     expect((await fetch(`${emu().url}/__emulator/faults`)).status).toBe(404);
   });
 
+  it('marks the read-only fields of a monitor body readOnly, as generators and linters read them', async () => {
+    const doc = (await call(emu(), 'GET', 'openapi.json')).json;
+    for (const name of ['MonitorCreate', 'MonitorUpdate']) {
+      const schema = doc.components.schemas[name];
+      const readOnly = Object.keys(schema.properties).filter((field) => schema.properties[field].readOnly === true);
+      expect(readOnly, name).toEqual(['id', 'status', 'created_at', 'updated_at', 'last_check', 'report_id']);
+      // A "not: {anyOf: [{required: [id]}, ...]}" reads to redocly and Portman as a list of required fields.
+      expect(schema.not, name).toBeUndefined();
+    }
+    // And the emulator still refuses them.
+    const res = await call(emu(), 'POST', 'monitors', { body: { name: 'n', created_at: '2026-01-01T00:00:00Z' } });
+    expect([res.status, res.json.error]).toEqual([422, 'created_at is read-only']);
+  });
+
   it('answers 405 to other methods, without a token', async () => {
     const res = await call(emu(), 'POST', 'openapi.json', { token: null, body: {} });
     expect(res.status).toBe(405);
