@@ -38,6 +38,8 @@ interface AdminContext {
   outages: Outage[];
   /** The state, for the checks' history (and export, import, reset). */
   store: Store;
+  /** The admin routes' own document, served under the secret like every route it describes. */
+  document: Record<string, unknown>;
 }
 
 /** Constant-time comparison; hashing first makes the lengths equal. */
@@ -91,6 +93,7 @@ function jsonOf(body: ReadBody, arrays: boolean): unknown {
 
 /** The admin operations, by the admin document's operationId. */
 const HANDLERS: Record<string, (ctx: AdminContext) => Reply> = {
+  getAdminDocument: ({ document }) => ({ status: 200, body: document }),
   listRequests: ({ requests, tokens }) => ({
     status: 200,
     body: { requests: requests.map((r) => redactRequest(r, tokens)) },

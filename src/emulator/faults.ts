@@ -16,7 +16,8 @@ export interface Fault {
   path?: string;
   times?: number;
   status?: number;
-  body?: string;
+  /** Sent as it is, or a JSON object or array sent as its JSON text. */
+  body?: string | Record<string, unknown> | unknown[];
   headers?: Record<string, string>;
   retryAfter?: string;
   kind?: FaultKind;
@@ -72,7 +73,10 @@ export function normalizeFault(input: unknown): QueuedFault {
     absent(f.status) || isInteger(f.status, min, max),
     `status must be an integer between ${min} and ${max} for kind ${kind}`,
   );
-  need(absent(f.body) || typeof f.body === 'string', 'body must be a string');
+  need(
+    absent(f.body) || typeof f.body === 'string' || isPlainObject(f.body) || Array.isArray(f.body),
+    'body must be a string, or a JSON object or array',
+  );
   const headers = f.headers ?? {};
   need(isPlainObject(headers), 'headers must be an object of strings');
   for (const [name, value] of Object.entries(headers)) {
@@ -141,7 +145,8 @@ export function applyFault(fault: Fault, req: IncomingMessage, res: ServerRespon
   } else {
     const fallback =
       kind === 'html' ? defaultHtml(status) : kind === 'status' ? injectedErrorBody(status, requestId) : TRUNCATED_BODY;
-    body = Buffer.from(fault.body ?? fallback, 'utf8');
+    const given = typeof fault.body === 'string' || fault.body === undefined ? fault.body : JSON.stringify(fault.body);
+    body = Buffer.from(given ?? fallback, 'utf8');
     res.setHeader('Content-Type', kind === 'html' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8');
     res.setHeader('Content-Length', String(body.length));
   }

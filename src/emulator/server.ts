@@ -80,7 +80,6 @@ export interface Emulator {
 }
 
 const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
-const ADMIN_DOCUMENT_PATH = `${ADMIN_PREFIX}/openapi.json`;
 /** The request log's bounds, in entries and in bytes (docs/emulator.md, "Bounds"). */
 const REQUEST_LOG_LIMIT = 10_000;
 const REQUEST_LOG_BYTES = 32 * 1024 * 1024;
@@ -254,15 +253,21 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     /** The reply; undefined when a fault answered (or the emulator closed). */
     const answer = async (): Promise<Reply | undefined> => {
       if (area === 'outside') throw new Refusal(404, 'not found');
-      // The admin routes' own document is public: it holds no secret (buildAdminDocument); it has no other method.
-      if (path === ADMIN_DOCUMENT_PATH) {
-        if (method !== 'GET') throw new Refusal(404, 'not found');
-        return { status: 200, body: adminDocument };
-      }
       // An import or reset through the admin routes is saved like any change.
       if (area === 'admin')
         return durably(() =>
-          handleAdmin({ req, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store }),
+          handleAdmin({
+            req,
+            path,
+            body,
+            adminSecret,
+            faults,
+            requests,
+            tokens: tokenList,
+            outages,
+            store,
+            document: adminDocument,
+          }),
         );
 
       const apiLatency = area === 'api' ? latencyMs : 0;

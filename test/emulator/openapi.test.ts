@@ -148,8 +148,10 @@ describe('GET /v1/openapi.json', () => {
     expect(doc['x-evaluation-order']).toHaveLength(7);
   });
 
-  it('the admin routes have their own public document at /__emulator/openapi.json', async () => {
-    const res = await fetch(`${emu().url}/__emulator/openapi.json`);
+  it('the admin routes have their own document at /__emulator/openapi.json, under the admin secret', async () => {
+    const res = await fetch(`${emu().url}/__emulator/openapi.json`, {
+      headers: { 'x-emulator-admin': emu().adminSecret },
+    });
     expect(res.status).toBe(200);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document, read field by field
     const admin = (await res.json()) as any;
