@@ -1,5 +1,7 @@
 // Requests a client should not send, refused rather than guessed at; and what the documents let a test send.
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { adminDocument, publicDocument } from '../../src/emulator/openapi.js';
 import { call, createMonitor, raw, useEmulator } from './helpers.js';
 
 describe('ambiguous requests are refused, not guessed at', () => {
@@ -81,5 +83,74 @@ describe('what the documents say a client may send', () => {
     expect(limited.status).toBe(429);
     expect(limited.text).toBe('{"error":"slow down","retry_in":2}');
     expect(limited.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+});
+
+describe('every status the emulator sends is declared where it sends it', () => {
+  const emu = useEmulator();
+  const admin = () => ({ 'x-emulator-admin': emu().adminSecret });
+
+  /** The responses each operation of `path` declares for `status` (the admin document for /__emulator paths). */
+  function declared(path: string, status: number): Array<Record<string, unknown> | undefined> {
+    const isAdmin = path.startsWith('/__emulator');
+    const doc = (isAdmin ? adminDocument : publicDocument) as { paths: Record<string, Record<string, unknown>> };
+    const item = doc.paths[isAdmin ? path : path.replace(/^\/v1/, '').replace(/\/mon_\w+$/, '/{id}')] ?? {};
+    const ops = Object.values(item).filter((op) => typeof op === 'object' && op !== null && 'operationId' in op);
+    expect(ops.length, path).toBeGreaterThan(0);
+    const responses = (doc as unknown as { components: { responses: Record<string, Record<string, unknown>> } })
+      .components.responses;
+    return ops.map((op) => {
+      const response = (op as { responses: Record<string, { $ref?: string }> }).responses[String(status)];
+      // A shared response by reference, or one written in place.
+      return response?.$ref === undefined ? response : responses[response.$ref.split('/').pop() ?? ''];
+    });
+  }
+
+  /** One request written as raw bytes: the status line's code. */
+  function rawStatus(bytes: string): Promise<number> {
+    const { hostname, port } = new URL(emu().url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.end(bytes));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1])));
+      socket.on('error', reject);
+    });
+  }
+
+  it('405 with Allow, on each operation of the path', async () => {
+    const res = await raw(emu(), 'PUT', '/v1/monitors/mon_x', { authorization: `Bearer ${emu().token}` });
+    expect([res.status, res.headers?.allow]).toEqual([405, 'GET, PATCH, DELETE']);
+    for (const response of declared('/v1/monitors/mon_x', 405))
+      expect(Object.keys((response as { headers: object }).headers)).toContain('Allow');
+    const onAdmin = await raw(emu(), 'PUT', '/__emulator/checks', admin());
+    expect([onAdmin.status, onAdmin.headers?.allow]).toEqual([405, 'GET']);
+    for (const response of declared('/__emulator/checks', 405)) expect(response).toBeDefined();
+  });
+
+  it('431 and 400 "malformed HTTP request", answered before any route is known', async () => {
+    const big = await raw(emu(), 'GET', '/v1/monitors', { 'x-padding': 'x'.repeat(20_000) });
+    expect(big.status).toBe(431);
+    const malformed = await rawStatus('GET /v1/monitors HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n');
+    expect(malformed).toBe(400);
+    for (const path of ['/v1/monitors', '/v1/monitors/mon_x', '/v1/reports', '/v1/openapi.json', '/__emulator/faults'])
+      for (const status of [400, 408, 431])
+        expect(declared(path, status), `${status} ${path}`).not.toContain(undefined);
+  });
+
+  it('the statuses of faults: 429, 500, 502 (an HTML page) and 503', async () => {
+    for (const [fault, status] of [
+      [{ status: 429 }, 429],
+      [{ status: 500 }, 500],
+      [{ kind: 'html' }, 502],
+      [{}, 503],
+    ] as const) {
+      emu().injectFault(fault);
+      expect((await call(emu(), 'GET', 'monitors/mon_x')).status).toBe(status);
+      for (const path of ['/v1/monitors', '/v1/monitors/mon_x', '/v1/channels', '/v1/reports', '/v1/openapi.json'])
+        expect(declared(path, status), `${status} ${path}`).not.toContain(undefined);
+    }
+    const [html] = declared('/v1/monitors/mon_x', 502) as Array<{ content: object }>;
+    expect(Object.keys(html?.content ?? {})).toEqual(['application/json', 'text/html']);
   });
 });
