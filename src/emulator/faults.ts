@@ -1,14 +1,24 @@
 // Fault injection: queued, one-shot (or n-shot) misbehaviours that replace the
 // normal answer to matching /v1 requests, so client scripts can be tested
 // against gateways that fail, lie about lengths, reset or never answer.
-// A faulted request never reaches authentication or the store.
+// A faulted request never reaches authentication or the store, but for commit-reset's: it is handled as usual, and
+// only its answer is lost (server.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import { isPlainObject } from '../core/json.js';
 import { API_PREFIX } from './model.js';
 import { Refusal } from './respond.js';
 
-export const FAULT_KINDS = ['status', 'html', 'truncated', 'stall', 'reset', 'hang', 'redirect'] as const;
+export const FAULT_KINDS = [
+  'status',
+  'html',
+  'truncated',
+  'stall',
+  'reset',
+  'hang',
+  'redirect',
+  'commit-reset',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -134,7 +144,8 @@ export function applyFault(fault: Fault, req: IncomingMessage, res: ServerRespon
   const kind = fault.kind ?? 'status';
   if (kind === 'hang') return; // the socket stays open until the client gives up or close() runs
   // A TCP RST where supported (Node >= 16.17), so clients see ECONNRESET.
-  if (kind === 'reset') return void req.socket.resetAndDestroy();
+  // commit-reset resets too, once the request was handled (server.ts does that part).
+  if (kind === 'reset' || kind === 'commit-reset') return void req.socket.resetAndDestroy();
   const status = (res.statusCode = fault.status ?? DEFAULT_STATUS[kind]);
   let body: Buffer | undefined;
   if (kind === 'redirect') {

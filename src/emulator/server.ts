@@ -5,6 +5,7 @@
 //     /__emulator/*                      -> admin.ts (404 without the secret)
 //     /v1/*                              -> queued fault? -> random failure? -> latency
 //                                           -> openapi.json (public) or api.ts
+//                                           (a commit-reset fault: api.ts, then a reset instead of the answer)
 // It never opens an outbound connection: checks are simulated in store.ts.
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -272,6 +273,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 
       const apiLatency = area === 'api' ? latencyMs : 0;
       const fault = takeFault(faults, method, path);
+      if (fault?.kind === 'commit-reset') return commitThenReset(fault);
       if (fault) {
         if (!(await delay(apiLatency + (fault.delayMs ?? 0)))) return;
         const kind = fault.kind ?? 'status';
@@ -290,6 +292,24 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         return route.kind === 'operation' ? { status: 200, body: document } : refuseRoute(route, method);
       const query = rawUrl.slice(path.length + 1);
       return durably(() => handleApi({ req, body, route, store, tokens, query }));
+    };
+
+    /**
+     * The request goes through as usual (a write is applied, and saved with --persist), then the connection is
+     * reset where the answer would have gone: the client cannot tell whether its write happened.
+     */
+    const commitThenReset = async (fault: Fault): Promise<undefined> => {
+      const withoutFault = async () => {
+        if (!(await delay((area === 'api' ? latencyMs : 0) + (fault.delayMs ?? 0)))) return;
+        const route = matchRoute(method, path);
+        if (area === 'api')
+          await durably(() => handleApi({ req, body, route, store, tokens, query: rawUrl.slice(path.length + 1) }));
+      };
+      // A refusal (401, 422...) is lost with the answer, as a success would be.
+      await withoutFault().catch(() => undefined);
+      label = 'commit-reset';
+      req.socket.resetAndDestroy();
+      return undefined;
     };
     const reply = await answer().catch((error: unknown) => {
       if (error instanceof Refusal) return error;

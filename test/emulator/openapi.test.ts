@@ -152,6 +152,7 @@ describe('GET /v1/openapi.json', () => {
       'reset',
       'hang',
       'redirect',
+      'commit-reset',
     ]);
     expect(admin['x-fault-injection'].authentication).toContain('X-Emulator-Admin');
     // The other admin routes still need the secret.

@@ -100,7 +100,7 @@ describe('every status the emulator sends is declared where it sends it', () => 
     const responses = (doc as unknown as { components: { responses: Record<string, Record<string, unknown>> } })
       .components.responses;
     return ops.map((op) => {
-      const response = (op as { responses: Record<string, { $ref?: string }> }).responses[String(status)];
+      const response = (op as unknown as { responses: Record<string, { $ref?: string }> }).responses[String(status)];
       // A shared response by reference, or one written in place.
       return response?.$ref === undefined ? response : responses[response.$ref.split('/').pop() ?? ''];
     });
