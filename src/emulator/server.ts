@@ -204,12 +204,21 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const rawUrl = req.url ?? '/';
     const path = rawUrl.split('?', 1)[0] ?? '';
     const area = areaOf(path);
-    res.setHeader('X-Request-Id', newRequestId());
+    const requestId = newRequestId();
+    res.setHeader('X-Request-Id', requestId);
 
     // Recorded on arrival (body filled in once read) so the log keeps arrival order.
     const record: RecordedRequest | undefined =
       area === 'document' || area === 'api'
-        ? { method, path: rawUrl, headers: { ...req.headers }, body: '', receivedAt: Date.now(), status: null }
+        ? {
+            method,
+            path: rawUrl,
+            headers: { ...req.headers },
+            body: '',
+            receivedAt: Date.now(),
+            request_id: requestId,
+            status: null,
+          }
         : undefined;
     if (record) {
       requests.push(record);

@@ -195,7 +195,7 @@ describe('fault injection', () => {
 
   it('invalid faults are rejected', () => {
     const bad: Array<[unknown, string]> = [
-      [{ kind: 'explode' }, 'kind must be one of status, html, truncated, stall, reset, hang, redirect'],
+      [{ kind: 'explode' }, 'kind must be one of status, html, truncated, stall, reset, hang, redirect, commit-reset'],
       [{ times: 0 }, 'times must be a positive integer'],
       [{ status: 99 }, 'status must be an integer between 200 and 599 for kind status'],
       [{ kind: 'redirect' }, 'location is required for kind redirect'],

@@ -139,6 +139,8 @@ describe('GET /v1/openapi.json', () => {
       '/__emulator/openapi.json',
       '/__emulator/faults',
       '/__emulator/requests',
+      '/__emulator/requests/count',
+      '/__emulator/requests/find',
       '/__emulator/state',
       '/__emulator/outages',
       '/__emulator/checks',
