@@ -60,6 +60,31 @@ request(url, { headers: { authorization: 'Bearer ' + token } }, (res) => {
 }).end();
 `,
 );
+// An MCP client with nothing to load: starts `cpk mcp`, sends initialize and tools/list at once, and prints
+// the milliseconds from the spawn to the tools/list answer (its own start-up is not counted).
+const mcpClient = join(dir, 'mcp-client.mjs');
+writeFileSync(
+  mcpClient,
+  `
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+const [nodeBin, cpk] = process.argv.slice(2);
+const started = performance.now();
+const child = spawn(nodeBin, [cpk, 'mcp'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const send = (message) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\\n');
+send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+send({ method: 'notifications/initialized' });
+send({ id: 2, method: 'tools/list' });
+for await (const line of createInterface({ input: child.stdout })) {
+  const answer = JSON.parse(line);
+  if (answer.id !== 2) continue;
+  if (!answer.result?.tools?.length) throw new Error('tools/list: ' + line);
+  process.stdout.write(String(performance.now() - started));
+  break;
+}
+child.stdin.end();
+`,
+);
 // With a count, that many creates, printing their ids; without, a DELETE of each id on stdin.
 const pool = join(dir, 'pool.mjs');
 writeFileSync(
@@ -249,6 +274,20 @@ function startupRows(nodeBin, label, targets) {
     report(`${what}${suffix}`, against, compare(cpk, baseline, RUNS), targets ? target : undefined);
   }
 
+  // An agent starts `cpk mcp` once per session, and waits for its tools before anything else.
+  if (targets) {
+    const series = [[], []];
+    for (let i = -1; i < RUNS; i++) {
+      const mcp = Number(run(nodeBin, [mcpClient, nodeBin, bin], { env: apiEnv }).stdout);
+      const get = run(nodeBin, [bin, 'monitors', 'get', monitorId, '--json'], { env: apiEnv }).ms;
+      // The first of each warms the compile cache.
+      if (i < 0) continue;
+      series[0].push(mcp);
+      series[1].push(get);
+    }
+    report('cpk mcp: initialize and tools/list answered', 'cpk monitors get ID --json', series, 1.5);
+  }
+
   const rss = [[], []];
   for (let i = 0; i < (quick ? 1 : 10); i++) {
     rss[0].push(peakRss([nodeBin, bin, 'monitors', 'get', monitorId, '--json'], apiEnv));
@@ -406,6 +445,25 @@ function manifestRows() {
       pass: rssSmall - (perThousand * small) / 1000 > 0,
     },
   );
+
+  // Reporting problems stays linear in their number (the suite checks what is printed, with fewer): ten
+  // times the problems costs about ten times the time, where a quadratic report would cost a hundred.
+  const problems = quick ? 2000 : 20_000;
+  const validateMs = (n) => {
+    const d = join(dir, `v${serial++}`);
+    mkdirSync(d);
+    writeFileSync(
+      join(d, 'cpk.yaml'),
+      `monitors:\n${Array.from({ length: n }, (_, i) => `  m${i}:\n    nme: M${i}\n`).join('')}`,
+    );
+    const started = performance.now();
+    const r = spawnSync(measured, [bin, 'validate', '-f', join(d, 'cpk.yaml')], { env: apiEnv, encoding: 'utf8' });
+    if (r.status !== 2) throw new Error(`validate of ${n} problems exited ${r.status}: ${r.stderr.slice(-300)}`);
+    return performance.now() - started;
+  };
+  const [many, tenth] = [[], []];
+  for (let i = 0; i < FEW; i++) (many.push(validateMs(problems)), tenth.push(validateMs(problems / 10)));
+  report(`cpk validate (${problems} problems)`, `cpk validate (${problems / 10} problems)`, [many, tenth], 15);
 }
 
 async function firstLine(child) {

@@ -14,8 +14,11 @@ const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, impo
 // Each keeps what it learnt in node_modules/.cache, by content: a second run checks only what changed,
 // a quarter of the CPU on two cores.
 const cache = (name) => fileURLToPath(new URL(`../node_modules/.cache/${name}`, import.meta.url));
+// The type check is TypeScript 7, the native compiler (a fifth of 5.9's CPU); 5.9 stays installed only because
+// typescript-eslint's parser needs its JavaScript API.
+const tsc = fileURLToPath(new URL('../node_modules/typescript-native/bin/tsc', import.meta.url));
 const checks = [
-  ['typecheck', bin('tsc'), ['--noEmit', '--incremental', '--tsBuildInfoFile', cache('tsc/tsbuildinfo')]],
+  ['typecheck', process.execPath, [tsc, '--noEmit', '--incremental', '--tsBuildInfoFile', cache('tsc/tsbuildinfo')]],
   ['lint', bin('eslint'), ['.', '--cache', '--cache-strategy', 'content', '--cache-location', cache('eslint/')]],
   // Prettier's own cache is already by content, in node_modules/.cache/prettier/.
   ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn', '--cache']],

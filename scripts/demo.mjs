@@ -15,7 +15,8 @@ const first = await new Promise((resolve, reject) => {
   emulator.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
 });
 const { base_url: baseUrl, token } = JSON.parse(first);
-const env = { ...process.env, CPK_BASE_URL: baseUrl, CPK_TOKEN: token };
+// The walkthrough shows what a person sees, even when an agent runs it (agent mode: docs/agents.md).
+const env = { ...process.env, CPK_BASE_URL: baseUrl, CPK_TOKEN: token, CPK_AGENT: '0' };
 const bold = (s) => (process.stdout.isTTY && !process.env.NO_COLOR ? `\u001b[1m${s}\u001b[0m` : s);
 
 const say = (text) => console.log(`\n${bold(`# ${text}`)}`);

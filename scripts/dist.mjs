@@ -148,7 +148,12 @@ if (host) {
     process.stderr.write(`dist: could not install node@${NODE_VERSION} from the npm registry: ${error.message}\n`);
     process.exit(3);
   }
-  jobs = (named.length ? named : TARGETS).map((target) => ({ target, executable: targetNode(target) }));
+  // The builder is the same registry binary as this machine's target: used as it is, not fetched a second time.
+  const here = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+  jobs = (named.length ? named : TARGETS).map((target) => ({
+    target,
+    executable: target === here ? builder : targetNode(target),
+  }));
 }
 
 // A private scratch directory: a test may build while `npm run dist` does.

@@ -23,6 +23,7 @@ describe('npm run bench', () => {
       'cpk monitors --help',
       'cpk monitors get ID --json',
       'cpk monitors get ID (table)',
+      'cpk mcp: initialize and tools/list answered',
       'peak RSS of cpk monitors get ID --json (MiB)',
       "commander's two-command --help, machine's Node",
       "cpk --version, machine's Node",

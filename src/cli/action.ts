@@ -3,7 +3,8 @@
 import type { Command } from 'commander';
 import type { Context } from './context.js';
 import type { IO } from '../core/io.js';
-import { effectOf, setTraits, type Traits } from '../completion/tree.js';
+import { effectOf, setTraits, streamsWith, type Traits } from '../completion/tree.js';
+import type { HeldStdout } from './agent.js';
 
 export interface Runtime {
   io: IO;
@@ -12,6 +13,13 @@ export interface Runtime {
   context?: Context;
   /** The command changes something (create, apply...): it always finishes, even when its reader went away. */
   writes?: boolean;
+  /** Agent mode's held stdout (src/cli/agent.ts), set by main; a command that streams lets it through. */
+  held?: HeldStdout;
+  /**
+   * Runs another cpk command line in this process with an IO of its own, as main does (the tools of `cpk mcp`).
+   * Given by main, so that no command imports the program it is part of.
+   */
+  runCommandLine?: (argv: string[], io: IO) => Promise<number>;
 }
 
 /** The options commander parsed for `cmd`, typed loosely: each command narrows them in its parse step. */
@@ -28,7 +36,9 @@ export function action(
     runtime.writes = effectOf(cmd, args) !== 'read';
     // Loaded here, not at the top: the context pulls in the output layer, which help and completion never use.
     const [{ Context }, { parseGlobals }] = await Promise.all([import('./context.js'), import('./globals.js')]);
-    const ctx = new Context(runtime.io, parseGlobals(cmd.optsWithGlobals()), runtime.signal);
+    const ctx = new Context(runtime.io, parseGlobals(cmd.optsWithGlobals(), runtime.io.env), runtime.signal);
+    // A command that runs until it is stopped cannot end in one document: agent mode lets its output through.
+    if (runtime.held && streamsWith(cmd, cmd.opts())) runtime.held.stream();
     runtime.context = ctx;
     // A bad --query is a usage error before anything is sent.
     if (ctx.globals.query !== undefined)

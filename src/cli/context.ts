@@ -8,7 +8,7 @@ import type { InventoryEntry, InventoryRecorder } from '../config/inventory.js';
 import type { SecretStore } from '../config/keychain.js';
 import type { Session } from '../config/session.js';
 import type { CiReport } from './ci.js';
-import { ApiError, CpkError, InterruptedError, NetworkError } from '../core/errors.js';
+import { ApiError, ConfirmationRequiredError, CpkError, InterruptedError, NetworkError } from '../core/errors.js';
 import { DEFAULT_BASE_URL } from '../core/base-url.js';
 import { registerSecret } from '../core/redact.js';
 import { resolveAttempts } from '../core/http/attempts.js';
@@ -58,6 +58,7 @@ export class Context {
       colorFlag: globals.color,
       debug: globals.debug,
       signal,
+      agent: globals.agent,
     });
   }
 
@@ -174,9 +175,14 @@ export class Context {
    * Asks a yes/no question on stderr and reads the answer from stdin: `y` or `yes` confirms, or, given
    * `word`, that word alone (a question that deletes monitors asks for `yes` typed in full, as Terraform
    * does, so that a `y` typed out of habit deletes nothing). Ctrl-C ends it with InterruptedError.
+   * In agent mode nothing is asked: `preview`, what would happen, ends the command (exit 2).
    */
-  async confirm(question: string, { word }: { word?: string } = {}): Promise<boolean> {
+  async confirm(
+    question: string,
+    { word, preview }: { word?: string; preview?: Readonly<Record<string, unknown>> } = {},
+  ): Promise<boolean> {
     if (this.signal?.aborted) throw new InterruptedError();
+    if (this.globals.agent) throw new ConfirmationRequiredError({ question, ...preview }, question.replace(/\?$/, ''));
     const { createInterface } = await import('node:readline');
     // The question goes through Output (sanitized, redacted); readline only reads the answer.
     const rl = createInterface({ input: this.io.stdin, terminal: false });

@@ -6,6 +6,7 @@ import { parseRetriesFlag } from '../core/http/attempts.js';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../core/http/retry.js';
 import type { Env } from '../core/paths.js';
 import { isMachineFormat, parseColumns, parseFormat } from '../output/format.js';
+import { agentMode } from './agent.js';
 import { parseDuration } from '../parse/duration.js';
 
 /** A time limit: a positive number of seconds (`30`, `2.5`) or a duration (`90s`, `5m`), at most MAX_TIMEOUT_SECONDS. */
@@ -24,10 +25,15 @@ export function parseMaxTime(env: Env): number | undefined {
 }
 
 /** Turns commander's raw global values into typed ones (usage errors on bad input). */
-export function parseGlobals(raw: Record<string, unknown>) {
+export function parseGlobals(raw: Record<string, unknown>, env: Env = {}) {
   const timeoutSeconds = raw.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : parseTimeLimit(raw.timeout, '--timeout');
-  const format = parseFormat(raw);
+  const agent = agentMode(raw.agent === true, env);
+  // An agent reads one JSON document, whatever -o says (src/cli/agent.ts).
+  const requested = parseFormat(raw);
+  const format = agent ? 'json' : requested;
   return {
+    /** Agent mode (--agent, CPK_AGENT=1, a detected agent): one JSON document on stdout, no prompt. */
+    agent,
     baseUrl: typeof raw.baseUrl === 'string' ? raw.baseUrl : undefined,
     /** A machine format (-o json, jsonl, yaml; --json; --query): errors are JSON on stderr. */
     json: isMachineFormat(format),

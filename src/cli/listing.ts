@@ -65,6 +65,7 @@ export function registerList(parent: Command, noun: Noun, runtime: Runtime): voi
   cmd.action(action(runtime, (ctx, _args, opts) => runList(parseListOptions(noun, opts), ctx)));
   describe(cmd, {
     effect: 'read',
+    tool: true,
     examples: [
       `cpk ${noun} list`,
       `cpk ${noun} list --json --limit 50`,

@@ -1,12 +1,14 @@
 // The entry point: builds the program, runs it, and is the only place that
 // turns errors into exit codes (table in the docs/scripting.md, "Exit codes").
 import { CommanderError, type Command } from 'commander';
-import { ExitCode, InterruptedError, UsageError } from '../core/errors.js';
+import { ConfirmationRequiredError, ExitCode, InterruptedError, UsageError } from '../core/errors.js';
 import { processIO, type IO, type Writer } from '../core/io.js';
 import { buildProgram } from './program.js';
 import { usageMessage } from './suggest.js';
 import type { Runtime } from './action.js';
 import { writeError } from '../output/errors.js';
+import { agentDocument, agentIO, agentMode, HeldStdout, INTERRUPTED_DOCUMENT } from './agent.js';
+import { toJson } from '../output/json.js';
 
 /** Runs cpk with `argv` (without node and script) and returns the exit code. */
 export async function main(
@@ -20,7 +22,16 @@ export async function main(
     return ExitCode.OK;
   }
   const controller = new AbortController();
-  const runtime: Runtime = { io, signal: controller.signal };
+  // Agent mode holds stdout until the outcome is known, then writes one document (src/cli/agent.ts).
+  const held = agentMode(argv.includes('--agent'), io.env) ? new HeldStdout(io.stdout) : undefined;
+  let agentError: string | undefined;
+  const runtime: Runtime = {
+    io: held ? agentIO(io, held) : io,
+    signal: controller.signal,
+    held,
+    // A nested run owns no signal handlers: the outer run's Ctrl-C reaches it through the command's own signal.
+    runCommandLine: (nestedArgv, nestedIo) => main(nestedArgv, nestedIo, { handleSignals: false }),
+  };
   const handleSignals = options.handleSignals ?? true;
   // First Ctrl-C: abort whatever runs (it stops its spinner and unwinds).
   // If the command does not unwind promptly, or on a second Ctrl-C, exit 130.
@@ -53,6 +64,13 @@ export async function main(
     controller.abort();
   });
   const code = await run();
+  if (held && !held.streaming) {
+    if (code === ExitCode.INTERRUPTED) agentError ??= INTERRUPTED_DOCUMENT;
+    io.stdout.write(agentDocument(held.text, agentError, code));
+  } else if (agentError !== undefined) {
+    // A command that streamed: its error stays out of the stream it wrote, as under --json.
+    io.stderr.write(agentError);
+  }
   // A failed write is reported on a later tick: let it arrive before judging.
   if (io.stdoutFailure) await new Promise((resolve) => setImmediate(resolve));
   return outputVerdict(code, io.stdoutFailure?.error, Boolean(runtime.writes), io.stderr);
@@ -67,10 +85,28 @@ export async function main(
     });
     const hasQuery = argv.some((a) => a === '--query' || a.startsWith('--query='));
     const wantsJson =
+      held !== undefined ||
       argv.includes('--json') ||
       (format === undefined ? hasQuery : format === 'json' || format === 'jsonl' || format === 'yaml');
     const wantsDebug = argv.includes('--debug');
     let program: Command | undefined;
+    // In agent mode the error object is kept for the one document; a confirmation asked for is a preview.
+    const fail = (error: unknown, options: Parameters<typeof writeError>[2]): number => {
+      if (!held) return writeError(io, error, options);
+      if (error instanceof ConfirmationRequiredError) {
+        agentError = `${toJson({ confirmation_required: error.preview, exit_code: error.exitCode }, 0)}\n`;
+        return error.exitCode;
+      }
+      // The error's one line is kept; what follows it (a stack under --debug) goes to stderr.
+      let line: string | undefined;
+      const into = Object.create(io) as IO;
+      Object.defineProperty(into, 'stderr', {
+        value: { write: (text: string) => (line === undefined ? (line = text) : io.stderr.write(text)) },
+      });
+      const code = writeError(into, error, { ...options, json: true });
+      agentError = line;
+      return code;
+    };
     try {
       program = buildProgram(runtime);
       if (argv.length === 0) {
@@ -83,14 +119,14 @@ export async function main(
       if (error instanceof CommanderError) {
         if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return ExitCode.OK;
         const message = usageMessage(error.message, error.code, program, argv);
-        return writeError(io, new UsageError(message), { json: wantsJson, debug: false });
+        return fail(new UsageError(message), { json: wantsJson, debug: false });
       }
       // Interrupted: the shell already shows ^C; print nothing half-written.
       if (outputFailed) return ExitCode.OK; // outputVerdict makes it 141 or 74
       if (error instanceof InterruptedError || controller.signal.aborted) return ExitCode.INTERRUPTED;
       const json = runtime.context?.globals.json ?? wantsJson;
       const debug = runtime.context?.globals.debug ?? wantsDebug;
-      return writeError(io, error, { json, debug, hint: runtime.context?.guidance(error) });
+      return fail(error, { json, debug, hint: runtime.context?.guidance(error) });
     } finally {
       if (handleSignals) {
         process.off('SIGINT', onSignal);

@@ -13,6 +13,7 @@ import { register as openapi } from '../commands/openapi/openapi.js';
 import { register as emulator } from '../commands/emulator/emulator.js';
 import { register as completion } from '../commands/completion/completion.js';
 import { register as doctor } from '../commands/doctor/doctor.js';
+import { register as mcp } from '../commands/mcp/mcp.js';
 import { register as api } from '../commands/api/api.js';
 import { register as plan } from '../commands/manifest/plan.js';
 import { register as apply } from '../commands/manifest/apply.js';
@@ -61,6 +62,10 @@ export function buildProgram(runtime: Runtime): Command {
         .argParser((value: string) => value),
     )
     .option('--json', 'print results as JSON, the same as -o json (errors as one JSON object on stderr)')
+    .option(
+      '--agent',
+      'for coding agents: one JSON document on stdout, no prompts; a confirmation becomes a preview and exit 2 (env CPK_AGENT=1; on when an agent is detected, see docs/agents.md)',
+    )
     .option('--columns <paths>', 'columns of a list, as dotted field paths: id,name,last_check.status')
     .option('--query <expr>', 'JMESPath expression applied to the JSON result; implies --json; a string prints raw')
     .option('--timeout <seconds>', `time limit for each request attempt (default ${DEFAULT_TIMEOUT_SECONDS})`)
@@ -85,7 +90,8 @@ export function buildProgram(runtime: Runtime): Command {
     })
     .configureOutput({
       writeOut: (text) => runtime.io.stdout.write(text),
-      writeErr: (text) => runtime.io.stderr.write(text),
+      // Only help shown for a group run alone comes here; in agent mode it is that command's one document.
+      writeErr: (text) => (runtime.held ? runtime.io.stdout : runtime.io.stderr).write(text),
       // Asked of cpk's IO, which tests fake. No terminal: undefined, which commander reads as 80 (as its own default does).
       getOutHelpWidth: () => runtime.io.stdoutColumns as number,
       getOutHasColors: () => runtime.io.stdoutIsTTY,
@@ -108,7 +114,7 @@ Examples:
   const groups = {
     'Everyday:': [monitors, channels, reports, openapi, api],
     'Monitors as code:': [plan, apply, importMonitors, validate],
-    'Setup:': [auth, profile, emulator, doctor, completion],
+    'Setup:': [auth, profile, emulator, doctor, completion, mcp],
   };
   for (const [title, registers] of Object.entries(groups)) {
     program.commandsGroup(title);

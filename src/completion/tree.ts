@@ -24,6 +24,17 @@ export interface Traits {
   optionCompletes?: Readonly<Record<string, CompletionSource>>;
   /** Words other tools use for it (`show` for get): suggested when typed, never run. */
   synonyms?: readonly string[];
+  /**
+   * It runs until it is stopped, printing as it goes (a watch, the emulator), with these options or always,
+   * or its output is read by a program other than an agent (`__complete`, by the shell): agent mode passes
+   * its output through instead of holding it for one document (docs/agents.md).
+   */
+  streams?: true | ((options: Readonly<Record<string, unknown>>) => boolean);
+  /**
+   * Offered to agents as a tool of `cpk mcp`, named after its path (`monitors_get`): a command whose result is
+   * data an agent can act on, not one that sets up this machine, prompts, or runs until stopped.
+   */
+  tool?: boolean;
 }
 
 // Kept with the Command objects themselves, so a command's traits live and die with its node of the tree.
@@ -42,6 +53,12 @@ export function traitsOf(cmd: Command): Traits | undefined {
 export function effectOf(cmd: Command, args: readonly string[]): Effect {
   const effect = traitsOf(cmd)?.effect ?? 'read';
   return typeof effect === 'function' ? effect(args) : effect;
+}
+
+/** Whether `cmd` with these options runs until it is stopped (Traits.streams). */
+export function streamsWith(cmd: Command, options: Readonly<Record<string, unknown>>): boolean {
+  const streams = traitsOf(cmd)?.streams;
+  return typeof streams === 'function' ? streams(options) : streams === true;
 }
 
 export interface CommandSpec {
@@ -64,6 +81,8 @@ export interface CommandSpec {
   effect: Effect;
   completes: CompletionSource | undefined;
   synonyms: readonly string[];
+  /** Runs until stopped whatever its options (Traits.streams): agent mode does not hold its output. */
+  streams: boolean;
 }
 
 function optionSpec(option: Option, help: Help, completes: Traits['optionCompletes']) {
@@ -133,6 +152,7 @@ export function describeCommand(cmd: Command, path: string[] = [], inherited: Op
     effect: typeof traits?.effect === 'function' ? 'destroy' : (traits?.effect ?? 'read'),
     completes: traits?.completes,
     synonyms: traits?.synonyms ?? [],
+    streams: streamsWith(cmd, {}),
   };
 }
 

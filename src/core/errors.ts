@@ -51,6 +51,21 @@ export class UsageError extends CpkError {
   }
 }
 
+/**
+ * Agent mode: the command would have asked the person first (a delete, an apply that deletes). Nothing
+ * was changed; `preview` says what would happen, and main prints it as {"confirmation_required": ...}.
+ */
+export class ConfirmationRequiredError extends CpkError {
+  constructor(
+    readonly preview: Readonly<Record<string, unknown>>,
+    what: string,
+  ) {
+    super(`${what} needs confirmation; nothing was changed`, ExitCode.USAGE, {
+      hint: 'run it again with --yes to proceed',
+    });
+  }
+}
+
 /** No token, or a token cpk refuses to send. Nothing was sent. */
 export class AuthError extends CpkError {
   constructor(message: string, options?: CpkErrorOptions) {

@@ -20,7 +20,7 @@ import { applyPlan } from './apply.js';
 import { addEntries, entriesToImport } from './import-all.js';
 import { manifestFiles, readManifests, ManifestError, unreadableManifest, type Manifest } from './load.js';
 import { buildPlan, hasChanges, type Plan, type PlanOptions as BuildOptions } from './plan.js';
-import { failureLine, outcomeLine, paintFor, renderPlan } from './render.js';
+import { channelJson, failureLine, monitorJson, outcomeLine, paintFor, renderPlan } from './render.js';
 import { defaultStatePath, StateStore } from './state.js';
 import { problemLine, validateEntries, type ValidationProblem } from './validate.js';
 import { shownProblems, type Problem } from './positions.js';
@@ -54,7 +54,7 @@ export interface WorkflowDeps {
   /** Builds the API client; called once the manifest is known to be valid (a bad one needs no token). */
   api(options: { many?: boolean; anonymous?: boolean }): Promise<Api>;
   /** Asks before apply changes anything (unless --yes); with `word`, only that word confirms. */
-  confirm(question: string, options?: { word?: string }): Promise<boolean>;
+  confirm(question: string, options?: { word?: string; preview?: Record<string, unknown> }): Promise<boolean>;
   /** A digest of the token the client uses: a saved plan is bound to it. */
   tokenDigest(): Promise<string | undefined>;
   report?: WorkflowReport | undefined;
@@ -429,13 +429,22 @@ async function carryOut(
   if (hasChanges(plan)) {
     if (!opts.yes) {
       // A deletion cannot be undone: it takes `yes` typed in full, as `monitors delete` does.
-      const deletes = plan.monitors.filter((step) => step.action === 'delete').length;
+      const deleting = plan.monitors.filter((step) => step.action === 'delete');
+      const deletes = deleting.length;
+      // What an agent is shown instead of the question: the plan as `cpk plan --json` gives it, the deletions named.
+      const preview = {
+        base_url: plan.baseUrl,
+        state: plan.state,
+        monitors: plan.monitors.map(monitorJson),
+        channels: plan.channels.map(channelJson),
+        deletes: deleting.map((step) => ({ key: step.key, id: step.id })),
+      };
       const confirmed =
         deletes === 0
-          ? await deps.confirm(`Apply these changes to ${plan.baseUrl}?`)
+          ? await deps.confirm(`Apply these changes to ${plan.baseUrl}?`, { preview })
           : await deps.confirm(
               `Apply these changes to ${plan.baseUrl}, deleting ${deletes} monitor${deletes === 1 ? '' : 's'}?`,
-              { word: 'yes' },
+              { word: 'yes', preview },
             );
       if (!confirmed)
         throw new UsageError(

@@ -47,6 +47,8 @@ export interface OutputSettings {
   debug: boolean;
   /** Aborted on Ctrl-C: a running spinner stops at once and the terminal is restored. */
   signal?: AbortSignal | undefined;
+  /** Agent mode: stdout is one JSON document, so a string --query selects is printed as JSON too. */
+  agent?: boolean;
 }
 
 function envFlag(value: string | undefined): boolean {
@@ -123,7 +125,7 @@ export class Output {
   printJson(value: unknown, options: { compact?: boolean } = {}): void {
     if (this.query) {
       const selected = this.query(value);
-      if (typeof selected === 'string') {
+      if (typeof selected === 'string' && this.settings.agent !== true) {
         this.printData(`${selected}\n`);
         return;
       }

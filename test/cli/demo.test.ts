@@ -5,9 +5,11 @@ import { resolve } from 'node:path';
 import { baseEnv } from '../helpers/cli.js';
 
 describe('npm run demo', () => {
+  // Run as an agent would run it (CLAUDECODE=1): the walkthrough still shows what a person sees.
   it('walks through every command against the emulator and exits 0', () => {
     const script = resolve(import.meta.dirname, '../../scripts/demo.mjs');
-    const r = spawnSync(process.execPath, [script], { env: baseEnv(), encoding: 'utf8', timeout: 100_000 });
+    const env = baseEnv({ CLAUDECODE: '1' });
+    const r = spawnSync(process.execPath, [script], { env, encoding: 'utf8', timeout: 100_000 });
     expect(r.stderr).toMatch(/cpk: monitor not found: mon_\w+ \(request id: req_/);
     expect(r.status).toBe(0);
     for (const step of [

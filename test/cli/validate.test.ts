@@ -381,8 +381,8 @@ describe('documents that declare other rules, or unusable ones', () => {
 });
 
 describe('thousands of problems: the first 200 and the count', () => {
-  it('20,000 schema problems: 200 lines in file order, how many more, and the count', async () => {
-    const n = 20_000;
+  it('2,000 schema problems: 200 lines in file order, how many more, and the count', async () => {
+    const n = 2_000;
     const entries = Array.from({ length: n }, (_, i) => `  m${i}:\n    nme: M${i}\n`).join('');
     const { file } = write(`monitors:\n${entries}`);
     const r = await f.cpk(['validate', '-f', file], { timeoutMs: 120_000 });
@@ -395,8 +395,8 @@ describe('thousands of problems: the first 200 and the count', () => {
     expect(lines[201]).toBe(`cpk: ${file} is not a valid manifest (${n} problems); nothing was sent`);
   }, 150_000);
 
-  it('20,000 problems against the declared bodies: 200 lines, how many more, and the count', async () => {
-    const n = 20_000;
+  it('2,000 problems against the declared bodies: 200 lines, how many more, and the count', async () => {
+    const n = 2_000;
     const entries = Array.from({ length: n }, (_, i) => `  m${i}:\n    name: M${i}\n    interval: 5s\n`).join('');
     const { file } = write(`monitors:\n${entries}`);
     const r = await f.cpk(['plan', '-f', file], { timeoutMs: 120_000 });

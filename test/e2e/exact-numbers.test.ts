@@ -1,6 +1,6 @@
 // Numbers a double cannot hold reach the service exactly as written, and come
 // back exactly as the service wrote them, on both transports (each writes the
-// request body and reads the answer itself): the built CLI against the emulator.
+// request body and reads the answer itself): cpk in-process against the emulator.
 // The cases for each way data enters cpk are test/cli/exact-numbers.test.ts's.
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 
 describe('exact numbers over the wire', () => {
   it('create --from sends them as written; a manifest of the same values then plans no change', async () => {

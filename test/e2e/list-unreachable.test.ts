@@ -7,7 +7,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { useReferenceServer } from '../helpers/reference-server.js';
 
 const TOKEN = 'cpk_unreachable_test_0001';
@@ -85,7 +85,7 @@ describe.concurrent('a list that cannot reach the service: exit 3, never an empt
     ['reports list', ['reports', 'list']],
     ['import --all', ['import', '--all', '-f', '<manifest>']],
   ])('a refused port: %s', async (_name, args) => {
-    const r = await runCli(
+    const r = await runCpk(
       args.map((a) => (a === '<manifest>' ? manifest() : a)),
       { env: env(refused) },
     );
@@ -95,7 +95,7 @@ describe.concurrent('a list that cannot reach the service: exit 3, never an empt
   });
 
   it('a TLS failure (plain TCP where https:// was asked for): exit 3', async () => {
-    const r = await runCli(['monitors', 'list'], { env: env(`https://127.0.0.1:${plain.port}/v1`) });
+    const r = await runCpk(['monitors', 'list'], { env: env(`https://127.0.0.1:${plain.port}/v1`) });
     expect(r.stdout).toBe('');
     // Which words the TLS failure gets depends on the transport (a protocol error, or a failed handshake).
     expect(errorOf(r)).toMatch(
@@ -105,7 +105,7 @@ describe.concurrent('a list that cannot reach the service: exit 3, never an empt
   });
 
   it('a service that accepts and never answers, with --timeout 1: exit 3 naming the document it waited for', async () => {
-    const r = await runCli(['monitors', 'list', '--json', '--timeout', '1', '--retries', '0'], {
+    const r = await runCpk(['monitors', 'list', '--json', '--timeout', '1', '--retries', '0'], {
       env: env(`http://127.0.0.1:${silent.port}/v1`),
     });
     expect(r.stdout).toBe('');
@@ -123,10 +123,10 @@ describe('a service that answers and declares no list', () => {
     // One CLI home for both runs: the create records the monitor the list then shows.
     const home = mkdtempSync(join(tmpdir(), 'cpk-home-'));
     const dirs = { HOME: home, CPK_CONFIG_DIR: join(home, 'cfg'), CPK_DATA_DIR: join(home, 'data') };
-    const created = await runCli(['monitors', 'create', '--name', 'known here', '-q'], { env: { ...env, ...dirs } });
+    const created = await runCpk(['monitors', 'create', '--name', 'known here', '-q'], { env: { ...env, ...dirs } });
     expect(created.code, created.stderr).toBe(0);
     const id = created.stdout.trim();
-    const r = await runCli(['monitors', 'list', '--query', '[].id'], { env: { ...env, ...dirs } });
+    const r = await runCpk(['monitors', 'list', '--query', '[].id'], { env: { ...env, ...dirs } });
     expect(r.stderr).toBe(
       'the service offers no list of monitors: this is the 1 monitor known on this machine (created, fetched or applied here); --refresh checks each\n',
     );

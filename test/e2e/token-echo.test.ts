@@ -7,7 +7,7 @@
 // test/cli/token-echo.test.ts's.
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
 import { expectNoToken, listen, portOf, startEchoService, tokenOf, TOKENS } from '../helpers/echo.js';
 
 let service: Server;
@@ -41,8 +41,8 @@ describe.concurrent('a token the service echoes is never printed', () => {
     it(`a 2xx body echoing ${token}: monitors get --json (valid JSON) and api -i`, async () => {
       const env = { CPK_BASE_URL: `${baseUrl}/v1`, CPK_TOKEN: token };
       const [get, api] = await Promise.all([
-        runCli(['monitors', 'get', 'mon_1', '--json'], { env }),
-        runCli(['api', '-i', 'GET', '/monitors/mon_1'], { env }),
+        runCpk(['monitors', 'get', 'mon_1', '--json'], { env }),
+        runCpk(['api', '-i', 'GET', '/monitors/mon_1'], { env }),
       ]);
       for (const r of [get, api]) {
         expect(r.stderr).toBe('');
@@ -62,7 +62,7 @@ describe.concurrent('a token the service echoes is never printed', () => {
     const token = TOKENS[0]!;
     const password = 'hunter2-proxy-pass';
     const basic = Buffer.from(`bob:${password}`).toString('base64');
-    const r = await runCli(['monitors', 'get', 'mon_1', '--debug', '--json'], {
+    const r = await runCpk(['monitors', 'get', 'mon_1', '--debug', '--json'], {
       env: {
         // A closed port: the proxy answers for it (NO_PROXY is empty, so loopback goes through the proxy too).
         CPK_BASE_URL: 'http://127.0.0.1:9/v1',

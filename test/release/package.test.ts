@@ -344,10 +344,14 @@ await client.getMonitor(42);
 createClient({ retry: 3 });
 `,
     );
-    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], {
-      cwd: project,
-      env: userEnv,
-    });
+    const tsc = await run(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'typescript-native', 'bin', 'tsc'), '-p', project],
+      {
+        cwd: project,
+        env: userEnv,
+      },
+    );
     expectOk(tsc, 'tsc -p project');
   });
 });

@@ -32,7 +32,7 @@ describe('command traits', () => {
       'channels update': 'write',
       'reports get': 'read',
       plan: 'read',
-      apply: 'write',
+      apply: 'destroy', // with --prune, or a saved plan made with it
       api: 'destroy',
     });
   });

@@ -29,7 +29,11 @@ export function register(program: Command, runtime: Runtime): void {
         if (lines.length > 0) ctx.out.printText(`${lines.join('\n')}\n`);
       }),
     );
-  describe(cmd, { effect: 'read' });
+  describe(cmd, {
+    effect: 'read',
+    // Its reader is the shell's completion function, never an agent: candidate lines, even under a detected agent.
+    streams: true,
+  });
 }
 
 async function complete(kind: CompletionSource, ctx: Context): Promise<Array<[string, string]>> {

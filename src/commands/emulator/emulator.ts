@@ -116,6 +116,8 @@ export function register(program: Command, runtime: Runtime): void {
     .action(action(runtime, (ctx, _args, opts) => run(parseEmulatorOptions(opts), ctx)));
   describe(cmd, {
     effect: 'read',
+    // It serves until stopped; with --json (and in agent mode) its one line of JSON says where.
+    streams: true,
     examples: [
       'cpk emulator',
       'cpk emulator --port 0 --json     # prints {"base_url": ..., "token": ...} on one line',

@@ -36,7 +36,9 @@ export function register(program: Command, runtime: Runtime): void {
   addLockOption(cmd);
   addConcurrencyOption(cmd).action(action(runtime, (ctx, args, opts) => run(parseApplyOptions(opts, args), ctx)));
   describe(cmd, {
-    effect: 'write',
+    // With --prune, or a saved plan made with it, apply deletes monitors: agents and prompts must treat it as such.
+    effect: 'destroy',
+    tool: true,
     examples: [
       'cpk apply',
       'cpk apply --yes --prune            # in CI',
@@ -82,7 +84,8 @@ export async function run(opts: ReturnType<typeof parseApplyOptions>, ctx: Conte
     ]);
     // A missing manifest is the first thing to say: --yes would not help.
     if (opts.planFile === undefined && !opts.yes) await workflow.checkManifestsExist(opts.files);
-    if (!opts.yes && !ctx.io.stdinIsTTY) {
+    // In agent mode the confirmation is a preview, not a question: there is nothing to refuse here.
+    if (!opts.yes && !ctx.io.stdinIsTTY && !ctx.globals.agent) {
       throw new UsageError('refusing to apply without --yes (stdin is not a terminal); nothing was sent');
     }
     // Requests run on their own signal: the first Ctrl-C or SIGTERM stops new

@@ -21,6 +21,7 @@ export function register(program: Command, runtime: Runtime): void {
   addConcurrencyOption(cmd).action(action(runtime, (ctx, _args, opts) => run(parsePlanOptions(opts), ctx)));
   describe(cmd, {
     effect: 'read',
+    tool: true,
     examples: [
       'cpk plan',
       'cpk plan -f infra/cpk.yaml --prune',

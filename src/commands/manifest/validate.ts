@@ -20,6 +20,7 @@ export function register(program: Command, runtime: Runtime): void {
     .action(action(runtime, (ctx, _args, opts) => run(parseValidateOptions(opts), ctx)));
   describe(cmd, {
     effect: 'read',
+    tool: true,
     examples: [
       'cpk validate',
       'cpk validate -f infra/cpk.yaml',

@@ -35,6 +35,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .action(action(runtime, async (ctx, _args, opts) => run(await parseCreateOptions(opts, ctx.io.stdin), ctx)));
   describe(cmd, {
     effect: 'write',
+    tool: true,
     synonyms: ['new', 'add'],
     optionCompletes: { '--type': 'types' },
     examples: [

@@ -28,11 +28,12 @@ export function register(parent: Command, runtime: Runtime): void {
     .action(
       action(runtime, async (ctx, args, opts) => {
         const ids = args.length > 0 ? args : [await (await import('../../cli/pick.js')).pickId(ctx, 'monitors', 'ids')];
-        await run(await parseDeleteOptions(ids, opts, ctx.io), ctx);
+        await run(await parseDeleteOptions(ids, opts, ctx.io, ctx.globals.agent), ctx);
       }),
     );
   describe(cmd, {
     effect: 'destroy',
+    tool: true,
     completes: 'monitor-ids',
     synonyms: ['remove'],
     examples: [
@@ -45,16 +46,24 @@ export function register(parent: Command, runtime: Runtime): void {
   });
 }
 
-/** Without --yes, stdin must be a terminal: checked before it is read, so a script that forgot --yes learns at once. */
-export async function parseDeleteOptions(args: string[], raw: RawOptions, io: Pick<IO, 'stdin' | 'stdinIsTTY'>) {
+/**
+ * Without --yes, stdin must be a terminal: checked before it is read, so a script that forgot --yes learns at
+ * once. In agent mode nothing is asked, so nothing is refused here: the confirmation becomes a preview.
+ */
+export async function parseDeleteOptions(
+  args: string[],
+  raw: RawOptions,
+  io: Pick<IO, 'stdin' | 'stdinIsTTY'>,
+  agent = false,
+) {
   const yes = raw.yes === true;
   const dryRun = raw.dryRun === true;
   const concurrency = parseConcurrency(raw.concurrency);
-  if (!yes && !dryRun && !io.stdinIsTTY) {
+  if (!yes && !dryRun && !io.stdinIsTTY && !agent) {
     const what = args.length === 1 && args[0] !== '-' ? `monitor ${args[0]}` : 'monitors';
     throw new UsageError(`refusing to delete ${what} without --yes (stdin is not a terminal); nothing was sent`);
   }
-  if (!yes && !dryRun && args.includes('-')) {
+  if (!yes && !dryRun && args.includes('-') && !agent) {
     throw new UsageError('ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent');
   }
   return { ...(await readIdList(args, io.stdin, 'monitor id')), yes, dryRun, concurrency };
@@ -70,7 +79,8 @@ export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {
     const question =
       opts.ids.length === 1 ? `Delete monitor ${which}?` : `Delete ${opts.ids.length} monitors (${which})?`;
     // A deletion cannot be undone: it takes `yes` typed in full, as apply's deletions do.
-    if (!(await ctx.confirm(question, { word: 'yes' })))
+    const preview = { delete: opts.ids.map((id) => (names.has(id) ? { id, name: names.get(id) } : { id })) };
+    if (!(await ctx.confirm(question, { word: 'yes', preview })))
       throw new UsageError('delete cancelled; nothing was sent', {
         hint: 'only yes, typed in full, confirms deleting monitors',
       });

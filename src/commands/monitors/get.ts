@@ -30,6 +30,7 @@ export function register(parent: Command, runtime: Runtime): void {
   );
   describe(cmd, {
     effect: 'read',
+    tool: true,
     completes: 'monitor-ids',
     synonyms: ['show'],
     examples: [

@@ -53,6 +53,8 @@ export function register(parent: Command, runtime: Runtime): void {
     );
   describe(cmd, {
     effect: 'read',
+    // One JSON line per change until Ctrl-C: never a single document.
+    streams: true,
     completes: 'monitor-ids',
     examples: [
       'cpk monitors watch mon_1 mon_2 --every 10s     # a live board; Ctrl-C ends it (exit 0)',
