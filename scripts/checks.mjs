@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm test`'s static checks, side by side: typecheck, lint, format check and actionlint
+// `npm test`'s static checks, side by side: typecheck, lint, format check, actionlint and the OpenAPI linters
 // are single-threaded, so on two cores running them together saves about a
 // third of their time (CONTRIBUTING.md: npm test stays under two minutes).
-// Each one's output is printed whole when it ends. `npm run typecheck|lint|format:check|lint:actions`
+// Each one's output is printed whole when it ends. `npm run typecheck|lint|format:check|lint:actions|lint:openapi`
 // run one alone, afresh.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -23,6 +23,7 @@ const checks = [
   // Prettier's own cache is already by content, in node_modules/.cache/prettier/.
   ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn', '--cache']],
   ['actionlint', process.execPath, [fileURLToPath(new URL('./actionlint.mjs', import.meta.url))]],
+  ['openapi lint', process.execPath, [fileURLToPath(new URL('./lint-openapi.mjs', import.meta.url))]],
 ];
 
 const results = await Promise.all(

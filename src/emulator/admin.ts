@@ -10,6 +10,7 @@ import { ADMIN_HEADER } from './model.js';
 import { Refusal, refuseRoute, type ReadBody, type Reply } from './respond.js';
 import type { Store } from './store.js';
 import { parseJsonObject } from './validation.js';
+import { matchesPattern, normalizePattern } from './verify.js';
 
 export interface RecordedRequest {
   method: string;
@@ -19,6 +20,11 @@ export interface RecordedRequest {
   body: string;
   /** Arrival time, ms since the epoch (Date.now()): lets tests check the waits between attempts. */
   receivedAt: number;
+  /**
+   * The id sent back in X-Request-Id (and in an error body's request_id, whose name it takes): an error a script
+   * logged leads to its request here.
+   */
+  request_id: string;
   /** The status answered; null while unanswered, or when no answer was sent (a reset, a hang). */
   status: number | null;
   /** Milliseconds from arrival to the end of the answer (absent while unanswered). */
@@ -38,6 +44,8 @@ interface AdminContext {
   outages: Outage[];
   /** The state, for the checks' history (and export, import, reset). */
   store: Store;
+  /** The admin routes' own document, served under the secret like every route it describes. */
+  document: Record<string, unknown>;
 }
 
 /** Constant-time comparison; hashing first makes the lengths equal. */
@@ -91,10 +99,24 @@ function jsonOf(body: ReadBody, arrays: boolean): unknown {
 
 /** The admin operations, by the admin document's operationId. */
 const HANDLERS: Record<string, (ctx: AdminContext) => Reply> = {
+  getAdminDocument: ({ document }) => ({ status: 200, body: document }),
   listRequests: ({ requests, tokens }) => ({
     status: 200,
     body: { requests: requests.map((r) => redactRequest(r, tokens)) },
   }),
+  // Verification, as WireMock's /__admin/requests/count and /find: matched against the log as listRequests shows it.
+  countRequests: ({ body, requests, tokens }) => {
+    const pattern = normalizePattern(jsonOf(body, false));
+    return {
+      status: 200,
+      body: { count: requests.filter((r) => matchesPattern(pattern, redactRequest(r, tokens))).length },
+    };
+  },
+  findRequests: ({ body, requests, tokens }) => {
+    const pattern = normalizePattern(jsonOf(body, false));
+    const found = requests.map((r) => redactRequest(r, tokens)).filter((r) => matchesPattern(pattern, r));
+    return { status: 200, body: { requests: found } };
+  },
   clearRequests: ({ requests }) => ({ status: 200, body: { ok: true, cleared: requests.splice(0).length } }),
   listOutages: ({ outages }) => ({ status: 200, body: { outages } }),
   clearOutages: ({ outages }) => ({ status: 200, body: { ok: true, cleared: outages.splice(0).length } }),

@@ -6,7 +6,7 @@ import { authenticate, scopeRefusal, type TokenInfo } from './auth.js';
 import type { Route } from './contract.js';
 import { API_PREFIX, MAX_BODY_BYTES, MONITOR_WRITABLE_FIELDS, type Scope } from './model.js';
 import { nearestDoubles, setOwn } from '../core/json.js';
-import { isJsonContentType, Refusal, refuseRoute, type ReadBody, type Reply } from './respond.js';
+import { foreignCharset, isJsonContentType, Refusal, refuseRoute, type ReadBody, type Reply } from './respond.js';
 import { monitorJson, type Store } from './store.js';
 import { listPage } from './list.js';
 import { channelProblem, monitorProblem, parseJsonObject } from './validation.js';
@@ -39,6 +39,8 @@ function validBody(
   if (body.tooLarge) throw new Refusal(413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
   if (body.text.trim() !== '' && !isJsonContentType(req.headers['content-type']))
     throw new Refusal(415, 'Content-Type must be application/json');
+  const charset = foreignCharset(req.headers['content-type']);
+  if (charset !== undefined) throw new Refusal(415, `charset ${charset} is not supported: send the body as UTF-8`);
   const parsed = parseJsonObject(body.text, { exact: true });
   for (const [field, value] of Object.entries(parsed)) if (typed(field)) setOwn(parsed, field, nearestDoubles(value));
   const problem = problemOf(parsed);
@@ -48,7 +50,7 @@ function validBody(
 
 export function handleApi(ctx: ApiContext): Reply {
   const { req, route, store } = ctx;
-  const auth = authenticate(req.headers.authorization, ctx.tokens, (a) => store.isSuspended(a));
+  const auth = authenticate(req.headersDistinct.authorization, ctx.tokens, (a) => store.isSuspended(a));
   if (route.kind !== 'operation') return refuseRoute(route, req.method ?? 'GET');
   const scope = route.operation.spec['x-required-scope'] as Scope;
   if (!auth.scopes.has(scope)) throw scopeRefusal(scope);

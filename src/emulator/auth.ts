@@ -51,13 +51,17 @@ export function buildTokenTable(devToken: string, declared: readonly DeclaredTok
 const invalid = (message: string) =>
   new Refusal(401, message, { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${message}"` });
 
-/** The account and scopes of an Authorization header, or a 401/403 Refusal; a suspension never hides a 401. */
+/** The account and scopes of the Authorization headers sent, or a 401/403 Refusal; a suspension never hides a 401. */
 export function authenticate(
-  header: string | undefined,
+  headers: readonly string[] | undefined,
   tokens: ReadonlyMap<string, TokenInfo>,
   isSuspended: (account: string) => boolean,
 ): TokenInfo {
+  const header = headers?.[0];
   if (!header) throw new Refusal(401, 'missing Authorization header', { 'WWW-Authenticate': REALM });
+  // Node keeps only the first of repeated Authorization headers; which one a gateway in front would use is
+  // anyone's guess, so a request carrying two credentials is refused as malformed rather than judged by one.
+  if (headers.length > 1) throw invalid('malformed Authorization header: sent more than once');
   // The scheme name is case-insensitive (RFC 9110 §11.1); exactly one token follows.
   const match = /^bearer +(\S+)$/i.exec(header);
   if (!match) throw invalid("malformed Authorization header: expected 'Bearer <token>'");

@@ -106,7 +106,7 @@ export function matchRoute(method: string, path: string): Route {
 }
 
 interface PropertySchema {
-  type?: string;
+  type?: string | string[];
   enum?: unknown[];
   minimum?: number;
   maximum?: number;
@@ -128,7 +128,9 @@ export function bodyProblem(
   const [schema, pointer] = followRef(resolve(`#${at}`) as Json, at);
   const properties = (schema.properties ?? {}) as Record<string, Json>;
   const fields = Object.keys(properties);
-  readOnly ??= (schema['x-read-only-fields'] ?? []) as string[];
+  // Fields marked readOnly are the service's to set: a schema does not refuse them (JSON Schema only annotates), so
+  // this does.
+  readOnly ??= fields.filter((field) => properties[field]?.readOnly === true);
   if (schema.minProperties !== undefined && Object.keys(body).length === 0) return 'nothing to update';
   const offending = Object.keys(body).find(
     // A monitor keeps unknown fields (its schema is open): only a read-only one is refused.
@@ -162,7 +164,8 @@ function fieldMessage(field: string, schema: PropertySchema, keyword: string, pa
   if (schema.enum) return `${field} must be one of ${schema.enum.join(', ')}`;
   if (schema.type === 'integer') return `${field} must be an integer between ${schema.minimum} and ${schema.maximum}`;
   if (schema.type === 'boolean') return `${field} must be a boolean`;
-  if (keyword === 'type') return `${field} must be a ${schema.type}`;
+  // ["string", "null"]: "must be a string or null".
+  if (keyword === 'type') return `${field} must be a ${[schema.type].flat().join(' or ')}`;
   if (keyword === 'maxLength') return `${field} must be at most ${String(params.limit)} characters`;
   if (keyword === 'minLength' || keyword === 'pattern') return `${field} must not be empty`;
   return `${field} is invalid`;
@@ -230,14 +233,17 @@ interface Parameter {
 
 /**
  * The first problem the document finds in a query string, or null: an undeclared parameter, or a value its schema
- * refuses once read as the declared type. The first of repeated keys counts.
+ * refuses once read as the declared type, or a parameter given twice (which one counts is a guess a client should
+ * not have to make).
  */
 export function queryProblem(operation: Operation, query: string): string | null {
   const declared = ((operation.spec.parameters ?? []) as Parameter[]).filter((p) => p.in === 'query');
   const names = declared.map((p) => p.name);
   const params = new URLSearchParams(query);
-  for (const key of new Set(params.keys()))
+  for (const key of new Set(params.keys())) {
     if (!names.includes(key)) return `unknown query parameter ${key}; allowed: ${names.join(', ')}`;
+    if (params.getAll(key).length > 1) return `query parameter ${key} given more than once`;
+  }
   for (const [index, parameter] of declared.entries()) {
     const raw = params.get(parameter.name);
     if (raw === null) continue;

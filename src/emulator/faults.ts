@@ -1,14 +1,24 @@
 // Fault injection: queued, one-shot (or n-shot) misbehaviours that replace the
 // normal answer to matching /v1 requests, so client scripts can be tested
 // against gateways that fail, lie about lengths, reset or never answer.
-// A faulted request never reaches authentication or the store.
+// A faulted request never reaches authentication or the store, but for commit-reset's: it is handled as usual, and
+// only its answer is lost (server.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import { isPlainObject } from '../core/json.js';
 import { API_PREFIX } from './model.js';
 import { Refusal } from './respond.js';
 
-export const FAULT_KINDS = ['status', 'html', 'truncated', 'stall', 'reset', 'hang', 'redirect'] as const;
+export const FAULT_KINDS = [
+  'status',
+  'html',
+  'truncated',
+  'stall',
+  'reset',
+  'hang',
+  'redirect',
+  'commit-reset',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -16,7 +26,8 @@ export interface Fault {
   path?: string;
   times?: number;
   status?: number;
-  body?: string;
+  /** Sent as it is, or a JSON object or array sent as its JSON text. */
+  body?: string | Record<string, unknown> | unknown[];
   headers?: Record<string, string>;
   retryAfter?: string;
   kind?: FaultKind;
@@ -72,7 +83,10 @@ export function normalizeFault(input: unknown): QueuedFault {
     absent(f.status) || isInteger(f.status, min, max),
     `status must be an integer between ${min} and ${max} for kind ${kind}`,
   );
-  need(absent(f.body) || typeof f.body === 'string', 'body must be a string');
+  need(
+    absent(f.body) || typeof f.body === 'string' || isPlainObject(f.body) || Array.isArray(f.body),
+    'body must be a string, or a JSON object or array',
+  );
   const headers = f.headers ?? {};
   need(isPlainObject(headers), 'headers must be an object of strings');
   for (const [name, value] of Object.entries(headers)) {
@@ -130,7 +144,8 @@ export function applyFault(fault: Fault, req: IncomingMessage, res: ServerRespon
   const kind = fault.kind ?? 'status';
   if (kind === 'hang') return; // the socket stays open until the client gives up or close() runs
   // A TCP RST where supported (Node >= 16.17), so clients see ECONNRESET.
-  if (kind === 'reset') return void req.socket.resetAndDestroy();
+  // commit-reset resets too, once the request was handled (server.ts does that part).
+  if (kind === 'reset' || kind === 'commit-reset') return void req.socket.resetAndDestroy();
   const status = (res.statusCode = fault.status ?? DEFAULT_STATUS[kind]);
   let body: Buffer | undefined;
   if (kind === 'redirect') {
@@ -141,7 +156,8 @@ export function applyFault(fault: Fault, req: IncomingMessage, res: ServerRespon
   } else {
     const fallback =
       kind === 'html' ? defaultHtml(status) : kind === 'status' ? injectedErrorBody(status, requestId) : TRUNCATED_BODY;
-    body = Buffer.from(fault.body ?? fallback, 'utf8');
+    const given = typeof fault.body === 'string' || fault.body === undefined ? fault.body : JSON.stringify(fault.body);
+    body = Buffer.from(given ?? fallback, 'utf8');
     res.setHeader('Content-Type', kind === 'html' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8');
     res.setHeader('Content-Length', String(body.length));
   }

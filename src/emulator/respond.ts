@@ -84,6 +84,15 @@ export async function readBody(req: IncomingMessage): Promise<ReadBody> {
 export const isJsonContentType = (value = ''): boolean => /^\s*application\/(?:[^;]*\+)?json\s*(?:;|$)/i.test(value);
 
 /**
+ * The charset a Content-Type names other than UTF-8, or undefined. JSON is UTF-8 (RFC 8259 §8.1) and the body
+ * is read as such, so a body declared in another charset would be silently misread: it is refused instead.
+ */
+export function foreignCharset(value = ''): string | undefined {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(value)?.[1];
+  return charset === undefined || /^utf-?8$/i.test(charset) ? undefined : charset;
+}
+
+/**
  * `text` cut to at most `maxBytes` bytes of UTF-8 at a character boundary, as a fresh string: a plain slice would
  * be a view that keeps the whole body alive for as long as the copy lives.
  */

@@ -5,6 +5,7 @@
 //     /__emulator/*                      -> admin.ts (404 without the secret)
 //     /v1/*                              -> queued fault? -> random failure? -> latency
 //                                           -> openapi.json (public) or api.ts
+//                                           (a commit-reset fault: api.ts, then a reset instead of the answer)
 // It never opens an outbound connection: checks are simulated in store.ts.
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -80,7 +81,6 @@ export interface Emulator {
 }
 
 const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
-const ADMIN_DOCUMENT_PATH = `${ADMIN_PREFIX}/openapi.json`;
 /** The request log's bounds, in entries and in bytes (docs/emulator.md, "Bounds"). */
 const REQUEST_LOG_LIMIT = 10_000;
 const REQUEST_LOG_BYTES = 32 * 1024 * 1024;
@@ -204,12 +204,21 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const rawUrl = req.url ?? '/';
     const path = rawUrl.split('?', 1)[0] ?? '';
     const area = areaOf(path);
-    res.setHeader('X-Request-Id', newRequestId());
+    const requestId = newRequestId();
+    res.setHeader('X-Request-Id', requestId);
 
     // Recorded on arrival (body filled in once read) so the log keeps arrival order.
     const record: RecordedRequest | undefined =
       area === 'document' || area === 'api'
-        ? { method, path: rawUrl, headers: { ...req.headers }, body: '', receivedAt: Date.now(), status: null }
+        ? {
+            method,
+            path: rawUrl,
+            headers: { ...req.headers },
+            body: '',
+            receivedAt: Date.now(),
+            request_id: requestId,
+            status: null,
+          }
         : undefined;
     if (record) {
       requests.push(record);
@@ -254,19 +263,26 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     /** The reply; undefined when a fault answered (or the emulator closed). */
     const answer = async (): Promise<Reply | undefined> => {
       if (area === 'outside') throw new Refusal(404, 'not found');
-      // The admin routes' own document is public: it holds no secret (buildAdminDocument); it has no other method.
-      if (path === ADMIN_DOCUMENT_PATH) {
-        if (method !== 'GET') throw new Refusal(404, 'not found');
-        return { status: 200, body: adminDocument };
-      }
       // An import or reset through the admin routes is saved like any change.
       if (area === 'admin')
         return durably(() =>
-          handleAdmin({ req, path, body, adminSecret, faults, requests, tokens: tokenList, outages, store }),
+          handleAdmin({
+            req,
+            path,
+            body,
+            adminSecret,
+            faults,
+            requests,
+            tokens: tokenList,
+            outages,
+            store,
+            document: adminDocument,
+          }),
         );
 
       const apiLatency = area === 'api' ? latencyMs : 0;
       const fault = takeFault(faults, method, path);
+      if (fault?.kind === 'commit-reset') return commitThenReset(fault);
       if (fault) {
         if (!(await delay(apiLatency + (fault.delayMs ?? 0)))) return;
         const kind = fault.kind ?? 'status';
@@ -285,6 +301,24 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         return route.kind === 'operation' ? { status: 200, body: document } : refuseRoute(route, method);
       const query = rawUrl.slice(path.length + 1);
       return durably(() => handleApi({ req, body, route, store, tokens, query }));
+    };
+
+    /**
+     * The request goes through as usual (a write is applied, and saved with --persist), then the connection is
+     * reset where the answer would have gone: the client cannot tell whether its write happened.
+     */
+    const commitThenReset = async (fault: Fault): Promise<undefined> => {
+      const withoutFault = async () => {
+        if (!(await delay((area === 'api' ? latencyMs : 0) + (fault.delayMs ?? 0)))) return;
+        const route = matchRoute(method, path);
+        if (area === 'api')
+          await durably(() => handleApi({ req, body, route, store, tokens, query: rawUrl.slice(path.length + 1) }));
+      };
+      // A refusal (401, 422...) is lost with the answer, as a success would be.
+      await withoutFault().catch(() => undefined);
+      label = 'commit-reset';
+      req.socket.resetAndDestroy();
+      return undefined;
     };
     const reply = await answer().catch((error: unknown) => {
       if (error instanceof Refusal) return error;

@@ -315,8 +315,9 @@ export class Store {
   updateMonitor(account: string, monitor: MonitorRecord, body: Record<string, unknown>): void {
     const { fields, extras } = splitMonitorBody(body);
     // A different target makes the previous result meaningless: check again.
-    const retarget =
-      (fields.target ?? monitor.target) !== monitor.target || (fields.type ?? monitor.type) !== monitor.type;
+    // A target of null (none) is a change too.
+    const target = Object.hasOwn(fields, 'target') ? fields.target : monitor.target;
+    const retarget = target !== monitor.target || (fields.type ?? monitor.type) !== monitor.type;
     const resumed = fields.paused === false && monitor.paused;
     Object.assign(monitor, fields);
     if (retarget) monitor.last_check = null;

@@ -164,3 +164,35 @@ describe('monitors create --from: what was not created, and how to send only tha
     expect(sent()).toEqual([]);
   });
 });
+
+describe("a create applied whose answer was lost (the emulator's commit-reset fault)", () => {
+  it('--from: the line is said to be maybe created, and it was; the others are created, nothing twice', async () => {
+    const file = ndjsonFile([{ name: 'lost-1' }, { name: 'lost-2' }, { name: 'lost-3' }]);
+    f.emu.injectFault({ method: 'POST', path: '/v1/monitors', kind: 'commit-reset' });
+    const sent = f.mark();
+    const first = await f.cpk(['monitors', 'create', '--from', file, '--concurrency', '1', '-q']);
+    const lost = `connection to ${f.emu.url} closed before a response (ECONNRESET); POST is not retried automatically, since it may have been applied: check before running it again`;
+    expect([first.code, first.stderr]).toEqual([
+      3,
+      `cpk: line 1: ${lost}\n` +
+        'cpk: line 1 may have been created (sent, and no answer said whether): left out of any re-run; look for it before sending it again with --only\n' +
+        'cpk: 1 of 3 monitors could not be created\n',
+    ]);
+    expect(first.stdout.split('\n')).toEqual([named('lost-2')[0]?.id, named('lost-3')[0]?.id, '']);
+    expect(posts(sent())).toEqual([{ name: 'lost-1' }, { name: 'lost-2' }, { name: 'lost-3' }]);
+    expect(['lost-1', 'lost-2', 'lost-3'].map((name) => named(name).length)).toEqual([1, 1, 1]);
+  });
+
+  it('a single create: exit 3, the message says it may have been applied, and it was, once', async () => {
+    f.emu.injectFault({ method: 'POST', path: '/v1/monitors', kind: 'commit-reset' });
+    const sent = f.mark();
+    const r = await f.cpk(['monitors', 'create', '--name', 'lost-single']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      3,
+      '',
+      `cpk: connection to ${f.emu.url} closed before a response (ECONNRESET); POST is not retried automatically, since it may have been applied: check before running it again\n`,
+    ]);
+    expect(posts(sent())).toEqual([{ name: 'lost-single' }]);
+    expect(named('lost-single')).toHaveLength(1);
+  });
+});

@@ -69,7 +69,7 @@ describe('admin routes', () => {
     );
     expect(bad.status).toBe(422);
     expect(JSON.parse(bad.body).error).toBe(
-      'kind must be one of status, html, truncated, stall, reset, hang, redirect',
+      'kind must be one of status, html, truncated, stall, reset, hang, redirect, commit-reset',
     );
     const malformed = await raw(emu(), 'POST', '/__emulator/faults', admin, '{');
     expect(malformed.status).toBe(400);

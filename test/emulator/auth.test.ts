@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { publicDocument } from '../../src/emulator/openapi.js';
 import { startEmulator } from '../../src/emulator/server.js';
 import { call, createMonitor, raw, useEmulator } from './helpers.js';
 
@@ -187,5 +189,19 @@ describe('the token option', () => {
     await expect(startEmulator({ port: 0, token: 'abc_123' })).rejects.toThrow('emulator token must start with cpk_');
     await expect(startEmulator({ port: 0, token: 'cpk_has space' })).rejects.toThrow(/no spaces/);
     await expect(startEmulator({ port: 0, token: 'cpk_test_readonly' })).rejects.toThrow(/collides/);
+  });
+});
+
+describe('docs/emulator.md, "Tokens and scopes"', () => {
+  it('names every scope an operation of the document requires', () => {
+    const docs = readFileSync(new URL('../../docs/emulator.md', import.meta.url), 'utf8');
+    const section = /- \*\*Tokens and scopes\.\*\*([\s\S]*?)Seeded\s+tokens/.exec(docs)?.[1] ?? '';
+    const named = new Set([...section.matchAll(/`([a-z]+:[a-z]+)`/g)].map((m) => m[1]));
+    const required = new Set<string>();
+    for (const item of Object.values(publicDocument.paths as Record<string, Record<string, unknown>>))
+      for (const op of Object.values(item))
+        if (typeof op === 'object' && op !== null && 'x-required-scope' in op)
+          required.add(String((op as Record<string, unknown>)['x-required-scope']));
+    expect([...required].sort()).toEqual([...named].sort());
   });
 });

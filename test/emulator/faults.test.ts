@@ -137,6 +137,33 @@ describe('fault injection', () => {
     expect((await raw(emu(), 'GET', '/v1/reports/rpt_summary', auth())).status).toBe(200);
   });
 
+  it('kind commit-reset: the write is applied, then the connection is reset where its answer would go', async () => {
+    const created = await call(emu(), 'POST', 'monitors', { body: { name: 'before' } });
+    emu().injectFault({ method: 'PATCH', path: '/v1/monitors/*', kind: 'commit-reset' });
+    const res = await raw(
+      emu(),
+      'PATCH',
+      `/v1/monitors/${created.json.id}`,
+      { ...auth(), 'content-type': 'application/json' },
+      '{"name":"after"}',
+    );
+    expect(res.error).toBe('ECONNRESET');
+    expect(res.status).toBeUndefined();
+    expect(
+      emu()
+        .monitors()
+        .find((m) => m.id === created.json.id)?.name,
+    ).toBe('after');
+    // The log shows the request, answered by nothing.
+    expect(emu().requests.at(-1)).toMatchObject({ method: 'PATCH', status: null });
+    // A refused write is lost the same way, and changes nothing.
+    emu().injectFault({ method: 'POST', path: '/v1/monitors', kind: 'commit-reset' });
+    const before = emu().monitors().length;
+    const refused = await raw(emu(), 'POST', '/v1/monitors', { ...auth(), 'content-type': 'application/json' }, '{}');
+    expect(refused.error).toBe('ECONNRESET');
+    expect(emu().monitors()).toHaveLength(before);
+  });
+
   it('kind redirect: 307 with Location and empty body; status overridable', async () => {
     emu().injectFault({ kind: 'redirect', location: 'https://elsewhere.invalid/v1/reports/rpt_summary' });
     const res = await raw(emu(), 'GET', '/v1/reports/rpt_summary', auth());
@@ -168,7 +195,7 @@ describe('fault injection', () => {
 
   it('invalid faults are rejected', () => {
     const bad: Array<[unknown, string]> = [
-      [{ kind: 'explode' }, 'kind must be one of status, html, truncated, stall, reset, hang, redirect'],
+      [{ kind: 'explode' }, 'kind must be one of status, html, truncated, stall, reset, hang, redirect, commit-reset'],
       [{ times: 0 }, 'times must be a positive integer'],
       [{ status: 99 }, 'status must be an integer between 200 and 599 for kind status'],
       [{ kind: 'redirect' }, 'location is required for kind redirect'],

@@ -59,41 +59,18 @@ describe('GET /v1/openapi.json', () => {
     const doc = (await call(emu(), 'GET', 'openapi.json')).json;
     expect(doc.servers[0].url).toBe(emu().baseUrl);
     const ops = (path: string, method: string) => doc.paths[path][method];
-    expect(Object.keys(ops('/monitors', 'post').responses).sort()).toEqual([
-      '201',
-      '400',
-      '401',
-      '403',
-      '413',
-      '415',
-      '422',
-      '503',
-    ]);
-    expect(Object.keys(ops('/monitors/{id}', 'get').responses).sort()).toEqual(['200', '401', '403', '404', '503']);
-    expect(Object.keys(ops('/monitors/{id}', 'patch').responses).sort()).toEqual([
-      '200',
-      '400',
-      '401',
-      '403',
-      '404',
-      '413',
-      '415',
-      '422',
-      '503',
-    ]);
-    expect(Object.keys(ops('/monitors/{id}', 'delete').responses).sort()).toEqual(['204', '401', '403', '404', '503']);
-    expect(Object.keys(ops('/channels/{id}', 'patch').responses).sort()).toEqual([
-      '200',
-      '400',
-      '401',
-      '403',
-      '404',
-      '413',
-      '415',
-      '422',
-      '503',
-    ]);
-    expect(Object.keys(ops('/reports/{id}', 'get').responses).sort()).toEqual(['200', '401', '403', '404', '503']);
+    // Beside each operation's own: what any request may get (malformed, too large headers, timed out, another
+    // method of the path) and what faults answer by default or commonly.
+    const always = ['400', '405', '408', '429', '431', '500', '502', '503'];
+    const statuses = (path: string, method: string) => Object.keys(ops(path, method).responses).sort();
+    const withAlways = (...own: string[]) => [...new Set([...own, ...always])].sort();
+    expect(statuses('/monitors', 'post')).toEqual(withAlways('201', '401', '403', '413', '415', '422'));
+    expect(statuses('/monitors/{id}', 'get')).toEqual(withAlways('200', '401', '403', '404'));
+    expect(statuses('/monitors/{id}', 'patch')).toEqual(withAlways('200', '401', '403', '404', '413', '415', '422'));
+    expect(statuses('/monitors/{id}', 'delete')).toEqual(withAlways('204', '401', '403', '404'));
+    expect(statuses('/channels/{id}', 'patch')).toEqual(withAlways('200', '401', '403', '404', '413', '415', '422'));
+    expect(statuses('/reports/{id}', 'get')).toEqual(withAlways('200', '401', '403', '404'));
+    expect(statuses('/openapi.json', 'get')).toEqual(withAlways('200'));
     expect(ops('/openapi.json', 'get').security).toEqual([]);
     // Every other operation names the one scope it needs, read for GET and write otherwise, of its own resource.
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { tags?: string[] }>>)) {
@@ -148,8 +125,10 @@ describe('GET /v1/openapi.json', () => {
     expect(doc['x-evaluation-order']).toHaveLength(7);
   });
 
-  it('the admin routes have their own public document at /__emulator/openapi.json', async () => {
-    const res = await fetch(`${emu().url}/__emulator/openapi.json`);
+  it('the admin routes have their own document at /__emulator/openapi.json, under the admin secret', async () => {
+    const res = await fetch(`${emu().url}/__emulator/openapi.json`, {
+      headers: { 'x-emulator-admin': emu().adminSecret },
+    });
     expect(res.status).toBe(200);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document, read field by field
     const admin = (await res.json()) as any;
@@ -160,6 +139,8 @@ describe('GET /v1/openapi.json', () => {
       '/__emulator/openapi.json',
       '/__emulator/faults',
       '/__emulator/requests',
+      '/__emulator/requests/count',
+      '/__emulator/requests/find',
       '/__emulator/state',
       '/__emulator/outages',
       '/__emulator/checks',
@@ -173,10 +154,25 @@ describe('GET /v1/openapi.json', () => {
       'reset',
       'hang',
       'redirect',
+      'commit-reset',
     ]);
     expect(admin['x-fault-injection'].authentication).toContain('X-Emulator-Admin');
     // The other admin routes still need the secret.
     expect((await fetch(`${emu().url}/__emulator/faults`)).status).toBe(404);
+  });
+
+  it('marks the read-only fields of a monitor body readOnly, as generators and linters read them', async () => {
+    const doc = (await call(emu(), 'GET', 'openapi.json')).json;
+    for (const name of ['MonitorCreate', 'MonitorUpdate']) {
+      const schema = doc.components.schemas[name];
+      const readOnly = Object.keys(schema.properties).filter((field) => schema.properties[field].readOnly === true);
+      expect(readOnly, name).toEqual(['id', 'status', 'created_at', 'updated_at', 'last_check', 'report_id']);
+      // A "not: {anyOf: [{required: [id]}, ...]}" reads to redocly and Portman as a list of required fields.
+      expect(schema.not, name).toBeUndefined();
+    }
+    // And the emulator still refuses them.
+    const res = await call(emu(), 'POST', 'monitors', { body: { name: 'n', created_at: '2026-01-01T00:00:00Z' } });
+    expect([res.status, res.json.error]).toEqual([422, 'created_at is read-only']);
   });
 
   it('answers 405 to other methods, without a token', async () => {
