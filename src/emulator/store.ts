@@ -123,6 +123,8 @@ export class Store {
   /** The whole state was replaced (restore, reset) since the last takeChanges(). */
   private replaced = false;
 
+  /** When each monitor's next check is due (ms), once known; forgotten when the monitor changes. */
+  private readonly nextDue = new WeakMap<MonitorRecord, number>();
   /** Per monitor: the checks it ran (history.ts), which its report is made of. */
   private readonly checks = new Map<string, CheckHistory>();
   /** The time (ms) since which this store keeps checks: its start, or the last restore or reset. */
@@ -343,11 +345,15 @@ export class Store {
   /** Runs the checks of `monitor` due by `at` (ms); how many ran. */
   private catchUp(account: string, monitor: MonitorRecord, at: number): number {
     if (monitor.paused) return 0;
+    // The scheduler asks of every monitor ten times a second: the next due time is kept, not parsed again.
+    const next = this.nextDue.get(monitor);
+    if (next !== undefined && next > at) return 0;
     const step = (monitor.interval_seconds * 1000) / this.timeScale;
     let due = Date.parse(monitor.last_check?.checked_at ?? monitor.updated_at) + step;
     let runs = 0;
     for (; due <= at && runs < CATCH_UP; due += step, runs++) this.runCheck(account, monitor, due);
     if (due <= at) this.runCheck(account, monitor, at);
+    this.nextDue.set(monitor, Date.parse(monitor.last_check?.checked_at ?? monitor.updated_at) + step);
     return runs;
   }
 
@@ -369,6 +375,7 @@ export class Store {
       (fields.target ?? monitor.target) !== monitor.target || (fields.type ?? monitor.type) !== monitor.type;
     const resumed = fields.paused === false && monitor.paused;
     Object.assign(monitor, fields);
+    this.nextDue.delete(monitor);
     if (retarget) monitor.last_check = null;
     if (monitor.paused) monitor.status = 'paused';
     else if (resumed || retarget) monitor.status = 'pending';
