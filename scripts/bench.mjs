@@ -429,7 +429,7 @@ async function startEmulatorProcess(extra) {
 }
 
 /**
- * Lists that stay fast (docs/emulator.md, "Lists"): a page of GET /monitors and GET /reports costs the same
+ * Lists that stay fast (the Lists entry of docs/emulator.md): a page of GET /monitors and GET /reports costs the same
  * at LIST_MONITORS monitors as at 10 (each loaded with --import), one request at a time, median of many;
  * and 10 connections together get at least 2,000 list pages a second from the big one.
  */
