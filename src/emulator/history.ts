@@ -80,3 +80,49 @@ export class CheckHistory {
     return lo;
   }
 }
+
+/** A min-heap of what falls due when (ms): the scheduler takes what is due without reading every monitor. */
+export class DueQueue<T> {
+  private readonly items: Array<{ due: number; item: T }> = [];
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(due: number, item: T): void {
+    const items = this.items;
+    items.push({ due, item });
+    for (let i = items.length - 1; i > 0;) {
+      const parent = (i - 1) >> 1;
+      if (items[parent]!.due <= items[i]!.due) break;
+      [items[parent], items[i]] = [items[i]!, items[parent]!];
+      i = parent;
+    }
+  }
+
+  /** The earliest entry due by `at`, taken off the queue, or undefined when none is. */
+  popDue(at: number): { due: number; item: T } | undefined {
+    const items = this.items;
+    if (items.length === 0 || items[0]!.due > at) return undefined;
+    const top = items[0]!;
+    const last = items.pop()!;
+    if (items.length > 0) {
+      items[0] = last;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < items.length && items[l]!.due < items[m]!.due) m = l;
+        if (r < items.length && items[r]!.due < items[m]!.due) m = r;
+        if (m === i) break;
+        [items[m], items[i]] = [items[i]!, items[m]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+
+  clear(): void {
+    this.items.length = 0;
+  }
+}

@@ -21,7 +21,7 @@ import {
 import { failureCause, simulateCheck } from './checks.js';
 import { publicDocument } from './openapi.js';
 import type { Outage } from './faults.js';
-import { CheckHistory } from './history.js';
+import { CheckHistory, DueQueue } from './history.js';
 import { monitorReportBody, reportFigures, reportPeriod } from './reports.js';
 
 export interface LastCheck {
@@ -124,7 +124,14 @@ export class Store {
   private replaced = false;
 
   /** When each monitor's next check is due (ms), once known; forgotten when the monitor changes. */
-  private readonly nextDue = new WeakMap<MonitorRecord, number>();
+  private readonly nextDue = new Map<string, number>();
+  /**
+   * The scheduler's queue: each monitor by its next due time, so a tick costs what falls due, not a read of
+   * every monitor. An entry whose monitor changed, went or was paused since is dropped when it comes up.
+   */
+  private readonly schedule = new DueQueue<{ account: string; id: string }>();
+  /** Monitors new, changed or loaded since the last tick: the next tick finds when they fall due. */
+  private unscheduled: Array<{ account: string; monitor: MonitorRecord }> = [];
   /** Per monitor: the checks it ran (history.ts), which its report is made of. */
   private readonly checks = new Map<string, CheckHistory>();
   /** The time (ms) since which this store keeps checks: its start, or the last restore or reset. */
@@ -168,6 +175,9 @@ export class Store {
   reset(): void {
     this.seedAccounts();
     this.checks.clear();
+    this.schedule.clear();
+    this.nextDue.clear();
+    this.unscheduled = [];
     this.since = this.clock();
     this.version++;
     this.replaced = true;
@@ -206,6 +216,7 @@ export class Store {
         const monitor = loadMonitor(m);
         if (!monitor) throw bad(`a monitor of ${id}`);
         target.monitors.set(monitor.id, monitor);
+        this.unscheduled.push({ account: id, monitor });
       }
       for (const c of account.channels)
         if (typeof c?.id === 'string' && target.channels.has(c.id)) target.channels.set(c.id, c);
@@ -250,6 +261,7 @@ export class Store {
       const monitor = loadMonitor(r.monitor);
       if (!monitor) throw bad();
       state.monitors.set(monitor.id, monitor);
+      this.unscheduled.push({ account: r.account as string, monitor });
       issue(monitor.id);
     } else if (typeof r.channel === 'object' && r.channel !== null) {
       const c = r.channel as ChannelRecord;
@@ -298,6 +310,7 @@ export class Store {
     // Only an authenticated account creates: it exists.
     const state = this.accounts.get(account) as AccountState;
     state.monitors.set(record.id, record);
+    this.unscheduled.push({ account, monitor: record });
     state.order?.splice(firstAfter(state.order, record.id), 0, record.id);
     this.mark({ account, monitor: record });
     return record;
@@ -346,14 +359,17 @@ export class Store {
   private catchUp(account: string, monitor: MonitorRecord, at: number): number {
     if (monitor.paused) return 0;
     // The scheduler asks of every monitor ten times a second: the next due time is kept, not parsed again.
-    const next = this.nextDue.get(monitor);
-    if (next !== undefined && next > at) return 0;
+    const known = this.nextDue.get(monitor.id);
+    if (known !== undefined && known > at) return 0;
     const step = (monitor.interval_seconds * 1000) / this.timeScale;
     let due = Date.parse(monitor.last_check?.checked_at ?? monitor.updated_at) + step;
     let runs = 0;
     for (; due <= at && runs < CATCH_UP; due += step, runs++) this.runCheck(account, monitor, due);
     if (due <= at) this.runCheck(account, monitor, at);
-    this.nextDue.set(monitor, Date.parse(monitor.last_check?.checked_at ?? monitor.updated_at) + step);
+    const next = Date.parse(monitor.last_check?.checked_at ?? monitor.updated_at) + step;
+    this.nextDue.set(monitor.id, next);
+    // By id, so a deleted monitor is not held until its entry comes up.
+    this.schedule.push(next, { account, id: monitor.id });
     return runs;
   }
 
@@ -363,9 +379,19 @@ export class Store {
    */
   runDueChecks(at: number = this.clock()): number {
     let checked = 0;
-    for (const [account, state] of this.accounts)
-      for (const monitor of state.monitors.values()) checked += this.catchUp(account, monitor, at);
+    for (const { account, monitor } of this.unscheduled.splice(0))
+      if (this.isCurrent(account, monitor)) checked += this.catchUp(account, monitor, at);
+    for (let entry = this.schedule.popDue(at); entry; entry = this.schedule.popDue(at)) {
+      const { account, id } = entry.item;
+      const monitor = this.accounts.get(account)?.monitors.get(id);
+      if (monitor && this.nextDue.get(id) === entry.due) checked += this.catchUp(account, monitor, at);
+    }
     return checked;
+  }
+
+  /** Is this the account's monitor still (not deleted, nor replaced by a restore)? */
+  private isCurrent(account: string, monitor: MonitorRecord): boolean {
+    return this.accounts.get(account)?.monitors.get(monitor.id) === monitor;
   }
 
   updateMonitor(account: string, monitor: MonitorRecord, body: Record<string, unknown>): void {
@@ -375,7 +401,8 @@ export class Store {
       (fields.target ?? monitor.target) !== monitor.target || (fields.type ?? monitor.type) !== monitor.type;
     const resumed = fields.paused === false && monitor.paused;
     Object.assign(monitor, fields);
-    this.nextDue.delete(monitor);
+    this.nextDue.delete(monitor.id);
+    this.unscheduled.push({ account, monitor });
     if (retarget) monitor.last_check = null;
     if (monitor.paused) monitor.status = 'paused';
     else if (resumed || retarget) monitor.status = 'pending';
@@ -392,6 +419,7 @@ export class Store {
       if (state!.order?.[at] === id) state!.order.splice(at, 1);
       this.mark({ account, deleted: id });
       this.checks.delete(id);
+      this.nextDue.delete(id);
     }
     return deleted;
   }

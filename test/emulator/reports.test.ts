@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Store } from '../../src/emulator/store.js';
-import { CheckHistory, HISTORY_CHECKS } from '../../src/emulator/history.js';
+import { CheckHistory, DueQueue, HISTORY_CHECKS } from '../../src/emulator/history.js';
 import type { Outage } from '../../src/emulator/faults.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
@@ -151,6 +151,39 @@ describe('the check history', () => {
     expect(h.firstFrom(0)).toBe(0);
     expect(h.firstFrom(1000.5 * 1000)).toBe(1001 - 123);
     expect(h.firstFrom(n * 1000)).toBe(h.length);
+  });
+});
+
+describe('the schedule', () => {
+  it('property: the queue gives back what is due by a time, earliest first, and keeps the rest', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 60 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (dues, at) => {
+          const queue = new DueQueue<number>();
+          dues.forEach((due, i) => queue.push(due, i));
+          const taken: number[] = [];
+          for (let e = queue.popDue(at); e; e = queue.popDue(at)) taken.push(e.due);
+          expect(taken).toEqual(dues.filter((d) => d <= at).sort((a, b) => a - b));
+          expect(queue.size).toBe(dues.filter((d) => d > at).length);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a tick runs what fell due, for monitors new, changed, restored or never read', () => {
+    const w = world();
+    const a = w.create({ target: 'https://a.example.com', interval_seconds: 60 });
+    const b = w.create({ target: 'https://b.example.com', interval_seconds: 120 });
+    w.advance(120_000);
+    expect(w.store.runDueChecks()).toBe(3); // a twice, b once
+    w.store.updateMonitor('acct_dev', w.store.getMonitor('acct_dev', b.id)!, { interval_seconds: 60 });
+    expect(w.store.deleteMonitor('acct_dev', a.id)).toBe(true);
+    w.advance(60_000);
+    expect(w.store.runDueChecks()).toBe(1); // b, on its new interval; a is gone
+    expect(w.store.checkHistory(b.id)?.map((c) => c.checked_at)).toEqual([iso(T0 + 120_000), iso(T0 + 180_000)]);
   });
 });
 
