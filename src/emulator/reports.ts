@@ -1,6 +1,7 @@
-// A monitor's report, derived from the checks the emulator ran (history.ts): its period is the last 24
-// simulated hours, never starting before the monitor was created (or before this emulator began to keep
-// its checks: history is not saved with the state), and every figure (uptime, checks, failures,
+// A monitor's report, derived from the checks the emulator ran (history.ts): its period is the 24 simulated
+// hours up to its last check (so a report changes when a check runs, and only then), never starting before
+// the monitor was created (or before this emulator began to keep its checks: history is not saved with the
+// state), and every figure (uptime, checks, failures,
 // latencies, hourly buckets, incidents) counts the checks of that period and nothing else. Under
 // --time-scale X a simulated hour is 3600 / X seconds of the wall clock, on which timestamps stay.
 import { REPORT_PERIOD } from './model.js';
@@ -40,11 +41,15 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;
 }
 
-/** The period of a report made at `now` of a monitor tracked since `since` (ms), `timeScale` times faster. */
-export function reportPeriod(since: number, now: number, timeScale: number): ReportPeriod {
+/**
+ * The period of the report of a monitor tracked since `since` (ms) whose last check was at `last` (none yet:
+ * an empty period at `since`), its checks `timeScale` times faster than the wall clock.
+ */
+export function reportPeriod(since: number, last: number | undefined, timeScale: number): ReportPeriod {
   const hourMs = 3_600_000 / timeScale;
-  const full = now - PERIOD_HOURS * hourMs;
-  return { start: Math.min(now, Math.max(since, full)), end: now, hourMs, startsAfter: full > since };
+  const end = Math.max(since, last ?? since);
+  const full = end - PERIOD_HOURS * hourMs;
+  return { start: Math.max(since, full), end, hourMs, startsAfter: full > since };
 }
 
 /** The checks of the period, in time order. */
@@ -78,6 +83,7 @@ export function monitorReportBody(
   monitor: { id: string; report_id: string; status: string },
   history: CheckHistory | undefined,
   period: ReportPeriod,
+  now: number,
 ): Record<string, unknown> {
   const checks = checksIn(history, period);
   // One bucket per simulated hour of the period, the last one closed by its end (which belongs to it).
@@ -131,7 +137,7 @@ export function monitorReportBody(
             max: all[all.length - 1] as number,
           },
     monitor_status: monitor.status,
-    generated_at: iso(period.end),
+    generated_at: iso(now),
     hourly: perHour.map((b, h) => {
       const sorted = b.latencies.sort((x, y) => x - y);
       return {

@@ -500,12 +500,14 @@ export class Store {
   private monitorReport(account: string, monitor: MonitorRecord): Record<string, unknown> {
     const now = this.clock();
     this.catchUp(account, monitor, now);
-    return monitorReportBody(monitor, this.checks.get(monitor.id), this.periodOf(monitor, now));
+    return monitorReportBody(monitor, this.checks.get(monitor.id), this.periodOf(monitor), now);
   }
 
-  /** The period of a monitor's report made at `now`: never before its creation, nor before checks were kept. */
-  private periodOf(monitor: MonitorRecord, now: number) {
-    return reportPeriod(Math.max(this.since, Date.parse(monitor.created_at)), now, this.timeScale);
+  /** The period of a monitor's report: up to its last check, never before its creation nor before checks were kept. */
+  private periodOf(monitor: MonitorRecord) {
+    const history = this.checks.get(monitor.id);
+    const last = history && history.length > 0 ? history.entry(history.length - 1).at : undefined;
+    return reportPeriod(Math.max(this.since, Date.parse(monitor.created_at)), last, this.timeScale);
   }
 
   private summaryReport(account: string): Record<string, unknown> {
@@ -513,7 +515,7 @@ export class Store {
     const now = this.clock();
     const stats = monitors.map((m) => {
       this.catchUp(account, m, now);
-      return reportFigures(this.checks.get(m.id), this.periodOf(m, now));
+      return reportFigures(this.checks.get(m.id), this.periodOf(m));
     });
     const counts: Record<string, number> = { total: monitors.length };
     for (const status of MONITOR_STATUSES) counts[status] = monitors.filter((m) => m.status === status).length;

@@ -156,7 +156,7 @@ describe('GET /v1/reports/{id}', () => {
   const outages = (method: string, body?: unknown) =>
     call(emu(), method, '/__emulator/outages', { token: null, body, headers: { 'x-emulator-admin': 's3cret' } });
 
-  it('a pending monitor has a report of no checks over the time since its creation', async () => {
+  it('a pending monitor has a report of no checks, over an empty period at its creation', async () => {
     const m = await createMonitor(emu(), { name: 'p', target: 'https://example.com' });
     now += 500; // within the first interval (60 s at 60x: one second)
     const res = await call(emu(), 'GET', `reports/${m.report_id}`);
@@ -166,7 +166,7 @@ describe('GET /v1/reports/{id}', () => {
       monitor_id: m.id,
       period: '24h',
       period_start: m.created_at,
-      period_end: iso(now),
+      period_end: m.created_at,
       uptime_percent: null,
       checks: 0,
       failures: 0,
@@ -189,7 +189,7 @@ describe('GET /v1/reports/{id}', () => {
     const down = (await call(emu(), 'GET', `reports/${m.report_id}`)).json;
     expect(down).toMatchObject({
       period_start: m.created_at, // never before the monitor was created
-      period_end: iso(now),
+      period_end: iso(now), // the last check, due just now
       checks: 15,
       failures: 5,
       uptime_percent: 66.67,

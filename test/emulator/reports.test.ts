@@ -29,7 +29,7 @@ function world(timeScale = 1) {
 }
 
 describe('a report derived from the checks run', () => {
-  it('before the first check: no checks, uptime and latency null, the period from creation to now', () => {
+  it('before the first check: no checks, uptime and latency null, an empty period at the creation', () => {
     const w = world();
     const m = w.create({ target: 'https://example.com' });
     w.advance(30_000); // less than the interval: nothing is due
@@ -38,7 +38,7 @@ describe('a report derived from the checks run', () => {
       monitor_id: m.id,
       period: '24h',
       period_start: iso(T0),
-      period_end: iso(T0 + 30_000),
+      period_end: iso(T0),
       uptime_percent: null,
       checks: 0,
       failures: 0,
@@ -81,6 +81,17 @@ describe('a report derived from the checks run', () => {
     const latencies = w.store.checkHistory(m.id)!.flatMap((c) => (c.latency_ms === null ? [] : [c.latency_ms]));
     expect(after.avg_latency_ms).toBe(Math.round(sum(latencies) / latencies.length));
     expect(after.latency_percentiles_ms.max).toBe(Math.max(...latencies));
+  });
+
+  it('reads the same until the next check runs (but for generated_at): a watch sees a change only then', () => {
+    const w = world();
+    const m = w.create({ target: 'https://example.com', interval_seconds: 300 });
+    w.advance(300_000);
+    const first = w.report(m.report_id);
+    w.advance(299_000);
+    expect({ ...w.report(m.report_id), generated_at: 0 }).toEqual({ ...first, generated_at: 0 });
+    w.advance(1_000);
+    expect(w.report(m.report_id)).toMatchObject({ checks: 2, period_end: iso(T0 + 600_000) });
   });
 
   it('the period is the last 24 hours once the monitor is older: hourly checks, 24 of them in 24 buckets', () => {
