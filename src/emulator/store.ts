@@ -358,7 +358,7 @@ export class Store {
   /** Runs the checks of `monitor` due by `at` (ms); how many ran. */
   private catchUp(account: string, monitor: MonitorRecord, at: number): number {
     if (monitor.paused) return 0;
-    // The scheduler asks of every monitor ten times a second: the next due time is kept, not parsed again.
+    // Asked at every report and every tick that takes it off the queue: the next due time is kept, not parsed again.
     const known = this.nextDue.get(monitor.id);
     if (known !== undefined && known > at) return 0;
     const step = (monitor.interval_seconds * 1000) / this.timeScale;
