@@ -45,6 +45,9 @@ describe('npm run bench', () => {
       'cpk plan (20 unchanged), control',
       'peak RSS of cpk apply: 4 and 20 new entries (MiB)',
       'cpk emulator --persist: 50 creates, 16 in flight',
+      'cpk emulator: GET /monitors?limit=10, one page at 1000 monitors (ms)',
+      'cpk emulator: GET /reports?limit=10, one page at 1000 monitors (ms)',
+      'cpk emulator: GET /monitors?limit=20 at 1000 monitors, 10 connections (pages/s)',
       'cpk emulator: 40 rejected 1 MiB POSTs, peak RSS (MiB)',
     ]);
     for (const row of rows) expect(row).toMatch(/\| \d+\.\d\d \| ((<=|>=) [\d.]+x \| (pass|FAIL)|none \| -) \|$/);

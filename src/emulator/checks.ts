@@ -51,5 +51,15 @@ export function simulateCheck(
   return { status: 'up', latency_ms: slow ? 2000 + base * 10 : base };
 }
 
+/** Why a check that came out down failed, in the words a report's incident gives. */
+export function failureCause(monitor: MonitorRecord, outages: readonly Outage[]): string {
+  if (monitor.target === null) return 'no target';
+  if (hostOfTarget(monitor.type, monitor.target) === null) return 'invalid target';
+  const target = monitor.target.toLowerCase();
+  if (outages.some((o) => o.outcome === 'down' && target.includes(o.target.toLowerCase()))) return 'outage';
+  if (hostOfTarget(monitor.type, monitor.target)?.toLowerCase().includes('down')) return 'connection refused';
+  return monitor.type === 'http' ? 'HTTP 503' : 'timeout after 10s';
+}
+
 /** How often the emulator looks for due checks (ms of real time). */
 export const TICK_MS = 100;

@@ -1,11 +1,12 @@
 // The list operations (GET /monitors, /channels, /reports): cursor pagination.
 // Items are ordered by id, so a page boundary survives deletions; the cursor
 // is the last id of the previous page, base64url-encoded (opaque to clients).
+// The store keeps ids sorted, so a page costs a binary search and its own items.
 // Published in openapi.yaml with x-pagination, which also validates the query (contract.ts).
 import { queryProblem, type Operation } from './contract.js';
 import { LIST_LIMIT_DEFAULT } from './model.js';
 import { Refusal } from './respond.js';
-import { monitorJson, type Store } from './store.js';
+import { monitorJson, type MonitorRecord, type Store } from './store.js';
 
 const encodeCursor = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');
 
@@ -25,23 +26,28 @@ export function listPage(operation: Operation, store: Store, account: string, qu
   const cursor = params.get('cursor') || undefined;
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   if (cursor !== undefined && after === undefined) throw new Refusal(400, 'invalid cursor');
-  let items: Array<{ id: string; json: () => unknown }>;
   if (operation.id === 'listMonitors') {
     const status = params.get('status');
     const type = params.get('type');
-    items = store
-      .listMonitors(account)
-      .filter((m) => (status === null || m.status === status) && (type === null || m.type === type))
-      .map((m) => ({ id: m.id, json: () => monitorJson(m) }));
-  } else if (operation.id === 'listChannels') {
-    items = store.listChannels(account).map((c) => ({ id: c.id, json: () => ({ ...c, events: [...c.events] }) }));
-  } else {
-    items = store.listReports(account).map((r) => ({ id: String(r.id), json: () => r }));
+    const keep = (m: MonitorRecord) => (status === null || m.status === status) && (type === null || m.type === type);
+    const { page, more } = store.monitorsAfter(account, after, limit, keep);
+    return answer(page.map(monitorJson), more);
   }
-  items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const start = after === undefined ? 0 : items.findIndex((item) => item.id > after);
-  const page = start < 0 ? [] : items.slice(start, start + limit);
-  const more = start >= 0 && start + limit < items.length;
-  const last = page[page.length - 1];
-  return { data: page.map((item) => item.json()), next_cursor: more && last ? encodeCursor(last.id) : null };
+  if (operation.id === 'listReports') {
+    const { page, more } = store.reportsAfter(account, after, limit);
+    return answer(page, more);
+  }
+  // Three channels an account: sorted per page.
+  const channels = store
+    .listChannels(account)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .filter((c) => after === undefined || c.id > after);
+  const page = channels.slice(0, limit).map((c) => ({ ...c, events: [...c.events] }));
+  return answer(page, channels.length > limit);
+}
+
+/** The page's wire form: its items, and the cursor after the last one when more follow. */
+function answer(data: Array<Record<string, unknown>>, more: boolean) {
+  const last = data[data.length - 1];
+  return { data, next_cursor: more && last ? encodeCursor(String(last.id)) : null };
 }

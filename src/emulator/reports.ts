@@ -1,20 +1,27 @@
-// The simulated history behind a monitor's report: one check every
-// interval_seconds over the 24 whole hours before the hour of the monitor's
-// last check. Everything is a pure function of the monitor (id,
-// type, target, interval and last check), so a report reads the same on every
-// fetch and in every test, and the headline figures (uptime, checks, failures,
-// average latency) are exactly those of the checks it is built from.
-import { FLAKY_UPTIME, REPORT_PERIOD } from './model.js';
-import { hash32, seededRandom } from './checks.js';
+// A monitor's report, derived from the checks the emulator ran (history.ts): its period is the 24 simulated
+// hours up to its last check (so a report changes when a check runs, and only then), never starting before
+// the monitor was created (or before this emulator began to keep its checks: history is not saved with the
+// state), and every figure (uptime, checks, failures,
+// latencies, hourly buckets, incidents) counts the checks of that period and nothing else. Under
+// --time-scale X a simulated hour is 3600 / X seconds of the wall clock, on which timestamps stay.
+import { REPORT_PERIOD } from './model.js';
+import type { CheckHistory } from './history.js';
 
-/** What a report is derived from. */
-export interface SimulatedMonitor {
-  id: string;
-  type: string;
-  target: string | null;
-  interval_seconds: number;
-  last_check: { status: 'up' | 'down'; latency_ms: number | null; checked_at: string } | null;
+/** The span a report covers, in ms of the wall clock. */
+export interface ReportPeriod {
+  start: number;
+  end: number;
+  /**
+   * A full 24 hours leaves out a check at its very start, so that 24 hours of hourly checks are 24 checks;
+   * a period that starts at the monitor's creation counts a check made then.
+   */
+  startsAfter: boolean;
+  /** One simulated hour. */
+  hourMs: number;
 }
+
+/** Hours in a report's period. */
+export const PERIOD_HOURS = 24;
 
 interface Incident {
   start: string;
@@ -25,14 +32,8 @@ interface Incident {
   cause: string;
 }
 
-const HOUR = 3600;
-const PERIOD_HOURS = 24;
-const PERIOD_SECONDS = PERIOD_HOURS * HOUR;
-
-const HTTP_CAUSES = ['HTTP 503', 'timeout after 10s', 'HTTP 502', 'TLS handshake timeout'];
-const OTHER_CAUSES = ['connection refused', 'timeout after 10s', 'connection reset'];
-
-const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+const iso = (ms: number) => new Date(ms).toISOString();
+const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: number[], p: number): number {
@@ -41,178 +42,112 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * Where the failures fall: `failures` failed checks among the first `count - 1`
- * (the last check is the monitor's last check, which succeeded), in at most
- * three runs with at least one success between them. Returns the runs as
- * [first index, length].
+ * The period of the report of a monitor tracked since `since` (ms) whose last check was at `last` (none yet:
+ * an empty period at `since`), its checks `timeScale` times faster than the wall clock.
  */
-function failureRuns(count: number, failures: number, random: () => number): [number, number][] {
-  const successes = count - failures; // includes the last check
-  const runs = Math.max(0, Math.min(failures, successes, 1 + Math.floor(random() * 3)));
-  if (runs === 0) return [];
-  // Lengths: failures split into `runs` parts of at least 1.
-  const lengths = new Array<number>(runs).fill(1);
-  for (let left = failures - runs; left > 0; left--) (lengths[Math.floor(random() * runs)] as number)++;
-  // Gaps: before the first run (>= 0), between runs (>= 1), after the last (>= 1, ends with the last check).
-  const gaps = new Array<number>(runs + 1).fill(1);
-  gaps[0] = 0;
-  for (let left = successes - runs; left > 0; left--) (gaps[Math.floor(random() * (runs + 1))] as number)++;
-  const out: [number, number][] = [];
-  let at = 0;
-  for (let r = 0; r < runs; r++) {
-    at += gaps[r] as number;
-    out.push([at, lengths[r] as number]);
-    at += lengths[r] as number;
-  }
+export function reportPeriod(since: number, last: number | undefined, timeScale: number): ReportPeriod {
+  const hourMs = 3_600_000 / timeScale;
+  const end = Math.max(since, last ?? since);
+  const full = end - PERIOD_HOURS * hourMs;
+  return { start: Math.max(since, full), end, hourMs, startsAfter: full > since };
+}
+
+/** The checks of the period, in time order. */
+function checksIn(history: CheckHistory | undefined, period: ReportPeriod) {
+  const out = [];
+  if (history)
+    for (let i = history.firstFrom(period.start); i < history.length; i++) {
+      const check = history.entry(i);
+      if (check.at === period.start && period.startsAfter) continue;
+      if (check.at > period.end) break;
+      out.push(check);
+    }
   return out;
 }
 
-/**
- * Latencies of the successful checks: a daily wave, jitter and a few spikes,
- * scaled so their mean is exactly `mean` (the last check's latency), which is
- * the report's avg_latency_ms.
- */
-function latencies(count: number, mean: number, hourOf: (i: number) => number, random: () => number): number[] {
-  const phase = random() * 2 * Math.PI;
-  const raw: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const wave = 1 + 0.25 * Math.sin((2 * Math.PI * hourOf(i)) / PERIOD_HOURS + phase);
-    const jitter = 0.8 + 0.4 * random();
-    const spike = random() < 0.03 ? 2.5 + random() * 2 : 1;
-    raw.push(wave * jitter * spike);
-  }
-  const rawMean = raw.reduce((a, b) => a + b, 0) / Math.max(1, count);
-  const values = raw.map((v) => Math.max(1, Math.round((v * mean) / rawMean)));
-  // Make the integer sum exact: one millisecond at a time on distinct checks.
-  let diff = mean * count - values.reduce((a, b) => a + b, 0);
-  for (let i = 0; diff !== 0 && i < 4 * count; i++) {
-    const k = i % count;
-    const step = diff > 0 ? 1 : -1;
-    if ((values[k] as number) + step < 1) continue;
-    values[k] = (values[k] as number) + step;
-    diff -= step;
-  }
-  return values;
+/** The headline figures of a monitor's report: uptime null, and no latency, before its first check. */
+export function reportFigures(history: CheckHistory | undefined, period: ReportPeriod) {
+  const checks = checksIn(history, period);
+  const latencies = checks.flatMap((c) => (c.latency === null ? [] : [c.latency]));
+  const failures = checks.length - latencies.length;
+  return {
+    uptime_percent: checks.length === 0 ? null : round2((latencies.length / checks.length) * 100),
+    checks: checks.length,
+    failures,
+    avg_latency_ms: latencies.length === 0 ? null : Math.round(latencies.reduce((a, b) => a + b, 0) / latencies.length),
+  };
 }
 
-/** The wire form of a monitor's report (GET /reports/{id}), figures from simulateReport. */
+/** The wire form of a monitor's report (GET /reports/{id}). */
 export function monitorReportBody(
-  monitor: SimulatedMonitor & { report_id: string; status: string },
-  generatedAt: string,
+  monitor: { id: string; report_id: string; status: string },
+  history: CheckHistory | undefined,
+  period: ReportPeriod,
+  now: number,
 ): Record<string, unknown> {
-  const { hourly, incidents, ...figures } = simulateReport(monitor);
+  const checks = checksIn(history, period);
+  // One bucket per simulated hour of the period, the last one closed by its end (which belongs to it).
+  const buckets = Math.min(PERIOD_HOURS, Math.max(1, Math.ceil((period.end - period.start) / period.hourMs)));
+  const perHour = Array.from({ length: buckets }, () => ({ checks: 0, failures: 0, latencies: [] as number[] }));
+  const incidents: Incident[] = [];
+  let open: Incident | undefined;
+  let openedAt = 0;
+  for (const check of checks) {
+    // Buckets hold their start, but a full period's buckets hold their end (its start is left out).
+    const offset = (check.at - period.start) / period.hourMs;
+    const index = period.startsAfter ? Math.ceil(offset) - 1 : Math.floor(offset);
+    const bucket = perHour[Math.max(0, Math.min(buckets - 1, index))]!;
+    bucket.checks++;
+    if (check.latency === null) {
+      bucket.failures++;
+      if (open) open.failed_checks++;
+      else {
+        openedAt = check.at;
+        open = { start: iso(check.at), end: null, duration_seconds: 0, failed_checks: 1, cause: check.cause ?? '' };
+        incidents.push(open);
+      }
+    } else {
+      bucket.latencies.push(check.latency);
+      if (open) {
+        // A run of failures ends with the next check that succeeds.
+        open.end = iso(check.at);
+        open.duration_seconds = Math.round((check.at - openedAt) / 1000);
+        open = undefined;
+      }
+    }
+  }
+  if (open) open.duration_seconds = Math.round((period.end - openedAt) / 1000);
+  const all = perHour.flatMap((b) => b.latencies).sort((x, y) => x - y);
+  const figures = reportFigures(history, period);
   return {
     id: monitor.report_id,
     monitor_id: monitor.id,
     period: REPORT_PERIOD,
-    ...figures,
-    monitor_status: monitor.status,
-    generated_at: generatedAt,
-    hourly,
-    incidents,
-  };
-}
-
-/** The headline figures of a monitor's report, derived from the monitor alone; the mean latency is the last check's. */
-export function reportFigures(monitor: SimulatedMonitor) {
-  const check = monitor.last_check;
-  if (check === null) return { uptime_percent: null, checks: 0, failures: 0, avg_latency_ms: null };
-  const checks = Math.max(1, Math.floor(PERIOD_SECONDS / monitor.interval_seconds));
-  if (check.status === 'down') return { uptime_percent: 0, checks, failures: checks, avg_latency_ms: null };
-  const uptime = (monitor.target ?? '').toLowerCase().includes('flaky') ? FLAKY_UPTIME : 100;
-  const failures = Math.round((checks * (100 - uptime)) / 100);
-  return { uptime_percent: uptime, checks, failures, avg_latency_ms: check.latency_ms };
-}
-
-/** The report: its figures and the checks they come from (up to three incidents; one still open when down). */
-export function simulateReport(monitor: SimulatedMonitor) {
-  const check = monitor.last_check;
-  const figures = reportFigures(monitor);
-  if (check === null)
-    return {
-      period_start: null,
-      period_end: null,
-      ...figures,
-      latency_percentiles_ms: null,
-      hourly: [],
-      incidents: [],
-    };
-  const interval = monitor.interval_seconds;
-  const count = figures.checks;
-  const end = Math.floor(Date.parse(check.checked_at) / 1000 / HOUR) * HOUR;
-  const start = end - PERIOD_SECONDS;
-  const timeOf = (i: number) => start + i * interval;
-  const hourOf = (i: number) => Math.floor((i * interval) / HOUR);
-  const random = seededRandom(hash32(`${monitor.id}|${monitor.target ?? ''}|report`));
-  const causes = monitor.type === 'http' ? HTTP_CAUSES : OTHER_CAUSES;
-
-  const down = check.status === 'down';
-  const failures = figures.failures;
-  const failed = new Uint8Array(count);
-  const incidents: Incident[] = [];
-  if (down) {
-    failed.fill(1);
-    incidents.push({
-      start: iso(start),
-      end: null,
-      duration_seconds: PERIOD_SECONDS,
-      failed_checks: count,
-      cause: 'connection refused',
-    });
-  } else {
-    for (const [first, length] of failureRuns(count, failures, random)) {
-      failed.fill(1, first, first + length);
-      incidents.push({
-        start: iso(timeOf(first)),
-        end: iso(timeOf(first + length)),
-        duration_seconds: length * interval,
-        failed_checks: length,
-        cause: causes[Math.floor(random() * causes.length)] as string,
-      });
-    }
-  }
-
-  const okIndexes: number[] = [];
-  for (let i = 0; i < count; i++) if (failed[i] === 0) okIndexes.push(i);
-  const mean = check.latency_ms ?? 0;
-  const okLatencies = down ? [] : latencies(okIndexes.length, mean, (k) => hourOf(okIndexes[k] as number), random);
-
-  const perHour: { checks: number; failures: number; latencies: number[] }[] = Array.from(
-    { length: PERIOD_HOURS },
-    () => ({ checks: 0, failures: 0, latencies: [] }),
-  );
-  for (let i = 0; i < count; i++) {
-    const bucket = perHour[hourOf(i)] as (typeof perHour)[number];
-    bucket.checks++;
-    if (failed[i] === 1) bucket.failures++;
-  }
-  for (const [k, i] of okIndexes.entries()) perHour[hourOf(i)]?.latencies.push(okLatencies[k] as number);
-  const hourly = perHour.map((b, h) => {
-    const sorted = [...b.latencies].sort((x, y) => x - y);
-    return {
-      hour: iso(start + h * HOUR),
-      checks: b.checks,
-      failures: b.failures,
-      avg_latency_ms: sorted.length === 0 ? null : Math.round(sorted.reduce((a, v) => a + v, 0) / sorted.length),
-      p95_latency_ms: sorted.length === 0 ? null : percentile(sorted, 95),
-    };
-  });
-  const sorted = [...okLatencies].sort((x, y) => x - y);
-  return {
-    period_start: iso(start),
-    period_end: iso(end),
+    period_start: iso(period.start),
+    period_end: iso(period.end),
     ...figures,
     latency_percentiles_ms:
-      sorted.length === 0
+      all.length === 0
         ? null
         : {
-            p50: percentile(sorted, 50),
-            p90: percentile(sorted, 90),
-            p95: percentile(sorted, 95),
-            p99: percentile(sorted, 99),
-            max: sorted[sorted.length - 1] as number,
+            p50: percentile(all, 50),
+            p90: percentile(all, 90),
+            p95: percentile(all, 95),
+            p99: percentile(all, 99),
+            max: all[all.length - 1] as number,
           },
-    hourly,
+    monitor_status: monitor.status,
+    generated_at: iso(now),
+    hourly: perHour.map((b, h) => {
+      const sorted = b.latencies.sort((x, y) => x - y);
+      return {
+        hour: iso(period.start + h * period.hourMs),
+        checks: b.checks,
+        failures: b.failures,
+        avg_latency_ms: sorted.length === 0 ? null : Math.round(sorted.reduce((a, v) => a + v, 0) / sorted.length),
+        p95_latency_ms: sorted.length === 0 ? null : percentile(sorted, 95),
+      };
+    }),
     incidents,
   };
 }

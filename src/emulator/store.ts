@@ -18,10 +18,11 @@ import {
   type MonitorStatus,
   type MonitorType,
 } from './model.js';
-import { simulateCheck } from './checks.js';
+import { failureCause, simulateCheck } from './checks.js';
 import { publicDocument } from './openapi.js';
 import type { Outage } from './faults.js';
-import { monitorReportBody, reportFigures } from './reports.js';
+import { CheckHistory, DueQueue } from './history.js';
+import { monitorReportBody, reportFigures, reportPeriod } from './reports.js';
 
 export interface LastCheck {
   status: 'up' | 'down';
@@ -62,10 +63,26 @@ type JournalRecord =
 interface AccountState {
   suspended: boolean;
   monitors: Map<string, MonitorRecord>;
+  /**
+   * The monitors' ids in order, so a page of a list is found by a binary search, not a scan of the store;
+   * undefined after a bulk load until a list needs it.
+   */
+  order?: string[];
   channels: Map<string, ChannelRecord>;
 }
 
-const now = () => new Date().toISOString();
+/** The index of the first id in sorted `ids` greater than `after` (0 with no `after`). */
+function firstAfter(ids: readonly string[], after: string | undefined): number {
+  if (after === undefined) return 0;
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((ids[mid] as string) <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** The accounts and the channels each starts with, as the document lists them (channels cannot be created). */
 const SEEDED = publicDocument['x-emulator'] as {
@@ -73,7 +90,7 @@ const SEEDED = publicDocument['x-emulator'] as {
   'seeded-channels': ChannelRecord[];
 };
 
-/** Checks kept per monitor for `GET /__emulator/checks`: a bounded window. */
+/** Checks shown per monitor by `GET /__emulator/checks`: the last ones of its history. */
 const CHECK_HISTORY = 100;
 /** Checks run for one monitor in one round at most. */
 const CATCH_UP = 100;
@@ -106,8 +123,21 @@ export class Store {
   /** The whole state was replaced (restore, reset) since the last takeChanges(). */
   private replaced = false;
 
-  /** Per monitor: checks run so far (the n of the next seeded outcome), and the last CHECK_HISTORY of them. */
-  private readonly checks = new Map<string, { run: number; last: Array<LastCheck & { n: number }> }>();
+  /** When each monitor's next check is due (ms), once known; forgotten when the monitor changes. */
+  private readonly nextDue = new Map<string, number>();
+  /**
+   * The scheduler's queue: each monitor by its next due time, so a tick costs what falls due, not a read of
+   * every monitor. An entry whose monitor changed, went or was paused since is dropped when it comes up.
+   */
+  private readonly schedule = new DueQueue<{ account: string; id: string }>();
+  /** Monitors new, changed or loaded since the last tick: the next tick finds when they fall due. */
+  private unscheduled: Array<{ account: string; monitor: MonitorRecord }> = [];
+  /** Per monitor: the checks it ran (history.ts), which its report is made of. */
+  private readonly checks = new Map<string, CheckHistory>();
+  /** The time (ms) since which this store keeps checks: its start, or the last restore or reset. */
+  private since: number;
+  private readonly clock: () => number;
+  private readonly timeScale: number;
 
   constructor(
     private readonly random?: () => number,
@@ -116,9 +146,20 @@ export class Store {
       outages: () => readonly Outage[];
       /** Accounts declared at start (`--token NAME:TOKEN`), beside the seeded ones. */
       accounts?: readonly string[];
+      /** The time in ms (default Date.now): a test drives it to run checks without waiting. */
+      clock?: () => number;
+      /** How many times faster than the wall clock checks run (`--time-scale`, default 1). */
+      timeScale?: number;
     } = { seed: 0, outages: () => [] },
   ) {
+    this.clock = simulation.clock ?? Date.now;
+    this.timeScale = simulation.timeScale ?? 1;
+    this.since = this.clock();
     this.seedAccounts();
+  }
+
+  private now(): string {
+    return new Date(this.clock()).toISOString();
   }
 
   private seedAccounts(): void {
@@ -134,6 +175,10 @@ export class Store {
   reset(): void {
     this.seedAccounts();
     this.checks.clear();
+    this.schedule.clear();
+    this.nextDue.clear();
+    this.unscheduled = [];
+    this.since = this.clock();
     this.version++;
     this.replaced = true;
   }
@@ -166,15 +211,19 @@ export class Store {
       if (!target) continue; // accounts are seeded; an unknown one is ignored
       if (!Array.isArray(account?.monitors) || !Array.isArray(account.channels)) throw bad(`account ${id}`);
       target.monitors = new Map();
+      target.order = undefined;
       for (const m of account.monitors) {
         const monitor = loadMonitor(m);
         if (!monitor) throw bad(`a monitor of ${id}`);
         target.monitors.set(monitor.id, monitor);
+        this.unscheduled.push({ account: id, monitor });
       }
       for (const c of account.channels)
         if (typeof c?.id === 'string' && target.channels.has(c.id)) target.channels.set(c.id, c);
     }
     for (const suffix of state.issued_ids) if (typeof suffix === 'string') this.issuedIds.add(suffix);
+    // Checks are not part of the state: the reports of what was restored start from here.
+    this.since = Math.max(this.since, this.clock());
     this.version++;
     this.replaced = true;
   }
@@ -204,6 +253,7 @@ export class Store {
     const issue = (id: string) => {
       if (id.startsWith(MONITOR_ID_PREFIX)) this.issuedIds.add(id.slice(MONITOR_ID_PREFIX.length));
     };
+    state.order = undefined;
     if (typeof r.deleted === 'string') {
       state.monitors.delete(r.deleted);
       issue(r.deleted);
@@ -211,6 +261,7 @@ export class Store {
       const monitor = loadMonitor(r.monitor);
       if (!monitor) throw bad();
       state.monitors.set(monitor.id, monitor);
+      this.unscheduled.push({ account: r.account as string, monitor });
       issue(monitor.id);
     } else if (typeof r.channel === 'object' && r.channel !== null) {
       const c = r.channel as ChannelRecord;
@@ -241,7 +292,7 @@ export class Store {
     const { fields, extras } = splitMonitorBody(body);
     const suffix = this.newSuffix();
     this.issuedIds.add(suffix);
-    const at = now();
+    const at = this.now();
     const record: MonitorRecord = {
       name: fields.name as string,
       type: fields.type ?? DEFAULT_MONITOR_TYPE,
@@ -257,7 +308,10 @@ export class Store {
       extras,
     };
     // Only an authenticated account creates: it exists.
-    (this.accounts.get(account) as AccountState).monitors.set(record.id, record);
+    const state = this.accounts.get(account) as AccountState;
+    state.monitors.set(record.id, record);
+    this.unscheduled.push({ account, monitor: record });
+    state.order?.splice(firstAfter(state.order, record.id), 0, record.id);
     this.mark({ account, monitor: record });
     return record;
   }
@@ -269,47 +323,75 @@ export class Store {
   /** A pending monitor's first check, run by the get that first reads it (later ones are scheduled). */
   runPendingCheck(account: string, monitor: MonitorRecord): void {
     if (monitor.status !== 'pending') return;
-    this.runCheck(account, monitor, Date.now());
+    this.runCheck(account, monitor, this.clock());
   }
 
   /** One simulated check at time `at` (ms): its outcome becomes the monitor's status and last check. */
   private runCheck(account: string, monitor: MonitorRecord, at: number): void {
     if (monitor.paused) return;
     let checks = this.checks.get(monitor.id);
-    if (!checks) this.checks.set(monitor.id, (checks = { run: 0, last: [] }));
-    const n = checks.run++;
-    const result = simulateCheck(monitor, n, this.simulation.seed, this.simulation.outages());
+    if (!checks) this.checks.set(monitor.id, (checks = new CheckHistory()));
+    const outages = this.simulation.outages();
+    const result = simulateCheck(monitor, checks.run, this.simulation.seed, outages);
     monitor.status = result.status;
     monitor.last_check = { ...result, checked_at: new Date(at).toISOString() };
-    checks.last.push({ ...monitor.last_check, n });
-    if (checks.last.length > CHECK_HISTORY) checks.last.shift();
+    checks.push(at, result.latency_ms, result.status === 'down' ? failureCause(monitor, outages) : '');
     this.mark({ account, monitor });
   }
 
   /** The last checks of a monitor of any account (oldest first), or undefined for no such monitor. */
   checkHistory(id: string): Array<LastCheck & { n: number }> | undefined {
     for (const state of this.accounts.values())
-      if (state.monitors.has(id)) return [...(this.checks.get(id)?.last ?? [])];
+      if (state.monitors.has(id)) {
+        const history = this.checks.get(id);
+        const out: Array<LastCheck & { n: number }> = [];
+        for (let i = Math.max(0, (history?.length ?? 0) - CHECK_HISTORY); history && i < history.length; i++) {
+          const { at, n, latency } = history.entry(i);
+          const status = latency === null ? 'down' : 'up';
+          out.push({ status, latency_ms: latency, checked_at: new Date(at).toISOString(), n });
+        }
+        return out;
+      }
     return undefined;
+  }
+
+  /** Runs the checks of `monitor` due by `at` (ms); how many ran. */
+  private catchUp(account: string, monitor: MonitorRecord, at: number): number {
+    if (monitor.paused) return 0;
+    // Asked at every report and every tick that takes it off the queue: the next due time is kept, not parsed again.
+    const known = this.nextDue.get(monitor.id);
+    if (known !== undefined && known > at) return 0;
+    const step = (monitor.interval_seconds * 1000) / this.timeScale;
+    let due = Date.parse(monitor.last_check?.checked_at ?? monitor.updated_at) + step;
+    let runs = 0;
+    for (; due <= at && runs < CATCH_UP; due += step, runs++) this.runCheck(account, monitor, due);
+    if (due <= at) this.runCheck(account, monitor, at);
+    const next = Date.parse(monitor.last_check?.checked_at ?? monitor.updated_at) + step;
+    this.nextDue.set(monitor.id, next);
+    // By id, so a deleted monitor is not held until its entry comes up.
+    this.schedule.push(next, { account, id: monitor.id });
+    return runs;
   }
 
   /**
    * Runs every check due by `at` (ms): one interval (divided by `timeScale`) after the last check, or the last
    * change when never checked; beyond CATCH_UP for one monitor, its schedule skips ahead to now.
    */
-  runDueChecks(at: number, timeScale: number): number {
+  runDueChecks(at: number = this.clock()): number {
     let checked = 0;
-    for (const [account, state] of this.accounts)
-      for (const monitor of state.monitors.values()) {
-        if (monitor.paused) continue;
-        const step = (monitor.interval_seconds * 1000) / timeScale;
-        let due = Date.parse(monitor.last_check?.checked_at ?? monitor.updated_at) + step;
-        let runs = 0;
-        for (; due <= at && runs < CATCH_UP; due += step, runs++) this.runCheck(account, monitor, due);
-        if (due <= at) this.runCheck(account, monitor, at);
-        checked += runs;
-      }
+    for (const { account, monitor } of this.unscheduled.splice(0))
+      if (this.isCurrent(account, monitor)) checked += this.catchUp(account, monitor, at);
+    for (let entry = this.schedule.popDue(at); entry; entry = this.schedule.popDue(at)) {
+      const { account, id } = entry.item;
+      const monitor = this.accounts.get(account)?.monitors.get(id);
+      if (monitor && this.nextDue.get(id) === entry.due) checked += this.catchUp(account, monitor, at);
+    }
     return checked;
+  }
+
+  /** Is this the account's monitor still (not deleted, nor replaced by a restore)? */
+  private isCurrent(account: string, monitor: MonitorRecord): boolean {
+    return this.accounts.get(account)?.monitors.get(monitor.id) === monitor;
   }
 
   updateMonitor(account: string, monitor: MonitorRecord, body: Record<string, unknown>): void {
@@ -320,25 +402,54 @@ export class Store {
     const retarget = target !== monitor.target || (fields.type ?? monitor.type) !== monitor.type;
     const resumed = fields.paused === false && monitor.paused;
     Object.assign(monitor, fields);
+    this.nextDue.delete(monitor.id);
+    this.unscheduled.push({ account, monitor });
     if (retarget) monitor.last_check = null;
     if (monitor.paused) monitor.status = 'paused';
     else if (resumed || retarget) monitor.status = 'pending';
     monitor.extras = { ...monitor.extras, ...extras }; // "__proto__" stays data (spreads define)
-    monitor.updated_at = now();
+    monitor.updated_at = this.now();
     this.mark({ account, monitor });
   }
 
   deleteMonitor(account: string, id: string): boolean {
-    const deleted = this.accounts.get(account)?.monitors.delete(id) ?? false;
+    const state = this.accounts.get(account);
+    const deleted = state?.monitors.delete(id) ?? false;
     if (deleted) {
+      const at = firstAfter(state!.order ?? [], id) - 1;
+      if (state!.order?.[at] === id) state!.order.splice(at, 1);
       this.mark({ account, deleted: id });
       this.checks.delete(id);
+      this.nextDue.delete(id);
     }
     return deleted;
   }
 
   listMonitors(account: string): MonitorRecord[] {
     return [...(this.accounts.get(account)?.monitors.values() ?? [])];
+  }
+
+  /**
+   * A page of the account's monitors in id order: the first `limit` after the id `after` that `keep` accepts,
+   * and whether another follows. O(log n + what it reads): the ids are kept sorted, not sorted per page.
+   */
+  monitorsAfter(
+    account: string,
+    after: string | undefined,
+    limit: number,
+    keep: (m: MonitorRecord) => boolean = () => true,
+  ): { page: MonitorRecord[]; more: boolean } {
+    const state = this.accounts.get(account);
+    if (!state) return { page: [], more: false };
+    const order = (state.order ??= [...state.monitors.keys()].sort());
+    const page: MonitorRecord[] = [];
+    for (let i = firstAfter(order, after); i < order.length; i++) {
+      const monitor = state.monitors.get(order[i] as string) as MonitorRecord;
+      if (!keep(monitor)) continue;
+      if (page.length === limit) return { page, more: true };
+      page.push(monitor);
+    }
+    return { page, more: false };
   }
 
   getChannel(account: string, id: string): ChannelRecord | undefined {
@@ -355,21 +466,58 @@ export class Store {
     return [...(this.accounts.get(account)?.channels.values() ?? [])];
   }
 
-  /** Every report of the account: the summary, then one per monitor. */
-  listReports(account: string): Record<string, unknown>[] {
-    return [this.summaryReport(account), ...this.listMonitors(account).map((m) => monitorReportBody(m, now()))];
+  /**
+   * A page of the account's reports in id order after the report id `after`: the monitors' reports share
+   * their monitors' order (the same 12 characters after a prefix of the same length), and the summary
+   * takes its place among them. Only the page's reports are made, but a page holding the summary reads
+   * every monitor.
+   */
+  reportsAfter(account: string, after: string | undefined, limit: number) {
+    const monitorAfter = after === undefined ? undefined : MONITOR_ID_PREFIX + after.slice(REPORT_ID_PREFIX.length);
+    const { page, more } = this.monitorsAfter(account, monitorAfter, limit);
+    const ids = page.map((m) => m.report_id);
+    const reports: Array<{ id: string; make: () => Record<string, unknown> }> = page.map((m) => ({
+      id: m.report_id,
+      make: () => this.monitorReport(account, m),
+    }));
+    if (after === undefined || SUMMARY_REPORT_ID > after) {
+      const at = firstAfter(ids, SUMMARY_REPORT_ID);
+      // After the page's last monitor, the summary belongs here only when no monitor follows.
+      if (at < ids.length || !more)
+        reports.splice(at, 0, { id: SUMMARY_REPORT_ID, make: () => this.summaryReport(account) });
+    }
+    const hasMore = more || reports.length > limit;
+    return { page: reports.slice(0, limit).map((r) => r.make()), more: hasMore };
   }
 
   getReport(account: string, id: string): Record<string, unknown> | undefined {
     if (id === SUMMARY_REPORT_ID) return this.summaryReport(account);
     if (!id.startsWith(REPORT_ID_PREFIX)) return undefined;
     const monitor = this.getMonitor(account, MONITOR_ID_PREFIX + id.slice(REPORT_ID_PREFIX.length));
-    return monitor ? monitorReportBody(monitor, now()) : undefined;
+    return monitor ? this.monitorReport(account, monitor) : undefined;
+  }
+
+  /** A report as of now: the checks due by now run first, so it never lags the clock. */
+  private monitorReport(account: string, monitor: MonitorRecord): Record<string, unknown> {
+    const now = this.clock();
+    this.catchUp(account, monitor, now);
+    return monitorReportBody(monitor, this.checks.get(monitor.id), this.periodOf(monitor), now);
+  }
+
+  /** The period of a monitor's report: up to its last check, never before its creation nor before checks were kept. */
+  private periodOf(monitor: MonitorRecord) {
+    const history = this.checks.get(monitor.id);
+    const last = history && history.length > 0 ? history.entry(history.length - 1).at : undefined;
+    return reportPeriod(Math.max(this.since, Date.parse(monitor.created_at)), last, this.timeScale);
   }
 
   private summaryReport(account: string): Record<string, unknown> {
     const monitors = this.listMonitors(account);
-    const stats = monitors.map(reportFigures);
+    const now = this.clock();
+    const stats = monitors.map((m) => {
+      this.catchUp(account, m, now);
+      return reportFigures(this.checks.get(m.id), this.periodOf(m));
+    });
     const counts: Record<string, number> = { total: monitors.length };
     for (const status of MONITOR_STATUSES) counts[status] = monitors.filter((m) => m.status === status).length;
     const uptime = mean(stats.map((s) => s.uptime_percent));
@@ -382,7 +530,7 @@ export class Store {
       checks: stats.reduce((a, s) => a + s.checks, 0),
       failures: stats.reduce((a, s) => a + s.failures, 0),
       avg_latency_ms: latency === null ? null : Math.round(latency),
-      generated_at: now(),
+      generated_at: new Date(now).toISOString(),
       monitors: counts,
     };
   }

@@ -223,8 +223,13 @@ describe('monitors wait --junit', () => {
 
 describe('the deploy gate: --assert', () => {
   it('reports get: every assertion checked, each failure with what it saw, exit 9; JUnit has one case per assertion', async () => {
-    const id = await f.create({ name: 'g', target: 'https://flaky.example.com' });
+    // Hourly checks: seven up, then one down in an outage of its host: 87.5% up.
+    const id = await f.create({ name: 'g', target: 'https://gate.example.com', interval_seconds: 3600 });
     const reportId = (await f.cpk(['monitors', 'get', id, '--query', 'report_id'])).stdout.trim();
+    f.advance(6 * 3_600_000);
+    await f.outage('gate.example.com');
+    f.advance(3_600_000);
+    await f.outage(null);
     const d = dir();
     const r = await f.cpk([
       'reports',

@@ -54,7 +54,7 @@ function runScript(
 }
 
 async function monitorWithReport(target: string): Promise<{ id: string; reportId: string }> {
-  const id = await f.create({ name: 'gate', target });
+  const id = await f.create({ name: 'gate', target, interval_seconds: 3600 });
   // the first get runs the emulator's simulated check, which fills the report
   const got = await f.cpk(['monitors', 'get', id, '--query', 'report_id']);
   return { id, reportId: got.stdout.trim() };
@@ -97,8 +97,13 @@ describe('docs/scripting.md: scripts', () => {
   it('the CI uptime gate passes above the threshold and fails the build below it', async () => {
     const [up, flaky] = await Promise.all([
       monitorWithReport('https://up.example.com'),
-      monitorWithReport('https://flaky.example.com'),
+      monitorWithReport('https://patchy.example.com'),
     ]);
+    // Hourly, the patchy one is up seven times, then down once in an outage: 87.5%.
+    f.advance(6 * 3_600_000);
+    await f.outage('patchy.example.com');
+    f.advance(3_600_000);
+    await f.outage(null);
     const gate = script('ci-uptime');
     const [pass, fail, fresh] = await Promise.all([
       runScript(gate, { env: { REPORT_ID: up.reportId } }),

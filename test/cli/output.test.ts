@@ -90,17 +90,26 @@ describe('reports', () => {
       '--name',
       'md',
       '--target',
-      'https://flaky.md.example.com',
+      'https://md.example.com',
+      '--interval',
+      '1h',
       '-q',
     ]);
     const id = created.stdout.trim();
     expect((await f.cpk(['monitors', 'get', id, '--json'])).code).toBe(0); // the simulated check
+    // A day of hourly checks, seven of them in an outage of the host, then up again: a full report.
+    f.advance(12 * 3_600_000);
+    await f.outage('md.example.com');
+    f.advance(7 * 3_600_000);
+    await f.outage(null);
+    f.advance(6 * 3_600_000);
+    const thaw = f.freeze(); // the three reports below are made at the same time, so they read alike
     const reportId = `rpt_${id.slice(4)}`;
     const [json, md, plain] = await Promise.all([
       f.cpk(['reports', 'get', reportId, '--json']),
       f.cpk(['reports', 'get', reportId, '-o', 'markdown']),
       f.cpk(['reports', 'get', reportId]),
-    ]);
+    ]).finally(thaw);
     expect(md.code).toBe(0);
     const report = JSON.parse(json.stdout) as {
       hourly: Record<string, unknown>[];
@@ -108,7 +117,7 @@ describe('reports', () => {
     };
     const lines = md.stdout.split('\n');
     expect(lines.slice(0, 4)).toEqual([`# Report ${reportId}`, '', '| field | value |', '|---|---|']);
-    expect(lines).toContain('| uptime_percent | 87.5 |');
+    expect(lines).toContain('| uptime_percent | 70.83 |'); // 17 of 24 checks up
     const cell = (v: unknown) => (v === null ? '-' : String(v));
     const row = (item: Record<string, unknown>) => `| ${Object.values(item).map(cell).join(' | ')} |`;
     const hourly = lines.indexOf('## hourly');

@@ -149,96 +149,100 @@ describe('PATCH /v1/channels/{id}', () => {
 });
 
 describe('GET /v1/reports/{id}', () => {
-  const emu = useEmulator();
+  // The emulator's clock is the test's: moving it runs the checks due (a report runs them before it is made).
+  let now = Date.parse('2026-11-22T10:00:00.000Z');
+  const emu = useEmulator({ clock: () => now, timeScale: 60, adminSecret: 's3cret' });
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const outages = (method: string, body?: unknown) =>
+    call(emu(), method, '/__emulator/outages', { token: null, body, headers: { 'x-emulator-admin': 's3cret' } });
 
-  it('a pending monitor has an empty report', async () => {
+  it('a pending monitor has a report of no checks, over an empty period at its creation', async () => {
     const m = await createMonitor(emu(), { name: 'p', target: 'https://example.com' });
+    now += 500; // within the first interval (60 s at 60x: one second)
     const res = await call(emu(), 'GET', `reports/${m.report_id}`);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       id: m.report_id,
       monitor_id: m.id,
       period: '24h',
-      period_start: null,
-      period_end: null,
+      period_start: m.created_at,
+      period_end: m.created_at,
       uptime_percent: null,
       checks: 0,
       failures: 0,
       avg_latency_ms: null,
       latency_percentiles_ms: null,
       monitor_status: 'pending',
-      generated_at: res.json.generated_at,
-      hourly: [],
+      generated_at: iso(now),
+      hourly: [{ hour: m.created_at, checks: 0, failures: 0, avg_latency_ms: null, p95_latency_ms: null }],
       incidents: [],
     });
   });
 
-  it('up -> 100, flaky -> 87.5, down -> 0, derived from the check', async () => {
-    const up = await createMonitor(emu(), { name: 'up', target: 'https://example.com', interval_seconds: 300 });
-    const flaky = await createMonitor(emu(), { name: 'flaky', target: 'https://flaky.example.com' });
-    const down = await createMonitor(emu(), {
-      name: 'down',
-      type: 'tcp',
-      target: 'down.example.com:22',
-      interval_seconds: 86400,
-    });
-    const latency: Record<string, number | null> = {};
-    for (const m of [up, flaky, down])
-      latency[m.id] = (await call(emu(), 'GET', `monitors/${m.id}`)).json.last_check.latency_ms;
-
-    const r = async (id: string) => (await call(emu(), 'GET', `reports/${id}`)).json;
-    expect(await r(up.report_id)).toMatchObject({
-      uptime_percent: 100,
-      checks: 288,
-      failures: 0,
-      avg_latency_ms: latency[up.id],
-      monitor_status: 'up',
-    });
-    expect(await r(flaky.report_id)).toMatchObject({
-      uptime_percent: 87.5,
-      checks: 1440,
-      failures: 180,
-      avg_latency_ms: latency[flaky.id],
-    });
-    expect(await r(down.report_id)).toMatchObject({
-      uptime_percent: 0,
-      checks: 1,
-      failures: 1,
-      avg_latency_ms: null,
+  it('--time-scale 60 and an outage: up, then down, reads between 0 and 100 from the checks that ran', async () => {
+    const m = await createMonitor(emu(), { name: 'shop', target: 'https://shop.example.com', interval_seconds: 60 });
+    const created = Date.parse(m.created_at as string);
+    expect((await call(emu(), 'GET', `monitors/${m.id}`)).json.status).toBe('up'); // the first check, at creation
+    now += 9_000; // nine simulated minutes: nine more checks, all up
+    expect((await outages('POST', { target: 'shop.example.com' })).status).toBe(201);
+    now += 5_000;
+    const down = (await call(emu(), 'GET', `reports/${m.report_id}`)).json;
+    expect(down).toMatchObject({
+      period_start: m.created_at, // never before the monitor was created
+      period_end: iso(now), // the last check, due just now
+      checks: 15,
+      failures: 5,
+      uptime_percent: 66.67,
       monitor_status: 'down',
+      incidents: [{ start: iso(created + 10_000), end: null, failed_checks: 5, cause: 'outage' }],
     });
-    // Deterministic: the same report twice (apart from generated_at).
-    const again = await r(flaky.report_id);
-    expect({ ...again, generated_at: 0 }).toEqual({ ...(await r(flaky.report_id)), generated_at: 0 });
+    expect((await outages('DELETE')).status).toBe(200);
+    now += 1_000;
+    const up = (await call(emu(), 'GET', `reports/${m.report_id}`)).json;
+    expect(up).toMatchObject({ checks: 16, failures: 5, uptime_percent: 68.75, monitor_status: 'up' });
+    expect(up.incidents).toEqual([
+      {
+        start: iso(created + 10_000),
+        end: iso(created + 15_000),
+        duration_seconds: 5,
+        failed_checks: 5,
+        cause: 'outage',
+      },
+    ]);
+    // The same report twice when the clock stands still.
+    expect((await call(emu(), 'GET', `reports/${m.report_id}`)).json).toEqual(up);
   });
 
-  it('the account summary counts monitors by status', async () => {
-    const res = await call(emu(), 'GET', 'reports/rpt_summary');
+  it('the account summary averages the monitors it has and counts them by status', async () => {
+    const other = 'cpk_test_other';
+    await createMonitor(emu(), { name: 'up', target: 'https://example.com', interval_seconds: 60 }, other);
+    await createMonitor(emu(), { name: 'down', target: 'https://down.example.com', interval_seconds: 60 }, other);
+    await createMonitor(emu(), { name: 'new', target: 'https://example.com', interval_seconds: 3600 }, other);
+    now += 2_000;
+    const res = await call(emu(), 'GET', 'reports/rpt_summary', { token: other });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({
       id: 'rpt_summary',
       monitor_id: null,
       period: '24h',
-      uptime_percent: 62.5, // mean of 100, 87.5 and 0; the pending monitor has none
-      checks: 288 + 1440 + 1,
-      failures: 180 + 1,
-      monitors: { total: 4, pending: 1, up: 2, down: 1, paused: 0 },
+      uptime_percent: 50, // the mean of 100 and 0; the monitor not yet checked has none
+      checks: 4,
+      failures: 2,
+      monitors: { total: 3, pending: 1, up: 1, down: 1, paused: 0 },
     });
-    const other = (await call(emu(), 'GET', 'reports/rpt_summary', { token: 'cpk_test_other' })).json;
-    expect(other).toMatchObject({ uptime_percent: null, checks: 0, avg_latency_ms: null, monitors: { total: 0 } });
+    const empty = (await call(emu(), 'GET', 'reports/rpt_summary', { token: 'cpk_test_suspended' })).status;
+    expect(empty).toBe(403);
   });
 
-  it('a checked monitor has 24 hourly buckets, percentiles and incidents, in the shape and order the document shows', async () => {
-    const m = await createMonitor(emu(), {
-      name: 'flaky2',
-      target: 'https://flaky2.example.com',
-      interval_seconds: 600,
-    });
-    await call(emu(), 'GET', `monitors/${m.id}`); // the simulated check
+  it('a report with an incident has the shape and order the document shows', async () => {
+    const m = await createMonitor(emu(), { name: 'f', target: 'https://blip.example.com', interval_seconds: 60 });
+    now += 3_000;
+    await outages('POST', { target: 'blip.example.com' });
+    now += 2_000;
+    await outages('DELETE');
+    now += 2_000;
     const report = (await call(emu(), 'GET', `reports/${m.report_id}`)).json;
-    expect(report.hourly).toHaveLength(24);
-    expect(report.hourly.reduce((n: number, b: { checks: number }) => n + b.checks, 0)).toBe(144);
-    expect(report.incidents.reduce((n: number, i: { failed_checks: number }) => n + i.failed_checks, 0)).toBe(18);
+    expect(report).toMatchObject({ checks: 7, failures: 2 });
     expect(Object.keys(report.latency_percentiles_ms)).toEqual(['p50', 'p90', 'p95', 'p99', 'max']);
     const doc = (await call(emu(), 'GET', 'openapi.json', { token: null })).json;
     const example = doc.paths['/reports/{id}'].get.responses['200'].content['application/json'].example;

@@ -91,3 +91,35 @@ describe('GET /v1/channels and /v1/reports', () => {
     expect((await call(emu(), 'GET', 'channels', { token: 'cpk_test_readonly' })).status).toBe(403);
   });
 });
+
+describe('paging while monitors come and go', () => {
+  const own = useEmulator();
+
+  it('each monitor present throughout is listed once, in order; one deleted ahead is not; a new one only past the cursor', async () => {
+    const make = async () => (await call(own(), 'POST', 'monitors', { body: { name: 'p' } })).json.id as string;
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await make());
+    const seen: string[] = [];
+    const goneAhead = new Set<string>();
+    const created: Array<{ id: string; cursorAt: string }> = [];
+    let cursor: string | null = null;
+    for (let page = 0; page === 0 || cursor !== null; page++) {
+      const res = await call(own(), 'GET', `monitors?limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      seen.push(...res.json.data.map((m: { id: string }) => m.id));
+      cursor = res.json.next_cursor;
+      if (page > 2 || cursor === null) continue; // changes after the last page would go unseen
+      // Between pages: a monitor not yet listed goes, one already listed goes, and two new ones come.
+      const last = seen.at(-1)!;
+      const ahead = ids.find((id) => id > last && !goneAhead.has(id));
+      if (ahead !== undefined) goneAhead.add(ahead);
+      for (const id of [ahead, seen[page]])
+        if (id !== undefined) expect((await call(own(), 'DELETE', `monitors/${id}`)).status).toBe(204);
+      for (let i = 0; i < 2; i++) created.push({ id: await make(), cursorAt: last });
+    }
+    expect(seen).toEqual([...new Set(seen)].sort());
+    expect(goneAhead.size).toBeGreaterThan(0);
+    for (const id of ids) expect([id, seen.includes(id)]).toEqual([id, !goneAhead.has(id)]);
+    for (const { id, cursorAt } of created) expect([id, seen.includes(id)]).toEqual([id, id > cursorAt]);
+  });
+});

@@ -25,6 +25,15 @@ export interface EmulatorFixture {
    * the current document as `edit` changes it (what a cache may still hold).
    */
   serveOlderDocument(edit: (document: OpenApiDocument) => void, times?: number): Promise<void>;
+  /**
+   * Moves the emulator's clock `ms` ahead of the wall clock it otherwise follows: the checks due by then run
+   * before the next report is made, so a test gives a monitor a history without waiting for it.
+   */
+  advance(ms: number): void;
+  /** Stops the emulator's clock where it is (`advance` still moves it), so reports read alike; returns the undo. */
+  freeze(): () => void;
+  /** Starts an outage of every target containing `target` (POST /__emulator/outages), or ends them all (null). */
+  outage(target: string | null): Promise<void>;
 }
 
 /** The parts of an OpenAPI document the tests change. */
@@ -36,8 +45,19 @@ export function useEmulator(options: EmulatorOptions = {}, runner: { inProcess?:
   const fixture = {} as EmulatorFixture;
   // Every answer is checked against the emulator's own document: one that breaks it fails the file.
   const contract = responseContract();
+  let offset = 0;
+  let frozen: number | undefined;
+  fixture.advance = (ms) => void (offset += ms);
+  fixture.freeze = () => {
+    frozen = Date.now();
+    return () => {
+      offset += (frozen as number) - Date.now();
+      frozen = undefined;
+    };
+  };
   beforeAll(async () => {
-    const emu = await startEmulator({ port: 0, onResponse: contract.onResponse, ...options });
+    const clock = () => (frozen ?? Date.now()) + offset;
+    const emu = await startEmulator({ port: 0, onResponse: contract.onResponse, clock, ...options });
     fixture.emu = emu;
     fixture.env = { CPK_BASE_URL: emu.baseUrl, CPK_TOKEN: emu.token };
     fixture.spawned = (args, opts = {}) => runCli(args, { ...opts, env: { ...fixture.env, ...opts.env } });
@@ -56,6 +76,14 @@ export function useEmulator(options: EmulatorOptions = {}, runner: { inProcess?:
       });
       if (res.status !== 201) throw new Error(`creating a monitor: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { id: string }).id;
+    };
+    fixture.outage = async (target) => {
+      const res = await fetch(`${emu.url}/__emulator/outages`, {
+        method: target === null ? 'DELETE' : 'POST',
+        headers: { 'x-emulator-admin': emu.adminSecret, 'content-type': 'application/json' },
+        body: target === null ? undefined : JSON.stringify({ target }),
+      });
+      if (!res.ok) throw new Error(`outage: ${res.status} ${await res.text()}`);
     };
     fixture.serveOlderDocument = async (edit, times = 1) => {
       const document = (await (await fetch(`${emu.baseUrl}/openapi.json`)).json()) as OpenApiDocument;

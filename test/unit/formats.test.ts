@@ -23,7 +23,8 @@ import {
 } from '../../src/output/render.js';
 import { PLAIN } from '../../src/output/palette.js';
 import { markdownLines } from '../../src/output/markdown.js';
-import { monitorReportBody } from '../../src/emulator/reports.js';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { padEnd, wrapText, textWidth } from '../../src/output/text.js';
 import { InterruptedError, UsageError } from '../../src/core/errors.js';
 
@@ -536,18 +537,11 @@ describe('renderers (pure)', () => {
 });
 
 describe('a report as a picture', () => {
-  const report = monitorReportBody(
-    {
-      id: 'mon_abcdefgh2345',
-      report_id: 'rpt_abcdefgh2345',
-      status: 'up',
-      type: 'http',
-      target: 'https://flaky.example.com/health',
-      interval_seconds: 300,
-      last_check: { status: 'up', latency_ms: 143, checked_at: '2026-11-22T19:02:10.000Z' },
-    },
-    '2026-11-22T19:04:00.000Z',
-  );
+  // A report as the emulator once simulated it: 24 full hours and three incidents, frozen as data.
+  const report = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/report.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
 
   it('on an 80-column terminal: bars, sparklines per hourly field, the incidents as a sub-table', async () => {
     const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true, stdoutColumns: 80 });
