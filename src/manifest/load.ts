@@ -95,8 +95,10 @@ export async function readManifests(files: string[], label: string): Promise<Man
     });
     return false;
   };
-  for (const r of read) {
-    if (r instanceof ManifestError) continue;
+  for (const one of read) {
+    // A file with problems still gives the entries it could read: they are checked against the service too.
+    const r = one instanceof ManifestError ? one.partial : one;
+    if (!r) continue;
     for (const [file, place] of r.places) merged.places.set(file, place);
     // custom_fields: what any of the files sends on purpose.
     for (const field of r.customFields) if (!merged.customFields.includes(field)) merged.customFields.push(field);
@@ -105,6 +107,6 @@ export async function readManifests(files: string[], label: string): Promise<Man
     for (const entry of r.channels)
       if (fresh(['channels', entry.id], r.path)) merged.channels.push({ ...entry, file: r.path });
   }
-  if (problems.length > 0) throw new ManifestError(label, problems);
+  if (problems.length > 0) throw new ManifestError(label, problems, merged);
   return merged;
 }

@@ -78,6 +78,11 @@ export class ManifestError extends UsageError {
   constructor(
     readonly file: string,
     readonly problems: Problem[],
+    /**
+     * The entries that could be read despite the problems, with their positions: checked against the
+     * service's bodies too, so that a typo in a field is reported in the same run as a problem of structure.
+     */
+    readonly partial?: Manifest,
   ) {
     super(
       `${file} is not a valid manifest (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was sent`,
@@ -252,14 +257,15 @@ export function parseManifest(text: string, path: string): Manifest {
 
   // The checks JSON Schema cannot express run even when it found problems, so that every problem is reported at once.
   const manifest = buildManifest(value, path, doc, add);
+  manifest.places.set(path, place);
   if (problems.length > 0) {
     problems.sort((a, b) => a.line - b.line || a.col - b.col);
     throw new ManifestError(
       path,
       uniqueBy(problems, (p) => `${p.line}:${p.col}:${p.message}`),
+      manifest,
     );
   }
-  manifest.places.set(path, place);
   return manifest;
 }
 

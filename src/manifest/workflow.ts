@@ -23,7 +23,7 @@ import { buildPlan, hasChanges, type Plan, type PlanOptions as BuildOptions } fr
 import { failureLine, outcomeLine, paintFor, renderPlan } from './render.js';
 import { defaultStatePath, StateStore } from './state.js';
 import { problemLine, validateEntries, type ValidationProblem } from './validate.js';
-import { shownProblems, type Problem } from './positions.js';
+import { shownProblems, uniqueBy, type Problem } from './positions.js';
 import type { Env } from '../core/paths.js';
 
 export { hasChanges };
@@ -69,16 +69,52 @@ export function failuresError(out: Output, lines: string[], errors: unknown[], s
   return new CpkError(`${summary}${detail}`, code);
 }
 
-/** Reads the manifests; problems go to the report, and to people one line each, before the ManifestError. */
-export async function readChecked(files: string[], label: string, deps: WorkflowDeps): Promise<Manifest> {
+/**
+ * Reads the manifests; problems go to the report, and to people one line each, before the ManifestError.
+ * `alsoCheck`: the entries that could be read despite problems of structure are checked against the
+ * service's bodies too, so that every problem comes in one run, not in two rounds.
+ */
+export async function readChecked(
+  files: string[],
+  label: string,
+  deps: WorkflowDeps,
+  alsoCheck?: { refresh?: boolean },
+): Promise<Manifest> {
   try {
     return await readManifests(files, label);
-  } catch (error) {
-    if (!(error instanceof ManifestError)) throw error;
+  } catch (caught) {
+    if (!(caught instanceof ManifestError)) throw caught;
+    let error = caught;
+    if (alsoCheck && error.partial) {
+      const extra = await partialProblems(error.partial, deps, alsoCheck.refresh).catch(() => []);
+      if (extra.length > 0) error = mergedProblems(error, files, extra);
+    }
     await deps.report?.problems(error.problems, undefined, error.file);
     if (!deps.out.json) for (const line of error.lines()) deps.out.info(line);
     throw error;
   }
+}
+
+/** The service's problems with the entries of a manifest that has problems of its own (none when it cannot tell). */
+async function partialProblems(partial: Manifest, deps: WorkflowDeps, refresh = false): Promise<Problem[]> {
+  // The document is public: a manifest that is not valid yet needs no token to be checked.
+  const api = await deps.api({ anonymous: true });
+  const { problems } = await serviceProblems(partial, api, deps, refresh);
+  return problems.map(({ file, line, col, message }) => ({ file, line, col, message }));
+}
+
+/** Both kinds of problem in one error, in file and position order; where structure has a problem, it alone is said. */
+function mergedProblems(error: ManifestError, files: string[], extra: Problem[]): ManifestError {
+  const fileOf = (p: Problem) => p.file ?? error.file;
+  const place = (p: Problem) => `${fileOf(p)}\0${p.line}\0${p.col}`;
+  const said = new Set(error.problems.map(place));
+  const all = [
+    ...error.problems.map((p) => ({ ...p, file: fileOf(p) })),
+    ...uniqueBy(extra, place).filter((p) => !said.has(place(p))),
+  ];
+  const rank = (p: Problem) => files.indexOf(fileOf(p));
+  all.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.col - b.col);
+  return new ManifestError(error.file, all, error.partial);
 }
 
 /**
@@ -205,7 +241,7 @@ async function open<T>(
     manifest =
       how.allowMissing && files.length === 1 && !existsSync(files[0]!)
         ? { path: files[0]!, monitors: [], channels: [], customFields: [], places: new Map() }
-        : await readChecked(files, opts.files.join(', '), deps);
+        : await readChecked(files, opts.files.join(', '), deps, how.validate ? {} : undefined);
   } catch (error) {
     // People got one line per problem; --json gets them all in the one error object.
     if (error instanceof ManifestError && deps.out.json)
