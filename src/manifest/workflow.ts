@@ -55,6 +55,8 @@ export interface WorkflowDeps {
   api(options: { many?: boolean; anonymous?: boolean }): Promise<Api>;
   /** Asks before apply changes anything (unless --yes); with `word`, only that word confirms. */
   confirm(question: string, options?: { word?: string }): Promise<boolean>;
+  /** Whether a value is the token the client uses (a manifest's variable must never be). */
+  isToken?(value: string): boolean;
   /** A digest of the token the client uses: a saved plan is bound to it. */
   tokenDigest(): Promise<string | undefined>;
   report?: WorkflowReport | undefined;
@@ -81,7 +83,7 @@ export async function readChecked(
   alsoCheck?: { refresh?: boolean },
 ): Promise<Manifest> {
   try {
-    return await readManifests(files, label);
+    return await readManifests(files, label, deps.env);
   } catch (caught) {
     if (!(caught instanceof ManifestError)) throw caught;
     let error = caught;
@@ -93,6 +95,24 @@ export async function readChecked(
     if (!deps.out.json) for (const line of error.lines()) deps.out.info(line);
     throw error;
   }
+}
+
+/** A `${env:NAME}` whose value is the token in use (from a profile or the keychain too): it must never be sent. */
+async function refuseToken(manifest: Manifest, deps: WorkflowDeps): Promise<void> {
+  const problems = (manifest.variables ?? [])
+    .filter((v) => deps.isToken?.(v.value))
+    .map(({ file, line, col, name }) => ({
+      file,
+      line,
+      col,
+      message: `\${env:${name}}: ${name} holds the API token, which must never be sent in a monitor's fields`,
+    }));
+  if (problems.length === 0) return;
+  const error = new ManifestError(manifest.path, problems);
+  await deps.report?.problems(error.problems, undefined, error.file);
+  if (deps.out.json) throw new UsageError(`${error.message}: ${error.lines().join('; ')}`);
+  for (const line of error.lines()) deps.out.info(line);
+  throw error;
 }
 
 /** The service's problems with the entries of a manifest that has problems of its own (none when it cannot tell). */
@@ -250,6 +270,7 @@ async function open<T>(
   }
   how.check?.(manifest, { files, statePath });
   const api = await deps.api({ many: true });
+  await refuseToken(manifest, deps);
   if (how.validate) {
     const { problems } = await serviceProblems(manifest, api, deps);
     if (problems.length > 0) {
