@@ -25,12 +25,27 @@ import { DEFAULT_TIMEOUT_SECONDS } from '../core/http/retry.js';
 import { UsageError } from '../core/errors.js';
 import { version } from '../core/version.js';
 
-/** Every exit code, in one line (docs/scripting.md, "Exit codes", has the table). */
-export const EXIT_CODES =
-  'Exit codes: 0 ok, 1 failure, 2 usage or a declined confirmation, 3 network, 4 auth, 5 forbidden, 6 not found, ' +
-  '7 rejected as invalid, 8 (monitors wait) timed out, 9 (--assert) an assertion did not hold, ' +
-  '10 (plan) changes to apply, 74 output could not be written, ' +
-  '75 state locked by another run, 130 interrupted, 141 the reader of the output went away.';
+/** Every exit code and what it means (docs/scripting.md, "Exit codes", has the table; cpk(1) its EXIT STATUS). */
+export const EXIT_STATUS: ReadonlyArray<readonly [number, string]> = [
+  [0, 'ok'],
+  [1, 'failure'],
+  [2, 'usage or a declined confirmation'],
+  [3, 'network'],
+  [4, 'auth'],
+  [5, 'forbidden'],
+  [6, 'not found'],
+  [7, 'rejected as invalid'],
+  [8, '(monitors wait) timed out'],
+  [9, '(--assert) an assertion did not hold'],
+  [10, '(plan) changes to apply'],
+  [74, 'output could not be written'],
+  [75, 'state locked by another run'],
+  [130, 'interrupted'],
+  [141, 'the reader of the output went away'],
+];
+
+/** Every exit code, in one line, for the end of `cpk --help`. */
+export const EXIT_CODES = `Exit codes: ${EXIT_STATUS.map(([code, meaning]) => `${code} ${meaning}`).join(', ')}.`;
 
 /** Commander's help with commands before options: a group shows what it holds without scrolling past the globals. */
 export function commandsFirst(text: string): string {
