@@ -24,6 +24,7 @@ import { register as complete } from '../commands/completion/complete.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../core/http/retry.js';
 import { UsageError } from '../core/errors.js';
 import { version } from '../core/version.js';
+import { knownColumns, type IO } from '../core/io.js';
 
 /** Every exit code and what it means (docs/scripting.md, "Exit codes", has the table; cpk(1) its EXIT STATUS). */
 export const EXIT_STATUS: ReadonlyArray<readonly [number, string]> = [
@@ -46,6 +47,15 @@ export const EXIT_STATUS: ReadonlyArray<readonly [number, string]> = [
 
 /** Every exit code, in one line, for the end of `cpk --help`. */
 export const EXIT_CODES = `Exit codes: ${EXIT_STATUS.map(([code, meaning]) => `${code} ${meaning}`).join(', ')}.`;
+
+/**
+ * The width help wraps to, as gh wraps it: a terminal's width (80 when it says none); off a terminal
+ * (`cpk --help | less`, a file) COLUMNS when it is set, else none: a pager or an editor wraps for its reader.
+ */
+export function helpWidth(io: Pick<IO, 'stdoutIsTTY' | 'stdoutColumns' | 'env'>): number {
+  if (io.stdoutIsTTY) return knownColumns(io.stdoutColumns) ?? 80;
+  return knownColumns(Number(io.env.COLUMNS)) ?? Number.MAX_SAFE_INTEGER;
+}
 
 /** Commander's help with commands before options: a group shows what it holds without scrolling past the globals. */
 export function commandsFirst(text: string): string {
@@ -94,6 +104,8 @@ export function buildProgram(runtime: Runtime): Command {
     .exitOverride()
     .configureHelp({
       showGlobalOptions: true,
+      // Commander stops wrapping below 40 columns for descriptions, and a 60-column terminal then breaks words.
+      minWidthToWrap: 20,
       sortSubcommands: false,
       // What a command can do first, then its options, as gh prints it.
       formatHelp: (cmd, helper) => commandsFirst(Help.prototype.formatHelp.call(helper, cmd, helper)),
@@ -101,8 +113,8 @@ export function buildProgram(runtime: Runtime): Command {
     .configureOutput({
       writeOut: (text) => runtime.io.stdout.write(text),
       writeErr: (text) => runtime.io.stderr.write(text),
-      // Asked of cpk's IO, which tests fake. No terminal: undefined, which commander reads as 80 (as its own default does).
-      getOutHelpWidth: () => runtime.io.stdoutColumns as number,
+      // Asked of cpk's IO, which tests fake.
+      getOutHelpWidth: () => helpWidth(runtime.io),
       getOutHasColors: () => runtime.io.stdoutIsTTY,
       // Errors are printed by main, in cpk's one-line format.
       outputError: () => {},
@@ -111,14 +123,14 @@ export function buildProgram(runtime: Runtime): Command {
       'after',
       `
 Examples:
-  $ cpk emulator                                  # a local service to try things against
-  $ cpk auth login                                # store a token (asks for it, hidden); or set CPK_TOKEN
-  $ export CPK_TOKEN=cpk_dev_emulator_token
-  $ cpk monitors create --name "Checkout API" --target https://shop.example.com/health --interval 1m
+  $ cpk emulator                     # a local service to try things against
+  $ export CPK_TOKEN=cpk_dev_emulator_token    # or: cpk auth login
+  $ cpk monitors create --name "Checkout API" --interval 1m \\
+      --target https://shop.example.com/health
   $ cpk monitors get mon_123 --json
 `,
     )
-    .addHelpText('after', () => `\n${wrapText(EXIT_CODES, (runtime.io.stdoutColumns ?? 80) - 1).join('\n')}\n`);
+    .addHelpText('after', () => `\n${wrapText(EXIT_CODES, helpWidth(runtime.io) - 1).join('\n')}\n`);
   // The top-level help groups commands by what they are for.
   const groups = {
     'Everyday:': [monitors, channels, reports, openapi, api],
@@ -130,6 +142,15 @@ Examples:
     for (const register of registers) register(program, runtime);
   }
   helpCommand(program);
+  // A group's own `help` entry, capitalised as every other entry is (commander's reads "display help for command").
+  for (const group of program.commands)
+    if (
+      group
+        .createHelp()
+        .visibleCommands(group)
+        .some((sub) => sub.name() === 'help')
+    )
+      group.helpCommand('help [command]', 'Display help for command');
   // `gh version` and `kubectl version` exist: the same line as --version,
   // kept out of the help, where --version is the one documented.
   const versionCommand = program

@@ -98,7 +98,7 @@ describe('help', () => {
 
   it('the exit-code summary names every exit code, and fits 80 columns', async () => {
     for (const code of Object.values(ExitCode)) expect(EXIT_CODES).toMatch(new RegExp(`[ :]${code} `));
-    const r = await runCpk(['--help']);
+    const r = await runCpk(['--help'], { env: { COLUMNS: '80' } });
     const summary = r.stdout.slice(r.stdout.indexOf('Exit codes:'));
     for (const line of summary.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(summary.replace(/\n/g, ' ').trim()).toBe(EXIT_CODES);
