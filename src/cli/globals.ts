@@ -43,6 +43,9 @@ export function parseGlobals(raw: Record<string, unknown>) {
     debug: raw.debug === true,
     color: raw.color !== false,
     query: typeof raw.query === 'string' ? raw.query : undefined,
+    /** Whether the output was asked for (-o, --json, --query, --columns): a gate then prints the result too. */
+    outputAsked:
+      raw.output !== undefined || raw.json === true || typeof raw.query === 'string' || raw.columns !== undefined,
     /** Validated where it is used. */
     profile: typeof raw.profile === 'string' ? raw.profile : undefined,
   };

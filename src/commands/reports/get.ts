@@ -5,7 +5,7 @@ import { parseDuration } from '../../parse/duration.js';
 import { checkId } from '../../parse/id.js';
 import { action, describe, type Runtime, type RawOptions } from '../../cli/action.js';
 import { nameMissing } from '../../core/api/client.js';
-import { addGateOptions, checkGate, compileGate, parseGateOptions } from '../../cli/gate.js';
+import { addGateOptions, checkGate, compileGate, showsResult, parseGateOptions } from '../../cli/gate.js';
 import { withCiReport } from '../../cli/ci.js';
 
 export const DEFAULT_WATCH_EVERY = '30s';
@@ -64,7 +64,7 @@ export async function run(opts: ReturnType<typeof parseReportGetOptions>, ctx: C
     const report = await ctx.out
       .spin('Fetching report', () => api.getReport(opts.id))
       .catch((error: unknown) => Promise.reject(nameMissing('report', opts.id, error)));
-    await ctx.out.print(report, { title: 'Report' });
+    if (showsResult(ctx, assertions)) await ctx.out.print(report, { title: 'Report' });
     const failed = await checkGate(ctx, assertions, [{ value: report }]);
     if (failed) throw failed;
   };
