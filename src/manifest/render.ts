@@ -333,7 +333,23 @@ export function renderApplyMarkdown(plan: Plan, outcomes: Outcome[]): string {
     }
     lines.push('');
   }
-  return `${lines.join('\n')}\n${renderPlanMarkdown(plan).replace(/^### cpk plan: /, '#### The plan: ')}`;
+  // What was done, not the plan again: the plan's own step put the plan in the summary already.
+  const done = outcomes.filter((o) => o.result !== 'failed' && o.result !== 'skipped').map(outcomeLine);
+  if (done.length > 0) {
+    const fence = '`'.repeat(Math.max(2, longestRun(done.join('\n'))) + 1);
+    lines.push(
+      '<details>',
+      `<summary>Done (${done.length})</summary>`,
+      '',
+      `${fence}text`,
+      ...done,
+      fence,
+      '',
+      '</details>',
+      '',
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** One line on stderr as each step finishes (people only; --json reports at the end). */
