@@ -30,7 +30,7 @@ import { knownColumns, type IO } from '../core/io.js';
 export const EXIT_STATUS: ReadonlyArray<readonly [number, string]> = [
   [0, 'ok'],
   [1, 'failure'],
-  [2, 'usage or a declined confirmation'],
+  [2, 'usage, or a cancel (a declined confirmation, Esc)'],
   [3, 'network'],
   [4, 'auth'],
   [5, 'forbidden'],

@@ -61,7 +61,7 @@ describe('help wraps as gh wraps it', () => {
       '  --retries <n>                  retries of a failed request that is safe to repeat (default 2, i.e. 3 attempts; env CPK_MAX_ATTEMPTS counts attempts in all)\n';
     expect(await helpAt(['--help'], undefined)).toContain(retries);
     expect(await helpAt(['--help'], undefined)).toContain(
-      'Exit codes: 0 ok, 1 failure, 2 usage or a declined confirmation, 3 network, 4 auth, 5 forbidden,',
+      'Exit codes: 0 ok, 1 failure, 2 usage, or a cancel (a declined confirmation, Esc), 3 network, 4 auth,',
     );
     expect(await helpAt(['--help'], undefined, { COLUMNS: '80' })).toContain(
       '  --retries <n>                  retries of a failed request that is safe to\n',
