@@ -172,7 +172,7 @@ complete -c cpk -n '__cpk_at \'\'' -f -a 'profile' -d 'List, switch and remove p
 complete -c cpk -n '__cpk_at \'\'' -f -a 'emulator' -d 'Run a local emulator of the service (in memory), for trying cpk and testing scripts'
 complete -c cpk -n '__cpk_at \'\'' -f -a 'doctor' -d 'Check Node.js, the config file, profile, base URL, proxies, token and clock (for support tickets)'
 complete -c cpk -n '__cpk_at \'\'' -f -a 'completion' -d 'Print the shell completion script for bash, zsh, fish or powershell'
-complete -c cpk -n '__cpk_at \'\'' -f -a 'help' -d 'Show help for a command, e.g. `cpk help monitors get` (the same as --help)'
+complete -c cpk -n '__cpk_at \'\'' -f -a 'help' -d 'Show help for a command, e.g. `cpk help monitors get` (the same as --help), or a topic: environment'
 complete -c cpk -n '__cpk_at \'\'' -l 'version' -d 'print the version'
 complete -c cpk -n '__cpk_at \'\'' -l 'base-url' -r -F -d 'service base URL (env CPK_BASE_URL; default http://127.0.0.1:4010/v1, the local emulator)'
 complete -c cpk -n '__cpk_at \'\'' -l 'profile' -x -a '(__cpk_dynamic profiles)' -d 'use this stored profile (env CPK_PROFILE; default: the current profile, see `cpk profile list`)'

@@ -25,6 +25,7 @@ import { DEFAULT_TIMEOUT_SECONDS } from '../core/http/retry.js';
 import { UsageError } from '../core/errors.js';
 import { version } from '../core/version.js';
 import { knownColumns, type IO } from '../core/io.js';
+import { ENVIRONMENT } from './environment.js';
 
 /** Every exit code and what it means (docs/scripting.md, "Exit codes", has the table; cpk(1) its EXIT STATUS). */
 export const EXIT_STATUS: ReadonlyArray<readonly [number, string]> = [
@@ -141,7 +142,7 @@ Examples:
     program.commandsGroup(title);
     for (const register of registers) register(program, runtime);
   }
-  helpCommand(program);
+  helpCommand(program, runtime);
   // A group's own `help` entry, capitalised as every other entry is (commander's reads "display help for command").
   for (const group of program.commands)
     if (
@@ -167,12 +168,22 @@ Examples:
 }
 
 /** `cpk help [command...]`: the same as `cpk command... --help`. */
-function helpCommand(program: Command): void {
+function helpCommand(program: Command, runtime: Runtime): void {
   const help = program
     .command('help')
-    .description('Show help for a command, e.g. `cpk help monitors get` (the same as --help)')
-    .argument('[command...]', 'the command, and its subcommand')
+    .description('Show help for a command, e.g. `cpk help monitors get` (the same as --help), or a topic: environment')
+    .argument('[command...]', 'the command, and its subcommand; or environment: every variable cpk reads')
     .action((names: string[]) => {
+      // A topic, as gh has: `cpk help environment` lists every variable cpk reads.
+      if (names.length === 1 && names[0] === 'environment') {
+        const width = Math.max(...ENVIRONMENT.map((v) => v.name.length)) + 2;
+        const wrap = helpWidth(runtime.io) - width - 2;
+        const lines = ENVIRONMENT.flatMap((v) =>
+          wrapText(v.description, wrap).map((line, i) => `  ${(i === 0 ? v.name : '').padEnd(width)}${line}`),
+        );
+        runtime.io.stdout.write(`Environment variables cpk reads (flags win over them):\n\n${lines.join('\n')}\n`);
+        return;
+      }
       const { command: target, unknown } = commandAt(program, names);
       if (unknown !== undefined) {
         const path = names.slice(0, unknown + 1).join(' ');
