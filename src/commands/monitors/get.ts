@@ -36,10 +36,10 @@ export function register(parent: Command, runtime: Runtime): void {
       'cpk monitors get mon_123',
       'cpk monitors get mon_123 --json',
       'cpk monitors get mon_123 --query status      # prints the status alone',
-      'cpk monitors get mon_1 mon_2 --json          # a JSON array, in the order given',
+      'cpk monitors get mon_1 mon_2 --json     # a JSON array, in the order given',
       'cpk monitors get - --query "[].status" < ids.txt',
       'cpk monitors get mon_1 mon_2 --manifest > cpk.yaml',
-      'cpk monitors get mon_1 mon_2 --assert "status == \'up\'"   # exit 9 unless every one is up',
+      'cpk monitors get mon_1 mon_2 --assert "status == \'up\'"  # 9 unless all up',
     ],
   });
 }

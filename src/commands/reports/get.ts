@@ -46,9 +46,9 @@ export function register(reports: Command, runtime: Runtime): void {
     examples: [
       'cpk reports get rpt_123',
       'cpk reports get rpt_123 --json',
-      'cpk reports get rpt_123 --watch --every 10s     # live view; Ctrl-C ends it (exit 0)',
-      'cpk reports get rpt_123 --watch > changes.ndjson  # one JSON line per change',
-      "cpk reports get rpt_123 --assert 'uptime_percent >= `99.5`'   # a deploy gate: exit 9 below",
+      'cpk reports get rpt_123 --watch --every 10s  # live; Ctrl-C ends it (exit 0)',
+      'cpk reports get rpt_123 --watch > changes.ndjson   # a JSON line per change',
+      "cpk reports get rpt_123 --assert 'uptime_percent >= `99.5`'   # exit 9 below",
     ],
   });
 }
