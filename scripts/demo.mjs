@@ -19,11 +19,41 @@ const { base_url: baseUrl, token } = JSON.parse(first);
 const env = { ...process.env, CPK_BASE_URL: baseUrl, CPK_TOKEN: token, CPK_AGENT: '0' };
 const bold = (s) => (process.stdout.isTTY && !process.env.NO_COLOR ? `\u001b[1m${s}\u001b[0m` : s);
 
-const say = (text) => console.log(`\n${bold(`# ${text}`)}`);
+/** The demo's own lines fit a terminal of 80 columns. */
+const WIDTH = 80;
+
+/** Words in lines of at most WIDTH - 2 characters (room for `# ` or a ` \`), the first after `first`. */
+function fold(words, first = '', indent = '') {
+  const lines = [first];
+  for (const word of words) {
+    const last = lines.length - 1;
+    if (lines[last].length + word.length + 1 > WIDTH - 2 && lines[last].trim()) lines.push(`${indent}${word}`);
+    else lines[last] = lines[last] ? `${lines[last]} ${word}` : word;
+  }
+  return lines;
+}
+
+const say = (text) =>
+  console.log(
+    `\n${fold(text.split(' '), '#')
+      .map(bold)
+      .join('\n# ')
+      .replace(/\n# /g, `\n${bold('#')} `)}`,
+  );
 
 /** Shows and runs `cpk ...args`; returns its stdout when capture is set. */
 function cpk(args, { capture = false, expect = 0 } = {}) {
-  console.log(bold(`$ cpk ${args.map((a) => (/[\s"'{}]/.test(a) ? `'${a}'` : a)).join(' ')}`));
+  // As a person would type a long one: continued with a backslash, so every line fits.
+  const quoted = args.map((a) => (/[\s"'{}]/.test(a) ? `'${a}'` : a));
+  // A flag stays on the line of its value.
+  const words = [];
+  for (let i = 0; i < quoted.length; i++)
+    words.push(
+      quoted[i].startsWith('-') && quoted[i + 1] && !quoted[i + 1].startsWith('-')
+        ? `${quoted[i]} ${quoted[++i]}`
+        : quoted[i],
+    );
+  console.log(bold(fold(words, '$ cpk', '    ').join(' \\\n')));
   const result = spawnSync(process.execPath, [bin, ...args], {
     env,
     stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
@@ -83,7 +113,10 @@ try {
   say('Delete (scripts pass --yes; a terminal would be asked)');
   cpk(['monitors', 'delete', id, '--yes', '--json']);
 
-  say('Done. Try it yourself: `node bin/cpk.js emulator`, then export the two variables it prints.');
+  say(
+    "Done. Try it yourself, as the README's Quick start does: `cpk emulator` in one terminal, then " +
+      '`export CPK_TOKEN=cpk_dev_emulator_token` in another (cpk talks to the emulator at its default address).',
+  );
 } catch (error) {
   console.error(error.message);
   process.exitCode = 1;

@@ -28,6 +28,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { installNode } from './install-node.mjs';
+import { noBuildSea } from './dist-host.mjs';
 import { cliOptions, nodeBundle } from './build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -137,7 +138,9 @@ if (host) {
   if (process.versions.node !== NODE_VERSION)
     process.stderr.write(`dist: building with this machine's Node ${process.version} (releases use ${NODE_VERSION})\n`);
   if (!execFileSync(process.execPath, ['--help'], { encoding: 'utf8' }).includes('--build-sea'))
-    fail(`Node ${process.version} has no --build-sea: use Node ${NODE_VERSION.split('.')[0]}`);
+    fail(
+      noBuildSea({ version: process.version, pinned: NODE_VERSION, platform: process.platform, arch: process.arch }),
+    );
   builder = process.execPath;
   const platform = process.platform === 'win32' ? 'win' : process.platform;
   jobs = [{ target: `${platform}-${process.arch}`, executable: process.execPath }];

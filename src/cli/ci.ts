@@ -75,7 +75,8 @@ export class CiReport {
   /** Ends the report (`error` undefined: success); an error nothing stood for yet becomes an annotation and a case. */
   async finish(error: unknown): Promise<void> {
     const failed = error !== undefined && !(error instanceof CpkError && error.exitCode === ExitCode.INTERRUPTED);
-    if (failed && this.annotated === 0) await this.annotate({ message: `cpk: ${describeError(error).message}` });
+    // The title already says cpk and the command: the message is the error alone.
+    if (failed && this.annotated === 0) await this.annotate({ message: describeError(error).message });
     if (failed && !this.cases.some((c) => c.failure))
       this.add({ name: this.suite, classname: 'cpk', failure: { message: describeError(error).message } });
     if (this.junit === undefined) return;

@@ -96,6 +96,11 @@ export class Context {
     return `sha256:${createHash('sha256').update(`cpk plan token\n${this.#token}`).digest('hex').slice(0, 16)}`;
   }
 
+  /** Whether a value is the last api()'s token. */
+  isToken(value: string): boolean {
+    return this.#token !== undefined && value === this.#token;
+  }
+
   /** Builds the API client: resolves base URL and token first, so a missing token fails before any import. */
   async api(options: ApiOptions = {}): Promise<Api> {
     const attempts = resolveAttempts(this.globals.retries, this.env);

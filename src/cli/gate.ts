@@ -1,5 +1,6 @@
 // The deploy gate: `--assert EXPR` (repeatable) on `cpk reports get` and
-// `cpk monitors get`. The result prints as usual; then every assertion is
+// `cpk monitors get`. The result prints only when the output is asked for
+// (-o, --json, --query, --columns); every assertion is
 // checked (over each monitor, when there are several), each failure is one
 // line on stderr with what it saw, and any failure ends the command with
 // exit 9 (docs/scripting.md, "Exit codes"). With --junit, one test case per
@@ -37,6 +38,14 @@ export async function compileGate(gate: ReturnType<typeof parseGateOptions>): Pr
   return compileAssertions(gate.asserts);
 }
 
+/**
+ * Whether a command prints its result: always without --assert; with it only when the output was asked for
+ * (-o, --json, --query, --columns), since a gate's reader wants the verdict, not a 60-line report before it.
+ */
+export function showsResult(ctx: Context, assertions: readonly Assertion[]): boolean {
+  return assertions.length === 0 || ctx.globals.outputAsked;
+}
+
 /** Checks every assertion over each item, reports each failure, and returns the error when any failed. */
 export async function checkGate(
   ctx: Context,
@@ -62,7 +71,10 @@ export async function checkGate(
       ctx.ci?.add({ name, classname: 'assertions', failure: { message: result.saw, details: line } });
     }
   }
-  if (failures.length === 0) return undefined;
+  if (failures.length === 0) {
+    if (!ctx.out.json) ctx.out.info(total === 1 ? 'the assertion held' : `all ${total} assertions held`);
+    return undefined;
+  }
   const detail = ctx.out.json ? `: ${failures.join('; ')}` : '';
   return new CpkError(
     `${failures.length} of ${total} assertion${total === 1 ? '' : 's'} failed${detail}`,

@@ -49,6 +49,16 @@ export function parseGlobals(raw: Record<string, unknown>, env: Env = {}) {
     debug: raw.debug === true,
     color: raw.color !== false,
     query: typeof raw.query === 'string' ? raw.query : undefined,
+    /**
+     * Whether the output was asked for (-o, --json, --query, --columns, or agent mode, whose one document is the
+     * result): a gate then prints the result too.
+     */
+    outputAsked:
+      agent ||
+      raw.output !== undefined ||
+      raw.json === true ||
+      typeof raw.query === 'string' ||
+      raw.columns !== undefined,
     /** Validated where it is used. */
     profile: typeof raw.profile === 'string' ? raw.profile : undefined,
   };

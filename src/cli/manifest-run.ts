@@ -15,6 +15,7 @@ export function workflowDeps(ctx: Context): WorkflowDeps {
     api: (options) => ctx.api(options),
     confirm: (question, options) => ctx.confirm(question, options),
     tokenDigest: () => ctx.tokenDigest(),
+    isToken: (value) => ctx.isToken(value),
     report: ci && {
       problems: (problems, manifest, file) => reportProblems(ci, problems, manifest, file),
       async unread(manifest, failures) {

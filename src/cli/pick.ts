@@ -65,6 +65,13 @@ export async function pickId(ctx: Context, noun: 'monitors' | 'reports', argumen
   const one = noun === 'monitors' ? 'monitor' : 'report';
   if (items.length === 0) throw new UsageError(`no ${noun} known to pick from: give the ${one} id`);
   const { autocomplete, isCancel } = await import('@clack/prompts');
+  // clack reports Esc and Ctrl-C alike as a cancel. cpk's rule: a cancel the person chose (Esc, like a
+  // declined confirmation) exits 2 with nothing done; Ctrl-C is an interruption, 130, as everywhere else.
+  let interrupted = false;
+  const onKey = (_: unknown, key: { ctrl?: boolean; name?: string } | undefined) => {
+    if (key?.ctrl && key.name === 'c') interrupted = true;
+  };
+  ctx.io.stdin.on('keypress', onKey);
   const choice = await autocomplete({
     message: `Which ${one}? (type to search, Esc to cancel)`,
     // clack's own filter: the typed text, in any case, within the label or the id.
@@ -74,6 +81,10 @@ export async function pickId(ctx: Context, noun: 'monitors' | 'reports', argumen
     // The picker is drawn on stderr: stdout keeps the result alone.
     output: ctx.io.stderr as unknown as Writable,
   });
-  if (isCancel(choice)) throw new InterruptedError();
+  ctx.io.stdin.off('keypress', onKey);
+  if (isCancel(choice)) {
+    if (interrupted) throw new InterruptedError();
+    throw new UsageError(`cancelled: no ${one} picked; nothing was sent`);
+  }
   return choice;
 }

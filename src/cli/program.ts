@@ -25,13 +25,39 @@ import { register as complete } from '../commands/completion/complete.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../core/http/retry.js';
 import { UsageError } from '../core/errors.js';
 import { version } from '../core/version.js';
+import { knownColumns, type IO } from '../core/io.js';
+import { ENVIRONMENT } from './environment.js';
 
-/** Every exit code, in one line (docs/scripting.md, "Exit codes", has the table). */
-export const EXIT_CODES =
-  'Exit codes: 0 ok, 1 failure, 2 usage or a declined confirmation, 3 network, 4 auth, 5 forbidden, 6 not found, ' +
-  '7 rejected as invalid, 8 (monitors wait) timed out, 9 (--assert) an assertion did not hold, ' +
-  '10 (plan) changes to apply, 74 output could not be written, ' +
-  '75 state locked by another run, 130 interrupted, 141 the reader of the output went away.';
+/** Every exit code and what it means (docs/scripting.md, "Exit codes", has the table; cpk(1) its EXIT STATUS). */
+export const EXIT_STATUS: ReadonlyArray<readonly [number, string]> = [
+  [0, 'ok'],
+  [1, 'failure'],
+  [2, 'usage, or a cancel (a declined confirmation, Esc)'],
+  [3, 'network'],
+  [4, 'auth'],
+  [5, 'forbidden'],
+  [6, 'not found'],
+  [7, 'rejected as invalid'],
+  [8, '(monitors wait) timed out'],
+  [9, '(--assert) an assertion did not hold'],
+  [10, '(plan) changes to apply'],
+  [74, 'output could not be written'],
+  [75, 'state locked by another run'],
+  [130, 'interrupted'],
+  [141, 'the reader of the output went away'],
+];
+
+/** Every exit code, in one line, for the end of `cpk --help`. */
+export const EXIT_CODES = `Exit codes: ${EXIT_STATUS.map(([code, meaning]) => `${code} ${meaning}`).join(', ')}.`;
+
+/**
+ * The width help wraps to, as gh wraps it: a terminal's width (80 when it says none); off a terminal
+ * (`cpk --help | less`, a file) COLUMNS when it is set, else none: a pager or an editor wraps for its reader.
+ */
+export function helpWidth(io: Pick<IO, 'stdoutIsTTY' | 'stdoutColumns' | 'env'>): number {
+  if (io.stdoutIsTTY) return knownColumns(io.stdoutColumns) ?? 80;
+  return knownColumns(Number(io.env.COLUMNS)) ?? Number.MAX_SAFE_INTEGER;
+}
 
 /** Commander's help with commands before options: a group shows what it holds without scrolling past the globals. */
 export function commandsFirst(text: string): string {
@@ -84,6 +110,8 @@ export function buildProgram(runtime: Runtime): Command {
     .exitOverride()
     .configureHelp({
       showGlobalOptions: true,
+      // Commander stops wrapping below 40 columns for descriptions, and a 60-column terminal then breaks words.
+      minWidthToWrap: 20,
       sortSubcommands: false,
       // What a command can do first, then its options, as gh prints it.
       formatHelp: (cmd, helper) => commandsFirst(Help.prototype.formatHelp.call(helper, cmd, helper)),
@@ -92,8 +120,8 @@ export function buildProgram(runtime: Runtime): Command {
       writeOut: (text) => runtime.io.stdout.write(text),
       // Only help shown for a group run alone comes here; in agent mode it is that command's one document.
       writeErr: (text) => (runtime.held ? runtime.io.stdout : runtime.io.stderr).write(text),
-      // Asked of cpk's IO, which tests fake. No terminal: undefined, which commander reads as 80 (as its own default does).
-      getOutHelpWidth: () => runtime.io.stdoutColumns as number,
+      // Asked of cpk's IO, which tests fake.
+      getOutHelpWidth: () => helpWidth(runtime.io),
       getOutHasColors: () => runtime.io.stdoutIsTTY,
       // Errors are printed by main, in cpk's one-line format.
       outputError: () => {},
@@ -102,14 +130,14 @@ export function buildProgram(runtime: Runtime): Command {
       'after',
       `
 Examples:
-  $ cpk emulator                                  # a local service to try things against
-  $ cpk auth login                                # store a token (asks for it, hidden); or set CPK_TOKEN
-  $ export CPK_TOKEN=cpk_dev_emulator_token
-  $ cpk monitors create --name "Checkout API" --target https://shop.example.com/health --interval 1m
+  $ cpk emulator                     # a local service to try things against
+  $ export CPK_TOKEN=cpk_dev_emulator_token    # or: cpk auth login
+  $ cpk monitors create --name "Checkout API" --interval 1m \\
+      --target https://shop.example.com/health
   $ cpk monitors get mon_123 --json
 `,
     )
-    .addHelpText('after', () => `\n${wrapText(EXIT_CODES, (runtime.io.stdoutColumns ?? 80) - 1).join('\n')}\n`);
+    .addHelpText('after', () => `\n${wrapText(EXIT_CODES, helpWidth(runtime.io) - 1).join('\n')}\n`);
   // The top-level help groups commands by what they are for.
   const groups = {
     'Everyday:': [monitors, channels, reports, openapi, api],
@@ -120,7 +148,16 @@ Examples:
     program.commandsGroup(title);
     for (const register of registers) register(program, runtime);
   }
-  helpCommand(program);
+  helpCommand(program, runtime);
+  // A group's own `help` entry, capitalised as every other entry is (commander's reads "display help for command").
+  for (const group of program.commands)
+    if (
+      group
+        .createHelp()
+        .visibleCommands(group)
+        .some((sub) => sub.name() === 'help')
+    )
+      group.helpCommand('help [command]', 'Display help for command');
   // `gh version` and `kubectl version` exist: the same line as --version,
   // kept out of the help, where --version is the one documented.
   const versionCommand = program
@@ -137,12 +174,22 @@ Examples:
 }
 
 /** `cpk help [command...]`: the same as `cpk command... --help`. */
-function helpCommand(program: Command): void {
+function helpCommand(program: Command, runtime: Runtime): void {
   const help = program
     .command('help')
-    .description('Show help for a command, e.g. `cpk help monitors get` (the same as --help)')
-    .argument('[command...]', 'the command, and its subcommand')
+    .description('Show help for a command, e.g. `cpk help monitors get` (the same as --help), or a topic: environment')
+    .argument('[command...]', 'the command, and its subcommand; or environment: every variable cpk reads')
     .action((names: string[]) => {
+      // A topic, as gh has: `cpk help environment` lists every variable cpk reads.
+      if (names.length === 1 && names[0] === 'environment') {
+        const width = Math.max(...ENVIRONMENT.map((v) => v.name.length)) + 2;
+        const wrap = helpWidth(runtime.io) - width - 2;
+        const lines = ENVIRONMENT.flatMap((v) =>
+          wrapText(v.description, wrap).map((line, i) => `  ${(i === 0 ? v.name : '').padEnd(width)}${line}`),
+        );
+        runtime.io.stdout.write(`Environment variables cpk reads (flags win over them):\n\n${lines.join('\n')}\n`);
+        return;
+      }
       const { command: target, unknown } = commandAt(program, names);
       if (unknown !== undefined) {
         const path = names.slice(0, unknown + 1).join(' ');

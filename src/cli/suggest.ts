@@ -69,5 +69,16 @@ export function usageMessage(
     const at = commandAt(program, argv);
     if (at.unknown !== undefined) suggestion = suggestCommand(at.command, argv[at.unknown]!);
   }
+  // `list --status down`: the service's list parameters go through --param, which a flag-like guess misses.
+  const flag = /^unknown option '--([^'=]+)(?:=([^']*))?'/.exec(text);
+  if (code === 'commander.unknownOption' && program && flag && suggestion === undefined) {
+    const { command } = commandAt(program, argv);
+    if (command.options.some((o) => o.long === '--param')) {
+      const at = argv.indexOf(`--${flag[1]}`);
+      const next = at >= 0 ? argv[at + 1] : undefined;
+      const value = flag[2] ?? (next !== undefined && !next.startsWith('-') ? next : 'VALUE');
+      suggestion = `--param ${flag[1]}=${value}`;
+    }
+  }
   return suggestion ? `${text}${didYouMean(suggestion)}` : `${text} (see --help)`;
 }

@@ -25,20 +25,32 @@ export function formatDuration(seconds: number): string {
   );
 }
 
+/** Latin letters NFKD does not split into a base letter and an accent, spelt as German and Nordic writers do. */
+const LATIN: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' };
+/** Keys stay short enough for a line of a manifest: cut at a word boundary at or before this. */
+const KEY_LENGTH = 40;
+
 /**
- * A manifest key from a monitor's name: "Checkout API" -> checkout-api; the id
- * when the name gives nothing. Made unique with -2, -3... against the keys `taken` says are used.
+ * A manifest key from a monitor's name: "Checkout API" -> checkout-api, "Größe" -> groesse (umlauts as
+ * German spells them without), at most KEY_LENGTH characters, cut between words. A name in another
+ * script (東京) gives the id instead: a key from its Latin part alone would read as another monitor's.
+ * Made unique with -2, -3... against the keys `taken` says are used.
  */
 export function keyFor(monitor: JsonObject, taken: (key: string) => boolean = () => false): string {
   const name = typeof monitor.name === 'string' ? monitor.name : '';
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '') // the accents NFKD split off: Café -> cafe
+  const latin = name
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100)
-    .replace(/-+$/, '');
+    .replace(/[äöü]/g, (umlaut) => `${umlaut.normalize('NFKD')[0]}e`)
+    .replace(/[ßæœøđðłþı]/g, (letter) => LATIN[letter] ?? letter)
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, ''); // the accents NFKD split off: Café -> cafe
+  let slug = /\p{L}/u.test(latin.replace(/[a-z]/g, ''))
+    ? ''
+    : latin.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  if (slug.length > KEY_LENGTH) {
+    const cut = slug.lastIndexOf('-', KEY_LENGTH);
+    slug = slug.slice(0, cut > 0 ? cut : KEY_LENGTH);
+  }
   let base = 'monitor';
   if (slug) base = slug;
   else if (typeof monitor.id === 'string' && /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(monitor.id)) base = monitor.id;

@@ -5,6 +5,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { readFileText, whyUnreadable } from '../core/io.js';
+import type { Env } from '../core/paths.js';
 import { ManifestError, parseManifest, showPath, type Locator, type Manifest, type Problem } from './positions.js';
 
 // The model comes with the module that reads it.
@@ -58,7 +59,7 @@ export async function manifestFiles(paths: string[]): Promise<{ files: string[];
  * order. Every file's problems are reported together; a monitor key or a
  * channel id defined in two files is a problem naming both places.
  */
-export async function readManifests(files: string[], label: string): Promise<Manifest> {
+export async function readManifests(files: string[], label: string, env?: Env): Promise<Manifest> {
   const read = files.map((file) => {
     let text: string;
     try {
@@ -67,7 +68,7 @@ export async function readManifests(files: string[], label: string): Promise<Man
       throw unreadableManifest(file, error, files.length === 1);
     }
     try {
-      return parseManifest(text, file);
+      return parseManifest(text, file, { env });
     } catch (error) {
       if (error instanceof ManifestError && files.length > 1) return error;
       throw error;
@@ -95,16 +96,19 @@ export async function readManifests(files: string[], label: string): Promise<Man
     });
     return false;
   };
-  for (const r of read) {
-    if (r instanceof ManifestError) continue;
+  for (const one of read) {
+    // A file with problems still gives the entries it could read: they are checked against the service too.
+    const r = one instanceof ManifestError ? one.partial : one;
+    if (!r) continue;
     for (const [file, place] of r.places) merged.places.set(file, place);
     // custom_fields: what any of the files sends on purpose.
     for (const field of r.customFields) if (!merged.customFields.includes(field)) merged.customFields.push(field);
+    for (const variable of r.variables ?? []) (merged.variables ??= []).push(variable);
     for (const entry of r.monitors)
       if (fresh(['monitors', entry.key], r.path)) merged.monitors.push({ ...entry, file: r.path });
     for (const entry of r.channels)
       if (fresh(['channels', entry.id], r.path)) merged.channels.push({ ...entry, file: r.path });
   }
-  if (problems.length > 0) throw new ManifestError(label, problems);
+  if (problems.length > 0) throw new ManifestError(label, problems, merged);
   return merged;
 }

@@ -21,6 +21,7 @@ import { validate as manifestValidator } from './manifest-validator.generated.js
 import { UsageError } from '../core/errors.js';
 import { parseDuration } from '../parse/duration.js';
 import { ExactNumber, isPlainObject, nearestDoubles, setOwn, type JsonObject } from '../core/json.js';
+import type { Env } from '../core/paths.js';
 
 export interface MonitorEntry {
   /** cpk's stable name for the monitor: never sent. */
@@ -47,6 +48,16 @@ export interface Manifest {
   customFields: string[];
   /** Each file's positions, for problems found after loading (a key defined in two files, the service's bodies). */
   places: Map<string, Locator>;
+  /** Each `${env:NAME}` the environment gave a value, where it stands: a value that is the token is refused. */
+  variables?: Variable[];
+}
+
+export interface Variable {
+  file: string;
+  line: number;
+  col: number;
+  name: string;
+  value: string;
 }
 
 export interface Problem {
@@ -78,6 +89,11 @@ export class ManifestError extends UsageError {
   constructor(
     readonly file: string,
     readonly problems: Problem[],
+    /**
+     * The entries that could be read despite the problems, with their positions: checked against the
+     * service's bodies too, so that a typo in a field is reported in the same run as a problem of structure.
+     */
+    readonly partial?: Manifest,
   ) {
     super(
       `${file} is not a valid manifest (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was sent`,
@@ -198,8 +214,66 @@ function nonFinite(value: unknown, path: string[] = [], out: string[][] = []): s
   return out;
 }
 
+/**
+ * `${env:NAME}` and `${env:NAME:-default}` in a value, as Terraform's variables and monaco's environments
+ * let one manifest serve several environments; `$${env:...}` is the text itself. Other `${...}` is text.
+ */
+const REFERENCE = /\$(\$?)\{env:([^}]*)\}/g;
+const VARIABLE = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
+/** A number in JSON's spelling: a whole value of one reference, unquoted, becomes this number, kept as written. */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
+
+/**
+ * Replaces the references in one scalar value; returns whether it made an exact number. A plain scalar that
+ * is one reference and nothing else takes the type of what it resolves to (a number, true, false), so that
+ * `interval_seconds: ${env:INTERVAL}` sends a number; quoted, or within other text, it stays a string.
+ */
+function substitute(
+  node: Scalar,
+  env: Env,
+  problem: (message: string) => void,
+  used: (name: string, value: string) => void,
+): boolean {
+  const text = node.value as string;
+  const whole = node.type === 'PLAIN' && /^\$\{env:[^}]*\}$/.test(text);
+  const resolved = text.replace(REFERENCE, (reference, escaped: string, inner: string) => {
+    if (escaped) return reference.slice(1);
+    const parsed = VARIABLE.exec(inner);
+    if (!parsed) {
+      problem(`${reference} is not a variable reference: write \${env:NAME} or \${env:NAME:-default}`);
+      return reference;
+    }
+    const [, name = '', fallback] = parsed;
+    const value = env[name];
+    // A token in a monitor's fields would be stored by the service and shown to everyone who reads it.
+    if (name === 'CPK_TOKEN' || (value !== undefined && value !== '' && value === env.CPK_TOKEN)) {
+      problem(`${reference}: ${name} holds the API token, which must never be sent in a monitor's fields`);
+      return reference;
+    }
+    if (value !== undefined && value !== '') {
+      used(name, value);
+      return value;
+    }
+    if (fallback !== undefined) return fallback;
+    problem(`${name} is not set, and ${reference} gives no default (write \${env:${name}:-value} to give one)`);
+    return reference;
+  });
+  if (whole && JSON_NUMBER.test(resolved)) {
+    const n = Number(resolved);
+    node.value = Number.isFinite(n) && String(n) === resolved ? n : new ExactNumber(resolved);
+    return node.value instanceof ExactNumber;
+  }
+  node.value = whole && (resolved === 'true' || resolved === 'false') ? resolved === 'true' : resolved;
+  return false;
+}
+
+export interface ParseOptions {
+  /** The environment `${env:NAME}` reads; without it, references are left as written. */
+  env?: Env;
+}
+
 /** Parses with every node's position, so that each problem is reported with its line and column. */
-export function parseManifest(text: string, path: string): Manifest {
+export function parseManifest(text: string, path: string, options: ParseOptions = {}): Manifest {
   const lineCounter = new LineCounter();
   // Duplicate keys are found below, as each map's pairs are indexed: yaml's own check compares each key with every other.
   // Not prettyErrors: they add the line, the column and an excerpt of the text to yaml's message.
@@ -211,8 +285,24 @@ export function parseManifest(text: string, path: string): Manifest {
     message: e.message,
   }));
   let exact = false;
+  let problems: Problem[] = [];
+  let referenceProblems = 0;
+  const variables: Variable[] = [];
   if (syntax.length === 0) {
-    const { twice, exactNumbers } = indexPairs(doc);
+    const { env } = options;
+    const resolve =
+      env &&
+      ((node: Scalar) => {
+        const at = place.of(node.range?.[0]);
+        return substitute(
+          node,
+          env,
+          (message) => problems.push({ ...at, message }),
+          (name, value) => variables.push({ file: path, ...at, name, value }),
+        );
+      });
+    const { twice, exactNumbers } = indexPairs(doc, resolve);
+    referenceProblems = problems.length;
     exact = exactNumbers;
     for (const node of twice) syntax.push({ ...place.of(node.range?.[0]), message: 'Map keys must be unique' });
   }
@@ -239,7 +329,6 @@ export function parseManifest(text: string, path: string): Manifest {
       },
     ]);
   }
-  const problems: Problem[] = [];
   const add: AddProblem = (at, which, message) => problems.push({ ...place.at(at, which), message });
 
   // The schema checks types and ranges: it sees each exact number as its nearest double.
@@ -252,14 +341,19 @@ export function parseManifest(text: string, path: string): Manifest {
 
   // The checks JSON Schema cannot express run even when it found problems, so that every problem is reported at once.
   const manifest = buildManifest(value, path, doc, add);
+  manifest.places.set(path, place);
+  if (variables.length > 0) manifest.variables = variables;
   if (problems.length > 0) {
+    // A value whose reference could not be resolved has that one problem, not also the schema's about its text.
+    const unresolved = new Set(problems.slice(0, referenceProblems).map((p) => `${p.line}:${p.col}`));
+    problems = problems.filter((p, i) => i < referenceProblems || !unresolved.has(`${p.line}:${p.col}`));
     problems.sort((a, b) => a.line - b.line || a.col - b.col);
     throw new ManifestError(
       path,
       uniqueBy(problems, (p) => `${p.line}:${p.col}:${p.message}`),
+      manifest,
     );
   }
-  manifest.places.set(path, place);
   return manifest;
 }
 
@@ -303,11 +397,19 @@ function keepExact(node: Scalar): boolean {
  * (keepExact). Returns the keys given twice in one map (the second and later),
  * in file order, and whether any number was kept exactly.
  */
-function indexPairs(doc: Document): { twice: Node[]; exactNumbers: boolean } {
+function indexPairs(
+  doc: Document,
+  /** Replaces `${env:...}` in a string value; returns whether it made an exact number. */
+  resolve?: (node: Scalar) => boolean,
+): { twice: Node[]; exactNumbers: boolean } {
   const twice: Node[] = [];
   let exactNumbers = false;
   const walk = (node: unknown): void => {
-    if (isScalar(node)) exactNumbers = keepExact(node) || exactNumbers;
+    if (isScalar(node)) {
+      if (resolve && typeof node.value === 'string' && node.value.includes('{env:'))
+        exactNumbers = resolve(node) || exactNumbers;
+      else exactNumbers = keepExact(node) || exactNumbers;
+    }
     if (isSeq(node)) node.items.forEach(walk);
     if (!isMap(node)) return;
     const index = new Map<string, Pair<unknown, unknown>>();

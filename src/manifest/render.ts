@@ -50,7 +50,8 @@ function monitorLines(step: MonitorStep, paint: Paint): string[] {
     case 'update':
       return [paint.change(`~ ${key} (${safe(step.id)}): update`), ...changeLines(step.changes, '(unset)', paint)];
     case 'unchanged':
-      return [paint.dim(`  ${key} (${safe(step.id)}): unchanged`)];
+      // Only what changes is listed, as Terraform does: the summary counts the rest.
+      return [];
     case 'delete':
       return [paint.remove(`- ${key} (${safe(step.id)}): delete`)];
     case 'orphaned':
@@ -81,7 +82,7 @@ function monitorLines(step: MonitorStep, paint: Paint): string[] {
 }
 
 function channelLines(step: ChannelStep, paint: Paint): string[] {
-  if (step.action === 'unchanged') return [paint.dim(`  channel ${safe(step.id)}: unchanged`)];
+  if (step.action === 'unchanged') return [];
   return [
     paint.change(`~ channel ${safe(step.id)}: update`),
     ...changeLines(step.changes, '(not applied by cpk yet)', paint),
@@ -96,14 +97,14 @@ export function renderPlan(plan: Plan, paint: Paint): string {
   // Line by line, never push(...lines): an entry of many fields would pass each as an argument.
   for (const step of plan.monitors) for (const line of monitorLines(step, paint)) lines.push(line);
   for (const step of plan.channels) for (const line of channelLines(step, paint)) lines.push(line);
-  if (plan.monitors.length + plan.channels.length > 0) lines.push('');
   const n = countSteps(plan);
+  if (plan.monitors.length + plan.channels.length > n.unchanged) lines.push('');
   const kept =
     n.orphaned > 0
       ? ` ${n.orphaned} not in the manifest ${n.orphaned === 1 ? 'is' : 'are'} kept (--prune deletes them).`
       : '';
   if (!hasChanges(plan)) {
-    lines.push(`No changes: the service matches ${safe(plan.manifest)}.${kept}`);
+    lines.push(`No changes: the service matches ${safe(plan.manifest)} (${n.unchanged} unchanged).${kept}`);
   } else {
     const parts = [
       `${n.create} to create`,
@@ -332,7 +333,23 @@ export function renderApplyMarkdown(plan: Plan, outcomes: Outcome[]): string {
     }
     lines.push('');
   }
-  return `${lines.join('\n')}\n${renderPlanMarkdown(plan).replace(/^### cpk plan: /, '#### The plan: ')}`;
+  // What was done, not the plan again: the plan's own step put the plan in the summary already.
+  const done = outcomes.filter((o) => o.result !== 'failed' && o.result !== 'skipped').map(outcomeLine);
+  if (done.length > 0) {
+    const fence = '`'.repeat(Math.max(2, longestRun(done.join('\n'))) + 1);
+    lines.push(
+      '<details>',
+      `<summary>Done (${done.length})</summary>`,
+      '',
+      `${fence}text`,
+      ...done,
+      fence,
+      '',
+      '</details>',
+      '',
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** One line on stderr as each step finishes (people only; --json reports at the end). */

@@ -23,7 +23,7 @@ import { buildPlan, hasChanges, type Plan, type PlanOptions as BuildOptions } fr
 import { channelJson, failureLine, monitorJson, outcomeLine, paintFor, renderPlan } from './render.js';
 import { defaultStatePath, StateStore } from './state.js';
 import { problemLine, validateEntries, type ValidationProblem } from './validate.js';
-import { shownProblems, type Problem } from './positions.js';
+import { shownProblems, uniqueBy, type Problem } from './positions.js';
 import type { Env } from '../core/paths.js';
 
 export { hasChanges };
@@ -55,6 +55,8 @@ export interface WorkflowDeps {
   api(options: { many?: boolean; anonymous?: boolean }): Promise<Api>;
   /** Asks before apply changes anything (unless --yes); with `word`, only that word confirms. */
   confirm(question: string, options?: { word?: string; preview?: Record<string, unknown> }): Promise<boolean>;
+  /** Whether a value is the token the client uses (a manifest's variable must never be). */
+  isToken?(value: string): boolean;
   /** A digest of the token the client uses: a saved plan is bound to it. */
   tokenDigest(): Promise<string | undefined>;
   report?: WorkflowReport | undefined;
@@ -69,16 +71,70 @@ export function failuresError(out: Output, lines: string[], errors: unknown[], s
   return new CpkError(`${summary}${detail}`, code);
 }
 
-/** Reads the manifests; problems go to the report, and to people one line each, before the ManifestError. */
-export async function readChecked(files: string[], label: string, deps: WorkflowDeps): Promise<Manifest> {
+/**
+ * Reads the manifests; problems go to the report, and to people one line each, before the ManifestError.
+ * `alsoCheck`: the entries that could be read despite problems of structure are checked against the
+ * service's bodies too, so that every problem comes in one run, not in two rounds.
+ */
+export async function readChecked(
+  files: string[],
+  label: string,
+  deps: WorkflowDeps,
+  alsoCheck?: { refresh?: boolean },
+): Promise<Manifest> {
   try {
-    return await readManifests(files, label);
-  } catch (error) {
-    if (!(error instanceof ManifestError)) throw error;
+    return await readManifests(files, label, deps.env);
+  } catch (caught) {
+    if (!(caught instanceof ManifestError)) throw caught;
+    let error = caught;
+    if (alsoCheck && error.partial) {
+      const extra = await partialProblems(error.partial, deps, alsoCheck.refresh).catch(() => []);
+      if (extra.length > 0) error = mergedProblems(error, files, extra);
+    }
     await deps.report?.problems(error.problems, undefined, error.file);
     if (!deps.out.json) for (const line of error.lines()) deps.out.info(line);
     throw error;
   }
+}
+
+/** A `${env:NAME}` whose value is the token in use (from a profile or the keychain too): it must never be sent. */
+async function refuseToken(manifest: Manifest, deps: WorkflowDeps): Promise<void> {
+  const problems = (manifest.variables ?? [])
+    .filter((v) => deps.isToken?.(v.value))
+    .map(({ file, line, col, name }) => ({
+      file,
+      line,
+      col,
+      message: `\${env:${name}}: ${name} holds the API token, which must never be sent in a monitor's fields`,
+    }));
+  if (problems.length === 0) return;
+  const error = new ManifestError(manifest.path, problems);
+  await deps.report?.problems(error.problems, undefined, error.file);
+  if (deps.out.json) throw new UsageError(`${error.message}: ${error.lines().join('; ')}`);
+  for (const line of error.lines()) deps.out.info(line);
+  throw error;
+}
+
+/** The service's problems with the entries of a manifest that has problems of its own (none when it cannot tell). */
+async function partialProblems(partial: Manifest, deps: WorkflowDeps, refresh = false): Promise<Problem[]> {
+  // The document is public: a manifest that is not valid yet needs no token to be checked.
+  const api = await deps.api({ anonymous: true });
+  const { problems } = await serviceProblems(partial, api, deps, refresh);
+  return problems.map(({ file, line, col, message }) => ({ file, line, col, message }));
+}
+
+/** Both kinds of problem in one error, in file and position order; where structure has a problem, it alone is said. */
+function mergedProblems(error: ManifestError, files: string[], extra: Problem[]): ManifestError {
+  const fileOf = (p: Problem) => p.file ?? error.file;
+  const place = (p: Problem) => `${fileOf(p)}\0${p.line}\0${p.col}`;
+  const said = new Set(error.problems.map(place));
+  const all = [
+    ...error.problems.map((p) => ({ ...p, file: fileOf(p) })),
+    ...uniqueBy(extra, place).filter((p) => !said.has(place(p))),
+  ];
+  const rank = (p: Problem) => files.indexOf(fileOf(p));
+  all.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.col - b.col);
+  return new ManifestError(error.file, all, error.partial);
 }
 
 /**
@@ -205,7 +261,7 @@ async function open<T>(
     manifest =
       how.allowMissing && files.length === 1 && !existsSync(files[0]!)
         ? { path: files[0]!, monitors: [], channels: [], customFields: [], places: new Map() }
-        : await readChecked(files, opts.files.join(', '), deps);
+        : await readChecked(files, opts.files.join(', '), deps, how.validate ? {} : undefined);
   } catch (error) {
     // People got one line per problem; --json gets them all in the one error object.
     if (error instanceof ManifestError && deps.out.json)
@@ -214,6 +270,7 @@ async function open<T>(
   }
   how.check?.(manifest, { files, statePath });
   const api = await deps.api({ many: true });
+  await refuseToken(manifest, deps);
   if (how.validate) {
     const { problems } = await serviceProblems(manifest, api, deps);
     if (problems.length > 0) {

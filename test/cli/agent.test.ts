@@ -242,7 +242,7 @@ describe('every command, walked from the command tree', () => {
     const report = f.emu.monitors().find((m) => m.id === monitor)?.report_id as string;
     const channel = f.emu.channels()[0]?.id as string;
     const values: Record<string, string> = { 'monitor-ids': monitor, 'report-ids': report, 'channel-ids': channel };
-    const tree = describeCommand(buildProgram({ io: {} as IO }));
+    const tree = describeCommand(buildProgram({ io: { env: {} } as IO }));
     const walked: string[] = [];
     for (const spec of allCommands(tree)) {
       // A command that runs until it is stopped declares it (Traits.streams) and is exempt, as docs/agents.md says.

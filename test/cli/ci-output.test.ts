@@ -157,14 +157,33 @@ describe('plan and apply: annotations, job summary, JUnit', () => {
     // The service's text: % escaped, its newline already folded by cpk's HTTP layer (one line, so
     // the runner sees no second command), the escape sequence removed.
     expect(commands[0]).toMatch(
-      /^::error file=cpk\.yaml,line=2,col=3,title=cpk apply::cpk: create good: rejected: 100%25 sure second line ::warning::fake red \(request id: req_\w+\)$/,
+      /^::error file=cpk\.yaml,line=2,col=3,title=cpk apply::create good: rejected: 100%25 sure second line ::warning::fake red \(request id: req_\w+\)$/,
     );
     // One line: the newline is %0A, so the runner sees no second command.
     expect(r.stderr).not.toMatch(/^::warning/m);
     const summary = readFileSync(join(d, 'summary.md'), 'utf8');
-    expect(summary).toMatch(/^### cpk apply: 1 created, 0 updated, 0 deleted, 1 failed\n/);
-    expect(summary).toMatch(
-      /^\| `good` \| `rejected: 100% sure second line ::warning::fake red \(request id: req_\w+\)` \|$/m,
+    // What apply did, not the plan again (the plan's step put it there): counts, the failures, what was done.
+    expect(summary.replace(/req_\w+/, 'req_X').replace(/mon_\w+/, 'mon_X')).toBe(
+      [
+        '### cpk apply: 1 created, 0 updated, 0 deleted, 1 failed',
+        '',
+        '0 unchanged.',
+        '',
+        '| Failed | Error |',
+        '| --- | --- |',
+        '| `good` | `rejected: 100% sure second line ::warning::fake red (request id: req_X)` |',
+        '',
+        '<details>',
+        '<summary>Done (1)</summary>',
+        '',
+        '```text',
+        'created bad: mon_X',
+        '```',
+        '',
+        '</details>',
+        '',
+        '',
+      ].join('\n'),
     );
     const report = junit(join(d, 'a.xml'));
     expect(report.suite).toMatchObject({ name: 'cpk apply', tests: '2', failures: '1' });
@@ -191,6 +210,17 @@ describe('plan and apply: annotations, job summary, JUnit', () => {
     expect(junit(join(d, 'p.xml')).cases.map((c) => [c.classname, c.name, c.failure])).toEqual([
       ['monitors', 'web (create)', undefined],
     ]);
+  });
+});
+
+describe('an error that ends a command under Actions', () => {
+  it('is one annotation whose title names the command, and whose message says the error once, without cpk again', async () => {
+    const d = dir({ 'cpk.yaml': 'monitors:\n  web:\n    name: Web\n' });
+    const r = await f.cpk(['plan', '-f', join(d, 'cpk.yaml')], { env: { ...ACTIONS(d), CPK_TOKEN: undefined } });
+    expect(r.code).toBe(4);
+    const [annotation, ...more] = r.stderr.split('\n').filter((l) => l.startsWith('::'));
+    expect(more).toEqual([]);
+    expect(annotation).toMatch(/^::error title=cpk plan::no token/);
   });
 });
 
@@ -245,8 +275,8 @@ describe('the deploy gate: --assert', () => {
       join(d, 'gate.xml'),
     ]);
     expect(r.code).toBe(9);
-    // The report prints as usual (a table off a terminal); the failures go to stderr.
-    expect(r.stdout).toMatch(/^uptime_percent +87\.5$/m);
+    // The verdict alone, on stderr: the report prints only when asked for (-o, --json, --query).
+    expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       [
         'cpk: assertion failed: uptime_percent >= `99.5` (uptime_percent is 87.5)',
@@ -265,6 +295,8 @@ describe('the deploy gate: --assert', () => {
     const pass = await f.cpk(['reports', 'get', reportId, '--assert', 'uptime_percent >= `80`', '-o', 'json']);
     expect([pass.code, pass.stderr]).toEqual([0, '']);
     expect(JSON.parse(pass.stdout)).toMatchObject({ uptime_percent: 87.5 });
+    const held = await f.cpk(['reports', 'get', reportId, '--assert', 'uptime_percent >= `80`']);
+    expect(held).toMatchObject({ code: 0, stdout: '', stderr: 'the assertion held\n' });
   });
 
   it('a bad expression is exit 2 before anything is sent; --junit without --assert is a usage error', async () => {

@@ -1,6 +1,7 @@
 // The README's first command: `npm run demo` must be a real, passing walkthrough.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { baseEnv } from '../helpers/cli.js';
 
@@ -23,5 +24,15 @@ describe('npm run demo', () => {
       expect(r.stdout).toContain(step);
     }
     expect(r.stdout).toContain('"deleted": true');
+    // What the demo itself prints (its comments and the commands it echoes) fits 80 columns.
+    const own = r.stdout.split('\n').filter((line) => /^(#|\$ cpk| {4}-)/.test(line));
+    expect(own.filter((line) => line.length > 80)).toEqual([]);
+    expect(r.stdout).toMatch(/^\$ cpk monitors create --name 'Checkout API' --type http \\\n {4}--target /m);
+    // It ends where the README's Quick start begins: cpk emulator, and the one variable.
+    const quickStart = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    for (const step of ['cpk emulator', 'export CPK_TOKEN=cpk_dev_emulator_token']) {
+      expect(quickStart).toContain(`\n${step} `);
+      expect(r.stdout.replace(/\n# /g, ' ')).toContain(`\`${step}\``);
+    }
   });
 });

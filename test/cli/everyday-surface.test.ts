@@ -11,6 +11,7 @@ import { runCpk } from '../helpers/in-process.js';
 import { runInPty } from '../helpers/pty.js';
 import { ExitCode } from '../../src/core/errors.js';
 import { commandsFirst, EXIT_CODES } from '../../src/cli/program.js';
+import { ENVIRONMENT } from '../../src/cli/environment.js';
 
 const f = useEmulator({}, { inProcess: true });
 
@@ -28,9 +29,24 @@ describe('suggestions read the same everywhere', () => {
     [['help', 'monitor'], `cpk: unknown command 'monitor'; did you mean "cpk monitors"?\n`],
     [['monitors', 'list', '--hepl'], `cpk: unknown option '--hepl'; did you mean "--help"?\n`],
     [['bogus'], `cpk: unknown command 'bogus' (see --help)\n`],
+    // A list's parameters go through --param: a flag of the parameter's name says so.
+    [['monitors', 'list', '--status', 'down'], `cpk: unknown option '--status'; did you mean "--param status=down"?\n`],
+    [
+      ['monitors', 'list', '--status=down'],
+      `cpk: unknown option '--status=down'; did you mean "--param status=down"?\n`,
+    ],
+    [['monitors', 'list', '--limt', '5'], `cpk: unknown option '--limt'; did you mean "--limit"?\n`],
   ])('cpk %j', async (args, stderr) => {
     const r = await runCpk(args);
     expect(r).toMatchObject({ code: 2, stdout: '', stderr });
+  });
+
+  it('cpk help environment lists every variable cpk reads, one list with cpk(1)', async () => {
+    const r = await runCpk(['help', 'environment']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout.split('\n')[0]).toBe('Environment variables cpk reads (flags win over them):');
+    for (const v of ENVIRONMENT) expect(r.stdout).toMatch(new RegExp(`^  ${v.name} +\\S`, 'm'));
+    expect(r.stdout).toMatch(/^ {2}CPK_TOKEN +the API token/m);
   });
 
   it('cpk version prints what --version prints', async () => {
@@ -98,7 +114,7 @@ describe('help', () => {
 
   it('the exit-code summary names every exit code, and fits 80 columns', async () => {
     for (const code of Object.values(ExitCode)) expect(EXIT_CODES).toMatch(new RegExp(`[ :]${code} `));
-    const r = await runCpk(['--help']);
+    const r = await runCpk(['--help'], { env: { COLUMNS: '80' } });
     const summary = r.stdout.slice(r.stdout.indexOf('Exit codes:'));
     for (const line of summary.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(summary.replace(/\n/g, ' ').trim()).toBe(EXIT_CODES);

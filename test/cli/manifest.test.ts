@@ -102,7 +102,7 @@ describe('cpk apply and plan', () => {
       f.cpk(['apply', '-f', file, '--yes']),
     ]);
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toContain('No changes: the service matches');
+    expect(plan.stdout).toContain(`No changes: the service matches ${file} (3 unchanged).`);
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout);
     expect(parsed).toMatchObject({
@@ -133,6 +133,16 @@ describe('cpk apply and plan', () => {
       ),
     );
 
+    // As Terraform shows a plan: the changes, and only a count of the entries that stay as they are.
+    const text = await f.cpk(['plan', '-f', file]);
+    expect(text.stdout.split('\n').slice(1)).toEqual([
+      '',
+      `~ two (${state(dir).monitors.two!.id}): update`,
+      '    interval_seconds: 60 -> 300',
+      '',
+      'Plan: 0 to create, 1 to update, 0 to delete, 1 unchanged.',
+      '',
+    ]);
     const plan = await f.cpk(['plan', '-f', file, '--json']);
     expect(plan.code).toBe(10);
     const id = state(dir).monitors.two!.id;
@@ -252,7 +262,8 @@ describe('cpk apply and plan', () => {
     expect(JSON.parse(json.stderr).error).toContain(
       `${file}:4:23: monitors.checkout.interval_seconds must be an integer; ${file}:5:3:`,
     );
-    expect(sent()).toEqual([]);
+    // Only the service's public document, read without the token to check the entries that could be read.
+    expect(sent().filter((q) => q.path !== '/v1/openapi.json' || q.headers.authorization !== undefined)).toEqual([]);
     expect(readdirSync(dir)).toEqual(['cpk.yaml']);
   });
 

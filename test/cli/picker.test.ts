@@ -1,5 +1,5 @@
 // A missing id on a terminal opens a searchable picker (arrow keys and Enter
-// choose, Esc cancels with exit 130); off a terminal it stays a usage error.
+// choose, Esc cancels with exit 2 as a declined confirmation does, Ctrl-C interrupts with 130); off a terminal it stays a usage error.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,7 +76,7 @@ describe('the picker, on a terminal', () => {
     await pty.waitFor(/Which monitor\?/);
     await pty.waitFor(/Beta search .*https:\/\/search\.example\.com/);
     pty.type('\x1b');
-    expect((await pty.done).code).toBe(130);
+    expect((await pty.done).code).toBe(2);
   });
 
   it('Ctrl-C cancels with exit 130', async () => {
@@ -88,14 +88,15 @@ describe('the picker, on a terminal', () => {
   });
 
   it.each([[['monitors', 'get']], [['monitors', 'delete']], [['monitors', 'watch']], [['reports', 'get']]])(
-    'Esc cancels %j with exit 130, changing nothing',
+    'Esc cancels %j as a declined confirmation does: exit 2, changing nothing',
     async (args) => {
       const mark = f.mark();
       const pty = runInPty(args, { env });
       await pty.waitFor(/Which (monitor|report)\?/);
       pty.type('\x1b');
       const done = await pty.done;
-      expect(done.code).toBe(130);
+      expect(done.code).toBe(2);
+      expect(done.output).toMatch(/cpk: cancelled: no (monitor|report) picked; nothing was sent/);
       expect(mark().filter((r) => r.method !== 'GET')).toEqual([]);
     },
   );

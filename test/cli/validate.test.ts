@@ -42,6 +42,33 @@ const BAD = [
 ].join('\n');
 
 describe('plan and apply check entries against the bodies the service declares', () => {
+  it('problems of structure and problems of fields come in one run, in file order', async () => {
+    const { file } = write(
+      [
+        'monitors:',
+        '  web:',
+        '    name: Web',
+        '    type: htp',
+        '    intervall: 1m',
+        '  api:',
+        '    interval: soon',
+        '',
+      ].join('\n'),
+    );
+    for (const command of [['plan'], ['validate']]) {
+      const r = await f.cpk([...command, '-f', file]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.split('\n')).toEqual([
+        `${file}:4:11: monitors.web.type must be one of http, tcp, ping, dns; did you mean "http"?`,
+        `${file}:5:5: monitors.web.intervall is not a field the service declares; did you mean "interval"? (to send it as it is, list it under custom_fields:)`,
+        `${file}:6:3: monitors.api: missing required field "name"`,
+        `${file}:7:15: monitors.api.interval must be seconds (60) or a duration such as 90s, 5m, 1h or 1h30m`,
+        `cpk: ${file} is not a valid manifest (4 problems); nothing was sent`,
+        '',
+      ]);
+    }
+  });
+
   it('plan: every problem with its position, exit 2, nothing but the document read', async () => {
     const { file } = write(BAD);
     const sent = f.mark();
@@ -381,7 +408,7 @@ describe('documents that declare other rules, or unusable ones', () => {
 });
 
 describe('thousands of problems: the first 200 and the count', () => {
-  it('2,000 schema problems: 200 lines in file order, how many more, and the count', async () => {
+  it('2,000 entries with schema and field problems: 200 lines in file order, how many more, and the count', async () => {
     const n = 2_000;
     const entries = Array.from({ length: n }, (_, i) => `  m${i}:\n    nme: M${i}\n`).join('');
     const { file } = write(`monitors:\n${entries}`);
@@ -389,10 +416,15 @@ describe('thousands of problems: the first 200 and the count', () => {
     expect(r.code).toBe(2);
     const lines = r.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(202);
+    // Each entry twice: the schema's missing name, and the service's near miss of it, in one run.
+    const nme = (i: number) =>
+      `${file}:${2 * i + 3}:5: monitors.m${i}.nme is not a field the service declares; did you mean "name"? (to send it as it is, list it under custom_fields:)`;
     expect(lines[0]).toBe(`${file}:2:3: monitors.m0: missing required field "name"`);
-    expect(lines[199]).toBe(`${file}:400:3: monitors.m199: missing required field "name"`);
-    expect(lines[200]).toBe(`… and ${n - 200} more problems, not shown`);
-    expect(lines[201]).toBe(`cpk: ${file} is not a valid manifest (${n} problems); nothing was sent`);
+    expect(lines[1]).toBe(nme(0));
+    expect(lines[198]).toBe(`${file}:200:3: monitors.m99: missing required field "name"`);
+    expect(lines[199]).toBe(nme(99));
+    expect(lines[200]).toBe(`… and ${2 * n - 200} more problems, not shown`);
+    expect(lines[201]).toBe(`cpk: ${file} is not a valid manifest (${2 * n} problems); nothing was sent`);
   }, 150_000);
 
   it('2,000 problems against the declared bodies: 200 lines, how many more, and the count', async () => {

@@ -181,7 +181,7 @@ describe.concurrent('time bounds and signals', () => {
     expect(res.code).toBe(3);
     expect(res.stdout).toBe('');
     expect(res.stderr).toMatch(
-      /^cpk: GET \S+\/v1\/reports\/rpt_hang timed out after 1s; raise --timeout or try again later\n$/,
+      /^cpk: GET \S+\/v1\/reports\/rpt_hang timed out after 1s on each of 3 attempts \(\d+\.\ds in all\); raise --timeout or try again later\n$/,
     );
     expect(arrivals(path)).toHaveLength(3);
     // Each attempt waited its full second before giving up (a lower bound: not

@@ -59,6 +59,17 @@ async function packagesLoaded(): Promise<Set<string>> {
 }
 
 describe('the built package', () => {
+  it('installing it runs no script of its own: a lifecycle script there would need scripts/, which it does not ship', () => {
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    // What npm runs on `npm install` of the package (prepare: of a checkout or a git dependency too).
+    const onInstall = ['preinstall', 'install', 'postinstall', 'prepare'].filter((name) => name in scripts);
+    expect(onInstall).toEqual([]);
+    // The build still comes before every pack and publish.
+    expect(scripts.prepack).toBe('node scripts/build.mjs');
+  });
+
   it('declares exactly the packages its built code loads: none missing, none unused', async () => {
     const loaded = await packagesLoaded();
     // The scan itself works: a bundled package and a loaded one.

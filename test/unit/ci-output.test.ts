@@ -113,3 +113,19 @@ describe('--assert', () => {
     expect(assertion!.check(value)).toEqual({ expression, ok, saw });
   });
 });
+
+describe("docs/ci.md's workflows", () => {
+  it('no step that runs cpk plan or apply appends to the job summary itself: cpk does, once', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parse } = await import('yaml');
+    const text = readFileSync(new URL('../../docs/ci.md', import.meta.url), 'utf8');
+    const blocks = [...text.matchAll(/```yaml\n([^]*?)```/g)].map((m) => m[1]!);
+    const runs = blocks.flatMap((block) => {
+      const doc = parse(block) as { jobs?: Record<string, { steps?: Array<{ run?: string }> }> } | null;
+      return Object.values(doc?.jobs ?? {}).flatMap((job) => (job.steps ?? []).map((s) => s.run ?? ''));
+    });
+    const cpkSteps = runs.filter((run) => /\bcpk (plan|apply)\b/.test(run));
+    expect(cpkSteps.length).toBeGreaterThan(1);
+    expect(cpkSteps.filter((run) => run.includes('GITHUB_STEP_SUMMARY'))).toEqual([]);
+  });
+});

@@ -241,6 +241,16 @@ describe('responses', () => {
     );
   });
 
+  it('a timeout after several attempts says how many, and how long they took in all', async () => {
+    const { client, sent } = scripted([fail('timeout'), fail('timeout'), fail('timeout')], { attempts: 3 });
+    const error = await failure(client.request({ method: 'GET', segments: ['x'] }));
+    expect(sent).toHaveLength(3);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toMatch(
+      /^GET https:\/\/api\.example\.com\/v1\/x timed out after 1s on each of 3 attempts \(\d+\.\ds in all\)$/,
+    );
+  });
+
   it('a body over the limit names status and content type, exit 1', async () => {
     const { client } = scripted([
       fail('too-large', { status: 200, headers: { 'content-type': 'text/plain' }, receivedBytes: 0 }),

@@ -206,9 +206,20 @@ describe('manifest entries from monitors', () => {
 
   it.each([
     [{ name: 'Checkout API', id: 'mon_1' }, 'checkout-api'],
-    [{ name: '  Ümlaut -- Café!! ', id: 'mon_1' }, 'umlaut-cafe'],
+    [{ name: '  Ümlaut -- Café!! ', id: 'mon_1' }, 'uemlaut-cafe'],
     [{ name: '***', id: 'mon_abc' }, 'mon_abc'],
     [{ id: 'weird/id' }, 'monitor'],
+    // Transliterated where Latin letters say it, never `gro-e`; another script gives the id.
+    [{ name: 'Zahlungsdienst Größe', id: 'mon_1' }, 'zahlungsdienst-groesse'],
+    [{ name: 'Ærø Łódź straße', id: 'mon_1' }, 'aero-lodz-strasse'],
+    [{ name: 'Zahlungsdienst Größe 東京', id: 'mon_tokyo' }, 'mon_tokyo'],
+    [{ name: 'Проверка', id: 'mon_ru' }, 'mon_ru'],
+    // At most 40 characters, cut between words; one long word is cut at 40.
+    [
+      { name: 'The checkout service in production behind the eu-west load balancer, with retries', id: 'mon_1' },
+      'the-checkout-service-in-production',
+    ],
+    [{ name: 'x'.repeat(100), id: 'mon_1' }, 'x'.repeat(40)],
   ])('keyFor(%j) is %s', (monitor, key) => {
     expect(keyFor(monitor)).toBe(key);
   });

@@ -52,7 +52,7 @@ export function register(program: Command, runtime: Runtime): void {
       'cpk api PATCH /monitors/mon_123 --set paused=true',
       'cpk api POST /monitors --data @monitor.json -i',
       'cpk api GET /reports/rpt_summary --query uptime_percent',
-      'cpk api DELETE /monitors/mon_123 --dry-run  # prints the curl command, sends nothing',
+      'cpk api DELETE /monitors/mon_123 --dry-run   # prints curl, sends nothing',
     ],
   });
 }

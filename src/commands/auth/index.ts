@@ -12,7 +12,7 @@ export function register(program: Command, runtime: Runtime): void {
   examples(
     auth,
     'cpk auth login',
-    'echo "$TOKEN" | cpk auth login --with-token --profile prod --base-url https://api.example.com',
+    'echo "$TOKEN" | cpk auth login --with-token --profile prod --base-url URL',
     'cpk auth status',
   );
   for (const verb of [login, status, logout, token]) verb(auth, runtime);

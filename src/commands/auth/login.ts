@@ -32,9 +32,9 @@ export function register(parent: Command, runtime: Runtime): void {
   describe(cmd, {
     effect: 'write',
     examples: [
-      'cpk auth login                                              # asks for the token, hidden',
-      'echo "$CPK_PROD_TOKEN" | cpk auth login --with-token --profile prod --base-url https://api.example.com',
-      'cpk auth login --profile staging --base-url https://staging.example.com --no-verify',
+      'cpk auth login                         # asks for the token, hidden',
+      'echo "$TOKEN" | cpk auth login --with-token --base-url "$SERVICE_URL"',
+      'cpk auth login --profile staging --base-url https://staging.example.com',
     ],
   });
 }

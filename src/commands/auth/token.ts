@@ -14,7 +14,7 @@ export function register(parent: Command, runtime: Runtime): void {
     effect: 'read',
     examples: [
       'cpk auth token | other-tool --token-stdin',
-      'curl -H "Authorization: Bearer $(cpk auth token --profile prod)" https://api.example.com/v1/monitors/mon_123',
+      'curl -H "Authorization: Bearer $(cpk auth token)" "$BASE_URL/monitors/mon_1"',
     ],
   });
 }

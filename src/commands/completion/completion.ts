@@ -13,10 +13,10 @@ export function register(program: Command, runtime: Runtime): void {
   describe(cmd, {
     effect: 'read',
     examples: [
-      'source <(cpk completion bash)                                   # in ~/.bashrc',
-      'cpk completion zsh > "${fpath[1]}/_cpk"                         # then restart zsh',
+      'source <(cpk completion bash)                           # in ~/.bashrc',
+      'cpk completion zsh > "${fpath[1]}/_cpk"                 # then restart zsh',
       'cpk completion fish > ~/.config/fish/completions/cpk.fish',
-      'cpk completion powershell | Out-String | Invoke-Expression     # in $PROFILE',
+      'cpk completion powershell | Out-String | Invoke-Expression  # in $PROFILE',
     ],
   });
 }

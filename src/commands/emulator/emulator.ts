@@ -120,13 +120,13 @@ export function register(program: Command, runtime: Runtime): void {
     streams: true,
     examples: [
       'cpk emulator',
-      'cpk emulator --port 0 --json     # prints {"base_url": ..., "token": ...} on one line',
+      'cpk emulator --port 0 --json    # one line: {"base_url": ..., "token": ...}',
       'cpk emulator --latency 500 --fail-rate 0.1',
-      'cpk emulator --persist emulator-state.json   # keeps monitors across restarts',
-      'cpk emulator --seed 7 --time-scale 60        # the same ids and outcomes each run, checks 60x faster',
+      'cpk emulator --persist state.json   # keeps monitors across restarts',
+      'cpk emulator --seed 7 --time-scale 60   # the same run each time, 60x faster',
       'cpk emulator --import seed.json --export-on-exit seed.json',
       'cpk emulator --token ci:cpk_ci_token:monitors:read,reports:read',
-      'cpk emulator requests --admin-secret s3cret    # what your script sent, with status and latency',
+      'cpk emulator requests --admin-secret s3cret   # what your script sent',
     ],
   });
 

@@ -51,8 +51,8 @@ export function register(emulator: Command, runtime: Runtime): void {
     effect: 'read',
     examples: [
       'cpk emulator requests --admin-secret s3cret',
-      'cpk emulator requests --base-url http://127.0.0.1:5000/v1 --admin-secret s3cret --json | jq .status',
-      "cpk emulator requests --expect 'POST /monitors name=api interval_seconds:=60' --count 1   # exit 9 unless sent once",
+      'cpk emulator requests --admin-secret s3cret --json | jq .status',
+      "cpk emulator requests --expect 'POST /monitors name=api' --count 1",
     ],
   });
 }

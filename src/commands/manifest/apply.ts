@@ -123,7 +123,7 @@ export async function run(opts: ReturnType<typeof parseApplyOptions>, ctx: Conte
           ? [outcome.step.id, 'update channel']
           : [outcome.step.key, outcome.step.action === 'uncertain' ? 'create' : outcome.step.action];
       const where = place?.(`${outcome.kind}s`, name);
-      await ci.annotate({ ...where, message: `cpk: ${verb} ${name}: ${errorText(outcome.error)}` });
+      await ci.annotate({ ...where, message: `${verb} ${name}: ${errorText(outcome.error)}` });
     }
     planCases(ci, plan, outcomes);
     await ci.summary(() => render.renderApplyMarkdown(plan, outcomes));

@@ -25,10 +25,10 @@ export function register(program: Command, runtime: Runtime): void {
   describe(cmd, {
     effect: 'write',
     examples: [
-      'cpk monitors get mon_123 --manifest >> cpk.yaml   # then edit: one monitors: section',
+      'cpk monitors get mon_123 --manifest >> cpk.yaml  # then keep one monitors:',
       'cpk import checkout-api=mon_123',
       'cpk import checkout-api=mon_123 search=mon_456 -f infra/cpk.yaml',
-      'cpk import --all                                  # every monitor not managed yet, into cpk.yaml',
+      'cpk import --all       # every monitor not managed yet, into cpk.yaml',
     ],
   });
 }

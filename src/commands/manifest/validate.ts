@@ -51,7 +51,9 @@ export async function run(opts: ReturnType<typeof parseValidateOptions>, ctx: Co
     };
     let manifest;
     try {
-      manifest = await workflow.readChecked((await manifestFiles(opts.files)).files, label, deps);
+      manifest = await workflow.readChecked((await manifestFiles(opts.files)).files, label, deps, {
+        refresh: opts.refreshSpec,
+      });
     } catch (error) {
       if (!(error instanceof ManifestError) || !ctx.out.json) throw error;
       return list(error.problems.map((p) => ({ ...p, file: p.file ?? error.file })));

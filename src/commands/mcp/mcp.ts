@@ -25,9 +25,9 @@ export function register(program: Command, runtime: Runtime): void {
     // It speaks the protocol on stdout for as long as it runs, also when an agent's environment turns on agent mode.
     streams: true,
     examples: [
-      'cpk mcp                         # read-only tools, for an agent configuration',
-      'cpk mcp --allow-write           # also create, update, delete and apply (deletions confirmed by the person)',
-      'cpk mcp --sandbox --allow-write # rehearse against a local emulator, no account needed',
+      'cpk mcp                          # read-only tools',
+      'cpk mcp --allow-write            # writes too; deletes asked first',
+      'cpk mcp --sandbox --allow-write  # a local emulator, no account',
     ],
   });
 }

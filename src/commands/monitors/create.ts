@@ -39,12 +39,12 @@ export function register(parent: Command, runtime: Runtime): void {
     synonyms: ['new', 'add'],
     optionCompletes: { '--type': 'types' },
     examples: [
-      'cpk monitors create --name "Checkout API" --type http --target https://shop.example.com/health --interval 1m',
+      'cpk monitors create --name Checkout --target https://shop.example.com/health',
       'cpk monitors create --name api -q            # prints the id alone',
       'cpk monitors create --data @monitor.json --json',
-      'cpk monitors create --from monitors.ndjson --json   # one {id, status} per monitor, in file order',
-      'cpk monitors create --from monitors.ndjson --only 2,5-7   # only those lines, as a failed run says',
-      'cpk monitors create --name api --dry-run     # prints the curl command, sends nothing',
+      'cpk monitors create --from monitors.ndjson --json   # {id, status} per line',
+      'cpk monitors create --from monitors.ndjson --only 2,5-7   # only those lines',
+      'cpk monitors create --name api --dry-run     # prints curl, sends nothing',
     ],
   });
 }

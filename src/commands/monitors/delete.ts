@@ -41,7 +41,7 @@ export function register(parent: Command, runtime: Runtime): void {
       'cpk monitors delete mon_123 --yes --json',
       'cpk monitors delete mon_1 mon_2 mon_3 --yes',
       'grep -v "^#" ids.txt | cpk monitors delete - --yes',
-      'cpk monitors delete mon_123 --dry-run       # prints the curl command, sends nothing',
+      'cpk monitors delete mon_123 --dry-run     # prints curl, sends nothing',
     ],
   });
 }

@@ -7,7 +7,7 @@ import { action, describe, type RawOptions, type Runtime } from '../../cli/actio
 import { concurrencyOption } from '../../cli/options.js';
 import { runBulk } from '../../cli/bulk.js';
 import { nameMissing } from '../../core/api/client.js';
-import { addGateOptions, checkGate, compileGate, parseGateOptions } from '../../cli/gate.js';
+import { addGateOptions, checkGate, compileGate, showsResult, parseGateOptions } from '../../cli/gate.js';
 import { withCiReport } from '../../cli/ci.js';
 import type { Assertion } from '../../output/assert.js';
 
@@ -37,10 +37,10 @@ export function register(parent: Command, runtime: Runtime): void {
       'cpk monitors get mon_123',
       'cpk monitors get mon_123 --json',
       'cpk monitors get mon_123 --query status      # prints the status alone',
-      'cpk monitors get mon_1 mon_2 --json          # a JSON array, in the order given',
+      'cpk monitors get mon_1 mon_2 --json     # a JSON array, in the order given',
       'cpk monitors get - --query "[].status" < ids.txt',
       'cpk monitors get mon_1 mon_2 --manifest > cpk.yaml',
-      'cpk monitors get mon_1 mon_2 --assert "status == \'up\'"   # exit 9 unless every one is up',
+      'cpk monitors get mon_1 mon_2 --assert "status == \'up\'"  # 9 unless all up',
     ],
   });
 }
@@ -67,7 +67,7 @@ async function show(opts: GetOptions, ctx: Context, assertions: Assertion[]): Pr
       .spin('Fetching monitor', () => api.getMonitor(id))
       .catch((error: unknown) => Promise.reject(nameMissing('monitor', id, error)));
     if (opts.manifest) await printManifestEntries([monitor], ctx);
-    else await ctx.out.print(monitor);
+    else if (showsResult(ctx, assertions)) await ctx.out.print(monitor);
     const failed = await checkGate(ctx, assertions, [{ value: monitor }]);
     if (failed) throw failed;
     return;
@@ -79,7 +79,7 @@ async function show(opts: GetOptions, ctx: Context, assertions: Assertion[]): Pr
   });
   const monitors = bulk.done.map((d) => d.value);
   if (opts.manifest) await printManifestEntries(monitors, ctx);
-  else await ctx.out.printList(monitors);
+  else if (showsResult(ctx, assertions)) await ctx.out.printList(monitors);
   const labelled = bulk.done.map((d) => ({ label: opts.ids[d.index], value: d.value }));
   const failed = await checkGate(ctx, assertions, labelled);
   bulk.finish({ noun: 'monitors', verb: 'fetched' });

@@ -37,7 +37,7 @@ export function register(parent: Command, runtime: Runtime): void {
     optionCompletes: { '--type': 'types' },
     examples: [
       'cpk monitors update mon_123 --interval 5m',
-      'cpk monitors update mon_123 --set paused=true --set-string notify.email=ops@example.com',
+      'cpk monitors update mon_123 --set paused=true --set-string team=ops',
       'cpk monitors update mon_123 --data @changes.json --json',
     ],
   });

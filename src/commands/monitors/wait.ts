@@ -54,7 +54,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .option('--junit <file>', JUNIT_HELP)
     .addHelpText(
       'after',
-      `\n--timeout bounds the whole wait here (a duration: 90s, 5m; default ${DEFAULT_WAIT_SECONDS / 60}m).`,
+      `\n--timeout bounds the whole wait here\n(a duration: 90s, 5m; default ${DEFAULT_WAIT_SECONDS / 60}m).`,
     )
     .action(
       action(runtime, async (ctx, args, opts) => {

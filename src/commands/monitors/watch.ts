@@ -57,7 +57,7 @@ export function register(parent: Command, runtime: Runtime): void {
     streams: true,
     completes: 'monitor-ids',
     examples: [
-      'cpk monitors watch mon_1 mon_2 --every 10s     # a live board; Ctrl-C ends it (exit 0)',
+      'cpk monitors watch mon_1 mon_2 --every 10s   # live; Ctrl-C ends it (exit 0)',
       'cpk monitors watch --all',
       'cpk monitors watch --all > changes.ndjson      # one JSON line per change',
     ],

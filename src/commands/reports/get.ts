@@ -5,7 +5,7 @@ import { parseDuration } from '../../parse/duration.js';
 import { checkId } from '../../parse/id.js';
 import { action, describe, type Runtime, type RawOptions } from '../../cli/action.js';
 import { nameMissing } from '../../core/api/client.js';
-import { addGateOptions, checkGate, compileGate, parseGateOptions } from '../../cli/gate.js';
+import { addGateOptions, checkGate, compileGate, showsResult, parseGateOptions } from '../../cli/gate.js';
 import { withCiReport } from '../../cli/ci.js';
 
 export const DEFAULT_WATCH_EVERY = '30s';
@@ -49,9 +49,9 @@ export function register(reports: Command, runtime: Runtime): void {
     examples: [
       'cpk reports get rpt_123',
       'cpk reports get rpt_123 --json',
-      'cpk reports get rpt_123 --watch --every 10s     # live view; Ctrl-C ends it (exit 0)',
-      'cpk reports get rpt_123 --watch > changes.ndjson  # one JSON line per change',
-      "cpk reports get rpt_123 --assert 'uptime_percent >= `99.5`'   # a deploy gate: exit 9 below",
+      'cpk reports get rpt_123 --watch --every 10s  # live; Ctrl-C ends it (exit 0)',
+      'cpk reports get rpt_123 --watch > changes.ndjson   # a JSON line per change',
+      "cpk reports get rpt_123 --assert 'uptime_percent >= `99.5`'   # exit 9 below",
     ],
   });
 }
@@ -67,7 +67,7 @@ export async function run(opts: ReturnType<typeof parseReportGetOptions>, ctx: C
     const report = await ctx.out
       .spin('Fetching report', () => api.getReport(opts.id))
       .catch((error: unknown) => Promise.reject(nameMissing('report', opts.id, error)));
-    await ctx.out.print(report, { title: 'Report' });
+    if (showsResult(ctx, assertions)) await ctx.out.print(report, { title: 'Report' });
     const failed = await checkGate(ctx, assertions, [{ value: report }]);
     if (failed) throw failed;
   };

@@ -193,6 +193,7 @@ export class HttpClient {
         debug?.(`${mark} ${name}: ${/authorization$/i.test(name) ? redactAuthorization(value) : sanitizeLine(value)}`);
     };
 
+    const began = performance.now();
     for (let attempt = 1; ; attempt++) {
       // Interrupted before this attempt left: send nothing (either transport).
       if (this.options.signal?.aborted) throw new InterruptedError();
@@ -230,7 +231,10 @@ export class HttpClient {
         // (refused, DNS, a proxy refusing the tunnel): a retry after that
         // could create a second monitor.
         if (!retryableFailure(failure.kind, idempotent, failure.code) || attempt >= attempts)
-          throw this.transportError(failure, method, url, transport?.proxy);
+          throw this.transportError(failure, method, url, transport?.proxy, {
+            attempts: attempt,
+            ms: performance.now() - began,
+          });
         await waitToRetry(attempt, undefined, () => gaveUp(`the last attempt failed (${failure.kind})`));
         continue;
       }
@@ -270,7 +274,14 @@ export class HttpClient {
     }
   }
 
-  private transportError(failure: TransportError, method: string, url: string, proxy?: string): Error {
+  private transportError(
+    failure: TransportError,
+    method: string,
+    url: string,
+    proxy?: string,
+    /** How many attempts were made, and how long they took with the waits between them. */
+    tries: { attempts: number; ms: number } = { attempts: 1, ms: 0 },
+  ): Error {
     const where = `${method} ${url}`;
     const origin = new URL(url).origin;
     const proxyHint = proxy ? `a proxy is set (${proxy}): check it, or list the host in NO_PROXY` : undefined;
@@ -293,7 +304,12 @@ export class HttpClient {
         });
       case 'timeout':
         return new NetworkError(
-          `${where} timed out after ${this.options.timeoutMs / 1000}s${gotText ? ` (${gotText} arrived, then the body stalled)` : ''}`,
+          // "after 1s" alone, after three attempts and 3.8 s, would understate what was tried.
+          `${where} timed out after ${this.options.timeoutMs / 1000}s${
+            tries.attempts > 1
+              ? ` on each of ${tries.attempts} attempts (${(Math.round(tries.ms / 100) / 10).toFixed(1)}s in all)`
+              : ''
+          }${gotText ? ` (${gotText} arrived, then the body stalled)` : ''}`,
           { cause, hint: maybeApplied ?? 'raise --timeout or try again later' },
         );
       case 'tls':
