@@ -23,7 +23,7 @@ import {
 import { redactKnown, redactSecrets } from '../core/redact.js';
 import { colorPalette, PLAIN, statusPainter, type ColorLevel, type Palette } from './palette.js';
 import type { OutputFormat } from './format.js';
-import { defaultColumns, detailLines, pagedRows, tableLines, wideColumns, type View } from './render.js';
+import { defaultColumns, detailLines, isObject, pagedRows, tableLines, wideColumns, type View } from './render.js';
 import { toYaml } from './yaml.js';
 import { borderedDetailLines } from './bordered.js';
 import { markdownLines, pagedMarkdown } from './markdown.js';
@@ -310,6 +310,7 @@ export class Output {
   async print(value: unknown, options: DetailOptions = {}): Promise<void> {
     const format = this.format;
     if (this.json) return this.printJson(value);
+    if (format === 'name') return this.printList([value]);
     if (format === 'markdown') return this.writeLines(markdownLines(value, options.title));
     if (this.settings.columns || format === 'wide') return this.printList([value]);
     return this.writeLines(await this.detailLines(value, options));
@@ -356,6 +357,11 @@ export class Output {
         const page = [...items];
         const first = !started;
         started = true;
+        if (format === 'name') {
+          const { ids, missing } = idLines(page);
+          if (missing > 0) this.warn(`${missing === 1 ? '1 item has' : `${missing} items have`} no "id" to print`);
+          return this.writeLines(ids);
+        }
         if (format === 'jsonl') {
           const lines = page.map((item) => {
             const value = query ? query(item) : item;
@@ -443,6 +449,22 @@ export class Output {
       spinner?.stop();
     }
   }
+}
+
+/**
+ * `-o name` (kubectl's form): each item's id alone, one a line, as `-` reads them back. kubectl prints
+ * `type/name`; cpk's id readers take bare ids, so bare ids it is. An item without an id is counted for a
+ * warning, never printed as a blank line a reader would take for an id.
+ */
+function idLines(items: readonly unknown[]): { ids: string[]; missing: number } {
+  const ids: string[] = [];
+  let missing = 0;
+  for (const item of items) {
+    const id = isObject(item) ? item.id : undefined;
+    if (typeof id === 'string' || typeof id === 'number') ids.push(sanitizeLine(String(id)));
+    else missing++;
+  }
+  return { ids, missing };
 }
 
 /** Home the cursor and clear the screen. */

@@ -258,3 +258,55 @@ describe('monitors create --from', () => {
     expect(r.stderr).toBe('cpk: --from cannot be combined with --name: put the fields in the file\n');
   });
 });
+
+describe('ids one per line, and what cpk prints read back by -', () => {
+  const env = () => ({
+    CPK_DATA_DIR: mkdtempSync(join(tmpdir(), 'cpk-data-')),
+    CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cache-')),
+  });
+
+  it('-o name and -q print bare ids one per line; get - reads them back', async () => {
+    const team = `ids-${Date.now()}`;
+    const a = await f.create({ name: 'ids-a', team });
+    const b = await f.create({ name: 'ids-b', team });
+    const e = env();
+    const named = await f.cpk(['monitors', 'list', '-o', 'name'], { env: e });
+    expect(named.code, named.stderr).toBe(0);
+    const lines = named.stdout.trimEnd().split('\n');
+    expect(lines).toEqual(expect.arrayContaining([a, b]));
+    expect(lines.every((line) => /^mon_\w+$/.test(line))).toBe(true);
+    const quiet = await f.cpk(['channels', 'list', '-q'], { env: e });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toMatch(/^(ch_\w+\n)+$/);
+    const one = await f.cpk(['monitors', 'get', a, '-o', 'name'], { env: e });
+    expect(one.stdout).toBe(`${a}\n`);
+    const back = await f.cpk(['monitors', 'get', '-', '--query', '[].id'], { env: e, input: `${a}\n${b}\n` });
+    expect(JSON.parse(back.stdout)).toEqual([a, b]);
+    const refused = await f.cpk(['monitors', 'list', '-q', '-o', 'wide'], { env: e });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('cpk: -q prints ids one per line (-o name); it cannot be used with -o wide\n');
+  });
+
+  it("`list --query '[].id' | get -` gets each id, and a half array is refused before anything is sent", async () => {
+    const team = `arr-${Date.now()}`;
+    const ids = [await f.create({ name: 'arr-a', team }), await f.create({ name: 'arr-b', team })].sort();
+    const listed = await f.cpk(['monitors', 'list', '--query', `[?team=='${team}'].id`]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const sent = f.mark();
+    const r = await f.cpk(['monitors', 'get', '-', '--query', '[].name'], { input: listed.stdout });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(2);
+    expect(sent().map((q) => `${q.method} ${q.path}`)).toEqual(ids.map((id) => `GET /v1/monitors/${id}`));
+    // JSON lines of objects, as -o jsonl prints them.
+    const jsonl = await f.cpk(['monitors', 'get', ...ids, '-o', 'jsonl']);
+    const again = await f.cpk(['monitors', 'get', '-', '-o', 'name'], { input: jsonl.stdout });
+    expect(again.stdout).toBe(`${ids.join('\n')}\n`);
+    const half = f.mark();
+    const cut = await f.cpk(['monitors', 'get', '-'], { input: listed.stdout.split('\n').slice(0, 2).join('\n') });
+    expect(cut.code).toBe(2);
+    expect(cut.stderr).toMatch(
+      /^cpk: stdin is not a JSON array of ids \(give ids one per line, .*; nothing was sent\n$/,
+    );
+    expect(half()).toEqual([]);
+  });
+});

@@ -61,7 +61,7 @@ describe('several items', () => {
       f.cpk(['monitors', 'get', ids[0]!, '--json', '-o', 'yaml']),
     ]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('cpk: invalid -o "xml": expected one of table, wide, json, jsonl, yaml, markdown\n');
+    expect(bad.stderr).toBe('cpk: invalid -o "xml": expected one of table, wide, json, jsonl, yaml, markdown, name\n');
     expect(both.code).toBe(2);
     expect(JSON.parse(both.stderr)).toMatchObject({ error: '--json means -o json; it cannot be used with -o yaml' });
   });
