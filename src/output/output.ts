@@ -23,7 +23,18 @@ import {
 import { redactKnown, redactSecrets } from '../core/redact.js';
 import { colorPalette, PLAIN, statusPainter, type ColorLevel, type Palette } from './palette.js';
 import type { OutputFormat } from './format.js';
-import { defaultColumns, detailLines, isObject, pagedRows, tableLines, wideColumns, type View } from './render.js';
+import {
+  defaultColumns,
+  detailLines,
+  isObject,
+  pagedRows,
+  tableLines,
+  tsvLines,
+  tsvRows,
+  wideColumns,
+  type Cell,
+  type View,
+} from './render.js';
 import { toYaml } from './yaml.js';
 import { borderedDetailLines } from './bordered.js';
 import { markdownLines, pagedMarkdown } from './markdown.js';
@@ -380,10 +391,12 @@ export class Output {
         if (!rows && format === 'markdown') rows = pagedMarkdown();
         if (!rows) {
           // The first page chooses the columns, and on a terminal fits them to its width (gh, kubectl);
-          // -o wide, and any other reader, get every value whole.
+          // -o wide gets every value whole, and a reader that is not a terminal tab-separated fields.
           const columns = this.settings.columns ?? (format === 'wide' ? wideColumns(page) : defaultColumns(page));
           const view = await this.view();
-          rows = pagedRows(columns, view, view.tty && format === 'table' ? view.width : undefined);
+          rows = view.tty
+            ? pagedRows(columns, view, format === 'table' ? view.width : undefined)
+            : tsvRows(columns, view);
         }
         return this.writeLines(rows(page));
       },
@@ -395,11 +408,12 @@ export class Output {
     };
   }
 
-  /** Rows under a header, in columns (for lists such as the monitors create --from made). */
+  /** Rows under a header, in columns (for lists such as the monitors create --from made); off a terminal, tsvLines. */
   async printRows(head: string[], rows: string[][]): Promise<void> {
     const view = await this.view();
+    const table = view.tty ? tableLines : (cells: Cell[][]) => tsvLines(cells.slice(1));
     await this.writeLines(
-      tableLines([
+      table([
         head.map((h) => ({ text: sanitizeLine(h), paint: view.paint.key })),
         ...rows.map((row) =>
           row.map((cell, i) => {

@@ -287,6 +287,21 @@ export function pagedRows(columns: string[], view: View, fit?: number): (items: 
 }
 
 /**
+ * Rows off a terminal, as gh's table printer writes them for a script: the fields of each row separated
+ * by a tab, nothing padded or cut (so a long name does not widen every line), and no header (`cut -f2`
+ * and `while read` get data only). A value's own tabs and newlines are spaces already (sanitizeLine).
+ */
+export function tsvRows(columns: string[], view: View): (items: unknown[]) => string[] {
+  return (items) => tsvLines(objectRows(items, columns, view).slice(1));
+}
+
+export function tsvLines(rows: readonly Cell[][]): string[] {
+  return rows.map((row) =>
+    row.map((cell) => (cell.paint && cell.text !== '' ? cell.paint(cell.text) : cell.text)).join('\t'),
+  );
+}
+
+/**
  * How a list column gives way to a narrow terminal: `id` is never cut nor
  * dropped (it is what one copies); `cut` (a name, a target, free text) is cut
  * with `…` down to MIN_CUT cells; `whole` (a status, a number, a timestamp)

@@ -91,7 +91,7 @@ describe('cpk emulator: state you can seed, export and reset', () => {
       const table = await runCpk(['emulator', 'requests', '--admin-secret', SECRET, '--base-url', emu.baseUrl]);
       expect(table.code, table.stderr).toBe(0);
       expect(table.stdout).toMatch(
-        /^STATUS +TIME +METHOD +PATH +LATENCY_MS\n201 .* POST +\/v1\/monitors +[\d.]+\n404 .* GET +\/v1\/monitors\/mon_nosuchmonitor +[\d.]+\n$/,
+        /^201\t\S+\tPOST\t\/v1\/monitors\t[\d.]+\n404\t\S+\tGET\t\/v1\/monitors\/mon_nosuchmonitor\t[\d.]+\n$/,
       );
       const wrong = await runCpk(['emulator', 'requests', '--admin-secret', 'nope', '--base-url', emu.baseUrl]);
       expect(wrong.code).not.toBe(0);

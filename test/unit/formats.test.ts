@@ -80,7 +80,7 @@ describe('-o and --columns', () => {
 
 describe('rows for several items', () => {
   it('default columns: id, name, status, type, target, interval where present', async () => {
-    const { out, stdout } = output();
+    const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true, stdoutColumns: 120 });
     await out.printList(monitors);
     expect(stdout()).toBe(
       [
@@ -99,11 +99,11 @@ describe('rows for several items', () => {
   it('--columns picks dotted paths, a missing value shows as -', async () => {
     const { out, stdout } = output({ columns: ['id', 'extra.x', 'tags'] });
     await out.printList(monitors);
-    expect(stdout()).toBe(['ID     EXTRA.X  TAGS', 'mon_1  -        a', 'mon_2  1        -', ''].join('\n'));
+    expect(stdout()).toBe(['mon_1\t-\ta', 'mon_2\t1\t-', ''].join('\n'));
   });
 
   it('-o wide shows every leaf field', async () => {
-    const { out, stdout } = output({ format: 'wide' });
+    const { out, stdout } = output({ format: 'wide', colorFlag: false }, { stdoutIsTTY: true, stdoutColumns: 40 });
     await out.printList(monitors);
     expect(stdout().split('\n')[0]).toBe('ID     NAME      TYPE  TARGET     INTERVAL_SECONDS  STATUS  TAGS  EXTRA.X');
   });
@@ -164,13 +164,13 @@ describe('rows for several items', () => {
     const off = output({ colorFlag: false });
     const list = off.out.list();
     await list.add(first);
-    expect(off.stdout()).toBe('ID      NAME   STATUS\nmon_1   alpha  up\nmon_22  beta   down\n');
+    expect(off.stdout()).toBe('mon_1\talpha\tup\nmon_22\tbeta\tdown\n');
     await list.add(second);
     await list.end();
-    // Off a terminal nothing is cut: a wider cell widens its column for its own page.
-    expect(off.stdout().split('\n').slice(3)).toEqual([
-      'mon_3        g                                   up',
-      'mon_4444444  a much longer name than any before  paused',
+    // Off a terminal nothing is cut nor padded: tab-separated fields, as gh prints for a script.
+    expect(off.stdout().split('\n').slice(2)).toEqual([
+      'mon_3\tg\tup',
+      'mon_4444444\ta much longer name than any before\tpaused',
       '',
     ]);
     // On a terminal, later pages keep the fitted widths: text is cut to them, an id never.
@@ -294,8 +294,7 @@ describe('detail tables', () => {
         'big     12345678901234567890',
         'list    12345678901234567890, 1',
         'nested  [{"n":12345678901234567890},[12345678901234567890]]',
-        'ID  BIG',
-        'a   12345678901234567890',
+        'a\t12345678901234567890',
         '',
       ].join('\n'),
     );
