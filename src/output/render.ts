@@ -63,6 +63,37 @@ export function age(ms: number): string {
   return future ? `in ${text}` : `${text} ago`;
 }
 
+/** A key that holds a number of seconds: `interval_seconds`, `duration_seconds`, `last_check.timeout_seconds`. */
+const SECONDS_KEY = /(?:^|[._])(?:[a-z0-9]+_)*seconds$/i;
+
+/** `1m`, `1h6m`, `1d2h`, `45s`, `0s`: seconds as a person reads them, largest units first, zero units left out. */
+export function durationText(seconds: number): string {
+  const parts: string[] = [];
+  let rest = seconds;
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0) parts.push(`${n}${unit}`);
+  }
+  return parts.length === 0 ? '0s' : parts.join('');
+}
+
+/** A number of seconds shown as a duration on a terminal: a whole, non-negative number under a `*_seconds` key. */
+function isSeconds(key: string, value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && SECONDS_KEY.test(key);
+}
+
+/** A column's header: upper case, and on a terminal without a `_seconds` its values no longer need (INTERVAL, `1m`). */
+function headerText(column: string, view: View): string {
+  const shown = view.tty ? column.replace(/(.)_seconds$/i, '$1') : column;
+  return sanitizeLine(shown.toUpperCase());
+}
+
 /** `2026-11-22 19:02 UTC (3m ago)` on a terminal; the text as sent off one. */
 function timeText(value: string, view: View): string {
   if (!view.tty) return value;
@@ -239,12 +270,16 @@ export function wideColumns(items: unknown[]): string[] {
 
 /** A header of `columns` (dotted paths), then a row per item (`wideColumns` for a sub-table of a detail object). */
 export function objectRows(items: readonly unknown[], columns: string[], view: View): Cell[][] {
-  const rows: Cell[][] = [columns.map((c) => ({ text: sanitizeLine(c.toUpperCase()), paint: view.paint.key }))];
+  const rows: Cell[][] = [columns.map((c) => ({ text: headerText(c, view), paint: view.paint.key }))];
   for (const item of items)
     rows.push(
       columns.map((key) => {
         const value = pathValue(item, key);
-        let text = isTimestamp(value) ? timeText(value, view) : sanitizeLine(cellText(value));
+        let text = isTimestamp(value)
+          ? timeText(value, view)
+          : view.tty && isSeconds(key, value)
+            ? durationText(value)
+            : sanitizeLine(cellText(value));
         if (view.tty && isPercent(key, value)) text = `${text} ${bar(value, 10)}`;
         return { text, paint: statusPainter(key, text, view.paint) };
       }),
@@ -410,6 +445,7 @@ export function seriesValues(e: Extract<Entry, { kind: 'series' }>, field: strin
 
 function fieldText(key: string, value: unknown, view: View): string {
   if (isTimestamp(value)) return timeText(value, view);
+  if (view.tty && isSeconds(key, value)) return durationText(value);
   if (view.tty && Array.isArray(value) && value.length > 1 && value.every(isNumber)) {
     const numbers = value.map(toNumber);
     return `${fitSpark(numbers, (view.width ?? 80) - 40)}  ${rangeText(numbers)}`;

@@ -84,9 +84,9 @@ describe('rows for several items', () => {
     await out.printList(monitors);
     expect(stdout()).toBe(
       [
-        'ID     NAME      STATUS  TYPE  TARGET     INTERVAL_SECONDS',
-        'mon_1  Checkout  up      http  https://a  60',
-        'mon_2  DB        down    tcp   db:5432    30',
+        'ID     NAME      STATUS  TYPE  TARGET     INTERVAL',
+        'mon_1  Checkout  up      http  https://a  1m',
+        'mon_2  DB        down    tcp   db:5432    30s',
         '',
       ].join('\n'),
     );
@@ -105,7 +105,7 @@ describe('rows for several items', () => {
   it('-o wide shows every leaf field', async () => {
     const { out, stdout } = output({ format: 'wide', colorFlag: false }, { stdoutIsTTY: true, stdoutColumns: 40 });
     await out.printList(monitors);
-    expect(stdout().split('\n')[0]).toBe('ID     NAME      TYPE  TARGET     INTERVAL_SECONDS  STATUS  TAGS  EXTRA.X');
+    expect(stdout().split('\n')[0]).toBe('ID     NAME      TYPE  TARGET     INTERVAL  STATUS  TAGS  EXTRA.X');
   });
 
   it('status is colored on a terminal (up green, down red, paused dim), never off one', async () => {
@@ -582,7 +582,7 @@ describe('a report as a picture', () => {
       ├──────────────────┼────────────────────────────────┤
       │ start            │ 2026-11-21 23:40 UTC (19h ago) │
       │ end              │ 2026-11-22 00:10 UTC (18h ago) │
-      │ duration_seconds │ 1800                           │
+      │ duration_seconds │ 30m                            │
       │ failed_checks    │ 6                              │
       │ cause            │ timeout after 10s              │
       └──────────────────┴────────────────────────────────┘
@@ -591,7 +591,7 @@ describe('a report as a picture', () => {
       ├──────────────────┼────────────────────────────────┤
       │ start            │ 2026-11-22 05:30 UTC (13h ago) │
       │ end              │ 2026-11-22 06:35 UTC (12h ago) │
-      │ duration_seconds │ 3900                           │
+      │ duration_seconds │ 1h5m                           │
       │ failed_checks    │ 13                             │
       │ cause            │ timeout after 10s              │
       └──────────────────┴────────────────────────────────┘
@@ -600,7 +600,7 @@ describe('a report as a picture', () => {
       ├──────────────────┼──────────────────────────────────┤
       │ start            │ 2026-11-22 11:55 UTC (7h10m ago) │
       │ end              │ 2026-11-22 13:20 UTC (5h45m ago) │
-      │ duration_seconds │ 5100                             │
+      │ duration_seconds │ 1h25m                            │
       │ failed_checks    │ 17                               │
       │ cause            │ HTTP 503                         │
       └──────────────────┴──────────────────────────────────┘
