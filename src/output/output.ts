@@ -23,11 +23,14 @@ import {
 import { redactKnown, redactSecrets } from '../core/redact.js';
 import { colorPalette, PLAIN, statusPainter, type ColorLevel, type Palette } from './palette.js';
 import type { OutputFormat } from './format.js';
+import type { Query } from './query.js';
+import { closest } from '../core/closest.js';
 import {
   defaultColumns,
   detailLines,
   isObject,
   pagedRows,
+  pathValue,
   tableLines,
   tsvLines,
   tsvRows,
@@ -111,7 +114,7 @@ export class Output {
    */
   private readonly ciLog: boolean;
   /** --query, applied to every JSON result (src/output/query.ts). */
-  query: ((value: unknown) => unknown) | undefined;
+  query: (((value: unknown) => unknown) & Partial<Pick<Query, 'expression'>>) | undefined;
   constructor(
     readonly io: IO,
     readonly settings: OutputSettings,
@@ -356,6 +359,10 @@ export class Output {
     const query = this.query;
     const held: unknown[] | undefined = query && format !== 'jsonl' ? [] : undefined;
     let started = false;
+    // Under -o jsonl the expression is over each item: one written for the whole list (`[].id`) gives null each time.
+    let selected = 0;
+    let nulls = 0;
+    let lastPage: readonly unknown[] = [];
     let rows: ((items: unknown[]) => string[]) | undefined;
     return {
       add: async (items: readonly unknown[]): Promise<void> => {
@@ -366,6 +373,7 @@ export class Output {
         if (items.length === 0) return;
         if (this.settings.signal?.aborted) throw new InterruptedError();
         const page = [...items];
+        lastPage = page;
         const first = !started;
         started = true;
         if (format === 'name') {
@@ -376,6 +384,8 @@ export class Output {
         if (format === 'jsonl') {
           const lines = page.map((item) => {
             const value = query ? query(item) : item;
+            selected++;
+            if (value === null) nulls++;
             if (typeof value === 'string' && query) return value;
             return this.ciLog ? defuseWorkflowCommandsEncoded(toJson(value, 0)) : toJson(value, 0);
           });
@@ -393,6 +403,7 @@ export class Output {
           // The first page chooses the columns, and on a terminal fits them to its width (gh, kubectl);
           // -o wide gets every value whole, and a reader that is not a terminal tab-separated fields.
           const columns = this.settings.columns ?? (format === 'wide' ? wideColumns(page) : defaultColumns(page));
+          if (this.settings.columns) unknownColumns(this.settings.columns, page).forEach((w) => this.warn(w));
           const view = await this.view();
           rows = view.tty
             ? pagedRows(columns, view, format === 'table' ? view.width : undefined)
@@ -401,6 +412,7 @@ export class Output {
         return this.writeLines(rows(page));
       },
       end: async (): Promise<void> => {
+        if (query && selected > 0 && nulls === selected) this.warn(nullQuery(query.expression ?? '', lastPage));
         if (held) return this.printJson(held);
         if (format === 'json') return this.toStdout(started ? '\n]\n' : '[]\n', 'encoded');
         if (format === 'yaml' && !started) return this.toStdout(toYaml([], { ciLog: this.ciLog }), 'encoded');
@@ -479,6 +491,35 @@ function idLines(items: readonly unknown[]): { ids: string[]; missing: number } 
     else missing++;
   }
   return { ids, missing };
+}
+
+/** A --columns path no item of the first page has shows `-` in every row: a warning each, naming the nearest field. */
+function unknownColumns(columns: readonly string[], items: readonly unknown[]): string[] {
+  const fields = wideColumns([...items]);
+  const warnings: string[] = [];
+  for (const column of columns) {
+    if (items.some((item) => pathValue(item, column) !== undefined)) continue;
+    warnings.push(`--columns: no item has a field "${column}"${nearestField(column, fields)}`);
+  }
+  return warnings;
+}
+
+/** Under -o jsonl, --query is over each item: an expression that gave null for every one was likely meant for the list. */
+function nullQuery(expression: string, items: readonly unknown[]): string {
+  const fields = wideColumns([...items]);
+  // `[].id`, `[*].name`: an expression over the list; its field part is what each line would select.
+  const field = expression.replace(/^\s*\[\*?\]\s*\.?/, '');
+  const hint =
+    field !== expression && fields.includes(field) ? ` (did you mean "${field}"?)` : nearestField(field, fields);
+  return `--query "${expression}" selected null from every item: under -o jsonl it applies to each item, not the list${hint}`;
+}
+
+/** `(did you mean "name"?)`, or the fields there are when none is near. */
+function nearestField(word: string, fields: readonly string[]): string {
+  const near = closest(word, fields);
+  if (near !== undefined) return ` (did you mean "${near}"?)`;
+  const shown = fields.slice(0, 8).join(', ');
+  return fields.length === 0 ? '' : `; the fields are ${shown}${fields.length > 8 ? ', …' : ''}`;
 }
 
 /** Home the cursor and clear the screen. */

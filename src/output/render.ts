@@ -261,11 +261,28 @@ export function defaultColumns(items: unknown[]): string[] {
   return picked;
 }
 
-/** Every leaf field of the items (`-o wide`), nested objects as dotted paths. */
+/**
+ * Every leaf field of the items (`-o wide`), nested objects as dotted paths. A field that is an object in
+ * one item and null in another (`last_check` before the first check) is its dotted paths alone: a column
+ * of the whole object beside them would show it twice.
+ */
 export function wideColumns(items: unknown[]): string[] {
   const paths = new Map<string, true>();
   for (const item of items) leafPaths(item, '', paths);
-  return [...paths.keys()];
+  const all = [...paths.keys()];
+  const shown = new Set<string>();
+  const out: string[] = [];
+  for (const path of all) {
+    if (shown.has(path)) continue;
+    // The paths under this one, where it stood (first seen); none: the path itself.
+    const under = all.filter((p) => p.startsWith(`${path}.`));
+    for (const p of under.length > 0 ? under : [path]) {
+      if (shown.has(p)) continue;
+      shown.add(p);
+      out.push(p);
+    }
+  }
+  return out;
 }
 
 /** A header of `columns` (dotted paths), then a row per item (`wideColumns` for a sub-table of a detail object). */

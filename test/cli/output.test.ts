@@ -53,6 +53,22 @@ describe('several items', () => {
     expect(fields).toEqual(expect.arrayContaining([String(items[0]!.report_id), '"a,b", c']));
   });
 
+  it('--columns with a field no item has, and a list expression under -o jsonl, warn naming the nearest field', async () => {
+    const typo = await f.cpk(['monitors', 'get', ...ids, '--columns', 'id,nmae']);
+    expect(typo.code).toBe(0);
+    expect(typo.stderr).toBe('warning: --columns: no item has a field "nmae" (did you mean "name"?)\n');
+    const far = await f.cpk(['monitors', 'get', ids[0]!, '--columns', 'nonexistent']);
+    expect(far.stderr).toMatch(/^warning: --columns: no item has a field "nonexistent"; the fields are id, name, /);
+    const jsonl = await f.cpk(['monitors', 'get', ...ids, '-o', 'jsonl', '--query', '[].id']);
+    expect(jsonl.code).toBe(0);
+    expect(jsonl.stdout).toBe('null\nnull\n');
+    expect(jsonl.stderr).toBe(
+      'warning: --query "[].id" selected null from every item: under -o jsonl it applies to each item, not the list (did you mean "id"?)\n',
+    );
+    const right = await f.cpk(['monitors', 'get', ...ids, '-o', 'jsonl', '--query', 'id']);
+    expect(right.stderr).toBe('');
+  });
+
   it('a bad -o, or --json with another format, is a usage error before anything is sent', async () => {
     const [bad, both] = await Promise.all([
       f.cpk(['monitors', 'get', ids[0]!, '-o', 'xml']),

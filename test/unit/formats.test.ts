@@ -18,6 +18,7 @@ import {
   leafPaths,
   pathValue,
   rowLines,
+  wideColumns,
   tableLines,
   type View,
 } from '../../src/output/render.js';
@@ -106,6 +107,15 @@ describe('rows for several items', () => {
     const { out, stdout } = output({ format: 'wide', colorFlag: false }, { stdoutIsTTY: true, stdoutColumns: 40 });
     await out.printList(monitors);
     expect(stdout().split('\n')[0]).toBe('ID     NAME      TYPE  TARGET     INTERVAL  STATUS  TAGS  EXTRA.X');
+  });
+
+  it('-o wide shows a field that is an object in one item and null in another once, as its dotted paths', () => {
+    const items = [
+      { id: 'mon_1', last_check: null, tags: [] },
+      { id: 'mon_2', last_check: { status: 'up', latency_ms: 12 }, tags: [] },
+    ];
+    expect(wideColumns(items)).toEqual(['id', 'last_check.status', 'last_check.latency_ms', 'tags']);
+    expect(wideColumns([{ id: 'a', last_check: null }])).toEqual(['id', 'last_check']);
   });
 
   it('status is colored on a terminal (up green, down red, paused dim), never off one', async () => {
