@@ -209,6 +209,21 @@ export function columnWidths(rows: Cell[][]): number[] {
   return widths;
 }
 
+/**
+ * Column widths that fit `room` cells: the widest give way first, none below MIN_COLUMN (or its header
+ * when wider, so a header never wraps); a column already narrower keeps its width.
+ */
+export function fittedWidths(rows: Cell[][], room: number): number[] {
+  const widths = columnWidths(rows);
+  const headers = headerWidths(rows);
+  narrow(
+    widths,
+    widths.map((w, i) => Math.min(w, Math.max(MIN_COLUMN, headers[i] ?? 0))),
+    room,
+  );
+  return widths;
+}
+
 function headerWidths(rows: Cell[][]): number[] {
   return (rows[0] ?? []).map((cell) => textWidth(cell.text));
 }
@@ -297,7 +312,8 @@ export function objectRows(items: readonly unknown[], columns: string[], view: V
           : view.tty && isSeconds(key, value)
             ? durationText(value)
             : sanitizeLine(cellText(value));
-        if (view.tty && isPercent(key, value)) text = `${text} ${bar(value, 10)}`;
+        // The bar first: bars of one width line up down the column, whatever the width of the numbers after them.
+        if (view.tty && isPercent(key, value)) text = `${bar(value, 10)} ${text}`;
         return { text, paint: statusPainter(key, text, view.paint) };
       }),
     );
@@ -460,7 +476,7 @@ export function seriesValues(e: Extract<Entry, { kind: 'series' }>, field: strin
   return e.items.map((item) => toNumber(item[field]));
 }
 
-function fieldText(key: string, value: unknown, view: View): string {
+export function fieldText(key: string, value: unknown, view: View): string {
   if (isTimestamp(value)) return timeText(value, view);
   if (view.tty && isSeconds(key, value)) return durationText(value);
   if (view.tty && Array.isArray(value) && value.length > 1 && value.every(isNumber)) {

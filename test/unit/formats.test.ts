@@ -294,6 +294,36 @@ describe('detail tables', () => {
     );
   });
 
+  it('monitors get at 80x24: no line between rows when a value wraps, id and name on top, a URL whole', async () => {
+    const monitor = {
+      id: 'mon_yrhwxbg45iq2',
+      name: 'Checkout service in production, behind the eu-west load balancer',
+      type: 'http',
+      target: 'https://checkout.example.com/health/deep?region=eu-west-1',
+      interval_seconds: 60,
+      paused: false,
+      status: 'up',
+      created_at: '2026-11-22T18:00:00Z',
+      updated_at: '2026-11-22T18:00:00Z',
+      last_check: { status: 'up', latency_ms: 132, checked_at: '2026-11-22T19:04:00Z' },
+      report_id: 'rpt_yrhwxbg45iq2',
+    };
+    const { out, stdout } = output(
+      { colorFlag: false },
+      { stdoutIsTTY: true, stdoutColumns: 80, env: { TERM: 'xterm' } },
+    );
+    await out.print(monitor);
+    const lines = stdout().trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(24);
+    for (const line of lines) expect(textWidth(line)).toBeLessThanOrEqual(80);
+    expect(lines.filter((line) => line.startsWith('├'))).toEqual([]);
+    expect(lines[1]).toMatch(/^│ id +│ mon_yrhwxbg45iq2 +│$/);
+    expect(lines[2]).toMatch(/^│ name +│ Checkout service/);
+    expect(stdout()).toContain(`│ ${monitor.target} │`);
+    // A dotted key gives way at its dot.
+    expect(stdout()).toMatch(/│ last_check\. +│ 2026-11-22 19:04 UTC \(1m ago\) +│\n│ checked_at +│ +│/);
+  });
+
   it('an exact number is a value as the server wrote it, alone, in a list and nested', async () => {
     const big = new ExactNumber('12345678901234567890');
     const { out, stdout } = output();
@@ -520,10 +550,17 @@ describe('renderers (pure)', () => {
   });
 
   it('a percentage in a row gets a short bar on a terminal; a long series is averaged to fit the width', () => {
-    expect(rowLines([{ id: 'a', uptime_percent: 100 }], ['id', 'uptime_percent'], plainTty)).toEqual([
-      'ID  UPTIME_PERCENT',
-      'a   100 ██████████',
-    ]);
+    expect(
+      rowLines(
+        [
+          { id: 'a', uptime_percent: 100 },
+          { id: 'b', uptime_percent: 87.25 },
+          { id: 'c', uptime_percent: 0 },
+        ],
+        ['id', 'uptime_percent'],
+        plainTty,
+      ),
+    ).toEqual(['ID  UPTIME_PERCENT', 'a   ██████████ 100', 'b   ████████▊· 87.25', 'c   ·········· 0']);
     const series = Array.from({ length: 1000 }, (_, i) => (i < 500 ? 0 : 10));
     const [line] = detailLines({ values: series }, plainTty);
     expect(line).toBe(`values  ${'▁'.repeat(20)}${'█'.repeat(20)}  min 0  max 10  last 10`);
@@ -587,33 +624,21 @@ describe('a report as a picture', () => {
         avg_latency_ms  ▃▃▂▂▂▂▁▄▁▃▂▁▂▄▃▆▄ ▅▅▅█▄▃  min 99  max 231  last 143
         p95_latency_ms  ▁▁▁▁▁▃▁▅▁▄▁▁▁▄▁▆▂ ▂▂▂█▂▁  min 120  max 828  last 169
       incidents:
-      ┌──────────────────┬────────────────────────────────┐
-      │ #1               │                                │
-      ├──────────────────┼────────────────────────────────┤
-      │ start            │ 2026-11-21 23:40 UTC (19h ago) │
-      │ end              │ 2026-11-22 00:10 UTC (18h ago) │
-      │ duration_seconds │ 30m                            │
-      │ failed_checks    │ 6                              │
-      │ cause            │ timeout after 10s              │
-      └──────────────────┴────────────────────────────────┘
-      ┌──────────────────┬────────────────────────────────┐
-      │ #2               │                                │
-      ├──────────────────┼────────────────────────────────┤
-      │ start            │ 2026-11-22 05:30 UTC (13h ago) │
-      │ end              │ 2026-11-22 06:35 UTC (12h ago) │
-      │ duration_seconds │ 1h5m                           │
-      │ failed_checks    │ 13                             │
-      │ cause            │ timeout after 10s              │
-      └──────────────────┴────────────────────────────────┘
-      ┌──────────────────┬──────────────────────────────────┐
-      │ #3               │                                  │
-      ├──────────────────┼──────────────────────────────────┤
-      │ start            │ 2026-11-22 11:55 UTC (7h10m ago) │
-      │ end              │ 2026-11-22 13:20 UTC (5h45m ago) │
-      │ duration_seconds │ 1h25m                            │
-      │ failed_checks    │ 17                               │
-      │ cause            │ HTTP 503                         │
-      └──────────────────┴──────────────────────────────────┘
+      ┌────────────────┬────────────────┬──────────┬───────────────┬───────────────┐
+      │ START          │ END            │ DURATION │ FAILED_CHECKS │ CAUSE         │
+      ├────────────────┼────────────────┼──────────┼───────────────┼───────────────┤
+      │ 2026-11-21     │ 2026-11-22     │ 30m      │ 6             │ timeout after │
+      │ 23:40 UTC (19h │ 00:10 UTC (18h │          │               │ 10s           │
+      │ ago)           │ ago)           │          │               │               │
+      ├────────────────┼────────────────┼──────────┼───────────────┼───────────────┤
+      │ 2026-11-22     │ 2026-11-22     │ 1h5m     │ 13            │ timeout after │
+      │ 05:30 UTC (13h │ 06:35 UTC (12h │          │               │ 10s           │
+      │ ago)           │ ago)           │          │               │               │
+      ├────────────────┼────────────────┼──────────┼───────────────┼───────────────┤
+      │ 2026-11-22     │ 2026-11-22     │ 1h25m    │ 17            │ HTTP 503      │
+      │ 11:55 UTC      │ 13:20 UTC      │          │               │               │
+      │ (7h10m ago)    │ (5h45m ago)    │          │               │               │
+      └────────────────┴────────────────┴──────────┴───────────────┴───────────────┘
       "
     `);
   });
