@@ -42,6 +42,8 @@ function parseListOptions(noun: Noun, raw: RawOptions) {
     /** Revalidate the service's document now. */
     refreshSpec: raw.refreshSpec === true,
     concurrency: parseConcurrency(raw.concurrency),
+    /** -q: ids alone, one per line (-o name). */
+    quiet: raw.quiet === true,
   };
 }
 
@@ -54,6 +56,7 @@ export function registerList(parent: Command, noun: Noun, runtime: Runtime): voi
         ? "List monitors: the service's list where its document declares one, else the monitors known here"
         : `List ${noun}, where the service's document declares a list operation`,
     )
+    .option('-q, --quiet', 'print only ids, one per line (the same as -o name)')
     .option('--limit <n>', 'stop after N items')
     .option('--param <key=value>', 'a query parameter the service declares for this list (repeatable)', collect)
     .option('--refresh-spec', "fetch the service's OpenAPI document again now (it is cached for an hour)");
@@ -69,6 +72,7 @@ export function registerList(parent: Command, noun: Noun, runtime: Runtime): voi
     examples: [
       `cpk ${noun} list`,
       `cpk ${noun} list --json --limit 50`,
+      ...(noun === 'monitors' ? ['cpk monitors list -q | cpk monitors get -'] : []),
       ...(noun === 'monitors'
         ? ['cpk monitors list --param status=down --query "[].id"', 'cpk monitors ls --refresh']
         : []),
@@ -77,6 +81,12 @@ export function registerList(parent: Command, noun: Noun, runtime: Runtime): voi
 }
 
 async function runList(opts: ListOptions, ctx: Context): Promise<void> {
+  if (opts.quiet) {
+    const format = ctx.out.format;
+    if (format !== 'table' && format !== 'name')
+      throw new UsageError(`-q prints ids one per line (-o name); it cannot be used with -o ${format}`);
+    ctx.out.settings.format = 'name';
+  }
   const api = await ctx.api({ many: opts.refresh });
   const { useSpec } = await import('../core/api/spec.js');
   // Whether to list from the service or from what is known here is the service's answer: unreachable is an error.

@@ -8,6 +8,7 @@ import type { Context } from './context.js';
 import type { Api } from '../core/api/client.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { oneLine } from '../completion/table.js';
+import { textWidth, truncate } from '../output/text.js';
 
 /** At most this many items are read from the service's list to pick from. */
 const MAX_ITEMS = 1000;
@@ -24,6 +25,21 @@ function choice(id: string, ...parts: string[]) {
 }
 
 type Choice = ReturnType<typeof choice>;
+
+/** What clack draws around a label on its line: the gutter and the radio mark (`│  ● `), the hint's ` (…)`. */
+const PICKER_FRAME = 6;
+const HINT_FRAME = 3;
+
+/**
+ * Labels cut with `…` to the terminal's width: a label that wraps breaks the picker's gutter, and clack
+ * redraws the wrong lines as one moves. The id (the hint) is never cut: it is what is picked.
+ */
+export function fitChoices(items: readonly Choice[], columns: number): Choice[] {
+  return items.map((item) => {
+    const room = columns - PICKER_FRAME - HINT_FRAME - textWidth(item.hint);
+    return { ...item, label: truncate(item.label, Math.max(1, room)) };
+  });
+}
 
 function pickable(item: unknown): Choice[] {
   if (item === null || typeof item !== 'object') return [];
@@ -75,7 +91,7 @@ export async function pickId(ctx: Context, noun: 'monitors' | 'reports', argumen
   const choice = await autocomplete({
     message: `Which ${one}? (type to search, Esc to cancel)`,
     // clack's own filter: the typed text, in any case, within the label or the id.
-    options: items,
+    options: fitChoices(items, ctx.io.stdoutColumns ?? 80),
     maxItems: 10,
     input: ctx.io.stdin as NodeJS.ReadStream,
     // The picker is drawn on stderr: stdout keeps the result alone.

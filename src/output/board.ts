@@ -150,7 +150,13 @@ export function boardLines(
   const longest = shown.reduce((n, r) => Math.max(n, r.history.length), 0);
   // The sparkline only where every other column fits whole beside it: it drops first.
   const whole = natural.reduce((a, b) => a + b, 0) + GAP * natural.length;
-  const trend = Math.min(longest, width - whole);
+  let trend = Math.min(longest, width - whole);
+  if (trend < Math.min(TREND_MIN, longest)) {
+    // Not beside the whole name: the name is cut first (to NAME_CUT), and the sparkline shares what that
+    // frees with it, rather than dropping while a long name keeps every cell.
+    const cut = whole - (natural[NAME] as number) + Math.min(natural[NAME] as number, NAME_CUT);
+    trend = Math.min(longest, width - cut, Math.max(TREND_MIN, Math.floor((width - cut) / 2)));
+  }
   const showTrend = longest > 0 && trend >= Math.min(TREND_MIN, longest);
   const { keep, widths } = layout(natural, showTrend ? width - trend - GAP : width);
   const headed = showTrend ? [...keep, TREND] : keep;

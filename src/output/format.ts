@@ -2,7 +2,7 @@
 // Parsed here so a bad value is a usage error before anything is sent.
 import { UsageError } from '../core/errors.js';
 
-export const FORMATS = ['table', 'wide', 'json', 'jsonl', 'yaml', 'markdown'] as const;
+export const FORMATS = ['table', 'wide', 'json', 'jsonl', 'yaml', 'markdown', 'name'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
 
 /** Formats for scripts: stdout is the data, errors are JSON on stderr, --query applies. */

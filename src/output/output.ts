@@ -23,7 +23,21 @@ import {
 import { redactKnown, redactSecrets } from '../core/redact.js';
 import { colorPalette, PLAIN, statusPainter, type ColorLevel, type Palette } from './palette.js';
 import type { OutputFormat } from './format.js';
-import { defaultColumns, detailLines, pagedRows, tableLines, wideColumns, type View } from './render.js';
+import type { Query } from './query.js';
+import { closest } from '../core/closest.js';
+import {
+  defaultColumns,
+  detailLines,
+  isObject,
+  pagedRows,
+  pathValue,
+  tableLines,
+  tsvLines,
+  tsvRows,
+  wideColumns,
+  type Cell,
+  type View,
+} from './render.js';
 import { toYaml } from './yaml.js';
 import { borderedDetailLines } from './bordered.js';
 import { markdownLines, pagedMarkdown } from './markdown.js';
@@ -102,7 +116,7 @@ export class Output {
    */
   private readonly ciLog: boolean;
   /** --query, applied to every JSON result (src/output/query.ts). */
-  query: ((value: unknown) => unknown) | undefined;
+  query: (((value: unknown) => unknown) & Partial<Pick<Query, 'expression'>>) | undefined;
   constructor(
     readonly io: IO,
     readonly settings: OutputSettings,
@@ -312,6 +326,7 @@ export class Output {
   async print(value: unknown, options: DetailOptions = {}): Promise<void> {
     const format = this.format;
     if (this.json) return this.printJson(value);
+    if (format === 'name') return this.printList([value]);
     if (format === 'markdown') return this.writeLines(markdownLines(value, options.title));
     if (this.settings.columns || format === 'wide') return this.printList([value]);
     return this.writeLines(await this.detailLines(value, options));
@@ -346,6 +361,10 @@ export class Output {
     const query = this.query;
     const held: unknown[] | undefined = query && format !== 'jsonl' ? [] : undefined;
     let started = false;
+    // Under -o jsonl the expression is over each item: one written for the whole list (`[].id`) gives null each time.
+    let selected = 0;
+    let nulls = 0;
+    let lastPage: readonly unknown[] = [];
     let rows: ((items: unknown[]) => string[]) | undefined;
     return {
       add: async (items: readonly unknown[]): Promise<void> => {
@@ -356,11 +375,19 @@ export class Output {
         if (items.length === 0) return;
         if (this.settings.signal?.aborted) throw new InterruptedError();
         const page = [...items];
+        lastPage = page;
         const first = !started;
         started = true;
+        if (format === 'name') {
+          const { ids, missing } = idLines(page);
+          if (missing > 0) this.warn(`${missing === 1 ? '1 item has' : `${missing} items have`} no "id" to print`);
+          return this.writeLines(ids);
+        }
         if (format === 'jsonl') {
           const lines = page.map((item) => {
             const value = query ? query(item) : item;
+            selected++;
+            if (value === null) nulls++;
             if (typeof value === 'string' && query) return value;
             return this.ciLog ? defuseWorkflowCommandsEncoded(toJson(value, 0)) : toJson(value, 0);
           });
@@ -376,14 +403,18 @@ export class Output {
         if (!rows && format === 'markdown') rows = pagedMarkdown();
         if (!rows) {
           // The first page chooses the columns, and on a terminal fits them to its width (gh, kubectl);
-          // -o wide, and any other reader, get every value whole.
+          // -o wide gets every value whole, and a reader that is not a terminal tab-separated fields.
           const columns = this.settings.columns ?? (format === 'wide' ? wideColumns(page) : defaultColumns(page));
+          if (this.settings.columns) unknownColumns(this.settings.columns, page).forEach((w) => this.warn(w));
           const view = await this.view();
-          rows = pagedRows(columns, view, view.tty && format === 'table' ? view.width : undefined);
+          rows = view.tty
+            ? pagedRows(columns, view, format === 'table' ? view.width : undefined)
+            : tsvRows(columns, view);
         }
         return this.writeLines(rows(page));
       },
       end: async (): Promise<void> => {
+        if (query && selected > 0 && nulls === selected) this.warn(nullQuery(query.expression ?? '', lastPage));
         if (held) return this.printJson(held);
         if (format === 'json') return this.toStdout(started ? '\n]\n' : '[]\n', 'encoded');
         if (format === 'yaml' && !started) return this.toStdout(toYaml([], { ciLog: this.ciLog }), 'encoded');
@@ -391,11 +422,12 @@ export class Output {
     };
   }
 
-  /** Rows under a header, in columns (for lists such as the monitors create --from made). */
+  /** Rows under a header, in columns (for lists such as the monitors create --from made); off a terminal, tsvLines. */
   async printRows(head: string[], rows: string[][]): Promise<void> {
     const view = await this.view();
+    const table = view.tty ? tableLines : (cells: Cell[][]) => tsvLines(cells.slice(1));
     await this.writeLines(
-      tableLines([
+      table([
         head.map((h) => ({ text: sanitizeLine(h), paint: view.paint.key })),
         ...rows.map((row) =>
           row.map((cell, i) => {
@@ -445,6 +477,51 @@ export class Output {
       spinner?.stop();
     }
   }
+}
+
+/**
+ * `-o name` (kubectl's form): each item's id alone, one a line, as `-` reads them back. kubectl prints
+ * `type/name`; cpk's id readers take bare ids, so bare ids it is. An item without an id is counted for a
+ * warning, never printed as a blank line a reader would take for an id.
+ */
+function idLines(items: readonly unknown[]): { ids: string[]; missing: number } {
+  const ids: string[] = [];
+  let missing = 0;
+  for (const item of items) {
+    const id = isObject(item) ? item.id : undefined;
+    if (typeof id === 'string' || typeof id === 'number') ids.push(sanitizeLine(String(id)));
+    else missing++;
+  }
+  return { ids, missing };
+}
+
+/** A --columns path no item of the first page has shows `-` in every row: a warning each, naming the nearest field. */
+function unknownColumns(columns: readonly string[], items: readonly unknown[]): string[] {
+  const fields = wideColumns([...items]);
+  const warnings: string[] = [];
+  for (const column of columns) {
+    if (items.some((item) => pathValue(item, column) !== undefined)) continue;
+    warnings.push(`--columns: no item has a field "${column}"${nearestField(column, fields)}`);
+  }
+  return warnings;
+}
+
+/** Under -o jsonl, --query is over each item: an expression that gave null for every one was likely meant for the list. */
+function nullQuery(expression: string, items: readonly unknown[]): string {
+  const fields = wideColumns([...items]);
+  // `[].id`, `[*].name`: an expression over the list; its field part is what each line would select.
+  const field = expression.replace(/^\s*\[\*?\]\s*\.?/, '');
+  const hint =
+    field !== expression && fields.includes(field) ? ` (did you mean "${field}"?)` : nearestField(field, fields);
+  return `--query "${expression}" selected null from every item: under -o jsonl it applies to each item, not the list${hint}`;
+}
+
+/** `(did you mean "name"?)`, or the fields there are when none is near. */
+function nearestField(word: string, fields: readonly string[]): string {
+  const near = closest(word, fields);
+  if (near !== undefined) return ` (did you mean "${near}"?)`;
+  const shown = fields.slice(0, 8).join(', ');
+  return fields.length === 0 ? '' : `; the fields are ${shown}${fields.length > 8 ? ', …' : ''}`;
 }
 
 /** Home the cursor and clear the screen. */

@@ -34,7 +34,7 @@ function unknownFunction(node: QueryNode): string | undefined {
 }
 
 /** An expression ready to apply, with its syntax tree (what --assert shows of a failure is read from it). */
-export type Query = ((value: unknown) => unknown) & { ast: QueryNode };
+export type Query = ((value: unknown) => unknown) & { ast: QueryNode; expression: string };
 
 interface JmesPath {
   compile(expression: string): unknown;
@@ -60,5 +60,5 @@ export async function compileQuery(expression: string, flag = '--query'): Promis
       throw new UsageError(`${flag} "${expression}" cannot be applied to the result: ${(error as Error).message}`);
     }
   };
-  return Object.assign(query, { ast: ast as QueryNode });
+  return Object.assign(query, { ast: ast as QueryNode, expression });
 }

@@ -63,6 +63,37 @@ export function age(ms: number): string {
   return future ? `in ${text}` : `${text} ago`;
 }
 
+/** A key that holds a number of seconds: `interval_seconds`, `duration_seconds`, `last_check.timeout_seconds`. */
+const SECONDS_KEY = /(?:^|[._])(?:[a-z0-9]+_)*seconds$/i;
+
+/** `1m`, `1h6m`, `1d2h`, `45s`, `0s`: seconds as a person reads them, largest units first, zero units left out. */
+export function durationText(seconds: number): string {
+  const parts: string[] = [];
+  let rest = seconds;
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0) parts.push(`${n}${unit}`);
+  }
+  return parts.length === 0 ? '0s' : parts.join('');
+}
+
+/** A number of seconds shown as a duration on a terminal: a whole, non-negative number under a `*_seconds` key. */
+function isSeconds(key: string, value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && SECONDS_KEY.test(key);
+}
+
+/** A column's header: upper case, and on a terminal without a `_seconds` its values no longer need (INTERVAL, `1m`). */
+function headerText(column: string, view: View): string {
+  const shown = view.tty ? column.replace(/(.)_seconds$/i, '$1') : column;
+  return sanitizeLine(shown.toUpperCase());
+}
+
 /** `2026-11-22 19:02 UTC (3m ago)` on a terminal; the text as sent off one. */
 function timeText(value: string, view: View): string {
   if (!view.tty) return value;
@@ -178,6 +209,21 @@ export function columnWidths(rows: Cell[][]): number[] {
   return widths;
 }
 
+/**
+ * Column widths that fit `room` cells: the widest give way first, none below MIN_COLUMN (or its header
+ * when wider, so a header never wraps); a column already narrower keeps its width.
+ */
+export function fittedWidths(rows: Cell[][], room: number): number[] {
+  const widths = columnWidths(rows);
+  const headers = headerWidths(rows);
+  narrow(
+    widths,
+    widths.map((w, i) => Math.min(w, Math.max(MIN_COLUMN, headers[i] ?? 0))),
+    room,
+  );
+  return widths;
+}
+
 function headerWidths(rows: Cell[][]): number[] {
   return (rows[0] ?? []).map((cell) => textWidth(cell.text));
 }
@@ -230,22 +276,44 @@ export function defaultColumns(items: unknown[]): string[] {
   return picked;
 }
 
-/** Every leaf field of the items (`-o wide`), nested objects as dotted paths. */
+/**
+ * Every leaf field of the items (`-o wide`), nested objects as dotted paths. A field that is an object in
+ * one item and null in another (`last_check` before the first check) is its dotted paths alone: a column
+ * of the whole object beside them would show it twice.
+ */
 export function wideColumns(items: unknown[]): string[] {
   const paths = new Map<string, true>();
   for (const item of items) leafPaths(item, '', paths);
-  return [...paths.keys()];
+  const all = [...paths.keys()];
+  const shown = new Set<string>();
+  const out: string[] = [];
+  for (const path of all) {
+    if (shown.has(path)) continue;
+    // The paths under this one, where it stood (first seen); none: the path itself.
+    const under = all.filter((p) => p.startsWith(`${path}.`));
+    for (const p of under.length > 0 ? under : [path]) {
+      if (shown.has(p)) continue;
+      shown.add(p);
+      out.push(p);
+    }
+  }
+  return out;
 }
 
 /** A header of `columns` (dotted paths), then a row per item (`wideColumns` for a sub-table of a detail object). */
 export function objectRows(items: readonly unknown[], columns: string[], view: View): Cell[][] {
-  const rows: Cell[][] = [columns.map((c) => ({ text: sanitizeLine(c.toUpperCase()), paint: view.paint.key }))];
+  const rows: Cell[][] = [columns.map((c) => ({ text: headerText(c, view), paint: view.paint.key }))];
   for (const item of items)
     rows.push(
       columns.map((key) => {
         const value = pathValue(item, key);
-        let text = isTimestamp(value) ? timeText(value, view) : sanitizeLine(cellText(value));
-        if (view.tty && isPercent(key, value)) text = `${text} ${bar(value, 10)}`;
+        let text = isTimestamp(value)
+          ? timeText(value, view)
+          : view.tty && isSeconds(key, value)
+            ? durationText(value)
+            : sanitizeLine(cellText(value));
+        // The bar first: bars of one width line up down the column, whatever the width of the numbers after them.
+        if (view.tty && isPercent(key, value)) text = `${bar(value, 10)} ${text}`;
         return { text, paint: statusPainter(key, text, view.paint) };
       }),
     );
@@ -284,6 +352,21 @@ export function pagedRows(columns: string[], view: View, fit?: number): (items: 
           );
     return tableLines(fitted, { min: shown });
   };
+}
+
+/**
+ * Rows off a terminal, as gh's table printer writes them for a script: the fields of each row separated
+ * by a tab, nothing padded or cut (so a long name does not widen every line), and no header (`cut -f2`
+ * and `while read` get data only). A value's own tabs and newlines are spaces already (sanitizeLine).
+ */
+export function tsvRows(columns: string[], view: View): (items: unknown[]) => string[] {
+  return (items) => tsvLines(objectRows(items, columns, view).slice(1));
+}
+
+export function tsvLines(rows: readonly Cell[][]): string[] {
+  return rows.map((row) =>
+    row.map((cell) => (cell.paint && cell.text !== '' ? cell.paint(cell.text) : cell.text)).join('\t'),
+  );
 }
 
 /**
@@ -393,8 +476,9 @@ export function seriesValues(e: Extract<Entry, { kind: 'series' }>, field: strin
   return e.items.map((item) => toNumber(item[field]));
 }
 
-function fieldText(key: string, value: unknown, view: View): string {
+export function fieldText(key: string, value: unknown, view: View): string {
   if (isTimestamp(value)) return timeText(value, view);
+  if (view.tty && isSeconds(key, value)) return durationText(value);
   if (view.tty && Array.isArray(value) && value.length > 1 && value.every(isNumber)) {
     const numbers = value.map(toNumber);
     return `${fitSpark(numbers, (view.width ?? 80) - 40)}  ${rangeText(numbers)}`;

@@ -18,11 +18,34 @@ function cellWidth(ch: string): number {
 
 const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 
+/**
+ * What a terminal draws as one character: a grapheme cluster (Intl.Segmenter, built into Node). A family
+ * emoji is several emoji joined by zero-width joiners, drawn in two cells, not two for each; an accented
+ * letter may be a letter and a combining mark. Text is measured, cut and wrapped by these, never inside one.
+ */
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function graphemes(text: string): Iterable<string> {
+  // Printable ASCII is one cluster a character: segmenting megabytes of it is slow for nothing.
+  if (PRINTABLE_ASCII.test(text)) return text;
+  return (function* () {
+    for (const { segment } of segmenter.segment(text)) yield segment;
+  })();
+}
+
+/** Cells of one grapheme cluster: its widest code point's (a joined emoji sequence is as wide as one emoji). */
+function clusterWidth(cluster: string): number {
+  if (cluster.length === 1) return cellWidth(cluster);
+  let width = 0;
+  for (const ch of cluster) width = Math.max(width, cellWidth(ch));
+  return width;
+}
+
 /** Width of (already sanitized, uncolored) text in terminal cells. */
 export function textWidth(text: string): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
-  for (const ch of text) width += cellWidth(ch);
+  for (const cluster of graphemes(text)) width += clusterWidth(cluster);
   return width;
 }
 
@@ -54,8 +77,8 @@ export function wrapText(text: string, width: number): string[] {
       continue;
     }
     // A word longer than the width: cut it.
-    for (const ch of word) {
-      const w = cellWidth(ch);
+    for (const ch of graphemes(word)) {
+      const w = clusterWidth(ch);
       if (used + w > width && line.trimEnd() !== '') flush();
       line += ch;
       used += w;
@@ -71,8 +94,8 @@ export function truncate(text: string, width: number): string {
   if (width <= 0) return '';
   let out = '';
   let used = 0;
-  for (const ch of text) {
-    const w = cellWidth(ch);
+  for (const ch of graphemes(text)) {
+    const w = clusterWidth(ch);
     if (used + w > width - 1) break;
     out += ch;
     used += w;

@@ -150,9 +150,8 @@ describe('monitors get with many ids', () => {
     const [a] = await createMany(1, 'get-table');
     const r = await f.cpk(['monitors', 'get', a!, 'mon_nope']);
     expect(r.code).toBe(6);
-    expect(r.stdout.split('\n')[0]).toMatch(/^ID +NAME +STATUS +TYPE +TARGET +INTERVAL_SECONDS$/);
-    expect(r.stdout).toMatch(new RegExp(`^${a} +get-table`, 'm'));
-    expect(r.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(r.stdout).toMatch(new RegExp(`^${a}\tget-table-0\t\\w+\thttp\t`));
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(
       /^cpk: mon_nope: monitor not found \(request id: req_\w+\)\ncpk: 1 of 2 monitors could not be fetched\n$/,
     );
@@ -214,7 +213,7 @@ describe('monitors create --from', () => {
     );
     const r = await f.cpk(['monitors', 'create', '--from', file]);
     expect(r.code).toBe(7);
-    expect(r.stdout).toMatch(/^id\s+name\s+status\nmon_\w+\s+\S+\s+pending\nmon_\w+\s+\S+\s+paused\n$/);
+    expect(r.stdout).toMatch(/^mon_\w+\t\S+\tpending\nmon_\w+\t\S+\tpaused\n$/);
     expect(r.stderr).toMatch(
       /^cpk: element \[1\]: target must be host:port \(port 1-65535\) for type tcp \(request id: req_\w+\)\ncpk: 1 of 3 monitors could not be created; to send only element 1, which was not created: cpk monitors create --from \S+ --only 1\n$/,
     );
@@ -256,5 +255,57 @@ describe('monitors create --from', () => {
     const r = await f.cpk(['monitors', 'create', '--from', '-', '--name', 'x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('cpk: --from cannot be combined with --name: put the fields in the file\n');
+  });
+});
+
+describe('ids one per line, and what cpk prints read back by -', () => {
+  const env = () => ({
+    CPK_DATA_DIR: mkdtempSync(join(tmpdir(), 'cpk-data-')),
+    CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cache-')),
+  });
+
+  it('-o name and -q print bare ids one per line; get - reads them back', async () => {
+    const team = `ids-${Date.now()}`;
+    const a = await f.create({ name: 'ids-a', team });
+    const b = await f.create({ name: 'ids-b', team });
+    const e = env();
+    const named = await f.cpk(['monitors', 'list', '-o', 'name'], { env: e });
+    expect(named.code, named.stderr).toBe(0);
+    const lines = named.stdout.trimEnd().split('\n');
+    expect(lines).toEqual(expect.arrayContaining([a, b]));
+    expect(lines.every((line) => /^mon_\w+$/.test(line))).toBe(true);
+    const quiet = await f.cpk(['channels', 'list', '-q'], { env: e });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toMatch(/^(ch_\w+\n)+$/);
+    const one = await f.cpk(['monitors', 'get', a, '-o', 'name'], { env: e });
+    expect(one.stdout).toBe(`${a}\n`);
+    const back = await f.cpk(['monitors', 'get', '-', '--query', '[].id'], { env: e, input: `${a}\n${b}\n` });
+    expect(JSON.parse(back.stdout)).toEqual([a, b]);
+    const refused = await f.cpk(['monitors', 'list', '-q', '-o', 'wide'], { env: e });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('cpk: -q prints ids one per line (-o name); it cannot be used with -o wide\n');
+  });
+
+  it("`list --query '[].id' | get -` gets each id, and a half array is refused before anything is sent", async () => {
+    const team = `arr-${Date.now()}`;
+    const ids = [await f.create({ name: 'arr-a', team }), await f.create({ name: 'arr-b', team })].sort();
+    const listed = await f.cpk(['monitors', 'list', '--query', `[?team=='${team}'].id`]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const sent = f.mark();
+    const r = await f.cpk(['monitors', 'get', '-', '--query', '[].name'], { input: listed.stdout });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(2);
+    expect(sent().map((q) => `${q.method} ${q.path}`)).toEqual(ids.map((id) => `GET /v1/monitors/${id}`));
+    // JSON lines of objects, as -o jsonl prints them.
+    const jsonl = await f.cpk(['monitors', 'get', ...ids, '-o', 'jsonl']);
+    const again = await f.cpk(['monitors', 'get', '-', '-o', 'name'], { input: jsonl.stdout });
+    expect(again.stdout).toBe(`${ids.join('\n')}\n`);
+    const half = f.mark();
+    const cut = await f.cpk(['monitors', 'get', '-'], { input: listed.stdout.split('\n').slice(0, 2).join('\n') });
+    expect(cut.code).toBe(2);
+    expect(cut.stderr).toMatch(
+      /^cpk: stdin is not a JSON array of ids \(give ids one per line, .*; nothing was sent\n$/,
+    );
+    expect(half()).toEqual([]);
   });
 });

@@ -91,7 +91,7 @@ describe('cpk emulator: state you can seed, export and reset', () => {
       const table = await runCpk(['emulator', 'requests', '--admin-secret', SECRET, '--base-url', emu.baseUrl]);
       expect(table.code, table.stderr).toBe(0);
       expect(table.stdout).toMatch(
-        /^STATUS +TIME +METHOD +PATH +LATENCY_MS +REQUEST_ID\n201 .* POST +\/v1\/monitors +[\d.]+ +req_\w{16}\n404 .* GET +\/v1\/monitors\/mon_nosuchmonitor +[\d.]+ +req_\w{16}\n$/,
+        /^201\t\S+\tPOST\t\/v1\/monitors\t[\d.]+\treq_\w{16}\n404\t\S+\tGET\t\/v1\/monitors\/mon_nosuchmonitor\t[\d.]+\treq_\w{16}\n$/,
       );
       const wrong = await runCpk(['emulator', 'requests', '--admin-secret', 'nope', '--base-url', emu.baseUrl]);
       expect(wrong.code).not.toBe(0);

@@ -18,24 +18,20 @@ beforeAll(async () => {
 });
 
 describe('several items', () => {
-  it('get of several ids prints one row per monitor', async () => {
+  it('get of several ids prints one row per monitor: off a terminal, tab-separated fields and no header', async () => {
     const r = await f.cpk(['monitors', 'get', ...ids]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^ID {16}NAME {2,}STATUS {2}TYPE {2}TARGET {24}INTERVAL_SECONDS$/);
-    expect(lines[1]).toMatch(
-      new RegExp(`^${ids[0]} {2}out-a {2,}\\w+ +http {2}https://a\\.example\\.com/health {2}60$`),
-    );
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^${ids[0]}\tout-a\t\\w+\thttp\thttps://a\\.example\\.com/health\t60$`));
   });
 
   it('--columns takes dotted paths; an array keeps its boundaries', async () => {
     const r = await f.cpk(['monitors', 'get', ...ids, '--columns', 'id,tags,last_check.latency_ms']);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('ID                TAGS      LAST_CHECK.LATENCY_MS');
-    expect(lines[1]).toMatch(new RegExp(`^${ids[0]} {2}"a,b", c {2}(\\d+|-)$`));
-    expect(lines[2]).toMatch(new RegExp(`^${ids[1]} {2}\\[\\] {8}(\\d+|-)$`));
+    expect(lines[0]).toMatch(new RegExp(`^${ids[0]}\t"a,b", c\t(\\d+|-)$`));
+    expect(lines[1]).toMatch(new RegExp(`^${ids[1]}\t\\[\\]\t(\\d+|-)$`));
   });
 
   it('-o json, jsonl and yaml carry the same values; -o wide a column per field', async () => {
@@ -52,7 +48,25 @@ describe('several items', () => {
         .map((l) => JSON.parse(l) as unknown),
     ).toEqual(items);
     expect(parseYaml(yaml!.stdout)).toEqual(items);
-    expect(wide!.stdout.split('\n')[0]).toMatch(/ LAST_CHECK\.CHECKED_AT +REPORT_ID +TAGS$/);
+    const fields = wide!.stdout.split('\n')[0]!.split('\t');
+    expect(fields[0]).toBe(ids[0]);
+    expect(fields).toEqual(expect.arrayContaining([String(items[0]!.report_id), '"a,b", c']));
+  });
+
+  it('--columns with a field no item has, and a list expression under -o jsonl, warn naming the nearest field', async () => {
+    const typo = await f.cpk(['monitors', 'get', ...ids, '--columns', 'id,nmae']);
+    expect(typo.code).toBe(0);
+    expect(typo.stderr).toBe('warning: --columns: no item has a field "nmae" (did you mean "name"?)\n');
+    const far = await f.cpk(['monitors', 'get', ids[0]!, '--columns', 'nonexistent']);
+    expect(far.stderr).toMatch(/^warning: --columns: no item has a field "nonexistent"; the fields are id, name, /);
+    const jsonl = await f.cpk(['monitors', 'get', ...ids, '-o', 'jsonl', '--query', '[].id']);
+    expect(jsonl.code).toBe(0);
+    expect(jsonl.stdout).toBe('null\nnull\n');
+    expect(jsonl.stderr).toBe(
+      'warning: --query "[].id" selected null from every item: under -o jsonl it applies to each item, not the list (did you mean "id"?)\n',
+    );
+    const right = await f.cpk(['monitors', 'get', ...ids, '-o', 'jsonl', '--query', 'id']);
+    expect(right.stderr).toBe('');
   });
 
   it('a bad -o, or --json with another format, is a usage error before anything is sent', async () => {
@@ -61,7 +75,7 @@ describe('several items', () => {
       f.cpk(['monitors', 'get', ids[0]!, '--json', '-o', 'yaml']),
     ]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('cpk: invalid -o "xml": expected one of table, wide, json, jsonl, yaml, markdown\n');
+    expect(bad.stderr).toBe('cpk: invalid -o "xml": expected one of table, wide, json, jsonl, yaml, markdown, name\n');
     expect(both.code).toBe(2);
     expect(JSON.parse(both.stderr)).toMatchObject({ error: '--json means -o json; it cannot be used with -o yaml' });
   });

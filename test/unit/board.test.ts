@@ -197,3 +197,32 @@ describe('monitors watch options', () => {
     expect(() => parseMonitorsWatchOptions(['a'], { concurrency: '0' })).toThrow(UsageError);
   });
 });
+
+describe('the board at 120 columns, with long names and joined emoji', () => {
+  it('cuts a long name before it drops TREND, as the docs say', () => {
+    const long = 'checkout service in production behind the eu-west lb'; // 54 cells, as seen
+    const history = Array.from({ length: 40 }, (_, i) => 100 + (i % 7) * 10);
+    const transition = { from: 'down', to: 'up', at: NOW - 60_000 };
+    const rows = [
+      row({ id: 'mon_yrhwxbg45iq2', name: long, history, transition, latency: 1234 }),
+      row({ id: 'mon_7titezwawoei', history }),
+    ];
+    const lines = boardLines('header', rows, [], view({ width: 120 }));
+    expect(lines[1]).toMatch(/^ID +NAME +STATUS +CHANGED +LAST CHECK +LATENCY +TREND$/);
+    expect(lines[2]).toMatch(/^mon_yrhwxbg45iq2 {2}checkout service[^ ]* .*…/);
+    expect(lines[2]).not.toContain(long);
+    expect(lines[2]).toMatch(/[▁▂▃▄▅▆▇█]{5,}$/);
+    for (const line of lines) expect(textWidth(line)).toBeLessThanOrEqual(120);
+  });
+
+  it('a family emoji (a ZWJ sequence) is two cells: the columns after it line up', () => {
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
+    expect(textWidth(family)).toBe(2);
+    expect(textWidth(`a${family}b`)).toBe(4);
+    // Cut and wrapped between clusters, never inside one.
+    expect(truncate(`${family}${family}${family}`, 5)).toBe(`${family}${family}…`);
+    const lines = boardLines('h', [row({ name: `team ${family}` }), row({ id: 'mon_2', name: 'team ab' })], [], view());
+    const statusAt = (line: string) => textWidth(line.slice(0, line.indexOf('up')));
+    expect(statusAt(lines[2]!)).toBe(statusAt(lines[3]!));
+  });
+});

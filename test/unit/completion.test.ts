@@ -12,6 +12,7 @@ import { generatedFiles, referenceProgram } from '../../src/gen/files.js';
 import { completionScript } from '../../src/completion/index.js';
 import { COMPLETION_FILES, SHELLS } from '../../src/completion/shells.js';
 import { isPlainCandidate } from '../../src/completion/candidate.js';
+import { textWidth } from '../../src/output/text.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -247,5 +248,23 @@ describe('docs/commands.md', () => {
       for (const option of cmd.options)
         expect(options, `${path.join(' ')} ${option.flags}`).toContain(`| \`${option.flags}\` |`);
     }
+  });
+});
+
+describe('the picker at a terminal width', () => {
+  it('cuts a long label with … so that no line wraps; the id (hint) stays whole', async () => {
+    const { fitChoices } = await import('../../src/cli/pick.js');
+    const long = {
+      value: 'mon_yrhwxbg45iq2',
+      label: `${'checkout service '.repeat(6)} up  https://a`,
+      hint: 'mon_yrhwxbg45iq2',
+    };
+    const short = { value: 'mon_2', label: 'web  up', hint: 'mon_2' };
+    const [cut, kept] = fitChoices([long, short], 60);
+    expect(kept).toEqual(short);
+    expect(cut!.hint).toBe(long.hint);
+    expect(cut!.label.endsWith('…')).toBe(true);
+    // clack's gutter and mark, the label, then ` (id)`: within 60 cells.
+    expect(6 + textWidth(cut!.label) + 3 + long.hint.length).toBeLessThanOrEqual(60);
   });
 });

@@ -3,7 +3,7 @@
 // an id is never cut nor dropped, a header never broken; without a width
 // nothing is cut.
 import { describe, expect, it } from 'vitest';
-import { fitColumns, PLAIN_VIEW, rowLines, type ColumnKind } from '../../src/output/render.js';
+import { durationText, fitColumns, PLAIN_VIEW, rowLines, type ColumnKind } from '../../src/output/render.js';
 import { textWidth } from '../../src/output/text.js';
 
 const ITEMS = [
@@ -31,19 +31,40 @@ describe('rows that fit the terminal', () => {
     const lines = rowLines(ITEMS, COLUMNS, { ...PLAIN_VIEW, tty: true, width }, width);
     for (const line of lines) expect(textWidth(line)).toBeLessThanOrEqual(Math.max(width, 16));
     for (const item of ITEMS) expect(lines.join('\n')).toContain(item.id);
-    for (const word of (lines[0] as string).split(/\s+/)) expect(COLUMNS.map((c) => c.toUpperCase())).toContain(word);
+    const headers = ['ID', 'NAME', 'STATUS', 'TYPE', 'TARGET', 'INTERVAL'];
+    for (const word of (lines[0] as string).split(/\s+/)) expect(headers).toContain(word);
   });
 
   it('cuts long text with an ellipsis before it drops a column', () => {
     const lines = rowLines(ITEMS, COLUMNS, { ...PLAIN_VIEW, tty: true, width: 80 }, 80);
-    expect(lines[0]).toMatch(/^ID +NAME +STATUS +TYPE +TARGET +INTERVAL_SECONDS$/);
-    expect(lines[1]).toMatch(/^mon_yrhwxbg45iq2 {2}checkout s\S*… /);
+    // Headers and values for a person: INTERVAL and 1m, not INTERVAL_SECONDS (16 cells) and 60.
+    expect(lines[0]).toMatch(/^ID +NAME +STATUS +TYPE +TARGET +INTERVAL$/);
+    expect(lines[1]).toMatch(/^mon_yrhwxbg45iq2 {2}checkout service … .* 1m$/);
+    expect(lines[2]).toMatch(/^mon_7titezwawoei {2}web .* https:\/\/a\.example\S* +5m$/);
   });
 
   it('without a width (off a terminal, -o wide) nothing is cut', () => {
     const lines = rowLines(ITEMS, COLUMNS, PLAIN_VIEW);
     expect(lines[1]).toContain(ITEMS[0]!.name);
     expect(lines[1]).toContain(ITEMS[0]!.target);
+  });
+
+  it('durations read as a person reads them, on a terminal only', () => {
+    expect([0, 45, 60, 90, 3600, 3960, 86_400 + 7200].map(durationText)).toEqual([
+      '0s',
+      '45s',
+      '1m',
+      '1m30s',
+      '1h',
+      '1h6m',
+      '1d2h',
+    ]);
+    const items = [{ id: 'i', duration_seconds: 3960, n_seconds: 1.5 }];
+    const columns = ['id', 'duration_seconds', 'n_seconds'];
+    const tty = rowLines(items, columns, { ...PLAIN_VIEW, tty: true, width: 80 }, 80);
+    expect(tty).toEqual(['ID  DURATION  N', 'i   1h6m      1.5']);
+    // Off a terminal values are as the service sent them (and --json is exact whatever the stream).
+    expect(rowLines(items, columns, PLAIN_VIEW)[1]).toBe('i   3960              1.5');
   });
 
   it('fitColumns: the first column after the id drops last, an id never', () => {

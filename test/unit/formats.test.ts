@@ -18,6 +18,7 @@ import {
   leafPaths,
   pathValue,
   rowLines,
+  wideColumns,
   tableLines,
   type View,
 } from '../../src/output/render.js';
@@ -81,13 +82,13 @@ describe('-o and --columns', () => {
 
 describe('rows for several items', () => {
   it('default columns: id, name, status, type, target, interval where present', async () => {
-    const { out, stdout } = output();
+    const { out, stdout } = output({ colorFlag: false }, { stdoutIsTTY: true, stdoutColumns: 120 });
     await out.printList(monitors);
     expect(stdout()).toBe(
       [
-        'ID     NAME      STATUS  TYPE  TARGET     INTERVAL_SECONDS',
-        'mon_1  Checkout  up      http  https://a  60',
-        'mon_2  DB        down    tcp   db:5432    30',
+        'ID     NAME      STATUS  TYPE  TARGET     INTERVAL',
+        'mon_1  Checkout  up      http  https://a  1m',
+        'mon_2  DB        down    tcp   db:5432    30s',
         '',
       ].join('\n'),
     );
@@ -100,13 +101,22 @@ describe('rows for several items', () => {
   it('--columns picks dotted paths, a missing value shows as -', async () => {
     const { out, stdout } = output({ columns: ['id', 'extra.x', 'tags'] });
     await out.printList(monitors);
-    expect(stdout()).toBe(['ID     EXTRA.X  TAGS', 'mon_1  -        a', 'mon_2  1        -', ''].join('\n'));
+    expect(stdout()).toBe(['mon_1\t-\ta', 'mon_2\t1\t-', ''].join('\n'));
   });
 
   it('-o wide shows every leaf field', async () => {
-    const { out, stdout } = output({ format: 'wide' });
+    const { out, stdout } = output({ format: 'wide', colorFlag: false }, { stdoutIsTTY: true, stdoutColumns: 40 });
     await out.printList(monitors);
-    expect(stdout().split('\n')[0]).toBe('ID     NAME      TYPE  TARGET     INTERVAL_SECONDS  STATUS  TAGS  EXTRA.X');
+    expect(stdout().split('\n')[0]).toBe('ID     NAME      TYPE  TARGET     INTERVAL  STATUS  TAGS  EXTRA.X');
+  });
+
+  it('-o wide shows a field that is an object in one item and null in another once, as its dotted paths', () => {
+    const items = [
+      { id: 'mon_1', last_check: null, tags: [] },
+      { id: 'mon_2', last_check: { status: 'up', latency_ms: 12 }, tags: [] },
+    ];
+    expect(wideColumns(items)).toEqual(['id', 'last_check.status', 'last_check.latency_ms', 'tags']);
+    expect(wideColumns([{ id: 'a', last_check: null }])).toEqual(['id', 'last_check']);
   });
 
   it('status is colored on a terminal (up green, down red, paused dim), never off one', async () => {
@@ -165,13 +175,13 @@ describe('rows for several items', () => {
     const off = output({ colorFlag: false });
     const list = off.out.list();
     await list.add(first);
-    expect(off.stdout()).toBe('ID      NAME   STATUS\nmon_1   alpha  up\nmon_22  beta   down\n');
+    expect(off.stdout()).toBe('mon_1\talpha\tup\nmon_22\tbeta\tdown\n');
     await list.add(second);
     await list.end();
-    // Off a terminal nothing is cut: a wider cell widens its column for its own page.
-    expect(off.stdout().split('\n').slice(3)).toEqual([
-      'mon_3        g                                   up',
-      'mon_4444444  a much longer name than any before  paused',
+    // Off a terminal nothing is cut nor padded: tab-separated fields, as gh prints for a script.
+    expect(off.stdout().split('\n').slice(2)).toEqual([
+      'mon_3\tg\tup',
+      'mon_4444444\ta much longer name than any before\tpaused',
       '',
     ]);
     // On a terminal, later pages keep the fitted widths: text is cut to them, an id never.
@@ -285,6 +295,36 @@ describe('detail tables', () => {
     );
   });
 
+  it('monitors get at 80x24: no line between rows when a value wraps, id and name on top, a URL whole', async () => {
+    const monitor = {
+      id: 'mon_yrhwxbg45iq2',
+      name: 'Checkout service in production, behind the eu-west load balancer',
+      type: 'http',
+      target: 'https://checkout.example.com/health/deep?region=eu-west-1',
+      interval_seconds: 60,
+      paused: false,
+      status: 'up',
+      created_at: '2026-11-22T18:00:00Z',
+      updated_at: '2026-11-22T18:00:00Z',
+      last_check: { status: 'up', latency_ms: 132, checked_at: '2026-11-22T19:04:00Z' },
+      report_id: 'rpt_yrhwxbg45iq2',
+    };
+    const { out, stdout } = output(
+      { colorFlag: false },
+      { stdoutIsTTY: true, stdoutColumns: 80, env: { TERM: 'xterm' } },
+    );
+    await out.print(monitor);
+    const lines = stdout().trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(24);
+    for (const line of lines) expect(textWidth(line)).toBeLessThanOrEqual(80);
+    expect(lines.filter((line) => line.startsWith('├'))).toEqual([]);
+    expect(lines[1]).toMatch(/^│ id +│ mon_yrhwxbg45iq2 +│$/);
+    expect(lines[2]).toMatch(/^│ name +│ Checkout service/);
+    expect(stdout()).toContain(`│ ${monitor.target} │`);
+    // A dotted key gives way at its dot.
+    expect(stdout()).toMatch(/│ last_check\. +│ 2026-11-22 19:04 UTC \(1m ago\) +│\n│ checked_at +│ +│/);
+  });
+
   it('an exact number is a value as the server wrote it, alone, in a list and nested', async () => {
     const big = new ExactNumber('12345678901234567890');
     const { out, stdout } = output();
@@ -295,8 +335,7 @@ describe('detail tables', () => {
         'big     12345678901234567890',
         'list    12345678901234567890, 1',
         'nested  [{"n":12345678901234567890},[12345678901234567890]]',
-        'ID  BIG',
-        'a   12345678901234567890',
+        'a\t12345678901234567890',
         '',
       ].join('\n'),
     );
@@ -512,10 +551,17 @@ describe('renderers (pure)', () => {
   });
 
   it('a percentage in a row gets a short bar on a terminal; a long series is averaged to fit the width', () => {
-    expect(rowLines([{ id: 'a', uptime_percent: 100 }], ['id', 'uptime_percent'], plainTty)).toEqual([
-      'ID  UPTIME_PERCENT',
-      'a   100 ██████████',
-    ]);
+    expect(
+      rowLines(
+        [
+          { id: 'a', uptime_percent: 100 },
+          { id: 'b', uptime_percent: 87.25 },
+          { id: 'c', uptime_percent: 0 },
+        ],
+        ['id', 'uptime_percent'],
+        plainTty,
+      ),
+    ).toEqual(['ID  UPTIME_PERCENT', 'a   ██████████ 100', 'b   ████████▊· 87.25', 'c   ·········· 0']);
     const series = Array.from({ length: 1000 }, (_, i) => (i < 500 ? 0 : 10));
     const [line] = detailLines({ values: series }, plainTty);
     expect(line).toBe(`values  ${'▁'.repeat(20)}${'█'.repeat(20)}  min 0  max 10  last 10`);
@@ -572,33 +618,21 @@ describe('a report as a picture', () => {
         avg_latency_ms  ▃▃▂▂▂▂▁▄▁▃▂▁▂▄▃▆▄ ▅▅▅█▄▃  min 99  max 231  last 143
         p95_latency_ms  ▁▁▁▁▁▃▁▅▁▄▁▁▁▄▁▆▂ ▂▂▂█▂▁  min 120  max 828  last 169
       incidents:
-      ┌──────────────────┬────────────────────────────────┐
-      │ #1               │                                │
-      ├──────────────────┼────────────────────────────────┤
-      │ start            │ 2026-11-21 23:40 UTC (19h ago) │
-      │ end              │ 2026-11-22 00:10 UTC (18h ago) │
-      │ duration_seconds │ 1800                           │
-      │ failed_checks    │ 6                              │
-      │ cause            │ timeout after 10s              │
-      └──────────────────┴────────────────────────────────┘
-      ┌──────────────────┬────────────────────────────────┐
-      │ #2               │                                │
-      ├──────────────────┼────────────────────────────────┤
-      │ start            │ 2026-11-22 05:30 UTC (13h ago) │
-      │ end              │ 2026-11-22 06:35 UTC (12h ago) │
-      │ duration_seconds │ 3900                           │
-      │ failed_checks    │ 13                             │
-      │ cause            │ timeout after 10s              │
-      └──────────────────┴────────────────────────────────┘
-      ┌──────────────────┬──────────────────────────────────┐
-      │ #3               │                                  │
-      ├──────────────────┼──────────────────────────────────┤
-      │ start            │ 2026-11-22 11:55 UTC (7h10m ago) │
-      │ end              │ 2026-11-22 13:20 UTC (5h45m ago) │
-      │ duration_seconds │ 5100                             │
-      │ failed_checks    │ 17                               │
-      │ cause            │ HTTP 503                         │
-      └──────────────────┴──────────────────────────────────┘
+      ┌────────────────┬────────────────┬──────────┬───────────────┬───────────────┐
+      │ START          │ END            │ DURATION │ FAILED_CHECKS │ CAUSE         │
+      ├────────────────┼────────────────┼──────────┼───────────────┼───────────────┤
+      │ 2026-11-21     │ 2026-11-22     │ 30m      │ 6             │ timeout after │
+      │ 23:40 UTC (19h │ 00:10 UTC (18h │          │               │ 10s           │
+      │ ago)           │ ago)           │          │               │               │
+      ├────────────────┼────────────────┼──────────┼───────────────┼───────────────┤
+      │ 2026-11-22     │ 2026-11-22     │ 1h5m     │ 13            │ timeout after │
+      │ 05:30 UTC (13h │ 06:35 UTC (12h │          │               │ 10s           │
+      │ ago)           │ ago)           │          │               │               │
+      ├────────────────┼────────────────┼──────────┼───────────────┼───────────────┤
+      │ 2026-11-22     │ 2026-11-22     │ 1h25m    │ 17            │ HTTP 503      │
+      │ 11:55 UTC      │ 13:20 UTC      │          │               │               │
+      │ (7h10m ago)    │ (5h45m ago)    │          │               │               │
+      └────────────────┴────────────────┴──────────┴───────────────┴───────────────┘
       "
     `);
   });

@@ -173,7 +173,7 @@ describe('the color level of stdout', () => {
     const fake = { ...io({ FORCE_COLOR: '1' }, false), stdout: { write: (s: string) => (text += s) } };
     const out = new Output(fake, { json: false, colorFlag: true, debug: false });
     await out.printList([{ id: 'm1', status: 'up' }]);
-    expect(text).toBe('\u001b[1mID\u001b[22m  \u001b[1mSTATUS\u001b[22m\nm1  \u001b[32mup\u001b[39m\n');
+    expect(text).toBe('m1\t\u001b[32mup\u001b[39m\n');
   });
 
   it('on a color terminal, one object is a bordered table with its keys bold and its status green', async () => {

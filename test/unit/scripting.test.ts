@@ -29,6 +29,32 @@ describe('id lists', () => {
     expect(() => parseIdLines('mon_a\n..\n')).toThrow(/stdin line 2: invalid id "\.\."/);
   });
 
+  it('reads what cpk prints: a JSON array of ids, JSON lines of objects with an id, JSON strings', () => {
+    expect(parseIdLines('[\n  "mon_a",\n  "mon_b"\n]\n')).toEqual(['mon_a', 'mon_b']);
+    expect(parseIdLines('[{"id":"mon_a","name":"x"},"mon_b"]')).toEqual(['mon_a', 'mon_b']);
+    expect(parseIdLines('{"id":"mon_a","name":"a"}\n\n{"id":"mon_b"}\n"mon_c"\nmon_d\n')).toEqual([
+      'mon_a',
+      'mon_b',
+      'mon_c',
+      'mon_d',
+    ]);
+    expect(parseIdLines('[]')).toEqual([]);
+  });
+
+  it.each([
+    ['[\n  "mon_a",\n  "mon_b"', /^stdin is not a JSON array of ids/],
+    ['[1]', /^stdin item 1: it is number, not an id; nothing was sent$/],
+    ['[null]', /^stdin item 1: it is null, not an id/],
+    ['["mon_a", ".."]', /^stdin item 2: invalid id "\.\."/],
+    ['mon_a\n"mon_b",\n', /^stdin line 2: ""mon_b"," is not an id \(give ids one per line/],
+    ['{"name":"x"}', /^stdin line 1: "\{"name":"x"\}" is not an id/],
+    ['mon_a\n]\n', /^stdin line 2: "\]" is not an id/],
+    ['{"id":".."}', /^stdin line 1: invalid id "\.\."/],
+  ])('refuses %j as ids, naming where', (text, message) => {
+    expect(() => parseIdLines(text)).toThrow(UsageError);
+    expect(() => parseIdLines(text)).toThrow(message);
+  });
+
   it('reads 300,000 ids from stdin (far more than a call takes as arguments)', async () => {
     const many = Array.from({ length: 300_000 }, (_, i) => `mon_${i}`);
     const big = await readIdList(['-'], Readable.from([many.join('\n')]));
