@@ -1,12 +1,13 @@
-// Proxies and private CAs through the built CLI, all on loopback: a small
-// forward proxy records what it is asked, and a TLS front with a test CA's
-// certificate stands for a service behind a private CA.
+// Proxies and private CAs, all on loopback: a small forward proxy records what
+// it is asked, and a TLS front with a test CA's certificate stands for a
+// service behind a private CA. Node reads NODE_EXTRA_CA_CERTS only as a process
+// starts, so the cases that give it run the built CLI; the others run in-process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { CA_FILE, startTestProxy, startTlsFront, type Running, type Seen } from '../helpers/net.js';
 import { startHostile } from '../helpers/hostile.js';
 
-const f = useEmulator();
+const f = useEmulator({}, { inProcess: true });
 let proxy: Running & { seen: Seen[] };
 let refusing: Running & { seen: Seen[] };
 let tls: Running;
@@ -61,7 +62,7 @@ describe('proxies (undici EnvHttpProxyAgent)', () => {
 
   it('HTTPS_PROXY: an https:// request opens a CONNECT tunnel; the token stays inside TLS', async () => {
     const from = proxy.seen.length;
-    const r = await f.cpk(['reports', 'get', 'rpt_summary', '--json'], {
+    const r = await f.spawned(['reports', 'get', 'rpt_summary', '--json'], {
       env: { CPK_BASE_URL: `${tls.url}/v1`, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: CA_FILE },
     });
     expect(r.stderr).toBe('');
@@ -74,7 +75,8 @@ describe('proxies (undici EnvHttpProxyAgent)', () => {
   it('a proxy that refuses the tunnel: exit 3, naming the proxy; nothing reached the server', async () => {
     const before = f.emu.requests.length;
     const r = await f.cpk(['monitors', 'create', '--name', 'via proxy', '--retries', '0'], {
-      env: { CPK_BASE_URL: `${tls.url}/v1`, HTTPS_PROXY: refusing.url, NODE_EXTRA_CA_CERTS: CA_FILE },
+      // The tunnel is refused before any TLS: no CA is needed.
+      env: { CPK_BASE_URL: `${tls.url}/v1`, HTTPS_PROXY: refusing.url },
     });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
@@ -99,7 +101,7 @@ describe('private CAs (NODE_EXTRA_CA_CERTS)', () => {
   });
 
   it('with the CA in NODE_EXTRA_CA_CERTS the same request succeeds', async () => {
-    const r = await f.cpk(['reports', 'get', 'rpt_summary', '--json'], {
+    const r = await f.spawned(['reports', 'get', 'rpt_summary', '--json'], {
       env: { CPK_BASE_URL: `${tls.url}/v1`, NODE_EXTRA_CA_CERTS: CA_FILE },
     });
     expect(r.stderr).toBe('');
@@ -114,7 +116,7 @@ describe('interim answers through a proxy tunnel', () => {
     const origin = await startHostile({ kind: 'continue', body });
     const front = await startTlsFront(origin.port);
     try {
-      const r = await f.cpk(['monitors', 'create', '--name', 'n', '--json'], {
+      const r = await f.spawned(['monitors', 'create', '--name', 'n', '--json'], {
         env: { CPK_BASE_URL: `${front.url}/v1`, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: CA_FILE },
       });
       expect(r.stderr).toBe('');

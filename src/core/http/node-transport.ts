@@ -37,7 +37,9 @@ function send(req: TransportRequest): Promise<TransportResponse> {
       const cut = () =>
         attempt.fail(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }));
       res.on('end', () => (res.complete ? attempt.end() : cut()));
-      res.on('close', cut);
+      // Every response closes after it ends: only one closed before it was complete is cut (an Error and its
+      // stack for each of 10,000 pages was a twentieth of a long list's time).
+      res.on('close', () => res.complete || cut());
     });
     request.end(body);
     return (failure) => failure && request.destroy(failure);
