@@ -27,7 +27,6 @@ import {
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { installNode } from './install-node.mjs';
 import { noBuildSea } from './dist-host.mjs';
 import { cliOptions, nodeBundle } from './build.mjs';
 
@@ -145,14 +144,10 @@ if (host) {
   const platform = process.platform === 'win32' ? 'win' : process.platform;
   jobs = [{ target: `${platform}-${process.arch}`, executable: process.execPath }];
 } else {
-  try {
-    builder = installNode(NODE_VERSION).node;
-  } catch (error) {
-    process.stderr.write(`dist: could not install node@${NODE_VERSION} from the npm registry: ${error.message}\n`);
-    process.exit(3);
-  }
-  // The builder is the same registry binary as this machine's target: used as it is, not fetched a second time.
+  // The builder is this machine's own target, the registry's binary of the pinned version (one `npm pack`, no
+  // install): it builds every target's executable, and is this machine's target's as it is.
   const here = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+  builder = targetNode(here);
   jobs = (named.length ? named : TARGETS).map((target) => ({
     target,
     executable: target === here ? builder : targetNode(target),
