@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test` after the build: the static checks (scripts/checks.mjs) and the
-// whole vitest suite side by side, so that the checks hold up no test. The
+// `npm test`: the build, then the whole vitest suite, with the static checks
+// (scripts/checks.mjs) beside both from the start, so that the checks hold up
+// no test and the build's one busy core leaves the other to them. The
 // checks run at a lower CPU priority: the suite's end-to-end cases wait on
 // processes and sockets, and the checks take the CPU those waits leave. The
 // suite's output streams as it comes; the checks' is printed when they end.
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 const checks = fileURLToPath(new URL('./checks.mjs', import.meta.url));
+const build = fileURLToPath(new URL('./build.mjs', import.meta.url));
 
 /** Runs `args` with this Node; resolves to its exit code, its output kept (or streamed). */
 function run(args, { stream = false, nice = 0 } = {}) {
@@ -32,6 +34,10 @@ function run(args, { stream = false, nice = 0 } = {}) {
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? 128, signal, output })));
 }
 
-const [checked, tested] = await Promise.all([run([checks], { nice: 10 }), run([vitest, 'run'], { stream: true })]);
+const checking = run([checks], { nice: 10 });
+// The suite runs the built CLI: no test starts before the build is done.
+const built = await run([build], { stream: true });
+const tested = built.code === 0 ? await run([vitest, 'run'], { stream: true }) : built;
+const checked = await checking;
 process.stdout.write(`\nstatic checks:\n${checked.output}`);
 process.exitCode = checked.code !== 0 || tested.code !== 0 ? 1 : 0;
