@@ -23,13 +23,16 @@ const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
  * emoji is several emoji joined by zero-width joiners, drawn in two cells, not two for each; an accented
  * letter may be a letter and a combining mark. Text is measured, cut and wrapped by these, never inside one.
  */
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+let segmenter: Intl.Segmenter | undefined;
 
 function graphemes(text: string): Iterable<string> {
   // Printable ASCII is one cluster a character: segmenting megabytes of it is slow for nothing.
   if (PRINTABLE_ASCII.test(text)) return text;
+  // Made on first use: making one costs about 13 ms, which a command that prints JSON never needs to pay.
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const clusters = segmenter;
   return (function* () {
-    for (const { segment } of segmenter.segment(text)) yield segment;
+    for (const { segment } of clusters.segment(text)) yield segment;
   })();
 }
 

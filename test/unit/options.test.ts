@@ -18,21 +18,21 @@ const stdin = (text = '') => Readable.from(text === '' ? [] : [text]);
 
 describe('typed options, parsed without the CLI', () => {
   it('monitors get: ids from arguments and stdin, --concurrency', async () => {
-    expect(await parseGetOptions(['m1', 'm2'], { concurrency: '4' }, stdin())).toEqual({
+    expect(await parseGetOptions(['m1', 'm2'], { concurrency: '4' }, { stdin: stdin() })).toEqual({
       ids: ['m1', 'm2'],
       single: false,
       concurrency: 4,
       manifest: false,
       gate: { asserts: [] },
     });
-    expect(await parseGetOptions(['-'], { manifest: true }, stdin('a\n# c\nb\n'))).toEqual({
+    expect(await parseGetOptions(['-'], { manifest: true }, { stdin: stdin('a\n# c\nb\n') })).toEqual({
       ids: ['a', 'b'],
       single: false,
       concurrency: 8,
       manifest: true,
       gate: { asserts: [] },
     });
-    await expect(parseGetOptions(['m1'], { concurrency: '0' }, stdin())).rejects.toThrow(
+    await expect(parseGetOptions(['m1'], { concurrency: '0' }, { stdin: stdin() })).rejects.toThrow(
       'invalid --concurrency "0": expected a whole number from 1 to 64',
     );
   });

@@ -57,16 +57,16 @@ describe('id lists', () => {
 
   it('reads 300,000 ids from stdin (far more than a call takes as arguments)', async () => {
     const many = Array.from({ length: 300_000 }, (_, i) => `mon_${i}`);
-    const big = await readIdList(['-'], Readable.from([many.join('\n')]));
+    const big = await readIdList(['-'], { stdin: Readable.from([many.join('\n')]) });
     expect(big.ids).toEqual(many);
   });
 
   it('expands - in place, once; one argument id is "single"', async () => {
-    const list = await readIdList(['mon_1', '-', 'mon_9'], Readable.from(['mon_2\nmon_3\n']));
+    const list = await readIdList(['mon_1', '-', 'mon_9'], { stdin: Readable.from(['mon_2\nmon_3\n']) });
     expect(list).toEqual({ ids: ['mon_1', 'mon_2', 'mon_3', 'mon_9'], single: false });
-    expect((await readIdList(['mon_1'], Readable.from([]))).single).toBe(true);
-    expect((await readIdList(['-'], Readable.from(['mon_1\n']))).single).toBe(false);
-    await expect(readIdList(['-', '-'], Readable.from([]))).rejects.toThrow(UsageError);
+    expect((await readIdList(['mon_1'], { stdin: Readable.from([]) })).single).toBe(true);
+    expect((await readIdList(['-'], { stdin: Readable.from(['mon_1\n']) })).single).toBe(false);
+    await expect(readIdList(['-', '-'], { stdin: Readable.from([]) })).rejects.toThrow(UsageError);
   });
 
   it.each([

@@ -66,7 +66,7 @@ export async function parseDeleteOptions(
   if (!yes && !dryRun && args.includes('-') && !agent) {
     throw new UsageError('ids from stdin (-) need --yes: stdin cannot also answer the confirmation; nothing was sent');
   }
-  return { ...(await readIdList(args, io.stdin, 'monitor id')), yes, dryRun, concurrency };
+  return { ...(await readIdList(args, io, 'monitor id')), yes, dryRun, concurrency };
 }
 
 export async function run(opts: DeleteOptions, ctx: Context): Promise<void> {

@@ -25,7 +25,7 @@ export function register(parent: Command, runtime: Runtime): void {
   addGateOptions(cmd, 'each monitor').action(
     action(runtime, async (ctx, args, opts) => {
       const ids = args.length > 0 ? args : [await (await import('../../cli/pick.js')).pickId(ctx, 'monitors', 'ids')];
-      await run(await parseGetOptions(ids, opts, ctx.io.stdin), ctx);
+      await run(await parseGetOptions(ids, opts, ctx.io), ctx);
     }),
   );
   describe(cmd, {
@@ -46,11 +46,11 @@ export function register(parent: Command, runtime: Runtime): void {
 }
 
 /** commander's raw values to GetOptions (usage errors on bad input); `-` reads ids from stdin. */
-export async function parseGetOptions(args: string[], raw: RawOptions, stdin: NodeJS.ReadableStream) {
+export async function parseGetOptions(args: string[], raw: RawOptions, io: { readonly stdin: NodeJS.ReadableStream }) {
   const concurrency = parseConcurrency(raw.concurrency);
   // --assert and --junit: the deploy gate, over each monitor.
   const gate = parseGateOptions(raw);
-  return { ...(await readIdList(args, stdin, 'monitor id')), concurrency, manifest: raw.manifest === true, gate };
+  return { ...(await readIdList(args, io, 'monitor id')), concurrency, manifest: raw.manifest === true, gate };
 }
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {

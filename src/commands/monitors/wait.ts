@@ -58,7 +58,7 @@ export function register(parent: Command, runtime: Runtime): void {
     )
     .action(
       action(runtime, async (ctx, args, opts) => {
-        const list = await readIdList(args, ctx.io.stdin, 'monitor id');
+        const list = await readIdList(args, ctx.io, 'monitor id');
         await run(parseWaitOptions(list.ids, opts, ctx.globals), ctx);
       }),
     );

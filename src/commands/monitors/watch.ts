@@ -47,7 +47,7 @@ export function register(parent: Command, runtime: Runtime): void {
           args.length === 0 && opts.all !== true && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY
             ? [await (await import('../../cli/pick.js')).pickId(ctx, 'monitors', 'ids')]
             : args;
-        const list = picked.length > 0 ? await readIdList(picked, ctx.io.stdin, 'monitor id') : { ids: [] };
+        const list = picked.length > 0 ? await readIdList(picked, ctx.io, 'monitor id') : { ids: [] };
         await run(parseMonitorsWatchOptions(list.ids, opts), ctx);
       }),
     );
