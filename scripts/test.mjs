@@ -6,7 +6,7 @@
 // processes and sockets, and the checks take the CPU those waits leave. The
 // suite's output streams as it comes; the checks' is printed when they end.
 // Fails when either fails.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +32,17 @@ function run(args, { stream = false, nice = 0 } = {}) {
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? 128, signal, output })));
+}
+
+// The man pages' tests lint and render each page with mandoc and groff (Debian's mandoc and groff-base).
+// A bare machine, as CI's is, has neither: as root on Debian they are installed here, once.
+const missing = ['mandoc', 'groff'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
+if (missing.length > 0 && process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0) {
+  process.stderr.write(`npm test: installing ${missing.join(' and ')} for the man pages' tests\n`);
+  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'groff-base', 'mandoc'], {
+    stdio: 'inherit',
+  });
 }
 
 const checking = run([checks], { nice: 10 });
