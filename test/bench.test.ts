@@ -44,6 +44,7 @@ describe('npm run bench', () => {
       'cpk apply --yes (20 unchanged)',
       'cpk plan (20 unchanged), control',
       'peak RSS of cpk apply: 4 and 20 new entries (MiB)',
+      'cpk validate (2000 problems)',
       'cpk emulator --persist: 50 creates, 16 in flight',
       'cpk emulator: GET /monitors?limit=10, one page at 1000 monitors (ms)',
       'cpk emulator: GET /reports?limit=10, one page at 1000 monitors (ms)',
