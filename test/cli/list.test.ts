@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCpk } from '../helpers/in-process.js';
 import { useReferenceServer } from '../helpers/reference-server.js';
+import { CURSOR_PAGED_MONITORS } from '../helpers/paged-document.js';
 import { MAX_LIST_PAGES } from '../../src/core/api/list.js';
 import { parse as parseYaml } from 'yaml';
 
@@ -168,22 +169,6 @@ describe('list against a service that declares nothing: the local inventory', ()
     expect(p.stderr).toBe('cpk: --param needs a list operation, and the service declares none for monitors\n');
   });
 });
-
-/** A document that declares `GET /monitors` as a cursor-paged list, and nothing else. */
-const CURSOR_PAGED_MONITORS = {
-  openapi: '3.1.0',
-  paths: {
-    '/monitors': {
-      get: {
-        parameters: [{ name: 'cursor', in: 'query', schema: { type: 'string' } }],
-        'x-pagination': { style: 'cursor', cursorParam: 'cursor', nextField: 'next_cursor', itemsField: 'data' },
-        responses: {
-          '200': { description: 'a page', content: { 'application/json': { schema: { type: 'object' } } } },
-        },
-      },
-    },
-  },
-};
 
 describe('a service whose cursor never runs out', () => {
   // Declares a cursor-paged list, then answers every page with a new monitor and a new cursor

@@ -3,6 +3,8 @@
 // twice: here the automatic run forces node:http and the second run undici,
 // so `monitors create --from` (which asks for undici) is tried on both.
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +16,8 @@ import {
   type KeepAliveServer,
 } from '../helpers/hostile.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { runCpk } from '../helpers/in-process.js';
+import { CURSOR_PAGED_MONITORS } from '../helpers/paged-document.js';
 
 const TOKEN = 'cpk_keepalivetoken0123456789';
 const TRANSPORT = process.env.CPK_TRANSPORT ?? 'node';
@@ -122,5 +126,60 @@ describe.concurrent(`a connection closed before the request left (${TRANSPORT})`
     expect(r.stderr).toMatch(MAYBE);
     expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
     expect(server.connections).toBe(1);
+  });
+});
+
+describe(`the pages of a list (${TRANSPORT})`, () => {
+  // Ten pages of a declared cursor-paged list; `closeAfter` ends each connection right after its
+  // answer without a "Connection: close", so a kept connection is found closed only when reused.
+  async function listPages(closeAfter: boolean, extra: string[] = []) {
+    const document = CURSOR_PAGED_MONITORS;
+    const pages: string[] = [];
+    const listConnections = new Set<unknown>();
+    const server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url === '/v1/openapi.json') return void res.end(JSON.stringify(document));
+      pages.push(req.url ?? '');
+      listConnections.add(req.socket);
+      const page = Number(new URL(req.url ?? '', 'http://x').searchParams.get('cursor') ?? 0);
+      const data = [{ id: `mon_page${page}`, name: `page ${page}` }];
+      res.end(JSON.stringify({ data, next_cursor: page < 9 ? String(page + 1) : null }));
+      if (closeAfter) res.on('finish', () => req.socket.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const r = await runCpk(['monitors', 'list', '--columns', 'id', ...extra], {
+      env: {
+        CPK_TOKEN: TOKEN,
+        CPK_BASE_URL: `http://127.0.0.1:${port}/v1`,
+        CPK_TRANSPORT: TRANSPORT,
+        CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cache-')),
+      },
+    });
+    await new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+    return { r, pages, connections: listConnections.size };
+  }
+  const ids = Array.from({ length: 10 }, (_, page) => `mon_page${page}\n`).join('');
+
+  it('reuse their connections, as a long list over TLS needs', async () => {
+    const { r, pages, connections } = await listPages(false);
+    expect(r.stdout).toBe(ids);
+    expect(r.code).toBe(0);
+    expect(pages).toHaveLength(10);
+    // node:http keeps one; undici's pool may take a second while the first is being released.
+    expect(connections).toBeLessThanOrEqual(2);
+  });
+
+  // With one attempt only: a kept connection found closed is not a failed attempt.
+  it('from a server that closes each connection after its answer: all arrive, each asked for once, with --retries 0', async () => {
+    const { r, pages, connections } = await listPages(true, ['--retries', '0']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(ids);
+    expect(r.code).toBe(0);
+    expect(pages).toHaveLength(10);
+    expect(connections).toBe(10);
   });
 });
