@@ -50,7 +50,8 @@ export interface ClientOptions {
   retries?: number | undefined;
   /**
    * Many requests at once: send them through undici's keep-alive pool, as the
-   * CLI's bulk commands do. Default false: one node:http connection per request.
+   * CLI's bulk commands do. Default false: node:http, where reads reuse an idle
+   * connection and each write takes a connection of its own.
    */
   keepAlive?: boolean | undefined;
   /** Aborting it cancels requests in flight and retry waits: they reject with InterruptedError. */

@@ -207,18 +207,25 @@ describe('createClient', () => {
     }
   });
 
-  it('one connection per request by default (node:http); keepAlive: true keeps connections open (undici), and close() releases them', async () => {
-    const twice = (keepAlive: boolean) =>
+  it('by default (node:http) reads keep their connection and a write takes one of its own; keepAlive: true keeps every connection (undici); close() releases them', async () => {
+    const run = (keepAlive: boolean) =>
       sent(() =>
-        using(createClient({ baseUrl: emu.baseUrl, token: emu.token, keepAlive, env: {} }), (cpk) =>
-          Promise.all([cpk.getReport('rpt_summary'), cpk.getReport('rpt_summary')]),
-        ),
+        using(createClient({ baseUrl: emu.baseUrl, token: emu.token, keepAlive, env: {} }), async (cpk) => {
+          const ref = await cpk.createMonitor({ name: 'connections' });
+          await cpk.getReport('rpt_summary');
+          await cpk.deleteMonitor(ref.id);
+        }),
       );
-    const plain = await twice(false);
-    expect(plain.requests.map((r) => r.headers.connection)).toEqual(['close', 'close']);
-    const pooled = await twice(true);
+    const plain = await run(false);
+    expect(plain.result.status).toBe('fulfilled');
+    expect(plain.requests.map((r) => `${r.method} ${r.headers.connection}`)).toEqual([
+      'POST close',
+      'GET keep-alive',
+      'DELETE close',
+    ]);
+    const pooled = await run(true);
     expect(pooled.result.status).toBe('fulfilled');
-    expect(pooled.requests.map((r) => r.headers.connection === 'close')).toEqual([false, false]);
+    expect(pooled.requests.map((r) => r.headers.connection === 'close')).toEqual([false, false, false]);
   });
 
   it.each([false, true])(
