@@ -14,7 +14,7 @@ import { run as logout } from '../../src/commands/auth/logout.js';
 import { run as token } from '../../src/commands/auth/token.js';
 import { run as removeProfile } from '../../src/commands/profile/remove.js';
 import { keychainAccount, type SecretStore } from '../../src/config/keychain.js';
-import { withDeadline, KeychainUnavailable } from '../../src/config/deadline.js';
+import { withDeadline } from '../../src/config/deadline.js';
 import { saveToken } from '../../src/config/profiles.js';
 import { parseConfig } from '../../src/config/file.js';
 import { describeJsonError } from '../../src/core/json.js';
@@ -190,17 +190,17 @@ describe('the keychain path (fake store)', () => {
     expect(JSON.parse(readFileSync(join(env.CPK_CONFIG_DIR, 'config.json'), 'utf8')).profiles).toEqual({});
   });
 
-  it('withDeadline turns a slow or failing call into KeychainUnavailable and aborts it', async () => {
+  it('withDeadline turns a slow or failing call into one short line and aborts it', async () => {
     let aborted = false;
     await expect(
       withDeadline((signal) => {
         signal.addEventListener('abort', () => (aborted = true));
         return never();
       }, 10),
-    ).rejects.toThrow(new KeychainUnavailable('no answer within 0.01 s'));
+    ).rejects.toThrow(/^no answer within 0\.01 s$/);
     expect(aborted).toBe(true);
     await expect(withDeadline(async () => Promise.reject(new Error('first line\nsecond line')), 1000)).rejects.toThrow(
-      new KeychainUnavailable('first line'),
+      /^first line$/,
     );
     await expect(withDeadline(async () => 'ok', 1000)).resolves.toBe('ok');
   });
