@@ -18,7 +18,7 @@ import { withDeadline } from '../../src/config/deadline.js';
 import { saveToken } from '../../src/config/profiles.js';
 import { parseConfig } from '../../src/config/file.js';
 import { describeJsonError } from '../../src/core/json.js';
-import { checkProfileName, ConfigError, findProblem } from '../../src/config/schema.js';
+import { checkProfileName, findProblem } from '../../src/config/schema.js';
 import { resolveBaseUrl, selectProfile } from '../../src/config/resolve.js';
 import { resolveSession } from '../../src/config/session.js';
 import { checkTokenInput } from '../../src/config/token-input.js';
@@ -248,13 +248,16 @@ describe('the config file', () => {
     }
     expect(describeJsonError(text, error)).toBe('is not valid JSON (line 2, column 51)');
     expect(describeJsonError('   ', error)).toBe('is empty, not a JSON object');
-    expect(() => parseConfig('{"token": "cpk_secret_value"', '/x/config.json')).toThrow(ConfigError);
+    expect(() => parseConfig('{"token": "cpk_secret_value"', '/x/config.json')).toThrow(
+      /^config file \/x\/config\.json is not valid JSON \(line 1, column 29\)$/,
+    );
     try {
       parseConfig('{"token": "cpk_secret_value" oops}', '/x/config.json');
     } catch (e) {
-      expect((e as ConfigError).exitCode).toBe(ExitCode.USAGE);
-      expect((e as ConfigError).message).not.toContain('cpk_secret_value');
-      expect((e as ConfigError).message).toBe('config file /x/config.json is not valid JSON (line 1, column 30)');
+      expect(e).toBeInstanceOf(UsageError);
+      expect((e as UsageError).exitCode).toBe(ExitCode.USAGE);
+      expect((e as UsageError).message).not.toContain('cpk_secret_value');
+      expect((e as UsageError).message).toBe('config file /x/config.json is not valid JSON (line 1, column 30)');
     }
   });
 
@@ -268,7 +271,10 @@ describe('the config file', () => {
     // but naming a profile reads it, and reports it
     await expect(
       resolveSession({ flags: { profile: 'x' }, env: base, secrets: async () => hangingKeychain }),
-    ).rejects.toThrow(ConfigError);
+    ).rejects.toMatchObject({
+      exitCode: ExitCode.USAGE,
+      message: `config file ${join(dir, 'config.json')} is not valid JSON (line 1, column 2)`,
+    });
   });
 });
 
