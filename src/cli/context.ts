@@ -8,11 +8,11 @@ import type { InventoryEntry, InventoryRecorder } from '../config/inventory.js';
 import type { SecretStore } from '../config/keychain.js';
 import type { Session } from '../config/session.js';
 import type { CiReport } from './ci.js';
-import { ApiError, ConfirmationRequiredError, CpkError, InterruptedError, NetworkError } from '../core/errors.js';
-import { DEFAULT_BASE_URL } from '../core/base-url.js';
+import { ConfirmationRequiredError, InterruptedError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
 import { resolveAttempts } from '../core/http/attempts.js';
 import { parseMaxTime, type Globals } from './globals.js';
+import { guidanceFor, type Target } from './guidance.js';
 import type { Env } from '../core/paths.js';
 
 export interface ApiOptions {
@@ -33,7 +33,7 @@ export class Context {
   private readonly apis: Api[] = [];
   private readonly recorders = new Map<Api, InventoryRecorder>();
   /** The base URL and where the token came from, once api() resolved them (for guidance()). */
-  private target: { baseUrl: string; tokenSource: string | undefined } | undefined;
+  private target: Target | undefined;
   /** The token the last api() resolved: saved plans record a digest of it (tokenDigest). */
   #token: string | undefined;
   /** The exit code of a command that succeeded but has something to signal (plan: 10 when there are changes). */
@@ -145,25 +145,9 @@ export class Context {
     return api;
   }
 
-  /**
-   * The next step for an error whose fix depends on where things came from (a 401 names the token's
-   * source); it replaces the error's own, more general, hint: one next step, not two.
-   */
+  /** The next step for an error whose fix depends on where the base URL and token came from (./guidance.ts). */
   guidance(error: unknown): string | undefined {
-    const target = this.target;
-    if (!target || !(error instanceof CpkError)) return undefined;
-    const local = emulatorHint(error, target.baseUrl);
-    if (local) return local;
-    if (error.hint) return undefined;
-    if (error instanceof ApiError && error.status === 401) {
-      const source = target.tokenSource ?? 'nowhere';
-      if (source === 'CPK_TOKEN') return 'the token came from CPK_TOKEN: set a valid one, or unset it to use a profile';
-      const name = /^profile "(.*)"$/.exec(source)?.[1];
-      if (name !== undefined)
-        return `the token came from ${source}: sign in again with \`cpk auth login${name !== 'default' ? ` --profile ${name}` : ''}\``;
-      return `the token came from ${source}`;
-    }
-    return undefined;
+    return this.target && guidanceFor(error, this.target);
   }
 
   /** The monitors known here for an Api's base URL and token, most recent first; none if the inventory cannot be read. */
@@ -209,11 +193,4 @@ export class Context {
     await Promise.all([...this.recorders.values()].map((recorder) => recorder.flush()));
     await Promise.all(this.apis.map((api) => api.close()));
   }
-}
-
-/** A refused connection to the default address: the local emulator is not running (README, "Quick start"). */
-export function emulatorHint(error: unknown, baseUrl: string): string | undefined {
-  if (error instanceof NetworkError && /ECONNREFUSED/.test(error.message) && baseUrl === DEFAULT_BASE_URL)
-    return 'nothing listens at the default address, the local emulator: start it with `cpk emulator` in another terminal, or point cpk at your service with --base-url or CPK_BASE_URL';
-  return undefined;
 }

@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import type { Context } from './context.js';
 import { CpkError, NetworkError } from '../core/errors.js';
-import { emulatorHint } from './context.js';
+import { emulatorHint } from './guidance.js';
 import { describeError } from '../output/errors.js';
 import { proxySettings } from '../core/http/proxy.js';
 import { trustProblem } from '../config/file.js';

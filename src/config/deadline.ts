@@ -3,20 +3,17 @@
 
 const KEYCHAIN_TIMEOUT_MS = 3_000;
 
-export class KeychainUnavailable extends Error {}
-
-/** A slow or failing keychain becomes KeychainUnavailable. */
+/** A slow or failing keychain call becomes an Error of one short line, which callers put in their own words. */
 export async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms = KEYCHAIN_TIMEOUT_MS): Promise<T> {
   const signal = AbortSignal.timeout(ms);
   const late = new Promise<never>((_, reject) =>
-    signal.addEventListener('abort', () => reject(new KeychainUnavailable(`no answer within ${ms / 1000} s`))),
+    signal.addEventListener('abort', () => reject(new Error(`no answer within ${ms / 1000} s`))),
   );
   try {
     return await Promise.race([(async () => work(signal))(), late]);
   } catch (error) {
-    if (error instanceof KeychainUnavailable) throw error;
     const message = error instanceof Error ? error.message : String(error);
     // The binding's messages can run over several lines; the first says it.
-    throw new KeychainUnavailable(message.split('\n')[0]!.replace(/\s+/g, ' ').trim().slice(0, 200) || 'unknown error');
+    throw new Error(message.split('\n')[0]!.replace(/\s+/g, ' ').trim().slice(0, 200) || 'unknown error');
   }
 }

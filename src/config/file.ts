@@ -7,7 +7,7 @@ import { CpkError, ExitCode } from '../core/errors.js';
 import { readFileText, UnreadableFileError } from '../core/io.js';
 import { describeJsonError, parseUserJson } from '../core/json.js';
 import { CONFIG_FILE_NAME, configLocation, type ConfigLocation, type Env } from '../core/paths.js';
-import { ConfigError, findProblem, type ConfigData } from './schema.js';
+import { configError, findProblem, type ConfigData } from './schema.js';
 
 type Warn = ((text: string) => void) | undefined;
 
@@ -25,10 +25,10 @@ export function parseConfig(text: string, file: string): ConfigData {
   try {
     data = parseUserJson(text);
   } catch (error) {
-    throw new ConfigError(file, describeJsonError(text, error));
+    throw configError(file, describeJsonError(text, error));
   }
   const problem = findProblem(data);
-  if (problem) throw new ConfigError(file, problem);
+  if (problem) throw configError(file, problem);
   return data as ConfigData;
 }
 
@@ -39,15 +39,12 @@ function readConfig(file: string): ConfigData | undefined {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    if (code === 'EACCES' || code === 'EPERM') throw new ConfigError(file, 'cannot be read (permission denied)');
-    if (code === 'EISDIR') throw new ConfigError(file, 'is a directory, not a file');
-    if (error instanceof UnreadableFileError) throw new ConfigError(file, `cannot be read: ${error.message}`);
+    if (code === 'EACCES' || code === 'EPERM') throw configError(file, 'cannot be read (permission denied)');
+    if (code === 'EISDIR') throw configError(file, 'is a directory, not a file');
+    if (error instanceof UnreadableFileError) throw configError(file, `cannot be read: ${error.message}`);
     if (code === 'ENOTDIR')
-      throw new ConfigError(
-        file,
-        'cannot be read: a part of its path is a file, not a directory (check CPK_CONFIG_DIR)',
-      );
-    throw new ConfigError(file, `cannot be read (${reason(error)})`);
+      throw configError(file, 'cannot be read: a part of its path is a file, not a directory (check CPK_CONFIG_DIR)');
+    throw configError(file, `cannot be read (${reason(error)})`);
   }
   return parseConfig(text, file);
 }
@@ -119,7 +116,7 @@ export function trustProblem(
 
 export function assertTrusted(location: ConfigLocation): void {
   const found = trustProblem(location.file, location.dir);
-  if (found) throw new ConfigError(location.file, found.problem, found.fix);
+  if (found) throw configError(location.file, found.problem, found.fix);
 }
 
 /** Reads the config file if there is one. Never creates anything. */
@@ -162,14 +159,14 @@ async function acquireLock(file: string): Promise<() => Promise<void>> {
         hint: `try again; if no cpk is running, remove ${file}.lock`,
       });
     }
-    throw new ConfigError(file, `cannot be written (lock: ${reason(error)})`);
+    throw configError(file, `cannot be written (lock: ${reason(error)})`);
   }
 }
 
 /**
  * A read-modify-write under a lock file, so concurrent cpk processes never lose each other's profiles; conf
  * writes atomically (temp file, fsync, rename: a killed writer leaves the old file or the new one). A broken
- * file is reported (ConfigError) and left exactly as it was.
+ * file is reported (configError) and left exactly as it was.
  */
 export async function updateConfig<T>(
   env: Env,
@@ -180,7 +177,7 @@ export async function updateConfig<T>(
   try {
     mkdirSync(location.dir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new ConfigError(location.file, `cannot be written: its directory cannot be created (${reason(error)})`);
+    throw configError(location.file, `cannot be written: its directory cannot be created (${reason(error)})`);
   }
   // A directory named by CPK_CONFIG_DIR may be shared with other things (a CI
   // workspace): cpk leaves its mode alone; the file itself is always 0600.
@@ -203,7 +200,7 @@ export async function updateConfig<T>(
     try {
       conf.store = data;
     } catch (error) {
-      throw new ConfigError(location.file, `cannot be written (${reason(error)})`);
+      throw configError(location.file, `cannot be written (${reason(error)})`);
     }
     return { result, location };
   } finally {

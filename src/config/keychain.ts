@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { KeychainUnavailable } from './deadline.js';
 import { serve, type EntryClass } from './keychain-child.cjs';
 import type { Env } from '../core/paths.js';
 
@@ -95,7 +94,7 @@ async function callInChild(request: ChildRequest, env: Env, signal?: AbortSignal
     reply = undefined;
   }
   if (reply?.ok) return reply.value;
-  throw new KeychainUnavailable(reply?.message ?? `the keychain helper stopped (${String(code)})`);
+  throw new Error(reply?.message ?? `the keychain helper stopped (${String(code)})`);
 }
 
 /** Its helper runs with the command's environment (the session bus cpk was given), not the process's. */

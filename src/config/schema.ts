@@ -10,7 +10,7 @@
 //   }
 //
 // Unknown keys are kept as they are (a newer cpk may have written them). A
-// file that is not JSON or not this shape is a ConfigError: cpk reports it and
+// file that is not JSON or not this shape is refused (configError): cpk reports it and
 // never rewrites the file (a user's config is never cleared silently).
 import { UsageError } from '../core/errors.js';
 import { isPlainObject } from '../core/json.js';
@@ -38,15 +38,13 @@ export interface ConfigData {
   [key: string]: unknown;
 }
 
-/** Exit 2; the message names the file and the fix. */
-export class ConfigError extends UsageError {
-  constructor(
-    readonly file: string,
-    problem: string,
-    hint = `fix it by hand, or move it away (e.g. mv "${file}" "${file}.bak") and run \`cpk auth login\` again; cpk has not changed it`,
-  ) {
-    super(`config file ${file} ${problem}`, { hint });
-  }
+/** A problem of the config file: exit 2, a message that names the file, and the fix. */
+export function configError(
+  file: string,
+  problem: string,
+  hint = `fix it by hand, or move it away (e.g. mv "${file}" "${file}.bak") and run \`cpk auth login\` again; cpk has not changed it`,
+): UsageError {
+  return new UsageError(`config file ${file} ${problem}`, { hint });
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

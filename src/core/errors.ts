@@ -66,10 +66,13 @@ export class ConfirmationRequiredError extends CpkError {
   }
 }
 
-/** No token, or a token cpk refuses to send. Nothing was sent. */
+/**
+ * No token, or a token cpk refuses to send. Nothing was sent. A session keeps it rather than failing, so that
+ * commands needing no token still run; `exitCode` is 4 unless the token is input the person must fix (2).
+ */
 export class AuthError extends CpkError {
-  constructor(message: string, options?: CpkErrorOptions) {
-    super(message, ExitCode.AUTH, options);
+  constructor(message: string, options: CpkErrorOptions & { exitCode?: number } = {}) {
+    super(message, options.exitCode ?? ExitCode.AUTH, options);
   }
 }
 

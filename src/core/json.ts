@@ -4,6 +4,11 @@
 // copying with assignment (which runs the `__proto__` setter) would. So server
 // fields are read with ownField and copied with setOwn, never assigned.
 
+/**
+ * `error`: JSON.parse's SyntaxError when the text is not JSON; otherwise a plain Error for a limit of cpk's
+ * (too deep, a number too large), whose message is a predicate that follows a subject ("is nested deeper
+ * than 1000 levels"). Callers tell the two apart by SyntaxError alone.
+ */
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; error: Error };
 
 /**
@@ -12,12 +17,6 @@ export type ParsedJson = { ok: true; value: unknown } | { ok: false; error: Erro
  * would exhaust the stack of a renderer or of JSON.stringify.
  */
 export const MAX_JSON_DEPTH = 1000;
-
-export class JsonDepthError extends Error {
-  constructor() {
-    super(`nested deeper than ${MAX_JSON_DEPTH} levels`);
-  }
-}
 
 /** The deepest nesting of objects and arrays in JSON text (strings skipped). Linear, no recursion. */
 export function jsonDepth(text: string): number {
@@ -70,12 +69,12 @@ const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
  * Parses JSON text as JSON.parse does, with every number that a double cannot
  * hold as written made an ExactNumber, and a bound on nesting. Fast path: one
  * JSON.parse when the text holds no such number (nearly always). `finite`:
- * a number beyond a double's range (1e999) is a NonFiniteNumberError, where
- * it would otherwise be kept as text.
+ * a number beyond a double's range (1e999) is refused (it would be sent as
+ * null), where it would otherwise be kept as text.
  */
 export function parseJson(text: string, options: { finite?: boolean } = {}): ParsedJson {
   if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH)
-    return { ok: false, error: new JsonDepthError() };
+    return { ok: false, error: new Error(`is nested deeper than ${MAX_JSON_DEPTH} levels`) };
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
@@ -95,7 +94,8 @@ export function parseJson(text: string, options: { finite?: boolean } = {}): Par
     if (!Number.isFinite(Number(token))) infinite = true;
     return JSON.stringify(marker + token);
   });
-  if (infinite && options.finite) return { ok: false, error: new NonFiniteNumberError() };
+  if (infinite && options.finite)
+    return { ok: false, error: new Error('holds a number too large for JSON (it would be sent as null)') };
   if (!found) return { ok: true, value };
   return {
     ok: true,
@@ -115,13 +115,6 @@ export function parseUserJson(text: string): unknown {
   const parsed = parseJson(text, { finite: true });
   if (!parsed.ok) throw parsed.error;
   return parsed.value;
-}
-
-/** A number in user JSON beyond a double's range (1e999): it would be sent as null. */
-export class NonFiniteNumberError extends Error {
-  constructor() {
-    super('holds a number too large for JSON (it would be sent as null)');
-  }
 }
 
 /**
@@ -221,8 +214,8 @@ export function ownField(object: object, key: string): unknown {
 /** Describes a JSON syntax error by line and column, never quoting the file (it may hold a token). */
 export function describeJsonError(text: string, error: unknown): string {
   if (text.trim() === '') return 'is empty, not a JSON object';
-  if (error instanceof JsonDepthError) return `is ${error.message}`;
-  if (error instanceof NonFiniteNumberError) return error.message;
+  // A limit of parseJson's is worded already; only a syntax error is placed by line and column.
+  if (error instanceof Error && !(error instanceof SyntaxError)) return error.message;
   const message = error instanceof Error ? error.message : '';
   if (/end of JSON input/i.test(message)) return 'is not valid JSON (it ends too early)';
   // V8 names a position for some errors only ("Unexpected token 'x', "<the

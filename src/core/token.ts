@@ -4,24 +4,17 @@ import { AuthError, ExitCode } from './errors.js';
 
 export const TOKEN_PREFIX = 'cpk_';
 
-/**
- * A token no HTTP header can carry: the person's input to fix, so a usage
- * error (exit 2) rather than a network error after retries. Kept an AuthError
- * so that commands needing no token still run.
- */
-class UnsendableTokenError extends AuthError {
-  override readonly exitCode: number = ExitCode.USAGE;
-}
-
 /** The prefix is the interface's (section 5); neither message repeats the token. */
 export function checkTokenPrefix(token: string, source: string): void {
   if (!token.startsWith(TOKEN_PREFIX)) {
     throw new AuthError(`the token from ${source} does not start with "${TOKEN_PREFIX}"; it was not sent`);
   }
   if (/[^\x20-\x7e]/.test(token)) {
-    throw new UnsendableTokenError(
+    // The person's input to fix, so a usage error (exit 2) rather than a network error after retries; still
+    // an AuthError, so that commands needing no token run.
+    throw new AuthError(
       `the token from ${source} holds a line break, a control character or a character outside ASCII, which no HTTP header can carry; it was not sent`,
-      { hint: 'set it again, as the one line the service gave' },
+      { hint: 'set it again, as the one line the service gave', exitCode: ExitCode.USAGE },
     );
   }
 }

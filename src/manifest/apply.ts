@@ -37,15 +37,13 @@ function settleHint(key: string, subject: string): string {
 }
 
 /** A create whose answer never arrived: the monitor may exist, and the state says so. */
-export class UncertainCreateError extends CpkError {
-  constructor(key: string, cause: unknown, statePath: string) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(
-      `${reason}; the create may have reached the service, so ${statePath} marks "${key}" as uncertain`,
-      cause instanceof CpkError ? cause.exitCode : ExitCode.FAILURE,
-      { cause, hint: settleHint(key, 'the monitor') },
-    );
-  }
+function uncertainCreateError(key: string, cause: unknown, statePath: string): CpkError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new CpkError(
+    `${reason}; the create may have reached the service, so ${statePath} marks "${key}" as uncertain`,
+    cause instanceof CpkError ? cause.exitCode : ExitCode.FAILURE,
+    { cause, hint: settleHint(key, 'the monitor') },
+  );
 }
 
 /**
@@ -87,14 +85,16 @@ export function certainlyNotCreated(error: unknown): boolean {
 }
 
 /** The state file or its journal could not be written (full disk, file-size limit): EX_IOERR, as for stdout. */
-export class StateWriteError extends CpkError {
-  constructor(statePath: string, error: unknown, what: string, hint?: string) {
-    const code = (error as NodeJS.ErrnoException).code;
-    super(`cannot write the state file ${statePath} (${code ?? String(error)}): ${what}`, ExitCode.OUTPUT_FAILED, {
+function stateWriteError(statePath: string, error: unknown, what: string, hint?: string): CpkError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new CpkError(
+    `cannot write the state file ${statePath} (${code ?? String(error)}): ${what}`,
+    ExitCode.OUTPUT_FAILED,
+    {
       cause: error,
       ...(hint === undefined ? {} : { hint }),
-    });
-  }
+    },
+  );
 }
 
 /**
@@ -106,7 +106,7 @@ export const MARK_AHEAD = 4;
 export async function applyPlan(plan: Plan, state: StateStore, api: Api, options: ApplyOptions) {
   const outcomes: Outcome[] = [];
   /** Failed writes of the state, in order, each naming what it left unrecorded: a run with any is not a success. */
-  const stateErrors: StateWriteError[] = [];
+  const stateErrors: CpkError[] = [];
   // A state file that can no longer be written stops everything: carrying on would make changes cpk cannot record.
   const halt = new AbortController();
   const stop = options.stop ? AbortSignal.any([options.stop, halt.signal]) : halt.signal;
@@ -121,7 +121,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
       await state.commit(durable);
     } catch (error) {
       halt.abort();
-      const failure = new StateWriteError(state.journalPath, error, what);
+      const failure = stateWriteError(state.journalPath, error, what);
       if (!stateErrors.some((e) => e.cause === error)) stateErrors.push(failure);
       throw failure;
     }
@@ -155,7 +155,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
   const owners = state.owners();
   const idWrites: Array<Promise<void>> = [];
   /** Ids not written (each also in stateErrors, through commit): told one per line, with the import that records it. */
-  const idFailures: StateWriteError[] = [];
+  const idFailures: CpkError[] = [];
   const createMonitor = async (step: CreateStep): Promise<Outcome> => {
     const index = position.get(step) as number;
     if (marked - index <= options.concurrency) markAhead(marked + MARK_AHEAD * options.concurrency);
@@ -175,7 +175,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     try {
       id = (await api.createMonitor(step.body)).id;
     } catch (error) {
-      if (!certainlyNotCreated(error)) throw new UncertainCreateError(step.key, error, state.path);
+      if (!certainlyNotCreated(error)) throw uncertainCreateError(step.key, error, state.path);
       restore();
       await commit(`it still marks "${step.key}" as uncertain, but the service refused the create`);
       throw error;
@@ -200,7 +200,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     idWrites.push(
       commit(`monitor "${step.key}" was created as ${id}`).catch((error: unknown) => {
         idFailures.push(
-          new StateWriteError(
+          stateWriteError(
             state.journalPath,
             (error as Error).cause,
             `monitor "${step.key}" was created as ${id}`,
@@ -300,7 +300,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
     } catch (error) {
       // The journal holds everything, but only beside this state file: a
       // state committed to version control from here would miss this run's ids.
-      const failure = new StateWriteError(
+      const failure = stateWriteError(
         state.path,
         error,
         `${state.journalPath} keeps what was done, and the next run here reads it`,

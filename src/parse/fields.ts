@@ -1,4 +1,4 @@
-import { isPlainObject, JsonDepthError, ownField, parseUserJson, setOwn, type JsonObject } from '../core/json.js';
+import { isPlainObject, ownField, parseUserJson, setOwn, type JsonObject } from '../core/json.js';
 import { UsageError } from '../core/errors.js';
 
 /**
@@ -36,8 +36,8 @@ export function parseSetValue(raw: string): unknown {
     return parseUserJson(raw);
   } catch (error) {
     // 1e999 parses as Infinity, which JSON sends as null: that could clear a field.
-    const problem = error instanceof JsonDepthError ? `is ${error.message}` : (error as Error).message;
-    throw new UsageError(`--set value ${problem}; use --set-string to send text`);
+    // JSON.parse took it, so it broke a limit of parseUserJson's, already worded.
+    throw new UsageError(`--set value ${(error as Error).message}; use --set-string to send text`);
   }
 }
 

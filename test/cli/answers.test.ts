@@ -97,6 +97,18 @@ describe.concurrent('usage errors before any request', () => {
       expect(s.connections).toBe(0);
     });
   }
+  it('a token no header can carry is a problem of the token only: auth status still reports the rest', async () => {
+    const r = await runCpk(['auth', 'status', '--json'], {
+      env: { CPK_TOKEN: 'cpk_abc\ndef123456', CPK_BASE_URL: 'http://127.0.0.1:9/v1' },
+    });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ base_url: 'http://127.0.0.1:9/v1', token: null });
+    expect(JSON.parse(r.stderr)).toMatchObject({
+      error: expect.stringMatching(/^the token from CPK_TOKEN holds/),
+      exit_code: 2,
+    });
+    expect(r.stdout + r.stderr).not.toMatch(/abc|def|123456/);
+  });
   it('a bad --retries or CPK_MAX_ATTEMPTS is a usage error and sends nothing', async () => {
     const id = 'mon_usage';
     const path = `/v1/monitors/${id}`;

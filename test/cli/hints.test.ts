@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { runCpk } from '../helpers/in-process.js';
 import { fakeContext, fakeIO } from '../helpers/fake-io.js';
-import { emulatorHint } from '../../src/cli/context.js';
+import { emulatorHint } from '../../src/cli/guidance.js';
 import { DEFAULT_BASE_URL } from '../../src/core/base-url.js';
 import { writeError } from '../../src/output/errors.js';
 import { checkLines } from '../../src/commands/doctor/doctor.js';

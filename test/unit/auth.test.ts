@@ -14,11 +14,11 @@ import { run as logout } from '../../src/commands/auth/logout.js';
 import { run as token } from '../../src/commands/auth/token.js';
 import { run as removeProfile } from '../../src/commands/profile/remove.js';
 import { keychainAccount, type SecretStore } from '../../src/config/keychain.js';
-import { withDeadline, KeychainUnavailable } from '../../src/config/deadline.js';
+import { withDeadline } from '../../src/config/deadline.js';
 import { saveToken } from '../../src/config/profiles.js';
 import { parseConfig } from '../../src/config/file.js';
 import { describeJsonError } from '../../src/core/json.js';
-import { checkProfileName, ConfigError, findProblem } from '../../src/config/schema.js';
+import { checkProfileName, findProblem } from '../../src/config/schema.js';
 import { resolveBaseUrl, selectProfile } from '../../src/config/resolve.js';
 import { resolveSession } from '../../src/config/session.js';
 import { checkTokenInput } from '../../src/config/token-input.js';
@@ -190,17 +190,17 @@ describe('the keychain path (fake store)', () => {
     expect(JSON.parse(readFileSync(join(env.CPK_CONFIG_DIR, 'config.json'), 'utf8')).profiles).toEqual({});
   });
 
-  it('withDeadline turns a slow or failing call into KeychainUnavailable and aborts it', async () => {
+  it('withDeadline turns a slow or failing call into one short line and aborts it', async () => {
     let aborted = false;
     await expect(
       withDeadline((signal) => {
         signal.addEventListener('abort', () => (aborted = true));
         return never();
       }, 10),
-    ).rejects.toThrow(new KeychainUnavailable('no answer within 0.01 s'));
+    ).rejects.toThrow(/^no answer within 0\.01 s$/);
     expect(aborted).toBe(true);
     await expect(withDeadline(async () => Promise.reject(new Error('first line\nsecond line')), 1000)).rejects.toThrow(
-      new KeychainUnavailable('first line'),
+      /^first line$/,
     );
     await expect(withDeadline(async () => 'ok', 1000)).resolves.toBe('ok');
   });
@@ -248,13 +248,16 @@ describe('the config file', () => {
     }
     expect(describeJsonError(text, error)).toBe('is not valid JSON (line 2, column 51)');
     expect(describeJsonError('   ', error)).toBe('is empty, not a JSON object');
-    expect(() => parseConfig('{"token": "cpk_secret_value"', '/x/config.json')).toThrow(ConfigError);
+    expect(() => parseConfig('{"token": "cpk_secret_value"', '/x/config.json')).toThrow(
+      /^config file \/x\/config\.json is not valid JSON \(line 1, column 29\)$/,
+    );
     try {
       parseConfig('{"token": "cpk_secret_value" oops}', '/x/config.json');
     } catch (e) {
-      expect((e as ConfigError).exitCode).toBe(ExitCode.USAGE);
-      expect((e as ConfigError).message).not.toContain('cpk_secret_value');
-      expect((e as ConfigError).message).toBe('config file /x/config.json is not valid JSON (line 1, column 30)');
+      expect(e).toBeInstanceOf(UsageError);
+      expect((e as UsageError).exitCode).toBe(ExitCode.USAGE);
+      expect((e as UsageError).message).not.toContain('cpk_secret_value');
+      expect((e as UsageError).message).toBe('config file /x/config.json is not valid JSON (line 1, column 30)');
     }
   });
 
@@ -268,7 +271,10 @@ describe('the config file', () => {
     // but naming a profile reads it, and reports it
     await expect(
       resolveSession({ flags: { profile: 'x' }, env: base, secrets: async () => hangingKeychain }),
-    ).rejects.toThrow(ConfigError);
+    ).rejects.toMatchObject({
+      exitCode: ExitCode.USAGE,
+      message: `config file ${join(dir, 'config.json')} is not valid JSON (line 1, column 2)`,
+    });
   });
 });
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertTrusted, loadConfig, trustProblem } from '../../src/config/file.js';
 import { configLocation } from '../../src/core/paths.js';
-import { ConfigError } from '../../src/config/schema.js';
+import { UsageError } from '../../src/core/errors.js';
 import { checkConfigFile } from '../../src/cli/doctor-checks.js';
 
 function config(fileMode = 0o600, dirMode = 0o700) {
@@ -61,17 +61,18 @@ describe('trusting the config file', () => {
     expect(trustProblem(join(dir, 'config.json'), dir)).toBeUndefined();
   });
 
-  it('loadConfig refuses before reading: a ConfigError naming the file and the fix, exit 2', () => {
-    const { dir } = config(0o666);
+  it('loadConfig refuses before reading: a usage error naming the file and the fix, exit 2', () => {
+    const { dir, file } = config(0o666);
     const env = { CPK_CONFIG_DIR: dir };
-    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(`config file ${file} is writable by others (mode 0666)`);
     try {
       assertTrusted(configLocation(env));
     } catch (error) {
-      expect((error as ConfigError).exitCode).toBe(2);
-      expect((error as ConfigError).hint).toContain('chmod 600');
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).exitCode).toBe(2);
+      expect((error as UsageError).hint).toContain('chmod 600');
     }
-    expect.assertions(3);
+    expect.assertions(4);
   });
 
   it('cpk doctor fails its config check with the same problem and fix', () => {

@@ -16,7 +16,7 @@ import {
   RETRY_AFTER_MAX_MS,
 } from './retry.js';
 import { sanitizeLine } from '../sanitize.js';
-import { isPlainObject, JsonDepthError, ownField, parseJson, stringifyJson } from '../json.js';
+import { isPlainObject, ownField, parseJson, stringifyJson } from '../json.js';
 import { encodeSegment } from './path.js';
 import { chooseTransport, createTransport } from './select.js';
 import type { Env } from '../paths.js';
@@ -393,7 +393,7 @@ function parseBody(result: HttpResponse, lenient: boolean | undefined): HttpResp
   if (parsed.ok) result.body = parsed.value;
   else if (!lenient)
     throw new ApiError(
-      `unreadable response to ${result.method} ${result.url}: status ${result.status}, ${typeOf(result.headers)}, ${parsed.error instanceof JsonDepthError ? `JSON ${parsed.error.message}` : 'not valid JSON'}`,
+      `unreadable response to ${result.method} ${result.url}: status ${result.status}, ${typeOf(result.headers)}, ${parsed.error instanceof SyntaxError ? 'not valid JSON' : `JSON ${parsed.error.message.replace(/^is /, '')}`}`,
       detailsOf(result),
       { exitCode: ExitCode.FAILURE },
     );
