@@ -106,16 +106,19 @@ async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   const { listItems } = await import('../core/api/list.js');
   const printer = ctx.out.list();
   let count = 0;
+  const since = api.listStarted();
   const pages = listItems(api, op, { params: opts.params, limit: opts.limit })[Symbol.asyncIterator]();
   for (;;) {
     // A slow page gets a spinner on a terminal (none when it is quick, none off a terminal).
     const next = await ctx.out.spin(`Listing ${opts.noun}`, () => pages.next());
     if (next.done) break;
     const page = next.value;
-    if (opts.noun === 'monitors') api.sawMonitors(page);
+    api.sawList(opts.noun, page);
     count += page.length;
     await printer.add(page);
   }
+  // Read to its end with no filter, the list is all there is: ids known here that it lacked are gone.
+  if (opts.limit === undefined && opts.params.length === 0) api.sawWholeList(opts.noun, since);
   await printer.end();
   if (count === 0) ctx.out.info(`no ${opts.noun}`);
 }

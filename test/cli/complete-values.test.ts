@@ -78,6 +78,16 @@ describe('Tab completes values in a real bash', () => {
     expect(left).toContain(`${b}\tStays`);
   });
 
+  it('channels update offers the channels a list showed here, with their names', async () => {
+    const { env, cwd } = setup();
+    expect((await runCpk(['channels', 'list'], { env })).code).toBe(0);
+    const [all, ops] = await pressTab(env, ['cpk channels update ', 'cpk channels update ch_op'], cwd);
+    expect(all!.shown).toMatch(/ch_oncall +\(On-call webhook\)/);
+    expect(all!.shown).toMatch(/ch_slack +\(Slack #alerts\)/);
+    expect(all!.line).toBe('cpk channels update ch_');
+    expect(ops!.line).toBe('cpk channels update ch_ops ');
+  });
+
   it("lists each id with its monitor's name, as cobra's bash script does, and inserts the id alone", async () => {
     const { env, cwd } = setup();
     const a = await f.create({ name: 'Checkout API' });
