@@ -248,16 +248,48 @@ __cpk_words() {
 # the local inventory, profile names, declared types): never the network.
 # Ids and types are text a server wrote: each line is one word, kept as data,
 # and a word that is not a plain one (letters, digits and _ first, then those
-# and . + @ / -) is left out, as cpk __complete leaves it out.
+# and . + @ / -) is left out, as cpk __complete leaves it out. The description
+# after the tab (a monitor's name) is kept beside the word, control characters
+# replaced, to be shown by __cpk_describe and never inserted.
 __cpk_dynamic() {
-  local line
+  local line value description
   while IFS= read -r line; do
-    line=${line%%$'\t'*}
-    case $line in
-      '' | [!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_]* | *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+@/-]*) ;;
-      *) __cpk_list+=("$line") ;;
+    value=${line%%$'\t'*}
+    description=
+    [[ $line == *$'\t'* ]] && description=${line#*$'\t'}
+    case $value in
+      '' | [!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_]* | *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+@/-]*) continue ;;
     esac
+    description=${description//[[:cntrl:]]/ }
+    __cpk_list+=("$value${description:+$'\t'$description}")
   done < <("${COMP_WORDS[0]}" __complete "$1" "$cur" 2>/dev/null)
+}
+
+# __cpk_describe LONGEST: as cobra's bash script shows candidates with descriptions
+# (__<program>_format_comp_descriptions): each WORD<TAB>DESCRIPTION in COMPREPLY
+# becomes "WORD  (DESCRIPTION)", the words padded to the LONGEST so the
+# descriptions line up, a description cut with … to the terminal's width. Only
+# for a list of several: a single candidate is inserted, and it is the word alone.
+__cpk_describe() {
+  local i comp description room
+  for i in "${!COMPREPLY[@]}"; do
+    comp=${COMPREPLY[i]}
+    [[ $comp == *$'\t'* ]] || continue
+    description=${comp#*$'\t'}
+    comp=${comp%%$'\t'*}
+    # Two spaces and two parentheses around the description.
+    room=$(( ${COLUMNS:-80} - $1 - 4 ))
+    if ((room > 8)); then
+      while ((${#comp} < $1)); do comp+=' '; done
+    else
+      room=$(( ${COLUMNS:-80} - ${#comp} - 4 ))
+    fi
+    if ((room > 0)); then
+      if ((${#description} > room)); then description="${description:0:room-1}…"; fi
+      comp+="  ($description)"
+    fi
+    COMPREPLY[i]=$comp
+  done
 }
 
 # __cpk_more KEY: the dynamic words for KEY, when there are some. At an id
@@ -317,9 +349,19 @@ _cpk() {
   fi
   # The words that start with what is typed, compared as text ("$cur" quoted is
   # no pattern). Never compgen -W: it expands each word, running $(...) in it.
+  local comp longest=0
   for word in ${__cpk_list[@]+"${__cpk_list[@]}"}; do
-    [[ $word == "$cur"* ]] && COMPREPLY+=("$word")
+    comp=${word%%$'\t'*}
+    [[ $comp == "$cur"* ]] || continue
+    COMPREPLY+=("$word")
+    if ((${#comp} > longest)); then longest=${#comp}; fi
   done
+  # One candidate is inserted: the word without its description. Several are listed, with theirs.
+  if ((${#COMPREPLY[@]} == 1)); then
+    COMPREPLY[0]=${COMPREPLY[0]%%$'\t'*}
+  else
+    __cpk_describe "$longest"
+  fi
   return 0
 }
 

@@ -11,7 +11,8 @@
 // request does (exit 3), never shows the inventory as if the service had none.
 import type { Command } from 'commander';
 import type { Context } from './context.js';
-import { ExitCode, UsageError, CpkError } from '../core/errors.js';
+import { ExitCode, UsageError, CpkError, InterruptedError } from '../core/errors.js';
+import { isPlainObject } from '../core/json.js';
 import type { ListOperation, Noun } from '../core/api/spec.js';
 import type { Api } from '../core/api/client.js';
 import { parseConcurrency } from '../parse/concurrency.js';
@@ -98,26 +99,101 @@ async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   };
   // What the document refuses is asked of the service again before it is refused.
   const refuses = (op?: ListOperation) => refusal(opts, api, op) !== undefined;
-  const list = () => useSpec(api, options, (spec) => spec.list(opts.noun), refuses);
+  // The monitors' list too, read from the same document: a reports table names each report's monitor by it.
+  let monitorsList: ListOperation | undefined;
+  const list = () =>
+    useSpec(
+      api,
+      options,
+      (spec) => {
+        monitorsList = spec.list('monitors');
+        return spec.list(opts.noun);
+      },
+      refuses,
+    );
   const op = await ctx.out.spin("Reading the service's document", list);
   const refused = refusal(opts, api, op);
   if (refused) throw refused;
   if (!op) return listKnown(opts, ctx, api);
   const { listItems } = await import('../core/api/list.js');
   const printer = ctx.out.list();
+  const names =
+    opts.noun === 'reports' && namesShown(ctx)
+      ? await ctx.out.spin('Reading the names of monitors', () => monitorNames(ctx, api, monitorsList))
+      : undefined;
   let count = 0;
+  const since = api.listStarted();
   const pages = listItems(api, op, { params: opts.params, limit: opts.limit })[Symbol.asyncIterator]();
   for (;;) {
     // A slow page gets a spinner on a terminal (none when it is quick, none off a terminal).
     const next = await ctx.out.spin(`Listing ${opts.noun}`, () => pages.next());
     if (next.done) break;
     const page = next.value;
-    if (opts.noun === 'monitors') api.sawMonitors(page);
+    api.sawList(opts.noun, page);
     count += page.length;
-    await printer.add(page);
+    await printer.add(names ? page.map((report) => namedMonitor(report, names, ctx.out.format === 'wide')) : page);
   }
+  // Read to its end with no filter, the list is all there is: ids known here that it lacked are gone.
+  if (opts.limit === undefined && opts.params.length === 0) api.sawWholeList(opts.noun, since);
   await printer.end();
   if (count === 0) ctx.out.info(`no ${opts.noun}`);
+}
+
+/**
+ * Whether a reports list is shown to a person as a table (on a terminal or off it, -o wide, Markdown), where
+ * each report's monitor is named: JSON, YAML and `-o name` print what the service sent, untouched, and
+ * --columns prints the fields asked for.
+ */
+function namesShown(ctx: Context): boolean {
+  const format = ctx.out.format;
+  return (format === 'table' || format === 'wide' || format === 'markdown') && !ctx.out.settings.columns;
+}
+
+/**
+ * The monitors' names by id, for a reports table: a report carries its monitor's id only, so the names come
+ * from the service's own list of monitors, read once to its end (never a GET per report). Without that
+ * list, or when it fails (a token without the scope to read monitors), undefined: the table shows ids.
+ */
+async function monitorNames(
+  ctx: Context,
+  api: Api,
+  op: ListOperation | undefined,
+): Promise<ReadonlyMap<string, string> | undefined> {
+  if (!op) return undefined;
+  const { listItems } = await import('../core/api/list.js');
+  const names = new Map<string, string>();
+  const since = api.listStarted();
+  try {
+    for await (const page of listItems(api, op, { params: [] })) {
+      api.sawList('monitors', page);
+      for (const monitor of page) {
+        const id = isPlainObject(monitor) ? monitor.id : undefined;
+        const name = isPlainObject(monitor) ? monitor.name : undefined;
+        if (typeof id === 'string' && typeof name === 'string') names.set(id, name);
+      }
+    }
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    ctx.out.warn(`monitor names not shown, ids instead: ${(error as Error).message}`);
+    return undefined;
+  }
+  api.sawWholeList('monitors', since);
+  return names;
+}
+
+/**
+ * A report as a table shows it: its monitor's name (`monitor`) where its `monitor_id` stood, the id itself
+ * when the name is unknown. The table shows the name instead of the id; -o wide both, the id first.
+ */
+function namedMonitor(report: unknown, names: ReadonlyMap<string, string>, wide: boolean): unknown {
+  if (!isPlainObject(report) || !Object.hasOwn(report, 'monitor_id') || Object.hasOwn(report, 'monitor')) return report;
+  const id = report.monitor_id;
+  const shown: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(report)) {
+    if (key !== 'monitor_id' || wide) shown[key] = value;
+    if (key === 'monitor_id') shown.monitor = typeof id === 'string' ? (names.get(id) ?? id) : id;
+  }
+  return shown;
 }
 
 /** Why the list cannot go on, by the operation the service's document declares (a usage error), or undefined. */

@@ -60,7 +60,7 @@ export async function candidates(noun: 'monitors' | 'reports', ctx: Context, api
     const { listItems } = await import('../core/api/list.js');
     const items: Choice[] = [];
     for await (const page of listItems(api, op, { params: [], limit })) {
-      if (noun === 'monitors') api.sawMonitors(page);
+      api.sawList(noun, page);
       items.push(...page.flatMap(pickable));
     }
     return { listed: true, items };

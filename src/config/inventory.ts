@@ -1,8 +1,12 @@
-// The local inventory: the monitors this machine knows of (docs/monitors.md, "Finding your monitors").
-// The service may declare no list operation, and then a monitor's id is the only way back to it.
-// One file per base URL and token fingerprint, never the token; a command records in memory and
-// writes once when it ends (InventoryRecorder.flush), and a file that cannot be read or written
-// is reported once under --debug while the command goes on.
+// The local inventory: the monitors this machine knows of (docs/monitors.md, "Finding your monitors"),
+// and the channels a list showed it, for completion. The service may declare no list operation, and then a
+// monitor's id is the only way back to it. One file per base URL and token fingerprint, never the token; a
+// command records in memory and writes once when it ends (InventoryRecorder.flush), and a file that cannot
+// be read or written is reported once under --debug while the command goes on.
+//
+// What is known is the service's word, kept only while nothing the service says contradicts it: an id
+// answered 404 is forgotten, and so is every id a whole list (read to its end, unfiltered) did not hold,
+// as after an emulator restarted with a fresh state.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +31,11 @@ export type InventoryEntry = StoredEntry & { id: string };
 
 type Monitors = Record<string, StoredEntry>;
 
+/** What the file keeps, each in its own object: `monitors` (as every version wrote it) and `channels`. */
+export type Kind = 'monitors' | 'channels';
+const KINDS: readonly Kind[] = ['monitors', 'channels'];
+type Known = Record<Kind, Monitors>;
+
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** A token's fingerprint: never the token, enough to keep two accounts apart. */
@@ -43,29 +52,31 @@ function inventoryDir(env: Env): string {
   return join(dataDir(env), 'inventory');
 }
 
-/** A file's monitors for this base URL and, when given, token fingerprint (none if another's); throws if unreadable. */
-function readMonitors(path: string, baseUrl: string, fingerprint?: string, only?: string[]): Monitors {
-  const monitors: Monitors = Object.create(null) as Monitors;
+/** A file's entries for this base URL and, when given, token fingerprint (none if another's); throws if unreadable. */
+function readKnown(path: string, baseUrl: string, fingerprint?: string, only?: Record<Kind, string[]>): Known {
+  const known: Known = { monitors: Object.create(null) as Monitors, channels: Object.create(null) as Monitors };
   let text: string;
   try {
     text = readFileText(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return monitors;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return known;
     throw error;
   }
-  const parsed = JSON.parse(text) as { baseUrl?: unknown; token?: unknown; monitors?: Record<string, StoredEntry> };
-  if (parsed.baseUrl !== baseUrl || typeof parsed.monitors !== 'object') return monitors;
-  if (typeof parsed.token !== 'string' || (fingerprint !== undefined && parsed.token !== fingerprint)) return monitors;
-  const stored = parsed.monitors ?? {};
-  for (const id of only ?? Object.keys(stored)) {
-    const entry = Object.hasOwn(stored, id) ? stored[id] : undefined;
-    if (!entry || typeof entry.seen !== 'number') continue;
-    const kept: StoredEntry = { seen: entry.seen };
-    if (typeof entry.name === 'string') kept.name = entry.name;
-    if (typeof entry.report === 'string') kept.report = entry.report;
-    monitors[id] = kept;
+  const parsed = JSON.parse(text) as { baseUrl?: unknown; token?: unknown } & Partial<Record<Kind, unknown>>;
+  if (parsed.baseUrl !== baseUrl || typeof parsed.monitors !== 'object') return known;
+  if (typeof parsed.token !== 'string' || (fingerprint !== undefined && parsed.token !== fingerprint)) return known;
+  for (const kind of KINDS) {
+    const stored = (typeof parsed[kind] === 'object' && parsed[kind] !== null ? parsed[kind] : {}) as Monitors;
+    for (const id of only?.[kind] ?? Object.keys(stored)) {
+      const entry = Object.hasOwn(stored, id) ? stored[id] : undefined;
+      if (!entry || typeof entry.seen !== 'number') continue;
+      const kept: StoredEntry = { seen: entry.seen };
+      if (typeof entry.name === 'string') kept.name = entry.name;
+      if (typeof entry.report === 'string') kept.report = entry.report;
+      known[kind][id] = kept;
+    }
   }
-  return monitors;
+  return known;
 }
 
 function byRecency(entries: InventoryEntry[]): InventoryEntry[] {
@@ -101,8 +112,10 @@ function apply(monitors: Monitors, change: Change): boolean {
  * the ones it would have kept of all of them (the least recently seen go first).
  */
 export class InventoryRecorder {
-  /** By id, the least recently changed first (an id changed again moves to the end). */
-  private changes = new Map<string, Change>();
+  /** By kind, then id, the least recently changed first (an id changed again moves to the end). */
+  private changes: Record<Kind, Map<string, Change>> = { monitors: new Map(), channels: new Map() };
+  /** The kinds whose whole list the service gave during this command, and when that list was asked for. */
+  private readonly whole = new Map<Kind, number>();
   private readonly fingerprint: string;
   readonly path: string;
   constructor(
@@ -117,54 +130,74 @@ export class InventoryRecorder {
   }
 
   /** Most recently seen first (throws when unreadable). */
-  entries(): InventoryEntry[] {
+  entries(kind: Kind = 'monitors'): InventoryEntry[] {
     return byRecency(
-      Object.entries(readMonitors(this.path, this.baseUrl, this.fingerprint)).map(([id, e]) => ({ id, ...e })),
+      Object.entries(readKnown(this.path, this.baseUrl, this.fingerprint)[kind]).map(([id, e]) => ({ id, ...e })),
     );
   }
 
-  seen(monitor: unknown): void {
+  seen(monitor: unknown, kind: Kind = 'monitors'): void {
     if (monitor === null || typeof monitor !== 'object') return;
     const { id, name, report_id: report } = monitor as { id?: unknown; name?: unknown; report_id?: unknown };
     if (typeof id !== 'string' || id === '') return;
     // An answer without a name (an update's) keeps the name seen earlier in this command, as apply() keeps the file's.
-    const earlier = this.changes.get(id);
+    const earlier = this.changes[kind].get(id);
     const before = earlier?.op === 'seen' ? earlier : undefined;
-    this.record({
+    this.record(kind, {
       op: 'seen',
       id,
       name: typeof name === 'string' ? name : before?.name,
-      report: typeof report === 'string' ? report : before?.report,
+      report: typeof report === 'string' && kind === 'monitors' ? report : before?.report,
       at: this.now(),
     });
   }
 
-  gone(id: string): void {
-    this.record({ op: 'gone', id });
+  gone(id: string, kind: Kind = 'monitors'): void {
+    this.record(kind, { op: 'gone', id });
   }
 
-  /** How many ids wait to be written (at most MAX_ENTRIES + TRIM_BATCH). */
+  /** The time to pass to `whole` for a list about to be asked for. */
+  mark(): number {
+    return this.now();
+  }
+
+  /**
+   * The service has just listed every one of `kind` (read to its end, unfiltered), asked for at `since`
+   * (mark()): once written, the ids known before then that the list did not hold are forgotten. An id
+   * another command saw after `since` is kept: it may have been made while the list was read.
+   */
+  wholeList(kind: Kind, since: number): void {
+    this.whole.set(kind, Math.min(since, this.whole.get(kind) ?? since));
+  }
+
+  /** How many ids wait to be written (at most MAX_ENTRIES + TRIM_BATCH of each kind). */
   get size(): number {
-    return this.changes.size;
+    return this.changes.monitors.size + this.changes.channels.size;
   }
 
-  private record(change: Change): void {
-    this.changes.delete(change.id);
-    this.changes.set(change.id, change);
+  private record(kind: Kind, change: Change): void {
+    const changes = this.changes[kind];
+    changes.delete(change.id);
+    changes.set(change.id, change);
     // In batches, not one at a time: finding a Map's oldest entry again after each deletion of the oldest
     // walks past every deleted one, which made a list of 200,000 monitors take seconds more.
-    if (this.changes.size > MAX_ENTRIES + TRIM_BATCH) this.changes = new Map([...this.changes].slice(-MAX_ENTRIES));
+    if (changes.size > MAX_ENTRIES + TRIM_BATCH) this.changes[kind] = new Map([...changes].slice(-MAX_ENTRIES));
   }
 
   async flush(): Promise<void> {
-    if (this.changes.size === 0) return;
-    const changes = [...this.changes.values()];
-    this.changes.clear();
+    if (this.size === 0 && this.whole.size === 0) return;
+    const changes = { monitors: [...this.changes.monitors.values()], channels: [...this.changes.channels.values()] };
+    const whole = new Map(this.whole);
+    this.changes = { monitors: new Map(), channels: new Map() };
+    this.whole.clear();
     try {
       // Cheap path first, reading only the entries touched: a get of a monitor known by its name changes nothing.
-      const touched = changes.map((c) => c.id);
-      const current = readMonitors(this.path, this.baseUrl, this.fingerprint, touched);
-      if (!changes.map((c) => apply(current, c)).some(Boolean)) return;
+      // A whole list may have dropped ids: it always takes the full path.
+      if (whole.size === 0) {
+        const touched = { monitors: changes.monitors.map((c) => c.id), channels: changes.channels.map((c) => c.id) };
+        const current = readKnown(this.path, this.baseUrl, this.fingerprint, touched);
+        if (!KINDS.some((kind) => changes[kind].map((c) => apply(current[kind], c)).some(Boolean))) return;
+      }
       mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
       const [{ takeLock }, { writeFileAtomic }] = await Promise.all([
         import('../core/lock.js'),
@@ -177,12 +210,18 @@ export class InventoryRecorder {
         command: 'cpk',
       });
       try {
-        const monitors = readMonitors(this.path, this.baseUrl, this.fingerprint);
-        for (const change of changes) apply(monitors, change);
-        // Bounded: the least recently seen go first.
-        const ids = Object.keys(monitors).sort((a, b) => monitors[a]!.seen - monitors[b]!.seen);
-        for (const id of ids.slice(0, Math.max(0, ids.length - MAX_ENTRIES))) delete monitors[id];
-        const file = { version: 1, baseUrl: this.baseUrl, token: this.fingerprint, monitors };
+        const known = readKnown(this.path, this.baseUrl, this.fingerprint);
+        for (const kind of KINDS) {
+          const entries = known[kind];
+          for (const change of changes[kind]) apply(entries, change);
+          const since = whole.get(kind);
+          if (since !== undefined)
+            for (const id of Object.keys(entries)) if (entries[id]!.seen < since) delete entries[id];
+          // Bounded: the least recently seen go first.
+          const ids = Object.keys(entries).sort((a, b) => entries[a]!.seen - entries[b]!.seen);
+          for (const id of ids.slice(0, Math.max(0, ids.length - MAX_ENTRIES))) delete entries[id];
+        }
+        const file = { version: 1, baseUrl: this.baseUrl, token: this.fingerprint, ...known };
         await writeFileAtomic(this.path, JSON.stringify(file), { mode: 0o600, durable: false });
       } finally {
         await release();
@@ -194,7 +233,7 @@ export class InventoryRecorder {
 }
 
 /** Under any token: completion must not read the token, which could ask the OS keychain. */
-export function knownMonitors(baseUrl: string, env: Env): InventoryEntry[] {
+export function knownMonitors(baseUrl: string, env: Env, kind: Kind = 'monitors'): InventoryEntry[] {
   const byId = new Map<string, InventoryEntry>();
   let names: string[];
   try {
@@ -204,7 +243,7 @@ export function knownMonitors(baseUrl: string, env: Env): InventoryEntry[] {
   }
   for (const name of names) {
     try {
-      for (const [id, e] of Object.entries(readMonitors(join(inventoryDir(env), name), baseUrl))) {
+      for (const [id, e] of Object.entries(readKnown(join(inventoryDir(env), name), baseUrl)[kind])) {
         const seen = byId.get(id);
         if (!seen || seen.seen < e.seen) byId.set(id, { id, ...e });
       }

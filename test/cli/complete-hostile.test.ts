@@ -52,11 +52,15 @@ function hostile(prefix: string, tag: string, dir = MARKS): string[] {
 const MONITOR_IDS = hostile('mon_', 'mon');
 const REPORT_IDS = hostile('rpt_', 'rpt');
 const TYPES = hostile('tcp', 'type');
+/** A plain id's name that would create a marker if run: shown beside its id in a list, never run or inserted. */
+const HOSTILE_NAME = `$(touch\${IFS}${MARKS}/name)`;
+/** What the terminal showed, without that name where bash lists it as a description. */
+const outsideNames = (shown: string) => shown.split(`(${HOSTILE_NAME})`).join('');
 
 /** The service: its document (the --type enum made hostile) and a list of hostile monitors. */
 async function startHostileService(): Promise<{ server: Server; baseUrl: string }> {
   const monitors = [
-    { id: 'mon_plain1', name: `$(touch\${IFS}${MARKS}/name)`, report_id: 'rpt_plain1' },
+    { id: 'mon_plain1', name: HOSTILE_NAME, report_id: 'rpt_plain1' },
     { id: 'mon_plain2', name: 'Search', report_id: REPORT_IDS[0] },
     ...MONITOR_IDS.map((id, i) => ({ id, name: `hostile ${i}`, report_id: REPORT_IDS[i + 1] ?? REPORT_IDS[0] })),
     ...REPORT_IDS.map((report, i) => ({ id: `mon_r${i}`, name: 'reports', report_id: report })),
@@ -150,9 +154,10 @@ describe('Tab in bash over ids and enum values a server wrote', () => {
     const results = await pressTab({ ...env, PATH: `${bin}:${env.PATH}` }, LINES);
     expect(markers()).toEqual([]);
     const [all, prefixed, deleting, reports, reportsPrefixed, types, typesEq, typesPrefixed, typesEqPrefixed] = results;
-    // Two plain ids: their common prefix is inserted and both are listed.
+    // Two plain ids: their common prefix is inserted and both are listed, each with its name as text.
     expect(all!.line).toBe('cpk monitors get mon_');
-    expect(all!.shown).toMatch(/mon_plain1 +mon_plain2|mon_plain2 +mon_plain1/);
+    expect(all!.shown).toContain(`mon_plain1  (${HOSTILE_NAME})`);
+    expect(all!.shown).toMatch(/mon_plain2 +\(Search\)/);
     expect(prefixed!.line).toBe('cpk monitors get mon_');
     expect(deleting!.line).toBe('cpk monitors delete --yes mon_plain');
     // One plain report id and one plain type: inserted whole.
@@ -164,7 +169,7 @@ describe('Tab in bash over ids and enum values a server wrote', () => {
     expect(typesPrefixed!.line).toBe('cpk monitors create --type tcp');
     expect(typesEqPrefixed!.line).toBe('cpk monitors create --type=t');
     for (const r of results) {
-      expect(r.shown).not.toContain('touch');
+      expect(outsideNames(r.shown)).not.toContain('touch');
       expect(r.line).not.toContain('touch');
     }
   });

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { pressTab, withCpkOnPath } from '../helpers/bash-tab.js';
+import { runCpk } from '../helpers/in-process.js';
 import { FORMATS } from '../../src/output/format.js';
 
 const run = promisify(execFile);
@@ -75,6 +76,31 @@ describe('Tab completes values in a real bash', () => {
     const left = await cpk(['__complete', 'monitor-ids']);
     expect(left).not.toContain(a);
     expect(left).toContain(`${b}\tStays`);
+  });
+
+  it('channels update offers the channels a list showed here, with their names', async () => {
+    const { env, cwd } = setup();
+    expect((await runCpk(['channels', 'list'], { env })).code).toBe(0);
+    const [all, ops] = await pressTab(env, ['cpk channels update ', 'cpk channels update ch_op'], cwd);
+    expect(all!.shown).toMatch(/ch_oncall +\(On-call webhook\)/);
+    expect(all!.shown).toMatch(/ch_slack +\(Slack #alerts\)/);
+    expect(all!.line).toBe('cpk channels update ch_');
+    expect(ops!.line).toBe('cpk channels update ch_ops ');
+  });
+
+  it("lists each id with its monitor's name, as cobra's bash script does, and inserts the id alone", async () => {
+    const { env, cwd } = setup();
+    const a = await f.create({ name: 'Checkout API' });
+    const b = await f.create({ name: 'Search (eu)' });
+    // A list makes them known here, with their names.
+    expect((await runCpk(['monitors', 'list', '-q'], { env })).code).toBe(0);
+    const [several, one] = await pressTab(env, ['cpk monitors get mon_', `cpk monitors get ${b.slice(0, -1)}`], cwd);
+    // Several match: each is listed as "id  (name)"; what is typed grows by their common prefix only.
+    expect(several!.shown).toContain(`${a}  (Checkout API)`);
+    expect(several!.shown).toContain(`${b}  (Search (eu))`);
+    expect(several!.line).toMatch(/^cpk monitors get mon_\S*$/);
+    // One matches: its id is inserted, without its name.
+    expect(one!.line).toBe(`cpk monitors get ${b} `);
   });
 });
 

@@ -14,11 +14,14 @@ const SCRIPT = readFileSync(resolve(import.meta.dirname, '../../completions/cpk.
 
 const run = promisify(execFile);
 
-/** The emulator runs in this process: every child is awaited, never run synchronously. */
+/**
+ * The words each line's COMPREPLY offers, sorted (a description bash lists beside a word, "id  (name)", left
+ * out). The emulator runs in this process: every child is awaited, never run synchronously.
+ */
 async function bashComplete(env: Record<string, string>, lines: string[][]): Promise<string[][]> {
   const cases = lines.map((words) => `comp ${words.map((w) => `'${w}'`).join(' ')}`).join('\n');
   const driver = `${SCRIPT}
-comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=(); _cpk; printf '%s\\n' "\${COMPREPLY[@]}" | LC_ALL=C sort | tr '\\n' ' '; echo; }
+comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=(); _cpk; printf '%s\\n' "\${COMPREPLY[@]%% *}" | LC_ALL=C sort | tr '\\n' ' '; echo; }
 ${cases}`;
   const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', driver], { encoding: 'utf8', env });
   return stdout

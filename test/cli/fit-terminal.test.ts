@@ -71,6 +71,8 @@ describe('an 80x24 terminal', () => {
     const reportIds = ids.map((id) => id.replace(/^mon_/, 'rpt_'));
     expectFits(reports, reportIds);
     expect(reports).not.toMatch(/^\s*IOD_START/m);
+    // Each report's monitor by its name, cut to fit, where its id stood.
+    for (const name of NAMES) expect(reports).toMatch(new RegExp(`rpt_\\w+ .* ${name.slice(0, 12)}`));
     const report = await inPty(['reports', 'get', reportIds[0] as string]);
     expectFits(report, [reportIds[0] as string]);
     // A timestamp is never broken: no line starts inside one's age.

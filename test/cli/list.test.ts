@@ -14,7 +14,12 @@ import { CURSOR_PAGED_MONITORS } from '../helpers/paged-document.js';
 import { MAX_LIST_PAGES } from '../../src/core/api/list.js';
 import { parse as parseYaml } from 'yaml';
 
-const f = useEmulator({}, { inProcess: true });
+// A token of the development account that may read reports and nothing else: no list of monitors for it.
+const REPORTS_ONLY = 'cpk_reports_only_token';
+const f = useEmulator(
+  { tokens: [{ account: 'acct_dev', token: REPORTS_ONLY, scopes: ['reports:read'] }] },
+  { inProcess: true },
+);
 const dirs = () => ({
   CPK_DATA_DIR: mkdtempSync(join(tmpdir(), 'cpk-data-')),
   CPK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cpk-cache-')),
@@ -76,6 +81,56 @@ describe('list through the operation the service declares', () => {
     expect(lines).toContain(`${long}\tlong ${'x'.repeat(185)}\t${team}`);
     expect(lines).toContain(`${short}\tshort\t${team}`);
     expect(lines.every((line) => line.split('\t').length === 3 && !/ {2}/.test(line))).toBe(true);
+  });
+
+  it("reports list names each report's monitor from one list of monitors; --json stays the service's", async () => {
+    const env = dirs();
+    const team = `names${Date.now()}`;
+    const checkout = await f.create({ name: 'Checkout API', team });
+    const search = await f.create({ name: 'Search (eu)', team });
+    const report = (id: string) => id.replace(/^mon_/, 'rpt_');
+    const unfreeze = f.freeze();
+    try {
+      const seen = f.mark();
+      const table = await f.cpk(['reports', 'list'], { env });
+      expect(table.code, table.stderr).toBe(0);
+      const rows = table.stdout.trimEnd().split('\n');
+      const row = (id: string) => rows.find((line) => line.startsWith(`${report(id)}\t`))?.split('\t');
+      // The name where the monitor's id stood (ID, MONITOR_STATUS, UPTIME_PERCENT, MONITOR, ...).
+      expect(row(checkout)?.[3]).toBe('Checkout API');
+      expect(row(search)?.[3]).toBe('Search (eu)');
+      expect(table.stdout).not.toContain(checkout);
+      // The summary has no monitor.
+      expect(rows.find((line) => line.startsWith('rpt_summary\t'))?.split('\t')[3]).toBe('-');
+      // One list of monitors reached the service, not a GET per report.
+      expect(seen().filter((q) => q.path.startsWith('/v1/monitors'))).toEqual([
+        expect.objectContaining({ method: 'GET', path: '/v1/monitors?limit=100' }),
+      ]);
+
+      // -o wide keeps the id, the name beside it.
+      const wide = await f.cpk(['reports', 'list', '-o', 'wide'], { env });
+      expect(wide.stdout).toContain(`${report(checkout)}\t${checkout}\tCheckout API\t`);
+
+      // --json is what the service sent.
+      const json = await f.cpk(['reports', 'list', '--json'], { env });
+      const sent = await fetch(`${f.emu.baseUrl}/reports?limit=100`, {
+        headers: { authorization: `Bearer ${f.emu.token}` },
+      });
+      expect(JSON.parse(json.stdout)).toEqual(((await sent.json()) as { data: unknown[] }).data);
+
+      // A token that may not list monitors: the ids, and a warning that says why.
+      const refused = await f.cpk(['reports', 'list'], { env: { ...env, CPK_TOKEN: REPORTS_ONLY } });
+      expect(refused.code, refused.stderr).toBe(0);
+      expect(
+        refused.stdout
+          .split('\n')
+          .find((line) => line.startsWith(`${report(checkout)}\t`))
+          ?.split('\t')[3],
+      ).toBe(checkout);
+      expect(refused.stderr).toMatch(/^warning: monitor names not shown, ids instead: .*monitors:read.*\n$/);
+    } finally {
+      unfreeze();
+    }
   });
 
   it('what a cached document refuses (a --param, a list) is asked of the service again before it is refused', async () => {

@@ -223,7 +223,11 @@ printf '%s\\0' "\${__cpk_list[@]}"`;
       .split('\0')
       .slice(0, -1);
     const values = lines.map((line) => line.split('\t')[0]!);
-    expect(kept).toEqual(values.filter(isPlainCandidate));
+    expect(kept.map((entry) => entry.split('\t')[0])).toEqual(values.filter(isPlainCandidate));
+    // A description is kept beside its word, on its line, with no control character left in it.
+    // eslint-disable-next-line no-control-regex
+    for (const entry of kept) expect(entry.split('\t').slice(1).join('')).not.toMatch(/[\u0000-\u001f\u007f]/);
+    expect(kept.filter((entry) => entry.includes('\t')).length).toBeGreaterThan(5);
     // The sample holds both kinds, so the comparison means something.
     expect(kept.length).toBeGreaterThan(30);
     expect(values.length - kept.length).toBeGreaterThan(1000);

@@ -40,6 +40,31 @@ describe('inventory', () => {
     expect(text).toContain(tokenFingerprint(token));
   });
 
+  it('a whole list forgets the ids it did not hold, not one another command saw while it was read', async () => {
+    const e = env();
+    let t = 1000;
+    const earlier = new InventoryRecorder(base, token, e, undefined, () => t);
+    earlier.seen({ id: 'mon_gone', name: 'Gone' });
+    earlier.seen({ id: 'mon_listed', name: 'Listed' });
+    earlier.seen({ id: 'ch_gone', name: 'Channel' }, 'channels');
+    await earlier.flush();
+    t = 2000;
+    const lister = new InventoryRecorder(base, token, e, undefined, () => t);
+    const since = lister.mark();
+    t = 2001;
+    const other = new InventoryRecorder(base, token, e, undefined, () => t);
+    other.seen({ id: 'mon_made_meanwhile', name: 'New' });
+    await other.flush();
+    lister.seen({ id: 'mon_listed', name: 'Listed' });
+    lister.wholeList('monitors', since);
+    await lister.flush();
+    expect(readInventory(base, token, e).map((m) => m.id)).toEqual(['mon_listed', 'mon_made_meanwhile']);
+    // Only the kind that was listed: the channels stay.
+    expect(new InventoryRecorder(base, token, e).entries('channels').map((c) => [c.id, c.name])).toEqual([
+      ['ch_gone', 'Channel'],
+    ]);
+  });
+
   // An upgrade must find the inventory an older cpk wrote: its file name is a
   // fixed function of the base URL and the token's fingerprint.
   it('names its file as every earlier version did', () => {
@@ -99,7 +124,10 @@ describe('inventory', () => {
     const api = new Api({} as HttpClient, rec);
     const listed = 3 * MAX_ENTRIES;
     for (let page = 0; page < listed / 1000; page++)
-      api.sawMonitors(Array.from({ length: 1000 }, (_, i) => ({ id: `mon_${page * 1000 + i}`, name: `n${i}` })));
+      api.sawList(
+        'monitors',
+        Array.from({ length: 1000 }, (_, i) => ({ id: `mon_${page * 1000 + i}`, name: `n${i}` })),
+      );
     expect(rec.size).toBeLessThanOrEqual(MAX_ENTRIES + TRIM_BATCH);
     // Seen again: moved to the most recent, not counted twice.
     const size = rec.size;
@@ -175,5 +203,24 @@ describe('inventory', () => {
       { id: 'mon_a', name: 'A', status: 'up' },
     ]);
     expect(gone).toEqual(['mon_x', 'mon_a']);
+  });
+
+  it('Api tells its observer of the channels a list returned and of a channel an update found gone', async () => {
+    const told: unknown[][] = [];
+    const http = {
+      request: async () => {
+        throw new ApiError('not found', { status: 404, method: 'PATCH', url: 'u' });
+      },
+    } as unknown as HttpClient;
+    const api = new Api(http, {
+      seen: (...args) => told.push(['seen', ...args]),
+      gone: (...args) => told.push(['gone', ...args]),
+    });
+    api.sawList('channels', [{ id: 'ch_ops', name: 'Ops' }]);
+    await expect(api.updateChannel('ch_old', { enabled: false })).rejects.toThrow('not found');
+    expect(told).toEqual([
+      ['seen', { id: 'ch_ops', name: 'Ops' }, 'channels'],
+      ['gone', 'ch_old', 'channels'],
+    ]);
   });
 });

@@ -6,6 +6,7 @@
 // token are offered.
 import type { Command } from 'commander';
 import type { Context } from '../../cli/context.js';
+import type { Kind } from '../../config/inventory.js';
 import { isPlainCandidate } from '../../completion/candidate.js';
 import { oneLine } from '../../completion/table.js';
 import { COMPLETION_SOURCES, type CompletionSource } from '../../completion/tree.js';
@@ -42,11 +43,11 @@ async function complete(kind: CompletionSource, ctx: Context): Promise<Array<[st
     return listProfiles(ctx.env).profiles.map((p) => [p.name, p.base_url ?? '']);
   }
   if (kind === 'channel-ids') {
-    // The service lists no channels: the ids a manifest applied here are the ones cpk knows.
-    const { readFileText } = await import('../../core/io.js');
-    const { parseState } = await import('../../manifest/state.js');
-    const path = 'cpk.state.json';
-    return Object.keys(parseState(readFileText(path), path).channels).map((id) => [id, '']);
+    // The channels a `channels list` showed here, with their names, then those a manifest applied here.
+    const listed = await knownHere(ctx, 'channels').catch(() => []);
+    const names = new Map(listed.map((c) => [c.id, c.name ?? '']));
+    for (const id of await appliedChannels()) if (!names.has(id)) names.set(id, '');
+    return [...names];
   }
   const session = await ctx.session({ anonymous: true });
   const baseUrl = session.baseUrl.value;
@@ -57,11 +58,29 @@ async function complete(kind: CompletionSource, ctx: Context): Promise<Array<[st
       ?.fields.find((f) => f.name === 'type');
     return (type?.enum ?? []).filter((v): v is string => typeof v === 'string').map((v) => [v, '']);
   }
-  const { knownMonitors } = await import('../../config/inventory.js');
-  const monitors = knownMonitors(baseUrl, ctx.env);
+  const monitors = await knownHere(ctx, 'monitors');
   if (kind === 'monitor-ids') return monitors.map((m) => [m.id, m.name ?? '']);
   // A report id is known where the monitor's is (the service's report_id is not assumed: only ids cpk saw).
   if (kind === 'report-ids')
     return monitors.flatMap((m) => (m.report ? [[m.report, m.name ?? ''] as [string, string]] : []));
   return [];
+}
+
+/** What the inventory knows for the base URL in use, under any token. */
+async function knownHere(ctx: Context, kind: Kind) {
+  const session = await ctx.session({ anonymous: true });
+  const { knownMonitors } = await import('../../config/inventory.js');
+  return knownMonitors(session.baseUrl.value, ctx.env, kind);
+}
+
+/** The channel ids cpk.state.json in this directory records; none when there is no such file or it is damaged. */
+async function appliedChannels(): Promise<string[]> {
+  try {
+    const { readFileText } = await import('../../core/io.js');
+    const { parseState } = await import('../../manifest/state.js');
+    const path = 'cpk.state.json';
+    return Object.keys(parseState(readFileText(path), path).channels);
+  } catch {
+    return [];
+  }
 }

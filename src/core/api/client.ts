@@ -46,12 +46,16 @@ export const endpoints = {
 } satisfies Record<string, (...args: never[]) => RequestSpec>;
 
 /**
- * Told of every monitor the service returned and of every one it says is
- * gone: the command line's local inventory (src/config/inventory.ts) listens.
+ * Told of every monitor (and every listed channel) the service returned, of every one it says is
+ * gone, and of a list that held them all: the command line's local inventory (src/config/inventory.ts) listens.
  */
 export interface MonitorObserver {
-  seen(monitor: JsonObject): void;
-  gone(id: string): void;
+  seen(monitor: JsonObject, kind?: 'monitors' | 'channels'): void;
+  gone(id: string, kind?: 'monitors' | 'channels'): void;
+  /** Now, on the observer's clock: when a list is about to be asked for. */
+  mark?(): number;
+  /** Every one of `kind` was just listed, the list asked for at `since` (mark()). */
+  wholeList?(kind: 'monitors' | 'channels', since: number): void;
 }
 
 /** The service's endpoints, typed; its HttpClient is private, so nothing above this layer sees HTTP. */
@@ -99,9 +103,23 @@ export class Api {
     return { body: res.body, status: res.status };
   }
 
-  /** Monitors the service lists (src/core/api/list.ts): the inventory learns of them too. */
-  sawMonitors(items: readonly unknown[]): void {
-    if (this.observer) for (const item of items) if (isPlainObject(item)) this.observer.seen(item);
+  /** Monitors or channels the service lists (src/core/api/list.ts): the inventory learns of them too. */
+  sawList(noun: 'monitors' | 'channels' | 'reports', items: readonly unknown[]): void {
+    if (!this.observer || noun === 'reports') return;
+    for (const item of items) if (isPlainObject(item)) this.observer.seen(item, noun);
+  }
+
+  /** When a list is about to be asked for, for sawWholeList. */
+  listStarted(): number {
+    return this.observer?.mark?.() ?? 0;
+  }
+
+  /**
+   * The service listed every one of `noun`, read to its end without a filter, from `since` (listStarted()):
+   * the inventory forgets the ids it knew that the list did not hold (a service whose state was reset).
+   */
+  sawWholeList(noun: 'monitors' | 'channels' | 'reports', since: number): void {
+    if (noun !== 'reports') this.observer?.wholeList?.(noun, since);
   }
 
   /** A monitor answered 404 is gone: the observer forgets it. */
@@ -120,7 +138,13 @@ export class Api {
    * the command, apply and the programmatic client alike.
    */
   async updateChannel(id: string, changes: JsonObject): Promise<ChannelUpdateResult> {
-    const res = await this.#http.request(endpoints.updateChannel(id, changes));
+    let res: HttpResponse;
+    try {
+      res = await this.#http.request(endpoints.updateChannel(id, changes));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) this.observer?.gone(id, 'channels');
+      throw error;
+    }
     const body = expectObject(res);
     const ok = ownField(body, 'ok');
     if (typeof ok !== 'boolean') throw unexpected(res, 'a boolean "ok"');
