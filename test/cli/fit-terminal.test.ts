@@ -60,7 +60,8 @@ async function inPty(args: string[]): Promise<string> {
   return output;
 }
 
-describe('an 80x24 terminal', () => {
+// Each case makes its own monitors: the cases run side by side, their terminals' waits overlapping.
+describe.concurrent('an 80x24 terminal', () => {
   it('monitors list, monitors get A B C, reports list and a report fit; ids whole, headers unbroken', async () => {
     const ids = await monitors();
     const list = await inPty(['monitors', 'list']);
@@ -89,7 +90,7 @@ describe('an 80x24 terminal', () => {
 
   it('the watch board fits 80 columns and 60, ids whole, and keeps the time of a change', async () => {
     const ids = await monitors();
-    for (const columns of [80, 60]) {
+    const board = async (columns: number) => {
       const pty = runInPty(['monitors', 'watch', ...ids, '--every', '1s'], {
         env: f.env,
         columns,
@@ -101,7 +102,8 @@ describe('an 80x24 terminal', () => {
       const { code, output } = await pty.done;
       expect(code, output).toBe(0);
       expectFits(output, ids, columns);
-    }
+    };
+    await Promise.all([board(80), board(60)]);
   }, 120_000);
 });
 
@@ -128,7 +130,7 @@ function piped(args: string[], reader: string): Promise<{ cpk: number | undefine
   });
 }
 
-describe('a watch whose reader has gone', () => {
+describe.concurrent('a watch whose reader has gone', () => {
   it('monitors watch ID --every 1s | head -1 exits 141 with nothing changing', async () => {
     const [id] = await monitors();
     expect(await piped(['monitors', 'watch', id as string, '--every', '1s'], 'head -1')).toEqual({

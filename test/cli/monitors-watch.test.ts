@@ -40,7 +40,8 @@ function parsed(stdout: string): Line[] {
     .map((line) => JSON.parse(line) as Line);
 }
 
-describe('monitors watch off a terminal', () => {
+// Each case watches monitors of its own: the cases run side by side, their polls' waits overlapping.
+describe.concurrent('monitors watch off a terminal', () => {
   it('prints every monitor first, then a JSON line per monitor that changed; SIGINT exits 0', async () => {
     const up = await monitor('watch-up', 'https://up.example.com/health');
     const down = await monitor('watch-down', 'https://down.example.com/health');
@@ -221,7 +222,7 @@ function frames(output: string): string[][] {
     );
 }
 
-describe('monitors watch on a terminal', () => {
+describe.concurrent('monitors watch on a terminal', () => {
   it('draws a board in place, highlights a transition, and gives the cursor back on Ctrl-C (exit 0)', async () => {
     const up = await monitor('Checkout', 'https://shop.example.com/health');
     const down = await monitor('Search', 'https://down.search.example.com/');

@@ -15,7 +15,8 @@ function monitor(name: string): Promise<string> {
   return f.create({ name, target: 'https://wait.example.com' });
 }
 
-describe('monitors wait, saying what it does', () => {
+// Each case has a monitor of its own: the cases run side by side, their waits overlapping.
+describe.concurrent('monitors wait, saying what it does', () => {
   it('warns at once of a field the monitor lacks, naming the nearest that exists', async () => {
     const id = await monitor('misspelt');
     const r = await f.cpk(['monitors', 'wait', id, '--for', 'stauts=up', '--every', '1s', '--timeout', '2s']);
