@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { parse } from 'yaml';
+import WaitersFirst from './test/sequencer.js';
 
 // Two projects in one run: everything, with cpk choosing its transport
 // (node:http for one request, undici for many), and test/e2e/ again with
@@ -39,6 +40,7 @@ export default defineConfig({
     // cores idle during the end-to-end cases' waits (a quiet 2-core machine, 2026-11-28: 103 s with three,
     // 109 s with four, 136 s with two).
     maxWorkers: 3,
+    sequence: { sequencer: WaitersFirst },
     projects: [
       // The bench's smoke run measures speed, not behaviour: `npm run test:bench`.
       { extends: true, test: { name: 'auto', include: ['test/**/*.test.ts'], exclude: ['test/bench.test.ts'] } },
