@@ -117,10 +117,7 @@ async function runList(opts: ListOptions, ctx: Context): Promise<void> {
   if (!op) return listKnown(opts, ctx, api);
   const { listItems } = await import('../core/api/list.js');
   const printer = ctx.out.list();
-  const names =
-    opts.noun === 'reports' && namesShown(ctx)
-      ? await ctx.out.spin('Reading the names of monitors', () => monitorNames(ctx, api, monitorsList))
-      : undefined;
+  const named = opts.noun === 'reports' && namesShown(ctx) ? monitorNamer(ctx, api, monitorsList) : undefined;
   let count = 0;
   const since = api.listStarted();
   const pages = listItems(api, op, { params: opts.params, limit: opts.limit })[Symbol.asyncIterator]();
@@ -131,6 +128,7 @@ async function runList(opts: ListOptions, ctx: Context): Promise<void> {
     const page = next.value;
     api.sawList(opts.noun, page);
     count += page.length;
+    const names = named && (await named(page));
     await printer.add(names ? page.map((report) => namedMonitor(report, names, ctx.out.format === 'wide')) : page);
   }
   // Read to its end with no filter, the list is all there is: ids known here that it lacked are gone.
@@ -151,34 +149,51 @@ function namesShown(ctx: Context): boolean {
 
 /**
  * The monitors' names by id, for a reports table: a report carries its monitor's id only, so the names come
- * from the service's own list of monitors, read once to its end (never a GET per report). Without that
- * list, or when it fails (a token without the scope to read monitors), undefined: the table shows ids.
+ * from the service's own list of monitors (never a GET per report), read only as far as the reports shown
+ * so far need: for each page of reports, monitor pages until each of its monitors is named or the list ends.
+ * Without that list, or once it fails (a token without the scope to read monitors, with one warning),
+ * undefined: the table shows ids.
  */
-async function monitorNames(
+function monitorNamer(
   ctx: Context,
   api: Api,
   op: ListOperation | undefined,
-): Promise<ReadonlyMap<string, string> | undefined> {
+): ((reports: readonly unknown[]) => Promise<ReadonlyMap<string, string> | undefined>) | undefined {
   if (!op) return undefined;
-  const { listItems } = await import('../core/api/list.js');
   const names = new Map<string, string>();
   const since = api.listStarted();
-  try {
-    for await (const page of listItems(api, op, { params: [] })) {
-      api.sawList('monitors', page);
-      for (const monitor of page) {
-        const id = isPlainObject(monitor) ? monitor.id : undefined;
-        const name = isPlainObject(monitor) ? monitor.name : undefined;
-        if (typeof id === 'string' && typeof name === 'string') names.set(id, name);
+  let pages: AsyncIterator<unknown[]> | undefined;
+  let state: 'reading' | 'ended' | 'failed' = 'reading';
+  const unnamed = (reports: readonly unknown[]) =>
+    reports.some((report) => {
+      const id = isPlainObject(report) ? report.monitor_id : undefined;
+      return typeof id === 'string' && !names.has(id);
+    });
+  return async (reports) => {
+    while (state === 'reading' && unnamed(reports)) {
+      try {
+        pages ??= (await import('../core/api/list.js')).listItems(api, op, { params: [] })[Symbol.asyncIterator]();
+        const iterator = pages;
+        const next = await ctx.out.spin('Reading the names of monitors', () => iterator.next());
+        if (next.done) {
+          state = 'ended';
+          // Read to its end: the ids known here that it lacked are gone.
+          api.sawWholeList('monitors', since);
+          break;
+        }
+        api.sawList('monitors', next.value);
+        for (const monitor of next.value) {
+          if (!isPlainObject(monitor)) continue;
+          if (typeof monitor.id === 'string' && typeof monitor.name === 'string') names.set(monitor.id, monitor.name);
+        }
+      } catch (error) {
+        if (error instanceof InterruptedError) throw error;
+        ctx.out.warn(`monitor names not shown, ids instead: ${(error as Error).message}`);
+        state = 'failed';
       }
     }
-  } catch (error) {
-    if (error instanceof InterruptedError) throw error;
-    ctx.out.warn(`monitor names not shown, ids instead: ${(error as Error).message}`);
-    return undefined;
-  }
-  api.sawWholeList('monitors', since);
-  return names;
+    return state === 'failed' ? undefined : names;
+  };
 }
 
 /**

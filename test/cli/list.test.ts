@@ -133,6 +133,29 @@ describe('list through the operation the service declares', () => {
     }
   });
 
+  describe('with more monitors than a page', () => {
+    const g = useEmulator({}, { inProcess: true });
+    it("reports list reads the monitors' list only as far as the reports shown need", async () => {
+      for (let i = 0; i < 120; i++) await g.create({ name: `paged ${i}` });
+      const seen = g.mark();
+      // The emulator lists both in the same order: the first reports' monitors are on the first page of monitors.
+      const r = await g.cpk(['reports', 'list', '--limit', '3'], { env: dirs() });
+      expect(r.code, r.stderr).toBe(0);
+      const monitors = r.stdout
+        .trimEnd()
+        .split('\n')
+        .filter((line) => !line.startsWith('rpt_summary\t'))
+        .map((line) => line.split('\t')[3]);
+      expect(monitors).toHaveLength(3);
+      for (const name of monitors) expect(name).toMatch(/^paged \d+$/);
+      expect(
+        seen()
+          .filter((q) => q.path.startsWith('/v1/monitors'))
+          .map((q) => q.path),
+      ).toEqual(['/v1/monitors?limit=100']);
+    });
+  });
+
   it('what a cached document refuses (a --param, a list) is asked of the service again before it is refused', async () => {
     const env = dirs();
     // The document as it was an hour ago: no status parameter on the monitors list, no channels list.
