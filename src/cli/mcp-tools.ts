@@ -96,7 +96,11 @@ function toolOf(cmd: Command, path: string[]): ToolSpec {
     inputs,
     // An agent has no terminal to pick an id from: every argument is asked for.
     required: inputs.filter((i) => i.kind === 'argument').map((i) => i.name),
-    annotations: { readOnlyHint: readOnly, destructiveHint: effect === 'destroy', idempotentHint: readOnly },
+    annotations: {
+      readOnlyHint: readOnly,
+      destructiveHint: effect === 'destroy',
+      idempotentHint: readOnly || traitsOf(cmd)?.idempotent === true,
+    },
   };
 }
 

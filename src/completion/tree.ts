@@ -35,6 +35,11 @@ export interface Traits {
    * data an agent can act on, not one that sets up this machine, prompts, or runs until stopped.
    */
   tool?: boolean;
+  /**
+   * Running it again with the same arguments changes nothing more (an update sets the same fields again; a
+   * delete finds nothing left to delete): MCP's idempotentHint. Reads are idempotent without saying so.
+   */
+  idempotent?: true;
 }
 
 // Kept with the Command objects themselves, so a command's traits live and die with its node of the tree.

@@ -21,6 +21,7 @@ export function register(channels: Command, runtime: Runtime): void {
     );
   describe(cmd, {
     effect: 'write',
+    idempotent: true,
     tool: true,
     completes: 'channel-ids',
     synonyms: ['edit'],

@@ -33,6 +33,7 @@ export function register(parent: Command, runtime: Runtime): void {
     );
   describe(cmd, {
     effect: 'destroy',
+    idempotent: true,
     tool: true,
     completes: 'monitor-ids',
     synonyms: ['remove'],

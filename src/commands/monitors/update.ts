@@ -31,6 +31,7 @@ export function register(parent: Command, runtime: Runtime): void {
     );
   describe(cmd, {
     effect: 'write',
+    idempotent: true,
     tool: true,
     completes: 'monitor-ids',
     synonyms: ['edit'],
