@@ -76,11 +76,7 @@ export async function serve(
   root: Command,
   runCommandLine: (argv: string[], io: IO) => Promise<number>,
 ): Promise<void> {
-  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]);
+  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await import('./mcp-sdk.js');
   const tools = toolsOf(root);
   const listed = tools.filter((tool) => tool.effect === 'read' || opts.allowWrite);
   // Saved plans the plan tool wrote (src/manifest/saved.ts), by the id it gave the agent: apply takes nothing else.
