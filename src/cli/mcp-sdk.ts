@@ -6,3 +6,5 @@
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 export { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+export { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+export type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
