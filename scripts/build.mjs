@@ -3,6 +3,8 @@
 //   synchronously (commander, env-paths, and get-east-asian-width, an ES module
 //   that measuring text needs). Every other package stays external, loaded
 //   with `await import()` where it is used, so `--help` pays for none.
+// - dist/mcp-sdk.cjs: the MCP SDK and what it imports (src/cli/mcp-sdk.ts), its
+//   own file beside the CLI bundle, loaded by `cpk mcp` alone.
 // - dist/paths.cjs: cpk's directories (src/core/paths.ts), which bin/cpk.js
 //   needs to place that cache before it loads the CLI.
 // - dist/keychain-child.cjs: src/config/keychain-child.cjs as it is, the
@@ -11,7 +13,7 @@
 //   src/index.ts), one ESM file with every package external; and its
 //   declarations in dist/types/ (tsc, tsconfig.build.json), for `exports.types`.
 //
-// Imported (not run), it gives the options of both bundles: the test of
+// Imported (not run), it gives the options of the bundles: the test of
 // package.json's dependencies builds them again to read what they load.
 import { build } from 'esbuild';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
@@ -45,8 +47,17 @@ export const nodeBundle = {
   absWorkingDir: root,
 };
 
+// The CLI bundle leaves src/cli/mcp-sdk.ts to its own file (mcpSdkOptions), loaded from beside it.
+const mcpSdkChunk = {
+  name: 'mcp-sdk-chunk',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/mcp-sdk\.js$/ }, () => ({ path: './mcp-sdk.cjs', external: true }));
+  },
+};
+
 export const cliOptions = {
   ...nodeBundle,
+  plugins: [...nodeBundle.plugins, mcpSdkChunk],
   entryPoints: { cli: 'src/cli/main.ts', paths: 'src/core/paths.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
@@ -56,6 +67,19 @@ export const cliOptions = {
   // package from cpk's own location) the bundle's file URL.
   define: { 'import.meta.url': '__cpkModuleUrl' },
   banner: { js: "const __cpkModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+// dist/mcp-sdk.cjs: the official MCP SDK and everything it imports (zod, ajv), in
+// one file that only `cpk mcp` loads (src/cli/mcp-sdk.ts says why). Minified: it
+// is others' code, read in their own repositories, and minified it adds ~80 KiB
+// to the tarball where it would add ~120 KiB.
+export const mcpSdkOptions = {
+  ...nodeBundle,
+  entryPoints: { 'mcp-sdk': 'src/cli/mcp-sdk.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  minify: true,
 };
 
 // Packages resolved from the installed package at run time. Not on the
@@ -71,6 +95,7 @@ export const libraryOptions = {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
   await build(cliOptions);
+  await build(mcpSdkOptions);
   copyFileSync(
     new URL('../src/config/keychain-child.cjs', import.meta.url),
     new URL('../dist/keychain-child.cjs', import.meta.url),

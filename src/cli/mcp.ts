@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
+import type { jsonSchemaValidator } from './mcp-sdk.js';
 import type { Context } from './context.js';
 import type { IO } from '../core/io.js';
 import type { Env } from '../core/paths.js';
@@ -76,11 +77,8 @@ export async function serve(
   root: Command,
   runCommandLine: (argv: string[], io: IO) => Promise<number>,
 ): Promise<void> {
-  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]);
+  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema, AjvJsonSchemaValidator } =
+    await import('./mcp-sdk.js');
   const tools = toolsOf(root);
   const listed = tools.filter((tool) => tool.effect === 'read' || opts.allowWrite);
   // Saved plans the plan tool wrote (src/manifest/saved.ts), by the id it gave the agent: apply takes nothing else.
@@ -117,9 +115,17 @@ export async function serve(
       cleanups.push(sandbox.close);
     }
 
+    // The SDK checks an elicitation's answer with this; its default, made with the server, compiles ajv's formats
+    // before the first message is read. Made at the first question instead, as the only one ever asked is a
+    // deletion's, and most sessions ask none.
+    let validator: InstanceType<typeof AjvJsonSchemaValidator> | undefined;
+    const jsonSchemaValidator: jsonSchemaValidator = {
+      getValidator: (schema) => (validator ??= new AjvJsonSchemaValidator()).getValidator(schema),
+    };
     const server = new Server(
       { name: 'cpk', version },
       {
+        jsonSchemaValidator,
         capabilities: { tools: {} },
         instructions:
           `Tools of cpk, the command line of a monitoring service. ${DATA_NOT_INSTRUCTIONS} ` +

@@ -37,13 +37,13 @@ const isBuiltin = (specifier: string) =>
 
 /**
  * The packages the built code loads: those cpk's own sources bundle (read
- * from esbuild's metafile) and those its output loads at run time. Both
- * bundles are built again, in memory, with scripts/build.mjs's own options.
+ * from esbuild's metafile) and those its output loads at run time. Every
+ * bundle is built again, in memory, with scripts/build.mjs's own options.
  */
 async function packagesLoaded(): Promise<Set<string>> {
   const options = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as Record<string, BuildOptions>;
   const loaded = new Set<string>();
-  for (const name of ['cliOptions', 'libraryOptions']) {
+  for (const name of ['cliOptions', 'mcpSdkOptions', 'libraryOptions']) {
     const { metafile, outputFiles } = await build({ ...options[name], write: false, metafile: true });
     for (const [input, { imports }] of Object.entries(metafile.inputs)) {
       if (!input.startsWith('src/')) continue;
@@ -52,8 +52,13 @@ async function packagesLoaded(): Promise<Set<string>> {
         if (bundled) loaded.add(bundled[1]!);
       }
     }
-    for (const file of outputFiles)
-      for (const specifier of loadedSpecifiers(file.text)) if (!isBuiltin(specifier)) loaded.add(packageOf(specifier));
+    // The SDK's file is others' code, whose strings read as loads (ajv-formats writes `require("ajv-formats/...")`
+    // into the code of standalone validators): what it loads is what esbuild left outside it.
+    const specifiers =
+      name === 'mcpSdkOptions'
+        ? Object.values(metafile.outputs).flatMap((out) => out.imports.filter((i) => i.external).map((i) => i.path))
+        : outputFiles.flatMap((file) => [...loadedSpecifiers(file.text)]);
+    for (const specifier of specifiers) if (!isBuiltin(specifier)) loaded.add(packageOf(specifier));
   }
   return loaded;
 }

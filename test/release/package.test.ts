@@ -35,8 +35,8 @@ const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   engines: { node: string };
 };
 
-/** README, "Package size": the gzipped tarball every CI job that installs cpk downloads. */
-const TARBALL_BUDGET_BYTES = 350 * 1024;
+/** docs/architecture.md, "Size budget": the gzipped tarball every CI job that installs cpk downloads. */
+const TARBALL_BUDGET_BYTES = 430 * 1024;
 /** What `files` ships, plus what npm always adds. */
 const SHIPPED = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|(bin|dist|completions|man|schema)\/.+)$/;
 const REQUIRED = [
@@ -47,6 +47,7 @@ const REQUIRED = [
   'bin/cpk.js',
   'bin/package.json',
   'dist/cli.cjs',
+  'dist/mcp-sdk.cjs',
   'dist/paths.cjs',
   'dist/index.js',
   'dist/types/index.d.ts',
@@ -218,7 +219,7 @@ describe('the packed tarball', () => {
     expect(tarball.filename).toBe(`${PKG.name}-${PKG.version}.tgz`);
     expect(
       tarball.size,
-      `the tarball is ${tarball.size} bytes; the budget (README, "Package size") is ${TARBALL_BUDGET_BYTES}`,
+      `the tarball is ${tarball.size} bytes; the budget (docs/architecture.md, "Size budget") is ${TARBALL_BUDGET_BYTES}`,
     ).toBeLessThanOrEqual(TARBALL_BUDGET_BYTES);
   });
 
