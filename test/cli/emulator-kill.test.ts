@@ -81,7 +81,7 @@ describe('cpk emulator --persist under SIGKILL', () => {
         }
       };
       const workers = Array.from({ length: 12 }, (_, w) => worker(w));
-      await new Promise((r) => setTimeout(r, 30 + Math.floor(Math.random() * 400)));
+      await new Promise((r) => setTimeout(r, 20 + Math.floor(Math.random() * 180)));
       emu.child.kill('SIGKILL');
       await emu.exited;
       stop = true;
