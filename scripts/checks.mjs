@@ -4,12 +4,10 @@
 // third of their time (CONTRIBUTING.md: npm test stays under two minutes).
 // Each one's output is printed whole when it ends. `npm run typecheck|lint|format:check|lint:actions|lint:openapi`
 // run one alone, afresh.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const run = promisify(execFile);
 const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
 // Each keeps what it learnt in node_modules/.cache, by content: a second run checks only what changed,
 // a quarter of the CPU on two cores.
@@ -26,15 +24,53 @@ const checks = [
   ['openapi lint', process.execPath, [fileURLToPath(new URL('./lint-openapi.mjs', import.meta.url))]],
 ];
 
+// Each check runs in a process group of its own, so that stopping it stops what it started too (the OpenAPI
+// linters). Stopped (scripts/test.mjs runs the checks again at a higher priority) or interrupted, every
+// check stops with this script.
+const groups = process.platform !== 'win32';
+const running = new Set();
+for (const [signal, code] of [
+  ['SIGTERM', 143],
+  ['SIGINT', 130],
+]) {
+  process.on(signal, () => {
+    for (const child of running) {
+      try {
+        if (groups) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // already ended
+      }
+    }
+    process.exit(code);
+  });
+}
+
+/** Runs one check to its end: its exit code (1 when it could not start) and its output, both streams. */
+function run(command, args) {
+  const child = spawn(command, args, {
+    cwd: root,
+    shell: !groups,
+    detached: groups,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  return new Promise((resolve) => {
+    child.on('error', (error) => (output += String(error)));
+    child.on('close', (code) => {
+      running.delete(child);
+      resolve({ code: code === 0 ? 0 : 1, output });
+    });
+  });
+}
+
 const results = await Promise.all(
   checks.map(async ([name, command, args]) => {
     const started = Date.now();
-    const options = { cwd: root, shell: process.platform === 'win32', maxBuffer: 64 * 1024 * 1024 };
-    const { code, output } = await run(command, args, options).then(
-      ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
-      // Failed, or could not start: then the error says why.
-      (error) => ({ code: 1, output: `${error.stdout ?? ''}${error.stderr ?? ''}` || String(error) }),
-    );
+    const { code, output } = await run(command, args);
     return { name, code, output, ms: Date.now() - started };
   }),
 );
