@@ -24,24 +24,17 @@ const checks = [
   ['openapi lint', process.execPath, [fileURLToPath(new URL('./lint-openapi.mjs', import.meta.url))]],
 ];
 
-// Each check runs in a process group of its own, so that stopping it stops what it started too (the OpenAPI
-// linters). Stopped (scripts/test.mjs runs the checks again at a higher priority) or interrupted, every
-// check stops with this script.
-const groups = process.platform !== 'win32';
+// Stopped (scripts/test.mjs runs the checks again at a higher priority) or interrupted, every check stops
+// with this script; one that started processes of its own stops them (scripts/lint-openapi.mjs). The checks
+// stay in this session: on Linux a new session is a scheduling group of its own (autogroup), where the nice
+// value would no longer yield to the tests.
 const running = new Set();
 for (const [signal, code] of [
   ['SIGTERM', 143],
   ['SIGINT', 130],
 ]) {
   process.on(signal, () => {
-    for (const child of running) {
-      try {
-        if (groups) process.kill(-child.pid, 'SIGKILL');
-        else child.kill('SIGKILL');
-      } catch {
-        // already ended
-      }
-    }
+    for (const child of running) child.kill('SIGTERM');
     process.exit(code);
   });
 }
@@ -50,8 +43,7 @@ for (const [signal, code] of [
 function run(command, args) {
   const child = spawn(command, args, {
     cwd: root,
-    shell: !groups,
-    detached: groups,
+    shell: process.platform === 'win32',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);

@@ -35,13 +35,21 @@ const linters = [
   ],
   ['redocly', at('node_modules/.bin/redocly'), ['lint', '--format', 'codeframe', ...documents]],
 ];
+// Stopped by scripts/checks.mjs: the linters stop too.
+const started = [];
+process.on('SIGTERM', () => {
+  for (const child of started) child.kill('SIGTERM');
+  process.exit(143);
+});
 const results = await Promise.all(
-  linters.map(([name, command, args]) =>
-    run(command, args, options).then(
+  linters.map(([name, command, args]) => {
+    const linting = run(command, args, options);
+    started.push(linting.child);
+    return linting.then(
       () => ({ name, ok: true }),
       (error) => ({ name, ok: false, output: `${error.stdout ?? ''}${error.stderr ?? ''}` || String(error) }),
-    ),
-  ),
+    );
+  }),
 );
 for (const { name, ok, output } of results)
   if (!ok) process.stderr.write(`${name} found errors in the emulator's documents:\n${output.trimEnd()}\n`);
