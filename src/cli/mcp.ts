@@ -170,7 +170,7 @@ export async function serve(
       const ok = run.code === ExitCode.OK || (tool.name === 'plan' && run.code === ExitCode.PLAN_CHANGES);
       const result = resultObject(run.stdout);
       if (ok) {
-        const structured = { ...(result ?? {}), ...extra };
+        const structured = { ...result, ...extra };
         return finish({ content: [{ type: 'text', text: asText(structured) }], structuredContent: structured });
       }
       // The error object --json writes on stderr (error, status, request_id, exit_code): a 403 is an answer too.

@@ -218,7 +218,7 @@ export async function applyPlan(plan: Plan, state: StateStore, api: Api, options
       if (step.action !== 'update') return { ...item, result: 'done' };
       // An answer of {"ok": false} is refused by the API layer (Api.updateChannel).
       await api.updateChannel(step.id, step.patch);
-      const applied: JsonObject = { ...(state.applied(step.id) ?? {}) };
+      const applied: JsonObject = { ...state.applied(step.id) };
       for (const [field, value] of Object.entries(step.patch)) setOwn(applied, field, value);
       state.setApplied(step.id, applied);
       await commit(`channel ${step.id} was updated, but the next apply will send the same settings again`);

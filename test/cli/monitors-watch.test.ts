@@ -71,8 +71,8 @@ describe.concurrent('monitors watch off a terminal', () => {
       latency_field: 'last_check.latency_ms',
       monitor: { id: up, name: 'watch-up', status: 'up' },
     });
-    expect(first.latency).toBe((first.monitor?.last_check as { latency_ms: number }).latency_ms);
-    expect(first.last_check).toBe((first.monitor?.last_check as { checked_at: string }).checked_at);
+    expect(first.latency).toBe((first.monitor!.last_check as { latency_ms: number }).latency_ms);
+    expect(first.last_check).toBe((first.monitor!.last_check as { checked_at: string }).checked_at);
     expect(Object.keys(first)).toEqual([
       'at',
       'id',

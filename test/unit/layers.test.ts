@@ -1,4 +1,4 @@
-// The layers ESLint keeps apart (eslint.config.js) say which way an import may
+// The layers the lint keeps apart (.oxlintrc.json) say which way an import may
 // run; this says no chain of imports comes back to where it started: a module
 // in a circle runs against a half-initialised neighbour, and the order of
 // start-up then depends on which one a command happened to import first.

@@ -96,7 +96,7 @@ export async function run(opts: Awaited<ReturnType<typeof parseApiOptions>>, ctx
 
   const res = await ctx.out.spin(`${opts.method} ${opts.path}`, () => api.raw(spec));
   if (opts.include) {
-    // require, not import(): see the no-restricted-syntax rule in eslint.config.js.
+    // require, not import(): see the no-dynamic-node-http rule in scripts/lint-rules.mjs.
     const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
     ctx.out.printLine(`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd());
     for (const [name, value] of Object.entries(res.headers))

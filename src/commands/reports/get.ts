@@ -42,7 +42,9 @@ export function register(reports: Command, runtime: Runtime): void {
     }),
   );
   describe(cmd, {
-    effect: 'read', completes: 'report-ids', synonyms: ['show'],
+    effect: 'read',
+    completes: 'report-ids',
+    synonyms: ['show'],
     // --watch prints one JSON line per change until Ctrl-C: never a single document.
     streams: (options) => options.watch === true,
     tool: true,

@@ -41,7 +41,9 @@ export async function watchReport(
     } catch (error) {
       if (ctx.signal?.aborted) return false;
       if (previous === undefined || !transient(error)) throw nameMissing('report', opts.id, error);
-      ctx.out.warn(`refresh at ${clock()} failed: ${describeError(error).message}; trying again in ${every(opts.everyMs)}`);
+      ctx.out.warn(
+        `refresh at ${clock()} failed: ${describeError(error).message}; trying again in ${every(opts.everyMs)}`,
+      );
       return;
     }
     if (live) {

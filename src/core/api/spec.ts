@@ -275,7 +275,7 @@ export function analyzeSpec(document: unknown): SpecInfo {
         if (isPlainObject(value)) root[key] = value;
       }
       const version = typeof document.openapi === 'string' ? document.openapi : '';
-      const dialect = /^3\.1\./.test(version) ? '2020-12' : 'draft-07';
+      const dialect = version.startsWith('3.1.') ? '2020-12' : 'draft-07';
       return { ...describeObject(schema, resolve), schema: { schema: root, dialect } };
     },
     itemFields(noun) {

@@ -1,0 +1,30 @@
+// The project's own lint rules, an oxlint JS plugin (.oxlintrc.json, "jsPlugins"): what oxlint's own rules
+// cannot say.
+const NODE_HTTP = /^node:https?$/;
+
+export default {
+  meta: { name: 'cpk' },
+  rules: {
+    // import() of node:http or node:https builds the module's ES facade, which reads every export; node:http's
+    // lazy WebSocket export then loads Node's own undici (~8 MiB, ~15 ms on Node 26). A static import or require
+    // does not.
+    'no-dynamic-node-http': {
+      meta: { type: 'problem', schema: [] },
+      // createOnce, oxlint's form of create: its `before` skips the walk of a file with no import() in it, most of
+      // the rule's cost.
+      createOnce(context) {
+        return {
+          before: () => /\bimport\s*\(/.test(context.sourceCode.text),
+          ImportExpression(node) {
+            if (node.source.type === 'Literal' && NODE_HTTP.test(String(node.source.value)))
+              context.report({
+                node,
+                message:
+                  "Import node:http(s) statically, or with require where it must stay lazy: import() loads Node's undici.",
+              });
+          },
+        };
+      },
+    },
+  },
+};
