@@ -1,8 +1,9 @@
 // Builds dist/ from src/ (docs/architecture.md, "Layers" and "Performance"):
 // - dist/cli.cjs: one CommonJS bundle of cpk and the small modules it needs
 //   synchronously (commander, env-paths, and get-east-asian-width, an ES module
-//   that measuring text needs). Every other package stays external, loaded
-//   with `await import()` where it is used, so `--help` pays for none.
+//   that measuring text needs), all three devDependencies. Every package of
+//   `dependencies` stays external, loaded with `await import()` where it is
+//   used, so `--help` pays for none.
 // - dist/mcp-sdk.cjs: the MCP SDK and what it imports (src/cli/mcp-sdk.ts), its
 //   own file beside the CLI bundle, loaded by `cpk mcp` alone.
 // - dist/paths.cjs: cpk's directories (src/core/paths.ts), which bin/cpk.js
@@ -23,7 +24,6 @@ import { parse } from 'yaml';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const BUNDLED = new Set(['commander', 'env-paths', 'get-east-asian-width']);
 
 // The emulator's OpenAPI documents are YAML files in src/ (readable in a
 // diff); the bundle holds them as data, parsed here once, so the emulator
@@ -62,7 +62,10 @@ export const cliOptions = {
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
-  external: Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name)),
+  // `dependencies` are the packages the installed CLI loads from node_modules; every other package it uses
+  // (commander, env-paths, get-east-asian-width, the MCP SDK) is a devDependency, bundled here or into
+  // dist/mcp-sdk.cjs, so that `npm install -g cpk` fetches none of it.
+  external: Object.keys(pkg.dependencies),
   // import.meta does not exist in CommonJS: give the one use (resolving a
   // package from cpk's own location) the bundle's file URL.
   define: { 'import.meta.url': '__cpkModuleUrl' },

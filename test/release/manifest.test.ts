@@ -36,20 +36,21 @@ const isBuiltin = (specifier: string) =>
   specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!);
 
 /**
- * The packages the built code loads: those cpk's own sources bundle (read
- * from esbuild's metafile) and those its output loads at run time. Every
- * bundle is built again, in memory, with scripts/build.mjs's own options.
+ * What the built code uses, each bundle built again in memory with scripts/build.mjs's own options: the
+ * packages it loads at run time from node_modules, and those cpk's own sources import that the build copied
+ * into it (read from esbuild's metafile).
  */
-async function packagesLoaded(): Promise<Set<string>> {
+async function packagesUsed(): Promise<{ loaded: Set<string>; bundled: Set<string> }> {
   const options = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as Record<string, BuildOptions>;
   const loaded = new Set<string>();
+  const bundled = new Set<string>();
   for (const name of ['cliOptions', 'mcpSdkOptions', 'libraryOptions']) {
     const { metafile, outputFiles } = await build({ ...options[name], write: false, metafile: true });
     for (const [input, { imports }] of Object.entries(metafile.inputs)) {
       if (!input.startsWith('src/')) continue;
       for (const { path } of imports) {
-        const bundled = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
-        if (bundled) loaded.add(bundled[1]!);
+        const from = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+        if (from) bundled.add(from[1]!);
       }
     }
     // The SDK's file is others' code, whose strings read as loads (ajv-formats writes `require("ajv-formats/...")`
@@ -60,7 +61,7 @@ async function packagesLoaded(): Promise<Set<string>> {
         : outputFiles.flatMap((file) => [...loadedSpecifiers(file.text)]);
     for (const specifier of specifiers) if (!isBuiltin(specifier)) loaded.add(packageOf(specifier));
   }
-  return loaded;
+  return { loaded, bundled };
 }
 
 describe('the built package', () => {
@@ -75,10 +76,10 @@ describe('the built package', () => {
     expect(scripts.prepack).toBe('node scripts/build.mjs');
   });
 
-  it('declares exactly the packages its built code loads: none missing, none unused', async () => {
-    const loaded = await packagesLoaded();
+  it('declares exactly the packages its built code loads as "dependencies", and what it bundles as devDependencies', async () => {
+    const { loaded, bundled } = await packagesUsed();
     // The scan itself works: a bundled package and a loaded one.
-    expect(loaded).toContain('commander');
+    expect(bundled).toContain('commander');
     expect(loaded).toContain('conf');
     const declared = Object.keys(pkg.dependencies);
     expect(
@@ -87,7 +88,13 @@ describe('the built package', () => {
     ).toEqual([]);
     expect(
       declared.filter((name) => !loaded.has(name)),
-      'in "dependencies" but never loaded',
+      'in "dependencies" but never loaded at run time',
+    ).toEqual([]);
+    // A package only bundled would be installed with cpk and never loaded; the build needs it, so it is a
+    // devDependency (the MCP SDK alone would bring some 90 packages, express among them, to every install).
+    expect(
+      [...bundled].filter((name) => !loaded.has(name) && !(name in pkg.devDependencies)),
+      'bundled but not in "devDependencies"',
     ).toEqual([]);
   });
 
