@@ -152,13 +152,17 @@ describe.skipIf(unreachable !== '')(`the linux-x64 executable, with no node on P
     let sums: string;
     /** The executable's SHA-256, read once: hashing its 150 MiB costs about half a second of CPU. */
     let sha256 = '';
+    /** Served in place of the executable when set: a download that is not what SHA256SUMS names. */
+    let tampered: string | undefined;
 
     beforeAll(async () => {
       sha256 = createHash('sha256').update(readFileSync(EXE)).digest('hex');
       sums = `${'0'.repeat(64)}  cpk-win-x64.exe\n${sha256}  cpk-linux-x64\n`;
       server = createServer((req, res) => {
-        if (req.url === `/v${VERSION}/cpk-linux-x64`) createReadStream(EXE).pipe(res);
-        else if (req.url === `/v${VERSION}/SHA256SUMS`) res.end(sums);
+        if (req.url === `/v${VERSION}/cpk-linux-x64`) {
+          if (tampered === undefined) createReadStream(EXE).pipe(res);
+          else res.end(tampered);
+        } else if (req.url === `/v${VERSION}/SHA256SUMS`) res.end(sums);
         else res.writeHead(404).end('not found');
       });
       await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -206,17 +210,18 @@ describe.skipIf(unreachable !== '')(`the linux-x64 executable, with no node on P
     });
 
     it('refuses an executable that does not match SHA256SUMS, and installs nothing', async () => {
-      sums = `${'1'.repeat(64)}  cpk-linux-x64\n`;
+      tampered = '#!/bin/sh\necho not cpk\n';
       try {
         const r = await runActionStep('install', { token: 'cpk_secret_x', 'download-base': base });
         expect(r.code).toBe(1);
+        const got = createHash('sha256').update(tampered).digest('hex');
         expect(r.stdout).toContain(
-          `::error title=cpk install::cpk-linux-x64 does not match its SHA-256 in SHA256SUMS (expected ${'1'.repeat(64)}, got ${sha256}): not installed`,
+          `::error title=cpk install::cpk-linux-x64 does not match its SHA-256 in SHA256SUMS (expected ${sha256}, got ${got}): not installed`,
         );
         expect(r.path).toEqual([]);
         expect(r.env).toBe('');
       } finally {
-        sums = `${sha256}  cpk-linux-x64\n`;
+        tampered = undefined;
       }
     });
 
