@@ -21,5 +21,9 @@ export default defineConfig({
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // The suite's own temporary directory, removed at the end (test/global-setup.ts): the fake IOs' private
+    // HOMEs land there instead of staying in the system's /tmp after every mutant's run.
+    globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup-tmpdir.ts'],
   },
 });
