@@ -2,15 +2,16 @@ import { defineConfig } from 'vitest/config';
 import { parse } from 'yaml';
 import WaitersFirst from './test/sequencer.js';
 
-// Two projects in one run: everything, with cpk choosing its transport
-// (node:http for one request, undici for many), and test/e2e/ again with
-// CPK_TRANSPORT=undici. test/e2e/ holds the cases a transport can change:
-// hostile servers, retries and timeouts, keep-alive, proxies and TLS, and
-// what reaches stdout and stderr when a server or proxy echoes a secret. One
-// run lets the two overlap while tests wait on the CLI processes they spawn.
-// End-to-end tests that the transport cannot change live in test/cli/ and run
-// once: commands and their output, exit codes, rendering, completion, help,
-// config files and sign-in, manifests and bulk commands.
+// test/e2e/ holds the cases a transport can change: hostile servers, retries
+// and timeouts, keep-alive, proxies and TLS, and what reaches stdout and stderr
+// when a server or proxy echoes a secret. Each of its files runs its cases
+// twice, with cpk choosing its transport (node:http for one request, undici for
+// many) and with CPK_TRANSPORT=undici (test/helpers/transports.ts), one after
+// the other in one worker: a project of their own cost a worker's start, and
+// its import of src/, for each file. End-to-end tests that the transport cannot
+// change live in test/cli/ and run once: commands and their output, exit
+// codes, rendering, completion, help, config files and sign-in, manifests and
+// bulk commands.
 export default defineConfig({
   // The emulator's OpenAPI documents are YAML files imported as data, as the
   // build does (scripts/build.mjs).
@@ -41,10 +42,8 @@ export default defineConfig({
     // 109 s with four, 136 s with two).
     maxWorkers: 3,
     sequence: { sequencer: WaitersFirst },
-    projects: [
-      // The bench's smoke run measures speed, not behaviour: `npm run test:bench`.
-      { extends: true, test: { name: 'auto', include: ['test/**/*.test.ts'], exclude: ['test/bench.test.ts'] } },
-      { extends: true, test: { name: 'undici', include: ['test/e2e/**/*.test.ts'], env: { CPK_TRANSPORT: 'undici' } } },
-    ],
+    include: ['test/**/*.test.ts'],
+    // The bench's smoke run measures speed, not behaviour: `npm run test:bench`.
+    exclude: ['test/bench.test.ts'],
   },
 });

@@ -1,7 +1,7 @@
 // The config file's own guarantees (issue 3): profiles listed, used and
 // removed; a broken file refused untouched; atomic writes under SIGKILL; a stale
 // lock, 20 concurrent writers and a hung keychain all end. None of this depends
-// on the transport, so it runs once (test/cli/), not in both e2e projects.
+// on the transport, so it runs once (test/cli/), not on both transports as test/e2e/ does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';

@@ -64,8 +64,8 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     CPK_CONFIG_DIR: join(home, 'cpk-config'),
     XDG_CACHE_HOME: testCacheDir(),
     LANG: 'C.UTF-8',
-    // `npm test` runs the end-to-end suite twice: automatic transport choice,
-    // then CPK_TRANSPORT=undici for every request (src/core/http/select.ts).
+    // test/e2e's cases run twice: automatic transport choice, then
+    // CPK_TRANSPORT=undici for every request (test/helpers/transports.ts sets it).
     CPK_TRANSPORT: process.env.CPK_TRANSPORT,
     // The run's own temporary directory (test/global-setup.ts), removed when it ends.
     TMPDIR: process.env.TMPDIR,
