@@ -8,7 +8,7 @@ import { createUndiciTransport } from '../../src/core/http/undici-transport.js';
 import { createNodeTransport } from '../../src/core/http/node-transport.js';
 import { chooseTransport } from '../../src/core/http/select.js';
 import { proxiedFor, proxySettings } from '../../src/core/http/proxy.js';
-import { classify, TransportError } from '../../src/core/http/transport.js';
+import { classify, runAttempt, TransportError } from '../../src/core/http/transport.js';
 
 type Handler = (res: ServerResponse) => void;
 const handlers = new Map<string, Handler>();
@@ -236,6 +236,23 @@ describe('classify', () => {
     ['UND_ERR_SOCKET', 'body', 'incomplete'],
   ] as const)('%s during %s is %s', (code, phase, kind) => {
     expect(classify(Object.assign(new Error('x'), { code }), phase).kind).toBe(kind);
+  });
+
+  it("undici's connect timeout is the attempt's own: not connected within --timeout, retried as such", async () => {
+    // The connector and the attempt share one bound; under load either timer may fire first.
+    const request = {
+      method: 'POST',
+      url: 'https://127.0.0.1:9/v1/monitors',
+      headers: {},
+      timeoutMs: 1000,
+      maxBodyBytes: 1024,
+    } as unknown as Parameters<typeof runAttempt>[0];
+    const failure = await runAttempt(request, (attempt) => {
+      attempt.fail(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }));
+      return () => {};
+    }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TransportError);
+    expect(failure).toMatchObject({ kind: 'connect', code: 'CONNECT_TIMEOUT', message: 'not connected within 1s' });
   });
 
   it('a proxy refusing the tunnel is "proxy", with its status', () => {

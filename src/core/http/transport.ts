@@ -113,7 +113,11 @@ export function runAttempt(
       const because = { cause: error, response: partial };
       if (req.signal?.aborted) return new TransportError('aborted', 'aborted', 'ABORTED', because);
       const seconds = req.timeoutMs / 1000;
-      if (timedOut && !connected)
+      // undici's connector has the same bound as the attempt's timer (--timeout), and on a busy machine its own
+      // timer can fire first: either way the connection did not come up in time, reported and retried alike.
+      const err = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+      const connectorTimedOut = (err?.code ?? err?.cause?.code) === 'UND_ERR_CONNECT_TIMEOUT';
+      if ((timedOut || connectorTimedOut) && !connected)
         return new TransportError('connect', `not connected within ${seconds}s`, 'CONNECT_TIMEOUT', because);
       if (timedOut) return new TransportError('timeout', `no complete answer within ${seconds}s`, 'TIMEOUT', because);
       const failure = classify(error, !connected ? 'connect' : partial ? 'body' : 'request');
