@@ -1,21 +1,11 @@
 // Every exit code in the README's table, and what reaches (or does not reach)
 // the server on each failure.
 import { describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
 import { useEmulator } from '../helpers/emulator.js';
 import { runCpk } from '../helpers/in-process.js';
+import { closedPort } from '../helpers/net.js';
 
 const f = useEmulator({}, { inProcess: true });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describe('exit codes', () => {
   it('1: a 5xx from the server', async () => {
@@ -73,7 +63,7 @@ describe('exit codes', () => {
   });
 
   it('3: nothing listens on the port', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const r = await f.cpk(['monitors', 'get', 'mon_1'], { env: { CPK_BASE_URL: `http://127.0.0.1:${port}` } });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^cpk: cannot connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);

@@ -8,20 +8,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCpk } from '../helpers/in-process.js';
+import { closedPort } from '../helpers/net.js';
 import { useReferenceServer } from '../helpers/reference-server.js';
 import { onEachTransport } from '../helpers/transports.js';
 
 onEachTransport(() => {
   const TOKEN = 'cpk_unreachable_test_0001';
-
-  /** A port nothing listens on: bound by a server, then closed. */
-  async function refusedPort(): Promise<number> {
-    const srv = createServer();
-    await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
-    const { port } = srv.address() as { port: number };
-    await new Promise<void>((ok) => srv.close(() => ok()));
-    return port;
-  }
 
   /** A loopback TCP server: `onConnection` decides what each connection gets. */
   async function tcpServer(onConnection: (socket: Socket) => void): Promise<{ port: number; close(): Promise<void> }> {
@@ -49,7 +41,7 @@ onEachTransport(() => {
   let plain: { port: number; close(): Promise<void> };
 
   beforeAll(async () => {
-    refused = `http://127.0.0.1:${await refusedPort()}/v1`;
+    refused = `http://127.0.0.1:${await closedPort()}/v1`;
     // Accepts and never answers: only cpk's --timeout ends the wait.
     silent = await tcpServer(() => {});
     // Speaks plain HTTP where cpk expects TLS: the handshake fails.

@@ -4,9 +4,8 @@
 // plain-http requests in absolute form. Runs on both transports (a proxy
 // always selects undici; the undici run forces it everywhere).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
 import { useEmulator } from '../helpers/emulator.js';
-import { startTestProxy } from '../helpers/net.js';
+import { closedPort, startTestProxy } from '../helpers/net.js';
 import { onEachTransport } from '../helpers/transports.js';
 
 onEachTransport(() => {
@@ -24,16 +23,6 @@ onEachTransport(() => {
   afterAll(async () => {
     await Promise.all([strict.close(), auth.close(), forbidden.close()]);
   });
-
-  async function closedPort(): Promise<number> {
-    return new Promise((resolve) => {
-      const srv = createServer();
-      srv.listen(0, '127.0.0.1', () => {
-        const { port } = srv.address() as { port: number };
-        srv.close(() => resolve(port));
-      });
-    });
-  }
 
   describe.concurrent('a real forward proxy', () => {
     it('an http:// target goes as a forward request, not a CONNECT tunnel (item 14)', async () => {

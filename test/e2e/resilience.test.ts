@@ -2,9 +2,8 @@
 // waits, no leaks. Each test owns its own request path, so they run
 // concurrently against one emulator without taking each other's faults.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
 import { useEmulator } from '../helpers/emulator.js';
-import { startRecorder } from '../helpers/net.js';
+import { closedPort, startRecorder } from '../helpers/net.js';
 import { startEmulator, type RecordedRequest } from '../../src/emulator/server.js';
 import { runCli } from '../helpers/cli.js';
 import { onEachTransport } from '../helpers/transports.js';
@@ -35,16 +34,6 @@ onEachTransport(() => {
       ids.push(((await res.json()) as { id: string }).id);
     }
   });
-
-  async function freePort(): Promise<number> {
-    return new Promise((resolve) => {
-      const srv = createServer();
-      srv.listen(0, '127.0.0.1', () => {
-        const { port } = srv.address() as { port: number };
-        srv.close(() => resolve(port));
-      });
-    });
-  }
 
   describe.concurrent('retries', () => {
     it('503, 503, 200: success after 3 attempts', async () => {
@@ -224,7 +213,7 @@ onEachTransport(() => {
     });
 
     it('a refused port: exit 3, for a POST too', async () => {
-      const port = await freePort();
+      const port = await closedPort();
       const r = await f.cpk(['monitors', 'create', '--name', 'x'], {
         env: { CPK_BASE_URL: `http://127.0.0.1:${port}` },
       });

@@ -8,13 +8,22 @@ import {
   type IncomingHttpHeaders,
   type Server,
 } from 'node:http';
-import { connect, type Server as NetServer, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const TLS_DIR = resolve(import.meta.dirname, '../fixtures/tls');
 export const CA_FILE = resolve(TLS_DIR, 'ca.pem');
+
+/** A loopback port nothing listens on: bound by a server, then closed (a connection to it is refused). */
+export async function closedPort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((ok) => server.close(() => ok()));
+  return port;
+}
 
 export interface Seen {
   method: string;
